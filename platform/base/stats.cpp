@@ -1,0 +1,130 @@
+#include "stats.h"
+
+#include <cmath>
+
+#include "params.h"
+
+namespace avp {
+
+StatBase::StatBase(std::string name, std::string description, std::string unit)
+    : name_(std::move(name)), description_(std::move(description)), unit_(std::move(unit)) {
+  StatRegistry::instance().attach(this);
+}
+
+StatBase::StatBase(const sc_core::sc_object* owner, const std::string& local, std::string description, std::string unit)
+    : StatBase(std::string(owner->name()) + "." + local, std::move(description), std::move(unit)) {}
+
+StatBase::~StatBase() { StatRegistry::instance().detach(this); }
+
+nlohmann::json Counter::to_json() const {
+  return {{"type", "counter"}, {"value", value_}, {"unit", unit()}, {"description", description()}};
+}
+
+int Histogram::bucket_of(double v) {
+  if (v <= 0) return INT32_MIN;
+  int exp = 0;
+  double frac = std::frexp(v, &exp);  // v = frac * 2^exp, frac in [0.5, 1)
+  int sub = static_cast<int>((frac - 0.5) * 2 * kSub);
+  if (sub >= kSub) sub = kSub - 1;
+  return exp * kSub + sub;
+}
+
+double Histogram::bucket_mid(int b) {
+  if (b == INT32_MIN) return 0;
+  int exp = b >= 0 ? b / kSub : -((-b + kSub - 1) / kSub);
+  int sub = b - exp * kSub;
+  double lo = std::ldexp(0.5 + sub / (2.0 * kSub), exp);
+  double hi = std::ldexp(0.5 + (sub + 1) / (2.0 * kSub), exp);
+  return (lo + hi) / 2;
+}
+
+void Histogram::sample(double v) {
+  if (count_ == 0 || v < min_) min_ = v;
+  if (count_ == 0 || v > max_) max_ = v;
+  ++count_;
+  sum_ += v;
+  ++buckets_[bucket_of(v)];
+}
+
+double Histogram::percentile(double p) const {
+  if (count_ == 0) return 0;
+  if (p <= 0) return min_;
+  if (p >= 100) return max_;
+  uint64_t rank = static_cast<uint64_t>(std::ceil(p / 100.0 * count_));
+  if (rank == 0) rank = 1;
+  uint64_t seen = 0;
+  for (const auto& [b, n] : buckets_) {
+    seen += n;
+    if (seen >= rank) return std::min(max_, std::max(min_, bucket_mid(b)));
+  }
+  return max_;
+}
+
+nlohmann::json Histogram::to_json() const {
+  nlohmann::json buckets = nlohmann::json::array();
+  for (const auto& [b, n] : buckets_) buckets.push_back({bucket_mid(b), n});
+  return {{"type", "histogram"}, {"unit", unit()}, {"description", description()},
+          {"count", count_}, {"sum", sum_}, {"min", min()}, {"max", max()}, {"mean", mean()},
+          {"p50", percentile(50)}, {"p95", percentile(95)}, {"p99", percentile(99)}, {"buckets", buckets}};
+}
+
+void Histogram::reset() {
+  buckets_.clear();
+  count_ = 0;
+  sum_ = min_ = max_ = 0;
+}
+
+void Utilisation::add_busy(const sc_core::sc_time& start, const sc_core::sc_time& end) {
+  sc_core::sc_time from = start > last_end_ ? start : last_end_;
+  if (end > from) busy_ += end - from;
+  if (end > last_end_) last_end_ = end;
+}
+
+double Utilisation::fraction(const sc_core::sc_time& until) const {
+  if (until == sc_core::SC_ZERO_TIME) return 0;
+  double f = busy_.to_seconds() / until.to_seconds();
+  return f > 1 ? 1 : f;
+}
+
+nlohmann::json Utilisation::to_json() const {
+  return {{"type", "utilisation"}, {"description", description()}, {"busy_ns", busy_.to_seconds() * 1e9},
+          {"fraction", fraction()}};
+}
+
+StatRegistry& StatRegistry::instance() {
+  static StatRegistry r;
+  return r;
+}
+
+void StatRegistry::attach(StatBase* s) {
+  auto [it, inserted] = stats_.emplace(s->name(), s);
+  if (!inserted) throw ParamError("statistic " + s->name() + " is declared twice");
+}
+
+void StatRegistry::detach(StatBase* s) {
+  auto it = stats_.find(s->name());
+  if (it != stats_.end() && it->second == s) stats_.erase(it);
+}
+
+const StatBase* StatRegistry::find(const std::string& name) const {
+  auto it = stats_.find(name);
+  return it == stats_.end() ? nullptr : it->second;
+}
+
+std::vector<const StatBase*> StatRegistry::all() const {
+  std::vector<const StatBase*> v;
+  for (const auto& kv : stats_) v.push_back(kv.second);
+  return v;
+}
+
+nlohmann::json StatRegistry::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, s] : stats_) j[name] = s->to_json();
+  return j;
+}
+
+void StatRegistry::reset_all() {
+  for (auto& kv : stats_) kv.second->reset();
+}
+
+}  // namespace avp

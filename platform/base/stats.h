@@ -1,0 +1,102 @@
+// Statistics every model declares next to its state: counters, histograms with
+// percentiles and busy/idle utilisation. All register in StatRegistry under
+// "<module>.<name>" and are written to report.json and the run summary.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+namespace avp {
+
+class StatBase {
+ public:
+  StatBase(std::string name, std::string description, std::string unit);
+  StatBase(const sc_core::sc_object* owner, const std::string& local, std::string description, std::string unit);
+  virtual ~StatBase();
+  StatBase(const StatBase&) = delete;
+  StatBase& operator=(const StatBase&) = delete;
+
+  const std::string& name() const { return name_; }
+  const std::string& description() const { return description_; }
+  const std::string& unit() const { return unit_; }
+  virtual nlohmann::json to_json() const = 0;
+  virtual void reset() = 0;
+
+ private:
+  std::string name_, description_, unit_;
+};
+
+class Counter : public StatBase {
+ public:
+  using StatBase::StatBase;
+  void inc(uint64_t n = 1) { value_ += n; }
+  uint64_t value() const { return value_; }
+  nlohmann::json to_json() const override;
+  void reset() override { value_ = 0; }
+
+ private:
+  uint64_t value_ = 0;
+};
+
+// Log-linear buckets (64 per power of two): percentiles within 1.6 %, exact
+// count, sum, min and max, constant memory whatever the number of samples.
+class Histogram : public StatBase {
+ public:
+  using StatBase::StatBase;
+  void sample(double v);
+  uint64_t count() const { return count_; }
+  double sum() const { return sum_; }
+  double min() const { return count_ ? min_ : 0; }
+  double max() const { return count_ ? max_ : 0; }
+  double mean() const { return count_ ? sum_ / count_ : 0; }
+  double percentile(double p) const;  // p in [0, 100]
+  nlohmann::json to_json() const override;
+  void reset() override;
+
+ private:
+  static constexpr int kSub = 64;
+  static int bucket_of(double v);
+  static double bucket_mid(int b);
+  std::map<int, uint64_t> buckets_;
+  uint64_t count_ = 0;
+  double sum_ = 0, min_ = 0, max_ = 0;
+};
+
+// Busy time of a unit. Intervals are added in non-decreasing start order per
+// unit; overlap with time already counted is not counted twice.
+class Utilisation : public StatBase {
+ public:
+  Utilisation(const sc_core::sc_object* owner, const std::string& local, std::string description)
+      : StatBase(owner, local, std::move(description), "fraction") {}
+  Utilisation(std::string name, std::string description) : StatBase(std::move(name), std::move(description), "fraction") {}
+  void add_busy(const sc_core::sc_time& start, const sc_core::sc_time& end);
+  sc_core::sc_time busy() const { return busy_; }
+  // Busy fraction of [0, until]; until defaults to the current simulated time.
+  double fraction(const sc_core::sc_time& until = sc_core::sc_time_stamp()) const;
+  nlohmann::json to_json() const override;
+  void reset() override { busy_ = last_end_ = sc_core::SC_ZERO_TIME; }
+
+ private:
+  sc_core::sc_time busy_, last_end_;
+};
+
+class StatRegistry {
+ public:
+  static StatRegistry& instance();
+  void attach(StatBase* s);
+  void detach(StatBase* s);
+  const StatBase* find(const std::string& name) const;
+  std::vector<const StatBase*> all() const;  // sorted by name
+  nlohmann::json to_json() const;            // name -> stat object
+  void reset_all();
+
+ private:
+  std::map<std::string, StatBase*> stats_;
+};
+
+}  // namespace avp
