@@ -1,0 +1,33 @@
+// The command processor as the host sees it through BAR0 (platform.md section 5).
+// Implemented by the CommandProcessor; used by the PCIe endpoint's BAR0 block.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+namespace avp {
+
+struct CmpStatusWord {
+  bool busy = false;           // a buffer is executing or queued
+  uint32_t error_code = 0;     // 0: no error since the last CMP_RESET/read-clear
+  uint64_t error_offset = 0;   // byte offset of the failing packet in its buffer
+  uint32_t error_info = 0;     // opcode | hart << 8 | ... (layout in cmp_regs.h)
+  uint64_t error_pc = 0;
+  uint64_t error_cause = 0;
+};
+
+class CmpHostInterface {
+ public:
+  virtual ~CmpHostInterface() = default;
+  // Queues a command buffer at a device address. Returns false when the
+  // 16-entry queue is full: nothing queued is dropped and CMP_QUEUE_FULL rises.
+  virtual bool submit(uint64_t device_addr, uint64_t size) = 0;
+  virtual unsigned free_slots() const = 0;
+  virtual uint64_t completed_count() const = 0;
+  virtual CmpStatusWord status() const = 0;
+  virtual void reset() = 0;
+  // Interrupt bits of platform.md section 5 (CMDBUF_DONE 8, CMP_ERROR 9,
+  // CMP_QUEUE_FULL 10): the CMP calls this to raise one; BAR0 latches it in INTR.
+  std::function<void(unsigned bit)> raise_interrupt;
+};
+
+}  // namespace avp
