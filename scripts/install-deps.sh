@@ -9,7 +9,7 @@ pkgs=(
   verilator
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   qemu-user qemu-system-misc gdb-multiarch
-  clang libclang-rt-14-dev python3
+  clang libclang-rt-14-dev python3 libelf-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do
