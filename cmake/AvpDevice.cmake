@@ -1,0 +1,144 @@
+# Cross-compiling RISC-V device programs inside the host CMake project.
+#
+#   avp_add_device_program(NAME
+#       SOURCES file.c|file.S ...
+#       [TARGET accelvp|qemu-virt|qemu-user|kernel]   (default accelvp)
+#       [LINKER_SCRIPT file.ld]                          (default: the target's)
+#       [INCLUDES dir ...] [OPTIONS flag ...] [LINK_OPTIONS flag ...]
+#       [ENTRY symbol])                                  (kernel target: entry symbol)
+#
+# Builds ${CMAKE_CURRENT_BINARY_DIR}/NAME.elf with riscv64-unknown-elf-gcc and
+# picolibc through add_custom_command, so the cross toolchain never touches
+# host targets. NAME becomes a custom target (part of ALL) whose property
+# AVP_ELF holds the ELF path: use $<TARGET_PROPERTY:NAME,AVP_ELF> in tests.
+# Programs get the device SDK (start-up code, I/O layer, avp/device.h) of
+# their target; see docs/device-sdk.md. When the cross toolchain is missing,
+# AVP_DEVICE_SDK_FOUND is OFF and the function does nothing.
+
+set(AVP_DEVICE_SDK_DIR ${CMAKE_CURRENT_LIST_DIR}/../sw/device)
+get_filename_component(AVP_DEVICE_SDK_DIR ${AVP_DEVICE_SDK_DIR} ABSOLUTE)
+
+find_program(AVP_RISCV_GCC riscv64-unknown-elf-gcc)
+find_program(AVP_QEMU_USER qemu-riscv64)
+find_program(AVP_QEMU_SYSTEM qemu-system-riscv64)
+if(AVP_RISCV_GCC)
+  execute_process(COMMAND ${AVP_RISCV_GCC} -print-file-name=picolibc.specs
+                  OUTPUT_VARIABLE _avp_picolibc_ld OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+endif()
+if(AVP_RISCV_GCC AND EXISTS "${_avp_picolibc_ld}")
+  set(AVP_DEVICE_SDK_FOUND ON)
+else()
+  set(AVP_DEVICE_SDK_FOUND OFF)
+  message(STATUS "accel-vp device SDK: riscv64-unknown-elf-gcc with picolibc not found; device programs are not built")
+endif()
+
+set(AVP_DEVICE_ARCH_FLAGS -march=rv64gc -mabi=lp64d -mcmodel=medany --specs=picolibc.specs)
+set(AVP_DEVICE_CFLAGS -O2 -g -ffunction-sections -fdata-sections -fno-common -Wall -Wextra -Wno-unused-parameter -Wno-main)
+set(AVP_DEVICE_LINK_FLAGS -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments)
+
+set(_avp_sdk_common src/api.c src/stdout.c)
+set(_avp_sdk_accelvp src/crt0_baremetal.S src/start.c src/io_ecall.c ${_avp_sdk_common})
+set(_avp_sdk_qemu-virt src/crt0_baremetal.S src/start.c src/io_virt.c ${_avp_sdk_common})
+set(_avp_sdk_qemu-user src/crt0_linux.S src/start.c src/io_linux.c ${_avp_sdk_common})
+set(_avp_sdk_kernel src/kernel_hartid.c src/io_ecall.c ${_avp_sdk_common})
+set(_avp_define_accelvp AVP_TARGET_ACCELVP)
+set(_avp_define_qemu-virt AVP_TARGET_QEMU_VIRT)
+set(_avp_define_qemu-user AVP_TARGET_QEMU_USER)
+set(_avp_define_kernel AVP_TARGET_KERNEL)
+
+# Adds the custom command compiling SRC into OBJ (with a depfile); the
+# compiler is ccache'd when the host build uses ccache.
+function(_avp_device_compile SRC OBJ)
+  cmake_parse_arguments(C "" "" "FLAGS" ${ARGN})
+  set(launcher)
+  if(CCACHE_PROGRAM)
+    set(launcher ${CCACHE_PROGRAM})
+  endif()
+  get_filename_component(dir ${OBJ} DIRECTORY)
+  file(MAKE_DIRECTORY ${dir})
+  add_custom_command(
+    OUTPUT ${OBJ}
+    COMMAND ${launcher} ${AVP_RISCV_GCC} ${AVP_DEVICE_ARCH_FLAGS} ${AVP_DEVICE_CFLAGS} ${C_FLAGS}
+            -MD -MF ${OBJ}.d -c ${SRC} -o ${OBJ}
+    DEPENDS ${SRC}
+    DEPFILE ${OBJ}.d
+    COMMENT "RISC-V CC ${OBJ}"
+    VERBATIM COMMAND_EXPAND_LISTS)
+endfunction()
+
+# Creates (once) the SDK objects of VARIANT; returns their paths in OUT_VAR.
+function(_avp_device_sdk VARIANT OUT_VAR)
+  set(dir ${CMAKE_BINARY_DIR}/avp-device-sdk/${VARIANT})
+  set(objs)
+  foreach(src ${_avp_sdk_${VARIANT}})
+    get_filename_component(base ${src} NAME_WE)
+    list(APPEND objs ${dir}/${base}.o)
+  endforeach()
+  if(NOT TARGET avp_device_sdk_${VARIANT})
+    foreach(src ${_avp_sdk_${VARIANT}})
+      get_filename_component(base ${src} NAME_WE)
+      _avp_device_compile(${AVP_DEVICE_SDK_DIR}/${src} ${dir}/${base}.o
+        FLAGS -D${_avp_define_${VARIANT}} -I${AVP_DEVICE_SDK_DIR}/include -I${AVP_DEVICE_SDK_DIR}/src)
+    endforeach()
+    add_custom_target(avp_device_sdk_${VARIANT} DEPENDS ${objs})
+  endif()
+  set(${OUT_VAR} ${objs} PARENT_SCOPE)
+endfunction()
+
+function(avp_add_device_program NAME)
+  cmake_parse_arguments(A "" "TARGET;LINKER_SCRIPT;ENTRY" "SOURCES;INCLUDES;OPTIONS;LINK_OPTIONS" ${ARGN})
+  if(NOT AVP_DEVICE_SDK_FOUND)
+    return()
+  endif()
+  if(NOT A_TARGET)
+    set(A_TARGET accelvp)
+  endif()
+  if(NOT DEFINED _avp_sdk_${A_TARGET})
+    message(FATAL_ERROR "avp_add_device_program(${NAME}): unknown TARGET '${A_TARGET}' (accelvp, qemu-virt, qemu-user, kernel)")
+  endif()
+  if(NOT A_SOURCES)
+    message(FATAL_ERROR "avp_add_device_program(${NAME}): no SOURCES")
+  endif()
+  if(NOT A_LINKER_SCRIPT)
+    set(A_LINKER_SCRIPT ${AVP_DEVICE_SDK_DIR}/ld/${A_TARGET}.ld)
+  endif()
+  get_filename_component(A_LINKER_SCRIPT ${A_LINKER_SCRIPT} ABSOLUTE)
+
+  _avp_device_sdk(${A_TARGET} sdk_objs)
+  set(flags -D${_avp_define_${A_TARGET}} -I${AVP_DEVICE_SDK_DIR}/include ${A_OPTIONS})
+  foreach(inc ${A_INCLUDES})
+    get_filename_component(inc ${inc} ABSOLUTE)
+    list(APPEND flags -I${inc})
+  endforeach()
+
+  set(objdir ${CMAKE_CURRENT_BINARY_DIR}/${NAME}.dir)
+  set(objs)
+  foreach(src ${A_SOURCES})
+    get_filename_component(src ${src} ABSOLUTE)
+    get_filename_component(base ${src} NAME)
+    _avp_device_compile(${src} ${objdir}/${base}.o FLAGS ${flags})
+    list(APPEND objs ${objdir}/${base}.o)
+  endforeach()
+
+  set(link_flags ${AVP_DEVICE_LINK_FLAGS} ${A_LINK_OPTIONS})
+  if(A_TARGET STREQUAL "kernel")
+    if(NOT A_ENTRY)
+      set(A_ENTRY kernel_main)
+    endif()
+    list(APPEND link_flags -Wl,-e,${A_ENTRY} -Wl,--undefined=${A_ENTRY})
+  endif()
+
+  set(elf ${CMAKE_CURRENT_BINARY_DIR}/${NAME}.elf)
+  add_custom_command(
+    OUTPUT ${elf}
+    COMMAND ${AVP_RISCV_GCC} ${AVP_DEVICE_ARCH_FLAGS} ${link_flags}
+            -T ${A_LINKER_SCRIPT} -L${AVP_DEVICE_SDK_DIR}/ld -Wl,-Map,${NAME}.map
+            ${sdk_objs} ${objs} -o ${elf}
+    DEPENDS ${sdk_objs} ${objs} ${A_LINKER_SCRIPT} ${AVP_DEVICE_SDK_DIR}/ld/avp_sections.ld
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
+    COMMENT "RISC-V LD ${NAME}.elf"
+    VERBATIM COMMAND_EXPAND_LISTS)
+  add_custom_target(${NAME} ALL DEPENDS ${elf})
+  add_dependencies(${NAME} avp_device_sdk_${A_TARGET})
+  set_target_properties(${NAME} PROPERTIES AVP_ELF ${elf} AVP_DEVICE_TARGET ${A_TARGET})
+endfunction()

@@ -1,0 +1,40 @@
+// accel-vp device SDK: the services a bare-metal program or kernel gets from
+// the platform. On accel-vp they are ECALLs handled by the hart cluster
+// (docs/device-sdk.md, "ECALL ABI"); on the QEMU targets the same functions
+// are implemented with QEMU's devices or Linux system calls, so one program
+// source runs everywhere.
+#pragma once
+#include <stdarg.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ECALL function numbers (a7) understood by accel-vp in M-mode.
+#define AVP_ECALL_EXIT 0
+#define AVP_ECALL_PRINT 1
+#define AVP_ECALL_BARRIER 2
+
+// Largest hart id with its own stdout line buffer; higher ids print unbuffered.
+#define AVP_MAX_HARTS 64
+
+// Ends this hart's program with `code` (0 = success). Flushes stdout first.
+void avp_exit(int code) __attribute__((noreturn));
+// Prints the NUL-terminated string `s` on the device console as one unit.
+void avp_print(const char* s);
+// Waits until every hart of the run (or launch) has reached the barrier.
+void avp_barrier(void);
+// Global hart index of the calling hart.
+unsigned avp_hart_id(void);
+// printf into a local buffer, printed with one avp_print (at most 255 chars).
+int avp_printf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+int avp_vprintf(const char* fmt, va_list ap);
+
+#ifdef __cplusplus
+}
+#endif
+
+// Marks a kernel entry point for kernel.ld: kept by --gc-sections, C linkage.
+// Entered with a0 = instance id, a1.. = arguments; returning ends the instance.
+#define AVP_KERNEL __attribute__((used, noinline, section(".text.kernel")))
