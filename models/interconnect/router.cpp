@@ -1,0 +1,174 @@
+#include "router.h"
+
+#include <algorithm>
+#include <iomanip>
+
+#include "base/unit.h"
+
+namespace avp {
+
+static std::string hex(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+Router::Router(sc_core::sc_module_name name)
+    : sc_module(name), targ("targ"), init("init"), log_(this->name()),
+      unmapped_(this, "unmapped", "accesses to unmapped addresses (address error responses)", "accesses") {
+  targ.register_b_transport(this, &Router::b_transport);
+  targ.register_transport_dbg(this, &Router::transport_dbg);
+  targ.register_get_direct_mem_ptr(this, &Router::get_direct_mem_ptr);
+  init.register_invalidate_direct_mem_ptr(this, &Router::invalidate_direct_mem_ptr);
+}
+
+Router::~Router() = default;
+
+unsigned Router::add_port(const std::string& port, sc_core::sc_time latency, double bandwidth) {
+  Port p;
+  p.name = port;
+  p.latency = std::make_unique<Param<sc_core::sc_time>>(this, port + ".latency", latency,
+                                                        "interconnect latency added to every access to " + port);
+  p.bandwidth = std::make_unique<Param<double>>(this, port + ".bandwidth", bandwidth,
+                                                "bandwidth of the " + port + " port in bytes/ns (0 = unlimited; limited ports grant no DMI)");
+  p.accesses = std::make_unique<Counter>(this, port + ".accesses", "transactions routed to " + port, "transactions");
+  p.bytes = std::make_unique<Counter>(this, port + ".bytes", "bytes routed to " + port, "bytes");
+  p.busy = std::make_unique<Utilisation>(this, port + ".busy", "occupancy of the " + port + " port");
+  ports_.push_back(std::move(p));
+  return static_cast<unsigned>(ports_.size() - 1);
+}
+
+void Router::map(unsigned port, const std::string& range, uint64_t default_base, uint64_t size, bool absolute) {
+  if (port >= ports_.size()) throw ParamError(std::string(name()) + ": range " + range + " names no port");
+  MappedRange m;
+  m.base_param = std::make_unique<Param<uint64_t>>(this, range + ".base", default_base, "base address of " + range);
+  m.r = Range{range, port, m.base_param->get(), size, absolute};
+  if (size == 0) throw ParamError(std::string(name()) + "." + range + ": size is 0");
+  if (m.r.base + size < m.r.base) throw ParamError(std::string(name()) + "." + range + ".base: range wraps past 2^64");
+  for (const auto& o : ranges_) {
+    if (m.r.base < o.r.base + o.r.size && o.r.base < m.r.base + size)
+      throw ParamError("address ranges overlap: " + std::string(name()) + "." + range + ".base [" + hex(m.r.base) + ", " +
+                       hex(m.r.base + size) + ") and " + std::string(name()) + "." + o.r.name + ".base [" + hex(o.r.base) +
+                       ", " + hex(o.r.base + o.r.size) + ")");
+  }
+  ranges_.push_back(std::move(m));
+  sort_ranges();
+}
+
+void Router::sort_ranges() {
+  std::sort(ranges_.begin(), ranges_.end(), [](const MappedRange& a, const MappedRange& b) { return a.r.base < b.r.base; });
+  last_ = nullptr;
+}
+
+std::vector<Router::Range> Router::ranges() const {
+  std::vector<Range> v;
+  for (const auto& m : ranges_) v.push_back(m.r);
+  return v;
+}
+
+const std::string& Router::port_name(unsigned port) const { return ports_.at(port).name; }
+
+void Router::end_of_elaboration() {
+  if (init.size() != ports_.size())
+    throw ParamError(std::string(name()) + ": " + std::to_string(ports_.size()) + " ports declared but " +
+                     std::to_string(init.size()) + " targets bound");
+}
+
+const Router::MappedRange* Router::lookup(uint64_t addr) const {
+  if (last_ && addr - last_->r.base < last_->r.size) return last_;
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), addr,
+                             [](uint64_t a, const MappedRange& m) { return a < m.r.base; });
+  if (it == ranges_.begin()) return nullptr;
+  --it;
+  if (addr - it->r.base >= it->r.size) return nullptr;
+  last_ = &*it;
+  return last_;
+}
+
+bool Router::decode(uint64_t addr, unsigned& port, uint64_t& target_addr) const {
+  const MappedRange* m = lookup(addr);
+  if (!m) return false;
+  port = m->r.port;
+  target_addr = m->r.absolute ? addr : addr - m->r.base;
+  return true;
+}
+
+void Router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t addr = gp.get_address();
+  const MappedRange* m = lookup(addr);
+  if (!m || addr - m->r.base + gp.get_data_length() > m->r.size) {
+    unmapped_.inc();
+    AVP_LOG(log_, Warn, "unmapped address " << hex(addr) << " (" << (gp.is_read() ? "read" : "write") << ", "
+                                            << gp.get_data_length() << " bytes) from " << unit_name(unit_of(gp)));
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  Port& p = ports_[m->r.port];
+  p.accesses->inc();
+  p.bytes->inc(gp.get_data_length());
+  delay += p.latency->get();
+  if (p.bandwidth->get() > 0) {
+    // The burst occupies the port for size / bandwidth; a busy port delays it.
+    const sc_core::sc_time arrive = sc_core::sc_time_stamp() + delay;
+    const sc_core::sc_time start = std::max(arrive, p.busy_until);
+    const sc_core::sc_time occupy(gp.get_data_length() / p.bandwidth->get(), sc_core::SC_NS);
+    p.busy_until = start + occupy;
+    p.busy->add_busy(start, p.busy_until);
+    delay += (start - arrive) + occupy;
+  }
+  gp.set_address(m->r.absolute ? addr : addr - m->r.base);
+  init[m->r.port]->b_transport(gp, delay);
+  gp.set_address(addr);
+}
+
+unsigned Router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
+  const uint64_t addr = gp.get_address();
+  const MappedRange* m = lookup(addr);
+  if (!m) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return 0;
+  }
+  gp.set_address(m->r.absolute ? addr : addr - m->r.base);
+  unsigned n = init[m->r.port]->transport_dbg(gp);
+  gp.set_address(addr);
+  return n;
+}
+
+bool Router::get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  const uint64_t addr = gp.get_address();
+  const MappedRange* m = lookup(addr);
+  if (!m) return false;
+  const Port& p = ports_[m->r.port];
+  if (p.bandwidth->get() > 0) return false;
+  const uint64_t shift = m->r.absolute ? 0 : m->r.base;
+  gp.set_address(addr - shift);
+  bool ok = init[m->r.port]->get_direct_mem_ptr(gp, dmi);
+  gp.set_address(addr);
+  if (!ok) return false;
+  // Back to device addresses, clipped to the range (DMI must not leak past it).
+  uint64_t start = dmi.get_start_address() + shift, end = dmi.get_end_address() + shift;
+  const uint64_t lo = m->r.base, hi = m->r.base + m->r.size - 1;
+  if (start < lo) {
+    dmi.set_dmi_ptr(dmi.get_dmi_ptr() + (lo - start));
+    start = lo;
+  }
+  if (end > hi) end = hi;
+  dmi.set_start_address(start);
+  dmi.set_end_address(end);
+  dmi.set_read_latency(dmi.get_read_latency() + p.latency->get());
+  dmi.set_write_latency(dmi.get_write_latency() + p.latency->get());
+  return true;
+}
+
+void Router::invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end) {
+  for (const auto& m : ranges_) {
+    if (m.r.port != static_cast<unsigned>(port)) continue;
+    const uint64_t shift = m.r.absolute ? 0 : m.r.base;
+    const uint64_t lo = std::max<uint64_t>(start + shift, m.r.base);
+    const uint64_t hi = (end == ~0ull) ? m.r.base + m.r.size - 1 : std::min<uint64_t>(end + shift, m.r.base + m.r.size - 1);
+    if (lo > hi) continue;
+    for (unsigned i = 0; i < targ.size(); ++i) targ[i]->invalidate_direct_mem_ptr(lo, hi);
+  }
+}
+
+}  // namespace avp

@@ -1,0 +1,80 @@
+// Address-decoding TLM-2.0 router of the device interconnect.
+// Targets are ports (bind order = port index) with per-port latency and
+// bandwidth; each port serves one or more address ranges whose bases are
+// parameters. Unmapped addresses get TLM_ADDRESS_ERROR_RESPONSE and a log line.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "base/log.h"
+#include "base/params.h"
+#include "base/stats.h"
+
+namespace avp {
+
+class Router : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Router> targ;     // initiators bind here
+  tlm_utils::multi_passthrough_initiator_socket<Router> init;  // targets bind here, in add_port order
+
+  explicit Router(sc_core::sc_module_name name);
+  ~Router() override;
+
+  // A target port. Parameters <router>.<port>.latency and .bandwidth (bytes per
+  // ns; 0 = unlimited). A port with a bandwidth limit grants no DMI, so every
+  // access is counted against the port's occupancy.
+  unsigned add_port(const std::string& port, sc_core::sc_time latency = sc_core::SC_ZERO_TIME, double bandwidth = 0);
+  // An address range served by `port`. Its base is the parameter
+  // <router>.<range>.base. The target sees addresses relative to the base,
+  // unless `absolute` (then it sees the unmodified address). Throws ParamError
+  // when the range overlaps another one.
+  void map(unsigned port, const std::string& range, uint64_t default_base, uint64_t size, bool absolute = false);
+
+  struct Range {
+    std::string name;
+    unsigned port;
+    uint64_t base, size;
+    bool absolute;
+  };
+  std::vector<Range> ranges() const;  // sorted by base
+  const std::string& port_name(unsigned port) const;
+
+  // The port and target-side address of a device address, or false when unmapped.
+  bool decode(uint64_t addr, unsigned& port, uint64_t& target_addr) const;
+
+ private:
+  struct Port {
+    std::string name;
+    std::unique_ptr<Param<sc_core::sc_time>> latency;
+    std::unique_ptr<Param<double>> bandwidth;
+    std::unique_ptr<Counter> accesses, bytes;
+    std::unique_ptr<Utilisation> busy;
+    sc_core::sc_time busy_until;
+  };
+  struct MappedRange {
+    Range r;
+    std::unique_ptr<Param<uint64_t>> base_param;
+  };
+
+  const MappedRange* lookup(uint64_t addr) const;
+  void sort_ranges();
+  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+  void invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end);
+  void end_of_elaboration() override;
+
+  std::vector<Port> ports_;
+  std::vector<MappedRange> ranges_;
+  mutable const MappedRange* last_ = nullptr;
+  Logger log_;
+  Counter unmapped_;
+};
+
+}  // namespace avp

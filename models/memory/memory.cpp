@@ -1,0 +1,116 @@
+#include "memory.h"
+
+#include <sys/mman.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace avp {
+
+Memory::Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_time default_latency)
+    : sc_module(name),
+      socket("socket"),
+      size(this, "size", default_size, "size in bytes"),
+      read_latency(this, "read_latency", default_latency, "latency of a read access"),
+      write_latency(this, "write_latency", default_latency, "latency of a write access"),
+      dmi_enabled(this, "dmi", true, "grant direct memory interface pointers to initiators"),
+      log_(this->name()),
+      reads_(this, "reads", "read transactions", "transactions"),
+      writes_(this, "writes", "write transactions", "transactions"),
+      bytes_read_(this, "bytes_read", "bytes read by transactions (DMI accesses are not counted)", "bytes"),
+      bytes_written_(this, "bytes_written", "bytes written by transactions (DMI accesses are not counted)", "bytes"),
+      dmi_grants_(this, "dmi_grants", "DMI pointers granted", "grants") {
+  if (size.get() == 0) throw ParamError(std::string(this->name()) + ".size: must not be 0");
+  void* p = mmap(nullptr, size.get(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw ParamError(std::string(this->name()) + ".size: cannot reserve " + size.value_string() + " bytes");
+  data_ = static_cast<uint8_t*>(p);
+  socket.register_b_transport(this, &Memory::b_transport);
+  socket.register_transport_dbg(this, &Memory::transport_dbg);
+  socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
+}
+
+Memory::~Memory() { munmap(data_, size.get()); }
+
+void Memory::write(uint64_t offset, const void* src, uint64_t len) {
+  if (offset > size.get() || len > size.get() - offset) throw std::out_of_range(std::string(name()) + ": write past the end");
+  std::memcpy(data_ + offset, src, len);
+}
+
+void Memory::read(uint64_t offset, void* dst, uint64_t len) const {
+  if (offset > size.get() || len > size.get() - offset) throw std::out_of_range(std::string(name()) + ": read past the end");
+  std::memcpy(dst, data_ + offset, len);
+}
+
+void Memory::invalidate_dmi() {
+  for (unsigned i = 0; i < socket.size(); ++i) socket[i]->invalidate_direct_mem_ptr(0, size.get() - 1);
+}
+
+bool Memory::access(tlm::tlm_generic_payload& gp) {
+  const uint64_t addr = gp.get_address();
+  const uint64_t len = gp.get_data_length();
+  if (addr > size.get() || len > size.get() - addr) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  if (gp.get_streaming_width() != 0 && gp.get_streaming_width() < len) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return false;
+  }
+  uint8_t* mem = data_ + addr;
+  uint8_t* buf = gp.get_data_ptr();
+  const uint8_t* be = gp.get_byte_enable_ptr();
+  const unsigned be_len = gp.get_byte_enable_length();
+  if (gp.is_read()) {
+    if (be) {
+      for (uint64_t i = 0; i < len; ++i)
+        if (be[i % be_len]) buf[i] = mem[i];
+    } else {
+      std::memcpy(buf, mem, len);
+    }
+  } else if (gp.is_write()) {
+    if (be) {
+      for (uint64_t i = 0; i < len; ++i)
+        if (be[i % be_len]) mem[i] = buf[i];
+    } else {
+      std::memcpy(mem, buf, len);
+    }
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (!access(gp)) {
+    AVP_LOG(log_, Warn, "access past the end: offset 0x" << std::hex << gp.get_address() << std::dec << " length "
+                                                         << gp.get_data_length());
+    return;
+  }
+  if (gp.is_read()) {
+    reads_.inc();
+    bytes_read_.inc(gp.get_data_length());
+    delay += read_latency.get();
+  } else if (gp.is_write()) {
+    writes_.inc();
+    bytes_written_.inc(gp.get_data_length());
+    delay += write_latency.get();
+  }
+  gp.set_dmi_allowed(dmi_enabled.get());
+}
+
+unsigned Memory::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
+  return access(gp) ? gp.get_data_length() : 0;
+}
+
+bool Memory::get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  if (!dmi_enabled.get() || gp.get_address() >= size.get()) return false;
+  dmi_grants_.inc();
+  dmi.set_dmi_ptr(data_);
+  dmi.set_start_address(0);
+  dmi.set_end_address(size.get() - 1);
+  dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
+  dmi.set_read_latency(read_latency.get());
+  dmi.set_write_latency(write_latency.get());
+  return true;
+}
+
+}  // namespace avp

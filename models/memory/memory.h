@@ -1,0 +1,49 @@
+// A memory target (DRAM, TCIM, TCDM) with DMI and configurable latency.
+// Storage is reserved lazily (pages are backed on first touch), so a 2 GiB DRAM
+// costs only what a run uses.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "base/log.h"
+#include "base/params.h"
+#include "base/stats.h"
+
+namespace avp {
+
+class Memory : public sc_core::sc_module {
+ public:
+  // Several views (global, core-local) may bind; each sees offsets from 0.
+  tlm_utils::multi_passthrough_target_socket<Memory> socket;
+
+  Param<uint64_t> size;
+  Param<sc_core::sc_time> read_latency;
+  Param<sc_core::sc_time> write_latency;
+  Param<bool> dmi_enabled;
+
+  Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_time default_latency);
+  ~Memory() override;
+
+  uint8_t* data() { return data_; }
+  // Host-side access for loaders and tests; throws std::out_of_range past the end.
+  void write(uint64_t offset, const void* src, uint64_t len);
+  void read(uint64_t offset, void* dst, uint64_t len) const;
+  // Tells every initiator holding a DMI pointer to drop it.
+  void invalidate_dmi();
+
+ private:
+  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+  bool access(tlm::tlm_generic_payload& gp);
+
+  uint8_t* data_ = nullptr;
+  Logger log_;
+  Counter reads_, writes_, bytes_read_, bytes_written_, dmi_grants_;
+};
+
+}  // namespace avp

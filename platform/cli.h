@@ -1,0 +1,30 @@
+// Shared pieces of the `accel-vp` command line: global options and platform
+// construction. Each subcommand lives in its own cli_*.cpp file.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "session.h"
+
+namespace avp {
+
+class Platform;
+
+struct CliContext {
+  SessionOptions session;
+  std::vector<std::string> log_specs;  // "module=level"
+  int verbosity = 0;
+  int exit_code = 0;
+};
+
+// Applies logging options and presets, then elaborates the platform. Throws
+// ParamError for bad configuration (unknown names, wrong types, overlaps).
+std::unique_ptr<Platform> make_platform(CliContext& ctx);
+
+void add_run_command(CLI::App& app, CliContext& ctx);
+void add_info_command(CLI::App& app, CliContext& ctx);
+
+}  // namespace avp

@@ -1,0 +1,37 @@
+// `accel-vp run [WORKLOAD] [-- ARGS...]`: runs a named workload (the default
+// scenario when none is named) and writes the manifest and summary.
+#include <iostream>
+
+#include "cli.h"
+#include "platform.h"
+#include "workload.h"
+
+namespace avp {
+
+void add_run_command(CLI::App& app, CliContext& ctx) {
+  auto* cmd = app.add_subcommand("run", "run a workload (default: the default scenario)");
+  auto workload = std::make_shared<std::string>(kDefaultWorkload);
+  auto args = std::make_shared<std::vector<std::string>>();
+  auto list = std::make_shared<bool>(false);
+  cmd->add_option("workload", *workload, "workload name (see --list)");
+  cmd->add_flag("--list", *list, "list the workloads and exit");
+  cmd->add_option("--args", *args, "arguments passed to the workload")->expected(0, -1);
+  cmd->callback([&ctx, workload, args, list] {
+    if (*list) {
+      for (const Workload* w : all_workloads()) std::cout << w->name << "\t" << w->description << "\n";
+      return;
+    }
+    const Workload* w = find_workload(*workload);
+    if (!w) {
+      std::cerr << "accel-vp: unknown workload '" << *workload << "' (accel-vp run --list shows them)\n";
+      ctx.exit_code = 2;
+      return;
+    }
+    auto platform = make_platform(ctx);
+    WorkloadArgs wa{*args};
+    RunResult r = run_session(*platform, ctx.session, w->name, [&](Platform& p) { return w->run(p, wa); });
+    ctx.exit_code = r.exit_code;
+  });
+}
+
+}  // namespace avp

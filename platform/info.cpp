@@ -1,0 +1,39 @@
+#include "info.h"
+
+#include <iomanip>
+
+#include "base/params.h"
+#include "platform.h"
+#include "session.h"
+#include "workload.h"
+
+namespace avp {
+
+void print_info(const Platform& p, std::ostream& os) {
+  os << "accel-vp " << version_string() << " (" << sc_core::sc_version() << ")\n\n";
+  os << "Device address map:\n";
+  for (const auto& r : p.bus.ranges()) {
+    os << "  0x" << std::hex << std::setw(12) << std::setfill('0') << r.base << " .. 0x" << std::setw(12)
+       << (r.base + r.size - 1) << std::dec << std::setfill(' ') << "  " << std::setw(14) << std::left << r.name
+       << std::right << " -> port " << p.bus.port_name(r.port) << "\n";
+  }
+  os << "\nUnits:\n";
+  os << "  host (unit 0x01000000), cmp (0x02000000)\n";
+  os << "  " << p.cores.get() << " cores x " << p.harts_per_core.get() << " harts = " << p.num_harts()
+     << " harts (units 0x03000000 .. 0x" << std::hex << (0x03000000 + p.num_harts() - 1) << std::dec << ")\n";
+  os << "\nWorkloads:\n";
+  for (const Workload* w : all_workloads()) os << "  " << std::setw(16) << std::left << w->name << std::right << w->description << "\n";
+  os << "\nParameters:\n";
+  print_params(os);
+}
+
+void print_params(std::ostream& os) {
+  for (const ParamBase* p : ParamRegistry::instance().all()) {
+    os << "  " << std::setw(34) << std::left << p->name() << std::setw(8) << p->type_name() << std::setw(14)
+       << p->value_string() << std::right;
+    if (p->value_string() != p->default_string()) os << "(default " << p->default_string() << ") ";
+    os << p->description() << "\n";
+  }
+}
+
+}  // namespace avp

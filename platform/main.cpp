@@ -1,0 +1,81 @@
+// accel-vp: command-line entry point.
+#include <cstdlib>
+#include <iostream>
+
+#include <systemc>
+
+#include "base/log.h"
+#include "base/params.h"
+#include "cli.h"
+#include "info.h"
+#include "platform.h"
+#include "workload.h"
+
+namespace avp {
+
+std::unique_ptr<Platform> make_platform(CliContext& ctx) {
+  install_log_handler();
+  set_default_log_level(ctx.verbosity >= 3 ? Level::Trace : ctx.verbosity == 2 ? Level::Debug
+                                           : ctx.verbosity == 1 ? Level::Info : Level::Warn);
+  for (const auto& spec : ctx.log_specs) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos) throw ParamError("--log " + spec + ": expected module=level");
+    set_log_level(spec.substr(0, eq), parse_level(spec.substr(eq + 1)));
+  }
+  load_presets(ctx.session);
+  auto p = std::make_unique<Platform>();
+  ParamRegistry::instance().check_unused_presets();
+  return p;
+}
+
+}  // namespace avp
+
+int sc_main(int argc, char* argv[]) {
+  using namespace avp;
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  // SystemC's own informational chatter ("Simulation stopped by user") is not for users.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  register_all_workloads();
+
+  CliContext ctx;
+  for (int i = 0; i < argc; ++i) ctx.session.command_line += (i ? " " : "") + std::string(argv[i]);
+  CLI::App app{"accel-vp: SystemC/TLM-2.0 virtual platform of a PCIe-attached RISC-V accelerator"};
+  app.fallthrough();
+  app.require_subcommand(0, 1);
+  bool list_params = false;
+  app.add_option("-c,--config", ctx.session.config_file, "configuration file (YAML)")->check(CLI::ExistingFile);
+  app.add_option("-s,--set", ctx.session.sets, "override a parameter: name=value (repeatable)");
+  app.add_flag("--list-params", list_params, "list every parameter with its value, default and description");
+  app.add_flag("-v,--verbose", ctx.verbosity, "more log output (-v info, -vv debug, -vvv trace)");
+  app.add_option("--log", ctx.log_specs, "log level per module prefix: module=error|warn|info|debug|trace");
+  app.add_option("-o,--out", ctx.session.out_dir, "output directory for manifest, report and traces");
+  app.add_flag("!--no-progress", ctx.session.progress, "no progress line on stderr");
+  add_run_command(app, ctx);
+  add_info_command(app, ctx);
+
+  try {
+    app.parse(argc, argv);
+    if (list_params) {
+      std::unique_ptr<Platform> platform;
+      if (app.get_subcommands().empty()) platform = make_platform(ctx);  // elaborate to know every parameter
+      print_params(std::cout);
+      return 0;
+    }
+    if (app.get_subcommands().empty()) {
+      std::cout << app.help();
+      return 0;
+    }
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const ParamError& e) {
+    std::cerr << "accel-vp: configuration error:\n" << e.what() << "\n";
+    return 2;
+  }
+  return ctx.exit_code;
+}
+
+// Our own main, so the SystemC banner can be switched off before the kernel starts.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,111 @@
+#include "platform.h"
+
+#include <cstring>
+
+#include "base/unit.h"
+
+namespace avp {
+
+DevicePort::DevicePort(sc_core::sc_module_name name) : sc_module(name), socket("socket") {
+  set_unit(gp_, kHostUnit);
+}
+
+tlm::tlm_response_status DevicePort::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len,
+                                               sc_core::sc_time& delay) {
+  gp_.set_command(cmd);
+  gp_.set_address(addr);
+  gp_.set_data_ptr(static_cast<unsigned char*>(data));
+  gp_.set_data_length(len);
+  gp_.set_streaming_width(len);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_dmi_allowed(false);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  socket->b_transport(gp_, delay);
+  return gp_.get_response_status();
+}
+
+tlm::tlm_response_status DevicePort::write(uint64_t addr, const void* data, unsigned len, sc_core::sc_time& delay) {
+  return transport(tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(data), len, delay);
+}
+
+tlm::tlm_response_status DevicePort::read(uint64_t addr, void* data, unsigned len, sc_core::sc_time& delay) {
+  return transport(tlm::TLM_READ_COMMAND, addr, data, len, delay);
+}
+
+bool DevicePort::write_debug(uint64_t addr, const void* data, uint64_t len) {
+  tlm::tlm_generic_payload gp;
+  set_unit(gp, kHostUnit);
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(data)));
+  gp.set_data_length(static_cast<unsigned>(len));
+  return socket->transport_dbg(gp) == len;
+}
+
+bool DevicePort::read_debug(uint64_t addr, void* data, uint64_t len) {
+  tlm::tlm_generic_payload gp;
+  set_unit(gp, kHostUnit);
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(data));
+  gp.set_data_length(static_cast<unsigned>(len));
+  return socket->transport_dbg(gp) == len;
+}
+
+namespace {
+constexpr uint64_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
+}
+
+Platform::Platform()
+    : seed("platform.seed", 1, "seed of every pseudo-random choice in the models (recorded in the manifest)"),
+      quantum("platform.quantum", sc_core::sc_time(1, sc_core::SC_US),
+              "global quantum of temporal decoupling: initiators run ahead of SystemC time by at most this much"),
+      time_limit("platform.time_limit", sc_core::SC_ZERO_TIME, "stop the simulation at this simulated time (0 = no limit)"),
+      cores("platform.cores", 2, "number of cores in the hart cluster"),
+      harts_per_core("platform.harts_per_core", 4, "harts per core"),
+      tcdm_slice("platform.tcdm_per_core", 4 * MiB, "TCDM bytes per core (core-local view size)"),
+      bus("bus"),
+      tcim("tcim", 60 * KiB, sc_core::sc_time(1, sc_core::SC_NS)),
+      tcdm("tcdm", static_cast<uint64_t>(cores.get()) * tcdm_slice.get(), sc_core::sc_time(1, sc_core::SC_NS)),
+      tcdm_local("tcdm_local", tcdm_slice.get()),
+      dram("dram", 2 * GiB, sc_core::sc_time(50, sc_core::SC_NS)),
+      device_port("device_port") {
+  if (cores.get() == 0 || harts_per_core.get() == 0) throw ParamError("platform.cores and platform.harts_per_core must be at least 1");
+  if (tcdm.size.get() != static_cast<uint64_t>(cores.get()) * tcdm_slice.get())
+    throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
+                     std::to_string(static_cast<uint64_t>(cores.get()) * tcdm_slice.get()) + ")");
+  tlm::tlm_global_quantum::instance().set(quantum.get());
+
+  const unsigned p_tcim = bus.add_port("tcim");
+  bus.map(p_tcim, "tcim", 0x1000, tcim.size.get());
+  const unsigned p_local = bus.add_port("tcdm_local");
+  bus.map(p_local, "tcdm_local", 0x1000'0000, tcdm_slice.get());
+  const unsigned p_tcdm = bus.add_port("tcdm");
+  bus.map(p_tcdm, "tcdm", 0x1800'0000, tcdm.size.get());
+  const unsigned p_dram = bus.add_port("dram");
+  bus.map(p_dram, "dram", 0x4000'0000, dram.size.get());
+
+  // Bind in port order.
+  bus.init.bind(tcim.socket);
+  bus.init.bind(tcdm_local.targ);
+  tcdm_local.init.bind(tcdm.socket);
+  bus.init.bind(tcdm.socket);
+  bus.init.bind(dram.socket);
+  device_port.socket.bind(bus.targ);
+}
+
+Platform::~Platform() = default;
+
+uint64_t Platform::dram_base() const {
+  for (const auto& r : bus.ranges())
+    if (r.name == "dram") return r.base;
+  return 0;
+}
+
+uint64_t Platform::tcdm_global_base() const {
+  for (const auto& r : bus.ranges())
+    if (r.name == "tcdm") return r.base;
+  return 0;
+}
+
+}  // namespace avp

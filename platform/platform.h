@@ -1,0 +1,63 @@
+// The accelerator device: interconnect, memories and every model, built from
+// parameters and wired together. One Platform per process (SystemC elaborates once).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "base/params.h"
+#include "interconnect/router.h"
+#include "memory/core_local_view.h"
+#include "memory/memory.h"
+
+namespace avp {
+
+// The platform's own initiator into the device interconnect as the host unit:
+// loaders, raw command-buffer placement and host workloads before PCIe use it.
+class DevicePort : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<DevicePort> socket;
+  explicit DevicePort(sc_core::sc_module_name name);
+
+  // Timed accesses from a SystemC thread; they return the TLM response status.
+  tlm::tlm_response_status write(uint64_t addr, const void* data, unsigned len, sc_core::sc_time& delay);
+  tlm::tlm_response_status read(uint64_t addr, void* data, unsigned len, sc_core::sc_time& delay);
+  // Debug accesses (no time, no side effects on timing); false if unmapped.
+  bool write_debug(uint64_t addr, const void* data, uint64_t len);
+  bool read_debug(uint64_t addr, void* data, uint64_t len);
+
+ private:
+  tlm::tlm_response_status transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time& delay);
+  tlm::tlm_generic_payload gp_;
+};
+
+class Platform {
+ public:
+  Platform();
+  ~Platform();
+
+  // Shape and global settings.
+  Param<uint64_t> seed;
+  Param<sc_core::sc_time> quantum;
+  Param<sc_core::sc_time> time_limit;
+  Param<uint32_t> cores;
+  Param<uint32_t> harts_per_core;
+  Param<uint64_t> tcdm_slice;
+
+  Router bus;
+  Memory tcim;
+  Memory tcdm;
+  CoreLocalView tcdm_local;
+  Memory dram;
+  DevicePort device_port;
+
+  uint64_t dram_base() const;
+  uint64_t tcdm_global_base() const;
+  unsigned num_harts() const { return cores.get() * harts_per_core.get(); }
+};
+
+}  // namespace avp

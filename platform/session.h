@@ -1,0 +1,40 @@
+// One run of the platform: presets -> elaboration -> host workload -> manifest.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace avp {
+
+class Platform;
+
+struct SessionOptions {
+  std::string config_file;             // empty: configs/default.yaml is not implied; defaults apply
+  std::vector<std::string> sets;       // "name=value"
+  std::string out_dir = "accel-vp-out";
+  std::string command_line;
+  bool progress = true;                // progress line on stderr when it is a terminal
+  bool quiet = false;                  // no summary on stdout
+};
+
+// Loads presets from the options (throws ParamError with file:line or --set).
+void load_presets(const SessionOptions& opt);
+
+struct RunResult {
+  int exit_code = 0;
+  bool finished = false;  // the workload returned (false: starved or hit the time limit)
+  double sim_seconds = 0, wall_seconds = 0;
+  nlohmann::json manifest;
+};
+
+// Runs `body` as the host thread of `platform` until it returns, then writes
+// <out_dir>/manifest.json and prints the summary. `name` labels the workload.
+RunResult run_session(Platform& platform, const SessionOptions& opt, const std::string& name,
+                      const std::function<int(Platform&)>& body);
+
+std::string version_string();
+uint64_t fnv1a64(const std::string& s);
+
+}  // namespace avp

@@ -1,0 +1,84 @@
+#include <gtest/gtest.h>
+
+#include "base/params.h"
+
+using namespace avp;
+
+TEST(Params, ParsesIntegersWithPrefixesSeparatorsAndSuffixes) {
+  EXPECT_EQ(parse_u64("0x1000_0000", "x"), 0x10000000u);
+  EXPECT_EQ(parse_u64("4MiB", "x"), 4u << 20);
+  EXPECT_EQ(parse_u64("2 GiB", "x"), 2ull << 30);
+  EXPECT_EQ(parse_u64("0b101", "x"), 5u);
+  EXPECT_EQ(parse_i64("-12", "x"), -12);
+  EXPECT_THROW(parse_u64("-1", "x"), ParamError);
+  EXPECT_THROW(parse_u64("12abc", "x"), ParamError);
+  EXPECT_THROW(parse_u64("0x", "x"), ParamError);
+  EXPECT_THROW(parse_u64("99999999999999999999", "x"), ParamError);
+}
+
+TEST(Params, ParsesTimesAndFormatsThemBack) {
+  EXPECT_EQ(parse_time("10 ns", "x"), sc_core::sc_time(10, sc_core::SC_NS));
+  EXPECT_EQ(parse_time("1us", "x"), sc_core::sc_time(1, sc_core::SC_US));
+  EXPECT_EQ(format_time(sc_core::sc_time(1500, sc_core::SC_PS)), "1500 ps");
+  EXPECT_EQ(format_time(sc_core::sc_time(3, sc_core::SC_US)), "3 us");
+  EXPECT_THROW(parse_time("10", "x"), ParamError);
+  EXPECT_THROW(parse_time("ten ns", "x"), ParamError);
+}
+
+TEST(Params, PresetFromYamlAppliesAtConstructionAndNamesTheLineOnError) {
+  auto& reg = ParamRegistry::instance();
+  reg.clear_presets();
+  reg.load_yaml_text("a:\n  size: 8KiB\n  lat: 5 ns\n", "cfg.yaml");
+  Param<uint64_t> size("a.size", 1, "size");
+  Param<sc_core::sc_time> lat("a.lat", sc_core::SC_ZERO_TIME, "latency");
+  EXPECT_EQ(size.get(), 8192u);
+  EXPECT_EQ(lat.get(), sc_core::sc_time(5, sc_core::SC_NS));
+  EXPECT_NO_THROW(reg.check_unused_presets());
+
+  reg.clear_presets();
+  reg.load_yaml_text("b:\n  count: many\n", "cfg.yaml");
+  try {
+    Param<uint32_t> count("b.count", 1, "count");
+    FAIL() << "wrong type accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("cfg.yaml:2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("b.count"), std::string::npos) << e.what();
+  }
+  reg.clear_presets();
+}
+
+TEST(Params, UnknownPresetIsAnErrorNamingItsOrigin) {
+  auto& reg = ParamRegistry::instance();
+  reg.clear_presets();
+  reg.load_yaml_text("known: 1\nunknwon: 2\n", "x.yaml");
+  Param<uint64_t> known("known", 0, "a known parameter");
+  try {
+    reg.check_unused_presets();
+    FAIL();
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("x.yaml:2: unknown parameter 'unknwon'"), std::string::npos) << e.what();
+  }
+  reg.clear_presets();
+}
+
+TEST(Params, MalformedYamlNamesTheLine) {
+  try {
+    ParamRegistry::instance().load_yaml_text("a: 1\nb: [1, 2\n", "bad.yaml");
+    FAIL();
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.yaml:"), std::string::npos) << e.what();
+  }
+  ParamRegistry::instance().clear_presets();
+}
+
+TEST(Params, Uint32RejectsValuesThatDoNotFit) {
+  Param<uint32_t> p("p32", 0, "");
+  EXPECT_THROW(p.set_from_string("0x100000000"), ParamError);
+  p.set_from_string("0xFFFFFFFF");
+  EXPECT_EQ(p.get(), 0xFFFFFFFFu);
+}
+
+TEST(Params, DuplicateNamesAreRejected) {
+  Param<bool> a("dup", false, "");
+  EXPECT_THROW(Param<bool>("dup", true, ""), ParamError);
+}

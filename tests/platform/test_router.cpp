@@ -1,0 +1,146 @@
+// Router decode, unmapped accesses, latency and bandwidth annotation, DMI
+// translation and invalidation, debug transport.
+#include <gtest/gtest.h>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "base/unit.h"
+#include "interconnect/router.h"
+#include "memory/memory.h"
+
+using namespace avp;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+namespace {
+
+struct Initiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Initiator> socket{"socket"};
+  sc_dt::uint64 inv_start = 1, inv_end = 0;
+  explicit Initiator(sc_core::sc_module_name n) : sc_module(n) {
+    socket.register_invalidate_direct_mem_ptr(this, &Initiator::invalidate);
+  }
+  void invalidate(sc_dt::uint64 s, sc_dt::uint64 e) { inv_start = s, inv_end = e; }
+  tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_time& delay) {
+    tlm::tlm_generic_payload gp;
+    set_unit(gp, make_unit(UnitKind::Hart, 2), 0);
+    gp.set_command(cmd);
+    gp.set_address(addr);
+    gp.set_data_ptr(static_cast<unsigned char*>(data));
+    gp.set_data_length(len);
+    gp.set_streaming_width(len);
+    socket->b_transport(gp, delay);
+    EXPECT_EQ(gp.get_address(), addr);  // the router restores the address
+    return gp.get_response_status();
+  }
+};
+
+struct Bench {
+  Router bus{"bus"};
+  Memory a{"mem_a", 0x1000, sc_time(10, SC_NS)};
+  Memory b{"mem_b", 0x2000, sc_time(20, SC_NS)};
+  Initiator cpu{"cpu"};
+  Bench(double bw_b = 0) {
+    unsigned pa = bus.add_port("a", sc_time(2, SC_NS));
+    unsigned pb = bus.add_port("b", sc_time(3, SC_NS), bw_b);
+    bus.map(pa, "a", 0x10000, 0x1000);
+    bus.map(pb, "b", 0x20000, 0x2000);
+    bus.init.bind(a.socket);
+    bus.init.bind(b.socket);
+    cpu.socket.bind(bus.targ);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes multi-socket binding
+  }
+};
+
+}  // namespace
+
+TEST(Router, DecodesAndTranslatesAndAddsLatency) {
+  Bench t;
+  uint32_t v = 0xCAFEF00D;
+  sc_time d = sc_core::SC_ZERO_TIME;
+  EXPECT_EQ(t.cpu.access(tlm::TLM_WRITE_COMMAND, 0x20010, &v, 4, d), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(d, sc_time(23, SC_NS));  // 3 ns port + 20 ns memory
+  uint32_t back = 0;
+  t.b.read(0x10, &back, 4);
+  EXPECT_EQ(back, v);
+  d = sc_core::SC_ZERO_TIME;
+  EXPECT_EQ(t.cpu.access(tlm::TLM_READ_COMMAND, 0x10ffc, &back, 4, d), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(d, sc_time(12, SC_NS));
+}
+
+TEST(Router, UnmappedAndStraddlingAccessesGetAddressErrors) {
+  Bench t;
+  uint64_t v = 0;
+  sc_time d = sc_core::SC_ZERO_TIME;
+  EXPECT_EQ(t.cpu.access(tlm::TLM_READ_COMMAND, 0x0, &v, 8, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(t.cpu.access(tlm::TLM_READ_COMMAND, 0x11000, &v, 8, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(t.cpu.access(tlm::TLM_READ_COMMAND, 0x10ffc, &v, 8, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  auto* unmapped = dynamic_cast<const Counter*>(StatRegistry::instance().find("bus.unmapped"));
+  ASSERT_NE(unmapped, nullptr);
+  EXPECT_EQ(unmapped->value(), 3u);
+}
+
+TEST(Router, OverlappingRangesAreRejectedNamingBoth) {
+  Router bus("bus");
+  unsigned p = bus.add_port("x");
+  bus.map(p, "x", 0x1000, 0x1000);
+  try {
+    bus.map(p, "y", 0x1800, 0x1000);
+    FAIL();
+  } catch (const ParamError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("bus.y.base"), std::string::npos) << m;
+    EXPECT_NE(m.find("bus.x.base"), std::string::npos) << m;
+  }
+}
+
+TEST(Router, BandwidthLimitedPortSerialisesBursts) {
+  Bench t(/*bw_b=*/4.0);  // 4 bytes/ns
+  std::vector<uint8_t> buf(64);
+  sc_time d1 = sc_core::SC_ZERO_TIME, d2 = sc_core::SC_ZERO_TIME;
+  // Two 64-byte bursts issued at the same local time: the second waits for the first.
+  t.cpu.access(tlm::TLM_WRITE_COMMAND, 0x20000, buf.data(), 64, d1);
+  t.cpu.access(tlm::TLM_WRITE_COMMAND, 0x20040, buf.data(), 64, d2);
+  EXPECT_EQ(d1, sc_time(3 + 16 + 20, SC_NS));
+  EXPECT_EQ(d2, sc_time(3 + 16 + 16 + 20, SC_NS));
+}
+
+TEST(Router, DmiIsTranslatedClippedAndInvalidated) {
+  Bench t;
+  tlm::tlm_generic_payload gp;
+  gp.set_address(0x20100);
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  tlm::tlm_dmi dmi;
+  ASSERT_TRUE(t.cpu.socket->get_direct_mem_ptr(gp, dmi));
+  EXPECT_EQ(dmi.get_start_address(), 0x20000u);
+  EXPECT_EQ(dmi.get_end_address(), 0x21fffu);
+  EXPECT_EQ(dmi.get_dmi_ptr(), t.b.data());
+  EXPECT_EQ(dmi.get_read_latency(), sc_time(23, SC_NS));
+  t.b.invalidate_dmi();
+  EXPECT_EQ(t.cpu.inv_start, 0x20000u);
+  EXPECT_EQ(t.cpu.inv_end, 0x21fffu);
+}
+
+TEST(Router, BandwidthLimitedPortGrantsNoDmi) {
+  Bench t(4.0);
+  tlm::tlm_generic_payload gp;
+  gp.set_address(0x20000);
+  tlm::tlm_dmi dmi;
+  EXPECT_FALSE(t.cpu.socket->get_direct_mem_ptr(gp, dmi));
+}
+
+TEST(Router, DebugTransportReachesMemoryWithoutTime) {
+  Bench t;
+  uint32_t v = 0x12345678;
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(0x10020);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+  gp.set_data_length(4);
+  EXPECT_EQ(t.cpu.socket->transport_dbg(gp), 4u);
+  uint32_t back = 0;
+  t.a.read(0x20, &back, 4);
+  EXPECT_EQ(back, v);
+  gp.set_address(0x5);
+  EXPECT_EQ(t.cpu.socket->transport_dbg(gp), 0u);
+}

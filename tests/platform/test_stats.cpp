@@ -1,0 +1,40 @@
+#include <gtest/gtest.h>
+
+#include "base/stats.h"
+
+using namespace avp;
+
+TEST(Stats, HistogramPercentilesAreWithinBucketPrecision) {
+  Histogram h("h", "latency", "ns");
+  for (int i = 1; i <= 1000; ++i) h.sample(i);
+  EXPECT_EQ(h.count(), 1000u);
+  EXPECT_DOUBLE_EQ(h.min(), 1);
+  EXPECT_DOUBLE_EQ(h.max(), 1000);
+  EXPECT_DOUBLE_EQ(h.mean(), 500.5);
+  EXPECT_NEAR(h.percentile(50), 500, 500 * 0.016);
+  EXPECT_NEAR(h.percentile(99), 990, 990 * 0.016);
+  auto j = h.to_json();
+  EXPECT_EQ(j["count"], 1000);
+}
+
+TEST(Stats, UtilisationDoesNotCountOverlapTwice) {
+  Utilisation u("u", "busy");
+  using sc_core::sc_time;
+  u.add_busy(sc_time(0, sc_core::SC_NS), sc_time(10, sc_core::SC_NS));
+  u.add_busy(sc_time(5, sc_core::SC_NS), sc_time(15, sc_core::SC_NS));
+  u.add_busy(sc_time(20, sc_core::SC_NS), sc_time(30, sc_core::SC_NS));
+  EXPECT_EQ(u.busy(), sc_time(25, sc_core::SC_NS));
+  EXPECT_DOUBLE_EQ(u.fraction(sc_time(50, sc_core::SC_NS)), 0.5);
+}
+
+TEST(Stats, IdleUnitHasZeroUtilisation) {
+  Utilisation u("idle", "never busy");
+  EXPECT_DOUBLE_EQ(u.fraction(sc_core::sc_time(1, sc_core::SC_US)), 0.0);
+}
+
+TEST(Stats, RegistryCollectsByName) {
+  Counter c("unit.count", "things", "things");
+  c.inc(3);
+  auto j = StatRegistry::instance().to_json();
+  EXPECT_EQ(j["unit.count"]["value"], 3);
+}
