@@ -28,6 +28,11 @@ def run(cmd, timeout):
     return dt, out
 
 
+def accel_vp_runs_elf(exe):
+    p = subprocess.run([exe, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    return p.returncode == 0 and b"--elf" in p.stdout
+
+
 def parse(out):
     results, instret = {}, 0
     for line in out.splitlines():
@@ -76,7 +81,9 @@ def main():
 
     rows = [("qemu-system-riscv64", 1, qn, qt, qmips, "")]
     notes = []
-    if args.accel_vp:
+    if args.accel_vp and not accel_vp_runs_elf(args.accel_vp):
+        notes.append("accel-vp: not measured (%s has no `run --elf` yet)" % args.accel_vp)
+    elif args.accel_vp:
         for harts in sorted({1, args.all_harts}):
             acmd = lambda elf: [args.accel_vp, "run", "--elf", elf, "--harts", str(harts)]
             try:
