@@ -80,12 +80,13 @@ def main():
     ap.add_argument("--expected-dir", required=True)
     ap.add_argument("--accel-vp", help="accel-vp executable")
     ap.add_argument("--avp-elf", help="the program built for accel-vp")
+    ap.add_argument("--harts", type=int, default=1, help="harts to run (QEMU -smp, accel-vp --harts)")
     ap.add_argument("--update", action="store_true", help="write QEMU's signature as the golden file")
     args = ap.parse_args()
 
     if args.system:
         qcmd = [args.qemu, "-machine", "virt", "-bios", "none", "-nographic", "-monitor", "none",
-                "-no-reboot", "-kernel", args.qemu_elf]
+                "-no-reboot", "-smp", str(args.harts), "-kernel", args.qemu_elf]
     else:
         qcmd = [args.qemu, args.qemu_elf]
     qsig = run_signature("QEMU", qcmd)
@@ -116,7 +117,7 @@ def main():
     if args.accel_vp and not accel_vp_runs_elf(args.accel_vp):
         print("NOTE: %s has no `run --elf` yet: only QEMU was checked (against the golden file)" % args.accel_vp)
     elif args.accel_vp:
-        asig = run_signature("accel-vp", [args.accel_vp, "run", "--elf", args.avp_elf])
+        asig = run_signature("accel-vp", [args.accel_vp, "run", "--elf", args.avp_elf, "--harts", str(args.harts)])
         if asig is None:
             return 1
         if asig != golden:
