@@ -59,51 +59,65 @@ def measure(cmd_full, cmd_empty, repeat, timeout, count_full=None, count_empty=N
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--qemu", required=True)
-    ap.add_argument("--qemu-elf", required=True)
-    ap.add_argument("--qemu-empty-elf", required=True)
+    for prog in ("qemu1", "qemuall", "accelvp"):
+        ap.add_argument("--%s-elf" % prog, required=True)
+        ap.add_argument("--%s-empty-elf" % prog, required=True)
     ap.add_argument("--accel-vp")
-    ap.add_argument("--avp-elf")
-    ap.add_argument("--avp-empty-elf")
     ap.add_argument("--all-harts", type=int, default=8, help="hart count of the default platform")
     ap.add_argument("--repeat", type=int, default=5, help="timed QEMU runs (best is kept)")
     ap.add_argument("--timeout", type=int, default=600)
     args = ap.parse_args()
 
-    qbase = [args.qemu, "-machine", "virt", "-bios", "none", "-nographic", "-monitor", "none", "-no-reboot"]
-    qcmd = lambda elf, extra=(): qbase + list(extra) + ["-kernel", elf]
-    _, qout = run(qcmd(args.qemu_elf, ["-icount", "shift=0"]), args.timeout)
-    _, qout_empty = run(qcmd(args.qemu_empty_elf, ["-icount", "shift=0"]), args.timeout)
-    qresults, qn_full = parse(qout)
-    _, qn_empty = parse(qout_empty)
-    qn, qt, _ = measure(qcmd(args.qemu_elf), qcmd(args.qemu_empty_elf), args.repeat, args.timeout,
-                        qn_full, qn_empty)
-    qmips = qn / qt / 1e6
+    def qcmd(elf, harts, extra=()):
+        return [args.qemu, "-machine", "virt", "-bios", "none", "-nographic", "-monitor", "none", "-no-reboot",
+                "-smp", str(harts)] + list(extra) + ["-kernel", elf]
 
-    rows = [("qemu-system-riscv64", 1, qn, qt, qmips, "")]
-    notes = []
+    # Instructions of one hart's work: the 1-hart build under -icount (exact
+    # minstret). Every hart does the same work, so N harts execute N times it.
+    _, qout = run(qcmd(args.qemu1_elf, 1, ["-icount", "shift=0"]), args.timeout)
+    _, qout_empty = run(qcmd(args.qemu1_empty_elf, 1, ["-icount", "shift=0"]), args.timeout)
+    qresults, n1_full = parse(qout)
+    _, n1_empty = parse(qout_empty)
+
+    rows, notes = [], []
+    for harts, elf, empty in ((1, args.qemu1_elf, args.qemu1_empty_elf),
+                              (args.all_harts, args.qemuall_elf, args.qemuall_empty_elf)):
+        n, t, results = measure(qcmd(elf, harts), qcmd(empty, harts), args.repeat, args.timeout,
+                                harts * n1_full, harts * n1_empty)
+        rows.append(("qemu-system-riscv64", harts, n, t, n / t / 1e6, check(results, qresults, harts)))
+    qmips = rows[0][4]
+
     if args.accel_vp and not accel_vp_runs_elf(args.accel_vp):
         notes.append("accel-vp: not measured (%s has no `run --elf` yet)" % args.accel_vp)
     elif args.accel_vp:
         for harts in sorted({1, args.all_harts}):
             acmd = lambda elf: [args.accel_vp, "run", "--elf", elf, "--harts", str(harts)]
             try:
-                n, t, results = measure(acmd(args.avp_elf), acmd(args.avp_empty_elf), 1, args.timeout)
+                n, t, results = measure(acmd(args.accelvp_elf), acmd(args.accelvp_empty_elf), 1, args.timeout)
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 notes.append("accel-vp with %d hart(s) failed: %s" % (harts, e))
                 continue
-            wrong = [k for k, v in results.items() if k[1] == 0 and qresults.get(k) != v]
-            status = "WRONG RESULTS %s" % wrong if wrong else ""
-            rows.append(("accel-vp", harts, n, t, n / t / 1e6, status))
+            rows.append(("accel-vp", harts, n, t, n / t / 1e6, check(results, qresults, harts)))
     else:
-        notes.append("accel-vp: not measured (no accel-vp target with `run --elf` in this build)")
+        notes.append("accel-vp: not measured (no accel-vp target in this build)")
 
-    print("%-20s %5s %14s %9s %9s %9s" % ("platform", "harts", "instructions", "wall [s]", "MIPS", "vs QEMU"))
+    print("%-20s %5s %14s %9s %9s %11s" % ("platform", "harts", "instructions", "wall [s]", "MIPS", "vs QEMU 1h"))
     for name, harts, n, t, mips, status in rows:
-        print("%-20s %5d %14d %9.3f %9.1f %8.3fx %s" % (name, harts, n, t, mips, mips / qmips, status))
+        print("%-20s %5d %14d %9.3f %9.1f %10.3fx %s" % (name, harts, n, t, mips, mips / qmips, status))
     for note in notes:
         print(note)
-    print("(instructions from minstret, QEMU counted with -icount; start-up subtracted via the empty build)")
+    print("instructions: minstret around the kernels (QEMU: 1-hart -icount run x harts); "
+          "wall: best run minus the empty build's best run")
     return 1 if any(r[5] for r in rows) or any("failed" in n for n in notes) else 0
+
+
+def check(results, reference, harts):
+    """The kernels' checksums of every hart must equal QEMU's 1-hart run for hart 0."""
+    ref0 = {k[0]: v for k, v in reference.items() if k[1] == 0}
+    if len({k[1] for k in results}) != harts:
+        return "WRONG: %d harts reported" % len({k[1] for k in results})
+    wrong = sorted(k for k, v in results.items() if k[1] == 0 and ref0.get(k[0]) != v)
+    return "WRONG RESULTS %s" % wrong if wrong else ""
 
 
 if __name__ == "__main__":
