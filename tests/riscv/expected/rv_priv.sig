@@ -3,6 +3,15 @@ c.unimp (all-zero): M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
 write read-only cycle: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
 write read-only mhartid: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
 reserved opcode 0x6b: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
+c.jr x0: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
+c.lwsp x0: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
+c.ldsp x0: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
+c.addi16sp 0: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
+c.lui a0, 0: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
+c.addiw x0: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
+slliw shamt 32: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
+srliw shamt 32: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
+sraiw shamt 32: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
 fadd.s rm=5: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
 fadd.s rm=6: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1
 fadd.s dyn frm=5: M cause=2 epc_ok=1 tval_ok=1 prev_mode=3 traps=1

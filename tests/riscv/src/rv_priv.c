@@ -77,6 +77,30 @@ static void illegal_in_m(void) {
   report("write read-only mhartid", pc, 0xf1401073);
   pc = AT(".4byte 0x0000006b");  // reserved major opcode
   report("reserved opcode 0x6b", pc, 0x6b);
+  // Reserved encodings: accel-vp raises illegal instruction for all of them.
+  static const struct { const char* name; uint32_t bits; } reserved16[] = {
+      {"c.jr x0", 0x8002}, {"c.lwsp x0", 0x4002}, {"c.ldsp x0", 0x6002}, {"c.addi16sp 0", 0x6101},
+      {"c.lui a0, 0", 0x6501}, {"c.addiw x0", 0x2001},
+  };
+  static const struct { const char* name; uint32_t bits; } reserved32[] = {
+      {"slliw shamt 32", 0x0205151b}, {"srliw shamt 32", 0x0205551b}, {"sraiw shamt 32", 0x4205551b},
+  };
+  for (unsigned i = 0; i < ARRAY_SIZE(reserved16); i++) {
+    static uint16_t slot[2] __attribute__((aligned(4)));
+    slot[0] = (uint16_t)reserved16[i].bits;
+    slot[1] = 0x8082;  // c.jr ra
+    __asm__ volatile("fence.i" ::: "memory");
+    ((void (*)(void))slot)();
+    report(reserved16[i].name, (uint64_t)slot, reserved16[i].bits);
+  }
+  for (unsigned i = 0; i < ARRAY_SIZE(reserved32); i++) {
+    static uint32_t slot[2];
+    slot[0] = reserved32[i].bits;
+    slot[1] = 0x00008067;  // jalr x0, 0(ra)
+    __asm__ volatile("fence.i" ::: "memory");
+    ((void (*)(void))slot)();
+    report(reserved32[i].name, (uint64_t)slot, reserved32[i].bits);
+  }
   pc = AT(".4byte 0x00005053");  // fadd.s f0, f0, f0 with reserved rm=5
   report("fadd.s rm=5", pc, 0x00005053);
   pc = AT(".4byte 0x00006053");  // rm=6
