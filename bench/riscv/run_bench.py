@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-LINE = re.compile(r"^bench (\S+) hart (\d+): result ([0-9a-f]+) instret (\d+)")
+LINE = re.compile(r"bench (\S+) hart (\d+): result ([0-9a-f]+) instret (\d+)")
 
 
 def run(cmd, timeout):
@@ -36,7 +36,7 @@ def accel_vp_runs_elf(exe):
 def parse(out):
     results, instret = {}, 0
     for line in out.splitlines():
-        m = LINE.match(line.strip())
+        m = LINE.search(line)
         if m:
             results[(m.group(1), int(m.group(2)))] = m.group(3)
             instret += int(m.group(4))

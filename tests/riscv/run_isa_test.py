@@ -29,13 +29,21 @@ def run(cmd):
 
 
 def signature(output):
-    lines, inside = [], False
+    """The lines between the markers. A console prefix that the simulator may
+    put before each printed line (e.g. a hart tag) is taken from the begin
+    marker's line and stripped from the following ones."""
+    lines, prefix = [], None
     for line in output.splitlines():
         line = line.rstrip("\r")
-        if line.startswith("--- begin signature"):
-            inside = True
-        if inside:
-            lines.append(line)
+        if prefix is None:
+            at = line.find("--- begin signature")
+            if at >= 0:
+                prefix = line[:at]
+                lines.append(line[at:])
+            continue
+        if prefix and line.startswith(prefix):
+            line = line[len(prefix):]
+        lines.append(line)
         if line.startswith("--- end signature"):
             return lines
     return None
