@@ -54,6 +54,8 @@ uint64_t s_trap(frame* f) {
 }
 
 // Executes `insn` (at a label whose address is returned) in the current mode.
+// 32-bit ebreak (the assembler would otherwise compress it to c.ebreak).
+#define EBREAK32 ".option push\n.option norvc\nebreak\n.option pop"
 #define AT(insn) ({ uint64_t pc_; __asm__ volatile("la %0, 1f\n1: " insn : "=&r"(pc_) :: "memory", "a7"); pc_; })
 
 static void report(const char* name, uint64_t pc, uint64_t tval_expected) {
@@ -121,7 +123,7 @@ static void illegal_in_m(void) {
   pc = AT(".4byte 0x00302573");  // csrr a0, fcsr
   report("csrr fcsr with FS=Off", pc, 0x00302573);
   avp_csr_set(mstatus, 1ull << 13);
-  pc = AT("ebreak");
+  pc = AT(EBREAK32);
   report("ebreak in M", pc, last.tval == pc ? pc : 0);
   pc = AT("c.ebreak");
   report("c.ebreak in M", pc, last.tval == pc ? pc : 0);
@@ -143,7 +145,7 @@ static void u_illegal(void) { lower_pc = AT("csrr a0, mstatus"); }
 static void u_sstatus(void) { lower_pc = AT("csrr a0, sstatus"); }
 static void u_mret(void) { lower_pc = AT("mret"); }
 static void u_sret(void) { lower_pc = AT("sret"); }
-static void u_ebreak(void) { lower_pc = AT("ebreak"); }
+static void u_ebreak(void) { lower_pc = AT(EBREAK32); }
 static void u_cycle(void) { lower_pc = AT("csrr a0, cycle"); }
 static void s_ecall(void) {
   uint64_t pc;
@@ -159,7 +161,7 @@ static void s_sstatus(void) {
 }
 static void s_mret(void) { lower_pc = AT("mret"); }
 static void s_sret_tsr(void) { lower_pc = AT("sret"); }
-static void s_ebreak(void) { lower_pc = AT("ebreak"); }
+static void s_ebreak(void) { lower_pc = AT(EBREAK32); }
 static void s_illegal(void) { lower_pc = AT(".4byte 0x0000006b"); }
 
 // sret from S-mode: SIE <- SPIE, SPIE <- 1, SPP <- U.
