@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "bare_metal.h"
 #include "platform.h"
 #include "workload.h"
 
@@ -13,10 +14,27 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
   auto workload = std::make_shared<std::string>(kDefaultWorkload);
   auto args = std::make_shared<std::vector<std::string>>();
   auto list = std::make_shared<bool>(false);
+  auto elf = std::make_shared<std::string>();
+  auto harts = std::make_shared<unsigned>(1);
   cmd->add_option("workload", *workload, "workload name (see --list)");
   cmd->add_flag("--list", *list, "list the workloads and exit");
   cmd->add_option("--args", *args, "arguments passed to the workload")->expected(0, -1);
-  cmd->callback([&ctx, workload, args, list] {
+  cmd->add_option("--elf", *elf, "run a bare-metal RISC-V ELF program on the harts instead of a workload");
+  cmd->add_option("--harts", *harts, "harts that run the --elf program (default 1)");
+  cmd->callback([&ctx, workload, args, list, elf, harts] {
+    if (!elf->empty()) {
+      auto platform = make_platform(ctx);
+      if (*harts == 0 || *harts > platform->num_harts()) {
+        std::cerr << "accel-vp: --harts " << *harts << ": the platform has " << platform->num_harts() << " harts\n";
+        ctx.exit_code = 2;
+        return;
+      }
+      ctx.session.quiet = true;
+      RunResult r = run_session(*platform, ctx.session, "elf:" + *elf,
+                                [&](Platform& p) { return run_bare_metal(p, *elf, *harts); });
+      ctx.exit_code = r.exit_code;
+      return;
+    }
     if (*list) {
       for (const Workload* w : all_workloads()) std::cout << w->name << "\t" << w->description << "\n";
       return;

@@ -69,7 +69,8 @@ Platform::Platform()
       tcdm("tcdm", static_cast<uint64_t>(cores.get()) * tcdm_slice.get(), sc_core::sc_time(1, sc_core::SC_NS)),
       tcdm_local("tcdm_local", tcdm_slice.get()),
       dram("dram", 2 * GiB, sc_core::sc_time(50, sc_core::SC_NS)),
-      device_port("device_port") {
+      device_port("device_port"),
+      harts("harts", cores.get(), harts_per_core.get()) {
   if (cores.get() == 0 || harts_per_core.get() == 0) throw ParamError("platform.cores and platform.harts_per_core must be at least 1");
   if (tcdm.size.get() != static_cast<uint64_t>(cores.get()) * tcdm_slice.get())
     throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
@@ -84,6 +85,8 @@ Platform::Platform()
   bus.map(p_tcdm, "tcdm", 0x1800'0000, tcdm.size.get());
   const unsigned p_dram = bus.add_port("dram");
   bus.map(p_dram, "dram", 0x4000'0000, dram.size.get());
+  const unsigned p_perf = bus.add_port("perf");
+  bus.map(p_perf, "perf", 0x2010'0000, 0x200);
 
   // Bind in port order.
   bus.init.bind(tcim.socket);
@@ -91,7 +94,9 @@ Platform::Platform()
   tcdm_local.init.bind(tcdm.socket);
   bus.init.bind(tcdm.socket);
   bus.init.bind(dram.socket);
+  bus.init.bind(harts.perf_socket);
   device_port.socket.bind(bus.targ);
+  harts.bind_bus(bus.targ);
 }
 
 Platform::~Platform() = default;

@@ -10,6 +10,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "base/params.h"
+#include "harts/hart_cluster.h"
 #include "interconnect/router.h"
 #include "memory/core_local_view.h"
 #include "memory/memory.h"
@@ -54,6 +55,7 @@ class Platform {
   CoreLocalView tcdm_local;
   Memory dram;
   DevicePort device_port;
+  HartCluster harts;
 
   uint64_t dram_base() const;
   uint64_t tcdm_global_base() const;

@@ -1,0 +1,325 @@
+#include "harts/hart.h"
+
+#include "base/unit.h"
+#include "harts/hart_cluster.h"
+
+namespace avp {
+
+using namespace rv;
+
+Hart::Hart(sc_core::sc_module_name name, HartCluster& cluster, unsigned hart_id, unsigned core_id)
+    : sc_module(name), bus("bus"), xintf("xintf"), cluster_(cluster), id_(hart_id), core_(core_id) {
+  set_unit(gp_, make_unit(UnitKind::Hart, id_), core_);
+  bus.register_invalidate_direct_mem_ptr(this, &Hart::invalidate_dmi);
+  SC_HAS_PROCESS(Hart);
+  SC_THREAD(thread);
+}
+
+void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const HartExit&)> done) {
+  s_ = HartState{};
+  s_.pc = l.pc;
+  s_.x[1] = l.ra;
+  s_.x[2] = l.sp;
+  for (int i = 0; i < 8; ++i) s_.x[10 + i] = l.a[i];
+  s_.mstatus |= mstatus::FS & (1ull << 13);  // FP unit on (Initial) so kernels can use F/D at once
+  kernel_ = kernel;
+  ret_addr_ = l.ra;
+  launch_id_ = l.launch_id;
+  limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
+  done_ = std::move(done);
+  reservation_ = ~0ull;
+  running_ = true;
+  stop_ = false;
+  start_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Hart::thread() {
+  for (;;) {
+    while (!running_) sc_core::wait(start_event_);
+    start_instret_ = 0;
+    run();
+  }
+}
+
+void Hart::sync() {
+  if (local_ps_) {
+    sc_core::wait(sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS));
+    local_ps_ = 0;
+  }
+}
+
+void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tval) {
+  sync();
+  HartExit e;
+  e.kind = kind;
+  e.code = code;
+  e.cause = cause;
+  e.pc = s_.pc;
+  e.tval = tval;
+  e.instructions = s_.minstret;
+  stop_ = true;
+  running_ = false;
+  cluster_.hart_stopped(*this, e);
+  auto done = std::move(done_);
+  done_ = nullptr;
+  if (done) done(e);
+}
+
+void Hart::run() {
+  const uint64_t quantum = cluster_.quantum_ps();
+  while (!stop_) {
+    if (kernel_ && s_.pc == ret_addr_) {
+      finish(HartExitKind::Returned);
+      break;
+    }
+    if (flush_) {
+      blocks_.clear();
+      flush_ = false;
+    }
+    if ((s_.mip & s_.mie) && check_interrupts()) continue;
+    try {
+      const Block& b = block_at(s_.pc);
+      run_block(b);
+    } catch (const TrapException& t) {
+      take_trap(t.cause, t.tval);
+    }
+    if (local_ps_ >= quantum) sync();
+    if (limit_ && s_.minstret >= limit_ && !stop_) {
+      cluster_.report_limit(*this);
+      finish(HartExitKind::Limit);
+    }
+  }
+}
+
+const Hart::Block& Hart::block_at(uint64_t pc) {
+  auto it = blocks_.find(pc);
+  if (it != blocks_.end()) return it->second;
+  if (pc & 1) throw TrapException{kInsnMisaligned, pc};
+  Block b;
+  uint64_t a = pc;
+  for (unsigned n = 0; n < 64; ++n) {
+    uint16_t lo, hi = 0;
+    if (n > 0 && ((a ^ pc) >> 12)) break;  // stay within the page the block started in
+    if (!debug_read(a, &lo, 2)) {
+      if (n == 0) throw TrapException{kInsnAccessFault, a};
+      break;
+    }
+    if (!is_compressed(lo) && !debug_read(a + 2, &hi, 2)) {
+      if (n == 0) throw TrapException{kInsnAccessFault, a};
+      break;
+    }
+    Insn d = decode(lo, hi);
+    b.insns.push_back(d);
+    a += d.len;
+    if (ends_block(static_cast<Op>(d.op))) break;
+  }
+  cluster_.mark_code(pc, a - pc);
+  return blocks_.emplace(pc, std::move(b)).first->second;
+}
+
+void Hart::invalidate_decoded() {
+  // Blocks are dropped at the next block boundary: the current one may be executing.
+  flush_ = true;
+  block_abort_ = true;
+}
+
+void Hart::run_block(const Block& b) {
+  block_abort_ = false;
+  uint64_t pc = s_.pc;
+  const uint64_t* cost_ps = cluster_.cost_ps();
+  const uint64_t* cost_cycles = cluster_.cost_cycles();
+  for (const Insn& d : b.insns) {
+    s_.pc = pc;
+    const uint64_t next = exec(d, pc);
+    const unsigned cls = static_cast<unsigned>(op_class(static_cast<Op>(d.op)));
+    ++s_.minstret;
+    s_.mcycle += cost_cycles[cls];
+    local_ps_ += cost_ps[cls];
+    pc = next;
+    if (block_abort_ || stop_) break;
+  }
+  if (!stop_) s_.pc = pc;
+}
+
+void Hart::illegal(const Insn& d) const { throw TrapException{kIllegalInsn, d.raw}; }
+
+void Hart::take_trap(uint64_t cause, uint64_t tval) {
+  const bool irq = cause & kInterruptBit;
+  const uint64_t code = cause & ~kInterruptBit;
+  if (kernel_ || (s_.priv == PRV_M && s_.mtvec == 0 && !irq)) {
+    // No handler: kernels end on any trap; bare-metal code without a vector stops.
+    cluster_.report_trap(*this, cause, tval);
+    finish(HartExitKind::Trap, 0, cause, tval);
+    return;
+  }
+  const uint64_t deleg = irq ? s_.mideleg : s_.medeleg;
+  if (s_.priv <= PRV_S && ((deleg >> code) & 1)) {
+    s_.scause = cause;
+    s_.sepc = s_.pc;
+    s_.stval = tval;
+    uint64_t st = s_.mstatus;
+    st = (st & ~mstatus::SPIE) | ((st & mstatus::SIE) ? mstatus::SPIE : 0);
+    st = (st & ~mstatus::SPP) | (s_.priv == PRV_S ? mstatus::SPP : 0);
+    st &= ~mstatus::SIE;
+    s_.mstatus = st;
+    s_.priv = PRV_S;
+    s_.pc = (s_.stvec & ~3ull) + ((irq && (s_.stvec & 1)) ? 4 * code : 0);
+  } else {
+    s_.mcause = cause;
+    s_.mepc = s_.pc;
+    s_.mtval = tval;
+    uint64_t st = s_.mstatus;
+    st = (st & ~mstatus::MPIE) | ((st & mstatus::MIE) ? mstatus::MPIE : 0);
+    st = (st & ~mstatus::MPP) | (static_cast<uint64_t>(s_.priv) << 11);
+    st &= ~mstatus::MIE;
+    s_.mstatus = st;
+    s_.priv = PRV_M;
+    s_.pc = (s_.mtvec & ~3ull) + ((irq && (s_.mtvec & 1)) ? 4 * code : 0);
+  }
+}
+
+bool Hart::check_interrupts() {
+  const uint64_t pending = s_.mip & s_.mie;
+  const bool m_on = s_.priv < PRV_M || (s_.mstatus & mstatus::MIE);
+  const bool s_on = s_.priv < PRV_S || (s_.priv == PRV_S && (s_.mstatus & mstatus::SIE));
+  const uint64_t m_pending = pending & ~s_.mideleg & (m_on ? ~0ull : 0);
+  const uint64_t s_pending = pending & s_.mideleg & (s_on ? ~0ull : 0);
+  const uint64_t take = m_pending ? m_pending : s_pending;
+  if (!take) return false;
+  // Priority: MEI, MSI, MTI, SEI, SSI, STI.
+  static const unsigned order[] = {kMEI, kMSI, kMTI, kSEI, kSSI, kSTI};
+  for (unsigned irq : order) {
+    if (take & (1ull << irq)) {
+      take_trap(kInterruptBit | irq, 0);
+      return true;
+    }
+  }
+  return false;
+}
+
+void Hart::set_interrupt(unsigned irq, bool level) {
+  if (level) s_.mip |= 1ull << irq;
+  else s_.mip &= ~(1ull << irq);
+  if (level) irq_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// ---- memory ----
+
+Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write) {
+  for (auto& r : dmi_)
+    if (addr - r.base < r.size && (write ? r.wr : r.rd)) return &r;
+  tlm::tlm_generic_payload gp;
+  set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  gp.set_address(addr);
+  gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  tlm::tlm_dmi dmi;
+  if (!bus->get_direct_mem_ptr(gp, dmi)) return nullptr;
+  DmiRegion r;
+  r.base = dmi.get_start_address();
+  r.size = dmi.get_end_address() - dmi.get_start_address() + 1;
+  r.ptr = dmi.get_dmi_ptr();
+  r.rd = dmi.is_read_allowed();
+  r.wr = dmi.is_write_allowed();
+  r.rd_ps = static_cast<uint64_t>(dmi.get_read_latency().to_seconds() * 1e12 + 0.5);
+  r.wr_ps = static_cast<uint64_t>(dmi.get_write_latency().to_seconds() * 1e12 + 0.5);
+  if (!(write ? r.wr : r.rd) || addr - r.base >= r.size) return nullptr;
+  dmi_.push_back(r);
+  return &dmi_.back();
+}
+
+void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+  std::vector<DmiRegion> keep;
+  for (const auto& r : dmi_)
+    if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
+  dmi_.swap(keep);
+  rd_ = wr_ = DmiRegion{};
+}
+
+void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause) {
+  gp_.set_command(cmd);
+  gp_.set_address(addr);
+  gp_.set_data_ptr(static_cast<unsigned char*>(data));
+  gp_.set_data_length(len);
+  gp_.set_streaming_width(len);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_dmi_allowed(false);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
+  bus->b_transport(gp_, delay);
+  local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
+  if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, addr};
+}
+
+template <typename T>
+T Hart::load_slow(uint64_t addr) {
+  T v{};
+  if (DmiRegion* r = find_dmi(addr, false)) {
+    if (addr - r->base + sizeof(T) <= r->size) {
+      rd_ = *r;
+      return load<T>(addr);
+    }
+  }
+  transport(tlm::TLM_READ_COMMAND, addr, &v, sizeof(T), kLoadAccessFault);
+  return v;
+}
+
+template <typename T>
+void Hart::store_slow(uint64_t addr, T v) {
+  if (DmiRegion* r = find_dmi(addr, true)) {
+    if (addr - r->base + sizeof(T) <= r->size) {
+      wr_ = *r;
+      std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
+      local_ps_ += wr_.wr_ps;
+      return;
+    }
+  }
+  transport(tlm::TLM_WRITE_COMMAND, addr, &v, sizeof(T), kStoreAccessFault);
+}
+
+template uint8_t Hart::load_slow<uint8_t>(uint64_t);
+template uint16_t Hart::load_slow<uint16_t>(uint64_t);
+template uint32_t Hart::load_slow<uint32_t>(uint64_t);
+template uint64_t Hart::load_slow<uint64_t>(uint64_t);
+template void Hart::store_slow<uint8_t>(uint64_t, uint8_t);
+template void Hart::store_slow<uint16_t>(uint64_t, uint16_t);
+template void Hart::store_slow<uint32_t>(uint64_t, uint32_t);
+template void Hart::store_slow<uint64_t>(uint64_t, uint64_t);
+
+void Hart::after_store(uint64_t addr, unsigned len) {
+  if (cluster_.reservations_active()) cluster_.break_reservations(addr);
+  if (cluster_.is_code(addr, len)) cluster_.code_written(addr, len);
+}
+
+bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {
+  for (const auto& r : dmi_) {
+    if (addr - r.base < r.size && r.size - (addr - r.base) >= len && r.rd) {
+      std::memcpy(dst, r.ptr + (addr - r.base), len);
+      return true;
+    }
+  }
+  if (DmiRegion* r = find_dmi(addr, false)) {
+    if (r->size - (addr - r->base) >= len) {
+      std::memcpy(dst, r->ptr + (addr - r->base), len);
+      return true;
+    }
+  }
+  tlm::tlm_generic_payload gp;
+  set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(dst));
+  gp.set_data_length(len);
+  return bus->transport_dbg(gp) == len;
+}
+
+bool Hart::debug_write(uint64_t addr, const void* src, unsigned len) {
+  tlm::tlm_generic_payload gp;
+  set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(src)));
+  gp.set_data_length(len);
+  return bus->transport_dbg(gp) == len;
+}
+
+}  // namespace avp

@@ -1,0 +1,274 @@
+#include "harts/hart_cluster.h"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include "base/unit.h"
+#include "harts/xintf_payload.h"
+
+namespace avp {
+
+using namespace rv;
+
+std::string HartExit::describe() const {
+  std::ostringstream os;
+  switch (kind) {
+    case HartExitKind::Returned: os << "returned"; break;
+    case HartExitKind::Exit: os << "exit(" << static_cast<int64_t>(code) << ")"; break;
+    case HartExitKind::Trap:
+      os << "trap: " << cause_name(cause) << " (cause " << (cause & ~kInterruptBit) << ") at pc 0x" << std::hex << pc
+         << ", tval 0x" << tval << std::dec;
+      break;
+    case HartExitKind::Limit: os << "instruction limit reached at pc 0x" << std::hex << pc << std::dec; break;
+  }
+  os << " after " << instructions << " instructions";
+  return os.str();
+}
+
+const char* rv::cause_name(uint64_t cause) {
+  if (cause & kInterruptBit) return "interrupt";
+  static const char* names[] = {"instruction address misaligned", "instruction access fault", "illegal instruction",
+                                "breakpoint", "load address misaligned", "load access fault",
+                                "store/AMO address misaligned", "store/AMO access fault", "environment call from U-mode",
+                                "environment call from S-mode", "reserved", "environment call from M-mode"};
+  return cause < 12 ? names[cause] : "reserved";
+}
+
+HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned harts_per_core)
+    : sc_module(name),
+      perf_socket("perf_socket"),
+      xintf_hub("xintf_hub"),
+      clock_period(this, "clock_period", sc_core::sc_time(1, sc_core::SC_NS), "hart clock period"),
+      instruction_limit(this, "instruction_limit", 10'000'000'000ull,
+                        "instructions a hart may retire in one run before it is stopped (0 = no limit)"),
+      cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
+      cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
+      cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),
+      cycles_load(this, "cycles.load", 1, "cycles of a load (plus the memory latency)"),
+      cycles_store(this, "cycles.store", 1, "cycles of a store (plus the memory latency)"),
+      cycles_mul(this, "cycles.mul", 3, "cycles of a multiply"),
+      cycles_div(this, "cycles.div", 20, "cycles of a divide/remainder"),
+      cycles_atomic(this, "cycles.atomic", 4, "cycles of an LR/SC/AMO (plus the memory latency)"),
+      cycles_fp(this, "cycles.fp", 4, "cycles of an FP instruction"),
+      cycles_fpdiv(this, "cycles.fpdiv", 20, "cycles of an FP divide/square root"),
+      cycles_system(this, "cycles.system", 4, "cycles of a CSR/system instruction"),
+      xintf_luns(this, "xintf.luns", "0xACC01=32,0xACC02=33,0xACC03=34",
+                 "xext map: uuid[:seq]=lun[@privileges m/s/u], comma separated"),
+      xintf_devices(this, "xintf.devices", "32=hartinfo,33=barrier,34=dma",
+                    "xcmd map: lun[@privileges]=device[.subdevice] with device hartinfo, barrier or dma"),
+      dma_base(this, "xintf.dma_base", 0x2000'2000, "address of the DMA register block the xintf DMA device programs"),
+      cores_(cores),
+      harts_per_core_(harts_per_core),
+      code_map_((1ull << (32 - kGranuleBits)) / 64, 0),
+      log_(this->name()),
+      instructions_(this, "instructions", "instructions retired by all harts", "instructions"),
+      traps_(this, "traps", "runs ended by an unhandled trap", "traps"),
+      prints_(this, "prints", "ECALL print calls", "calls"),
+      barriers_done_(this, "barriers", "barriers completed (ECALL and xintf)", "barriers"),
+      code_flushes_(this, "code_flushes", "decoded-instruction caches dropped because code was written", "flushes"),
+      xintf_calls_(this, "xintf_calls", "xcmd calls that reached an extension device", "calls") {
+  xintf_map_.configure(xintf_luns.get(), xintf_devices.get());
+  configure_costs();
+  for (unsigned c = 0; c < cores; ++c)
+    for (unsigned h = 0; h < harts_per_core; ++h) {
+      const unsigned id = c * harts_per_core + h;
+      harts_.push_back(std::make_unique<Hart>(("hart" + std::to_string(id)).c_str(), *this, id, c));
+    }
+  group_of_.assign(harts_.size(), 0);
+  dma_.resize(harts_.size());
+  for (auto& h : harts_) h->xintf.bind(xintf_hub);
+  perf_socket.register_b_transport(this, &HartCluster::perf_b_transport);
+  perf_socket.register_transport_dbg(this, &HartCluster::perf_transport_dbg);
+  xintf_hub.register_b_transport(this, &HartCluster::xintf_b_transport);
+}
+
+HartCluster::~HartCluster() = default;
+
+void HartCluster::configure_costs() {
+  const uint64_t period = static_cast<uint64_t>(clock_period.get().to_seconds() * 1e12 + 0.5);
+  if (period == 0) throw ParamError(std::string(name()) + ".clock_period: must be positive");
+  const uint32_t cycles[] = {cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul,
+                             cycles_div, cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system};
+  for (unsigned i = 0; i < static_cast<unsigned>(OpClass::NumClasses); ++i) {
+    cost_cycles_[i] = cycles[i];
+    cost_ps_[i] = cycles[i] * period;
+  }
+  quantum_ps_ = static_cast<uint64_t>(tlm::tlm_global_quantum::instance().get().to_seconds() * 1e12 + 0.5);
+  if (quantum_ps_ == 0) quantum_ps_ = 1000000;
+}
+
+void HartCluster::launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
+  Hart& h = *harts_.at(hart);
+  if (!h.idle()) throw std::logic_error("launch on a busy hart");
+  configure_costs();
+  group_of_[hart] = l.launch_id;
+  h.start(l, true, std::move(done));
+}
+
+void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
+  configure_costs();
+  group_of_[hart] = l.launch_id;
+  harts_.at(hart)->start(l, false, std::move(done));
+}
+
+sc_core::sc_time HartCluster::flush_dcaches() {
+  // Data caches are timing models only (memory is coherent): nothing to write back.
+  return sc_core::SC_ZERO_TIME;
+}
+
+sc_core::sc_time HartCluster::invalidate_icaches() {
+  for (auto& h : harts_) h->invalidate_decoded();
+  code_flushes_.inc();
+  return sc_core::SC_ZERO_TIME;
+}
+
+uint64_t HartCluster::time_ns(const Hart& h) const {
+  return static_cast<uint64_t>((sc_core::sc_time_stamp() + h.local_time()).to_seconds() * 1e9);
+}
+
+void HartCluster::print(Hart& h, const std::string& text) {
+  prints_.inc();
+  std::string t = text;
+  if (!t.empty() && t.back() == '\n') t.pop_back();
+  const std::string line = "[hart" + std::to_string(h.id()) + "] " + t;
+  console_.push_back(line);
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+unsigned HartCluster::count_running(const std::function<bool(const Hart&)>& member) const {
+  unsigned n = 0;
+  for (const auto& o : harts_)
+    if (!o->idle() && member(*o)) ++n;
+  return n;
+}
+
+void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Hart&)>& member) {
+  h.sync();
+  BarrierGroup& g = barriers_[key];
+  g.member = member;
+  const uint64_t gen = g.generation;
+  if (++g.arrived >= count_running(member)) {
+    g.arrived = 0;
+    ++g.generation;
+    barriers_done_.inc();
+    g.release.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  while (g.generation == gen) sc_core::wait(g.release);
+}
+
+void HartCluster::barrier(Hart& h) {
+  const uint32_t group = group_of_[h.id()];
+  meet(h, group, [this, group](const Hart& o) { return group_of_[o.id()] == group; });
+}
+
+void HartCluster::hart_stopped(Hart& h, const HartExit& e) {
+  instructions_.inc(e.instructions);
+  if (e.kind == HartExitKind::Trap) traps_.inc();
+  idle_event_.notify(sc_core::SC_ZERO_TIME);
+  // A hart that leaves may complete a barrier the others are waiting at.
+  for (auto& [key, g] : barriers_) {
+    if (g.arrived == 0 || !g.member || g.arrived < count_running(g.member)) continue;
+    g.arrived = 0;
+    ++g.generation;
+    barriers_done_.inc();
+    g.release.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void HartCluster::report_trap(Hart& h, uint64_t cause, uint64_t tval) {
+  AVP_LOG(log_, Warn, "hart " << h.id() << ": unhandled " << cause_name(cause) << " at pc 0x" << std::hex
+                              << h.state().pc << ", tval 0x" << tval);
+}
+
+void HartCluster::report_limit(Hart& h) {
+  AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << instruction_limit.get()
+                               << " reached at pc 0x" << std::hex << h.state().pc << " (" << name()
+                               << ".instruction_limit)");
+}
+
+void HartCluster::break_reservations(uint64_t addr) {
+  unsigned active = 0;
+  for (auto& h : harts_) {
+    if (h->reservation_ == ~0ull) continue;
+    if ((h->reservation_ >> 3) == (addr >> 3)) h->reservation_ = ~0ull;
+    else ++active;
+  }
+  reservations_ = active;
+}
+
+void HartCluster::mark_code(uint64_t addr, uint64_t len) {
+  for (uint64_t g = addr >> kGranuleBits; g <= (addr + len - 1) >> kGranuleBits; ++g)
+    if (g < code_map_.size() * 64) code_map_[g >> 6] |= 1ull << (g & 63);
+}
+
+void HartCluster::code_written(uint64_t addr, unsigned len) {
+  for (uint64_t g = addr >> kGranuleBits; g <= (addr + len - 1) >> kGranuleBits; ++g)
+    if (g < code_map_.size() * 64) code_map_[g >> 6] &= ~(1ull << (g & 63));
+  code_flushes_.inc();
+  for (auto& h : harts_) h->invalidate_decoded();
+}
+
+// ---- performance counters ----
+
+bool HartCluster::perf_access(tlm::tlm_generic_payload& gp) {
+  const uint64_t off = gp.get_address();
+  if (!gp.is_read() || gp.get_data_length() != 8 || (off & 7) || off >= 0x200) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  uint64_t v = 0;
+  if (off < 0x100) {
+    const UnitExtension* ext = gp.get_extension<UnitExtension>();
+    if (!ext || unit_kind(ext->unit) != UnitKind::Hart || unit_index(ext->unit) >= harts_.size()) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);  // the per-hart block needs a hart
+      return false;
+    }
+    const HartState& s = harts_[unit_index(ext->unit)]->state();
+    const unsigned i = static_cast<unsigned>(off / 8);
+    v = i == 0 ? s.mcycle : i == 1 ? 0 : i == 2 ? s.minstret : s.mhpmcounter[i - 3];
+  } else {
+    uint64_t instret = 0, cycles = 0;
+    for (auto& h : harts_) instret += h->instructions(), cycles += h->cycles();
+    const uint64_t global[] = {instret, cycles, code_flushes_.value(), barriers_done_.value(), prints_.value(),
+                               traps_.value(), xintf_calls_.value()};
+    const unsigned i = static_cast<unsigned>((off - 0x100) / 8);
+    v = i < sizeof(global) / sizeof(global[0]) ? global[i] : 0;
+  }
+  std::memcpy(gp.get_data_ptr(), &v, 8);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+void HartCluster::perf_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  perf_access(gp);
+  delay += clock_period.get();
+}
+
+unsigned HartCluster::perf_transport_dbg(tlm::tlm_generic_payload& gp) { return perf_access(gp) ? 8 : 0; }
+
+// ---- extension devices ----
+
+void HartCluster::xintf_b_transport(int hart, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (gp.get_data_length() != sizeof(XintfPayload) || hart < 0 || static_cast<unsigned>(hart) >= harts_.size()) {
+    gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  auto* p = reinterpret_cast<XintfPayload*>(gp.get_data_ptr());
+  Hart& h = *harts_[hart];
+  xintf_calls_.inc();
+  h.local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
+  try {
+    p->rd = xintf_device(h, XintfRoute{static_cast<XintfDevice>(p->device), p->subdevice}, p->k, p->rs1, p->rs2);
+  } catch (const TrapException& t) {
+    p->fault = 1;
+    p->fault_cause = t.cause;
+    p->fault_tval = t.tval;
+  }
+  delay = h.local_time();
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace avp

@@ -1,0 +1,121 @@
+// The hart cluster: C cores x H harts, the xintf hub with its extension
+// devices, the performance-counter block, host calls (console, barrier) and
+// the bookkeeping harts share (LR/SC reservations, code pages).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "base/log.h"
+#include "base/params.h"
+#include "base/stats.h"
+#include "harts/hart.h"
+#include "harts/hart_control.h"
+#include "harts/xintf_map.h"
+
+namespace avp {
+
+class HartCluster : public sc_core::sc_module, public HartControl {
+ public:
+  // Performance counters at 0x2010_0000: per-hart block (+0x000) and global (+0x100).
+  tlm_utils::simple_target_socket<HartCluster> perf_socket;
+  // Extension devices: every hart's xintf socket binds here (socket index = hart).
+  tlm_utils::multi_passthrough_target_socket<HartCluster> xintf_hub;
+
+  Param<sc_core::sc_time> clock_period;
+  Param<uint64_t> instruction_limit;
+  Param<uint32_t> cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul, cycles_div,
+      cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system;
+
+  HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned harts_per_core);
+  ~HartCluster() override;
+
+  Hart& hart(unsigned i) { return *harts_.at(i); }
+  template <typename Socket>
+  void bind_bus(Socket& s) {
+    for (auto& h : harts_) h->bus.bind(s);
+  }
+
+  // HartControl.
+  unsigned num_harts() const override { return static_cast<unsigned>(harts_.size()); }
+  unsigned num_cores() const override { return cores_; }
+  bool hart_idle(unsigned hart) const override { return harts_.at(hart)->idle(); }
+  void launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) override;
+  const sc_core::sc_event& hart_idle_event() const override { return idle_event_; }
+  sc_core::sc_time flush_dcaches() override;
+  sc_core::sc_time invalidate_icaches() override;
+
+  // Bare-metal start (traps go to mtvec, host calls end the run).
+  void start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done);
+  // Console output of ECALL prints, in order ("[hartN] text").
+  const std::vector<std::string>& console() const { return console_; }
+
+  // Used by harts.
+  uint64_t quantum_ps() const { return quantum_ps_; }
+  const uint64_t* cost_ps() const { return cost_ps_; }
+  const uint64_t* cost_cycles() const { return cost_cycles_; }
+  uint64_t time_ns(const Hart& h) const;
+  void print(Hart& h, const std::string& text);
+  void barrier(Hart& h);
+  void hart_stopped(Hart& h, const HartExit& e);
+  void report_trap(Hart& h, uint64_t cause, uint64_t tval);
+  void report_limit(Hart& h);
+  void wfi_begin(Hart& h) {}
+  void wfi_end(Hart& h) {}
+  bool reservations_active() const { return reservations_ != 0; }
+  void note_reservation() { ++reservations_; }
+  void break_reservations(uint64_t addr);
+  void mark_code(uint64_t addr, uint64_t len);
+  bool is_code(uint64_t addr, unsigned len) const {
+    const uint64_t g = addr >> kGranuleBits;
+    return g < code_map_.size() * 64 && (((code_map_[g >> 6] >> (g & 63)) & 1) ||
+                                         (((addr + len - 1) >> kGranuleBits) != g && is_code(addr + len - 1, 1)));
+  }
+  void code_written(uint64_t addr, unsigned len);
+  const XintfMap& xintf_map() const { return xintf_map_; }
+  Param<std::string> xintf_luns, xintf_devices;
+  Param<uint64_t> dma_base;
+
+ private:
+  static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
+  void perf_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned perf_transport_dbg(tlm::tlm_generic_payload& gp);
+  bool perf_access(tlm::tlm_generic_payload& gp);
+  void configure_costs();
+  void xintf_b_transport(int hart, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  uint64_t xintf_device(Hart& h, const XintfRoute& r, unsigned k, uint64_t rs1, uint64_t rs2);
+
+  unsigned cores_, harts_per_core_;
+  std::vector<std::unique_ptr<Hart>> harts_;
+  sc_core::sc_event idle_event_;
+  uint64_t quantum_ps_ = 1000000;
+  uint64_t cost_ps_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
+  uint64_t cost_cycles_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
+  std::vector<uint64_t> code_map_;
+  unsigned reservations_ = 0;
+  std::vector<std::string> console_;
+  struct BarrierGroup {
+    unsigned arrived = 0;
+    uint64_t generation = 0;
+    sc_core::sc_event release;
+    std::function<bool(const Hart&)> member;
+  };
+  std::map<uint32_t, BarrierGroup> barriers_;
+  std::vector<uint32_t> group_of_;  // launch id of each running hart
+  // Meets the running harts for which `member` holds; they leave together at the time the last arrived.
+  void meet(Hart& h, uint32_t key, const std::function<bool(const Hart&)>& member);
+  unsigned count_running(const std::function<bool(const Hart&)>& member) const;
+  struct DmaState {
+    uint64_t src = 0, dst = 0;
+  };
+  std::vector<DmaState> dma_;
+  XintfMap xintf_map_;
+  Logger log_;
+  Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;
+};
+
+}  // namespace avp

@@ -1,0 +1,143 @@
+// Control and status registers. Satp is WARL and only holds Bare (no address
+// translation is modelled); PMP registers are storage without checks.
+#include "harts/hart.h"
+#include "harts/hart_cluster.h"
+
+namespace avp {
+
+using namespace rv;
+
+namespace {
+constexpr uint64_t kMisa = (2ull << 62) | (1u << ('A' - 'A')) | (1u << ('C' - 'A')) | (1u << ('D' - 'A')) |
+                           (1u << ('F' - 'A')) | (1u << ('I' - 'A')) | (1u << ('M' - 'A')) | (1u << ('S' - 'A')) |
+                           (1u << ('U' - 'A'));
+constexpr uint64_t kSupervisorInterrupts = (1u << kSSI) | (1u << kSTI) | (1u << kSEI);
+constexpr uint64_t kAllInterrupts = kSupervisorInterrupts | (1u << kMSI) | (1u << kMTI) | (1u << kMEI);
+
+uint64_t with_sd(uint64_t st) {
+  return ((st & mstatus::FS) == mstatus::FS) ? (st | mstatus::SD) : (st & ~mstatus::SD);
+}
+}  // namespace
+
+bool Hart::counter_allowed(unsigned csr) const {
+  const unsigned bit = csr & 31;
+  if (s_.priv == PRV_M) return true;
+  if (!((s_.mcounteren >> bit) & 1)) return false;
+  if (s_.priv == PRV_U && !((s_.scounteren >> bit) & 1)) return false;
+  return true;
+}
+
+uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
+  if (csr >= CSR_CYCLE && csr <= CSR_HPMCOUNTER31) {
+    if (!counter_allowed(csr)) illegal(d);
+    if (csr == CSR_CYCLE) return s_.mcycle;
+    if (csr == CSR_INSTRET) return s_.minstret;
+    if (csr == CSR_TIME) return cluster_.time_ns(*this);
+    return s_.mhpmcounter[csr - CSR_HPMCOUNTER3];
+  }
+  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) return s_.mhpmcounter[csr - CSR_MHPMCOUNTER3];
+  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return s_.mhpmevent[csr - CSR_MHPMEVENT3];
+  if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG15) {
+    if (csr & 1) illegal(d);  // odd pmpcfg registers do not exist on RV64
+    return s_.pmpcfg[csr - CSR_PMPCFG0];
+  }
+  if (csr >= CSR_PMPADDR0 && csr <= CSR_PMPADDR63) return s_.pmpaddr[csr - CSR_PMPADDR0];
+  const bool fp = csr <= CSR_FCSR;
+  if (fp && !(s_.mstatus & mstatus::FS)) illegal(d);
+  switch (csr) {
+    case CSR_FFLAGS: return s_.fflags;
+    case CSR_FRM: return s_.frm;
+    case CSR_FCSR: return s_.frm << 5 | s_.fflags;
+    case CSR_SSTATUS: return with_sd(s_.mstatus) & mstatus::kSstatusMask;
+    case CSR_SIE: return s_.mie & s_.mideleg;
+    case CSR_SIP: return s_.mip & s_.mideleg;
+    case CSR_STVEC: return s_.stvec;
+    case CSR_SCOUNTEREN: return s_.scounteren;
+    case CSR_SSCRATCH: return s_.sscratch;
+    case CSR_SEPC: return s_.sepc;
+    case CSR_SCAUSE: return s_.scause;
+    case CSR_STVAL: return s_.stval;
+    case CSR_SATP:
+      if (s_.priv == PRV_S && (s_.mstatus & mstatus::TVM)) illegal(d);
+      return s_.satp;
+    case CSR_MVENDORID: case CSR_MARCHID: case CSR_MIMPID: case CSR_MCONFIGPTR: return 0;
+    case CSR_MHARTID: return id_;
+    case CSR_MSTATUS: return with_sd(s_.mstatus);
+    case CSR_MISA: return kMisa;
+    case CSR_MEDELEG: return s_.medeleg;
+    case CSR_MIDELEG: return s_.mideleg;
+    case CSR_MIE: return s_.mie;
+    case CSR_MIP: return s_.mip;
+    case CSR_MTVEC: return s_.mtvec;
+    case CSR_MCOUNTEREN: return s_.mcounteren;
+    case CSR_MCOUNTINHIBIT: return s_.mcountinhibit;
+    case CSR_MSCRATCH: return s_.mscratch;
+    case CSR_MEPC: return s_.mepc & ~1ull;
+    case CSR_MCAUSE: return s_.mcause;
+    case CSR_MTVAL: return s_.mtval;
+    case CSR_MCYCLE: return s_.mcycle;
+    case CSR_MINSTRET: return s_.minstret;
+    default: illegal(d);
+  }
+}
+
+void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
+  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) { s_.mhpmcounter[csr - CSR_MHPMCOUNTER3] = v; return; }
+  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return;  // no selectable events: WARL 0
+  if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG15) { s_.pmpcfg[csr - CSR_PMPCFG0] = v; return; }
+  if (csr >= CSR_PMPADDR0 && csr <= CSR_PMPADDR63) { s_.pmpaddr[csr - CSR_PMPADDR0] = v & ((1ull << 54) - 1); return; }
+  auto dirty_fp = [&] { s_.mstatus |= mstatus::FS; };
+  switch (csr) {
+    case CSR_FFLAGS: s_.fflags = v & 0x1F; dirty_fp(); return;
+    case CSR_FRM: s_.frm = v & 7; dirty_fp(); return;
+    case CSR_FCSR: s_.fflags = v & 0x1F; s_.frm = (v >> 5) & 7; dirty_fp(); return;
+    case CSR_SSTATUS: {
+      const uint64_t mask = mstatus::kSstatusMask & mstatus::kWritable;
+      s_.mstatus = (s_.mstatus & ~mask) | (v & mask);
+      return;
+    }
+    case CSR_SIE: s_.mie = (s_.mie & ~s_.mideleg) | (v & s_.mideleg); return;
+    case CSR_SIP: {
+      const uint64_t mask = s_.mideleg & (1u << kSSI);
+      s_.mip = (s_.mip & ~mask) | (v & mask);
+      return;
+    }
+    case CSR_STVEC: s_.stvec = v & ~2ull; return;
+    case CSR_SCOUNTEREN: s_.scounteren = static_cast<uint32_t>(v); return;
+    case CSR_SSCRATCH: s_.sscratch = v; return;
+    case CSR_SEPC: s_.sepc = v & ~1ull; return;
+    case CSR_SCAUSE: s_.scause = v; return;
+    case CSR_STVAL: s_.stval = v; return;
+    case CSR_SATP:
+      if (s_.priv == PRV_S && (s_.mstatus & mstatus::TVM)) illegal(d);
+      if ((v >> 60) == 0) s_.satp = v;  // only Bare is supported; other modes leave satp unchanged (WARL)
+      return;
+    case CSR_MSTATUS: {
+      uint64_t nv = (s_.mstatus & ~mstatus::kWritable) | (v & mstatus::kWritable);
+      if (((nv & mstatus::MPP) >> 11) == 2) nv = (nv & ~mstatus::MPP) | (s_.mstatus & mstatus::MPP);  // reserved MPP
+      s_.mstatus = nv | mstatus::kFixed;
+      return;
+    }
+    case CSR_MISA: return;  // WARL, fixed
+    case CSR_MEDELEG: s_.medeleg = v & 0xB3FF & ~(1ull << kEcallM); return;
+    case CSR_MIDELEG: s_.mideleg = v & kSupervisorInterrupts; return;
+    case CSR_MIE: s_.mie = v & kAllInterrupts; return;
+    case CSR_MIP: {
+      const uint64_t mask = kSupervisorInterrupts;
+      s_.mip = (s_.mip & ~mask) | (v & mask);
+      return;
+    }
+    case CSR_MTVEC: s_.mtvec = v & ~2ull; return;
+    case CSR_MCOUNTEREN: s_.mcounteren = static_cast<uint32_t>(v); return;
+    case CSR_MCOUNTINHIBIT: s_.mcountinhibit = static_cast<uint32_t>(v) & ~2u; return;
+    case CSR_MSCRATCH: s_.mscratch = v; return;
+    case CSR_MEPC: s_.mepc = v & ~1ull; return;
+    case CSR_MCAUSE: s_.mcause = v; return;
+    case CSR_MTVAL: s_.mtval = v; return;
+    case CSR_MCYCLE: s_.mcycle = v; return;
+    case CSR_MINSTRET: s_.minstret = v - 1; return;  // the retiring CSR instruction increments it again
+    default: illegal(d);
+  }
+}
+
+}  // namespace avp

@@ -1,0 +1,179 @@
+// Execution of the integer, multiply, load/store and control-flow instructions.
+#include "harts/hart.h"
+#include "harts/hart_cluster.h"
+
+namespace avp {
+
+using namespace rv;
+
+namespace {
+inline int64_t sx32(uint64_t v) { return static_cast<int32_t>(v); }
+inline uint64_t mulhu(uint64_t a, uint64_t b) { return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64); }
+inline uint64_t mulh(int64_t a, int64_t b) { return static_cast<uint64_t>((static_cast<__int128>(a) * b) >> 64); }
+inline uint64_t mulhsu(int64_t a, uint64_t b) {
+  return static_cast<uint64_t>((static_cast<__int128>(a) * static_cast<__int128>(static_cast<unsigned __int128>(b))) >> 64);
+}
+}  // namespace
+
+uint64_t Hart::exec(const Insn& d, uint64_t pc) {
+  uint64_t* x = s_.x;
+  const uint64_t a = x[d.rs1], b = x[d.rs2];
+  const uint64_t next = pc + d.len;
+  uint64_t r = 0;
+  switch (d.op) {
+    case LUI: r = static_cast<uint64_t>(d.imm); break;
+    case AUIPC: r = pc + d.imm; break;
+    case JAL: x[d.rd] = next; x[0] = 0; return pc + d.imm;
+    case JALR: { uint64_t t = (a + d.imm) & ~1ull; x[d.rd] = next; x[0] = 0; return t; }
+    case BEQ: return a == b ? pc + d.imm : next;
+    case BNE: return a != b ? pc + d.imm : next;
+    case BLT: return static_cast<int64_t>(a) < static_cast<int64_t>(b) ? pc + d.imm : next;
+    case BGE: return static_cast<int64_t>(a) >= static_cast<int64_t>(b) ? pc + d.imm : next;
+    case BLTU: return a < b ? pc + d.imm : next;
+    case BGEU: return a >= b ? pc + d.imm : next;
+    case LB: r = static_cast<int8_t>(load<uint8_t>(a + d.imm)); break;
+    case LH: r = static_cast<int16_t>(load<uint16_t>(a + d.imm)); break;
+    case LW: r = static_cast<int32_t>(load<uint32_t>(a + d.imm)); break;
+    case LD: r = load<uint64_t>(a + d.imm); break;
+    case LBU: r = load<uint8_t>(a + d.imm); break;
+    case LHU: r = load<uint16_t>(a + d.imm); break;
+    case LWU: r = load<uint32_t>(a + d.imm); break;
+    case SB: store<uint8_t>(a + d.imm, static_cast<uint8_t>(b)); return next;
+    case SH: store<uint16_t>(a + d.imm, static_cast<uint16_t>(b)); return next;
+    case SW: store<uint32_t>(a + d.imm, static_cast<uint32_t>(b)); return next;
+    case SD: store<uint64_t>(a + d.imm, b); return next;
+    case ADDI: r = a + d.imm; break;
+    case SLTI: r = static_cast<int64_t>(a) < d.imm; break;
+    case SLTIU: r = a < static_cast<uint64_t>(d.imm); break;
+    case XORI: r = a ^ d.imm; break;
+    case ORI: r = a | d.imm; break;
+    case ANDI: r = a & d.imm; break;
+    case SLLI: r = a << d.imm; break;
+    case SRLI: r = a >> d.imm; break;
+    case SRAI: r = static_cast<int64_t>(a) >> d.imm; break;
+    case ADD: r = a + b; break;
+    case SUB: r = a - b; break;
+    case SLL: r = a << (b & 63); break;
+    case SLT: r = static_cast<int64_t>(a) < static_cast<int64_t>(b); break;
+    case SLTU: r = a < b; break;
+    case XOR: r = a ^ b; break;
+    case SRL: r = a >> (b & 63); break;
+    case SRA: r = static_cast<int64_t>(a) >> (b & 63); break;
+    case OR: r = a | b; break;
+    case AND: r = a & b; break;
+    case ADDIW: r = sx32(a + d.imm); break;
+    case SLLIW: r = sx32(static_cast<uint32_t>(a) << d.imm); break;
+    case SRLIW: r = sx32(static_cast<uint32_t>(a) >> d.imm); break;
+    case SRAIW: r = static_cast<int32_t>(a) >> d.imm; break;
+    case ADDW: r = sx32(a + b); break;
+    case SUBW: r = sx32(a - b); break;
+    case SLLW: r = sx32(static_cast<uint32_t>(a) << (b & 31)); break;
+    case SRLW: r = sx32(static_cast<uint32_t>(a) >> (b & 31)); break;
+    case SRAW: r = static_cast<int32_t>(a) >> (b & 31); break;
+    case MUL: r = a * b; break;
+    case MULH: r = mulh(static_cast<int64_t>(a), static_cast<int64_t>(b)); break;
+    case MULHSU: r = mulhsu(static_cast<int64_t>(a), b); break;
+    case MULHU: r = mulhu(a, b); break;
+    case DIV:
+      if (b == 0) r = ~0ull;
+      else if (a == (1ull << 63) && b == ~0ull) r = a;
+      else r = static_cast<int64_t>(a) / static_cast<int64_t>(b);
+      break;
+    case DIVU: r = b == 0 ? ~0ull : a / b; break;
+    case REM:
+      if (b == 0) r = a;
+      else if (a == (1ull << 63) && b == ~0ull) r = 0;
+      else r = static_cast<int64_t>(a) % static_cast<int64_t>(b);
+      break;
+    case REMU: r = b == 0 ? a : a % b; break;
+    case MULW: r = sx32(a * b); break;
+    case DIVW: {
+      int32_t p = static_cast<int32_t>(a), q = static_cast<int32_t>(b);
+      r = q == 0 ? ~0ull : (p == INT32_MIN && q == -1) ? static_cast<uint64_t>(static_cast<int64_t>(INT32_MIN)) : static_cast<uint64_t>(static_cast<int64_t>(p / q));
+      break;
+    }
+    case DIVUW: {
+      uint32_t p = static_cast<uint32_t>(a), q = static_cast<uint32_t>(b);
+      r = q == 0 ? ~0ull : sx32(p / q);
+      break;
+    }
+    case REMW: {
+      int32_t p = static_cast<int32_t>(a), q = static_cast<int32_t>(b);
+      r = q == 0 ? static_cast<uint64_t>(static_cast<int64_t>(p)) : (p == INT32_MIN && q == -1) ? 0 : static_cast<uint64_t>(static_cast<int64_t>(p % q));
+      break;
+    }
+    case REMUW: {
+      uint32_t p = static_cast<uint32_t>(a), q = static_cast<uint32_t>(b);
+      r = q == 0 ? sx32(p) : sx32(p % q);
+      break;
+    }
+    case FENCE: return next;
+    case FENCE_I:
+      invalidate_decoded();
+      return next;
+    default:
+      if (d.op >= LR_W && d.op <= AMOMAXU_D) {
+        r = exec_atomic(d);
+        break;
+      }
+      if (d.op >= FLW && d.op <= FMV_D_X) {
+        exec_fp(d);
+        return next;
+      }
+      if (d.op == XCMD || d.op == XEXT) {
+        exec_xintf(d);
+        return next;
+      }
+      return exec_system(d, pc);
+  }
+  x[d.rd] = r;
+  x[0] = 0;
+  return next;
+}
+
+uint64_t Hart::exec_atomic(const Insn& d) {
+  const uint64_t addr = s_.x[d.rs1];
+  const uint64_t src = s_.x[d.rs2];
+  const bool dbl = d.op >= LR_D;
+  const unsigned size = dbl ? 8 : 4;
+  if (addr & (size - 1)) throw TrapException{(d.op == LR_W || d.op == LR_D) ? kLoadMisaligned : kStoreMisaligned, addr};
+  if (d.op == LR_W || d.op == LR_D) {
+    uint64_t v = dbl ? load<uint64_t>(addr) : static_cast<uint64_t>(static_cast<int32_t>(load<uint32_t>(addr)));
+    reservation_ = addr;
+    cluster_.note_reservation();
+    return v;
+  }
+  if (d.op == SC_W || d.op == SC_D) {
+    const bool ok = reservation_ == addr;
+    reservation_ = ~0ull;
+    if (!ok) return 1;
+    if (dbl) store<uint64_t>(addr, src);
+    else store<uint32_t>(addr, static_cast<uint32_t>(src));
+    return 0;
+  }
+  // Read-modify-write. Harts run one at a time in the simulation thread, so
+  // the load and store below are atomic with respect to every other hart.
+  const uint64_t old = dbl ? load<uint64_t>(addr) : static_cast<uint64_t>(static_cast<int32_t>(load<uint32_t>(addr)));
+  uint64_t v = 0;
+  const Op base = static_cast<Op>(dbl ? d.op - (LR_D - LR_W) : d.op);
+  const int64_t so = dbl ? static_cast<int64_t>(old) : static_cast<int32_t>(old);
+  const int64_t ss = dbl ? static_cast<int64_t>(src) : static_cast<int32_t>(src);
+  const uint64_t uo = dbl ? old : static_cast<uint32_t>(old), us = dbl ? src : static_cast<uint32_t>(src);
+  switch (base) {
+    case AMOSWAP_W: v = src; break;
+    case AMOADD_W: v = old + src; break;
+    case AMOXOR_W: v = old ^ src; break;
+    case AMOAND_W: v = old & src; break;
+    case AMOOR_W: v = old | src; break;
+    case AMOMIN_W: v = so < ss ? old : src; break;
+    case AMOMAX_W: v = so > ss ? old : src; break;
+    case AMOMINU_W: v = uo < us ? old : src; break;
+    case AMOMAXU_W: v = uo > us ? old : src; break;
+    default: illegal(d);
+  }
+  if (dbl) store<uint64_t>(addr, v);
+  else store<uint32_t>(addr, static_cast<uint32_t>(v));
+  return old;
+}
+
+}  // namespace avp

@@ -1,0 +1,103 @@
+// System instructions: ECALL/EBREAK, xRET, WFI, SFENCE.VMA, CSR access and
+// the host calls of bare-metal programs and kernels (ECALL a7 = 0/1/2 in M-mode).
+#include "harts/hart.h"
+#include "harts/hart_cluster.h"
+
+namespace avp {
+
+using namespace rv;
+
+bool Hart::host_call() {
+  switch (s_.x[17]) {
+    case 0:
+      finish(HartExitKind::Exit, s_.x[10]);
+      return true;
+    case 1: {
+      std::string text;
+      for (uint64_t a = s_.x[10];; ++a) {
+        char c = 0;
+        if (!debug_read(a, &c, 1)) throw TrapException{kLoadAccessFault, a};
+        if (c == 0) break;
+        text += c;
+        if (text.size() > 65536) break;  // a missing terminator must not run away
+      }
+      cluster_.print(*this, text);
+      return true;
+    }
+    case 2:
+      cluster_.barrier(*this);
+      return true;
+    default:
+      return false;
+  }
+}
+
+uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
+  const uint64_t next = pc + d.len;
+  switch (d.op) {
+    case ECALL:
+      if (s_.priv == PRV_M && host_call()) return next;
+      throw TrapException{s_.priv == PRV_U ? kEcallU : s_.priv == PRV_S ? kEcallS : kEcallM, 0};
+    case EBREAK:
+      throw TrapException{kBreakpoint, pc};
+    case MRET: {
+      if (s_.priv < PRV_M) illegal(d);
+      uint64_t st = s_.mstatus;
+      const Priv to = static_cast<Priv>((st & mstatus::MPP) >> 11);
+      st = (st & ~mstatus::MIE) | ((st & mstatus::MPIE) ? mstatus::MIE : 0);
+      st |= mstatus::MPIE;
+      st &= ~mstatus::MPP;
+      if (to != PRV_M) st &= ~mstatus::MPRV;
+      s_.mstatus = st;
+      s_.priv = to;
+      return s_.mepc & ~1ull;
+    }
+    case SRET: {
+      if (s_.priv < PRV_S || (s_.priv == PRV_S && (s_.mstatus & mstatus::TSR))) illegal(d);
+      uint64_t st = s_.mstatus;
+      const Priv to = (st & mstatus::SPP) ? PRV_S : PRV_U;
+      st = (st & ~mstatus::SIE) | ((st & mstatus::SPIE) ? mstatus::SIE : 0);
+      st |= mstatus::SPIE;
+      st &= ~(mstatus::SPP | mstatus::MPRV);
+      s_.mstatus = st;
+      s_.priv = to;
+      return s_.sepc & ~1ull;
+    }
+    case WFI:
+      if (s_.priv == PRV_U || (s_.priv == PRV_S && (s_.mstatus & mstatus::TW))) illegal(d);
+      if (!(s_.mip & s_.mie)) {
+        sync();
+        cluster_.wfi_begin(*this);
+        while (!(s_.mip & s_.mie)) sc_core::wait(irq_event_);
+        cluster_.wfi_end(*this);
+      }
+      return next;
+    case SFENCE_VMA:
+      if (s_.priv == PRV_U || (s_.priv == PRV_S && (s_.mstatus & mstatus::TVM))) illegal(d);
+      return next;
+    case CSRRW: case CSRRS: case CSRRC: case CSRRWI: case CSRRSI: case CSRRCI: {
+      const unsigned csr = static_cast<unsigned>(d.imm);
+      const bool imm = d.op >= CSRRWI;
+      const uint64_t src = imm ? d.rs1 : s_.x[d.rs1];
+      const bool write = (d.op == CSRRW || d.op == CSRRWI) || d.rs1 != 0;
+      if (((csr >> 8) & 3) > s_.priv) illegal(d);
+      if (write && (csr >> 10) == 3) illegal(d);
+      const bool read = !(d.op == CSRRW || d.op == CSRRWI) || d.rd != 0;
+      const uint64_t old = read ? csr_read(csr, d) : 0;
+      if (write) {
+        uint64_t v = src;
+        if (d.op == CSRRS || d.op == CSRRSI) v = old | src;
+        else if (d.op == CSRRC || d.op == CSRRCI) v = old & ~src;
+        if (!read) csr_read(csr, d);  // existence and permission checks
+        csr_write(csr, v, d);
+      }
+      s_.x[d.rd] = old;
+      s_.x[0] = 0;
+      return next;
+    }
+    default:
+      illegal(d);
+  }
+}
+
+}  // namespace avp

@@ -1,0 +1,48 @@
+// xext/xcmd on the hart side: lun translation and dispatch through the hart's
+// xintf socket (platform.md section 6).
+#include "base/unit.h"
+#include "harts/hart.h"
+#include "harts/hart_cluster.h"
+#include "harts/xintf_payload.h"
+
+namespace avp {
+
+using namespace rv;
+
+void Hart::exec_xintf(const Insn& d) {
+  const uint64_t rs1 = s_.x[d.rs1], rs2 = s_.x[d.rs2];
+  uint64_t rd = 0;
+  if (d.op == XEXT) {
+    const int lun = cluster_.xintf_map().lookup_lun(rs1 >> 12, rs1 & 0xFFF, s_.priv);
+    rd = lun < 0 ? d.rm /* 0 trap, 1 return zero, 2 return minus one */ : (static_cast<uint64_t>(lun) | rs2 << 12);
+  } else {
+    const unsigned lun = rs1 & 0xFFF;
+    if (lun == 1) {
+      rd = 0;
+    } else if (lun == 2) {
+      rd = ~0ull;
+    } else {
+      const XintfRoute* r = lun == 0 ? nullptr : cluster_.xintf_map().route(lun, s_.priv);
+      if (!r) illegal(d);
+      XintfPayload p{rs1, rs2, 0, static_cast<uint32_t>(r->device), r->subdevice, d.rm, 0};
+      tlm::tlm_generic_payload gp;
+      set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+      gp.set_command(tlm::TLM_WRITE_COMMAND);
+      gp.set_address(xintf_address(p));
+      gp.set_data_ptr(reinterpret_cast<unsigned char*>(&p));
+      gp.set_data_length(sizeof(p));
+      gp.set_streaming_width(sizeof(p));
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
+      xintf->b_transport(gp, delay);
+      local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
+      if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) illegal(d);  // hardware configuration error
+      if (p.fault) throw TrapException{p.fault_cause, p.fault_tval};
+      rd = p.rd;
+    }
+  }
+  s_.x[d.rd] = rd;
+  s_.x[0] = 0;
+}
+
+}  // namespace avp
