@@ -137,7 +137,7 @@ def main():
             print(diff(golden, asig, "expected", "accel-vp"))
             ok = False
         else:
-            print("accel-vp signature matches QEMU (%d lines)" % len(asig))
+            print("accel-vp signature matches the golden file (%d lines)" % len(asig))
     return 0 if ok else 1
 
 
