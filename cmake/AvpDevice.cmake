@@ -1,7 +1,7 @@
 # Cross-compiling RISC-V device programs inside the host CMake project.
 #
 #   avp_add_device_program(NAME
-#       SOURCES file.c|file.S ...
+#       SOURCES file.c|file.S|file.cpp ...
 #       [TARGET accelvp|qemu-virt|qemu-user|kernel]   (default accelvp)
 #       [LINKER_SCRIPT file.ld]                          (default: the target's)
 #       [INCLUDES dir ...] [OPTIONS flag ...] [LINK_OPTIONS flag ...]
@@ -19,6 +19,7 @@ set(AVP_DEVICE_SDK_DIR ${CMAKE_CURRENT_LIST_DIR}/../sw/device)
 get_filename_component(AVP_DEVICE_SDK_DIR ${AVP_DEVICE_SDK_DIR} ABSOLUTE)
 
 find_program(AVP_RISCV_GCC riscv64-unknown-elf-gcc)
+find_program(AVP_RISCV_GXX riscv64-unknown-elf-g++)
 find_program(AVP_QEMU_USER qemu-riscv64)
 find_program(AVP_QEMU_SYSTEM qemu-system-riscv64)
 if(AVP_RISCV_GCC)
@@ -34,6 +35,8 @@ endif()
 
 set(AVP_DEVICE_ARCH_FLAGS -march=rv64gc -mabi=lp64d -mcmodel=medany --specs=picolibc.specs)
 set(AVP_DEVICE_CFLAGS -O2 -g -ffunction-sections -fdata-sections -fno-common -Wall -Wextra -Wno-unused-parameter -Wno-main)
+# C++ sources (.cpp/.cc): freestanding C++ without the C++ runtime library.
+set(AVP_DEVICE_CXXFLAGS -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit)
 set(AVP_DEVICE_LINK_FLAGS -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments)
 
 set(_avp_sdk_common src/api.c src/stdout.c)
@@ -56,9 +59,17 @@ function(_avp_device_compile SRC OBJ)
   endif()
   get_filename_component(dir ${OBJ} DIRECTORY)
   file(MAKE_DIRECTORY ${dir})
+  set(compiler ${AVP_RISCV_GCC})
+  if(SRC MATCHES "\\.(cpp|cc)$")
+    if(NOT AVP_RISCV_GXX)
+      message(FATAL_ERROR "${SRC}: riscv64-unknown-elf-g++ not found")
+    endif()
+    set(compiler ${AVP_RISCV_GXX})
+    list(APPEND C_FLAGS ${AVP_DEVICE_CXXFLAGS})
+  endif()
   add_custom_command(
     OUTPUT ${OBJ}
-    COMMAND ${launcher} ${AVP_RISCV_GCC} ${AVP_DEVICE_ARCH_FLAGS} ${AVP_DEVICE_CFLAGS} ${C_FLAGS}
+    COMMAND ${launcher} ${compiler} ${AVP_DEVICE_ARCH_FLAGS} ${AVP_DEVICE_CFLAGS} ${C_FLAGS}
             -MD -MF ${OBJ}.d -c ${SRC} -o ${OBJ}
     DEPENDS ${SRC}
     DEPFILE ${OBJ}.d
