@@ -5,6 +5,7 @@
 #       [TARGET accelvp|qemu-virt|qemu-user|kernel]   (default accelvp)
 #       [LINKER_SCRIPT file.ld]                          (default: the target's)
 #       [INCLUDES dir ...] [OPTIONS flag ...] [LINK_OPTIONS flag ...]
+#       [QEMU_HARTS n]                                   (qemu-virt: harts that run, default 1)
 #       [ENTRY symbol])                                  (kernel target: entry symbol)
 #
 # Builds ${CMAKE_CURRENT_BINARY_DIR}/NAME.elf with riscv64-unknown-elf-gcc and
@@ -97,7 +98,7 @@ function(_avp_device_sdk VARIANT OUT_VAR)
 endfunction()
 
 function(avp_add_device_program NAME)
-  cmake_parse_arguments(A "" "TARGET;LINKER_SCRIPT;ENTRY" "SOURCES;INCLUDES;OPTIONS;LINK_OPTIONS" ${ARGN})
+  cmake_parse_arguments(A "" "TARGET;LINKER_SCRIPT;ENTRY;QEMU_HARTS" "SOURCES;INCLUDES;OPTIONS;LINK_OPTIONS" ${ARGN})
   if(NOT AVP_DEVICE_SDK_FOUND)
     return()
   endif()
@@ -137,6 +138,12 @@ function(avp_add_device_program NAME)
   endforeach()
 
   set(link_flags ${AVP_DEVICE_LINK_FLAGS} ${A_LINK_OPTIONS})
+  if(A_QEMU_HARTS)
+    if(NOT A_TARGET STREQUAL "qemu-virt")
+      message(FATAL_ERROR "avp_add_device_program(${NAME}): QEMU_HARTS is for TARGET qemu-virt")
+    endif()
+    list(APPEND link_flags -Wl,--defsym=__avp_qemu_harts=${A_QEMU_HARTS})
+  endif()
   if(A_TARGET STREQUAL "kernel")
     if(NOT A_ENTRY)
       set(A_ENTRY kernel_main)
