@@ -1,10 +1,11 @@
 # Cross-compiling RISC-V device programs inside the host CMake project.
 #
 #   avp_add_device_program(NAME
-#       SOURCES file.c|file.S ...
+#       SOURCES file.c|file.S|file.cpp ...
 #       [TARGET accelvp|qemu-virt|qemu-user|kernel]   (default accelvp)
 #       [LINKER_SCRIPT file.ld]                          (default: the target's)
 #       [INCLUDES dir ...] [OPTIONS flag ...] [LINK_OPTIONS flag ...]
+#       [QEMU_HARTS n]                                   (qemu-virt: harts that run, default 1)
 #       [ENTRY symbol])                                  (kernel target: entry symbol)
 #
 # Builds ${CMAKE_CURRENT_BINARY_DIR}/NAME.elf with riscv64-unknown-elf-gcc and
@@ -19,13 +20,14 @@ set(AVP_DEVICE_SDK_DIR ${CMAKE_CURRENT_LIST_DIR}/../sw/device)
 get_filename_component(AVP_DEVICE_SDK_DIR ${AVP_DEVICE_SDK_DIR} ABSOLUTE)
 
 find_program(AVP_RISCV_GCC riscv64-unknown-elf-gcc)
+find_program(AVP_RISCV_GXX riscv64-unknown-elf-g++)
 find_program(AVP_QEMU_USER qemu-riscv64)
 find_program(AVP_QEMU_SYSTEM qemu-system-riscv64)
 if(AVP_RISCV_GCC)
   execute_process(COMMAND ${AVP_RISCV_GCC} -print-file-name=picolibc.specs
-                  OUTPUT_VARIABLE _avp_picolibc_ld OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+                  OUTPUT_VARIABLE _avp_picolibc_specs OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 endif()
-if(AVP_RISCV_GCC AND EXISTS "${_avp_picolibc_ld}")
+if(AVP_RISCV_GCC AND EXISTS "${_avp_picolibc_specs}")
   set(AVP_DEVICE_SDK_FOUND ON)
 else()
   set(AVP_DEVICE_SDK_FOUND OFF)
@@ -34,6 +36,8 @@ endif()
 
 set(AVP_DEVICE_ARCH_FLAGS -march=rv64gc -mabi=lp64d -mcmodel=medany --specs=picolibc.specs)
 set(AVP_DEVICE_CFLAGS -O2 -g -ffunction-sections -fdata-sections -fno-common -Wall -Wextra -Wno-unused-parameter -Wno-main)
+# C++ sources (.cpp/.cc): freestanding C++ without the C++ runtime library.
+set(AVP_DEVICE_CXXFLAGS -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit)
 set(AVP_DEVICE_LINK_FLAGS -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments)
 
 set(_avp_sdk_common src/api.c src/stdout.c)
@@ -56,9 +60,17 @@ function(_avp_device_compile SRC OBJ)
   endif()
   get_filename_component(dir ${OBJ} DIRECTORY)
   file(MAKE_DIRECTORY ${dir})
+  set(compiler ${AVP_RISCV_GCC})
+  if(SRC MATCHES "\\.(cpp|cc)$")
+    if(NOT AVP_RISCV_GXX)
+      message(FATAL_ERROR "${SRC}: riscv64-unknown-elf-g++ not found")
+    endif()
+    set(compiler ${AVP_RISCV_GXX})
+    list(APPEND C_FLAGS ${AVP_DEVICE_CXXFLAGS})
+  endif()
   add_custom_command(
     OUTPUT ${OBJ}
-    COMMAND ${launcher} ${AVP_RISCV_GCC} ${AVP_DEVICE_ARCH_FLAGS} ${AVP_DEVICE_CFLAGS} ${C_FLAGS}
+    COMMAND ${launcher} ${compiler} ${AVP_DEVICE_ARCH_FLAGS} ${AVP_DEVICE_CFLAGS} ${C_FLAGS}
             -MD -MF ${OBJ}.d -c ${SRC} -o ${OBJ}
     DEPENDS ${SRC}
     DEPFILE ${OBJ}.d
@@ -86,7 +98,7 @@ function(_avp_device_sdk VARIANT OUT_VAR)
 endfunction()
 
 function(avp_add_device_program NAME)
-  cmake_parse_arguments(A "" "TARGET;LINKER_SCRIPT;ENTRY" "SOURCES;INCLUDES;OPTIONS;LINK_OPTIONS" ${ARGN})
+  cmake_parse_arguments(A "" "TARGET;LINKER_SCRIPT;ENTRY;QEMU_HARTS" "SOURCES;INCLUDES;OPTIONS;LINK_OPTIONS" ${ARGN})
   if(NOT AVP_DEVICE_SDK_FOUND)
     return()
   endif()
@@ -99,8 +111,10 @@ function(avp_add_device_program NAME)
   if(NOT A_SOURCES)
     message(FATAL_ERROR "avp_add_device_program(${NAME}): no SOURCES")
   endif()
+  set(default_script OFF)
   if(NOT A_LINKER_SCRIPT)
     set(A_LINKER_SCRIPT ${AVP_DEVICE_SDK_DIR}/ld/${A_TARGET}.ld)
+    set(default_script ON)
   endif()
   get_filename_component(A_LINKER_SCRIPT ${A_LINKER_SCRIPT} ABSOLUTE)
 
@@ -116,11 +130,20 @@ function(avp_add_device_program NAME)
   foreach(src ${A_SOURCES})
     get_filename_component(src ${src} ABSOLUTE)
     get_filename_component(base ${src} NAME)
+    if(${objdir}/${base}.o IN_LIST objs)
+      message(FATAL_ERROR "avp_add_device_program(${NAME}): two sources named ${base}")
+    endif()
     _avp_device_compile(${src} ${objdir}/${base}.o FLAGS ${flags})
     list(APPEND objs ${objdir}/${base}.o)
   endforeach()
 
   set(link_flags ${AVP_DEVICE_LINK_FLAGS} ${A_LINK_OPTIONS})
+  if(A_QEMU_HARTS)
+    if(NOT A_TARGET STREQUAL "qemu-virt")
+      message(FATAL_ERROR "avp_add_device_program(${NAME}): QEMU_HARTS is for TARGET qemu-virt")
+    endif()
+    list(APPEND link_flags -Wl,--defsym=__avp_qemu_harts=${A_QEMU_HARTS})
+  endif()
   if(A_TARGET STREQUAL "kernel")
     if(NOT A_ENTRY)
       set(A_ENTRY kernel_main)
@@ -141,4 +164,28 @@ function(avp_add_device_program NAME)
   add_custom_target(${NAME} ALL DEPENDS ${elf})
   add_dependencies(${NAME} avp_device_sdk_${A_TARGET})
   set_target_properties(${NAME} PROPERTIES AVP_ELF ${elf} AVP_DEVICE_TARGET ${A_TARGET})
+  if(default_script)
+    set_property(GLOBAL APPEND PROPERTY AVP_DEVICE_ELFS_${A_TARGET} ${elf})
+  endif()
 endfunction()
+
+# Test device_sdk.elf_layout.<target>: every program linked with a default
+# script keeps to its target's memory map (sw/device/tests/check_elf_layout.py).
+# Deferred to the end of the configure step, when all programs are known.
+function(_avp_device_layout_tests)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(NOT Python3_Interpreter_FOUND)
+    return()
+  endif()
+  foreach(target accelvp qemu-virt qemu-user kernel)
+    get_property(elfs GLOBAL PROPERTY AVP_DEVICE_ELFS_${target})
+    if(elfs)
+      add_test(NAME device_sdk.elf_layout.${target}
+               COMMAND ${Python3_EXECUTABLE} ${AVP_DEVICE_SDK_DIR}/tests/check_elf_layout.py ${target} ${elfs})
+      set_tests_properties(device_sdk.elf_layout.${target} PROPERTIES LABELS nosanitize TIMEOUT 60)
+    endif()
+  endforeach()
+endfunction()
+if(AVP_DEVICE_SDK_FOUND)
+  cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL _avp_device_layout_tests)
+endif()

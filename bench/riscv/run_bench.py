@@ -64,7 +64,7 @@ def main():
         ap.add_argument("--%s-empty-elf" % prog, required=True)
     ap.add_argument("--accel-vp")
     ap.add_argument("--all-harts", type=int, default=8, help="hart count of the default platform")
-    ap.add_argument("--repeat", type=int, default=5, help="timed QEMU runs (best is kept)")
+    ap.add_argument("--repeat", type=int, default=10, help="timed QEMU runs (best is kept)")
     ap.add_argument("--timeout", type=int, default=600)
     args = ap.parse_args()
 

@@ -19,13 +19,14 @@ TIMEOUT_S = 60
 
 
 def run(cmd):
+    """Returns (exit code or None on timeout, stdout, stderr). Signatures come
+    from stdout only, so simulator logging on stderr cannot interleave."""
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            stdin=subprocess.DEVNULL, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode(errors="replace")
-        return None, out
-    return p.returncode, p.stdout.decode(errors="replace")
+        return None, (e.stdout or b"").decode(errors="replace"), (e.stderr or b"").decode(errors="replace")
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
 def signature(output):
@@ -62,21 +63,22 @@ def diff(expected, actual, a, b):
 
 
 def run_signature(label, cmd):
-    rc, out = run(cmd)
+    rc, out, err = run(cmd)
     if rc is None:
-        print("FAIL: %s timed out after %d s: %s\n%s" % (label, TIMEOUT_S, " ".join(cmd), out[-2000:]))
+        print("FAIL: %s timed out after %d s: %s\n%s\n%s" % (label, TIMEOUT_S, " ".join(cmd), out[-2000:],
+                                                          err[-2000:]))
         return None
     sig = signature(out)
     if rc != 0 or sig is None:
-        print("FAIL: %s exited with %s%s: %s\n%s" % (label, rc, "" if sig else " without a complete signature",
-                                                   " ".join(cmd), out[-3000:]))
+        print("FAIL: %s exited with %s%s: %s\n--- stdout\n%s\n--- stderr\n%s" % (
+            label, rc, "" if sig else " without a complete signature", " ".join(cmd), out[-3000:], err[-2000:]))
         return None
     return sig
 
 
 def accel_vp_runs_elf(exe):
-    rc, out = run([exe, "run", "--help"])
-    return rc == 0 and "--elf" in out
+    rc, out, err = run([exe, "run", "--help"])
+    return rc == 0 and "--elf" in out + err
 
 
 def main():
@@ -137,7 +139,7 @@ def main():
             print(diff(golden, asig, "expected", "accel-vp"))
             ok = False
         else:
-            print("accel-vp signature matches QEMU (%d lines)" % len(asig))
+            print("accel-vp signature matches the golden file (%d lines)" % len(asig))
     return 0 if ok else 1
 
 

@@ -1,5 +1,5 @@
-/* Trap plumbing of rv_priv: M- and S-mode trap entries that save every
- * register and call m_trap()/s_trap() (rv_priv.c), and run_in_mode(), which
+/* Trap plumbing of the privileged tests: M- and S-mode trap entries that save every
+ * register and call m_trap()/s_trap() (priv.c), and run_in_mode(), which
  * runs a C function in U- or S-mode and comes back when it finishes (the
  * function's trampoline ends with an ECALL carrying RETURN_MAGIC in a7). */
 	.option norelax

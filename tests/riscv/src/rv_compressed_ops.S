@@ -1,4 +1,4 @@
-/* Every RV64C instruction (except c.ebreak, in rv_priv), written with explicit
+/* Every RV64C instruction (except c.ebreak, in rv_priv_m), written with explicit
  * c.* mnemonics so the assembler emits exactly these encodings.
  * void c_ops(uint64_t out[64]): out[i] = result of step i (see rv_compressed.c). */
 	.option rvc
