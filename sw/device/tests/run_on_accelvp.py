@@ -19,6 +19,8 @@ def main():
     p = subprocess.run([exe, "run", "--elf", elf, "--harts", harts], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=120)
     out = p.stdout.decode(errors="replace")
+    # accel-vp tags each console line with its hart ("[hart3] text").
+    out = re.sub(r"(?m)^\[hart\d+\] ", "", out)
     if p.returncode != 0 or not re.search(pattern, out):
         print("FAIL: exit code %d, expected output /%s/\n%s" % (p.returncode, pattern, out[-3000:]))
         return 1
