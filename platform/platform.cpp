@@ -70,7 +70,11 @@ Platform::Platform()
       tcdm_local("tcdm_local", tcdm_slice.get()),
       dram("dram", 2 * GiB, sc_core::sc_time(50, sc_core::SC_NS)),
       device_port("device_port"),
-      harts("harts", cores.get(), harts_per_core.get()) {
+      harts("harts", cores.get(), harts_per_core.get()),
+      windows("windows", cores.get() * harts_per_core.get(), cores.get(),
+              [this](uint64_t a, uint64_t n) { return is_memory(a, n); }),
+      cmp("cmp", harts, windows, 0x1800'0000, tcdm_slice.get()),
+      dma("dma") {
   if (cores.get() == 0 || harts_per_core.get() == 0) throw ParamError("platform.cores and platform.harts_per_core must be at least 1");
   if (tcdm.size.get() != static_cast<uint64_t>(cores.get()) * tcdm_slice.get())
     throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
@@ -87,6 +91,13 @@ Platform::Platform()
   bus.map(p_dram, "dram", 0x4000'0000, dram.size.get());
   const unsigned p_perf = bus.add_port("perf");
   bus.map(p_perf, "perf", 0x2010'0000, 0x200);
+  const unsigned p_cmp = bus.add_port("cmp");
+  bus.map(p_cmp, "cmp", 0x2000'0000, 0x1000);
+  const unsigned p_dma = bus.add_port("dma");
+  bus.map(p_dma, "dma", 0x2000'2000, 0x100);
+  const unsigned p_win = bus.add_port("windows");
+  bus.map(p_win, "windows_low", 0x0001'0000, 0x0FFF'0000, /*absolute=*/true);
+  bus.map(p_win, "windows_high", 0x1400'0000, 0x0400'0000, /*absolute=*/true);
 
   // Bind in port order.
   bus.init.bind(tcim.socket);
@@ -95,11 +106,28 @@ Platform::Platform()
   bus.init.bind(tcdm.socket);
   bus.init.bind(dram.socket);
   bus.init.bind(harts.perf_socket);
+  bus.init.bind(cmp.mirror);
+  bus.init.bind(dma.regs);
+  bus.init.bind(windows.targ);
   device_port.socket.bind(bus.targ);
   harts.bind_bus(bus.targ);
+  windows.init.bind(bus.targ);
+  cmp.bus.bind(bus.targ);
+  dma.mem.bind(bus.targ);
 }
 
 Platform::~Platform() = default;
+
+bool Platform::is_memory(uint64_t addr, uint64_t size) const {
+  if (size == 0) return false;
+  for (const auto& r : bus.ranges()) {
+    if (addr - r.base >= r.size) continue;
+    const std::string& port = bus.port_name(r.port);
+    const bool memory = port == "tcim" || port == "tcdm" || port == "tcdm_local" || port == "dram";
+    return memory && size <= r.size - (addr - r.base);
+  }
+  return false;
+}
 
 uint64_t Platform::dram_base() const {
   for (const auto& r : bus.ranges())

@@ -10,6 +10,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "base/params.h"
+#include "cmp/command_processor.h"
+#include "cmp/window_unit.h"
+#include "dma/dma_controller.h"
 #include "harts/hart_cluster.h"
 #include "interconnect/router.h"
 #include "memory/core_local_view.h"
@@ -56,6 +59,12 @@ class Platform {
   Memory dram;
   DevicePort device_port;
   HartCluster harts;
+  WindowUnit windows;
+  CommandProcessor cmp;
+  DmaController dma;
+
+  // Whether [addr, addr + size) lies inside one memory (for window targets).
+  bool is_memory(uint64_t addr, uint64_t size) const;
 
   uint64_t dram_base() const;
   uint64_t tcdm_global_base() const;

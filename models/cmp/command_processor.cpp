@@ -1,0 +1,215 @@
+#include "cmp/command_processor.h"
+
+#include <cstring>
+
+#include "base/trace.h"
+#include "base/unit.h"
+
+namespace avp {
+
+namespace {
+constexpr unsigned kCmdbufDone = 8, kCmpError = 9, kQueueFull = 10;
+}
+
+CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows,
+                                   uint64_t tcdm_global_base, uint64_t tcdm_per_core)
+    : sc_module(name),
+      bus("bus"),
+      mirror("mirror"),
+      fetch_latency(this, "fetch_latency", sc_core::sc_time(2, sc_core::SC_NS), "fixed cost of fetching one chunk (plus memory latency)"),
+      decode_latency(this, "decode_latency", sc_core::sc_time(1, sc_core::SC_NS), "time per decode cycle of a packet"),
+      execute_latency(this, "execute_latency", sc_core::sc_time(4, sc_core::SC_NS), "fixed cost of executing a packet"),
+      complete_latency(this, "complete_latency", sc_core::sc_time(10, sc_core::SC_NS), "completing a buffer (counter, interrupt)"),
+      launch_latency(this, "launch_latency", sc_core::sc_time(20, sc_core::SC_NS), "setting up one kernel instance on a hart"),
+      queue_depth(this, "queue_depth", 16, "command buffers the queue holds"),
+      decoder(this, "decoder", "tlm", "packet decoder: tlm (the RTL decoder of rtl/ plugs in through set_decoder)"),
+      harts_(harts),
+      windows_(windows),
+      tcdm_base_(tcdm_global_base),
+      tcdm_per_core_(tcdm_per_core),
+      log_(this->name()),
+      buffers_(this, "buffers", "command buffers completed with FINISH", "buffers"),
+      failed_buffers_(this, "failed_buffers", "command buffers stopped by an error", "buffers"),
+      packets_(this, "packets", "packets executed", "packets"),
+      queue_full_(this, "queue_full", "submissions refused because the queue was full", "submissions"),
+      instances_(this, "instances", "kernel instances run", "instances"),
+      command_latency_(this, "command_latency", "time per packet from header fetch to completion", "ns"),
+      buffer_latency_(this, "buffer_latency", "time from submission to completion of a buffer", "ns"),
+      kernel_latency_(this, "kernel_latency", "time of a RUN_* command", "ns"),
+      queue_occupancy_(this, "queue_occupancy", "buffers queued at each submission", "buffers"),
+      busy_time_(this, "busy", "time the CMP executes buffers") {
+  if (decoder.get() != "tlm")
+    throw ParamError(std::string(this->name()) + ".decoder: '" + decoder.get() +
+                     "' is not available in this build (tlm; the RTL decoder is attached with set_decoder)");
+  decoder_impl_ = std::make_unique<TlmPacketDecoder>();
+  for (unsigned op = 0; op < 10; ++op)
+    per_opcode_[op] = std::make_unique<Counter>(this, std::string("op.") + cmp_opcode_name(op), "packets executed", "packets");
+  set_unit(gp_, kCmpUnit);
+  mirror.register_b_transport(this, &CommandProcessor::mirror_b_transport);
+  mirror.register_transport_dbg(this, &CommandProcessor::mirror_transport_dbg);
+  SC_HAS_PROCESS(CommandProcessor);
+  SC_THREAD(thread);
+}
+
+void CommandProcessor::raise(unsigned bit) {
+  if (raise_interrupt) raise_interrupt(bit);
+}
+
+bool CommandProcessor::submit(uint64_t addr, uint64_t size) {
+  if (queue_.size() >= queue_depth.get()) {
+    queue_full_.inc();
+    AVP_LOG(log_, Warn, "queue full: command buffer at 0x" << std::hex << addr << " refused");
+    raise(kQueueFull);
+    return false;
+  }
+  queue_.push_back({addr, size, sc_core::sc_time_stamp()});
+  queue_occupancy_.sample(static_cast<double>(queue_.size()));
+  queue_event_.notify(sc_core::SC_ZERO_TIME);
+  return true;
+}
+
+unsigned CommandProcessor::free_slots() const { return queue_depth.get() - static_cast<unsigned>(queue_.size()); }
+
+CmpStatusWord CommandProcessor::status() const {
+  CmpStatusWord s = status_;
+  s.busy = busy_ || !queue_.empty();
+  return s;
+}
+
+void CommandProcessor::reset() {
+  queue_.clear();
+  status_ = CmpStatusWord{};
+  std::memset(regs_, 0, sizeof(regs_));
+}
+
+void CommandProcessor::thread() {
+  for (;;) {
+    while (queue_.empty()) {
+      idle_event_.notify(sc_core::SC_ZERO_TIME);
+      sc_core::wait(queue_event_);
+    }
+    const Buffer b = queue_.front();
+    queue_.pop_front();
+    busy_ = true;
+    const sc_core::sc_time begin = sc_core::sc_time_stamp();
+    const bool ok = run_buffer(b);
+    busy_time_.add_busy(begin, sc_core::sc_time_stamp());
+    Trace::instance().slice(name(), ok ? "buffer" : "buffer (error)", begin, sc_core::sc_time_stamp(),
+                            {{"addr", b.addr}, {"size", b.size}});
+    buffer_latency_.sample((sc_core::sc_time_stamp() - b.submitted).to_seconds() * 1e9);
+    busy_ = false;
+  }
+}
+
+void CommandProcessor::fail(const Buffer& b, uint64_t offset, unsigned opcode, const Failure& f) {
+  failed_buffers_.inc();
+  status_.error_code = f.code;
+  status_.error_offset = offset;
+  status_.error_info = (opcode & 0xFF) | (f.hart_valid ? (f.hart & 0xFFFF) << 8 | 1u << 31 : 0);
+  status_.error_pc = f.pc;
+  status_.error_cause = f.cause;
+  AVP_LOG(log_, Warn, "command buffer at 0x" << std::hex << b.addr << " failed at offset 0x" << offset << std::dec
+                                             << " (" << cmp_opcode_name(opcode) << "): " << cmp_error_name(f.code)
+                                             << (f.what.empty() ? "" : ": " + f.what));
+  raise(kCmpError);
+}
+
+bool CommandProcessor::run_buffer(const Buffer& b) {
+  uint64_t offset = 0;
+  for (;;) {
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    const size_t remaining = static_cast<size_t>((b.size - std::min(offset, b.size)) / 8);
+    uint64_t chunks[9] = {};
+    if (remaining == 0) {
+      fail(b, offset, 0, {AVP_CMP_ERR_NO_FINISH, "the buffer ended without FINISH"});
+      return false;
+    }
+    // Fetch header.
+    delay += fetch_latency.get();
+    if (!read_block(b.addr + offset, &chunks[0], 8, delay)) {
+      fail(b, offset, 0, {AVP_CMP_ERR_MEMORY, "cannot fetch the packet header"});
+      return false;
+    }
+    // Fetch body (valid packets have at most 8 payload chunks; NOP payloads are skipped).
+    const uint64_t h = chunks[0];
+    const unsigned body = (h & AVP_CMP_HEADER_MASK) == AVP_CMP_HEADER_VALUE && AVP_CMP_HEADER_OPCODE(h) != AVP_CMP_NOP
+                              ? std::min<unsigned>(AVP_CMP_HEADER_COUNT(h) / 2, 8)
+                              : 0;
+    const unsigned have = static_cast<unsigned>(std::min<size_t>(body, remaining - 1));
+    if (have) {
+      delay += fetch_latency.get() * have;
+      if (!read_block(b.addr + offset + 8, &chunks[1], have * 8, delay)) {
+        fail(b, offset, AVP_CMP_HEADER_OPCODE(h), {AVP_CMP_ERR_MEMORY, "cannot fetch the packet body"});
+        return false;
+      }
+    }
+    // Decode.
+    const DecodedCommand c = decoder_impl_->decode(chunks, remaining);
+    delay += decode_latency.get() * c.cycles;
+    if (c.error) {
+      fail(b, offset, c.opcode, {c.error, c.describe()});
+      return false;
+    }
+    // Execute.
+    delay += execute_latency.get();
+    const Failure f = execute(c, delay);
+    sc_core::wait(delay);
+    packets_.inc();
+    per_opcode_[c.opcode]->inc();
+    command_latency_.sample((sc_core::sc_time_stamp() - start).to_seconds() * 1e9);
+    Trace::instance().slice(name(), cmp_opcode_name(c.opcode), start, sc_core::sc_time_stamp(), {{"offset", offset}});
+    if (f.code) {
+      fail(b, offset, c.opcode, f);
+      return false;
+    }
+    if (c.opcode == AVP_CMP_FINISH) {
+      sc_core::wait(complete_latency.get());
+      ++completed_;
+      buffers_.inc();
+      raise(kCmdbufDone);
+      return true;
+    }
+    offset += 8 * (1 + static_cast<uint64_t>(c.payload_chunks));
+  }
+}
+
+bool CommandProcessor::mirror_read(uint64_t off, uint64_t& v) const {
+  if (off < AVP_CMP_NUM_REGS * 8) {
+    v = regs_[off / 8];
+    return true;
+  }
+  const CmpStatusWord s = status();
+  switch (off) {
+    case AVP_CMP_MIRROR_STATUS: v = s.busy; return true;
+    case AVP_CMP_MIRROR_ERR_CODE: v = s.error_code; return true;
+    case AVP_CMP_MIRROR_ERR_OFFSET: v = s.error_offset; return true;
+    case AVP_CMP_MIRROR_ERR_INFO: v = s.error_info; return true;
+    case AVP_CMP_MIRROR_ERR_PC: v = s.error_pc; return true;
+    case AVP_CMP_MIRROR_ERR_CAUSE: v = s.error_cause; return true;
+    case AVP_CMP_MIRROR_DONE_COUNT: v = completed_; return true;
+    default: return false;
+  }
+}
+
+void CommandProcessor::mirror_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  uint64_t v = 0;
+  delay += decode_latency.get();
+  if (!gp.is_read() || gp.get_data_length() != 8 || (gp.get_address() & 7) || !mirror_read(gp.get_address(), v)) {
+    AVP_LOG(log_, Warn, "refused " << (gp.is_read() ? "read" : "write") << " of the register mirror at offset 0x"
+                                   << std::hex << gp.get_address() << " (read-only, 64-bit)");
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  std::memcpy(gp.get_data_ptr(), &v, 8);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned CommandProcessor::mirror_transport_dbg(tlm::tlm_generic_payload& gp) {
+  uint64_t v = 0;
+  if (!gp.is_read() || gp.get_data_length() != 8 || !mirror_read(gp.get_address(), v)) return 0;
+  std::memcpy(gp.get_data_ptr(), &v, 8);
+  return 8;
+}
+
+}  // namespace avp

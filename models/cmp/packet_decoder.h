@@ -1,0 +1,41 @@
+// Decoding of command packets, behind an interface so that the RTL decoder
+// (rtl/, Verilator) can replace or shadow the TLM reference decoder.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "cmp/cmp_packets.h"
+
+namespace avp {
+
+struct DecodedCommand {
+  uint8_t opcode = 0;
+  uint32_t inline_value = 0;
+  uint32_t payload_chunks = 0;  // payload chunks the packet occupies
+  uint64_t payload[8] = {};     // the payload (NOP payloads are skipped, not kept)
+  avp_cmp_error error = AVP_CMP_OK;
+  unsigned cycles = 0;          // decode cycles (the RTL decoder's cycle count; 1 + payload for TLM)
+  std::string describe() const;
+};
+
+class PacketDecoder {
+ public:
+  virtual ~PacketDecoder() = default;
+  // Decodes the packet starting at chunks[0]; `available` chunks remain in the buffer.
+  virtual DecodedCommand decode(const uint64_t* chunks, size_t available) = 0;
+};
+
+// The reference decoder (platform.md section 3).
+class TlmPacketDecoder : public PacketDecoder {
+ public:
+  DecodedCommand decode(const uint64_t* chunks, size_t available) override;
+};
+
+// Payload chunks of an opcode given its inline field, or -1 for NOP (any) / unknown.
+int expected_payload(unsigned opcode, uint32_t inline_value);
+const char* cmp_opcode_name(unsigned opcode);
+const char* cmp_error_name(unsigned error);
+
+}  // namespace avp

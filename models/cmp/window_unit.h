@@ -1,0 +1,62 @@
+// The CMP's memory windows (platform.md section 3): 8 windows that map a
+// virtual range onto a target range, SHARED, PER_HART or PER_CORE, with
+// permissions, interleaving and bounds checks on every path (b_transport,
+// debug, DMI). The router maps the free ranges here with absolute addresses;
+// translated accesses go back into the router through `init`.
+#pragma once
+#include <functional>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "base/log.h"
+#include "base/stats.h"
+#include "cmp/cmp_packets.h"
+
+namespace avp {
+
+class WindowUnit : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<WindowUnit> targ;
+  tlm_utils::simple_initiator_socket<WindowUnit> init;
+
+  struct Window {
+    uint64_t base = 0, target = 0, mode = 0, scale = 0;
+    bool active() const { return mode & AVP_CMP_WIN_ACTIVE; }
+    unsigned kind() const { return (mode >> 1) & 3; }
+    uint64_t size() const { return (mode >> 32) + 1; }
+    uint64_t scale_factor() const;
+  };
+
+  // `is_memory(addr, size)`: the range lies in one memory (not a device, not a window).
+  WindowUnit(sc_core::sc_module_name name, unsigned harts, unsigned cores,
+             std::function<bool(uint64_t, uint64_t)> is_memory);
+
+  // Applies window n from the CMP registers; returns false (window left
+  // inactive) when it is invalid: reserved mode, target not backed by memory
+  // or inside a window's range.
+  bool configure(unsigned n, const Window& w, std::string& why);
+  const Window& window(unsigned n) const { return windows_[n]; }
+
+  // Translates an access of `unit` (hart index/core from the extension);
+  // false when no active window covers it or the access breaks its rules.
+  // exec_ok: instruction fetch (debug path), for which PERMS.X suffices.
+  bool translate(const tlm::tlm_generic_payload& gp, bool write, uint64_t& out, const Window** win,
+                 bool exec_ok = false) const;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+  void invalidate(uint64_t lo, uint64_t hi);
+
+  Window windows_[AVP_CMP_NUM_WINDOWS];
+  unsigned harts_, cores_;
+  std::function<bool(uint64_t, uint64_t)> is_memory_;
+  Logger log_;
+  Counter accesses_, faults_;
+};
+
+}  // namespace avp

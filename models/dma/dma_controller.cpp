@@ -1,0 +1,225 @@
+#include "dma/dma_controller.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/trace.h"
+#include "dma/dma_regs.h"
+
+namespace avp {
+
+DmaController::DmaController(sc_core::sc_module_name name)
+    : sc_module(name),
+      regs("regs"),
+      mem("mem"),
+      channels(this, "channels", 4, "independent transfer channels (transfers on different channels complete out of order)"),
+      bandwidth(this, "bandwidth", 16.0, "bandwidth of one channel in bytes/ns"),
+      setup_latency(this, "setup_latency", sc_core::sc_time(50, sc_core::SC_NS), "time from start to the first byte moved"),
+      register_latency(this, "register_latency", sc_core::sc_time(2, sc_core::SC_NS), "latency of a register access"),
+      log_(this->name()),
+      transfers_(this, "transfers", "transfers completed (including failed ones)", "transfers"),
+      bytes_(this, "bytes", "bytes moved", "bytes"),
+      errors_(this, "errors", "transfers that failed", "transfers"),
+      latency_(this, "transfer_latency", "time from start to completion of a transfer", "ns") {
+  if (channels.get() == 0) throw ParamError(std::string(this->name()) + ".channels: must be at least 1");
+  if (bandwidth.get() <= 0) throw ParamError(std::string(this->name()) + ".bandwidth: must be positive");
+  regs.register_b_transport(this, &DmaController::b_transport);
+  regs.register_transport_dbg(this, &DmaController::transport_dbg);
+  set_unit(gp_, make_unit(UnitKind::Dma, 0));
+  for (unsigned c = 0; c < channels.get(); ++c) {
+    channels_.push_back(std::make_unique<Channel>());
+    channels_[c]->busy = std::make_unique<Utilisation>(this, "ch" + std::to_string(c) + ".busy", "busy time of channel " + std::to_string(c));
+    sc_core::sc_spawn([this, c] { channel_thread(c); }, ("ch" + std::to_string(c)).c_str());
+  }
+}
+
+DmaController::~DmaController() = default;
+
+bool DmaController::reg_read(RegSet& r, uint64_t off, uint64_t& v) {
+  switch (off) {
+    case AVP_DMACTRL: v = r.ctrl & ~uint64_t{AVP_DMACTRL_START}; return true;
+    case AVP_DMASTARTSEQ: v = r.last_started; return true;
+    case AVP_DMADONESEQ: v = r.done_seq; return true;
+    case AVP_DMASRCADDR: v = r.src; return true;
+    case AVP_DMADSTADDR: v = r.dst; return true;
+    case AVP_DMAXFERSIZE0: case AVP_DMAXFERSIZE1: case AVP_DMAXFERSIZE2: v = r.size[(off - AVP_DMAXFERSIZE0) / 8]; return true;
+    case AVP_DMAXFERSRCSTRIDE0: case AVP_DMAXFERSRCSTRIDE1: v = r.sstride[(off - AVP_DMAXFERSRCSTRIDE0) / 8]; return true;
+    case AVP_DMAXFERDSTSTRIDE0: case AVP_DMAXFERDSTSTRIDE1: v = r.dstride[(off - AVP_DMAXFERDSTSTRIDE0) / 8]; return true;
+    case AVP_DMASTATUS: v = r.status; return true;
+    default: return false;
+  }
+}
+
+bool DmaController::reg_write(RegSet& r, UnitId unit, uint64_t off, uint64_t v, sc_core::sc_time& delay, bool& error) {
+  switch (off) {
+    case AVP_DMACTRL:
+      r.ctrl = v;
+      if (v & AVP_DMACTRL_START) start(r, unit, sc_core::sc_time_stamp() + delay);
+      return true;
+    case AVP_DMADONESEQ: {
+      // The writer is suspended in simulated time until every transfer <= v is done.
+      const uint64_t target = std::min(v, r.last_started);
+      sc_core::wait(delay);
+      delay = sc_core::SC_ZERO_TIME;
+      while (r.done_seq < target) sc_core::wait(done_event_);
+      if ((r.status & 1) && (r.status >> 32) <= target) error = true;
+      return true;
+    }
+    case AVP_DMASRCADDR: r.src = v; return true;
+    case AVP_DMADSTADDR: r.dst = v; return true;
+    case AVP_DMAXFERSIZE0: case AVP_DMAXFERSIZE1: case AVP_DMAXFERSIZE2: r.size[(off - AVP_DMAXFERSIZE0) / 8] = v; return true;
+    case AVP_DMAXFERSRCSTRIDE0: case AVP_DMAXFERSRCSTRIDE1: r.sstride[(off - AVP_DMAXFERSRCSTRIDE0) / 8] = v; return true;
+    case AVP_DMAXFERDSTSTRIDE0: case AVP_DMAXFERDSTSTRIDE1: r.dstride[(off - AVP_DMAXFERDSTSTRIDE0) / 8] = v; return true;
+    case AVP_DMASTATUS:
+      if (v & 1) r.status = 0;
+      return true;
+    case AVP_DMASTARTSEQ: return true;  // read-only: ignored
+    default: return false;
+  }
+}
+
+void DmaController::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t off = gp.get_address();
+  delay += register_latency.get();
+  if (gp.get_data_length() != 8 || (off & 7)) {
+    AVP_LOG(log_, Warn, "register access of " << gp.get_data_length() << " bytes at offset 0x" << std::hex << off
+                                              << " (64-bit aligned accesses only)");
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  const UnitId unit = unit_of(gp);
+  RegSet& r = sets_[unit];
+  uint64_t v = 0;
+  bool ok = false, error = false;
+  if (gp.is_read()) {
+    ok = reg_read(r, off, v);
+    if (ok) std::memcpy(gp.get_data_ptr(), &v, 8);
+  } else if (gp.is_write()) {
+    std::memcpy(&v, gp.get_data_ptr(), 8);
+    ok = reg_write(r, unit, off, v, delay, error);
+  }
+  if (!ok) {
+    AVP_LOG(log_, Warn, "access to unused DMA register offset 0x" << std::hex << off << " by " << unit_name(unit));
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  gp.set_response_status(error ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
+}
+
+unsigned DmaController::transport_dbg(tlm::tlm_generic_payload& gp) {
+  if (!gp.is_read() || gp.get_data_length() != 8) return 0;
+  uint64_t v = 0;
+  if (!reg_read(sets_[unit_of(gp)], gp.get_address(), v)) return 0;
+  std::memcpy(gp.get_data_ptr(), &v, 8);
+  return 8;
+}
+
+void DmaController::start(RegSet& r, UnitId unit, const sc_core::sc_time& at) {
+  auto t = std::make_shared<Transfer>();
+  t->unit = unit;
+  t->id = ++r.last_started;
+  if (t->id == 0) t->id = ++r.last_started;  // ids skip 0 on wrap
+  t->src = r.src;
+  t->dst = r.dst;
+  const unsigned dims = (r.ctrl >> 4) & 3;
+  t->size[0] = r.size[0];
+  t->size[1] = dims >= 2 ? r.size[1] : 1;
+  t->size[2] = dims >= 3 ? r.size[2] : 1;
+  const bool sstr = r.ctrl & AVP_DMACTRL_SRC_STRIDE, dstr = r.ctrl & AVP_DMACTRL_DST_STRIDE;
+  t->src_stride[0] = sstr ? r.sstride[0] : t->size[0];
+  t->src_stride[1] = sstr ? r.sstride[1] : t->size[0] * t->size[1];
+  t->dst_stride[0] = dstr ? r.dstride[0] : t->size[0];
+  t->dst_stride[1] = dstr ? r.dstride[1] : t->size[0] * t->size[1];
+  t->issued = at;
+  r.pending[t->id] = false;
+  if (dims == 0 || t->size[0] == 0 || t->size[1] == 0 || t->size[2] == 0) {
+    AVP_LOG(log_, Warn, unit_name(unit) << " transfer " << t->id << ": zero dimensions");
+    t->failed = true;
+  }
+  // Least-loaded channel, lowest index on ties.
+  unsigned best = 0;
+  for (unsigned c = 1; c < channels_.size(); ++c)
+    if (channels_[c]->queue.size() < channels_[best]->queue.size()) best = c;
+  channels_[best]->queue.push_back(t);
+  channels_[best]->wake.notify(sc_core::SC_ZERO_TIME);
+}
+
+bool DmaController::copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_time& delay) {
+  constexpr uint64_t kChunk = 4096;
+  for (uint64_t done = 0; done < len; done += kChunk) {
+    const unsigned n = static_cast<unsigned>(std::min(kChunk, len - done));
+    buf_.resize(n);
+    for (int pass = 0; pass < 2; ++pass) {
+      gp_.set_command(pass == 0 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+      gp_.set_address(pass == 0 ? src + done : dst + done);
+      gp_.set_data_ptr(buf_.data());
+      gp_.set_data_length(n);
+      gp_.set_streaming_width(n);
+      gp_.set_byte_enable_ptr(nullptr);
+      gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      mem->b_transport(gp_, delay);
+      if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) {
+        AVP_LOG(log_, Warn, (pass == 0 ? "read" : "write") << " of " << n << " bytes at 0x" << std::hex
+                                                            << (pass == 0 ? src + done : dst + done) << " failed");
+        return false;
+      }
+    }
+    delay += sc_core::sc_time(n / bandwidth.get(), sc_core::SC_NS);
+    bytes_.inc(n);
+  }
+  return true;
+}
+
+bool DmaController::move(Transfer& t, sc_core::sc_time& delay) {
+  const uint64_t src_extent = (t.size[2] - 1) * t.src_stride[1] + (t.size[1] - 1) * t.src_stride[0] + t.size[0];
+  const uint64_t dst_extent = (t.size[2] - 1) * t.dst_stride[1] + (t.size[1] - 1) * t.dst_stride[0] + t.size[0];
+  if (t.src < t.dst + dst_extent && t.dst < t.src + src_extent) {
+    AVP_LOG(log_, Warn, unit_name(t.unit) << " transfer " << t.id << ": source and destination overlap");
+    return false;
+  }
+  for (uint64_t p = 0; p < t.size[2]; ++p)
+    for (uint64_t r = 0; r < t.size[1]; ++r)
+      if (!copy(t.src + p * t.src_stride[1] + r * t.src_stride[0], t.dst + p * t.dst_stride[1] + r * t.dst_stride[0],
+                t.size[0], delay))
+        return false;
+  return true;
+}
+
+void DmaController::channel_thread(unsigned ch) {
+  Channel& c = *channels_[ch];
+  for (;;) {
+    while (c.queue.empty()) sc_core::wait(c.wake);
+    std::shared_ptr<Transfer> t = c.queue.front();
+    if (t->issued > sc_core::sc_time_stamp()) sc_core::wait(t->issued - sc_core::sc_time_stamp());
+    const sc_core::sc_time begin = sc_core::sc_time_stamp();
+    sc_core::sc_time delay = setup_latency.get();
+    if (!t->failed && !move(*t, delay)) t->failed = true;
+    sc_core::wait(delay);
+    c.queue.pop_front();
+    c.busy->add_busy(begin, sc_core::sc_time_stamp());
+    Trace::instance().slice(std::string(name()) + ".ch" + std::to_string(ch),
+                            unit_name(t->unit) + " #" + std::to_string(t->id), begin, sc_core::sc_time_stamp(),
+                            {{"src", t->src}, {"dst", t->dst}, {"failed", t->failed}});
+    complete(*t);
+  }
+}
+
+void DmaController::complete(Transfer& t) {
+  RegSet& r = sets_[t.unit];
+  r.pending[t.id] = true;
+  transfers_.inc();
+  latency_.sample((sc_core::sc_time_stamp() - t.issued).to_seconds() * 1e9);
+  if (t.failed) {
+    errors_.inc();
+    if (!(r.status & 1)) r.status = 1 | (t.id << 32);
+    if (on_error) on_error();
+  }
+  // Ids retire in order: done_seq is the highest id with all earlier ones done.
+  for (auto it = r.pending.find(r.done_seq + 1); it != r.pending.end() && it->second; it = r.pending.find(r.done_seq + 1)) {
+    r.pending.erase(it);
+    ++r.done_seq;
+  }
+  done_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace avp

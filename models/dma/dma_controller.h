@@ -1,0 +1,84 @@
+// The DMA controller (platform.md section 4): per-unit register sets, 1D/2D/3D
+// transfers with strides and source-stride-0 replication, transfer ids, blocking
+// DMADONESEQ writes and timed channels that complete out of order.
+#pragma once
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "base/log.h"
+#include "base/params.h"
+#include "base/stats.h"
+#include "base/unit.h"
+
+namespace avp {
+
+class DmaController : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<DmaController> regs;  // the register block
+  tlm_utils::simple_initiator_socket<DmaController> mem; // data movement (unit Dma)
+
+  Param<uint32_t> channels;
+  Param<double> bandwidth;             // bytes per ns per channel
+  Param<sc_core::sc_time> setup_latency;
+  Param<sc_core::sc_time> register_latency;
+
+  explicit DmaController(sc_core::sc_module_name name);
+  ~DmaController() override;
+
+  // Raised when a transfer fails (BAR0 DMA_ERROR).
+  std::function<void()> on_error;
+
+  struct Transfer {
+    UnitId unit = 0;
+    uint64_t id = 0;
+    uint64_t src = 0, dst = 0;
+    uint64_t size[3] = {0, 1, 1};
+    uint64_t src_stride[2] = {0, 0}, dst_stride[2] = {0, 0};
+    bool failed = false;
+    sc_core::sc_time issued;
+  };
+  uint64_t bytes_moved() const { return bytes_.value(); }
+
+ private:
+  struct RegSet {
+    uint64_t ctrl = 0, src = 0, dst = 0, size[3] = {0, 0, 0}, sstride[2] = {0, 0}, dstride[2] = {0, 0};
+    uint64_t last_started = 0;
+    std::map<uint64_t, bool> pending;  // id -> failed, for ids not yet retired in order
+    uint64_t done_seq = 0;             // highest id with it and all earlier ones done
+    uint64_t status = 0;
+  };
+  struct Channel {
+    std::deque<std::shared_ptr<Transfer>> queue;
+    sc_core::sc_event wake;
+    std::unique_ptr<Utilisation> busy;
+  };
+
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp);
+  bool reg_read(RegSet& r, uint64_t off, uint64_t& v);
+  bool reg_write(RegSet& r, UnitId unit, uint64_t off, uint64_t v, sc_core::sc_time& delay, bool& error);
+  void start(RegSet& r, UnitId unit, const sc_core::sc_time& at);
+  void channel_thread(unsigned ch);
+  bool move(Transfer& t, sc_core::sc_time& delay);
+  bool copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_time& delay);
+  void complete(Transfer& t);
+
+  std::map<UnitId, RegSet> sets_;
+  std::vector<std::unique_ptr<Channel>> channels_;
+  sc_core::sc_event done_event_;
+  tlm::tlm_generic_payload gp_;
+  std::vector<uint8_t> buf_;
+  Logger log_;
+  Counter transfers_, bytes_, errors_;
+  Histogram latency_;
+};
+
+}  // namespace avp
