@@ -4,11 +4,13 @@
 namespace avp {
 
 void register_memcheck_workload();
+void register_cmp_examples();
 
-const char* const kDefaultWorkload = "memcheck";
+const char* const kDefaultWorkload = "vecadd";
 
 void register_all_workloads() {
   register_memcheck_workload();
+  register_cmp_examples();
 }
 
 }  // namespace avp

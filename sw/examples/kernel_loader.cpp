@@ -1,0 +1,55 @@
+#include "kernel_loader.h"
+
+#include <algorithm>
+
+#include "harts/elf_loader.h"
+#include "platform.h"
+
+namespace avp {
+
+LoadedKernel load_kernel(Platform& p, const std::string& elf, uint64_t dram) {
+  LoadedKernel k;
+  k.dram = dram;
+  uint64_t lowest = ~0ull;
+  ElfImage img = load_elf(elf, [&](uint64_t a, const void* d, uint64_t len) {
+    // Segments are linked in the window range; their bytes go to DRAM.
+    lowest = std::min(lowest, a);
+    return a >= 0x1'0000 && a < 0x1000'0000 && p.device_port.write_debug(dram + (a - 0x1'0000), d, len);
+  });
+  k.link_base = 0x1'0000;
+  k.size = img.highest - k.link_base;
+  k.entry = img.entry;
+  return k;
+}
+
+bool host_write(Platform& p, uint64_t addr, const void* data, uint64_t len) {
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const auto* b = static_cast<const uint8_t*>(data);
+  for (uint64_t off = 0; off < len; off += 4096) {
+    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(4096, len - off));
+    if (p.device_port.write(addr + off, b + off, n, delay) != tlm::TLM_OK_RESPONSE) return false;
+  }
+  sc_core::wait(delay);
+  return true;
+}
+
+bool host_read(Platform& p, uint64_t addr, void* data, uint64_t len) {
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  auto* b = static_cast<uint8_t*>(data);
+  for (uint64_t off = 0; off < len; off += 4096) {
+    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(4096, len - off));
+    if (p.device_port.read(addr + off, b + off, n, delay) != tlm::TLM_OK_RESPONSE) return false;
+  }
+  sc_core::wait(delay);
+  return true;
+}
+
+unsigned run_command_buffer(Platform& p, const CommandBuffer& cb, uint64_t addr) {
+  if (!host_write(p, addr, cb.chunks().data(), cb.size_bytes())) return AVP_CMP_ERR_MEMORY;
+  const uint64_t before = p.cmp.completed_count();
+  if (!p.cmp.submit(addr, cb.size_bytes())) return AVP_CMP_ERR_MEMORY;
+  while (!p.cmp.idle()) sc_core::wait(p.cmp.idle_event());
+  return p.cmp.completed_count() > before ? 0 : p.cmp.status().error_code;
+}
+
+}  // namespace avp

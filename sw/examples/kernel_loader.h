@@ -1,0 +1,30 @@
+// Host-side helpers of the examples: place a kernel ELF linked for a window
+// address into device DRAM, move data, run command buffers on the CMP.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cmdbuf.h"
+
+namespace avp {
+
+class Platform;
+
+struct LoadedKernel {
+  uint64_t link_base = 0;  // the window address the ELF was linked for
+  uint64_t dram = 0;       // where its bytes live in DRAM (the window target)
+  uint64_t size = 0;       // bytes from link_base to the end of the image
+  uint64_t entry = 0;
+};
+
+// Loads `elf` (linked at the window range) into DRAM at `dram`. Throws ElfError.
+LoadedKernel load_kernel(Platform& p, const std::string& elf, uint64_t dram);
+// Timed host writes/reads through the device interconnect; false on an error response.
+bool host_write(Platform& p, uint64_t addr, const void* data, uint64_t len);
+bool host_read(Platform& p, uint64_t addr, void* data, uint64_t len);
+// Places the buffer at `addr`, submits it and waits until the CMP is idle.
+// Returns the CMP error code (0 when the buffer finished).
+unsigned run_command_buffer(Platform& p, const CommandBuffer& cb, uint64_t addr);
+
+}  // namespace avp
