@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "base/unit.h"
+#include "pcie/bar0_regs.h"
 
 namespace avp {
 
@@ -74,7 +75,9 @@ Platform::Platform()
       windows("windows", cores.get() * harts_per_core.get(), cores.get(),
               [this](uint64_t a, uint64_t n) { return is_memory(a, n); }),
       cmp("cmp", harts, windows, 0x1800'0000, tcdm_slice.get()),
-      dma("dma") {
+      dma("dma"),
+      link("link"),
+      host("host", link) {
   if (cores.get() == 0 || harts_per_core.get() == 0) throw ParamError("platform.cores and platform.harts_per_core must be at least 1");
   if (tcdm.size.get() != static_cast<uint64_t>(cores.get()) * tcdm_slice.get())
     throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
@@ -95,6 +98,8 @@ Platform::Platform()
   bus.map(p_cmp, "cmp", 0x2000'0000, 0x1000);
   const unsigned p_dma = bus.add_port("dma");
   bus.map(p_dma, "dma", 0x2000'2000, 0x100);
+  const unsigned p_host = bus.add_port("host");
+  bus.map(p_host, "host_window", 0x8000'0000'0000ull, 1ull << 47);
   const unsigned p_win = bus.add_port("windows");
   bus.map(p_win, "windows_low", 0x0001'0000, 0x0FFF'0000, /*absolute=*/true);
   bus.map(p_win, "windows_high", 0x1400'0000, 0x0400'0000, /*absolute=*/true);
@@ -108,12 +113,32 @@ Platform::Platform()
   bus.init.bind(harts.perf_socket);
   bus.init.bind(cmp.mirror);
   bus.init.bind(dma.regs);
+  PlatformInfo info;
+  info.cores = cores.get();
+  info.harts_per_core = harts_per_core.get();
+  info.dram_base = dram_base();
+  info.dram_size = dram.size.get();
+  info.tcdm_base = tcdm_global_base();
+  info.tcdm_per_core = tcdm_slice.get();
+  info.tcim_base = 0x1000;
+  info.tcim_size = tcim.size.get();
+  info.xintf_uuids = {0xACC01, 0xACC02, 0xACC03};
+  endpoint = std::make_unique<PcieEndpoint>("endpoint", link, &cmp, info);
+  bus.init.bind(endpoint->dma);
   bus.init.bind(windows.targ);
   device_port.socket.bind(bus.targ);
   harts.bind_bus(bus.targ);
   windows.init.bind(bus.targ);
   cmp.bus.bind(bus.targ);
   dma.mem.bind(bus.targ);
+  endpoint->device.bind(bus.targ);
+  endpoint->upstream.bind(host.host_mem.socket);
+  host.cfg_out.bind(endpoint->cfg);
+  host.bar0_out.bind(endpoint->bar0);
+  host.bar2_out.bind(endpoint->bar2);
+  endpoint->intx = [this](bool level) { host.intx(level); };
+  endpoint->msi = [this](uint64_t a, uint32_t d) { host.msi(a, d); };
+  dma.on_error = [this] { endpoint->raise(AVP_INTR_DMA_ERROR); };
 }
 
 Platform::~Platform() = default;

@@ -13,6 +13,9 @@
 #include "cmp/command_processor.h"
 #include "cmp/window_unit.h"
 #include "dma/dma_controller.h"
+#include "pcie/pcie_endpoint.h"
+#include "pcie/pcie_link.h"
+#include "pcie/root_complex.h"
 #include "harts/hart_cluster.h"
 #include "interconnect/router.h"
 #include "memory/core_local_view.h"
@@ -62,6 +65,9 @@ class Platform {
   WindowUnit windows;
   CommandProcessor cmp;
   DmaController dma;
+  PcieLink link;
+  PcieRootComplex host;
+  std::unique_ptr<PcieEndpoint> endpoint;
 
   // Whether [addr, addr + size) lies inside one memory (for window targets).
   bool is_memory(uint64_t addr, uint64_t size) const;

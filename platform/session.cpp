@@ -84,7 +84,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
         res.finished = true;
         sc_core::sc_stop();
       },
-      "host");
+      "host_program");
   if (opt.progress && isatty(STDERR_FILENO)) sc_core::sc_spawn([start] { progress_thread(start); }, "progress");
 
   if (platform.time_limit.get() > sc_core::SC_ZERO_TIME)

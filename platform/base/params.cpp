@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
@@ -116,7 +117,10 @@ std::string format_time(const sc_core::sc_time& t) {
   if (ps % 1000000000000ull == 0) return std::to_string(ps / 1000000000000ull) + " s";
   if (ps % 1000000 == 0) return std::to_string(ps / 1000000) + " us";
   if (ps % 1000 == 0) return std::to_string(ps / 1000) + " ns";
-  return std::to_string(ps) + " ps";
+  char buf[64];
+  if (ps >= 1000000) std::snprintf(buf, sizeof buf, "%.6f us", ps / 1e6);
+  else std::snprintf(buf, sizeof buf, "%.3f ns", ps / 1e3);
+  return buf;
 }
 
 ParamBase::ParamBase(std::string name, std::string description)

@@ -7,14 +7,13 @@
 
 namespace avp {
 
-LoadedKernel load_kernel(Platform& p, const std::string& elf, uint64_t dram) {
+LoadedKernel load_kernel(const std::string& elf, uint64_t dram,
+                         const std::function<bool(uint64_t, const void*, uint64_t)>& write) {
   LoadedKernel k;
   k.dram = dram;
-  uint64_t lowest = ~0ull;
   ElfImage img = load_elf(elf, [&](uint64_t a, const void* d, uint64_t len) {
     // Segments are linked in the window range; their bytes go to DRAM.
-    lowest = std::min(lowest, a);
-    return a >= 0x1'0000 && a < 0x1000'0000 && p.device_port.write_debug(dram + (a - 0x1'0000), d, len);
+    return a >= 0x1'0000 && a < 0x1000'0000 && write(dram + (a - 0x1'0000), d, len);
   });
   k.link_base = 0x1'0000;
   k.size = img.highest - k.link_base;

@@ -2,6 +2,7 @@
 // address into device DRAM, move data, run command buffers on the CMP.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,10 @@ struct LoadedKernel {
   uint64_t entry = 0;
 };
 
-// Loads `elf` (linked at the window range) into DRAM at `dram`. Throws ElfError.
-LoadedKernel load_kernel(Platform& p, const std::string& elf, uint64_t dram);
+// Loads `elf` (linked at the window range) so that its bytes land at `dram`;
+// `write(device_addr, data, len)` places them. Throws ElfError.
+LoadedKernel load_kernel(const std::string& elf, uint64_t dram,
+                         const std::function<bool(uint64_t, const void*, uint64_t)>& write);
 // Timed host writes/reads through the device interconnect; false on an error response.
 bool host_write(Platform& p, uint64_t addr, const void* data, uint64_t len);
 bool host_read(Platform& p, uint64_t addr, void* data, uint64_t len);

@@ -19,7 +19,8 @@ TEST(Params, ParsesIntegersWithPrefixesSeparatorsAndSuffixes) {
 TEST(Params, ParsesTimesAndFormatsThemBack) {
   EXPECT_EQ(parse_time("10 ns", "x"), sc_core::sc_time(10, sc_core::SC_NS));
   EXPECT_EQ(parse_time("1us", "x"), sc_core::sc_time(1, sc_core::SC_US));
-  EXPECT_EQ(format_time(sc_core::sc_time(1500, sc_core::SC_PS)), "1500 ps");
+  EXPECT_EQ(format_time(sc_core::sc_time(1500, sc_core::SC_PS)), "1.500 ns");
+  EXPECT_EQ(parse_time(format_time(sc_core::sc_time(2500001, sc_core::SC_PS)), "x"), sc_core::sc_time(2500001, sc_core::SC_PS));
   EXPECT_EQ(format_time(sc_core::sc_time(3, sc_core::SC_US)), "3 us");
   EXPECT_THROW(parse_time("10", "x"), ParamError);
   EXPECT_THROW(parse_time("ten ns", "x"), ParamError);

@@ -1,0 +1,219 @@
+#include "pcie/acceldev_engine.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "pcie/bar0_regs.h"
+
+namespace avp {
+
+AcceldevEngine::AcceldevEngine(sc_core::sc_module_name name, HostAccess host, std::function<void(uint32_t)> raise)
+    : sc_module(name),
+      decode_latency(this, "decode_latency", sc_core::sc_time(10, sc_core::SC_NS), "decoding one device command"),
+      user_command_latency(this, "user_command_latency", sc_core::sc_time(5, sc_core::SC_NS), "decoding one user command"),
+      fill_bandwidth(this, "fill_bandwidth", 8.0, "bytes per ns the FILL engine produces (the link adds its own time)"),
+      host_(std::move(host)),
+      raise_(std::move(raise)),
+      log_(this->name()),
+      device_commands_(this, "device_commands", "device commands executed", "commands"),
+      user_commands_(this, "user_commands", "user commands executed", "commands"),
+      feed_errors_(this, "feed_errors", "commands dropped because the queue was full", "commands"),
+      context_errors_(this, "context_errors", "contexts marked in error", "errors"),
+      skipped_runs_(this, "skipped_runs", "RUN commands skipped because their context was in error", "commands"),
+      fill_bytes_(this, "fill_bytes", "bytes written by FILL", "bytes") {
+  SC_HAS_PROCESS(AcceldevEngine);
+  SC_THREAD(thread);
+}
+
+void AcceldevEngine::map_registers(RegisterBank& bank) {
+  bank.add(ACCELDEV_ENABLE, "ENABLE", [this] { return enable_; }, [this](uint32_t v) {
+    enable_ = v;
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  });
+  bank.add(ACCELDEV_CONTEXTS_CONFIGS_LO, "CONTEXTS_CONFIGS_LO", [this] { return static_cast<uint32_t>(contexts_); },
+           [this](uint32_t v) { contexts_ = (contexts_ & ~0xFFFFFFFFull) | v; });
+  bank.add(ACCELDEV_CONTEXTS_CONFIGS_HI, "CONTEXTS_CONFIGS_HI", [this] { return static_cast<uint32_t>(contexts_ >> 32); },
+           [this](uint32_t v) { contexts_ = (contexts_ & 0xFFFFFFFFull) | static_cast<uint64_t>(v) << 32; });
+  // 0x8c reads FREE and writes word 0 of the feed.
+  bank.add(ACCELDEV_CMD_MANUAL_FREE, "CMD_MANUAL_FREE/FEED0",
+           [this] { return static_cast<uint32_t>(ACCELDEV_CMDS_BUFFER_SIZE - queue_.size()); },
+           [this](uint32_t v) { feed(0, v); });
+  for (unsigned i = 1; i < 5; ++i)
+    bank.add(ACCELDEV_CMD_MANUAL_FEED(i), "CMD_MANUAL_FEED" + std::to_string(i), nullptr, [this, i](uint32_t v) { feed(i, v); });
+  bank.storage(ACCELDEV_CMD_FENCE_LAST, "CMD_FENCE_LAST", fence_last_);
+  bank.storage(ACCELDEV_CMD_FENCE_WAIT, "CMD_FENCE_WAIT", fence_wait_);
+}
+
+void AcceldevEngine::reset() {
+  enable_ = fence_last_ = fence_wait_ = 0;
+  std::fill(std::begin(latch_), std::end(latch_), 0);
+  contexts_ = 0;
+  queue_.clear();
+  ++generation_;
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void AcceldevEngine::feed(unsigned word, uint32_t v) {
+  if (word < 4) {
+    latch_[word] = v;  // words 0..3 are latches that keep their values
+    return;
+  }
+  if (queue_.size() >= ACCELDEV_CMDS_BUFFER_SIZE) {
+    feed_errors_.inc();
+    AVP_LOG(log_, Warn, "command queue full: command dropped (FEED_ERROR)");
+    raise_(ACCELDEV_INTR_FEED_ERROR);
+    return;
+  }
+  queue_.push_back(Command{{latch_[0], latch_[1], latch_[2], latch_[3], v}});
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void AcceldevEngine::sync(sc_core::sc_time& delay) {
+  sc_core::wait(delay);
+  delay = sc_core::SC_ZERO_TIME;
+}
+
+void AcceldevEngine::thread() {
+  for (;;) {
+    while (queue_.empty() || !enabled()) sc_core::wait(wake_);
+    const Command c = queue_.front();
+    queue_.pop_front();
+    sc_core::sc_time delay = decode_latency.get();
+    device_command(c, delay);
+    sync(delay);
+    device_commands_.inc();
+  }
+}
+
+void AcceldevEngine::device_command(const Command& c, sc_core::sc_time& delay) {
+  const uint32_t type = c.w[0] & 0xF, ctx = c.w[0] >> 4;
+  switch (type) {
+    case ACCELDEV_DEVICE_CMD_TYPE_NOP:
+      return;
+    case ACCELDEV_DEVICE_CMD_TYPE_FENCE:
+      sync(delay);
+      fence_last_ = c.w[1];
+      if (fence_last_ == fence_wait_) raise_(ACCELDEV_INTR_FENCE_WAIT);
+      return;
+    case ACCELDEV_DEVICE_CMD_TYPE_RUN:
+    case ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT:
+      if (ctx >= ACCELDEV_MAX_CONTEXTS || (type == ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT && c.w[1] >= ACCELDEV_NUM_BUFFERS)) break;
+      if (type == ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT) {
+        // Applies even to a context in error: drivers unbind while tearing down.
+        const uint64_t pt = c.w[2] | static_cast<uint64_t>(c.w[3]) << 32;
+        uint64_t v = pt;
+        if (!host_(true, config_addr(ctx) + 8ull * c.w[1], &v, 8, delay))
+          AVP_LOG(log_, Warn, "BIND_SLOT: context config of context " << ctx << " is not in host memory");
+        return;
+      }
+      run(ctx, c.w[1] | static_cast<uint64_t>(c.w[2]) << 32, c.w[3], c.w[4], delay);
+      return;
+    default:
+      break;
+  }
+  AVP_LOG(log_, Warn, "invalid device command 0x" << std::hex << c.w[0] << " (CMD_ERROR)");
+  sync(delay);
+  raise_(ACCELDEV_INTR_CMD_ERROR);
+}
+
+bool AcceldevEngine::context_in_error(uint32_t ctx, sc_core::sc_time& delay) {
+  uint8_t status = 0;
+  if (!host_(false, config_addr(ctx) + ACCELDEV_CONFIG_STATUS, &status, 1, delay)) return true;
+  return status & ACCELDEV_CONTEXT_STATUS_ERROR;
+}
+
+void AcceldevEngine::mark_error(uint32_t ctx, Fault f, sc_core::sc_time& delay) {
+  uint8_t status = 0;
+  host_(false, config_addr(ctx) + ACCELDEV_CONFIG_STATUS, &status, 1, delay);
+  status |= ACCELDEV_CONTEXT_STATUS_ERROR;
+  host_(true, config_addr(ctx) + ACCELDEV_CONFIG_STATUS, &status, 1, delay);
+  context_errors_.inc();
+  sync(delay);
+  raise_(f == Fault::Cmd ? ACCELDEV_INTR_CMD_ERROR : f == Fault::Slot ? ACCELDEV_INTR_SLOT_ERROR : ACCELDEV_INTR_MEM_ERROR);
+}
+
+AcceldevEngine::Fault AcceldevEngine::translate(uint64_t pt, uint64_t va, uint64_t& pa, sc_core::sc_time& delay) {
+  if (pt == 0 || pt >= (1ull << 40) || va >= ACCELDEV_BUFFER_MAX_SIZE) return Fault::Mem;
+  uint32_t pte = 0;
+  if (!read32(pt + 4 * (va >> 12), pte, delay) || !(pte & ACCELDEV_PTE_PRESENT)) return Fault::Mem;
+  pa = (static_cast<uint64_t>(pte >> 4) << 12) | (va & 0xFFF);
+  return Fault::None;
+}
+
+void AcceldevEngine::run(uint32_t ctx, uint64_t code_pt, uint32_t offset, uint32_t size, sc_core::sc_time& delay) {
+  if (context_in_error(ctx, delay)) {
+    skipped_runs_.inc();
+    return;
+  }
+  if ((offset | size) & 3) {
+    mark_error(ctx, Fault::Cmd, delay);
+    return;
+  }
+  const uint64_t gen = generation_;
+  for (uint64_t at = offset; at + 20 <= static_cast<uint64_t>(offset) + size; at += 20) {
+    // ENABLE is checked before every user command: clearing it pauses here.
+    while (!enabled()) {
+      sync(delay);
+      sc_core::wait(wake_);
+      if (gen != generation_) return;
+    }
+    uint32_t w[5];
+    for (unsigned i = 0; i < 5; ++i) {
+      uint64_t pa = 0;
+      if (translate(code_pt, at + 4 * i, pa, delay) != Fault::None || !read32(pa, w[i], delay)) {
+        mark_error(ctx, Fault::Mem, delay);
+        return;
+      }
+    }
+    delay += user_command_latency.get();
+    const Fault f = user_command(ctx, w, delay);
+    user_commands_.inc();
+    if (gen != generation_) return;  // reset during the command
+    if (f != Fault::None) {
+      mark_error(ctx, f, delay);
+      return;
+    }
+  }
+}
+
+AcceldevEngine::Fault AcceldevEngine::user_command(uint32_t ctx, const uint32_t* w, sc_core::sc_time& delay) {
+  switch (w[0] & 0xF) {
+    case ACCELDEV_USER_CMD_TYPE_NOP:
+      return Fault::None;
+    case ACCELDEV_USER_CMD_TYPE_FENCE: {
+      uint32_t counter = 0;
+      const uint64_t at = config_addr(ctx) + ACCELDEV_CONFIG_FENCE_COUNTER;
+      if (!read32(at, counter, delay) || !write32(at, counter + 1, delay)) return Fault::Mem;
+      sync(delay);
+      raise_(ACCELDEV_INTR_USER_FENCE_WAIT);
+      return Fault::None;
+    }
+    case ACCELDEV_USER_CMD_TYPE_FILL:
+      return fill(ctx, w[1], w[2], w[3], w[4], delay);
+    default:
+      return Fault::Cmd;
+  }
+}
+
+AcceldevEngine::Fault AcceldevEngine::fill(uint32_t ctx, uint32_t value, uint32_t slot, uint32_t start, uint32_t len,
+                                           sc_core::sc_time& delay) {
+  if (slot >= ACCELDEV_NUM_BUFFERS) return Fault::Slot;
+  uint64_t pt = 0;
+  if (!host_(false, config_addr(ctx) + 8ull * slot, &pt, 8, delay)) return Fault::Mem;
+  if (pt == 0) return Fault::Slot;
+  std::vector<uint8_t> page;
+  for (uint64_t va = start; va < static_cast<uint64_t>(start) + len;) {
+    const uint64_t n = std::min<uint64_t>(4096 - (va & 0xFFF), static_cast<uint64_t>(start) + len - va);
+    uint64_t pa = 0;
+    if (translate(pt, va, pa, delay) != Fault::None) return Fault::Mem;  // pages already written keep their data
+    page.resize(n);
+    for (uint64_t k = 0; k < n; ++k) page[k] = static_cast<uint8_t>(value >> (8 * ((va + k) % 4)));
+    if (!host_(true, pa, page.data(), static_cast<unsigned>(n), delay)) return Fault::Mem;
+    delay += sc_core::sc_time(n / fill_bandwidth.get(), sc_core::SC_NS);
+    fill_bytes_.inc(n);
+    va += n;
+  }
+  return Fault::None;
+}
+
+}  // namespace avp

@@ -1,0 +1,71 @@
+// The Acceldev front end (seed acceldev-device.rst with acceldev.md): the
+// 255-command device queue, contexts whose configuration lives in host
+// memory, single-level page tables, device commands NOP/RUN/BIND_SLOT/FENCE
+// and user commands NOP/FENCE/FILL, per-context errors. Every host-memory
+// access goes through the endpoint's DMA path, so the link times it.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+
+#include <systemc>
+
+#include "base/log.h"
+#include "base/params.h"
+#include "base/stats.h"
+#include "pcie/register_bank.h"
+
+namespace avp {
+
+class AcceldevEngine : public sc_core::sc_module {
+ public:
+  // Host memory through the endpoint: false when the access failed.
+  using HostAccess = std::function<bool(bool write, uint64_t pa, void* data, unsigned len, sc_core::sc_time& delay)>;
+
+  Param<sc_core::sc_time> decode_latency;
+  Param<sc_core::sc_time> user_command_latency;
+  Param<double> fill_bandwidth;  // bytes per ns written by FILL (besides the link)
+
+  AcceldevEngine(sc_core::sc_module_name name, HostAccess host, std::function<void(uint32_t bits)> raise);
+
+  // Adds the Acceldev registers (0x0008..0x00a7) to BAR0's bank; INTR and
+  // INTR_ENABLE belong to the endpoint because the extensions share them.
+  void map_registers(RegisterBank& bank);
+  // The reset input: clears registers, latches, the queue and any run in progress.
+  void reset();
+  uint32_t fence_last() const { return fence_last_; }
+
+ private:
+  struct Command {
+    uint32_t w[5];
+  };
+  enum class Fault { None, Cmd, Slot, Mem };
+
+  void thread();
+  void feed(unsigned word, uint32_t v);
+  void device_command(const Command& c, sc_core::sc_time& delay);
+  void run(uint32_t ctx, uint64_t code_pt, uint32_t offset, uint32_t size, sc_core::sc_time& delay);
+  Fault user_command(uint32_t ctx, const uint32_t* w, sc_core::sc_time& delay);
+  Fault fill(uint32_t ctx, uint32_t value, uint32_t slot, uint32_t start, uint32_t len, sc_core::sc_time& delay);
+  // Translates a buffer virtual address through a page table.
+  Fault translate(uint64_t pt, uint64_t va, uint64_t& pa, sc_core::sc_time& delay);
+  uint64_t config_addr(uint32_t ctx) const { return contexts_ + 192ull * ctx; }
+  bool context_in_error(uint32_t ctx, sc_core::sc_time& delay);
+  void mark_error(uint32_t ctx, Fault f, sc_core::sc_time& delay);
+  bool read32(uint64_t pa, uint32_t& v, sc_core::sc_time& d) { return host_(false, pa, &v, 4, d); }
+  bool write32(uint64_t pa, uint32_t v, sc_core::sc_time& d) { return host_(true, pa, &v, 4, d); }
+  void sync(sc_core::sc_time& delay);
+  bool enabled() const { return enable_ & 1; }
+
+  HostAccess host_;
+  std::function<void(uint32_t)> raise_;
+  uint32_t enable_ = 0, fence_last_ = 0, fence_wait_ = 0, latch_[4] = {};
+  uint64_t contexts_ = 0;
+  std::deque<Command> queue_;
+  uint64_t generation_ = 0;  // bumped by reset: a run in progress stops
+  sc_core::sc_event wake_;
+  Logger log_;
+  Counter device_commands_, user_commands_, feed_errors_, context_errors_, skipped_runs_, fill_bytes_;
+};
+
+}  // namespace avp

@@ -1,0 +1,96 @@
+/* BAR0 of the accelerator (platform.md section 5, acceldev.md): one layout for
+ * the model, the host driver libraries and the tests. 32-bit registers. */
+#ifndef AVP_BAR0_REGS_H
+#define AVP_BAR0_REGS_H
+
+#define AVP_PCI_VENDOR_ID 0x0666
+#define AVP_PCI_DEVICE_ID 0x0019
+#define AVP_PCI_CLASS 0x120000 /* processing accelerator */
+#define AVP_BAR0_SIZE 0x10000u
+
+/* Acceldev (the original acceldev.h). */
+#define ACCELDEV_INTR 0x0000
+#define ACCELDEV_INTR_ENABLE 0x0004
+#define ACCELDEV_ENABLE 0x0008
+#define ACCELDEV_CONTEXTS_CONFIGS_LO 0x000c
+#define ACCELDEV_CONTEXTS_CONFIGS_HI 0x0010
+#define ACCELDEV_CMD_MANUAL_FREE 0x008c
+#define ACCELDEV_CMD_MANUAL_FEED0 0x008c
+#define ACCELDEV_CMD_MANUAL_FEED(i) (0x008c + 4 * (i))
+#define ACCELDEV_CMD_FENCE_LAST 0x00a0
+#define ACCELDEV_CMD_FENCE_WAIT 0x00a4
+
+#define ACCELDEV_INTR_FENCE_WAIT 0x01
+#define ACCELDEV_INTR_FEED_ERROR 0x02
+#define ACCELDEV_INTR_CMD_ERROR 0x04
+#define ACCELDEV_INTR_MEM_ERROR 0x08
+#define ACCELDEV_INTR_SLOT_ERROR 0x10
+#define ACCELDEV_INTR_USER_FENCE_WAIT 0x20
+
+#define ACCELDEV_CMDS_BUFFER_SIZE 255
+#define ACCELDEV_DEVICE_CMD_WORDS 5
+#define ACCELDEV_USER_CMD_WORDS 5
+#define ACCELDEV_PAGE_SIZE 4096
+#define ACCELDEV_BUFFER_MAX_SIZE (4u << 20)
+#define ACCELDEV_NUM_BUFFERS 16
+#define ACCELDEV_MAX_CONTEXTS 255
+#define ACCELDEV_DEVICE_CMD_TYPE_NOP 0
+#define ACCELDEV_DEVICE_CMD_TYPE_RUN 1
+#define ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT 2
+#define ACCELDEV_DEVICE_CMD_TYPE_FENCE 3
+#define ACCELDEV_USER_CMD_TYPE_NOP 0
+#define ACCELDEV_USER_CMD_TYPE_FENCE 1
+#define ACCELDEV_USER_CMD_TYPE_FILL 2
+#define ACCELDEV_CONTEXT_STATUS_ERROR 0x1
+#define ACCELDEV_PTE_PRESENT 0x1
+#define ACCELDEV_CONTEXT_CONFIG_SIZE 192
+#define ACCELDEV_CONFIG_FENCE_COUNTER 128
+#define ACCELDEV_CONFIG_STATUS 132
+
+/* Command-processor host interface. */
+#define AVP_CB_ADDR_LO 0x1000
+#define AVP_CB_ADDR_HI 0x1004
+#define AVP_CB_SIZE 0x1008
+#define AVP_CB_SUBMIT 0x100c     /* write: queue the buffer at CB_ADDR of CB_SIZE bytes */
+#define AVP_CB_FREE 0x1010       /* free queue slots */
+#define AVP_CB_DONE_COUNT 0x1014 /* buffers completed with FINISH */
+#define AVP_CMP_STATUS 0x1018    /* bit 0 busy */
+#define AVP_CMP_ERR_CODE 0x101c  /* cmp_packets.h avp_cmp_error */
+#define AVP_CMP_ERR_OFFSET 0x1020
+#define AVP_CMP_ERR_INFO 0x1024  /* opcode | hart << 8 | hart valid << 31 */
+#define AVP_CMP_RESET 0x1028     /* write 1: empty the queue, clear status and registers */
+#define AVP_CMP_ERR_PC_LO 0x102c
+#define AVP_CMP_ERR_PC_HI 0x1030
+#define AVP_CMP_ERR_CAUSE 0x1034
+
+/* AQL queue registration and doorbells (reserved: see docs/pcie.md). */
+#define AVP_AQL_REGS 0x2000
+#define AVP_AQL_DOORBELLS 0x3000
+
+/* Platform information block. */
+#define AVP_INFO_MAGIC 0x4000 /* 'AVP1' */
+#define AVP_INFO_MAGIC_VALUE 0x31505641u
+#define AVP_INFO_VERSION 0x4004
+#define AVP_INFO_CORES 0x4008
+#define AVP_INFO_HARTS_PER_CORE 0x400c
+#define AVP_INFO_DRAM_BASE_LO 0x4010
+#define AVP_INFO_DRAM_BASE_HI 0x4014
+#define AVP_INFO_DRAM_SIZE_LO 0x4018
+#define AVP_INFO_DRAM_SIZE_HI 0x401c
+#define AVP_INFO_TCDM_BASE 0x4020
+#define AVP_INFO_TCDM_PER_CORE 0x4024
+#define AVP_INFO_TCIM_BASE 0x4028
+#define AVP_INFO_TCIM_SIZE 0x402c
+#define AVP_INFO_NUM_XINTF 0x4030
+#define AVP_INFO_XINTF_UUID_LO(i) (0x4040 + 8 * (i))
+#define AVP_INFO_XINTF_UUID_HI(i) (0x4044 + 8 * (i))
+
+/* Interrupt bits beyond Acceldev's. */
+#define AVP_INTR_CMDBUF_DONE (1u << 8)
+#define AVP_INTR_CMP_ERROR (1u << 9)
+#define AVP_INTR_CMP_QUEUE_FULL (1u << 10)
+#define AVP_INTR_AQL_SIGNAL (1u << 11)
+#define AVP_INTR_AQL_ERROR (1u << 12)
+#define AVP_INTR_DMA_ERROR (1u << 13)
+
+#endif

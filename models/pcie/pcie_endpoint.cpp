@@ -1,0 +1,244 @@
+#include "pcie/pcie_endpoint.h"
+
+#include <cstring>
+
+#include "base/unit.h"
+#include "pcie/bar0_regs.h"
+
+namespace avp {
+
+PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, CmpHostInterface* cmp, const PlatformInfo& info)
+    : sc_module(name),
+      cfg("cfg"), bar0("bar0"), bar2("bar2"), device("device"), dma("dma"), upstream("upstream"),
+      link_(link), cmp_(cmp), info_(info), config_(AVP_BAR0_SIZE, info.dram_size),
+      log_(this->name()),
+      mmio_reads_(this, "mmio_reads", "BAR0 reads", "accesses"),
+      mmio_writes_(this, "mmio_writes", "BAR0 writes", "accesses"),
+      mmio_misuse_(this, "mmio_misuse", "BAR0 accesses that were not aligned 32-bit ones or hit unused offsets", "accesses"),
+      dma_reads_(this, "dma_reads", "device-initiated reads of host memory", "transactions"),
+      dma_writes_(this, "dma_writes", "device-initiated writes and atomics to host memory", "transactions"),
+      interrupts_(this, "interrupts", "interrupt bits raised", "interrupts") {
+  cfg.register_b_transport(this, &PcieEndpoint::cfg_b_transport);
+  bar0.register_b_transport(this, &PcieEndpoint::bar0_b_transport);
+  bar2.register_b_transport(this, &PcieEndpoint::bar2_b_transport);
+  bar2.register_transport_dbg(this, &PcieEndpoint::bar2_transport_dbg);
+  dma.register_b_transport(this, &PcieEndpoint::dma_b_transport);
+  dma.register_transport_dbg(this, &PcieEndpoint::dma_transport_dbg);
+  set_unit(up_gp_, kHostUnit);
+  acceldev_ = std::make_unique<AcceldevEngine>(
+      "acceldev", [this](bool w, uint64_t pa, void* d, unsigned n, sc_core::sc_time& t) { return host_access(w, pa, d, n, t); },
+      [this](uint32_t bits) { raise(bits); });
+  regs_.add(ACCELDEV_INTR, "INTR", [this] { return intr_; }, [this](uint32_t v) {
+    intr_ &= ~v;  // write 1 to clear
+    update_irq();
+  });
+  regs_.add(ACCELDEV_INTR_ENABLE, "INTR_ENABLE", [this] { return intr_enable_; }, [this](uint32_t v) {
+    intr_enable_ = v;
+    update_irq();
+  });
+  acceldev_->map_registers(regs_);
+  if (cmp_) {
+    map_cmp_registers();
+    cmp_->raise_interrupt = [this](unsigned bit) { raise(1u << bit); };
+  }
+  map_info_block();
+}
+
+void PcieEndpoint::reset() {
+  acceldev_->reset();
+  intr_ = intr_enable_ = 0;
+  update_irq();
+}
+
+void PcieEndpoint::raise(uint32_t bits) {
+  interrupts_.inc();
+  const bool was = level_;
+  intr_ |= bits;
+  update_irq();
+  // MSI is edge-like: one message per newly raised enabled bit.
+  if (config_.msi_enabled() && (bits & intr_enable_) && msi) {
+    (void)was;
+    msi(config_.msi_address(), config_.msi_data());
+  }
+}
+
+void PcieEndpoint::update_irq() {
+  const bool level = (intr_ & intr_enable_) != 0;
+  if (level == level_) return;
+  level_ = level;
+  if (!config_.msi_enabled() && !config_.intx_disabled() && intx) intx(level);
+}
+
+void PcieEndpoint::map_cmp_registers() {
+  regs_.add(AVP_CB_ADDR_LO, "CB_ADDR_LO", [this] { return static_cast<uint32_t>(cb_addr_); },
+            [this](uint32_t v) { cb_addr_ = (cb_addr_ & ~0xFFFFFFFFull) | v; });
+  regs_.add(AVP_CB_ADDR_HI, "CB_ADDR_HI", [this] { return static_cast<uint32_t>(cb_addr_ >> 32); },
+            [this](uint32_t v) { cb_addr_ = (cb_addr_ & 0xFFFFFFFFull) | static_cast<uint64_t>(v) << 32; });
+  regs_.storage(AVP_CB_SIZE, "CB_SIZE", cb_size_);
+  regs_.add(AVP_CB_SUBMIT, "CB_SUBMIT", nullptr, [this](uint32_t) { cmp_->submit(cb_addr_, cb_size_); });
+  regs_.add(AVP_CB_FREE, "CB_FREE", [this] { return cmp_->free_slots(); }, nullptr);
+  regs_.add(AVP_CB_DONE_COUNT, "CB_DONE_COUNT", [this] { return static_cast<uint32_t>(cmp_->completed_count()); }, nullptr);
+  regs_.add(AVP_CMP_STATUS, "CMP_STATUS", [this] { return static_cast<uint32_t>(cmp_->status().busy); }, nullptr);
+  regs_.add(AVP_CMP_ERR_CODE, "CMP_ERR_CODE", [this] { return cmp_->status().error_code; }, nullptr);
+  regs_.add(AVP_CMP_ERR_OFFSET, "CMP_ERR_OFFSET", [this] { return static_cast<uint32_t>(cmp_->status().error_offset); }, nullptr);
+  regs_.add(AVP_CMP_ERR_INFO, "CMP_ERR_INFO", [this] { return cmp_->status().error_info; }, nullptr);
+  regs_.add(AVP_CMP_RESET, "CMP_RESET", nullptr, [this](uint32_t v) {
+    if (v & 1) cmp_->reset();
+  });
+  regs_.add(AVP_CMP_ERR_PC_LO, "CMP_ERR_PC_LO", [this] { return static_cast<uint32_t>(cmp_->status().error_pc); }, nullptr);
+  regs_.add(AVP_CMP_ERR_PC_HI, "CMP_ERR_PC_HI", [this] { return static_cast<uint32_t>(cmp_->status().error_pc >> 32); }, nullptr);
+  regs_.add(AVP_CMP_ERR_CAUSE, "CMP_ERR_CAUSE", [this] { return static_cast<uint32_t>(cmp_->status().error_cause); }, nullptr);
+}
+
+void PcieEndpoint::map_info_block() {
+  auto ro = [this](uint32_t off, const char* name, uint32_t v) { regs_.add(off, name, [v] { return v; }, nullptr); };
+  ro(AVP_INFO_MAGIC, "INFO_MAGIC", AVP_INFO_MAGIC_VALUE);
+  ro(AVP_INFO_VERSION, "INFO_VERSION", 1);
+  ro(AVP_INFO_CORES, "INFO_CORES", info_.cores);
+  ro(AVP_INFO_HARTS_PER_CORE, "INFO_HARTS_PER_CORE", info_.harts_per_core);
+  ro(AVP_INFO_DRAM_BASE_LO, "INFO_DRAM_BASE_LO", static_cast<uint32_t>(info_.dram_base));
+  ro(AVP_INFO_DRAM_BASE_HI, "INFO_DRAM_BASE_HI", static_cast<uint32_t>(info_.dram_base >> 32));
+  ro(AVP_INFO_DRAM_SIZE_LO, "INFO_DRAM_SIZE_LO", static_cast<uint32_t>(info_.dram_size));
+  ro(AVP_INFO_DRAM_SIZE_HI, "INFO_DRAM_SIZE_HI", static_cast<uint32_t>(info_.dram_size >> 32));
+  ro(AVP_INFO_TCDM_BASE, "INFO_TCDM_BASE", static_cast<uint32_t>(info_.tcdm_base));
+  ro(AVP_INFO_TCDM_PER_CORE, "INFO_TCDM_PER_CORE", static_cast<uint32_t>(info_.tcdm_per_core));
+  ro(AVP_INFO_TCIM_BASE, "INFO_TCIM_BASE", static_cast<uint32_t>(info_.tcim_base));
+  ro(AVP_INFO_TCIM_SIZE, "INFO_TCIM_SIZE", static_cast<uint32_t>(info_.tcim_size));
+  ro(AVP_INFO_NUM_XINTF, "INFO_NUM_XINTF", static_cast<uint32_t>(info_.xintf_uuids.size()));
+  for (size_t i = 0; i < info_.xintf_uuids.size() && i < 24; ++i) {
+    ro(AVP_INFO_XINTF_UUID_LO(i), "INFO_XINTF_UUID_LO", static_cast<uint32_t>(info_.xintf_uuids[i]));
+    ro(AVP_INFO_XINTF_UUID_HI(i), "INFO_XINTF_UUID_HI", static_cast<uint32_t>(info_.xintf_uuids[i] >> 32));
+  }
+}
+
+void PcieEndpoint::cfg_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint32_t off = static_cast<uint32_t>(gp.get_address());
+  if (gp.get_data_length() != 4 || (off & 3) || off >= 4096) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  uint32_t v = 0;
+  if (gp.is_read()) {
+    v = config_.read32(off);
+    std::memcpy(gp.get_data_ptr(), &v, 4);
+  } else {
+    std::memcpy(&v, gp.get_data_ptr(), 4);
+    config_.write32(off, v);
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void PcieEndpoint::bar0_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t off = gp.get_address();
+  const RegisterBank::Reg* r = (gp.get_data_length() == 4 && !(off & 3)) ? regs_.find(static_cast<uint32_t>(off)) : nullptr;
+  // acceldev.md decision 1: misuse reads all-ones, is ignored, logged, and never changes state.
+  if (!r || (gp.is_read() && !r->read) || (gp.is_write() && !r->write)) {
+    mmio_misuse_.inc();
+    AVP_LOG(log_, Warn, "BAR0 " << (gp.is_read() ? "read" : "write") << " of " << gp.get_data_length()
+                                << " bytes at offset 0x" << std::hex << off << " ignored"
+                                << (r ? (gp.is_read() ? " (write-only register)" : " (read-only register)")
+                                      : " (not an aligned 32-bit access to a register)"));
+    if (gp.is_read()) std::memset(gp.get_data_ptr(), 0xFF, gp.get_data_length());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  uint32_t v = 0;
+  if (gp.is_read()) {
+    mmio_reads_.inc();
+    v = r->read();
+    std::memcpy(gp.get_data_ptr(), &v, 4);
+  } else {
+    mmio_writes_.inc();
+    std::memcpy(&v, gp.get_data_ptr(), 4);
+    r->write(v);
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void PcieEndpoint::bar2_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t off = gp.get_address();
+  if (off >= info_.dram_size || gp.get_data_length() > info_.dram_size - off) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  set_unit(gp, kHostUnit);
+  gp.set_address(info_.dram_base + off);
+  device->b_transport(gp, delay);
+  gp.set_address(off);
+}
+
+unsigned PcieEndpoint::bar2_transport_dbg(tlm::tlm_generic_payload& gp) {
+  const uint64_t off = gp.get_address();
+  if (off >= info_.dram_size) return 0;
+  gp.set_address(info_.dram_base + off);
+  const unsigned n = device->transport_dbg(gp);
+  gp.set_address(off);
+  return n;
+}
+
+bool PcieEndpoint::host_access(bool write, uint64_t pa, void* data, unsigned len, sc_core::sc_time& delay) {
+  up_gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  up_gp_.set_address(pa);
+  up_gp_.set_data_ptr(static_cast<unsigned char*>(data));
+  up_gp_.set_data_length(len);
+  up_gp_.set_streaming_width(len);
+  up_gp_.set_byte_enable_ptr(nullptr);
+  up_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  dma_b_transport(up_gp_, delay);
+  return up_gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
+}
+
+void PcieEndpoint::dma_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (!config_.bus_master()) {
+    AVP_LOG(log_, Warn, "device-initiated access to host address 0x" << std::hex << gp.get_address()
+                                                                     << " while bus mastering is disabled");
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const PcieAtomicExtension* atomic = gp.get_extension<PcieAtomicExtension>();
+  const unsigned len = gp.get_data_length();
+  sc_core::sc_time done;
+  if (atomic) {
+    // AtomicOp TLP: a non-posted request carrying the operand(s), completion with the old value.
+    if (len != 8) {
+      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+      return;
+    }
+    done = link_.read(PcieLink::Up, 8, now + delay);
+    uint64_t old = 0, nv = 0;
+    tlm::tlm_generic_payload g;
+    g.set_address(gp.get_address());
+    g.set_data_ptr(reinterpret_cast<unsigned char*>(&old));
+    g.set_data_length(8);
+    g.set_streaming_width(8);
+    g.set_command(tlm::TLM_READ_COMMAND);
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    upstream->b_transport(g, t);
+    if (g.get_response_status() == tlm::TLM_OK_RESPONSE) {
+      nv = atomic->op == PcieAtomicExtension::FetchAdd ? old + atomic->operand : (old == atomic->compare ? atomic->operand : old);
+      g.set_command(tlm::TLM_WRITE_COMMAND);
+      g.set_data_ptr(reinterpret_cast<unsigned char*>(&nv));
+      upstream->b_transport(g, t);
+      std::memcpy(gp.get_data_ptr(), &old, 8);
+    }
+    gp.set_response_status(g.get_response_status());
+    dma_writes_.inc();
+  } else {
+    if (gp.is_write()) {
+      done = link_.posted(PcieLink::Up, len, now + delay);
+      dma_writes_.inc();
+    } else {
+      done = link_.read(PcieLink::Up, len, now + delay);
+      dma_reads_.inc();
+    }
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    upstream->b_transport(gp, t);
+    done += t;
+  }
+  delay = done - now;
+}
+
+unsigned PcieEndpoint::dma_transport_dbg(tlm::tlm_generic_payload& gp) { return upstream->transport_dbg(gp); }
+
+}  // namespace avp

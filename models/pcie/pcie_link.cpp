@@ -1,0 +1,61 @@
+#include "pcie/pcie_link.h"
+
+#include <algorithm>
+
+#include "base/trace.h"
+
+namespace avp {
+
+PcieLink::PcieLink(sc_core::sc_module_name name)
+    : sc_module(name),
+      lanes(this, "lanes", 16, "link width in lanes (1, 2, 4, 8, 16)"),
+      generation(this, "generation", 4, "PCIe generation 1..5 (2.5, 5, 8, 16, 32 GT/s per lane)"),
+      max_payload(this, "max_payload", 256, "maximum TLP payload in bytes"),
+      tlp_overhead(this, "tlp_overhead", 24, "bytes of header, framing and CRC per TLP"),
+      completion_latency(this, "completion_latency", sc_core::sc_time(400, sc_core::SC_NS),
+                         "time a completer takes to return data for a read (besides wire time)"),
+      tlps_{Counter(this, "down.tlps", "TLPs sent downstream", "TLPs"), Counter(this, "up.tlps", "TLPs sent upstream", "TLPs")},
+      bytes_{Counter(this, "down.bytes", "payload bytes downstream", "bytes"), Counter(this, "up.bytes", "payload bytes upstream", "bytes")},
+      busy_down_(this, "down.busy", "occupancy of the downstream direction"),
+      busy_up_(this, "up.busy", "occupancy of the upstream direction"),
+      read_latency_(this, "read_latency", "latency of non-posted reads", "ns") {
+  if (generation.get() < 1 || generation.get() > 5) throw ParamError(std::string(this->name()) + ".generation: 1..5");
+  const uint32_t l = lanes.get();
+  if (l == 0 || l > 32 || (l & (l - 1))) throw ParamError(std::string(this->name()) + ".lanes: a power of two up to 32");
+  if (max_payload.get() < 128 || max_payload.get() > 4096) throw ParamError(std::string(this->name()) + ".max_payload: 128..4096");
+}
+
+double PcieLink::bytes_per_ns() const {
+  static const double gts[] = {2.5, 5, 8, 16, 32};
+  const unsigned g = generation.get();
+  const double encoding = g <= 2 ? 8.0 / 10.0 : 128.0 / 130.0;
+  return lanes.get() * gts[g - 1] * encoding / 8.0;
+}
+
+sc_core::sc_time PcieLink::wire_time(uint64_t bytes) const {
+  const uint64_t tlps = std::max<uint64_t>(1, (bytes + max_payload.get() - 1) / max_payload.get());
+  return sc_core::sc_time((bytes + tlps * tlp_overhead.get()) / bytes_per_ns(), sc_core::SC_NS);
+}
+
+sc_core::sc_time PcieLink::occupy(Dir dir, uint64_t bytes, const sc_core::sc_time& at) {
+  const uint64_t tlps = std::max<uint64_t>(1, (bytes + max_payload.get() - 1) / max_payload.get());
+  tlps_[dir].inc(tlps);
+  bytes_[dir].inc(bytes);
+  const sc_core::sc_time start = std::max(at, busy_until_[dir]);
+  busy_until_[dir] = start + wire_time(bytes);
+  (dir == Down ? busy_down_ : busy_up_).add_busy(start, busy_until_[dir]);
+  Trace::instance().slice(std::string(name()) + (dir == Down ? ".down" : ".up"), std::to_string(bytes) + " B", start,
+                          busy_until_[dir]);
+  return busy_until_[dir];
+}
+
+sc_core::sc_time PcieLink::posted(Dir dir, uint64_t bytes, const sc_core::sc_time& at) { return occupy(dir, bytes, at); }
+
+sc_core::sc_time PcieLink::read(Dir dir, uint64_t bytes, const sc_core::sc_time& at) {
+  const sc_core::sc_time req = occupy(dir, 0, at);
+  const sc_core::sc_time done = occupy(dir == Down ? Up : Down, bytes, req + completion_latency.get());
+  read_latency_.sample((done - at).to_seconds() * 1e9);
+  return done;
+}
+
+}  // namespace avp

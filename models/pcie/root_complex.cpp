@@ -1,0 +1,100 @@
+#include "pcie/root_complex.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/unit.h"
+
+namespace avp {
+
+PcieRootComplex::PcieRootComplex(sc_core::sc_module_name name, PcieLink& link)
+    : sc_module(name),
+      host_mem("host_mem", 1ull << 30, sc_core::sc_time(80, sc_core::SC_NS)),
+      cfg_out("cfg_out"), bar0_out("bar0_out"), bar2_out("bar2_out"),
+      link_(link), log_(this->name()),
+      irqs_(this, "interrupts", "interrupts delivered to the host (INTx rising edges and MSIs)", "interrupts"),
+      mmio_latency_(this, "mmio_latency", "host-observed latency of a BAR0 access", "ns") {}
+
+tlm::tlm_response_status PcieRootComplex::access(tlm_utils::simple_initiator_socket<PcieRootComplex>& s,
+                                                 tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) {
+  tlm::tlm_generic_payload gp;
+  set_unit(gp, kHostUnit);
+  gp.set_command(cmd);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(data));
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  // The request reaches the endpoint when its TLP has crossed the link; a
+  // read completes when the data is back.
+  const sc_core::sc_time arrive = cmd == tlm::TLM_WRITE_COMMAND ? link_.posted(PcieLink::Down, len, start)
+                                                                : link_.read(PcieLink::Down, len, start);
+  sc_core::wait(arrive - start);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  s->b_transport(gp, d);
+  if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
+  mmio_latency_.sample((sc_core::sc_time_stamp() - start).to_seconds() * 1e9);
+  return gp.get_response_status();
+}
+
+uint32_t PcieRootComplex::cfg_read32(uint32_t off) {
+  uint32_t v = ~0u;
+  access(cfg_out, tlm::TLM_READ_COMMAND, off, &v, 4);
+  return v;
+}
+
+void PcieRootComplex::cfg_write32(uint32_t off, uint32_t v) { access(cfg_out, tlm::TLM_WRITE_COMMAND, off, &v, 4); }
+
+uint32_t PcieRootComplex::mmio_read32(uint32_t off) {
+  uint32_t v = ~0u;
+  access(bar0_out, tlm::TLM_READ_COMMAND, off, &v, 4);
+  return v;
+}
+
+void PcieRootComplex::mmio_write32(uint32_t off, uint32_t v) { access(bar0_out, tlm::TLM_WRITE_COMMAND, off, &v, 4); }
+
+bool PcieRootComplex::bar2_write(uint64_t off, const void* data, uint64_t len) {
+  const auto* b = static_cast<const uint8_t*>(data);
+  for (uint64_t done = 0; done < len; done += 4096) {
+    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(4096, len - done));
+    if (access(bar2_out, tlm::TLM_WRITE_COMMAND, off + done, const_cast<uint8_t*>(b + done), n) != tlm::TLM_OK_RESPONSE)
+      return false;
+  }
+  return true;
+}
+
+bool PcieRootComplex::bar2_read(uint64_t off, void* data, uint64_t len) {
+  auto* b = static_cast<uint8_t*>(data);
+  for (uint64_t done = 0; done < len; done += 4096) {
+    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(4096, len - done));
+    if (access(bar2_out, tlm::TLM_READ_COMMAND, off + done, b + done, n) != tlm::TLM_OK_RESPONSE) return false;
+  }
+  return true;
+}
+
+void PcieRootComplex::intx(bool level) {
+  if (level && !level_) {
+    irqs_.inc();
+    irq_event_.notify(sc_core::SC_ZERO_TIME);
+  }
+  level_ = level;
+}
+
+void PcieRootComplex::msi(uint64_t addr, uint32_t data) {
+  // The MSI write lands in host memory (the interrupt controller's doorbell) after crossing the link.
+  if (addr + 4 <= host_mem.size.get()) host_mem.write(addr, &data, 4);
+  irqs_.inc();
+  irq_event_.notify(link_.wire_time(4));
+}
+
+uint64_t PcieRootComplex::alloc(uint64_t size, uint64_t align) {
+  const uint64_t at = (next_ + align - 1) & ~(align - 1);
+  if (at + size > host_mem.size.get())
+    throw std::runtime_error(std::string(name()) + ": host memory exhausted (" + host_mem.size.value_string() + ")");
+  next_ = at + size;
+  std::memset(host_mem.data() + at, 0, size);
+  return at;
+}
+
+}  // namespace avp

@@ -1,0 +1,58 @@
+// The host side of the PCIe link: host memory (system RAM, reached by the
+// device's DMA), the host CPU's configuration and MMIO accesses to the
+// endpoint (timed by the link: posted writes, non-posted reads), and
+// interrupt delivery (INTx level or MSI) to the host thread as an event.
+// Every method that takes time must be called from a SystemC thread.
+#pragma once
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "base/log.h"
+#include "base/stats.h"
+#include "memory/memory.h"
+#include "pcie/pcie_link.h"
+
+namespace avp {
+
+class PcieRootComplex : public sc_core::sc_module {
+ public:
+  Memory host_mem;
+  tlm_utils::simple_initiator_socket<PcieRootComplex> cfg_out, bar0_out, bar2_out;
+
+  PcieRootComplex(sc_core::sc_module_name name, PcieLink& link);
+
+  uint32_t cfg_read32(uint32_t off);
+  void cfg_write32(uint32_t off, uint32_t v);
+  uint32_t mmio_read32(uint32_t off);          // BAR0
+  void mmio_write32(uint32_t off, uint32_t v); // BAR0, posted
+  bool bar2_write(uint64_t off, const void* data, uint64_t len);
+  bool bar2_read(uint64_t off, void* data, uint64_t len);
+
+  // Interrupts from the endpoint.
+  void intx(bool level);
+  void msi(uint64_t addr, uint32_t data);
+  bool irq_level() const { return level_; }
+  const sc_core::sc_event& irq_event() const { return irq_event_; }
+  uint64_t interrupts() const { return irqs_.value(); }
+
+  // Host memory: a simple allocator for driver and runtime buffers (never
+  // returns 0), and direct access for host code.
+  uint64_t alloc(uint64_t size, uint64_t align = 4096);
+  uint8_t* host_ptr(uint64_t pa) { return host_mem.data() + pa; }
+
+ private:
+  tlm::tlm_response_status access(tlm_utils::simple_initiator_socket<PcieRootComplex>& s, tlm::tlm_command cmd,
+                                  uint64_t addr, void* data, unsigned len);
+  PcieLink& link_;
+  bool level_ = false;
+  uint64_t next_ = 0x10'0000;
+  sc_core::sc_event irq_event_;
+  Logger log_;
+  Counter irqs_;
+  Histogram mmio_latency_;
+};
+
+}  // namespace avp
