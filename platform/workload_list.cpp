@@ -5,12 +5,14 @@ namespace avp {
 
 void register_memcheck_workload();
 void register_cmp_examples();
+void register_acceldev_examples();
 
 const char* const kDefaultWorkload = "vecadd";
 
 void register_all_workloads() {
   register_memcheck_workload();
   register_cmp_examples();
+  register_acceldev_examples();
 }
 
 }  // namespace avp
