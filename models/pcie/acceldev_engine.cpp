@@ -149,13 +149,16 @@ void AcceldevEngine::run(uint32_t ctx, uint64_t code_pt, uint32_t offset, uint32
     mark_error(ctx, Fault::Cmd, delay);
     return;
   }
-  const uint64_t gen = generation_;
+  run_generation_ = generation_;
   for (uint64_t at = offset; at + 20 <= static_cast<uint64_t>(offset) + size; at += 20) {
+    // Each user command starts when the previous one has ended, so a reset
+    // or a cleared ENABLE takes effect between commands at the right time.
+    sync(delay);
+    if (aborted()) return;
     // ENABLE is checked before every user command: clearing it pauses here.
     while (!enabled()) {
-      sync(delay);
       sc_core::wait(wake_);
-      if (gen != generation_) return;
+      if (aborted()) return;
     }
     uint32_t w[5];
     for (unsigned i = 0; i < 5; ++i) {
@@ -168,7 +171,7 @@ void AcceldevEngine::run(uint32_t ctx, uint64_t code_pt, uint32_t offset, uint32
     delay += user_command_latency.get();
     const Fault f = user_command(ctx, w, delay);
     user_commands_.inc();
-    if (gen != generation_) return;  // reset during the command
+    if (aborted()) return;  // reset during the command
     if (f != Fault::None) {
       mark_error(ctx, f, delay);
       return;
@@ -205,6 +208,8 @@ AcceldevEngine::Fault AcceldevEngine::fill(uint32_t ctx, uint32_t value, uint32_
   for (uint64_t va = start; va < static_cast<uint64_t>(start) + len;) {
     const uint64_t n = std::min<uint64_t>(4096 - (va & 0xFFF), static_cast<uint64_t>(start) + len - va);
     uint64_t pa = 0;
+    sync(delay);  // page by page, so a reset stops a long FILL where it is
+    if (aborted()) return Fault::None;
     if (translate(pt, va, pa, delay) != Fault::None) return Fault::Mem;  // pages already written keep their data
     page.resize(n);
     for (uint64_t k = 0; k < n; ++k) page[k] = static_cast<uint8_t>(value >> (8 * ((va + k) % 4)));

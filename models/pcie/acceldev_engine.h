@@ -63,6 +63,8 @@ class AcceldevEngine : public sc_core::sc_module {
   uint64_t contexts_ = 0;
   std::deque<Command> queue_;
   uint64_t generation_ = 0;  // bumped by reset: a run in progress stops
+  uint64_t run_generation_ = 0;
+  bool aborted() const { return run_generation_ != generation_; }
   sc_core::sc_event wake_;
   Logger log_;
   Counter device_commands_, user_commands_, feed_errors_, context_errors_, skipped_runs_, fill_bytes_;

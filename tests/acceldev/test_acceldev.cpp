@@ -1,0 +1,256 @@
+// Acceldev acceptance scenarios (acceldev.md) through the host driver, MMIO
+// misuse, reset during a RUN, 255 contexts, interrupt timing.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <vector>
+
+#include "acceldev_driver.h"
+#include "pcie/bar0_regs.h"
+#include "platform.h"
+
+using namespace avp;
+using Kind = AcceldevContext::Kind;
+
+namespace {
+
+struct Bench {
+  Platform p;
+  AcceldevDriver drv{p.host};
+  Bench() { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
+  void run(const std::function<void()>& body) {
+    sc_core::sc_spawn([&] {
+      ASSERT_TRUE(drv.start());
+      body();
+      sc_core::sc_stop();
+    });
+    sc_core::sc_start();
+  }
+};
+
+std::vector<uint32_t> fill(uint32_t value, int slot, uint32_t start, uint32_t len) {
+  return {ACCELDEV_USER_CMD_TYPE_FILL, value, static_cast<uint32_t>(slot), start, len};
+}
+std::vector<uint32_t> fence() { return {ACCELDEV_USER_CMD_TYPE_FENCE, 0, 0, 0, 0}; }
+
+// Writes user commands into code buffer `code` and runs them.
+void run_cmds(AcceldevContext& c, int code, const std::vector<std::vector<uint32_t>>& cmds) {
+  std::vector<uint32_t> words;
+  for (const auto& w : cmds) words.insert(words.end(), w.begin(), w.end());
+  c.write(code, 0, words.data(), 4 * words.size());
+  ASSERT_TRUE(c.run(code, 0, 4 * words.size()));
+}
+
+}  // namespace
+
+TEST(Acceldev, BuffersAreZeroFilledAndFillRotatesTheValueByOffset) {
+  Bench t;
+  t.run([&] {
+    auto c = t.drv.open_context();
+    const int data = c->create_buffer(Kind::Data, 3 * 4096);
+    const int code = c->create_buffer(Kind::Code, 4096);
+    std::vector<uint8_t> bytes(3 * 4096, 0xEE);
+    c->read(data, 0, bytes.data(), bytes.size());
+    for (uint8_t b : bytes) ASSERT_EQ(b, 0);
+    run_cmds(*c, code, {fill(0x44332211u, c->buffer(data).slot, 4094, 5), fence()});
+    ASSERT_TRUE(c->wait(1));
+    c->read(data, 0, bytes.data(), bytes.size());
+    // Byte k of the range gets byte (offset + k) mod 4: offsets 4094..4098 -> 33 44 11 22 33, across a page.
+    EXPECT_EQ(bytes[4093], 0);
+    EXPECT_EQ(bytes[4094], 0x33);
+    EXPECT_EQ(bytes[4095], 0x44);
+    EXPECT_EQ(bytes[4096], 0x11);
+    EXPECT_EQ(bytes[4097], 0x22);
+    EXPECT_EQ(bytes[4098], 0x33);
+    EXPECT_EQ(bytes[4099], 0);
+  });
+}
+
+TEST(Acceldev, AFourByteRunIsValidAndAnUnalignedOffsetIsRejected) {
+  Bench t;
+  t.run([&] {
+    auto c = t.drv.open_context();
+    const int code = c->create_buffer(Kind::Code, 4096);
+    EXPECT_TRUE(c->run(code, 0, 4));
+    EXPECT_FALSE(c->run(code, 2, 20));
+    run_cmds(*c, code, {fence()});
+    EXPECT_TRUE(c->wait(1));
+    EXPECT_FALSE(c->in_error());
+  });
+}
+
+TEST(Acceldev, RunPastTheCodeBufferIsAMemErrorAndWaitFails) {
+  Bench t;
+  t.run([&] {
+    auto c = t.drv.open_context();
+    const int code = c->create_buffer(Kind::Code, 4096);
+    ASSERT_TRUE(c->run(code, 4096 - 20, 40));  // the second command lies on an unmapped page
+    EXPECT_FALSE(c->wait(1));
+    EXPECT_TRUE(c->in_error());
+    EXPECT_TRUE(t.drv.seen_interrupts() & ACCELDEV_INTR_MEM_ERROR);
+  });
+}
+
+TEST(Acceldev, WaitChecksTheErrorBeforeFenceProgress) {
+  Bench t;
+  t.run([&] {
+    auto c = t.drv.open_context();
+    const int data = c->create_buffer(Kind::Data, 4096);
+    const int code = c->create_buffer(Kind::Code, 4096);
+    run_cmds(*c, code, {fence(), fill(1, c->buffer(data).slot, 4000, 200)});  // fence, then a FILL past the buffer
+    while (!c->in_error()) t.drv.wait_interrupt();
+    EXPECT_EQ(c->fence_counter(), 1u);
+    EXPECT_FALSE(c->wait(1));
+  });
+}
+
+TEST(Acceldev, OneContextErringLeavesTheOthersWorkingAndItsRunsAreSkipped) {
+  Bench t;
+  t.run([&] {
+    auto bad = t.drv.open_context();
+    auto good = t.drv.open_context();
+    const int bad_code = bad->create_buffer(Kind::Code, 4096);
+    const int data = good->create_buffer(Kind::Data, 4096);
+    const int good_code = good->create_buffer(Kind::Code, 4096);
+    run_cmds(*bad, bad_code, {{7, 0, 0, 0, 0}, fence()});  // unknown user command: CMD_ERROR on the context
+    run_cmds(*good, good_code, {fill(0xFFFFFFFFu, good->buffer(data).slot, 0, 4096), fence()});
+    EXPECT_TRUE(good->wait(1));
+    EXPECT_FALSE(bad->wait(1));
+    EXPECT_TRUE(t.drv.seen_interrupts() & ACCELDEV_INTR_CMD_ERROR);
+    uint8_t b = 0;
+    good->read(data, 4095, &b, 1);
+    EXPECT_EQ(b, 0xFF);
+    // A later RUN of the erring context is skipped: its fence counter stays 0.
+    run_cmds(*bad, bad_code, {fence()});
+    run_cmds(*good, good_code, {fence()});
+    EXPECT_TRUE(good->wait(3));
+    EXPECT_EQ(bad->fence_counter(), 0u);
+  });
+}
+
+TEST(Acceldev, UnboundSlotIsASlotError) {
+  Bench t;
+  t.run([&] {
+    auto c = t.drv.open_context();
+    const int code = c->create_buffer(Kind::Code, 4096);
+    run_cmds(*c, code, {fill(1, 5, 0, 4), fence()});
+    EXPECT_FALSE(c->wait(1));
+    EXPECT_TRUE(t.drv.seen_interrupts() & ACCELDEV_INTR_SLOT_ERROR);
+  });
+}
+
+TEST(Acceldev, All255ContextsAtOnceThenEveryIdIsReusable) {
+  Bench t;
+  t.run([&] {
+    for (int round = 0; round < 2; ++round) {
+      std::vector<std::unique_ptr<AcceldevContext>> ctxs;
+      std::vector<int> codes;
+      for (int i = 0; i < 255; ++i) {
+        ctxs.push_back(t.drv.open_context());
+        ASSERT_NE(ctxs.back(), nullptr);
+        codes.push_back(ctxs.back()->create_buffer(Kind::Code, 4096));
+      }
+      EXPECT_EQ(t.drv.open_context(), nullptr);
+      for (int i = 0; i < 255; ++i) run_cmds(*ctxs[i], codes[i], {fence()});
+      for (auto& c : ctxs) EXPECT_TRUE(c->wait(1));
+      for (auto& c : ctxs) c->close();
+      for (int i = 0; i < 255; ++i) {
+        const uint8_t* cfg = t.drv.config(i);
+        for (int k = 0; k < ACCELDEV_CONTEXT_CONFIG_SIZE; ++k) ASSERT_EQ(cfg[k], 0) << "context " << i;
+      }
+    }
+  });
+}
+
+TEST(Acceldev, DeviceCommandErrorsDropTheCommandWithoutMarkingAContext) {
+  Bench t;
+  t.run([&] {
+    auto c = t.drv.open_context();
+    const uint32_t bad_type[5] = {9, 0, 0, 0, 0};
+    const uint32_t bad_ctx[5] = {ACCELDEV_DEVICE_CMD_TYPE_RUN | 255u << 4, 0, 0, 0, 0};
+    const uint32_t bad_slot[5] = {ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT | c->id() << 4, 16, 0, 0, 0};
+    for (const uint32_t* w : {bad_type, bad_ctx, bad_slot}) {
+      t.drv.submit(w);
+      while (!(t.drv.take_interrupts() & ACCELDEV_INTR_CMD_ERROR)) sc_core::wait(t.p.host.irq_event());
+    }
+    EXPECT_FALSE(c->in_error());
+  });
+}
+
+TEST(Acceldev, DeviceFenceSetsFenceLastAndRaisesFenceWaitOnlyOnAMatch) {
+  Bench t;
+  t.run([&] {
+    t.p.host.mmio_write32(ACCELDEV_CMD_FENCE_WAIT, 2);
+    const uint32_t f1[5] = {ACCELDEV_DEVICE_CMD_TYPE_FENCE, 1, 0, 0, 0}, f2[5] = {ACCELDEV_DEVICE_CMD_TYPE_FENCE, 2, 0, 0, 0};
+    t.drv.submit(f1);
+    sc_core::wait(sc_core::sc_time(2, sc_core::SC_US));
+    EXPECT_EQ(t.p.host.mmio_read32(ACCELDEV_CMD_FENCE_LAST), 1u);
+    EXPECT_FALSE(t.drv.take_interrupts() & ACCELDEV_INTR_FENCE_WAIT);
+    t.drv.submit(f2);
+    sc_core::wait(sc_core::sc_time(2, sc_core::SC_US));
+    EXPECT_EQ(t.p.host.mmio_read32(ACCELDEV_CMD_FENCE_LAST), 2u);
+    EXPECT_TRUE(t.drv.take_interrupts() & ACCELDEV_INTR_FENCE_WAIT);
+  });
+}
+
+TEST(Acceldev, AnInterruptReachesTheHostAtTheSimulatedTimeTheDeviceRaisedIt) {
+  Bench t;
+  t.run([&] {
+    t.p.host.mmio_write32(ACCELDEV_CMD_FENCE_WAIT, 5);
+    const uint32_t f[5] = {ACCELDEV_DEVICE_CMD_TYPE_FENCE, 5, 0, 0, 0};
+    t.drv.submit(f);  // returns when word 4 has reached the device
+    const sc_core::sc_time submitted = sc_core::sc_time_stamp();
+    sc_core::wait(t.p.host.irq_event());
+    EXPECT_EQ(sc_core::sc_time_stamp() - submitted, t.p.endpoint->acceldev().decode_latency.get());
+  });
+}
+
+TEST(Acceldev, FeedingAFullQueueRaisesFeedErrorAndDropsOnlyThatCommand) {
+  Bench t;
+  t.run([&] {
+    t.p.host.mmio_write32(ACCELDEV_ENABLE, 0);  // commands keep queueing while disabled
+    const uint32_t nop[5] = {ACCELDEV_DEVICE_CMD_TYPE_NOP, 0, 0, 0, 0};
+    for (int i = 0; i < 255; ++i) t.drv.submit(nop);
+    EXPECT_EQ(t.p.host.mmio_read32(ACCELDEV_CMD_MANUAL_FREE), 0u);
+    for (unsigned i = 0; i < 5; ++i) t.p.host.mmio_write32(ACCELDEV_CMD_MANUAL_FEED(i), nop[i]);
+    EXPECT_TRUE(t.drv.take_interrupts() & ACCELDEV_INTR_FEED_ERROR);
+    EXPECT_EQ(t.p.host.mmio_read32(ACCELDEV_CMD_MANUAL_FREE), 0u);
+    t.p.host.mmio_write32(ACCELDEV_ENABLE, 1);
+    sc_core::wait(sc_core::sc_time(20, sc_core::SC_US));
+    EXPECT_EQ(t.p.host.mmio_read32(ACCELDEV_CMD_MANUAL_FREE), 255u);
+  });
+}
+
+TEST(Acceldev, MmioMisuseReadsAllOnesAndChangesNothing) {
+  Bench t;
+  t.run([&] {
+    t.p.host.mmio_write32(ACCELDEV_INTR_ENABLE, 0x5);
+    EXPECT_EQ(t.p.host.mmio_read32(0x0050), 0xFFFFFFFFu);  // unused offset
+    EXPECT_EQ(t.p.host.mmio_read32(0x0006), 0xFFFFFFFFu);  // unaligned
+    t.p.host.mmio_write32(0x0050, 1);
+    t.p.host.mmio_write32(0x0006, 0xFFFFFFFF);
+    EXPECT_EQ(t.p.host.mmio_read32(ACCELDEV_INTR_ENABLE), 0x5u);
+  });
+  auto* misuse = dynamic_cast<const Counter*>(StatRegistry::instance().find("endpoint.mmio_misuse"));
+  ASSERT_NE(misuse, nullptr);
+  EXPECT_EQ(misuse->value(), 4u);
+}
+
+TEST(Acceldev, ResetInTheMiddleOfARunStopsItAndEmptiesEverything) {
+  Bench t;
+  t.run([&] {
+    auto c = t.drv.open_context();
+    const int data = c->create_buffer(Kind::Data, 4 << 20);
+    const int code = c->create_buffer(Kind::Code, 4096);
+    std::vector<std::vector<uint32_t>> cmds;
+    for (int i = 0; i < 8; ++i) cmds.push_back(fill(0x5A5A5A5Au, c->buffer(data).slot, 0, 4 << 20));
+    cmds.push_back(fence());
+    run_cmds(*c, code, cmds);
+    sc_core::wait(sc_core::sc_time(50, sc_core::SC_US));
+    t.p.endpoint->reset();
+    EXPECT_EQ(t.p.host.mmio_read32(ACCELDEV_ENABLE), 0u);
+    EXPECT_EQ(t.p.host.mmio_read32(ACCELDEV_CMD_MANUAL_FREE), 255u);
+    sc_core::wait(sc_core::sc_time(3, sc_core::SC_MS));
+    EXPECT_EQ(c->fence_counter(), 0u);  // the run never reached its fence
+  });
+}
