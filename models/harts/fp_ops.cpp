@@ -1,13 +1,13 @@
 #include "harts/fp_ops.h"
 
-#include <cfenv>
+#include <xmmintrin.h>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
 #include <limits>
 
 // This file must be compiled with -frounding-math so that the compiler keeps
-// every operation after the fesetround that precedes it.
+// every operation after the MXCSR write that precedes it.
 
 namespace avp::rv::fp {
 namespace {
@@ -27,12 +27,15 @@ bool is_snan64(uint64_t b) {
   return (b & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (b & 0x000FFFFFFFFFFFFFull) && !(b & 0x0008000000000000ull);
 }
 
-int host_mode(Rm rm) {
+// The host's SSE control/status register holds the rounding mode (bits 14:13)
+// and the sticky exception flags (bits 5:0). Setting and reading it directly
+// costs a few cycles, where <cfenv> also resets the x87 unit on every call.
+unsigned mxcsr_mode(Rm rm) {
   switch (rm) {
-    case RTZ: return FE_TOWARDZERO;
-    case RDN: return FE_DOWNWARD;
-    case RUP: return FE_UPWARD;
-    default: return FE_TONEAREST;
+    case RTZ: return 3u << 13;
+    case RDN: return 1u << 13;
+    case RUP: return 2u << 13;
+    default: return 0;
   }
 }
 
@@ -40,18 +43,16 @@ int host_mode(Rm rm) {
 // destructor collects the flags and restores round-to-nearest.
 struct HostOp {
   uint32_t& flags;
-  HostOp(Rm rm, uint32_t& f) : flags(f) {
-    std::fesetround(host_mode(rm));
-    std::feclearexcept(FE_ALL_EXCEPT);
-  }
+  unsigned saved;
+  HostOp(Rm rm, uint32_t& f) : flags(f), saved(_mm_getcsr()) { _mm_setcsr((saved & ~(0x6000u | 0x3Fu)) | mxcsr_mode(rm)); }
   ~HostOp() {
-    const int e = std::fetestexcept(FE_ALL_EXCEPT);
-    if (e & FE_INVALID) flags |= NV;
-    if (e & FE_DIVBYZERO) flags |= DZ;
-    if (e & FE_OVERFLOW) flags |= OF;
-    if (e & FE_UNDERFLOW) flags |= UF;
-    if (e & FE_INEXACT) flags |= NX;
-    std::fesetround(FE_TONEAREST);
+    const unsigned e = _mm_getcsr();
+    if (e & 0x01) flags |= NV;
+    if (e & 0x04) flags |= DZ;
+    if (e & 0x08) flags |= OF;
+    if (e & 0x10) flags |= UF;
+    if (e & 0x20) flags |= NX;
+    _mm_setcsr(saved & ~(0x6000u | 0x3Fu));
   }
 };
 
@@ -324,17 +325,24 @@ long double int_value(uint64_t v, unsigned width, bool is_unsigned) {
   if (width == 32) return is_unsigned ? static_cast<long double>(static_cast<uint32_t>(v)) : static_cast<int32_t>(v);
   return is_unsigned ? static_cast<long double>(v) : static_cast<long double>(static_cast<int64_t>(v));
 }
+// Integer to float with one SSE conversion, rounded in the current mode.
+template <typename F>
+F to_host_float(uint64_t v, unsigned width, bool is_unsigned) {
+  volatile uint64_t x = v;
+  if (width == 32) return is_unsigned ? static_cast<F>(static_cast<uint32_t>(x)) : static_cast<F>(static_cast<int32_t>(x));
+  return is_unsigned ? static_cast<F>(static_cast<uint64_t>(x)) : static_cast<F>(static_cast<int64_t>(x));
+}
 }  // namespace
 
 uint32_t int_to_f32(uint64_t v, unsigned width, bool is_unsigned, Rm rm, uint32_t& flags) {
-  const long double exact = int_value(v, width, is_unsigned);  // exact: 64-bit mantissa
-  auto fn = [&]() -> float { volatile long double x = exact; return static_cast<float>(x); };
+  const long double exact = int_value(v, width, is_unsigned);  // exact: 64-bit mantissa, for the tie test
+  auto fn = [&]() -> float { return to_host_float<float>(v, width, is_unsigned); };
   return canon32(rounded<float>(rm, flags, fn, [&](long double m) { return exact == m; }));
 }
 
 uint64_t int_to_f64(uint64_t v, unsigned width, bool is_unsigned, Rm rm, uint32_t& flags) {
   const long double exact = int_value(v, width, is_unsigned);
-  auto fn = [&]() -> double { volatile long double x = exact; return static_cast<double>(x); };
+  auto fn = [&]() -> double { return to_host_float<double>(v, width, is_unsigned); };
   return canon64(rounded<double>(rm, flags, fn, [&](long double m) { return exact == m; }));
 }
 

@@ -74,6 +74,7 @@ void Hart::run() {
     }
     if (flush_) {
       blocks_.clear();
+      for (auto& slot : block_slots_) slot = BlockSlot{};
       flush_ = false;
     }
     if ((s_.mip & s_.mie) && check_interrupts()) continue;
@@ -92,8 +93,13 @@ void Hart::run() {
 }
 
 const Hart::Block& Hart::block_at(uint64_t pc) {
+  BlockSlot& slot = block_slots_[(pc >> 1) & (kBlockSlots - 1)];
+  if (slot.pc == pc && slot.block) return *slot.block;
   auto it = blocks_.find(pc);
-  if (it != blocks_.end()) return it->second;
+  if (it != blocks_.end()) {
+    slot = {pc, &it->second};
+    return it->second;
+  }
   if (pc & 1) throw TrapException{kInsnMisaligned, pc};
   Block b;
   uint64_t a = pc;
@@ -114,7 +120,9 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
     if (ends_block(static_cast<Op>(d.op))) break;
   }
   cluster_.mark_code(pc, a - pc);
-  return blocks_.emplace(pc, std::move(b)).first->second;
+  Block& stored = blocks_.emplace(pc, std::move(b)).first->second;
+  slot = {pc, &stored};
+  return stored;
 }
 
 void Hart::invalidate_decoded() {
@@ -131,7 +139,7 @@ void Hart::run_block(const Block& b) {
   for (const Insn& d : b.insns) {
     s_.pc = pc;
     const uint64_t next = exec(d, pc);
-    const unsigned cls = static_cast<unsigned>(op_class(static_cast<Op>(d.op)));
+    const unsigned cls = d.cls;
     ++s_.minstret;
     s_.mcycle += cost_cycles[cls];
     local_ps_ += cost_ps[cls];
@@ -232,7 +240,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   for (const auto& r : dmi_)
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
   dmi_.swap(keep);
-  rd_ = wr_ = DmiRegion{};
+  rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
 }
 
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause) {
@@ -253,8 +261,13 @@ void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned l
 template <typename T>
 T Hart::load_slow(uint64_t addr) {
   T v{};
+  if (addr - rd2_.base < rd2_.size && rd2_.size - (addr - rd2_.base) >= sizeof(T)) {
+    std::swap(rd_, rd2_);  // two regions in turn (code/data and stack) stay on the fast path
+    return load<T>(addr);
+  }
   if (DmiRegion* r = find_dmi(addr, false)) {
     if (addr - r->base + sizeof(T) <= r->size) {
+      rd2_ = rd_;
       rd_ = *r;
       return load<T>(addr);
     }
@@ -265,8 +278,15 @@ T Hart::load_slow(uint64_t addr) {
 
 template <typename T>
 void Hart::store_slow(uint64_t addr, T v) {
+  if (addr - wr2_.base < wr2_.size && wr2_.size - (addr - wr2_.base) >= sizeof(T)) {
+    std::swap(wr_, wr2_);
+    std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
+    local_ps_ += wr_.wr_ps;
+    return;
+  }
   if (DmiRegion* r = find_dmi(addr, true)) {
     if (addr - r->base + sizeof(T) <= r->size) {
+      wr2_ = wr_;
       wr_ = *r;
       std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
       local_ps_ += wr_.wr_ps;

@@ -124,7 +124,15 @@ class Hart : public sc_core::sc_module {
   rv::HartState s_;
   std::unordered_map<uint64_t, Block> blocks_;
   std::vector<DmiRegion> dmi_;
-  DmiRegion rd_, wr_;  // the last regions used for loads / stores
+  DmiRegion rd_, wr_;    // the last regions used for loads / stores
+  DmiRegion rd2_, wr2_;  // the ones used before them
+  // Direct-mapped cache of decoded blocks in front of blocks_.
+  static constexpr unsigned kBlockSlots = 4096;
+  struct BlockSlot {
+    uint64_t pc = 0;
+    const Block* block = nullptr;
+  };
+  std::vector<BlockSlot> block_slots_ = std::vector<BlockSlot>(kBlockSlots);
   tlm::tlm_generic_payload gp_;
   uint64_t local_ps_ = 0;
   uint64_t reservation_ = ~0ull;  // LR/SC reserved address (8-byte granule), ~0 = none

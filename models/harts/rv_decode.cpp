@@ -275,6 +275,7 @@ Insn decode32(uint32_t raw) {
       break;
   }
   d.op = op;
+  d.cls = static_cast<uint8_t>(op_class(op));
   return d;
 }
 

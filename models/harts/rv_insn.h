@@ -49,6 +49,7 @@ struct Insn {
   uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;
   uint8_t rm = 0;   // FP rounding mode field; funct3 for XCMD/XEXT
   uint8_t len = 4;  // 2 for compressed
+  uint8_t cls = 0;  // OpClass, for the timing model
   int64_t imm = 0;  // sign-extended immediate; CSR number for CSR ops
   uint32_t raw = 0; // the instruction bits as fetched (16 bits for compressed)
 };
