@@ -131,24 +131,6 @@ void Hart::invalidate_decoded() {
   block_abort_ = true;
 }
 
-void Hart::run_block(const Block& b) {
-  block_abort_ = false;
-  uint64_t pc = s_.pc;
-  const uint64_t* cost_ps = cluster_.cost_ps();
-  const uint64_t* cost_cycles = cluster_.cost_cycles();
-  for (const Insn& d : b.insns) {
-    s_.pc = pc;
-    const uint64_t next = exec(d, pc);
-    const unsigned cls = d.cls;
-    ++s_.minstret;
-    s_.mcycle += cost_cycles[cls];
-    local_ps_ += cost_ps[cls];
-    pc = next;
-    if (block_abort_ || stop_) break;
-  }
-  if (!stop_) s_.pc = pc;
-}
-
 void Hart::illegal(const Insn& d) const { throw TrapException{kIllegalInsn, d.raw}; }
 
 void Hart::take_trap(uint64_t cause, uint64_t tval) {
