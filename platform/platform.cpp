@@ -4,6 +4,7 @@
 
 #include "base/unit.h"
 #include "pcie/bar0_regs.h"
+#include "decoder_factory.h"
 
 namespace avp {
 
@@ -83,6 +84,7 @@ Platform::Platform()
     throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
                      std::to_string(static_cast<uint64_t>(cores.get()) * tcdm_slice.get()) + ")");
   tlm::tlm_global_quantum::instance().set(quantum.get());
+  cmp.set_decoder(make_packet_decoder(cmp.decoder.get()));
 
   const unsigned p_tcim = bus.add_port("tcim");
   bus.map(p_tcim, "tcim", 0x1000, tcim.size.get());

@@ -87,6 +87,7 @@ enum avp_cmp_error {
   AVP_CMP_ERR_KERNEL_LIMIT = 13,   /* a kernel instance exceeded the instruction limit */
   AVP_CMP_ERR_DMA = 14,            /* a DMA transfer waited on by the buffer failed */
   AVP_CMP_ERR_BAD_ARGS = 15,       /* NUM_ARGS > 7 */
+  AVP_CMP_ERR_LOCKSTEP = 16,       /* cmp.decoder=lockstep: the RTL and TLM decoders disagreed */
 };
 
 /* The CMP register block at 0x2000_0000 (read-only mirror). */

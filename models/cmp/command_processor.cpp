@@ -22,7 +22,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
       complete_latency(this, "complete_latency", sc_core::sc_time(10, sc_core::SC_NS), "completing a buffer (counter, interrupt)"),
       launch_latency(this, "launch_latency", sc_core::sc_time(20, sc_core::SC_NS), "setting up one kernel instance on a hart"),
       queue_depth(this, "queue_depth", 16, "command buffers the queue holds"),
-      decoder(this, "decoder", "tlm", "packet decoder: tlm (the RTL decoder of rtl/ plugs in through set_decoder)"),
+      decoder(this, "decoder", "tlm", "packet decoder: tlm, rtl (the Verilated decoder of rtl/) or lockstep (both, compared)"),
       harts_(harts),
       windows_(windows),
       tcdm_base_(tcdm_global_base),
@@ -38,9 +38,6 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
       kernel_latency_(this, "kernel_latency", "time of a RUN_* command", "ns"),
       queue_occupancy_(this, "queue_occupancy", "buffers queued at each submission", "buffers"),
       busy_time_(this, "busy", "time the CMP executes buffers") {
-  if (decoder.get() != "tlm")
-    throw ParamError(std::string(this->name()) + ".decoder: '" + decoder.get() +
-                     "' is not available in this build (tlm; the RTL decoder is attached with set_decoder)");
   decoder_impl_ = std::make_unique<TlmPacketDecoder>();
   for (unsigned op = 0; op < 10; ++op)
     per_opcode_[op] = std::make_unique<Counter>(this, std::string("op.") + cmp_opcode_name(op), "packets executed", "packets");

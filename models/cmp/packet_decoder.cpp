@@ -72,8 +72,8 @@ const char* cmp_error_name(unsigned e) {
                                 "register index >= 40", "buffer truncated inside a packet", "no FINISH",
                                 "memory access error", "bad window", "MAX_HARTS too large", "kernel trap",
                                 "kernel exit with non-zero code", "kernel instruction limit", "DMA transfer failed",
-                                "more than 7 extra arguments"};
-  return e < 16 ? names[e] : "unknown error";
+                                "more than 7 extra arguments", "RTL/TLM decoder mismatch (lockstep)"};
+  return e < 17 ? names[e] : "unknown error";
 }
 
 std::string DecodedCommand::describe() const {

@@ -23,7 +23,8 @@ struct DecodedCommand {
 class PacketDecoder {
  public:
   virtual ~PacketDecoder() = default;
-  // Decodes the packet starting at chunks[0]; `available` chunks remain in the buffer.
+  // Decodes the packet starting at chunks[0]; `available` chunks remain in the
+  // buffer and `chunks` holds min(available, 9) of them (header + 8 payload).
   virtual DecodedCommand decode(const uint64_t* chunks, size_t available) = 0;
 };
 

@@ -1,0 +1,74 @@
+// The Verilated RTL decoder behind the CMP's PacketDecoder interface: steps
+// the --cc model only for the cycles one command needs and reports them.
+#pragma once
+#include <algorithm>
+#include <memory>
+
+// Verilator's headers use SystemC's sc_time_stamp() unqualified when SystemC is present.
+#include <systemc>
+using sc_core::sc_time_stamp;
+#include <verilated.h>
+
+#include "cmp/packet_decoder.h"
+
+namespace avp {
+
+template <class Model>
+class RtlPacketDecoder : public PacketDecoder {
+ public:
+  RtlPacketDecoder() : ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<Model>(ctx_.get(), "cmd_decoder")) {
+    m_->rst = 1;
+    tick();
+    tick();
+    m_->rst = 0;
+    cycles_ = 0;
+  }
+  ~RtlPacketDecoder() override { m_->final(); }
+
+  // chunks holds min(available, 9) chunks: the header and up to 8 payload chunks.
+  DecodedCommand decode(const uint64_t* chunks, size_t available) override {
+    DecodedCommand d;
+    if (available == 0) {
+      d.error = AVP_CMP_ERR_NO_FINISH;  // nothing to present to the RTL
+      return d;
+    }
+    const uint64_t start = cycles_;
+    m_->in_valid = 1;
+    m_->in_data = chunks[0];
+    m_->in_avail = static_cast<uint16_t>(std::min<size_t>(available, 0xFFFF));
+    m_->out_ready = 0;
+    tick();  // header accepted (in_ready is high in IDLE)
+    for (size_t i = 1; !m_->out_valid; ++i) {
+      m_->in_data = (i <= 8 && i < available) ? chunks[i] : 0;  // NOP payloads beyond 8 are consumed as zeros
+      tick();
+    }
+    m_->in_valid = 0;
+    d.opcode = m_->out_opcode;
+    d.inline_value = m_->out_inline;
+    d.payload_chunks = m_->out_payload_count;
+    d.error = static_cast<avp_cmp_error>(m_->out_error);
+    if (d.error == AVP_CMP_OK || d.error == AVP_CMP_ERR_BAD_REGISTER)
+      for (unsigned i = 0; i < std::min(8u, d.payload_chunks); ++i) d.payload[i] = m_->out_payload[i];
+    m_->out_ready = 1;
+    tick();  // output handshake
+    m_->out_ready = 0;
+    d.cycles = static_cast<unsigned>(cycles_ - start);
+    return d;
+  }
+  uint64_t cycles() const { return cycles_; }
+
+ private:
+  void tick() {
+    m_->clk = 0;
+    m_->eval();
+    m_->clk = 1;
+    m_->eval();
+    ctx_->timeInc(1);
+    ++cycles_;
+  }
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Model> m_;
+  uint64_t cycles_ = 0;
+};
+
+}  // namespace avp
