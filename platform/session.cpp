@@ -17,6 +17,7 @@
 #include "base/stats.h"
 #include "base/trace.h"
 #include "platform.h"
+#include "run_report.h"
 #include "version.h"
 
 namespace avp {
@@ -78,6 +79,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
                       const std::function<int(Platform&)>& body) {
   RunResult res;
   const auto start = Clock::now();
+  if (!opt.trace_file.empty()) Trace::instance().enable(true);
   sc_core::sc_spawn(
       [&] {
         res.exit_code = body(platform);
@@ -132,7 +134,10 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   std::ofstream f(manifest_path);
   if (f) f << m.dump(2) << "\n";
   else std::cerr << "accel-vp: cannot write " << manifest_path << "\n";
-  if (Trace::instance().enabled()) Trace::instance().write(opt.out_dir + "/trace.json");
+  if (Trace::instance().enabled()) Trace::instance().write(opt.trace_file.empty() ? opt.out_dir + "/trace.json" : opt.trace_file);
+  const nlohmann::json report = build_report(m);
+  write_report_json(report, opt.out_dir + "/report.json");
+  write_report_html(report, opt.out_dir + "/report.html");
 
   if (!opt.quiet) {
     std::printf("\n== accel-vp summary: %s ==\n", name.c_str());
@@ -145,6 +150,10 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
                 static_cast<unsigned long long>(log_count(Level::Error)));
     std::printf("  manifest         %s (config %s, seed %llu)\n", manifest_path.c_str(), hash.str().c_str(),
                 static_cast<unsigned long long>(platform.seed.get()));
+    std::printf("  report           %s/report.html, %s/report.json\n", opt.out_dir.c_str(), opt.out_dir.c_str());
+    const auto busiest = busiest_units(report, 5);
+    if (!busiest.empty()) std::printf("  where the time went (busiest units):\n");
+    for (const auto& line : busiest) std::printf("    %s\n", line.c_str());
   }
   return res;
 }

@@ -1,5 +1,6 @@
 #include "harts/hart.h"
 
+#include "base/trace.h"
 #include "base/unit.h"
 #include "harts/hart_cluster.h"
 
@@ -30,6 +31,8 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   reservation_ = ~0ull;
   running_ = true;
   stop_ = false;
+  started_ = sc_core::sc_time_stamp();
+  instance_ = l.a[0];
   start_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -59,6 +62,8 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
   e.instructions = s_.minstret;
   stop_ = true;
   running_ = false;
+  Trace::instance().slice(name(), kernel_ ? "instance " + std::to_string(instance_) : "program",
+                          started_, sc_core::sc_time_stamp(), {{"exit", e.describe()}});
   cluster_.hart_stopped(*this, e);
   auto done = std::move(done_);
   done_ = nullptr;

@@ -140,6 +140,8 @@ class Hart : public sc_core::sc_module {
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;
   uint64_t ret_addr_ = 0, limit_ = 0, start_instret_ = 0;
   uint32_t launch_id_ = 0;
+  sc_core::sc_time started_;
+  uint64_t instance_ = 0;  // a0 at launch (the instance id of a kernel)
   std::function<void(const HartExit&)> done_;
   sc_core::sc_event start_event_, irq_event_;
   friend class HartCluster;

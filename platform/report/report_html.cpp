@@ -1,0 +1,100 @@
+#include "report_html.h"
+
+namespace avp {
+
+namespace {
+// JSON embedded in a <script> must not close the element.
+std::string embed(std::string s) {
+  for (size_t at = s.find("</"); at != std::string::npos; at = s.find("</", at + 2)) s.replace(at, 2, "<\\/");
+  return s;
+}
+
+const char* kPage = R"HTML(<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>accel-vp run report</title>
+<style>
+body{font-family:sans-serif;margin:24px;color:#222}h1{font-size:20px}h2{font-size:16px;margin-top:28px}
+table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
+th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}.hist{display:inline-block;margin:6px 12px 6px 0}
+.muted{color:#777;font-size:12px}
+</style></head><body>
+<h1>accel-vp run report</h1><div id="run"></div>
+<h2>Utilisation</h2><div id="util"></div>
+<h2>Timeline</h2><div id="timeline"></div>
+<h2>Latency histograms</h2><div id="hist"></div>
+<h2>Counters</h2><div id="counters"></div>
+<script type="application/json" id="report">@REPORT@</script>
+<script type="application/json" id="timeline-data">@TIMELINE@</script>
+<script type="application/json" id="tracks">@TRACKS@</script>
+<script>
+const R = JSON.parse(document.getElementById('report').textContent);
+const T = JSON.parse(document.getElementById('timeline-data').textContent);
+const K = JSON.parse(document.getElementById('tracks').textContent);
+const NS = 'http://www.w3.org/2000/svg';
+function el(tag, attrs, text) { const e = document.createElementNS(NS, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); if (text !== undefined) e.textContent = text; return e; }
+function svg(w, h) { return el('svg', {width: w, height: h, viewBox: `0 0 ${w} ${h}`}); }
+const run = R.run || {};
+document.getElementById('run').textContent = `workload ${run.workload}, simulated ${(run.simulated_time_ns/1000).toFixed(3)} us, wall ${Number(run.wall_time_s).toFixed(3)} s, seed ${run.seed}, config ${run.config_hash}, version ${run.version}`;
+// Utilisation bars.
+const util = [];
+for (const [u, g] of Object.entries(R.units)) for (const [s, v] of Object.entries(g.utilisation || {})) util.push([u + '.' + s, v.fraction]);
+util.sort((a, b) => b[1] - a[1]);
+const us = svg(760, 20 * util.length + 10);
+util.forEach(([n, f], i) => {
+  us.appendChild(el('text', {x: 0, y: 20 * i + 14, 'font-size': 12}, n));
+  us.appendChild(el('rect', {x: 260, y: 20 * i + 3, width: Math.max(1, 400 * f), height: 14, fill: '#4a7bd0', class: 'bar'}));
+  us.appendChild(el('text', {x: 670, y: 20 * i + 14, 'font-size': 12}, (100 * f).toFixed(1) + ' %'));
+});
+document.getElementById('util').appendChild(util.length ? us : document.createTextNode('no utilisation statistics'));
+// Timeline (when the run was traced).
+if (T.length) {
+  const tids = [...new Set(T.map(e => e[0]))].sort((a, b) => a - b);
+  const end = Math.max(...T.map(e => e[2] + e[3])) || 1;
+  const ts = svg(1000, 22 * tids.length + 20);
+  tids.forEach((t, i) => ts.appendChild(el('text', {x: 0, y: 22 * i + 15, 'font-size': 11}, K[t] || ('track ' + t))));
+  for (const [t, n, s, d] of T) {
+    const r = el('rect', {x: 160 + 820 * s / end, y: 22 * tids.indexOf(t) + 3, width: Math.max(0.5, 820 * d / end), height: 16, fill: '#d07a4a', class: 'slice'});
+    r.appendChild(el('title', {}, `${n}: ${s.toFixed(3)} us + ${d.toFixed(3)} us`));
+    ts.appendChild(r);
+  }
+  ts.appendChild(el('text', {x: 160, y: 22 * tids.length + 15, 'font-size': 11}, `0 .. ${end.toFixed(3)} us`));
+  document.getElementById('timeline').appendChild(ts);
+} else {
+  document.getElementById('timeline').innerHTML = '<span class="muted">run with --trace to record a timeline</span>';
+}
+// Histograms.
+for (const [u, g] of Object.entries(R.units)) for (const [s, h] of Object.entries(g.histograms || {})) {
+  if (!h.count) continue;
+  const div = document.createElement('div'); div.className = 'hist';
+  div.appendChild(document.createTextNode(`${u}.${s} (${h.unit}): n=${h.count} p50=${h.p50.toFixed(1)} p95=${h.p95.toFixed(1)} p99=${h.p99.toFixed(1)}`));
+  const b = h.buckets, max = Math.max(...b.map(x => x[1]));
+  const hs = svg(300, 80);
+  b.forEach(([v, n], i) => hs.appendChild(el('rect', {x: 300 * i / b.length, y: 78 - 76 * n / max, width: Math.max(1, 300 / b.length - 1), height: 76 * n / max, fill: '#5aa05a', class: 'bar'})));
+  div.appendChild(document.createElement('br')); div.appendChild(hs);
+  document.getElementById('hist').appendChild(div);
+}
+// Counters.
+const table = document.createElement('table');
+table.innerHTML = '<tr><th>counter</th><th>value</th><th>unit</th></tr>';
+for (const [u, g] of Object.entries(R.units)) for (const [s, c] of Object.entries(g.counters || {})) {
+  const tr = document.createElement('tr');
+  tr.innerHTML = `<td>${u}.${s}</td><td>${c.value}</td><td>${c.unit}</td>`;
+  table.appendChild(tr);
+}
+document.getElementById('counters').appendChild(table);
+</script></body></html>
+)HTML";
+}  // namespace
+
+std::string report_html_page(const std::string& report_json, const std::string& timeline_json, const std::string& tracks_json) {
+  std::string page = kPage;
+  auto put = [&](const std::string& key, const std::string& value) {
+    const size_t at = page.find(key);
+    page.replace(at, key.size(), embed(value));
+  };
+  put("@REPORT@", report_json);
+  put("@TIMELINE@", timeline_json);
+  put("@TRACKS@", tracks_json);
+  return page;
+}
+
+}  // namespace avp
