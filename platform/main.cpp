@@ -54,6 +54,7 @@ int sc_main(int argc, char* argv[]) {
                  "record a timeline (Chrome trace-event JSON for Perfetto / chrome://tracing) into this file");
   add_run_command(app, ctx);
   add_info_command(app, ctx);
+  add_cmdbuf_command(app, ctx);
 
   try {
     app.parse(argc, argv);

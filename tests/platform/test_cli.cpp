@@ -94,3 +94,21 @@ TEST(Cli, UnknownWorkloadIsAClearError) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("unknown workload"), std::string::npos) << r.out;
 }
+
+TEST(Cli, CmdbufRunsBuffersInOrderDumpsMemoryAndReportsErrors) {
+  auto header = [](uint64_t op, uint64_t n, uint64_t inl) { return 0xC0000000ull | op << 8 | (2 * n) << 16 | inl << 32; };
+  const uint64_t ok[] = {header(2, 1, 0), 0x1234, header(4, 1, 0), 0x40001000, header(1, 0, 0)};
+  const uint64_t bad[] = {header(2, 1, 41), 5, header(1, 0, 0)};
+  std::ofstream("cb_ok.bin", std::ios::binary).write(reinterpret_cast<const char*>(ok), sizeof ok);
+  std::ofstream("cb_bad.bin", std::ios::binary).write(reinterpret_cast<const char*>(bad), sizeof bad);
+  auto r = run("-o cli_cb cmdbuf cb_ok.bin --dump 0x40001000:8");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("cb_ok.bin: finished"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("000040001000: 34 12 00 00 00 00 00 00"), std::string::npos) << r.out;
+  r = run("-o cli_cb cmdbuf cb_bad.bin cb_ok.bin");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("cb_bad.bin: error 5 (register index >= 40) at offset 0, opcode WRITE_REG64"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cb_ok.bin: finished"), std::string::npos) << r.out;  // the next buffer still runs
+  r = run("-o cli_cb cmdbuf no-such-file.bin");
+  EXPECT_EQ(r.code, 2) << r.out;
+}

@@ -1,0 +1,130 @@
+// `accel-vp cmdbuf FILE.bin... [--load ELF] [--write ADDR=FILE]... [--dump ADDR:LEN]...`:
+// places raw command buffers in device DRAM, runs them in order on the
+// command processor, prints its status after each and dumps memory as hex.
+// Exit code 0 when every buffer finished, 1 on a command error, 2 on bad input.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <vector>
+
+#include "base/params.h"
+#include "cli.h"
+#include "cmp/packet_decoder.h"
+#include "harts/elf_loader.h"
+#include "platform.h"
+
+namespace avp {
+
+namespace {
+
+bool read_file(const std::string& path, std::vector<uint8_t>& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  return true;
+}
+
+void hex_dump(Platform& p, uint64_t addr, uint64_t len) {
+  std::vector<uint8_t> b(len);
+  if (!p.device_port.read_debug(addr, b.data(), len)) {
+    std::printf("dump 0x%llx: not mapped\n", static_cast<unsigned long long>(addr));
+    return;
+  }
+  for (uint64_t i = 0; i < len; i += 16) {
+    std::printf("%012llx:", static_cast<unsigned long long>(addr + i));
+    for (uint64_t k = i; k < i + 16 && k < len; ++k) std::printf(" %02x", b[k]);
+    std::printf("\n");
+  }
+}
+
+int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::vector<std::string>& elfs,
+               const std::vector<std::string>& writes, const std::vector<std::string>& dumps) {
+  auto debug_write = [&](uint64_t a, const void* d, uint64_t n) { return p.device_port.write_debug(a, d, n); };
+  for (const auto& e : elfs) {
+    try {
+      const ElfImage img = load_elf(e, debug_write);
+      std::printf("loaded %s: entry 0x%llx\n", e.c_str(), static_cast<unsigned long long>(img.entry));
+    } catch (const ElfError& err) {
+      std::fprintf(stderr, "accel-vp cmdbuf: %s\n", err.what());
+      return 2;
+    }
+  }
+  for (const auto& w : writes) {
+    const size_t eq = w.find('=');
+    std::vector<uint8_t> data;
+    if (eq == std::string::npos || !read_file(w.substr(eq + 1), data)) {
+      std::fprintf(stderr, "accel-vp cmdbuf: --write %s: expected ADDR=FILE with a readable file\n", w.c_str());
+      return 2;
+    }
+    const uint64_t addr = parse_u64(w.substr(0, eq), "--write address");
+    if (!debug_write(addr, data.data(), data.size())) {
+      std::fprintf(stderr, "accel-vp cmdbuf: --write %s: 0x%llx is not device memory\n", w.c_str(), static_cast<unsigned long long>(addr));
+      return 2;
+    }
+  }
+  uint64_t at = p.dram_base() + p.dram.size.get() / 2;  // buffers live in the upper half of DRAM
+  int code = 0;
+  for (const auto& path : buffers) {
+    std::vector<uint8_t> data;
+    if (!read_file(path, data)) {
+      std::fprintf(stderr, "accel-vp cmdbuf: cannot read %s\n", path.c_str());
+      return 2;
+    }
+    if (!debug_write(at, data.data(), data.size())) return 2;
+    const uint64_t before = p.cmp.completed_count();
+    p.cmp.submit(at, data.size());
+    while (!p.cmp.idle()) sc_core::wait(p.cmp.idle_event());
+    const CmpStatusWord s = p.cmp.status();
+    if (p.cmp.completed_count() > before) {
+      std::printf("%s: finished (%zu bytes), completed buffers %llu\n", path.c_str(), data.size(),
+                  static_cast<unsigned long long>(p.cmp.completed_count()));
+    } else {
+      code = 1;
+      std::printf("%s: error %u (%s) at offset %llu, opcode %s", path.c_str(), s.error_code, cmp_error_name(s.error_code),
+                  static_cast<unsigned long long>(s.error_offset), cmp_opcode_name(s.error_info & 0xFF));
+      if (s.error_info & (1u << 31))
+        std::printf(", hart %u pc 0x%llx cause %llu", (s.error_info >> 8) & 0xFFFF, static_cast<unsigned long long>(s.error_pc),
+                    static_cast<unsigned long long>(s.error_cause));
+      std::printf("\n");
+    }
+    at += (data.size() + 0xFFF) & ~0xFFFull;
+  }
+  for (const auto& d : dumps) {
+    const size_t colon = d.find(':');
+    if (colon == std::string::npos) {
+      std::fprintf(stderr, "accel-vp cmdbuf: --dump %s: expected ADDR:LEN\n", d.c_str());
+      return 2;
+    }
+    hex_dump(p, parse_u64(d.substr(0, colon), "--dump address"), parse_u64(d.substr(colon + 1), "--dump length"));
+  }
+  return code;
+}
+
+}  // namespace
+
+void add_cmdbuf_command(CLI::App& app, CliContext& ctx) {
+  auto* cmd = app.add_subcommand("cmdbuf", "run raw command buffers on the command processor and dump memory");
+  auto buffers = std::make_shared<std::vector<std::string>>();
+  auto elfs = std::make_shared<std::vector<std::string>>();
+  auto writes = std::make_shared<std::vector<std::string>>();
+  auto dumps = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("buffers", *buffers, "binary command buffers (little-endian 64-bit chunks), run in order")->required();
+  cmd->add_option("--load", *elfs, "load an ELF file into device memory at its physical addresses");
+  cmd->add_option("--write", *writes, "place a file's bytes at an address: ADDR=FILE");
+  cmd->add_option("--dump", *dumps, "print memory as hex after the run: ADDR:LEN");
+  cmd->callback([&ctx, buffers, elfs, writes, dumps] {
+    auto platform = make_platform(ctx);
+    RunResult r = run_session(*platform, ctx.session, "cmdbuf", [&](Platform& p) {
+      try {
+        return run_cmdbuf(p, *buffers, *elfs, *writes, *dumps);
+      } catch (const ParamError& e) {
+        std::fprintf(stderr, "accel-vp cmdbuf: %s\n", e.what());
+        return 2;
+      }
+    });
+    ctx.exit_code = r.exit_code;
+  });
+}
+
+}  // namespace avp
