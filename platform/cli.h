@@ -27,5 +27,6 @@ std::unique_ptr<Platform> make_platform(CliContext& ctx);
 void add_run_command(CLI::App& app, CliContext& ctx);
 void add_info_command(CLI::App& app, CliContext& ctx);
 void add_cmdbuf_command(CLI::App& app, CliContext& ctx);
+void add_sweep_command(CLI::App& app, CliContext& ctx);
 
 }  // namespace avp
