@@ -133,7 +133,11 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
   uint64_t next = 0;
   unsigned running = 0;
   sc_core::sc_event finished;
+  const sc_core::sc_time watchdog = kernel_watchdog.get();
   while ((next < instances && !failure.code) || running) {
+    if (watchdog > sc_core::SC_ZERO_TIME && !failure.code && next < instances && sc_core::sc_time_stamp() - begin > watchdog)
+      failure = {AVP_CMP_ERR_KERNEL_LIMIT, "watchdog: " + std::to_string(next) + " of " + std::to_string(instances) +
+                                               " instances launched after " + format_time(watchdog) + " (cmp.kernel_watchdog)"};
     for (unsigned h = 0; h < use && next < instances && !failure.code; ++h) {
       if (!harts_.hart_idle(h)) continue;
       HartLaunch l;

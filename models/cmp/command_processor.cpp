@@ -22,6 +22,8 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
       complete_latency(this, "complete_latency", sc_core::sc_time(10, sc_core::SC_NS), "completing a buffer (counter, interrupt)"),
       launch_latency(this, "launch_latency", sc_core::sc_time(20, sc_core::SC_NS), "setting up one kernel instance on a hart"),
       queue_depth(this, "queue_depth", 16, "command buffers the queue holds"),
+      kernel_watchdog(this, "kernel_watchdog", sc_core::sc_time(100, sc_core::SC_MS),
+                      "a RUN_* command still launching instances after this long fails (0 = no watchdog)"),
       decoder(this, "decoder", "tlm", "packet decoder: tlm, rtl (the Verilated decoder of rtl/) or lockstep (both, compared)"),
       harts_(harts),
       windows_(windows),

@@ -31,6 +31,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
 
   Param<sc_core::sc_time> fetch_latency, decode_latency, execute_latency, complete_latency, launch_latency;
   Param<uint32_t> queue_depth;
+  Param<sc_core::sc_time> kernel_watchdog;
   Param<std::string> decoder;
 
   CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows, uint64_t tcdm_global_base,
