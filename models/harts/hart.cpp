@@ -125,6 +125,8 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
     if (ends_block(static_cast<Op>(d.op))) break;
   }
   cluster_.mark_code(pc, a - pc);
+  b.pc = pc;
+  b.bytes = a - pc;
   Block& stored = blocks_.emplace(pc, std::move(b)).first->second;
   slot = {pc, &stored};
   return stored;
@@ -134,6 +136,20 @@ void Hart::invalidate_decoded() {
   // Blocks are dropped at the next block boundary: the current one may be executing.
   flush_ = true;
   block_abort_ = true;
+}
+
+void Hart::fetch_timing(const Block& b) {
+  // Instruction-cache timing: one access per line the block spans; a miss
+  // pays the fetch latency of the memory that holds the code.
+  const uint64_t line = cluster_.icache_line();
+  uint64_t memory_ps = 0;
+  for (const auto& r : dmi_)
+    if (b.pc - r.base < r.size) memory_ps = r.rd_ps;
+  for (uint64_t a = b.pc & ~(line - 1); a < b.pc + b.bytes; a += line) {
+    bool miss = false;
+    local_ps_ += icache_.access(a, false, miss);
+    if (miss) local_ps_ += memory_ps;
+  }
 }
 
 void Hart::illegal(const Insn& d) const { throw TrapException{kIllegalInsn, d.raw}; }

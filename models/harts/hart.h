@@ -14,6 +14,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "harts/cache_model.h"
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
 #include "harts/rv_insn.h"
@@ -54,11 +55,14 @@ class Hart : public sc_core::sc_module {
   bool debug_write(uint64_t addr, const void* src, unsigned len);
 
   uint64_t instructions() const { return s_.minstret; }
+  CacheModel& icache() { return icache_; }
+  CacheModel& dcache() { return dcache_; }
   uint64_t cycles() const { return s_.mcycle; }
 
  private:
   struct Block {
     std::vector<rv::Insn> insns;
+    uint64_t pc = 0, bytes = 0;
   };
   struct DmiRegion {
     uint64_t base = 0, size = 0;  // size 0: empty
@@ -97,7 +101,7 @@ class Hart : public sc_core::sc_module {
     if (off < rd_.size && rd_.size - off >= sizeof(T)) {
       T v;
       std::memcpy(&v, rd_.ptr + off, sizeof(T));
-      local_ps_ += rd_.rd_ps;
+      local_ps_ += dcache_.enabled() ? cached(addr, false, rd_.rd_ps) : rd_.rd_ps;
       return v;
     }
     return load_slow<T>(addr);
@@ -107,12 +111,19 @@ class Hart : public sc_core::sc_module {
     const uint64_t off = addr - wr_.base;
     if (off < wr_.size && wr_.size - off >= sizeof(T)) {
       std::memcpy(wr_.ptr + off, &v, sizeof(T));
-      local_ps_ += wr_.wr_ps;
+      local_ps_ += dcache_.enabled() ? cached(addr, true, wr_.wr_ps) : wr_.wr_ps;
     } else {
       store_slow<T>(addr, v);
     }
     after_store(addr, sizeof(T));
   }
+  // Data-cache timing of a DMI access: the memory latency only on a miss.
+  uint64_t cached(uint64_t addr, bool write, uint64_t memory_ps) {
+    bool miss = false;
+    const uint64_t t = dcache_.access(addr, write, miss);
+    return miss ? t + memory_ps : t;
+  }
+  void fetch_timing(const Block& b);
   template <typename T>
   T load_slow(uint64_t addr);
   template <typename T>
@@ -124,6 +135,7 @@ class Hart : public sc_core::sc_module {
   rv::HartState s_;
   std::unordered_map<uint64_t, Block> blocks_;
   std::vector<DmiRegion> dmi_;
+  CacheModel icache_, dcache_;
   DmiRegion rd_, wr_;    // the last regions used for loads / stores
   DmiRegion rd2_, wr2_;  // the ones used before them
   // Direct-mapped cache of decoded blocks in front of blocks_.

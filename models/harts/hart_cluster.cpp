@@ -58,6 +58,16 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       xintf_devices(this, "xintf.devices", "32=hartinfo,33=barrier,34=dma",
                     "xcmd map: lun[@privileges]=device[.subdevice] with device hartinfo, barrier or dma"),
       dma_base(this, "xintf.dma_base", 0x2000'2000, "address of the DMA register block the xintf DMA device programs"),
+      icache_size(this, "icache.size", 32 * 1024, "L1 instruction cache bytes per hart (0: not modelled)"),
+      dcache_size(this, "dcache.size", 32 * 1024, "L1 data cache bytes per hart (0: not modelled, every access pays the memory latency)"),
+      icache_ways(this, "icache.ways", 4, "L1 instruction cache associativity"),
+      dcache_ways(this, "dcache.ways", 4, "L1 data cache associativity"),
+      icache_line_size(this, "icache.line", 64, "L1 instruction cache line bytes"),
+      dcache_line_size(this, "dcache.line", 64, "L1 data cache line bytes"),
+      icache_hit(this, "icache.hit_latency", sc_core::SC_ZERO_TIME, "L1 instruction cache hit time (beyond the instruction's cycles)"),
+      icache_miss(this, "icache.miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "L1 instruction cache miss penalty (plus the memory latency)"),
+      dcache_hit(this, "dcache.hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "L1 data cache hit time"),
+      dcache_miss(this, "dcache.miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "L1 data cache miss penalty (plus the memory latency)"),
       cores_(cores),
       harts_per_core_(harts_per_core),
       code_map_((1ull << (32 - kGranuleBits)) / 64, 0),
@@ -69,14 +79,25 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       code_flushes_(this, "code_flushes", "decoded-instruction caches dropped because code was written", "flushes"),
       xintf_calls_(this, "xintf_calls", "xcmd calls that reached an extension device", "calls") {
   xintf_map_.configure(xintf_luns.get(), xintf_devices.get());
-  configure_costs();
   for (unsigned c = 0; c < cores; ++c)
     for (unsigned h = 0; h < harts_per_core; ++h) {
       const unsigned id = c * harts_per_core + h;
       harts_.push_back(std::make_unique<Hart>(("hart" + std::to_string(id)).c_str(), *this, id, c));
     }
+  configure_costs();
   group_of_.assign(harts_.size(), 0);
   dma_.resize(harts_.size());
+  hart_stats_.resize(harts_.size());
+  for (auto& h : harts_) {
+    HartStats& st = hart_stats_[h->id()];
+    const std::string n = "hart" + std::to_string(h->id()) + ".";
+    st.instructions = std::make_unique<Counter>(this, n + "instructions", "instructions retired", "instructions");
+    st.cycles = std::make_unique<Counter>(this, n + "cycles", "cycles of the retired instructions", "cycles");
+    st.icache_hits = std::make_unique<Counter>(this, n + "icache_hits", "L1 instruction cache hits", "accesses");
+    st.icache_misses = std::make_unique<Counter>(this, n + "icache_misses", "L1 instruction cache misses", "accesses");
+    st.dcache_hits = std::make_unique<Counter>(this, n + "dcache_hits", "L1 data cache hits", "accesses");
+    st.dcache_misses = std::make_unique<Counter>(this, n + "dcache_misses", "L1 data cache misses", "accesses");
+  }
   for (auto& h : harts_) h->xintf.bind(xintf_hub);
   perf_socket.register_b_transport(this, &HartCluster::perf_b_transport);
   perf_socket.register_transport_dbg(this, &HartCluster::perf_transport_dbg);
@@ -96,6 +117,27 @@ void HartCluster::configure_costs() {
   }
   quantum_ps_ = static_cast<uint64_t>(tlm::tlm_global_quantum::instance().get().to_seconds() * 1e12 + 0.5);
   if (quantum_ps_ == 0) quantum_ps_ = 1000000;
+  auto ps = [](const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); };
+  if (caches_configured_) return;  // caches stay warm between launches
+  caches_configured_ = true;
+  for (auto& h : harts_) {
+    h->icache().configure({icache_size, icache_ways, icache_line_size, ps(icache_hit), ps(icache_miss)}, "harts.icache");
+    h->dcache().configure({dcache_size, dcache_ways, dcache_line_size, ps(dcache_hit), ps(dcache_miss)}, "harts.dcache");
+  }
+}
+
+void HartCluster::update_hart_stats(Hart& h) {
+  HartStats& st = hart_stats_[h.id()];
+  const uint64_t now[6] = {h.instructions(), h.cycles(), h.icache().hits(), h.icache().misses(), h.dcache().hits(),
+                           h.dcache().misses()};
+  Counter* c[6] = {st.instructions.get(), st.cycles.get(), st.icache_hits.get(), st.icache_misses.get(),
+                   st.dcache_hits.get(), st.dcache_misses.get()};
+  for (int i = 0; i < 6; ++i) {
+    // Instructions and cycles restart with each launch; cache counts accumulate.
+    const uint64_t base = (i < 2 && now[i] < st.reported[i]) ? 0 : st.reported[i];
+    c[i]->inc(now[i] - base);
+    st.reported[i] = now[i];
+  }
 }
 
 void HartCluster::launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
@@ -113,12 +155,18 @@ void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::func
 }
 
 sc_core::sc_time HartCluster::flush_dcaches() {
-  // Data caches are timing models only (memory is coherent): nothing to write back.
-  return sc_core::SC_ZERO_TIME;
+  // The caches are timing models (memory is coherent): a flush costs the
+  // write-back of each dirty line; the harts' caches write back in parallel.
+  uint64_t longest = 0;
+  for (auto& h : harts_) longest = std::max(longest, h->dcache().flush());
+  return sc_core::sc_time(static_cast<double>(longest), sc_core::SC_PS);
 }
 
 sc_core::sc_time HartCluster::invalidate_icaches() {
-  for (auto& h : harts_) h->invalidate_decoded();
+  for (auto& h : harts_) {
+    h->invalidate_decoded();
+    h->icache().invalidate();
+  }
   code_flushes_.inc();
   return sc_core::SC_ZERO_TIME;
 }
@@ -166,6 +214,7 @@ void HartCluster::barrier(Hart& h) {
 
 void HartCluster::hart_stopped(Hart& h, const HartExit& e) {
   instructions_.inc(e.instructions);
+  update_hart_stats(h);
   if (e.kind == HartExitKind::Trap) traps_.inc();
   idle_event_.notify(sc_core::SC_ZERO_TIME);
   // A hart that leaves may complete a barrier the others are waiting at.

@@ -56,6 +56,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
   // Used by harts.
   uint64_t quantum_ps() const { return quantum_ps_; }
+  uint64_t icache_line() const { return icache_line_size.get(); }
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
   uint64_t time_ns(const Hart& h) const;
@@ -79,6 +80,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   const XintfMap& xintf_map() const { return xintf_map_; }
   Param<std::string> xintf_luns, xintf_devices;
   Param<uint64_t> dma_base;
+  Param<uint64_t> icache_size, dcache_size;
+  Param<uint32_t> icache_ways, dcache_ways, icache_line_size, dcache_line_size;
+  Param<sc_core::sc_time> icache_hit, icache_miss, dcache_hit, dcache_miss;
 
  private:
   static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
@@ -113,6 +117,14 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     uint64_t src = 0, dst = 0;
   };
   std::vector<DmaState> dma_;
+  // Per-hart statistics (instructions, cycles, cache hits and misses), updated when a hart stops.
+  struct HartStats {
+    std::unique_ptr<Counter> instructions, cycles, icache_hits, icache_misses, dcache_hits, dcache_misses;
+    uint64_t reported[6] = {};
+  };
+  std::vector<HartStats> hart_stats_;
+  bool caches_configured_ = false;
+  void update_hart_stats(Hart& h);
   XintfMap xintf_map_;
   Logger log_;
   Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;

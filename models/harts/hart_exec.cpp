@@ -134,6 +134,7 @@ inline uint64_t mulhsu(int64_t a, uint64_t b) {
 
 void Hart::run_block(const Block& b) {
   block_abort_ = false;
+  if (icache_.enabled()) fetch_timing(b);
   uint64_t pc = s_.pc;
   const uint64_t* cost_ps = cluster_.cost_ps();
   const uint64_t* cost_cycles = cluster_.cost_cycles();

@@ -34,6 +34,17 @@ nlohmann::json build_report(const nlohmann::json& manifest) {
     const char* group = type == "histogram" ? "histograms" : type == "utilisation" ? "utilisation" : "counters";
     units[unit][group][stat] = j;
   }
+  // Derived per-hart figures: IPC and cache hit rates.
+  for (auto& [unit, g] : units.items()) {
+    if (!g.contains("counters")) continue;
+    const auto& c = g["counters"];
+    auto value = [&](const char* k) { return c.contains(k) ? c[k]["value"].get<double>() : 0.0; };
+    if (c.contains("instructions") && value("cycles") > 0) g["derived"]["ipc"] = value("instructions") / value("cycles");
+    for (const char* cache : {"icache", "dcache"}) {
+      const double hits = value((std::string(cache) + "_hits").c_str()), misses = value((std::string(cache) + "_misses").c_str());
+      if (hits + misses > 0) g["derived"][std::string(cache) + "_hit_rate"] = hits / (hits + misses);
+    }
+  }
   r["units"] = units;
   const Trace& t = Trace::instance();
   r["trace"] = {{"enabled", t.enabled()}, {"events", t.event_count()}};

@@ -254,3 +254,38 @@ TEST(Acceldev, ResetInTheMiddleOfARunStopsItAndEmptiesEverything) {
     EXPECT_EQ(c->fence_counter(), 0u);  // the run never reached its fence
   });
 }
+
+TEST(Pcie, MsiDeliversAMessageWriteInsteadOfTheIntxLevel) {
+  Bench t;
+  t.run([&] {
+    t.p.host.cfg_write32(0x50 + 4, 0xFEE0'0000u & 0x0FFF'FFFF);  // MSI address (in host memory here)
+    t.p.host.cfg_write32(0x50 + 8, 0);
+    t.p.host.cfg_write32(0x50 + 12, 0x42);
+    t.p.host.cfg_write32(0x50, 1u << 16);  // MSI enable
+    EXPECT_EQ(t.p.host.cfg_read32(0x50) & 0xFF, 0x05u);  // MSI capability id
+    t.p.host.mmio_write32(ACCELDEV_CMD_FENCE_WAIT, 9);
+    const uint32_t f[5] = {ACCELDEV_DEVICE_CMD_TYPE_FENCE, 9, 0, 0, 0};
+    t.drv.submit(f);
+    sc_core::wait(t.p.host.irq_event());
+    uint32_t data = 0;
+    t.p.host.host_mem.read(0x0EE0'0000, &data, 4);
+    EXPECT_EQ(data, 0x42u);
+    EXPECT_FALSE(t.p.host.irq_level());  // no INTx while MSI is on
+    EXPECT_TRUE(t.p.host.mmio_read32(ACCELDEV_INTR) & ACCELDEV_INTR_FENCE_WAIT);
+  });
+}
+
+TEST(Pcie, ConfigSpaceIdentifiesTheDeviceAndSizesItsBars) {
+  Bench t;
+  t.run([&] {
+    EXPECT_EQ(t.p.host.cfg_read32(0x00), AVP_PCI_VENDOR_ID | AVP_PCI_DEVICE_ID << 16);
+    EXPECT_EQ(t.p.host.cfg_read32(0x08) >> 8, static_cast<uint32_t>(AVP_PCI_CLASS));
+    t.p.host.cfg_write32(0x10, 0xFFFFFFFFu);
+    EXPECT_EQ(t.p.host.cfg_read32(0x10), ~(AVP_BAR0_SIZE - 1));
+    t.p.host.cfg_write32(0x18, 0xFFFFFFFFu);
+    t.p.host.cfg_write32(0x1C, 0xFFFFFFFFu);
+    const uint64_t bar2 = t.p.host.cfg_read32(0x18) | uint64_t{t.p.host.cfg_read32(0x1C)} << 32;
+    EXPECT_EQ(bar2 & 0xF, 0xCu);  // 64-bit, prefetchable
+    EXPECT_EQ(~(bar2 & ~0xFull) + 1, t.p.dram.size.get());
+  });
+}

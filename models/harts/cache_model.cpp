@@ -1,0 +1,62 @@
+#include "harts/cache_model.h"
+
+#include "base/params.h"
+
+namespace avp {
+
+void CacheModel::configure(const CacheGeometry& g, const char* what) {
+  g_ = g;
+  sets_ = 0;
+  if (g.size == 0) return;
+  auto pow2 = [](uint64_t v) { return v && !(v & (v - 1)); };
+  if (!pow2(g.line) || g.ways == 0 || g.size % (uint64_t{g.ways} * g.line) || !pow2(g.size / (uint64_t{g.ways} * g.line)))
+    throw ParamError(std::string(what) + ": size / (ways x line) must be a power of two and line a power of two");
+  sets_ = g.size / (uint64_t{g.ways} * g.line);
+  line_bits_ = 0;
+  while ((1u << line_bits_) < g.line) ++line_bits_;
+  ways_.assign(sets_ * g.ways, Way{});
+}
+
+uint64_t CacheModel::access(uint64_t addr, bool write, bool& miss) {
+  const uint64_t block = addr >> line_bits_;
+  Way* set = &ways_[(block & (sets_ - 1)) * g_.ways];
+  ++clock_;
+  Way* victim = set;
+  for (uint32_t w = 0; w < g_.ways; ++w) {
+    if (set[w].tag == block) {
+      set[w].used = clock_;
+      set[w].dirty |= write;
+      ++hits_;
+      miss = false;
+      return g_.hit_ps;
+    }
+    if (set[w].used < victim->used) victim = &set[w];
+  }
+  ++misses_;
+  miss = true;
+  uint64_t t = g_.miss_ps;
+  if (victim->dirty) {
+    ++writebacks_;
+    t += g_.miss_ps;
+  }
+  *victim = Way{block, clock_, write};
+  return t;
+}
+
+uint64_t CacheModel::flush() {
+  uint64_t t = 0;
+  for (auto& w : ways_) {
+    if (w.dirty) {
+      ++writebacks_;
+      t += g_.miss_ps;
+    }
+    w = Way{};
+  }
+  return t;
+}
+
+void CacheModel::invalidate() {
+  for (auto& w : ways_) w = Way{};
+}
+
+}  // namespace avp
