@@ -5,12 +5,13 @@
 #include <iostream>
 #include <vector>
 
+#include "debug/gdb_server.h"
 #include "harts/elf_loader.h"
 #include "platform.h"
 
 namespace avp {
 
-int run_bare_metal(Platform& p, const std::string& elf, unsigned n) {
+int run_bare_metal(Platform& p, const std::string& elf, unsigned n, GdbServer* gdb) {
   ElfImage img;
   try {
     img = load_elf(elf, [&](uint64_t a, const void* d, uint64_t len) { return p.device_port.write_debug(a, d, len); });
@@ -18,6 +19,7 @@ int run_bare_metal(Platform& p, const std::string& elf, unsigned n) {
     std::cerr << "accel-vp: " << e.what() << "\n";
     return 2;
   }
+  if (gdb) gdb->attach();
   const unsigned hpc = p.harts_per_core.get();
   const uint64_t slice = p.tcdm_slice.get() / hpc;
   std::vector<HartExit> exits(n);

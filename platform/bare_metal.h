@@ -7,5 +7,6 @@ class Platform;
 // Loads the ELF, starts harts 0..n-1 at its entry in M-mode (a0 = hart id,
 // sp = top of the hart's TCDM slice) and waits until all have exited. Returns
 // the exit code of hart 0 (1 when any hart trapped or hit the limit).
-int run_bare_metal(Platform& p, const std::string& elf, unsigned harts);
+// With a GDB server, the debugger attaches once the program is loaded.
+int run_bare_metal(Platform& p, const std::string& elf, unsigned harts, class GdbServer* gdb = nullptr);
 }  // namespace avp

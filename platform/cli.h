@@ -18,6 +18,7 @@ struct CliContext {
   std::vector<std::string> log_specs;  // "module=level"
   int verbosity = 0;
   int exit_code = 0;
+  int gdb_port = -1;  // >= 0: serve GDB on this port (0: any free port) and wait for it
 };
 
 // Applies logging options and presets, then elaborates the platform. Throws

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "bare_metal.h"
+#include "debug/gdb_server.h"
 #include "platform.h"
 #include "workload.h"
 
@@ -30,8 +31,13 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
         return;
       }
       ctx.session.quiet = true;
-      RunResult r = run_session(*platform, ctx.session, "elf:" + *elf,
-                                [&](Platform& p) { return run_bare_metal(p, *elf, *harts); });
+      std::unique_ptr<GdbServer> gdb;
+      if (ctx.gdb_port >= 0) gdb = std::make_unique<GdbServer>(platform->harts, static_cast<unsigned>(ctx.gdb_port));
+      RunResult r = run_session(*platform, ctx.session, "elf:" + *elf, [&](Platform& p) {
+        const int code = run_bare_metal(p, *elf, *harts, gdb.get());
+        if (gdb) gdb->finish(code);
+        return code;
+      });
       ctx.exit_code = r.exit_code;
       return;
     }
@@ -47,7 +53,14 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
     }
     auto platform = make_platform(ctx);
     WorkloadArgs wa{*args};
-    RunResult r = run_session(*platform, ctx.session, w->name, [&](Platform& p) { return w->run(p, wa); });
+    std::unique_ptr<GdbServer> gdb;
+    if (ctx.gdb_port >= 0) gdb = std::make_unique<GdbServer>(platform->harts, static_cast<unsigned>(ctx.gdb_port));
+    RunResult r = run_session(*platform, ctx.session, w->name, [&](Platform& p) {
+      if (gdb) gdb->attach();
+      const int code = w->run(p, wa);
+      if (gdb) gdb->finish(code);
+      return code;
+    });
     ctx.exit_code = r.exit_code;
   });
 }

@@ -50,6 +50,7 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--log", ctx.log_specs, "log level per module prefix: module=error|warn|info|debug|trace");
   app.add_option("-o,--out", ctx.session.out_dir, "output directory for manifest, report and traces");
   app.add_flag("!--no-progress", ctx.session.progress, "no progress line on stderr");
+  app.add_option("--gdb", ctx.gdb_port, "wait for GDB on this TCP port (0: any free one) before running; harts are threads");
   app.add_option("--trace", ctx.session.trace_file,
                  "record a timeline (Chrome trace-event JSON for Perfetto / chrome://tracing) into this file");
   add_run_command(app, ctx);

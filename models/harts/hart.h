@@ -22,6 +22,17 @@
 namespace avp {
 
 class HartCluster;
+class Hart;
+
+// A debugger's view of execution: called before every instruction while set
+// (one predictable branch per instruction otherwise). It may block the whole
+// simulation (the GDB server does, while the debugger holds the target) and
+// may change registers, including the pc.
+class HartDebugHook {
+ public:
+  virtual ~HartDebugHook() = default;
+  virtual void before_instruction(Hart& hart, uint64_t pc) = 0;
+};
 
 struct TrapException {
   uint64_t cause;
@@ -55,6 +66,9 @@ class Hart : public sc_core::sc_module {
   bool debug_write(uint64_t addr, const void* src, unsigned len);
 
   uint64_t instructions() const { return s_.minstret; }
+  void set_debug_hook(HartDebugHook* hook) { debug_ = hook; }
+  // A CSR as M-mode sees it, for debuggers; false when it does not exist.
+  bool debug_csr(unsigned csr, uint64_t& value);
   CacheModel& icache() { return icache_; }
   CacheModel& dcache() { return dcache_; }
   uint64_t cycles() const { return s_.mcycle; }
@@ -131,6 +145,7 @@ class Hart : public sc_core::sc_module {
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
 
   HartCluster& cluster_;
+  HartDebugHook* debug_ = nullptr;
   const unsigned id_, core_;
   rv::HartState s_;
   std::unordered_map<uint64_t, Block> blocks_;

@@ -19,6 +19,19 @@ uint64_t with_sd(uint64_t st) {
 }
 }  // namespace
 
+bool Hart::debug_csr(unsigned csr, uint64_t& value) {
+  const Priv saved = s_.priv;
+  s_.priv = PRV_M;
+  bool ok = true;
+  try {
+    value = csr_read(csr, Insn{});
+  } catch (const TrapException&) {
+    ok = false;
+  }
+  s_.priv = saved;
+  return ok;
+}
+
 bool Hart::counter_allowed(unsigned csr) const {
   const unsigned bit = csr & 31;
   if (s_.priv == PRV_M) return true;

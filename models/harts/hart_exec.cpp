@@ -140,6 +140,14 @@ void Hart::run_block(const Block& b) {
   const uint64_t* cost_cycles = cluster_.cost_cycles();
   for (const Insn& d : b.insns) {
     s_.pc = pc;
+    if (debug_) {
+      debug_->before_instruction(*this, pc);
+      if (stop_) break;
+      if (s_.pc != pc) {  // the debugger moved the pc
+        pc = s_.pc;
+        break;
+      }
+    }
     const uint64_t next = exec(d, pc);
     const unsigned cls = d.cls;
     ++s_.minstret;
