@@ -126,6 +126,9 @@ Platform::Platform()
   info.tcim_size = tcim.size.get();
   info.xintf_uuids = {0xACC01, 0xACC02, 0xACC03};
   endpoint = std::make_unique<PcieEndpoint>("endpoint", link, &cmp, info);
+  aql = std::make_unique<AqlProcessor>("aql", harts, tcdm_global_base(), tcdm_slice.get(),
+                                       [this](unsigned bit) { endpoint->raise(1u << bit); });
+  aql->map_registers(endpoint->bar0_registers());
   bus.init.bind(endpoint->dma);
   bus.init.bind(windows.targ);
   device_port.socket.bind(bus.targ);
@@ -133,6 +136,7 @@ Platform::Platform()
   windows.init.bind(bus.targ);
   cmp.bus.bind(bus.targ);
   dma.mem.bind(bus.targ);
+  aql->bus.bind(bus.targ);
   endpoint->device.bind(bus.targ);
   endpoint->upstream.bind(host.host_mem.socket);
   host.cfg_out.bind(endpoint->cfg);

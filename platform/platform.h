@@ -10,6 +10,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "base/params.h"
+#include "aql/aql_processor.h"
 #include "cmp/command_processor.h"
 #include "cmp/window_unit.h"
 #include "dma/dma_controller.h"
@@ -68,6 +69,7 @@ class Platform {
   PcieLink link;
   PcieRootComplex host;
   std::unique_ptr<PcieEndpoint> endpoint;
+  std::unique_ptr<AqlProcessor> aql;
 
   // Whether [addr, addr + size) lies inside one memory (for window targets).
   bool is_memory(uint64_t addr, uint64_t size) const;

@@ -55,6 +55,8 @@ class PcieEndpoint : public sc_core::sc_module {
   void raise(uint32_t bits);  // sets INTR bits and updates the interrupt output
   uint32_t intr() const { return intr_; }
   AcceldevEngine& acceldev() { return *acceldev_; }
+  // BAR0's register bank, for blocks that live behind BAR0 (the AQL registration and doorbells).
+  RegisterBank& bar0_registers() { return regs_; }
   // The reset input (Acceldev registers, queue, runs).
   void reset();
 

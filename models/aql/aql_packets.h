@@ -1,0 +1,149 @@
+// Bit-exact HSA/AMD host-memory structures of the AQL front end (seed
+// amdgpu-compute-abi.md, amdgpu-llvm-codegen.txt; platform.md section 7),
+// shared by the packet processor, the host runtime and the tests.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace avp::aql {
+
+enum PacketType : uint8_t { kVendor = 0, kInvalid = 1, kKernelDispatch = 2, kBarrierAnd = 3, kAgentDispatch = 4, kBarrierOr = 5 };
+// Header: [7:0] type, [8] barrier, [10:9] acquire fence scope, [12:11] release fence scope.
+constexpr uint16_t kHeaderBarrier = 1u << 8;
+constexpr unsigned kAcquireShift = 9, kReleaseShift = 11;
+
+struct hsa_queue_t {
+  uint32_t type;
+  uint32_t features;
+  uint64_t base_address;
+  uint64_t doorbell_signal;
+  uint32_t size;  // packets, a power of two
+  uint32_t reserved1;
+  uint64_t id;
+};
+static_assert(sizeof(hsa_queue_t) == 40);
+static_assert(offsetof(hsa_queue_t, base_address) == 8);
+static_assert(offsetof(hsa_queue_t, doorbell_signal) == 16);
+static_assert(offsetof(hsa_queue_t, size) == 24);
+static_assert(offsetof(hsa_queue_t, id) == 32);
+
+struct amd_queue_t {
+  hsa_queue_t hsa_queue;
+  uint32_t reserved1[4];
+  uint64_t write_dispatch_id;
+  uint32_t group_segment_aperture_base_hi;
+  uint32_t private_segment_aperture_base_hi;
+  uint32_t max_cu_id;
+  uint32_t max_wave_id;
+  uint64_t max_legacy_doorbell_dispatch_id_plus_1;
+  uint32_t legacy_doorbell_lock;
+  uint32_t reserved2[9];
+  uint64_t read_dispatch_id;
+  uint32_t read_dispatch_id_field_base_byte_offset;
+  uint32_t compute_tmpring_size;
+  uint32_t scratch_resource_descriptor[4];
+  uint64_t scratch_backing_memory_location;
+  uint64_t scratch_backing_memory_byte_size;
+  uint32_t scratch_workitem_byte_size;
+  uint32_t queue_properties;
+  uint32_t reserved3[2];
+  uint64_t queue_inactive_signal;
+  uint32_t reserved4[14];
+};
+static_assert(sizeof(amd_queue_t) == 256);
+static_assert(offsetof(amd_queue_t, write_dispatch_id) == 56);
+static_assert(offsetof(amd_queue_t, read_dispatch_id) == 128);
+static_assert(offsetof(amd_queue_t, queue_inactive_signal) == 192);
+
+struct amd_signal_t {
+  int64_t kind;  // 1: AMD_SIGNAL_KIND_USER
+  int64_t value;
+  uint64_t event_mailbox_ptr;
+  uint32_t event_id;
+  uint32_t reserved1;
+  uint64_t start_ts;
+  uint64_t end_ts;
+  uint64_t queue_ptr;
+  uint32_t reserved3[2];
+};
+static_assert(sizeof(amd_signal_t) == 64);
+static_assert(offsetof(amd_signal_t, value) == 8);
+static_assert(offsetof(amd_signal_t, event_mailbox_ptr) == 16);
+static_assert(offsetof(amd_signal_t, event_id) == 24);
+static_assert(offsetof(amd_signal_t, start_ts) == 32);
+static_assert(offsetof(amd_signal_t, end_ts) == 40);
+static_assert(offsetof(amd_signal_t, queue_ptr) == 48);
+
+struct hsa_kernel_dispatch_packet_t {
+  uint16_t header;
+  uint16_t setup;  // [1:0] dimensions
+  uint16_t workgroup_size_x, workgroup_size_y, workgroup_size_z;
+  uint16_t reserved0;
+  uint32_t grid_size_x, grid_size_y, grid_size_z;
+  uint32_t private_segment_size;
+  uint32_t group_segment_size;
+  uint64_t kernel_object;
+  uint64_t kernarg_address;
+  uint64_t reserved2;
+  uint64_t completion_signal;
+};
+static_assert(sizeof(hsa_kernel_dispatch_packet_t) == 64);
+static_assert(offsetof(hsa_kernel_dispatch_packet_t, grid_size_x) == 12);
+static_assert(offsetof(hsa_kernel_dispatch_packet_t, private_segment_size) == 24);
+static_assert(offsetof(hsa_kernel_dispatch_packet_t, kernel_object) == 32);
+static_assert(offsetof(hsa_kernel_dispatch_packet_t, kernarg_address) == 40);
+static_assert(offsetof(hsa_kernel_dispatch_packet_t, completion_signal) == 56);
+
+struct hsa_barrier_packet_t {  // barrier-AND and barrier-OR
+  uint16_t header;
+  uint16_t reserved0;
+  uint32_t reserved1;
+  uint64_t dep_signal[5];
+  uint64_t reserved2;
+  uint64_t completion_signal;
+};
+static_assert(sizeof(hsa_barrier_packet_t) == 64);
+static_assert(offsetof(hsa_barrier_packet_t, dep_signal) == 8);
+static_assert(offsetof(hsa_barrier_packet_t, completion_signal) == 56);
+
+// Kernel descriptor for GFX6-GFX9 (64 bytes, 64-byte aligned).
+struct kernel_descriptor_t {
+  uint32_t group_segment_fixed_size;
+  uint32_t private_segment_fixed_size;
+  uint32_t kernarg_size;
+  uint8_t reserved0[4];
+  int64_t kernel_code_entry_byte_offset;
+  uint8_t reserved1[20];
+  uint32_t compute_pgm_rsrc3;
+  uint32_t compute_pgm_rsrc1;
+  uint32_t compute_pgm_rsrc2;
+  uint16_t kernel_code_properties;
+  uint8_t reserved2[6];
+};
+static_assert(sizeof(kernel_descriptor_t) == 64);
+static_assert(offsetof(kernel_descriptor_t, kernel_code_entry_byte_offset) == 16);
+static_assert(offsetof(kernel_descriptor_t, compute_pgm_rsrc3) == 44);
+static_assert(offsetof(kernel_descriptor_t, compute_pgm_rsrc1) == 48);
+static_assert(offsetof(kernel_descriptor_t, compute_pgm_rsrc2) == 52);
+static_assert(offsetof(kernel_descriptor_t, kernel_code_properties) == 56);
+
+// kernel_code_properties: the enabled "SGPR" inputs, given to the kernel in a0.. in this order.
+enum : uint16_t {
+  kEnablePrivateSegmentBuffer = 1 << 0, kEnableDispatchPtr = 1 << 1, kEnableQueuePtr = 1 << 2,
+  kEnableKernargSegmentPtr = 1 << 3, kEnableDispatchId = 1 << 4, kEnableFlatScratchInit = 1 << 5,
+  kEnablePrivateSegmentSize = 1 << 6,
+};
+// compute_pgm_rsrc2: ENABLE_SGPR_WORKGROUP_ID_X/Y/Z.
+constexpr uint32_t kRsrc2WorkgroupIdX = 1u << 7, kRsrc2WorkgroupIdY = 1u << 8, kRsrc2WorkgroupIdZ = 1u << 9;
+
+// BAR0 registration block (platform.md section 5), per queue q at 0x2000 + 0x20 q.
+constexpr uint32_t kRegsBase = 0x2000, kRegsStride = 0x20;
+constexpr uint32_t kQueueAddrLo = 0x0, kQueueAddrHi = 0x4, kQueueEnable = 0x8, kQueueStatus = 0xC, kQueueError = 0x10;
+constexpr uint32_t kDoorbellBase = 0x3000;  // 8 bytes per queue; the low dword write rings it
+// Queue errors (kQueueError, and the bits set in queue_inactive_signal's value).
+enum QueueError : uint32_t {
+  kErrNone = 0, kErrInvalidPacket = 1, kErrDimensions = 2, kErrGroupSegment = 3, kErrPrivateSegment = 4,
+  kErrKernelObject = 5, kErrMemory = 6, kErrKernelFault = 7,
+};
+
+}  // namespace avp::aql

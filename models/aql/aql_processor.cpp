@@ -1,0 +1,243 @@
+#include "aql/aql_processor.h"
+
+#include <cstring>
+
+#include "base/trace.h"
+#include "base/unit.h"
+#include "pcie/pcie_endpoint.h"
+
+namespace avp {
+
+using namespace aql;
+
+namespace {
+constexpr unsigned kAqlSignal = 11, kAqlError = 12;
+}  // namespace
+
+AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uint64_t tcdm_global_base,
+                           uint64_t tcdm_per_core, std::function<void(unsigned)> raise)
+    : sc_module(name),
+      bus("bus"),
+      queues(this, "queues", 4, "AQL queues that can be registered"),
+      host_window(this, "host_window", 0x8000'0000'0000ull, "device address of host physical address 0"),
+      max_group_segment(this, "max_group_segment", 64 * 1024, "largest group segment a dispatch may ask for (bytes)"),
+      max_private_segment(this, "max_private_segment", 16 * 1024, "largest private segment per work-item (bytes)"),
+      packet_latency(this, "packet_latency", sc_core::sc_time(20, sc_core::SC_NS), "decode and set-up of one packet"),
+      poll_interval(this, "poll_interval", sc_core::sc_time(200, sc_core::SC_NS), "how often an unsatisfied barrier is checked"),
+      harts_(harts), tcdm_base_(tcdm_global_base), tcdm_per_core_(tcdm_per_core), raise_(std::move(raise)),
+      log_(this->name()),
+      packets_(this, "packets", "AQL packets retired", "packets"),
+      dispatches_(this, "dispatches", "kernel dispatches", "dispatches"),
+      barriers_(this, "barriers", "barrier packets", "packets"),
+      errors_(this, "errors", "queues stopped by an error", "errors"),
+      workgroups_(this, "workgroups", "work-groups run on harts", "work-groups"),
+      dispatch_latency_(this, "dispatch_latency", "doorbell-to-completion time of kernel dispatches", "ns") {
+  q_.resize(queues.get());
+  set_unit(gp_, kCmpUnit);
+  SC_HAS_PROCESS(AqlProcessor);
+  SC_THREAD(thread);
+}
+
+void AqlProcessor::map_registers(RegisterBank& bank) {
+  for (unsigned q = 0; q < q_.size(); ++q) {
+    const uint32_t base = kRegsBase + kRegsStride * q;
+    const std::string n = "AQL_Q" + std::to_string(q) + "_";
+    bank.storage(base + kQueueAddrLo, n + "ADDR_LO", q_[q].addr_lo);
+    bank.storage(base + kQueueAddrHi, n + "ADDR_HI", q_[q].addr_hi);
+    bank.add(base + kQueueEnable, n + "ENABLE", [this, q] { return uint32_t{q_[q].active}; }, [this, q](uint32_t v) {
+      if (v & 1) enable(q);
+      else q_[q].active = false;
+    });
+    bank.add(base + kQueueStatus, n + "STATUS", [this, q] { return uint32_t{q_[q].active} | (q_[q].error ? 2u : 0u); }, nullptr);
+    bank.add(base + kQueueError, n + "ERROR", [this, q] { return q_[q].error; }, nullptr);
+    bank.add(kDoorbellBase + 8 * q, n + "DOORBELL_LO", nullptr, [this](uint32_t) { doorbell_.notify(sc_core::SC_ZERO_TIME); });
+    bank.storage(kDoorbellBase + 8 * q + 4, n + "DOORBELL_HI", q_[q].doorbell_hi);
+  }
+}
+
+void AqlProcessor::enable(unsigned q) {
+  Queue& Q = q_[q];
+  Q.amd_queue = Q.addr_lo | uint64_t{Q.addr_hi} << 32;
+  Q.error = kErrNone;
+  hsa_queue_t h{};
+  if (!host_read(Q.amd_queue, &h, sizeof h) || h.size == 0 || (h.size & (h.size - 1)) || (Q.amd_queue & 63)) {
+    fail(q, kErrMemory, "cannot read a valid hsa_queue_t (64-byte aligned, power-of-two size) at the registered address");
+    return;
+  }
+  Q.ring = h.base_address;
+  Q.size = h.size;
+  Q.active = true;
+  Q.blocked_until = sc_core::SC_ZERO_TIME;
+  doorbell_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void AqlProcessor::fail(unsigned q, QueueError e, const std::string& why) {
+  Queue& Q = q_[q];
+  Q.error = e;
+  Q.active = false;
+  errors_.inc();
+  AVP_LOG(log_, Warn, "queue " << q << " stopped: " << why);
+  // As AMD's CP does: the error goes to the queue's inactive signal.
+  uint64_t inactive = 0;
+  if (Q.amd_queue && host_read(Q.amd_queue + offsetof(amd_queue_t, queue_inactive_signal), &inactive, 8) && inactive) {
+    const int64_t v = e;
+    host_write(inactive + offsetof(amd_signal_t, value), &v, 8);
+  }
+  sc_core::wait(delay_);
+  delay_ = sc_core::SC_ZERO_TIME;
+  raise_(kAqlError);
+}
+
+void AqlProcessor::thread() {
+  for (;;) {
+    bool progress = false;
+    sc_core::sc_time earliest_block = sc_core::SC_ZERO_TIME;
+    for (unsigned k = 0; k < q_.size(); ++k) {
+      const unsigned q = (next_ + k) % q_.size();
+      if (!q_[q].active) continue;
+      if (q_[q].blocked_until > sc_core::sc_time_stamp()) {
+        if (earliest_block == sc_core::SC_ZERO_TIME || q_[q].blocked_until < earliest_block) earliest_block = q_[q].blocked_until;
+        continue;
+      }
+      if (service(q)) {
+        progress = true;
+        next_ = (q + 1) % q_.size();  // round robin: the next queue goes first next time
+        break;
+      }
+    }
+    if (progress) continue;
+    if (earliest_block > sc_core::SC_ZERO_TIME) sc_core::wait(earliest_block - sc_core::sc_time_stamp(), doorbell_);
+    else sc_core::wait(doorbell_);
+  }
+}
+
+bool AqlProcessor::service(unsigned q) {
+  Queue& Q = q_[q];
+  uint64_t write_id = 0, read_id = 0;
+  if (!host_read(Q.amd_queue + offsetof(amd_queue_t, write_dispatch_id), &write_id, 8) ||
+      !host_read(Q.amd_queue + offsetof(amd_queue_t, read_dispatch_id), &read_id, 8)) {
+    fail(q, kErrMemory, "cannot read the dispatch ids");
+    return false;
+  }
+  if (read_id >= write_id) return false;
+  const uint64_t at = Q.ring + (read_id % Q.size) * 64;
+  uint8_t raw[64];
+  if (!host_read(at, raw, 64)) {
+    fail(q, kErrMemory, "cannot read packet " + std::to_string(read_id));
+    return false;
+  }
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  uint16_t header;
+  std::memcpy(&header, raw, 2);
+  const uint8_t type = header & 0xFF;
+  if (type == kInvalid) return false;  // the producer has not published it yet: stall
+  delay_ += packet_latency.get();
+  uint64_t signal = 0;
+  if (type == kKernelDispatch) {
+    hsa_kernel_dispatch_packet_t p;
+    std::memcpy(&p, raw, 64);
+    const QueueError e = dispatch(q, read_id, at, p);
+    if (e != kErrNone) return false;
+    signal = p.completion_signal;
+    dispatches_.inc();
+    dispatch_latency_.sample((sc_core::sc_time_stamp() - start).to_seconds() * 1e9);
+  } else if (type == kBarrierAnd || type == kBarrierOr) {
+    hsa_barrier_packet_t p;
+    std::memcpy(&p, raw, 64);
+    if (!barrier_satisfied(p, type == kBarrierAnd)) {
+      Q.blocked_until = sc_core::sc_time_stamp() + poll_interval.get();
+      return false;
+    }
+    signal = p.completion_signal;
+    barriers_.inc();
+  } else {
+    fail(q, kErrInvalidPacket, "packet " + std::to_string(read_id) + " has unsupported type " + std::to_string(type));
+    return false;
+  }
+  // In-order retirement: header back to INVALID, then read_dispatch_id.
+  const uint16_t invalid = kInvalid;
+  const uint64_t next = read_id + 1;
+  host_write(at, &invalid, 2);
+  host_write(Q.amd_queue + offsetof(amd_queue_t, read_dispatch_id), &next, 8);
+  packets_.inc();
+  if (signal) complete(signal, start);
+  sc_core::wait(delay_);
+  delay_ = sc_core::SC_ZERO_TIME;
+  Trace::instance().slice(std::string(name()) + ".q" + std::to_string(q), type == kKernelDispatch ? "dispatch" : "barrier",
+                          start, sc_core::sc_time_stamp(), {{"id", read_id}});
+  return true;
+}
+
+bool AqlProcessor::barrier_satisfied(const hsa_barrier_packet_t& p, bool is_and) {
+  bool any = false, all = true;
+  for (uint64_t dep : p.dep_signal) {
+    if (!dep) continue;  // a null dependency: satisfied for AND, unsatisfied for OR
+    int64_t v = 1;
+    host_read(dep + offsetof(amd_signal_t, value), &v, 8);
+    any |= v == 0;
+    all &= v == 0;
+  }
+  return is_and ? all : any;
+}
+
+void AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start) {
+  atomic_add(signal + offsetof(amd_signal_t, value), -1);
+  amd_signal_t s{};
+  if (host_read(signal, &s, sizeof s)) {
+    const uint64_t ts[2] = {static_cast<uint64_t>(start.to_seconds() * 1e9),
+                            static_cast<uint64_t>((sc_core::sc_time_stamp() + delay_).to_seconds() * 1e9)};
+    host_write(signal + offsetof(amd_signal_t, start_ts), ts, 16);
+    if (s.event_mailbox_ptr) host_write(s.event_mailbox_ptr, &s.event_id, 4);
+  }
+  sc_core::wait(delay_);
+  delay_ = sc_core::SC_ZERO_TIME;
+  raise_(kAqlSignal);
+}
+
+// ---- memory ----
+
+bool AqlProcessor::device_read(uint64_t addr, void* d, unsigned n) {
+  gp_.set_command(tlm::TLM_READ_COMMAND);
+  gp_.set_address(addr);
+  gp_.set_data_ptr(static_cast<unsigned char*>(d));
+  gp_.set_data_length(n);
+  gp_.set_streaming_width(n);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  bus->b_transport(gp_, delay_);
+  return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
+}
+
+bool AqlProcessor::host_read(uint64_t pa, void* d, unsigned n) { return device_read(host_window.get() + pa, d, n); }
+
+bool AqlProcessor::host_write(uint64_t pa, const void* d, unsigned n) {
+  gp_.set_command(tlm::TLM_WRITE_COMMAND);
+  gp_.set_address(host_window.get() + pa);
+  gp_.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(d)));
+  gp_.set_data_length(n);
+  gp_.set_streaming_width(n);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  bus->b_transport(gp_, delay_);
+  return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
+}
+
+bool AqlProcessor::atomic_add(uint64_t pa, int64_t v) {
+  tlm::tlm_generic_payload gp;
+  set_unit(gp, kCmpUnit);
+  PcieAtomicExtension ext;
+  ext.op = PcieAtomicExtension::FetchAdd;
+  ext.operand = static_cast<uint64_t>(v);
+  gp.set_extension(&ext);
+  uint64_t old = 0;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(host_window.get() + pa);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&old));
+  gp.set_data_length(8);
+  gp.set_streaming_width(8);
+  bus->b_transport(gp, delay_);
+  gp.clear_extension(&ext);
+  return gp.get_response_status() == tlm::TLM_OK_RESPONSE;
+}
+
+}  // namespace avp

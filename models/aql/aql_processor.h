@@ -1,0 +1,76 @@
+// The HSA AQL packet processor (platform.md section 7): user-mode queues in
+// host memory registered through BAR0, 8-byte doorbells, kernel dispatch
+// (work-groups on harts), barrier-AND/OR, in-order retirement (header reset
+// to INVALID, then read_dispatch_id), atomic completion-signal decrement,
+// event mailbox and AQL_SIGNAL interrupt, queue errors. Queues are served
+// round robin, one packet at a time.
+#pragma once
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "aql/aql_packets.h"
+#include "base/log.h"
+#include "base/params.h"
+#include "base/stats.h"
+#include "harts/hart_control.h"
+#include "pcie/register_bank.h"
+
+namespace avp {
+
+class AqlProcessor : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<AqlProcessor> bus;  // host memory through the host window, device memory
+
+  Param<uint32_t> queues;
+  Param<uint64_t> host_window;
+  Param<uint32_t> max_group_segment, max_private_segment;
+  Param<sc_core::sc_time> packet_latency, poll_interval;
+
+  // raise(bit): BAR0 interrupt bits (AQL_SIGNAL 11, AQL_ERROR 12).
+  AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uint64_t tcdm_global_base, uint64_t tcdm_per_core,
+               std::function<void(unsigned bit)> raise);
+  // Adds the registration registers (0x2000..) and doorbells (0x3000..) to BAR0.
+  void map_registers(RegisterBank& bank);
+
+ private:
+  static constexpr uint64_t kReturnAddress = 0x1000;  // a work-group ends when its hart jumps here
+  struct Queue {
+    uint32_t addr_lo = 0, addr_hi = 0, doorbell_hi = 0;
+    bool active = false;
+    uint32_t error = aql::kErrNone;
+    uint64_t amd_queue = 0, ring = 0, size = 0;  // host physical addresses; size in packets
+    sc_core::sc_time blocked_until;              // a barrier that is not satisfied yet
+  };
+
+  void thread();
+  bool service(unsigned q);  // true: a packet retired
+  void enable(unsigned q);
+  void fail(unsigned q, aql::QueueError e, const std::string& why);
+  aql::QueueError dispatch(unsigned q, uint64_t id, uint64_t packet_addr, const aql::hsa_kernel_dispatch_packet_t& p);
+  bool barrier_satisfied(const aql::hsa_barrier_packet_t& p, bool is_and);
+  void complete(uint64_t signal, const sc_core::sc_time& start);
+  bool host_read(uint64_t pa, void* d, unsigned n);
+  bool host_write(uint64_t pa, const void* d, unsigned n);
+  bool device_read(uint64_t addr, void* d, unsigned n);
+  bool atomic_add(uint64_t pa, int64_t v);
+
+  HartControl& harts_;
+  uint64_t tcdm_base_, tcdm_per_core_;
+  std::function<void(unsigned)> raise_;
+  std::vector<Queue> q_;
+  unsigned next_ = 0;
+  uint32_t launch_seq_ = 0x10000;
+  sc_core::sc_event doorbell_;
+  sc_core::sc_time delay_;
+  tlm::tlm_generic_payload gp_;
+  Logger log_;
+  Counter packets_, dispatches_, barriers_, errors_, workgroups_;
+  Histogram dispatch_latency_;
+};
+
+}  // namespace avp
