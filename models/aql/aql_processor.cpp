@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "base/payload.h"
 #include "base/trace.h"
 #include "base/unit.h"
 #include "pcie/pcie_endpoint.h"
@@ -211,13 +212,7 @@ void AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start) {
 // ---- memory ----
 
 bool AqlProcessor::device_read(uint64_t addr, void* d, unsigned n) {
-  gp_.set_command(tlm::TLM_READ_COMMAND);
-  gp_.set_address(addr);
-  gp_.set_data_ptr(static_cast<unsigned char*>(d));
-  gp_.set_data_length(n);
-  gp_.set_streaming_width(n);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_payload(gp_, tlm::TLM_READ_COMMAND, addr, d, n);
   bus->b_transport(gp_, delay_);
   return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
@@ -225,13 +220,7 @@ bool AqlProcessor::device_read(uint64_t addr, void* d, unsigned n) {
 bool AqlProcessor::host_read(uint64_t pa, void* d, unsigned n) { return device_read(host_window.get() + pa, d, n); }
 
 bool AqlProcessor::host_write(uint64_t pa, const void* d, unsigned n) {
-  gp_.set_command(tlm::TLM_WRITE_COMMAND);
-  gp_.set_address(host_window.get() + pa);
-  gp_.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(d)));
-  gp_.set_data_length(n);
-  gp_.set_streaming_width(n);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_payload(gp_, tlm::TLM_WRITE_COMMAND, host_window.get() + pa, d, n);
   bus->b_transport(gp_, delay_);
   return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
@@ -244,11 +233,7 @@ bool AqlProcessor::atomic_add(uint64_t pa, int64_t v) {
   ext.operand = static_cast<uint64_t>(v);
   gp.set_extension(&ext);
   uint64_t old = 0;
-  gp.set_command(tlm::TLM_WRITE_COMMAND);
-  gp.set_address(host_window.get() + pa);
-  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&old));
-  gp.set_data_length(8);
-  gp.set_streaming_width(8);
+  prepare_payload(gp, tlm::TLM_WRITE_COMMAND, host_window.get() + pa, &old, 8);
   bus->b_transport(gp, delay_);
   gp.clear_extension(&ext);
   return gp.get_response_status() == tlm::TLM_OK_RESPONSE;
