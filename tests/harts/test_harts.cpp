@@ -1,0 +1,194 @@
+// ISS unit tests on the platform's hart cluster: kernel launch and exits,
+// traps with their cause and tval, overloadable-opcode fallbacks and devices,
+// LR/SC, misaligned policy, F/D corner cases, RVC, performance counters and
+// ELF loading errors. The programs are in iss_programs.S.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "harts/elf_loader.h"
+#include "platform.h"
+
+using namespace avp;
+
+namespace {
+
+constexpr uint64_t kReturnAddress = 0x4100'0000;  // no code there: jumping to it ends the instance
+
+struct Bench {
+  Platform p;
+  ElfImage img;
+  Bench() {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    img = load_elf(ISS_PROGRAMS, [&](uint64_t a, const void* d, uint64_t n) { return p.device_port.write_debug(a, d, n); });
+  }
+  const rv::HartState& regs(unsigned hart = 0) { return p.harts.hart(hart).state(); }
+  HartExit run(const std::string& entry, unsigned hart = 0, uint64_t limit = 0) {
+    HartLaunch l;
+    l.pc = img.symbols.at(entry);
+    l.ra = kReturnAddress;
+    l.sp = p.tcdm_global_base() + 0x1000;
+    l.instruction_limit = limit;
+    HartExit exit;
+    bool done = false;
+    p.harts.launch(hart, l, [&](const HartExit& e) { exit = e, done = true; });
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+    EXPECT_TRUE(done) << entry << " did not finish";
+    EXPECT_TRUE(p.harts.hart_idle(hart));
+    return exit;
+  }
+  uint64_t a(int i, unsigned hart = 0) { return regs(hart).x[10 + i]; }
+};
+
+}  // namespace
+
+TEST(Harts, ReturnsThroughRaWithArguments) {
+  Bench b;
+  HartExit e = b.run("add_one");
+  EXPECT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+  EXPECT_EQ(e.instructions, 2u);
+  EXPECT_EQ(b.a(0), 1u);  // a0 = 0 at launch, plus one
+  EXPECT_EQ(e.describe(), "returned after 2 instructions");
+}
+
+TEST(Harts, EcallExitCarriesTheCode) {
+  Bench b;
+  HartExit e = b.run("exit42");
+  EXPECT_EQ(e.kind, HartExitKind::Exit);
+  EXPECT_EQ(e.code, 42u);
+  EXPECT_EQ(e.describe(), "exit(42) after 2 instructions");  // the ECALL traps: it does not retire
+}
+
+TEST(Harts, EcallPrintGoesToTheConsole) {
+  Bench b;
+  EXPECT_EQ(b.run("print_hello", 3).kind, HartExitKind::Returned);
+  ASSERT_EQ(b.p.harts.console().size(), 1u);
+  EXPECT_EQ(b.p.harts.console()[0], "[hart3] hello from the hart");
+}
+
+TEST(Harts, InstructionLimitStopsARunawayLoop) {
+  Bench b;
+  HartExit e = b.run("spin", 0, 1000);
+  EXPECT_EQ(e.kind, HartExitKind::Limit);
+  EXPECT_EQ(e.instructions, 1000u);
+  EXPECT_EQ(e.pc, b.img.symbols.at("spin"));
+  EXPECT_NE(e.describe().find("instruction limit"), std::string::npos);
+}
+
+TEST(Harts, IllegalInstructionTrapsWithTheInstructionBits) {
+  Bench b;
+  HartExit e = b.run("illegal_op");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 2u);
+  EXPECT_EQ(e.tval, 0x7Bu);
+  EXPECT_EQ(e.pc, b.img.symbols.at("illegal_op") + 4);
+  EXPECT_NE(e.describe().find("illegal instruction (cause 2)"), std::string::npos) << e.describe();
+}
+
+TEST(Harts, XextFallbackLunsReturnZeroAndMinusOne) {
+  Bench b;
+  HartExit e = b.run("xext_fallback");
+  ASSERT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+  EXPECT_EQ(b.a(3), 1u);          // xext0 of an unknown uuid
+  EXPECT_EQ(b.a(4), 2u);          // xextm1
+  EXPECT_EQ(b.a(2), 0u);          // xext: lun 0, data bits 0
+  EXPECT_EQ(b.a(0), 0u);          // xcmd0 on lun 1
+  EXPECT_EQ(b.a(1), ~0ull);       // xcmd3 on lun 2
+}
+
+TEST(Harts, XcmdOnLunZeroIsIllegal) {
+  Bench b;
+  HartExit e = b.run("xcmd_lun0");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 2u);
+  EXPECT_EQ(e.pc, b.img.symbols.at("xcmd_lun0") + 4);
+  EXPECT_EQ(e.tval & 0x7F, 0x0Bu);       // custom-0
+  EXPECT_EQ((e.tval >> 12) & 7, 5u);     // xcmd5
+}
+
+TEST(Harts, HartInfoDeviceThroughXintf) {
+  Bench b;
+  const unsigned hart = b.p.num_harts() - 1;
+  HartExit e = b.run("hartinfo", hart);
+  ASSERT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+  EXPECT_EQ(b.a(3, hart), 32u);  // default lun of uuid 0xACC01
+  EXPECT_EQ(b.a(0, hart), hart);
+  EXPECT_EQ(b.a(1, hart), hart / b.p.harts_per_core.get());
+  EXPECT_EQ(b.a(2, hart), b.p.harts_per_core.get());
+}
+
+TEST(Harts, StoreBreaksTheReservation) {
+  Bench b;
+  ASSERT_EQ(b.run("lr_sc").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 0u);
+  EXPECT_NE(b.a(1), 0u);
+  EXPECT_NE(b.a(2), 0u);
+}
+
+TEST(Harts, MisalignedAmoFaultsMisalignedLoadCompletes) {
+  Bench b;
+  HartExit e = b.run("amo_misaligned");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 6u);
+  EXPECT_EQ(e.tval, b.img.symbols.at("data") + 4);
+  ASSERT_EQ(b.run("load_misaligned").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 0x0011223344556677ull);
+}
+
+TEST(Harts, FcvtSaturatesAndRoundsPerMode) {
+  Bench b;
+  ASSERT_EQ(b.run("fp_convert").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 0x7FFFFFFFull);
+  EXPECT_EQ(b.a(1), 0x10u);  // NV
+  EXPECT_EQ(b.a(2), 0xFFFFFFFF80000000ull);
+  EXPECT_EQ(b.a(3), 2u);
+  EXPECT_EQ(b.a(4), 1u);
+  EXPECT_EQ(b.a(5), 2u);
+  EXPECT_EQ(b.a(6), static_cast<uint64_t>(-3));
+  EXPECT_EQ(b.a(7), static_cast<uint64_t>(-2));
+}
+
+TEST(Harts, ReservedDynamicRoundingModeIsIllegal) {
+  Bench b;
+  HartExit e = b.run("fp_bad_rm");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 2u);
+  EXPECT_EQ(e.pc, b.img.symbols.at("fp_bad_rm") + 4);
+}
+
+TEST(Harts, FminSignallingNanAndCanonicalNan) {
+  Bench b;
+  ASSERT_EQ(b.run("fp_min_snan").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 0x3F800000u);
+  EXPECT_EQ(b.a(1), 0x10u);
+  EXPECT_EQ(b.a(2), 0x7FC00000u);
+  EXPECT_EQ(b.a(3), 0xFFFFFFFF7FC00000ull);
+  EXPECT_EQ(b.a(4), 1u << 8);
+}
+
+TEST(Harts, CompressedInstructions) {
+  Bench b;
+  HartExit e = b.run("compressed");
+  ASSERT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+  EXPECT_EQ(b.a(0), 32u);
+  EXPECT_EQ(b.a(1), 64u);
+}
+
+TEST(Harts, PerfCounterBlockReadsTheHartsInstret) {
+  Bench b;
+  ASSERT_EQ(b.run("perf_instret", 1).kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0, 1), 3u);  // li, nop, nop retired before the load
+}
+
+TEST(Harts, MalformedElfIsAClearError) {
+  const std::string path = testing::TempDir() + "/not_an_elf.bin";
+  std::ofstream(path) << "this is not an ELF file";
+  try {
+    load_elf(path, [](uint64_t, const void*, uint64_t) { return true; });
+    FAIL() << "no error";
+  } catch (const ElfError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_elf(path + ".missing", [](uint64_t, const void*, uint64_t) { return true; }), ElfError);
+}
