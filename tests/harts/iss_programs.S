@@ -5,6 +5,7 @@
   .option norvc
   .text
   .globl add_one, exit42, print_hello, spin, illegal_op, xext_fallback, xcmd_lun0, hartinfo
+  .globl priv_delegation, wfi_interrupt
   .globl lr_sc, amo_misaligned, load_misaligned, fp_convert, fp_bad_rm, fp_min_snan, perf_instret, compressed
 add_one:
   addi a0, a0, 1
@@ -45,6 +46,51 @@ hartinfo:
   XCMD(2, a2, t1, zero)     # harts per core
   mv a3, t1
   ret
+priv_delegation:            # bare metal: M -> U, ECALL delegated to S, illegal CSR access back to M
+  la t0, m_handler
+  csrw mtvec, t0
+  la t0, s_handler
+  csrw stvec, t0
+  li t0, 0x100              # ECALL from U-mode -> S
+  csrw medeleg, t0
+  li t0, 0x1800
+  csrc mstatus, t0          # MPP = U
+  la t0, user_code
+  csrw mepc, t0
+  mret
+user_code:
+  li a7, 99
+  ecall                     # to s_handler
+  csrr a0, mstatus          # illegal in U-mode, not delegated: to m_handler
+  j user_code
+s_handler:
+  csrr a1, scause
+  csrr a2, sepc
+  csrr a5, sstatus
+  addi t0, a2, 4
+  csrw sepc, t0
+  sret
+m_handler:
+  csrr a3, mcause
+  csrr a4, mtval
+  csrr a6, mepc
+  li a0, 0
+  li a7, 0
+  ecall                     # host call: exit(0)
+wfi_interrupt:              # bare metal: sleep until machine software interrupt
+  la t0, irq_handler
+  csrw mtvec, t0
+  li t0, 8
+  csrw mie, t0              # MSIE
+  csrsi mstatus, 8          # MIE
+1:
+  wfi
+  j 1b
+irq_handler:
+  csrr a0, mcause
+  andi a0, a0, 0xff
+  li a7, 0
+  ecall                     # exit(cause)
 lr_sc:
   la t0, data
   lr.d t1, (t0)

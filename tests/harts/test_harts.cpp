@@ -24,7 +24,7 @@ struct Bench {
     img = load_elf(ISS_PROGRAMS, [&](uint64_t a, const void* d, uint64_t n) { return p.device_port.write_debug(a, d, n); });
   }
   const rv::HartState& regs(unsigned hart = 0) { return p.harts.hart(hart).state(); }
-  HartExit run(const std::string& entry, unsigned hart = 0, uint64_t limit = 0) {
+  HartExit run(const std::string& entry, unsigned hart = 0, uint64_t limit = 0, bool bare_metal = false) {
     HartLaunch l;
     l.pc = img.symbols.at(entry);
     l.ra = kReturnAddress;
@@ -32,7 +32,9 @@ struct Bench {
     l.instruction_limit = limit;
     HartExit exit;
     bool done = false;
-    p.harts.launch(hart, l, [&](const HartExit& e) { exit = e, done = true; });
+    auto done_fn = [&](const HartExit& e) { exit = e, done = true; };
+    if (bare_metal) p.harts.start_bare_metal(hart, l, done_fn);
+    else p.harts.launch(hart, l, done_fn);
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
     EXPECT_TRUE(done) << entry << " did not finish";
     EXPECT_TRUE(p.harts.hart_idle(hart));
@@ -116,6 +118,37 @@ TEST(Harts, HartInfoDeviceThroughXintf) {
   EXPECT_EQ(b.a(0, hart), hart);
   EXPECT_EQ(b.a(1, hart), hart / b.p.harts_per_core.get());
   EXPECT_EQ(b.a(2, hart), b.p.harts_per_core.get());
+}
+
+TEST(Harts, DelegationMretSretAndPrivilegeChecks) {
+  Bench b;
+  HartExit e = b.run("priv_delegation", 0, 0, true);
+  ASSERT_EQ(e.kind, HartExitKind::Exit) << e.describe();
+  EXPECT_EQ(e.code, 0u);
+  const uint64_t user = b.img.symbols.at("user_code");
+  EXPECT_EQ(b.a(1), 8u);            // scause: ECALL from U-mode, delegated
+  EXPECT_EQ(b.a(2), user + 4);      // sepc
+  EXPECT_EQ(b.a(5) & 0x100, 0u);    // sstatus.SPP = U
+  EXPECT_EQ(b.a(3), 2u);            // mcause: illegal instruction (csrr mstatus from U)
+  EXPECT_EQ(b.a(4), 0x30002573u);   // mtval = the instruction bits
+  EXPECT_EQ(b.a(6), user + 8);      // mepc
+}
+
+TEST(Harts, WfiSleepsUntilAnInterrupt) {
+  Bench b;
+  HartLaunch l;
+  l.pc = b.img.symbols.at("wfi_interrupt");
+  HartExit exit;
+  bool done = false;
+  b.p.harts.start_bare_metal(0, l, [&](const HartExit& e) { exit = e, done = true; });
+  sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  EXPECT_FALSE(done);
+  EXPECT_LT(b.p.harts.hart(0).instructions(), 100u);  // asleep, not spinning
+  b.p.harts.hart(0).set_interrupt(3, true);  // machine software interrupt
+  sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  ASSERT_TRUE(done);
+  EXPECT_EQ(exit.kind, HartExitKind::Exit) << exit.describe();
+  EXPECT_EQ(exit.code, 3u);
 }
 
 TEST(Harts, StoreBreaksTheReservation) {
