@@ -6,6 +6,7 @@
   .text
   .globl add_one, exit42, print_hello, spin, illegal_op, xext_fallback, xcmd_lun0, hartinfo
   .globl priv_delegation, wfi_interrupt
+  .globl self_modify, lr_sc_two_harts
   .globl lr_sc, amo_misaligned, load_misaligned, fp_convert, fp_bad_rm, fp_min_snan, perf_instret, compressed
 add_one:
   addi a0, a0, 1
@@ -91,6 +92,39 @@ irq_handler:
   andi a0, a0, 0xff
   li a7, 0
   ecall                     # exit(cause)
+self_modify:                # rewrites code it has executed (no fence.i)
+  mv t6, ra
+  call smc_target
+  mv a1, a0                 # 1
+  la t0, smc_target
+  li t1, 0x00200513         # li a0, 2
+  sw t1, 0(t0)
+  call smc_target
+  mv ra, t6
+  ret                       # a0 = 2
+smc_target:
+  li a0, 1
+  ret
+lr_sc_two_harts:            # hart a0=0 reserves, hart a0=1 stores to the granule
+  la t0, shared
+  la t2, flag
+  bnez a0, 2f
+  lr.d t1, (t0)
+1:
+  ld t3, 0(t2)
+  beqz t3, 1b
+  sc.d a1, t1, (t0)         # must fail: the other hart stored to the granule
+  ld a2, 0(t0)
+  ret
+2:
+  li t4, 20000              # longer than a quantum: the other hart reserves first
+3:
+  addi t4, t4, -1
+  bnez t4, 3b
+  li t1, 7
+  sd t1, 0(t0)
+  sd t1, 0(t2)
+  ret
 lr_sc:
   la t0, data
   lr.d t1, (t0)
@@ -169,5 +203,9 @@ compressed:
   .balign 16
 data:
   .dword 0, 0
+shared:
+  .dword 0
+flag:
+  .dword 0
 hello:
   .string "hello from the hart"

@@ -156,6 +156,45 @@ TEST(Harts, WfiSleepsUntilAnInterrupt) {
   EXPECT_EQ(exit.code, 3u);
 }
 
+TEST(Harts, StoreToExecutedCodeDropsDecodedBlocks) {
+  Bench b;
+  ASSERT_EQ(b.run("self_modify").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(1), 1u);
+  EXPECT_EQ(b.a(0), 2u);
+}
+
+TEST(Harts, InvalidateIcachesPicksUpCodeWrittenByOtherUnits) {
+  Bench b;
+  ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 1u);
+  const uint32_t addi5 = 0x00550513;  // addi a0, a0, 5
+  ASSERT_TRUE(b.p.device_port.write_debug(b.img.symbols.at("add_one"), &addi5, 4));
+  ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 1u);  // documented: writes by other units are not snooped
+  b.p.harts.invalidate_icaches();
+  ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 5u);
+}
+
+TEST(Harts, AnotherHartsStoreBreaksTheReservation) {
+  Bench b;
+  unsigned done = 0;
+  for (unsigned h = 0; h < 2; ++h) {
+    HartLaunch l;
+    l.pc = b.img.symbols.at("lr_sc_two_harts");
+    l.ra = kReturnAddress;
+    l.a[0] = h;
+    b.p.harts.launch(h, l, [&](const HartExit& e) {
+      EXPECT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+      ++done;
+    });
+  }
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  ASSERT_EQ(done, 2u);
+  EXPECT_NE(b.a(1), 0u);  // sc.d failed
+  EXPECT_EQ(b.a(2), 7u);  // and did not overwrite the other hart's value
+}
+
 TEST(Harts, StoreBreaksTheReservation) {
   Bench b;
   ASSERT_EQ(b.run("lr_sc").kind, HartExitKind::Returned);
