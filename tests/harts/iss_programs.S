@@ -7,6 +7,7 @@
   .globl add_one, exit42, print_hello, spin, illegal_op, xext_fallback, xcmd_lun0, hartinfo
   .globl priv_delegation, wfi_interrupt
   .globl self_modify, lr_sc_two_harts
+  .globl barriers
   .globl lr_sc, amo_misaligned, load_misaligned, fp_convert, fp_bad_rm, fp_min_snan, perf_instret, compressed
 add_one:
   addi a0, a0, 1
@@ -124,6 +125,28 @@ lr_sc_two_harts:            # hart a0=0 reserves, hart a0=1 stores to the granul
   li t1, 7
   sd t1, 0(t0)
   sd t1, 0(t2)
+  ret
+barriers:                   # a0 = hart: work a0 * 5000 iterations, ECALL barrier, xintf barrier
+  li t0, 5000
+  mul t0, t0, a0
+1:
+  beqz t0, 2f
+  addi t0, t0, -1
+  j 1b
+2:
+  li a7, 2
+  ecall                     # barrier across the launch
+  rdtime a1
+  slli t0, a0, 12           # work again, in the other order
+  li t1, 20000
+  sub t0, t1, t0
+3:
+  addi t0, t0, -1
+  bnez t0, 3b
+  lui t0, 0xACC02
+  XEXT(0, t1, t0, zero)
+  XCMD(0, zero, t1, zero)   # barrier across the running harts of the core
+  rdtime a2
   ret
 lr_sc:
   la t0, data

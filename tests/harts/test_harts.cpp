@@ -195,6 +195,32 @@ TEST(Harts, AnotherHartsStoreBreaksTheReservation) {
   EXPECT_EQ(b.a(2), 7u);  // and did not overwrite the other hart's value
 }
 
+TEST(Harts, EcallAndXintfBarriersReleaseTogether) {
+  Bench b;
+  const unsigned n = b.p.harts_per_core.get();  // the harts of core 0
+  unsigned done = 0;
+  for (unsigned h = 0; h < n; ++h) {
+    HartLaunch l;
+    l.pc = b.img.symbols.at("barriers");
+    l.ra = kReturnAddress;
+    l.a[0] = h;
+    l.launch_id = 7;
+    b.p.harts.launch(h, l, [&](const HartExit& e) {
+      EXPECT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+      ++done;
+    });
+  }
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+  ASSERT_EQ(done, n);
+  const uint64_t t1 = b.a(1, 0), t2 = b.a(2, 0);
+  EXPECT_GE(t1, (n - 1) * 5000 * 3u);  // the slowest hart's work, at 1 cycle of 1 ns per instruction
+  EXPECT_GT(t2, t1);
+  for (unsigned h = 1; h < n; ++h) {
+    EXPECT_EQ(b.a(1, h), t1) << "hart " << h;
+    EXPECT_EQ(b.a(2, h), t2) << "hart " << h;
+  }
+}
+
 TEST(Harts, StoreBreaksTheReservation) {
   Bench b;
   ASSERT_EQ(b.run("lr_sc").kind, HartExitKind::Returned);
