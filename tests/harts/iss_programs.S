@@ -8,6 +8,7 @@
   .globl priv_delegation, wfi_interrupt
   .globl self_modify, lr_sc_two_harts
   .globl barriers
+  .globl load_fault, fetch_fault
   .globl lr_sc, amo_misaligned, load_misaligned, fp_convert, fp_bad_rm, fp_min_snan, perf_instret, compressed
 add_one:
   addi a0, a0, 1
@@ -148,6 +149,13 @@ barriers:                   # a0 = hart: work a0 * 5000 iterations, ECALL barrie
   XCMD(0, zero, t1, zero)   # barrier across the running harts of the core
   rdtime a2
   ret
+load_fault:
+  li t0, 0x30000000         # nothing mapped there
+  ld a0, 8(t0)
+  ret
+fetch_fault:
+  li t0, 0x30000000
+  jr t0
 lr_sc:
   la t0, data
   lr.d t1, (t0)

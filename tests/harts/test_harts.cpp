@@ -221,6 +221,20 @@ TEST(Harts, EcallAndXintfBarriersReleaseTogether) {
   }
 }
 
+TEST(Harts, UnmappedLoadAndFetchAreAccessFaults) {
+  Bench b;
+  HartExit e = b.run("load_fault");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 5u);
+  EXPECT_EQ(e.tval, 0x30000008u);
+  EXPECT_EQ(e.pc, b.img.symbols.at("load_fault") + 4);
+  e = b.run("fetch_fault");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 1u);
+  EXPECT_EQ(e.pc, 0x30000000u);
+  EXPECT_EQ(e.tval, 0x30000000u);
+}
+
 TEST(Harts, StoreBreaksTheReservation) {
   Bench b;
   ASSERT_EQ(b.run("lr_sc").kind, HartExitKind::Returned);
