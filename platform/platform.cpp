@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "base/payload.h"
 #include "base/unit.h"
 #include "pcie/bar0_regs.h"
 #include "decoder_factory.h"
@@ -14,14 +15,7 @@ DevicePort::DevicePort(sc_core::sc_module_name name) : sc_module(name), socket("
 
 tlm::tlm_response_status DevicePort::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len,
                                                sc_core::sc_time& delay) {
-  gp_.set_command(cmd);
-  gp_.set_address(addr);
-  gp_.set_data_ptr(static_cast<unsigned char*>(data));
-  gp_.set_data_length(len);
-  gp_.set_streaming_width(len);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_dmi_allowed(false);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_payload(gp_, cmd, addr, data, len);
   socket->b_transport(gp_, delay);
   return gp_.get_response_status();
 }

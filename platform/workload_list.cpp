@@ -6,6 +6,7 @@ namespace avp {
 void register_memcheck_workload();
 void register_cmp_examples();
 void register_acceldev_examples();
+void register_aql_examples();
 
 const char* const kDefaultWorkload = "vecadd";
 
@@ -13,6 +14,7 @@ void register_all_workloads() {
   register_memcheck_workload();
   register_cmp_examples();
   register_acceldev_examples();
+  register_aql_examples();
 }
 
 }  // namespace avp

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "base/payload.h"
 #include "base/trace.h"
 #include "base/unit.h"
 #include "pcie/pcie_endpoint.h"
@@ -50,7 +51,7 @@ void AqlProcessor::map_registers(RegisterBank& bank) {
     });
     bank.add(base + kQueueStatus, n + "STATUS", [this, q] { return uint32_t{q_[q].active} | (q_[q].error ? 2u : 0u); }, nullptr);
     bank.add(base + kQueueError, n + "ERROR", [this, q] { return q_[q].error; }, nullptr);
-    bank.add(kDoorbellBase + 8 * q, n + "DOORBELL_LO", nullptr, [this](uint32_t) { doorbell_.notify(sc_core::SC_ZERO_TIME); });
+    bank.add(kDoorbellBase + 8 * q, n + "DOORBELL_LO", nullptr, [this](uint32_t) { ring(); });
     bank.storage(kDoorbellBase + 8 * q + 4, n + "DOORBELL_HI", q_[q].doorbell_hi);
   }
 }
@@ -68,6 +69,12 @@ void AqlProcessor::enable(unsigned q) {
   Q.size = h.size;
   Q.active = true;
   Q.blocked_until = sc_core::SC_ZERO_TIME;
+  ring();
+}
+
+void AqlProcessor::ring() {
+  // Remembered, so a doorbell that rings while the processor is busy is not lost.
+  doorbell_pending_ = true;
   doorbell_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -91,22 +98,30 @@ void AqlProcessor::fail(unsigned q, QueueError e, const std::string& why) {
 void AqlProcessor::thread() {
   for (;;) {
     bool progress = false;
-    sc_core::sc_time earliest_block = sc_core::SC_ZERO_TIME;
-    for (unsigned k = 0; k < q_.size(); ++k) {
+    doorbell_pending_ = false;
+    for (unsigned k = 0; k < q_.size() && !progress; ++k) {
       const unsigned q = (next_ + k) % q_.size();
-      if (!q_[q].active) continue;
-      if (q_[q].blocked_until > sc_core::sc_time_stamp()) {
-        if (earliest_block == sc_core::SC_ZERO_TIME || q_[q].blocked_until < earliest_block) earliest_block = q_[q].blocked_until;
-        continue;
+      if (!q_[q].active || q_[q].blocked_until > sc_core::sc_time_stamp()) continue;
+      const bool retired = service(q);
+      // The reads of a packet or of barrier dependencies take link time even when nothing retires.
+      sc_core::wait(delay_);
+      delay_ = sc_core::SC_ZERO_TIME;
+      if (q_[q].barrier_waiting) {
+        q_[q].barrier_waiting = false;
+        q_[q].blocked_until = sc_core::sc_time_stamp() + poll_interval.get();
       }
-      if (service(q)) {
+      if (retired) {
         progress = true;
         next_ = (q + 1) % q_.size();  // round robin: the next queue goes first next time
-        break;
       }
     }
-    if (progress) continue;
-    if (earliest_block > sc_core::SC_ZERO_TIME) sc_core::wait(earliest_block - sc_core::sc_time_stamp(), doorbell_);
+    if (progress || doorbell_pending_) continue;
+    // Nothing to do: sleep until a doorbell or until a blocked barrier is due for another look.
+    sc_core::sc_time wake = sc_core::SC_ZERO_TIME;
+    for (const Queue& Q : q_)
+      if (Q.active && Q.blocked_until > sc_core::sc_time_stamp() && (wake == sc_core::SC_ZERO_TIME || Q.blocked_until < wake))
+        wake = Q.blocked_until;
+    if (wake > sc_core::SC_ZERO_TIME) sc_core::wait(wake - sc_core::sc_time_stamp(), doorbell_);
     else sc_core::wait(doorbell_);
   }
 }
@@ -145,7 +160,7 @@ bool AqlProcessor::service(unsigned q) {
     hsa_barrier_packet_t p;
     std::memcpy(&p, raw, 64);
     if (!barrier_satisfied(p, type == kBarrierAnd)) {
-      Q.blocked_until = sc_core::sc_time_stamp() + poll_interval.get();
+      Q.barrier_waiting = true;  // looked at again poll_interval after this check has finished
       return false;
     }
     signal = p.completion_signal;
@@ -197,13 +212,7 @@ void AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start) {
 // ---- memory ----
 
 bool AqlProcessor::device_read(uint64_t addr, void* d, unsigned n) {
-  gp_.set_command(tlm::TLM_READ_COMMAND);
-  gp_.set_address(addr);
-  gp_.set_data_ptr(static_cast<unsigned char*>(d));
-  gp_.set_data_length(n);
-  gp_.set_streaming_width(n);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_payload(gp_, tlm::TLM_READ_COMMAND, addr, d, n);
   bus->b_transport(gp_, delay_);
   return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
@@ -211,13 +220,7 @@ bool AqlProcessor::device_read(uint64_t addr, void* d, unsigned n) {
 bool AqlProcessor::host_read(uint64_t pa, void* d, unsigned n) { return device_read(host_window.get() + pa, d, n); }
 
 bool AqlProcessor::host_write(uint64_t pa, const void* d, unsigned n) {
-  gp_.set_command(tlm::TLM_WRITE_COMMAND);
-  gp_.set_address(host_window.get() + pa);
-  gp_.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(d)));
-  gp_.set_data_length(n);
-  gp_.set_streaming_width(n);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_payload(gp_, tlm::TLM_WRITE_COMMAND, host_window.get() + pa, d, n);
   bus->b_transport(gp_, delay_);
   return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
@@ -230,11 +233,7 @@ bool AqlProcessor::atomic_add(uint64_t pa, int64_t v) {
   ext.operand = static_cast<uint64_t>(v);
   gp.set_extension(&ext);
   uint64_t old = 0;
-  gp.set_command(tlm::TLM_WRITE_COMMAND);
-  gp.set_address(host_window.get() + pa);
-  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&old));
-  gp.set_data_length(8);
-  gp.set_streaming_width(8);
+  prepare_payload(gp, tlm::TLM_WRITE_COMMAND, host_window.get() + pa, &old, 8);
   bus->b_transport(gp, delay_);
   gp.clear_extension(&ext);
   return gp.get_response_status() == tlm::TLM_OK_RESPONSE;

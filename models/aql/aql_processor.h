@@ -45,11 +45,13 @@ class AqlProcessor : public sc_core::sc_module {
     uint32_t error = aql::kErrNone;
     uint64_t amd_queue = 0, ring = 0, size = 0;  // host physical addresses; size in packets
     sc_core::sc_time blocked_until;              // a barrier that is not satisfied yet
+    bool barrier_waiting = false;
   };
 
   void thread();
   bool service(unsigned q);  // true: a packet retired
   void enable(unsigned q);
+  void ring();
   void fail(unsigned q, aql::QueueError e, const std::string& why);
   aql::QueueError dispatch(unsigned q, uint64_t id, uint64_t packet_addr, const aql::hsa_kernel_dispatch_packet_t& p);
   bool barrier_satisfied(const aql::hsa_barrier_packet_t& p, bool is_and);
@@ -66,6 +68,7 @@ class AqlProcessor : public sc_core::sc_module {
   unsigned next_ = 0;
   uint32_t launch_seq_ = 0x10000;
   sc_core::sc_event doorbell_;
+  bool doorbell_pending_ = false;
   sc_core::sc_time delay_;
   tlm::tlm_generic_payload gp_;
   Logger log_;

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "base/payload.h"
 #include "base/trace.h"
 #include "base/unit.h"
 #include "cmp/command_processor.h"
@@ -11,13 +12,7 @@ namespace avp {
 namespace {
 tlm::tlm_response_status transport(tlm_utils::simple_initiator_socket<CommandProcessor>& bus, tlm::tlm_generic_payload& gp,
                                    tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time& delay) {
-  gp.set_command(cmd);
-  gp.set_address(addr);
-  gp.set_data_ptr(static_cast<unsigned char*>(data));
-  gp.set_data_length(len);
-  gp.set_streaming_width(len);
-  gp.set_byte_enable_ptr(nullptr);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_payload(gp, cmd, addr, data, len);
   bus->b_transport(gp, delay);
   return gp.get_response_status();
 }

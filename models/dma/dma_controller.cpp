@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/payload.h"
 #include "base/trace.h"
 #include "dma/dma_regs.h"
 
@@ -150,13 +151,8 @@ bool DmaController::copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_t
     const unsigned n = static_cast<unsigned>(std::min(kChunk, len - done));
     buf_.resize(n);
     for (int pass = 0; pass < 2; ++pass) {
-      gp_.set_command(pass == 0 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-      gp_.set_address(pass == 0 ? src + done : dst + done);
-      gp_.set_data_ptr(buf_.data());
-      gp_.set_data_length(n);
-      gp_.set_streaming_width(n);
-      gp_.set_byte_enable_ptr(nullptr);
-      gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      prepare_payload(gp_, pass == 0 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, pass == 0 ? src + done : dst + done,
+                      buf_.data(), n);
       mem->b_transport(gp_, delay);
       if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) {
         AVP_LOG(log_, Warn, (pass == 0 ? "read" : "write") << " of " << n << " bytes at 0x" << std::hex

@@ -1,5 +1,6 @@
 #include "harts/hart.h"
 
+#include "base/payload.h"
 #include "base/trace.h"
 #include "base/unit.h"
 #include "harts/hart_cluster.h"
@@ -247,14 +248,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 }
 
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause) {
-  gp_.set_command(cmd);
-  gp_.set_address(addr);
-  gp_.set_data_ptr(static_cast<unsigned char*>(data));
-  gp_.set_data_length(len);
-  gp_.set_streaming_width(len);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_dmi_allowed(false);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_payload(gp_, cmd, addr, data, len);
   sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
   bus->b_transport(gp_, delay);
   local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);

@@ -13,7 +13,8 @@
 #include <stdint.h>
 
 /* Built-in extension interfaces (uuids) and their commands. */
-#define AVP_XINTF_UUID_HARTINFO 0xACC01ull /* xcmd0: hart id, xcmd1: core id, xcmd2: harts per core, xcmd3: cores */
+#define AVP_XINTF_UUID_HARTINFO 0xACC01ull /* xcmd0: hart id, xcmd1: core id, xcmd2: harts per core, xcmd3: cores, \
+  xcmd4: raise the machine software interrupt (MSIP) of hart rs2, xcmd5: clear this hart's MSIP */
 #define AVP_XINTF_UUID_BARRIER 0xACC02ull  /* xcmd0: wait until every running hart of this core arrived */
 #define AVP_XINTF_UUID_DMA 0xACC03ull      /* DMA without MMIO, through the hart's DMA register set:      \
   xcmd0: source = rs2; xcmd1: destination = rs2; xcmd2: start a 1D copy of rs2 bytes, rd = transfer id; \

@@ -19,6 +19,13 @@ uint64_t HartCluster::xintf_device(Hart& h, const XintfRoute& r, unsigned k, uin
         case 1: return h.core();
         case 2: return harts_per_core_;
         case 3: return cores_;
+        case 4:  // inter-processor interrupt: machine software interrupt pending on hart rs2
+          if (rs2 >= harts_.size()) throw TrapException{rv::kIllegalInsn, 0};
+          harts_[rs2]->set_interrupt(rv::kMSI, true);
+          return 0;
+        case 5:  // acknowledge: clear this hart's machine software interrupt
+          h.set_interrupt(rv::kMSI, false);
+          return 0;
         default: throw TrapException{rv::kIllegalInsn, 0};
       }
     case XintfDevice::Barrier:

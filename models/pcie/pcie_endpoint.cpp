@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "base/payload.h"
 #include "base/unit.h"
 #include "pcie/bar0_regs.h"
 
@@ -177,13 +178,7 @@ unsigned PcieEndpoint::bar2_transport_dbg(tlm::tlm_generic_payload& gp) {
 }
 
 bool PcieEndpoint::host_access(bool write, uint64_t pa, void* data, unsigned len, sc_core::sc_time& delay) {
-  up_gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  up_gp_.set_address(pa);
-  up_gp_.set_data_ptr(static_cast<unsigned char*>(data));
-  up_gp_.set_data_length(len);
-  up_gp_.set_streaming_width(len);
-  up_gp_.set_byte_enable_ptr(nullptr);
-  up_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_payload(up_gp_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, data, len);
   dma_b_transport(up_gp_, delay);
   return up_gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
