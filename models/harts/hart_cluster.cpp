@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "base/trace.h"
 #include "base/unit.h"
 #include "harts/xintf_payload.h"
 
@@ -181,6 +182,10 @@ void HartCluster::print(Hart& h, const std::string& text) {
   if (!t.empty() && t.back() == '\n') t.pop_back();
   const std::string line = "[hart" + std::to_string(h.id()) + "] " + t;
   console_.push_back(line);
+  const sc_core::sc_time now = sc_core::sc_time_stamp() + h.local_time();
+  console_lines_.push_back({h.id(), now, t});
+  AVP_LOG(log_, Debug, "[hart" << h.id() << " @ " << now << "] " << t);
+  Trace::instance().slice(h.name(), "print", now, now, {{"text", t}});
   std::printf("%s\n", line.c_str());
   std::fflush(stdout);
 }

@@ -51,8 +51,15 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
   // Bare-metal start (traps go to mtvec, host calls end the run).
   void start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done);
-  // Console output of ECALL prints, in order ("[hartN] text").
+  // Console output of ECALL prints, in order ("[hartN] text", as printed on stdout).
   const std::vector<std::string>& console() const { return console_; }
+  // The same prints with their hart and simulated time (the hart's local time).
+  struct ConsoleLine {
+    unsigned hart;
+    sc_core::sc_time time;
+    std::string text;
+  };
+  const std::vector<ConsoleLine>& console_lines() const { return console_lines_; }
 
   // Used by harts.
   uint64_t quantum_ps() const { return quantum_ps_; }
@@ -102,6 +109,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   std::vector<uint64_t> code_map_;
   unsigned reservations_ = 0;
   std::vector<std::string> console_;
+  std::vector<ConsoleLine> console_lines_;
   struct BarrierGroup {
     unsigned arrived = 0;
     uint64_t generation = 0;

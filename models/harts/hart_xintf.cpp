@@ -13,7 +13,11 @@ void Hart::exec_xintf(const Insn& d) {
   const uint64_t rs1 = s_.x[d.rs1], rs2 = s_.x[d.rs2];
   uint64_t rd = 0;
   if (d.op == XEXT) {
-    const int lun = cluster_.xintf_map().lookup_lun(rs1 >> 12, rs1 & 0xFFF, s_.priv);
+    // `lui rd, UUID` sign-extends on RV64: a 20-bit uuid with bit 19 set arrives
+    // with bits 63..31 all ones and is taken as the 20-bit uuid.
+    uint64_t uuid = rs1 >> 12;
+    if ((rs1 >> 31) == 0x1FFFFFFFFull) uuid &= 0xFFFFF;
+    const int lun = cluster_.xintf_map().lookup_lun(uuid, rs1 & 0xFFF, s_.priv);
     rd = lun < 0 ? d.rm /* 0 trap, 1 return zero, 2 return minus one */ : (static_cast<uint64_t>(lun) | rs2 << 12);
   } else {
     const unsigned lun = rs1 & 0xFFF;

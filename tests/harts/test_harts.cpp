@@ -1,0 +1,311 @@
+// ISS unit tests on the platform's hart cluster: kernel launch and exits,
+// traps with their cause and tval, overloadable-opcode fallbacks and devices,
+// LR/SC, misaligned policy, F/D corner cases, RVC, performance counters and
+// ELF loading errors. The programs are in iss_programs.S.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "harts/elf_loader.h"
+#include "platform.h"
+
+using namespace avp;
+
+namespace {
+
+constexpr uint64_t kReturnAddress = 0x4100'0000;  // no code there: jumping to it ends the instance
+
+struct Bench {
+  Platform p;
+  ElfImage img;
+  Bench() {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    img = load_elf(ISS_PROGRAMS, [&](uint64_t a, const void* d, uint64_t n) { return p.device_port.write_debug(a, d, n); });
+  }
+  const rv::HartState& regs(unsigned hart = 0) { return p.harts.hart(hart).state(); }
+  HartExit run(const std::string& entry, unsigned hart = 0, uint64_t limit = 0, bool bare_metal = false) {
+    HartLaunch l;
+    l.pc = img.symbols.at(entry);
+    l.ra = kReturnAddress;
+    l.sp = p.tcdm_global_base() + 0x1000;
+    l.instruction_limit = limit;
+    HartExit exit;
+    bool done = false;
+    auto done_fn = [&](const HartExit& e) { exit = e, done = true; };
+    if (bare_metal) p.harts.start_bare_metal(hart, l, done_fn);
+    else p.harts.launch(hart, l, done_fn);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+    EXPECT_TRUE(done) << entry << " did not finish";
+    EXPECT_TRUE(p.harts.hart_idle(hart));
+    return exit;
+  }
+  uint64_t a(int i, unsigned hart = 0) { return regs(hart).x[10 + i]; }
+};
+
+}  // namespace
+
+TEST(Harts, ReturnsThroughRaWithArguments) {
+  Bench b;
+  HartExit e = b.run("add_one");
+  EXPECT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+  EXPECT_EQ(e.instructions, 2u);
+  EXPECT_EQ(b.a(0), 1u);  // a0 = 0 at launch, plus one
+  EXPECT_EQ(e.describe(), "returned after 2 instructions");
+}
+
+TEST(Harts, EcallExitCarriesTheCode) {
+  Bench b;
+  HartExit e = b.run("exit42");
+  EXPECT_EQ(e.kind, HartExitKind::Exit);
+  EXPECT_EQ(e.code, 42u);
+  EXPECT_EQ(e.describe(), "exit(42) after 2 instructions");  // the ECALL traps: it does not retire
+}
+
+TEST(Harts, EcallPrintGoesToTheConsole) {
+  Bench b;
+  EXPECT_EQ(b.run("print_hello", 3).kind, HartExitKind::Returned);
+  ASSERT_EQ(b.p.harts.console().size(), 1u);
+  EXPECT_EQ(b.p.harts.console()[0], "[hart3] hello from the hart");
+  ASSERT_EQ(b.p.harts.console_lines().size(), 1u);
+  const auto& line = b.p.harts.console_lines()[0];
+  EXPECT_EQ(line.hart, 3u);
+  EXPECT_EQ(line.text, "hello from the hart");
+  EXPECT_GT(line.time, sc_core::SC_ZERO_TIME);  // after the launch and three instructions
+}
+
+TEST(Harts, InstructionLimitStopsARunawayLoop) {
+  Bench b;
+  HartExit e = b.run("spin", 0, 1000);
+  EXPECT_EQ(e.kind, HartExitKind::Limit);
+  EXPECT_EQ(e.instructions, 1000u);
+  EXPECT_EQ(e.pc, b.img.symbols.at("spin"));
+  EXPECT_NE(e.describe().find("instruction limit"), std::string::npos);
+}
+
+TEST(Harts, IllegalInstructionTrapsWithTheInstructionBits) {
+  Bench b;
+  HartExit e = b.run("illegal_op");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 2u);
+  EXPECT_EQ(e.tval, 0x7Bu);
+  EXPECT_EQ(e.pc, b.img.symbols.at("illegal_op") + 4);
+  EXPECT_NE(e.describe().find("illegal instruction (cause 2)"), std::string::npos) << e.describe();
+}
+
+TEST(Harts, XextFallbackLunsReturnZeroAndMinusOne) {
+  Bench b;
+  HartExit e = b.run("xext_fallback");
+  ASSERT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+  EXPECT_EQ(b.a(3), 1u);          // xext0 of an unknown uuid
+  EXPECT_EQ(b.a(4), 2u);          // xextm1
+  EXPECT_EQ(b.a(2), 0u);          // xext: lun 0, data bits 0
+  EXPECT_EQ(b.a(0), 0u);          // xcmd0 on lun 1
+  EXPECT_EQ(b.a(1), ~0ull);       // xcmd3 on lun 2
+}
+
+TEST(Harts, XcmdOnLunZeroIsIllegal) {
+  Bench b;
+  HartExit e = b.run("xcmd_lun0");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 2u);
+  EXPECT_EQ(e.pc, b.img.symbols.at("xcmd_lun0") + 4);
+  EXPECT_EQ(e.tval & 0x7F, 0x0Bu);       // custom-0
+  EXPECT_EQ((e.tval >> 12) & 7, 5u);     // xcmd5
+}
+
+TEST(Harts, HartInfoDeviceThroughXintf) {
+  Bench b;
+  const unsigned hart = b.p.num_harts() - 1;
+  HartExit e = b.run("hartinfo", hart);
+  ASSERT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+  EXPECT_EQ(b.a(3, hart), 32u);  // default lun of uuid 0xACC01
+  EXPECT_EQ(b.a(0, hart), hart);
+  EXPECT_EQ(b.a(1, hart), hart / b.p.harts_per_core.get());
+  EXPECT_EQ(b.a(2, hart), b.p.harts_per_core.get());
+}
+
+TEST(Harts, DelegationMretSretAndPrivilegeChecks) {
+  Bench b;
+  HartExit e = b.run("priv_delegation", 0, 0, true);
+  ASSERT_EQ(e.kind, HartExitKind::Exit) << e.describe();
+  EXPECT_EQ(e.code, 0u);
+  const uint64_t user = b.img.symbols.at("user_code");
+  EXPECT_EQ(b.a(1), 8u);            // scause: ECALL from U-mode, delegated
+  EXPECT_EQ(b.a(2), user + 4);      // sepc
+  EXPECT_EQ(b.a(5) & 0x100, 0u);    // sstatus.SPP = U
+  EXPECT_EQ(b.a(3), 2u);            // mcause: illegal instruction (csrr mstatus from U)
+  EXPECT_EQ(b.a(4), 0x30002573u);   // mtval = the instruction bits
+  EXPECT_EQ(b.a(6), user + 8);      // mepc
+}
+
+TEST(Harts, WfiSleepsUntilAnInterrupt) {
+  Bench b;
+  HartLaunch l;
+  l.pc = b.img.symbols.at("wfi_interrupt");
+  HartExit exit;
+  bool done = false;
+  b.p.harts.start_bare_metal(0, l, [&](const HartExit& e) { exit = e, done = true; });
+  sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  EXPECT_FALSE(done);
+  EXPECT_LT(b.p.harts.hart(0).instructions(), 100u);  // asleep, not spinning
+  b.p.harts.hart(0).set_interrupt(3, true);  // machine software interrupt
+  sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  ASSERT_TRUE(done);
+  EXPECT_EQ(exit.kind, HartExitKind::Exit) << exit.describe();
+  EXPECT_EQ(exit.code, 3u);
+}
+
+TEST(Harts, StoreToExecutedCodeDropsDecodedBlocks) {
+  Bench b;
+  ASSERT_EQ(b.run("self_modify").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(1), 1u);
+  EXPECT_EQ(b.a(0), 2u);
+}
+
+TEST(Harts, InvalidateIcachesPicksUpCodeWrittenByOtherUnits) {
+  Bench b;
+  ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 1u);
+  const uint32_t addi5 = 0x00550513;  // addi a0, a0, 5
+  ASSERT_TRUE(b.p.device_port.write_debug(b.img.symbols.at("add_one"), &addi5, 4));
+  ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 1u);  // documented: writes by other units are not snooped
+  b.p.harts.invalidate_icaches();
+  ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 5u);
+}
+
+TEST(Harts, AnotherHartsStoreBreaksTheReservation) {
+  Bench b;
+  unsigned done = 0;
+  for (unsigned h = 0; h < 2; ++h) {
+    HartLaunch l;
+    l.pc = b.img.symbols.at("lr_sc_two_harts");
+    l.ra = kReturnAddress;
+    l.a[0] = h;
+    b.p.harts.launch(h, l, [&](const HartExit& e) {
+      EXPECT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+      ++done;
+    });
+  }
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  ASSERT_EQ(done, 2u);
+  EXPECT_NE(b.a(1), 0u);  // sc.d failed
+  EXPECT_EQ(b.a(2), 7u);  // and did not overwrite the other hart's value
+}
+
+TEST(Harts, EcallAndXintfBarriersReleaseTogether) {
+  Bench b;
+  const unsigned n = b.p.harts_per_core.get();  // the harts of core 0
+  unsigned done = 0;
+  for (unsigned h = 0; h < n; ++h) {
+    HartLaunch l;
+    l.pc = b.img.symbols.at("barriers");
+    l.ra = kReturnAddress;
+    l.a[0] = h;
+    l.launch_id = 7;
+    b.p.harts.launch(h, l, [&](const HartExit& e) {
+      EXPECT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+      ++done;
+    });
+  }
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+  ASSERT_EQ(done, n);
+  const uint64_t t1 = b.a(1, 0), t2 = b.a(2, 0);
+  EXPECT_GE(t1, (n - 1) * 5000 * 3u);  // the slowest hart's work, at 1 cycle of 1 ns per instruction
+  EXPECT_GT(t2, t1);
+  for (unsigned h = 1; h < n; ++h) {
+    EXPECT_EQ(b.a(1, h), t1) << "hart " << h;
+    EXPECT_EQ(b.a(2, h), t2) << "hart " << h;
+  }
+}
+
+TEST(Harts, UnmappedLoadAndFetchAreAccessFaults) {
+  Bench b;
+  HartExit e = b.run("load_fault");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 5u);
+  EXPECT_EQ(e.tval, 0x30000008u);
+  EXPECT_EQ(e.pc, b.img.symbols.at("load_fault") + 4);
+  e = b.run("fetch_fault");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 1u);
+  EXPECT_EQ(e.pc, 0x30000000u);
+  EXPECT_EQ(e.tval, 0x30000000u);
+}
+
+TEST(Harts, StoreBreaksTheReservation) {
+  Bench b;
+  ASSERT_EQ(b.run("lr_sc").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 0u);
+  EXPECT_NE(b.a(1), 0u);
+  EXPECT_NE(b.a(2), 0u);
+}
+
+TEST(Harts, MisalignedAmoFaultsMisalignedLoadCompletes) {
+  Bench b;
+  HartExit e = b.run("amo_misaligned");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 6u);
+  EXPECT_EQ(e.tval, b.img.symbols.at("data") + 4);
+  ASSERT_EQ(b.run("load_misaligned").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 0x0011223344556677ull);
+}
+
+TEST(Harts, FcvtSaturatesAndRoundsPerMode) {
+  Bench b;
+  ASSERT_EQ(b.run("fp_convert").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 0x7FFFFFFFull);
+  EXPECT_EQ(b.a(1), 0x10u);  // NV
+  EXPECT_EQ(b.a(2), 0xFFFFFFFF80000000ull);
+  EXPECT_EQ(b.a(3), 2u);
+  EXPECT_EQ(b.a(4), 1u);
+  EXPECT_EQ(b.a(5), 2u);
+  EXPECT_EQ(b.a(6), static_cast<uint64_t>(-3));
+  EXPECT_EQ(b.a(7), static_cast<uint64_t>(-2));
+}
+
+TEST(Harts, ReservedDynamicRoundingModeIsIllegal) {
+  Bench b;
+  HartExit e = b.run("fp_bad_rm");
+  EXPECT_EQ(e.kind, HartExitKind::Trap);
+  EXPECT_EQ(e.cause, 2u);
+  EXPECT_EQ(e.pc, b.img.symbols.at("fp_bad_rm") + 4);
+}
+
+TEST(Harts, FminSignallingNanAndCanonicalNan) {
+  Bench b;
+  ASSERT_EQ(b.run("fp_min_snan").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 0x3F800000u);
+  EXPECT_EQ(b.a(1), 0x10u);
+  EXPECT_EQ(b.a(2), 0x7FC00000u);
+  EXPECT_EQ(b.a(3), 0xFFFFFFFF7FC00000ull);
+  EXPECT_EQ(b.a(4), 1u << 8);
+}
+
+TEST(Harts, CompressedInstructions) {
+  Bench b;
+  HartExit e = b.run("compressed");
+  ASSERT_EQ(e.kind, HartExitKind::Returned) << e.describe();
+  EXPECT_EQ(b.a(0), 32u);
+  EXPECT_EQ(b.a(1), 64u);
+}
+
+TEST(Harts, PerfCounterBlockReadsTheHartsInstret) {
+  Bench b;
+  ASSERT_EQ(b.run("perf_instret", 1).kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0, 1), 3u);  // li, nop, nop retired before the load
+}
+
+TEST(Harts, MalformedElfIsAClearError) {
+  const std::string path = testing::TempDir() + "/not_an_elf.bin";
+  std::ofstream(path) << "this is not an ELF file";
+  try {
+    load_elf(path, [](uint64_t, const void*, uint64_t) { return true; });
+    FAIL() << "no error";
+  } catch (const ElfError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_elf(path + ".missing", [](uint64_t, const void*, uint64_t) { return true; }), ElfError);
+}
