@@ -18,6 +18,7 @@ namespace {
 
 void bench(Platform& p) {
   // 1. MMIO round trip: BAR0 reads.
+  p.host.cfg_write32(0x04, 0x0006);  // memory space, bus master
   const unsigned reads = 100'000;
   sc_core::sc_time s0 = sc_core::sc_time_stamp();
   auto w0 = Clock::now();

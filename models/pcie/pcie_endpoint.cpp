@@ -16,6 +16,8 @@ PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, CmpHost
       mmio_reads_(this, "mmio_reads", "BAR0 reads", "accesses"),
       mmio_writes_(this, "mmio_writes", "BAR0 writes", "accesses"),
       mmio_misuse_(this, "mmio_misuse", "BAR0 accesses that were not aligned 32-bit ones or hit unused offsets", "accesses"),
+      unsupported_requests_(this, "unsupported_requests", "BAR0/BAR2 accesses while memory space decoding is disabled",
+                            "accesses"),
       dma_reads_(this, "dma_reads", "device-initiated reads of host memory", "transactions"),
       dma_writes_(this, "dma_writes", "device-initiated writes and atomics to host memory", "transactions"),
       interrupts_(this, "interrupts", "interrupt bits raised", "interrupts") {
@@ -129,7 +131,21 @@ void PcieEndpoint::cfg_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+// With the command register's memory-space bit clear the BARs do not decode:
+// the request is an Unsupported Request, which the root complex completes as
+// a master abort (reads all-ones, writes dropped). Logged and counted.
+bool PcieEndpoint::memory_space_decodes(tlm::tlm_generic_payload& gp, const char* bar) {
+  if (config_.memory_enabled()) return true;
+  unsupported_requests_.inc();
+  AVP_LOG(log_, Warn, bar << (gp.is_read() ? " read" : " write") << " at offset 0x" << std::hex << gp.get_address()
+                          << " while memory space decoding is disabled (command register bit 1): unsupported request");
+  if (gp.is_read()) std::memset(gp.get_data_ptr(), 0xFF, gp.get_data_length());
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return false;
+}
+
 void PcieEndpoint::bar0_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (!memory_space_decodes(gp, "BAR0")) return;
   const uint64_t off = gp.get_address();
   const RegisterBank::Reg* r = (gp.get_data_length() == 4 && !(off & 3)) ? regs_.find(static_cast<uint32_t>(off)) : nullptr;
   // acceldev.md decision 1: misuse reads all-ones, is ignored, logged, and never changes state.
@@ -157,6 +173,7 @@ void PcieEndpoint::bar0_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_ti
 }
 
 void PcieEndpoint::bar2_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (!memory_space_decodes(gp, "BAR2")) return;
   const uint64_t off = gp.get_address();
   if (off >= info_.dram_size || gp.get_data_length() > info_.dram_size - off) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);

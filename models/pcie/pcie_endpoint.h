@@ -67,6 +67,7 @@ class PcieEndpoint : public sc_core::sc_module {
   unsigned bar2_transport_dbg(tlm::tlm_generic_payload& gp);
   void dma_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dma_transport_dbg(tlm::tlm_generic_payload& gp);
+  bool memory_space_decodes(tlm::tlm_generic_payload& gp, const char* bar);
   bool host_access(bool write, uint64_t pa, void* data, unsigned len, sc_core::sc_time& delay);
   void update_irq();
   void map_cmp_registers();
@@ -84,7 +85,7 @@ class PcieEndpoint : public sc_core::sc_module {
   uint32_t cb_size_ = 0;
   tlm::tlm_generic_payload up_gp_;
   Logger log_;
-  Counter mmio_reads_, mmio_writes_, mmio_misuse_, dma_reads_, dma_writes_, interrupts_;
+  Counter mmio_reads_, mmio_writes_, mmio_misuse_, unsupported_requests_, dma_reads_, dma_writes_, interrupts_;
 };
 
 }  // namespace avp

@@ -84,6 +84,7 @@ struct Bench {
 TEST(PcieEndpoint, Bar0ForwardsTheCommandBufferRegistersToTheCmp) {
   Bench b;
   auto& bar0 = *b.h.bar0.operator->();
+  b.w32(*b.h.cfg.operator->(), 0x04, 0x2);  // memory space
   b.w32(bar0, AVP_CB_ADDR_LO, 0x4000'1000);
   b.w32(bar0, AVP_CB_ADDR_HI, 0x1);
   b.w32(bar0, AVP_CB_SIZE, 256);
@@ -104,6 +105,7 @@ TEST(PcieEndpoint, Bar0ForwardsTheCommandBufferRegistersToTheCmp) {
 TEST(PcieEndpoint, ExtensionInterruptBitsDriveTheLineOnlyWhenEnabled) {
   Bench b;
   auto& bar0 = *b.h.bar0.operator->();
+  b.w32(*b.h.cfg.operator->(), 0x04, 0x2);  // memory space
   b.cmp.raise_interrupt(8);  // CMDBUF_DONE
   EXPECT_EQ(b.r32(bar0, 0x0000), 1u << 8);
   EXPECT_TRUE(b.levels.empty());  // not enabled: the line stays low
@@ -142,4 +144,19 @@ TEST(PcieEndpoint, DeviceAtomicsReachHostMemoryOnlyWithBusMastering) {
   ASSERT_EQ(b.access(dma, false, 0x100, &now, 8), tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(now, 7u);
   delete add;
+}
+
+TEST(PcieEndpoint, BarsDoNotDecodeWhileMemorySpaceIsDisabled) {
+  Bench b;
+  auto& bar0 = *b.h.bar0.operator->();
+  auto& bar2 = *b.h.bar2.operator->();
+  EXPECT_EQ(b.r32(bar0, AVP_INFO_MAGIC), 0xFFFFFFFFu);  // unsupported request: master abort
+  b.w32(bar0, AVP_CB_SUBMIT, 1);
+  EXPECT_TRUE(b.cmp.submitted.empty());
+  b.w32(bar2, 0x10, 0x12345678);
+  b.w32(*b.h.cfg.operator->(), 0x04, 0x2);
+  EXPECT_EQ(b.r32(bar0, AVP_INFO_MAGIC), AVP_INFO_MAGIC_VALUE);
+  auto* ur = dynamic_cast<const Counter*>(StatRegistry::instance().find("endpoint.unsupported_requests"));
+  ASSERT_NE(ur, nullptr);
+  EXPECT_EQ(ur->value(), 3u);
 }
