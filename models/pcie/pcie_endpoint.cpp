@@ -148,6 +148,12 @@ void PcieEndpoint::bar0_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_ti
   if (!memory_space_decodes(gp, "BAR0")) return;
   const uint64_t off = gp.get_address();
   const RegisterBank::Reg* r = (gp.get_data_length() == 4 && !(off & 3)) ? regs_.find(static_cast<uint32_t>(off)) : nullptr;
+  if (!r && off >= AVP_AQL_REGS && off < AVP_INFO_MAGIC && aql_range.size() > 0) {
+    gp.set_address(off - AVP_AQL_REGS);
+    aql_range->b_transport(gp, delay);  // the block's own access rules apply
+    gp.set_address(off);
+    return;
+  }
   // acceldev.md decision 1: misuse reads all-ones, is ignored, logged, and never changes state.
   if (!r || (gp.is_read() && !r->read) || (gp.is_write() && !r->write)) {
     mmio_misuse_.inc();

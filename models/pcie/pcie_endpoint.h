@@ -45,6 +45,10 @@ class PcieEndpoint : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<PcieEndpoint> device;   // BAR2 accesses into the interconnect
   tlm_utils::simple_target_socket<PcieEndpoint> dma;         // device-initiated accesses (host window)
   tlm_utils::simple_initiator_socket<PcieEndpoint> upstream; // to the root complex's host memory
+  // BAR0 0x2000..0x3FFF as a TLM target range (address = offset - 0x2000) for
+  // a block that is its own TLM target; optional. Offsets registered in the
+  // register bank take precedence; unbound, the range is unused offsets.
+  tlm_utils::simple_initiator_socket_optional<PcieEndpoint> aql_range{"aql_range"};
 
   // Interrupt output: INTx level changes, or an MSI message (address, data).
   std::function<void(bool level)> intx;

@@ -3,6 +3,8 @@
 // bits and the INTx level, and device-initiated 64-bit atomics to host memory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "base/payload.h"
@@ -11,6 +13,7 @@
 #include "pcie/pcie_endpoint.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 using namespace avp;
 using sc_core::SC_NS;
@@ -159,4 +162,64 @@ TEST(PcieEndpoint, BarsDoNotDecodeWhileMemorySpaceIsDisabled) {
   auto* ur = dynamic_cast<const Counter*>(StatRegistry::instance().find("endpoint.unsupported_requests"));
   ASSERT_NE(ur, nullptr);
   EXPECT_EQ(ur->value(), 3u);
+}
+
+namespace {
+// Stands in for the AQL packet processor's register block: records accesses.
+struct DummyBlock : sc_core::sc_module {
+  tlm_utils::simple_target_socket<DummyBlock> socket{"socket"};
+  std::vector<std::pair<uint64_t, unsigned>> writes;
+  uint64_t last = 0;
+  explicit DummyBlock(sc_core::sc_module_name n) : sc_module(n) {
+    socket.register_b_transport(this, &DummyBlock::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    if (gp.is_write()) {
+      writes.emplace_back(gp.get_address(), gp.get_data_length());
+      std::memcpy(&last, gp.get_data_ptr(), std::min(8u, gp.get_data_length()));
+    } else {
+      const uint64_t a = gp.get_address();  // reads return the forwarded address
+      std::memset(gp.get_data_ptr(), 0, gp.get_data_length());
+      std::memcpy(gp.get_data_ptr(), &a, std::min<unsigned>(4, gp.get_data_length()));
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+}  // namespace
+
+TEST(PcieEndpoint, Bar0ForwardsItsAqlRangeToABoundTarget) {
+  PcieLink link{"link"};
+  FakeCmp cmp;
+  PcieEndpoint ep{"endpoint", link, &cmp, PlatformInfo{}};
+  Host h{"host"};
+  Memory mem{"mem", 1 << 20, sc_core::SC_ZERO_TIME};
+  DummyBlock block{"aql"};
+  h.cfg.bind(ep.cfg);
+  h.bar0.bind(ep.bar0);
+  h.bar2.bind(ep.bar2);
+  h.dma.bind(ep.dma);
+  ep.upstream.bind(mem.socket);
+  ep.device.bind(mem.socket);
+  ep.aql_range.bind(block.socket);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  auto send = [&](tlm::tlm_fw_transport_if<>& s, bool w, uint64_t a, void* d, unsigned n) {
+    tlm::tlm_generic_payload gp;
+    prepare_payload(gp, w ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a, d, n);
+    sc_time t = sc_core::SC_ZERO_TIME;
+    s.b_transport(gp, t);
+    return gp.get_address();
+  };
+  uint32_t on = 0x2;
+  send(*h.cfg.operator->(), true, 0x04, &on, 4);
+  uint64_t doorbell = 0x1234'5678'9ABCull;  // a 64-bit doorbell write at 0x3008
+  EXPECT_EQ(send(*h.bar0.operator->(), true, 0x3008, &doorbell, 8), 0x3008u);  // address restored
+  ASSERT_EQ(block.writes.size(), 1u);
+  EXPECT_EQ(block.writes[0].first, 0x1008u);
+  EXPECT_EQ(block.writes[0].second, 8u);
+  EXPECT_EQ(block.last, doorbell);
+  uint32_t v = 0;
+  send(*h.bar0.operator->(), false, 0x2010, &v, 4);
+  EXPECT_EQ(v, 0x10u);
+  send(*h.bar0.operator->(), false, 0x4000, &v, 4);  // the info block is not forwarded
+  EXPECT_EQ(v, AVP_INFO_MAGIC_VALUE);
 }
