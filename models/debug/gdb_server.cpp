@@ -94,19 +94,28 @@ bool GdbServer::interrupt_pending() {
   return false;
 }
 
-void GdbServer::before_instruction(Hart& h, uint64_t pc) {
+void GdbServer::before_instruction(Hart& h, const rv::Insn& insn, uint64_t pc) {
   if (!attached_) return;
-  const bool step = step_hart_ == static_cast<int>(h.id());
-  if (!step && !breakpoints_.count(pc) && !interrupt_pending()) return;
+  if (step_hart_ == static_cast<int>(h.id()) || breakpoints_.count(pc) || interrupt_pending()) {
+    stop(h, "");
+    if (!attached_ || h.state().pc != pc) return;
+  }
+  // Checked after a breakpoint stop too: the instruction still has to make its access.
+  DataAccess access;
+  if (watchpoints_.empty() || !data_access(insn, h.state(), access)) return;
+  const std::string field = watchpoints_.hit(access);
+  if (!field.empty()) stop(h, field);
+}
+
+void GdbServer::stop(Hart& h, const std::string& watch_field) {
   step_hart_ = -1;
   g_thread_ = static_cast<int>(h.id()) + 1;
   h.sync();  // the stop happens at the hart's own time
-  const Resume how = serve(stop_reply_for(h));
+  stop_reply_ = "T05thread:" + std::to_string(h.id() + 1) + ";" + watch_field;
+  const Resume how = serve(stop_reply_);
   if (how == Resume::Step) step_hart_ = g_thread_ - 1;
   if (how == Resume::Kill) sc_core::sc_stop();
 }
-
-std::string GdbServer::stop_reply_for(const Hart& h) { return "T05thread:" + std::to_string(h.id() + 1) + ";"; }
 
 Hart& GdbServer::thread_hart(int tid) {
   const unsigned n = harts_.num_harts();
@@ -119,7 +128,12 @@ GdbServer::Resume GdbServer::serve(const std::string& stop_reply) {
   while (receive(packet)) {
     bool resume = false;
     Resume how = Resume::Continue;
-    const std::string reply = handle(packet, resume, how);
+    std::string reply;
+    try {
+      reply = handle(packet, resume, how);
+    } catch (const std::exception&) {  // a malformed number in the packet
+      reply = "E01";
+    }
     if (resume) {
       if (how == Resume::Detach || how == Resume::Kill) {
         if (how == Resume::Detach) send("OK");
@@ -137,7 +151,7 @@ GdbServer::Resume GdbServer::serve(const std::string& stop_reply) {
 }
 
 std::string GdbServer::handle(const std::string& p, bool& resume, Resume& how) {
-  if (p == "?") return "T05thread:" + std::to_string(g_thread_) + ";";
+  if (p == "?") return stop_reply_;
   if (p.rfind("qSupported", 0) == 0) return "PacketSize=4000;qXfer:features:read+;QStartNoAckMode+;vContSupported+";
   if (p == "QStartNoAckMode") return "OK";  // acknowledgements stop after this reply (see serve)
   if (p.rfind("qXfer:features:read:", 0) == 0) {
@@ -190,15 +204,7 @@ std::string GdbServer::handle(const std::string& p, bool& resume, Resume& how) {
     harts_.invalidate_icaches();  // the debugger may have written code
     return "OK";
   }
-  if (p[0] == 'Z' || p[0] == 'z') {
-    // Software (0) and hardware (1) breakpoints are both kept by the server; the code is never patched.
-    if (p[1] != '0' && p[1] != '1') return "";  // watchpoints: not supported
-    const size_t c1 = p.find(','), c2 = p.find(',', c1 + 1);
-    const uint64_t addr = parse_hex(p.substr(c1 + 1, c2 - c1 - 1));
-    if (p[0] == 'Z') breakpoints_.insert(addr);
-    else breakpoints_.erase(addr);
-    return "OK";
-  }
+  if (p[0] == 'Z' || p[0] == 'z') return breakpoint_packet(p);
   if (p == "vCont?") return "vCont;c;C;s;S";
   if (p.rfind("vCont;", 0) == 0) {
     resume = true;
@@ -227,6 +233,25 @@ std::string GdbServer::handle(const std::string& p, bool& resume, Resume& how) {
     return "";
   }
   return "";  // unsupported packet
+}
+
+std::string GdbServer::breakpoint_packet(const std::string& p) {
+  // Zt,addr,kind: t 0/1 software/hardware breakpoint (both kept by the
+  // server; the code is never patched), 2/3/4 write/read/access watchpoint
+  // of `kind` bytes.
+  const size_t c1 = p.find(','), c2 = p.find(',', c1 + 1);
+  if (p.size() < 2 || c1 != 2 || c2 == std::string::npos || p[1] < '0' || p[1] > '4') return "";
+  const uint64_t addr = parse_hex(p.substr(c1 + 1, c2 - c1 - 1)), kind = parse_hex(p.substr(c2 + 1));
+  const bool insert = p[0] == 'Z';
+  if (p[1] == '0' || p[1] == '1') {
+    if (insert) breakpoints_.insert(addr);
+    else breakpoints_.erase(addr);
+    return "OK";
+  }
+  const auto type = static_cast<Watchpoints::Kind>(p[1] - '0');
+  if (insert) watchpoints_.insert(type, addr, kind);
+  else if (!watchpoints_.remove(type, addr, kind)) return "E01";
+  return "OK";
 }
 
 std::string GdbServer::read_registers(Hart& h) {

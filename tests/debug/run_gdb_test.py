@@ -1,33 +1,69 @@
 #!/usr/bin/env python3
-"""Drives gdb-multiarch in batch mode against `accel-vp --gdb 0 run --elf`:
-break at a function, step, print a variable, finish, continue to the end."""
+"""Drives gdb-multiarch in batch mode against `accel-vp --gdb 0 run ...`.
+
+bare-metal: `run --elf PROG`: software breakpoint at a function, next, print
+a local, finish, hardware breakpoint, write/read/access watchpoints with
+their old/new values, continue to the end.
+kernel: `run vecadd` (a workload that loads a kernel linked at a window
+address and runs it through the command processor) with the kernel ELF in
+GDB: break at the kernel symbol, step, print a variable, continue to the
+end; the workload must still pass."""
 import re
 import subprocess
 import sys
 
-accel_vp, elf, gdb = sys.argv[1], sys.argv[2], sys.argv[3]
-sim = subprocess.Popen([accel_vp, "--no-progress", "-o", "gdb_test_out", "--gdb", "0", "run", "--elf", elf],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-port = None
-for line in sim.stderr:
-    m = re.search(r"127\.0\.0\.1:(\d+)", line)
-    if m:
-        port = m.group(1)
-        break
-if port is None:
-    print("FAIL: accel-vp did not start a GDB server")
-    sys.exit(1)
-cmds = ["set pagination off", "set confirm off", f"target remote :{port}", "info threads", "break compute",
-        "continue", "next", "print n", "info registers pc", "finish", "continue"]
-args = [gdb, "-nx", "-batch"] + sum([["-ex", c] for c in cmds], []) + [elf]
-out = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60).stdout
-sim_out, sim_err = sim.communicate(timeout=60)
-print(out)
-print(sim_out, sim_err)
-checks = [r"Thread 8", r"Breakpoint 1, compute \(n=10\)", r"\$1 = 10", r"Value returned is \$2 = 385",
-          r"exited normally"]
-missing = [c for c in checks if not re.search(c, out)]
-if missing or sim.returncode != 0 or "result 385" not in sim_out:
-    print("FAIL: missing", missing, "accel-vp exit", sim.returncode)
-    sys.exit(1)
+
+def run(accel_vp, sim_args, elf, gdb, cmds):
+    sim = subprocess.Popen([accel_vp, "--no-progress", "-o", "gdb_test_" + mode, "--gdb", "0"] + sim_args,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    port = None
+    for line in sim.stderr:
+        m = re.search(r"127\.0\.0\.1:(\d+)", line)
+        if m:
+            port = m.group(1)
+            break
+    if port is None:
+        sim.kill()
+        print("FAIL: accel-vp did not start a GDB server")
+        sys.exit(1)
+    cmds = ["set pagination off", "set confirm off", f"target remote :{port}"] + cmds
+    args = [gdb, "-nx", "-batch"] + sum([["-ex", c] for c in cmds], []) + [elf]
+    out = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60).stdout
+    sim_out, sim_err = sim.communicate(timeout=60)
+    print(out)
+    print(sim_out, sim_err)
+    return out, sim_out, sim.returncode
+
+
+def check(out, sim_out, code, patterns, sim_pattern):
+    missing = [p for p in patterns if not re.search(p, out)]
+    if missing or code != 0 or not re.search(sim_pattern, sim_out):
+        print("FAIL: missing", missing, "accel-vp exit", code)
+        sys.exit(1)
+
+
+mode, accel_vp, elf, gdb = sys.argv[1:5]
+if mode == "bare-metal":
+    out, sim_out, code = run(accel_vp, ["run", "--elf", elf], elf, gdb, [
+        "info threads", "break compute", "continue", "next", "print n", "info registers pc", "finish",
+        "hbreak publish", "continue", "watch result", "continue", "rwatch result", "continue",
+        "awatch readback", "continue", "delete", "continue"])
+    check(out, sim_out, code, [
+        r"Thread 8", r"Breakpoint 1, compute \(n=10\)", r"\$1 = 10", r"Value returned is \$2 = 385",
+        r"Hardware assisted breakpoint 2 at", r"Breakpoint 2, publish \(v=385\)",
+        r"Hardware watchpoint 3: result\s+Old value = 0\s+New value = 385",
+        r"Hardware read watchpoint 4: result\s+Value = 385",
+        r"Hardware access \(read/write\) watchpoint 5: readback\s+Old value = 0\s+New value = 385",
+        r"exited normally"], r"result 385 readback 385")
+elif mode == "kernel":
+    out, sim_out, code = run(accel_vp, ["run", "vecadd", "--args", "64"], elf, gdb, [
+        "break kernel_main", "continue", "print instance", "print/x $pc", "stepi", "print/x $pc",
+        "print a[instance]", "delete", "continue"])
+    check(out, sim_out, code, [
+        r"Breakpoint 1 at 0x1[0-9a-f]{4}: file .*kernel_add\.c",
+        r"Thread \d+ \"hart \d+ \(running\)\" hit Breakpoint 1, kernel_main \(instance=\d+",
+        r"\$1 = \d+", r"\$2 = 0x1[0-9a-f]{4}\n", r"\$3 = 0x1[0-9a-f]{4}\n", r"\$4 = \d+",
+        r"exited normally"], r"vecadd: 64 elements on \d+ harts: results OK")
+else:
+    sys.exit("usage: run_gdb_test.py bare-metal|kernel ACCEL_VP ELF GDB")
 print("PASS")
