@@ -94,23 +94,41 @@ bool GdbServer::interrupt_pending() {
   return false;
 }
 
+std::string GdbServer::watch_hit(const Hart& h, const rv::Insn& insn) const {
+  DataAccess access;
+  if (watchpoints_.empty() || !data_access(insn, h.state(), access)) return "";
+  return watchpoints_.hit(access);
+}
+
+bool GdbServer::wants_stop(Hart& h, const rv::Insn& insn, uint64_t pc, std::string& watch_field) {
+  watch_field.clear();
+  if (step_hart_ == static_cast<int>(h.id()) || interrupted_ || breakpoints_.count(pc)) return true;
+  watch_field = watch_hit(h, insn);
+  return !watch_field.empty();
+}
+
 void GdbServer::before_instruction(Hart& h, const rv::Insn& insn, uint64_t pc) {
   if (!attached_) return;
-  if (step_hart_ == static_cast<int>(h.id()) || breakpoints_.count(pc) || interrupt_pending()) {
-    stop(h, "");
-    if (!attached_ || h.state().pc != pc) return;
+  if (interrupt_pending()) interrupted_ = true;
+  std::string watch;
+  if (!wants_stop(h, insn, pc, watch)) return;
+  if (h.local_time() != sc_core::SC_ZERO_TIME) {
+    // The stop happens at the hart's own time. Other harts run meanwhile and
+    // may stop first; the debugger may change the breakpoints then: ask again.
+    h.sync();
+    if (!attached_ || !wants_stop(h, insn, pc, watch)) return;
   }
-  // Checked after a breakpoint stop too: the instruction still has to make its access.
-  DataAccess access;
-  if (watchpoints_.empty() || !data_access(insn, h.state(), access)) return;
-  const std::string field = watchpoints_.hit(access);
-  if (!field.empty()) stop(h, field);
+  stop(h, watch);
+  if (!attached_ || h.state().pc != pc || !watch.empty()) return;
+  // After a breakpoint or step stop the instruction still makes its access.
+  watch = watch_hit(h, insn);
+  if (!watch.empty()) stop(h, watch);
 }
 
 void GdbServer::stop(Hart& h, const std::string& watch_field) {
   step_hart_ = -1;
+  interrupted_ = false;
   g_thread_ = static_cast<int>(h.id()) + 1;
-  h.sync();  // the stop happens at the hart's own time
   stop_reply_ = "T05thread:" + std::to_string(h.id() + 1) + ";" + watch_field;
   const Resume how = serve(stop_reply_);
   if (how == Resume::Step) step_hart_ = g_thread_ - 1;

@@ -31,6 +31,9 @@ class GdbServer : public HartDebugHook {
  private:
   enum class Resume { Continue, Step, Detach, Kill };
   Resume serve(const std::string& stop_reply);
+  std::string watch_hit(const Hart& h, const rv::Insn& insn) const;
+  // Whether `h` stops before `insn` at `pc` (watch_field: the watchpoint part of the stop reply).
+  bool wants_stop(Hart& h, const rv::Insn& insn, uint64_t pc, std::string& watch_field);
   void stop(Hart& h, const std::string& watch_field);  // reports a stop of `h` and serves until it resumes
   std::string breakpoint_packet(const std::string& p);
   std::string handle(const std::string& packet, bool& resume, Resume& how);
@@ -48,7 +51,7 @@ class GdbServer : public HartDebugHook {
   HartCluster& harts_;
   int listen_fd_ = -1, fd_ = -1;
   unsigned port_ = 0;
-  bool no_ack_ = false, attached_ = false;
+  bool no_ack_ = false, attached_ = false, interrupted_ = false;
   std::set<uint64_t> breakpoints_;
   Watchpoints watchpoints_;
   int g_thread_ = 1, step_hart_ = -1;

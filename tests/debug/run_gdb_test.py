@@ -61,7 +61,7 @@ elif mode == "kernel":
         "print a[instance]", "delete", "continue"])
     check(out, sim_out, code, [
         r"Breakpoint 1 at 0x1[0-9a-f]{4}: file .*kernel_add\.c",
-        r"Thread \d+ \"hart \d+ \(running\)\" hit Breakpoint 1, kernel_main \(instance=\d+",
+        r"Thread \d+ hit Breakpoint 1, kernel_main \(instance=\d+",
         r"\$1 = \d+", r"\$2 = 0x1[0-9a-f]{4}\n", r"\$3 = 0x1[0-9a-f]{4}\n", r"\$4 = \d+",
         r"exited normally"], r"vecadd: 64 elements on \d+ harts: results OK")
 else:
