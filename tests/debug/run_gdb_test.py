@@ -6,8 +6,10 @@ a local, finish, hardware breakpoint, write/read/access watchpoints with
 their old/new values, continue to the end.
 kernel: `run vecadd` (a workload that loads a kernel linked at a window
 address and runs it through the command processor) with the kernel ELF in
-GDB: break at the kernel symbol, step, print a variable, continue to the
-end; the workload must still pass."""
+GDB: break at the kernel symbol (the first hart stops; the others wait at
+the same breakpoint), delete it, step to the next line, print the argument
+and the element it wrote, read code through the window, continue to the end; the
+workload must still pass."""
 import re
 import subprocess
 import sys
@@ -57,13 +59,14 @@ if mode == "bare-metal":
         r"exited normally"], r"result 385 readback 385")
 elif mode == "kernel":
     out, sim_out, code = run(accel_vp, ["run", "vecadd", "--args", "64"], elf, gdb, [
-        "break kernel_main", "continue", "print instance", "print/x $pc", "stepi", "print/x $pc",
-        "print a[instance]", "delete", "continue"])
+        "break kernel_main", "continue", "print instance", "set $out = out", "delete", "step", "print instance",
+        "print $out[instance]", "x/2xh $pc", "continue"])
     check(out, sim_out, code, [
-        r"Breakpoint 1 at 0x1[0-9a-f]{4}: file .*kernel_add\.c",
-        r"Thread \d+ hit Breakpoint 1, kernel_main \(instance=\d+",
-        r"\$1 = \d+", r"\$2 = 0x1[0-9a-f]{4}\n", r"\$3 = 0x1[0-9a-f]{4}\n", r"\$4 = \d+",
-        r"exited normally"], r"vecadd: 64 elements on \d+ harts: results OK")
+        r"Breakpoint 1 at 0x1[0-9a-f]{4}: file .*kernel_add\.c, line 9\.",
+        r"Thread 1 hit Breakpoint 1, kernel_main \(instance=0, a=0x4[0-9a-f]+, b=0x4[0-9a-f]+, out=0x4[0-9a-f]+\)",
+        r"\$1 = 0\n", r"\n10\s+if \(instance == 0\)", r"\$2 = 0\n", r"\$3 = 1001\n",
+        r"0x1[0-9a-f]{4} <kernel_main\+\d+>:\s+0x[0-9a-f]{4}\s+0x[0-9a-f]{4}", r"exited normally"],
+          r"vecadd: 64 elements on \d+ harts: results OK")
 else:
     sys.exit("usage: run_gdb_test.py bare-metal|kernel ACCEL_VP ELF GDB")
 print("PASS")
