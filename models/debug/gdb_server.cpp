@@ -38,6 +38,9 @@ uint64_t parse_hex_le(const std::string& s) {
   return v;
 }
 
+// Larger than any m/M packet that fits in PacketSize (0x4000).
+constexpr uint64_t kMaxMemoryBytes = 0x4000;
+
 unsigned reg_bytes(unsigned n) { return n >= 66 && n <= 68 ? 4 : 8; }
 
 }  // namespace
@@ -211,11 +214,14 @@ std::string GdbServer::handle(const std::string& p, bool& resume, Resume& how) {
   }
   if (p[0] == 'm') {
     const size_t comma = p.find(',');
-    return read_memory(thread_hart(g_thread_), parse_hex(p.substr(1, comma - 1)), parse_hex(p.substr(comma + 1)));
+    const uint64_t len = parse_hex(p.substr(comma + 1));
+    if (len > kMaxMemoryBytes) return "E01";
+    return read_memory(thread_hart(g_thread_), parse_hex(p.substr(1, comma - 1)), len);
   }
   if (p[0] == 'M') {
     const size_t comma = p.find(','), colon = p.find(':');
     const uint64_t addr = parse_hex(p.substr(1, comma - 1)), len = parse_hex(p.substr(comma + 1, colon - comma - 1));
+    if (len > kMaxMemoryBytes || colon == std::string::npos || p.size() - colon - 1 != 2 * len) return "E01";
     std::vector<uint8_t> bytes(len);
     for (uint64_t i = 0; i < len; ++i) bytes[i] = static_cast<uint8_t>(std::stoul(p.substr(colon + 1 + 2 * i, 2), nullptr, 16));
     if (!thread_hart(g_thread_).debug_write(addr, bytes.data(), static_cast<unsigned>(len))) return "E14";

@@ -11,6 +11,7 @@ the same breakpoint), delete it, step to the next line, print the argument
 and the element it wrote, read code through the window, continue to the end; the
 workload must still pass."""
 import re
+import socket
 import subprocess
 import sys
 
@@ -67,6 +68,45 @@ elif mode == "kernel":
         r"\$1 = 0\n", r"\n10\s+if \(instance == 0\)", r"\$2 = 0\n", r"\$3 = 1001\n",
         r"0x1[0-9a-f]{4} <kernel_main\+\d+>:\s+0x[0-9a-f]{4}\s+0x[0-9a-f]{4}", r"exited normally"],
           r"vecadd: 64 elements on \d+ harts: results OK")
+elif mode == "packets":
+    # Raw remote-protocol packets, malformed ones included: precise replies, no crash.
+    sim = subprocess.Popen([accel_vp, "--no-progress", "-o", "gdb_test_packets", "--gdb", "0", "run", "--elf", elf],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    port = None
+    for line in sim.stderr:
+        m = re.search(r"127\.0\.0\.1:(\d+)", line)
+        if m:
+            port = int(m.group(1))
+            break
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+
+    def exchange(payload):
+        frame = "$%s#%02x" % (payload, sum(payload.encode()) & 0xFF)
+        sock.sendall(frame.encode())
+        data = b""
+        while not re.search(rb"\$([^#]*)#[0-9a-f]{2}", data):
+            data += sock.recv(4096)
+        sock.sendall(b"+")
+        return re.search(rb"\$([^#]*)#", data).group(1).decode()
+
+    expect = [("?", r"T05thread:1;"), ("qfThreadInfo", r"m1,2,3,4,5,6,7,8"), ("g", r"[0-9a-f]{528}"),
+              ("m40000000,4", r"[0-9a-f]{8}"), ("m7fff00000000,4", r"E14"),
+              ("Z2,zz,4", r"E01"), ("z2,1000,4", r"E01"), ("Z9,1000,4", r""), ("Z2,1000", r""),
+              ("Z2,40001000,8", r"OK"), ("z2,40001000,8", r"OK"), ("Z1,40000000,2", r"OK"),
+              ("z1,40000000,2", r"OK"), ("Hgzz", r"E01"), ("pzz", r"E01"), ("P20=zz", r"E01"),
+              ("Xbogus", r""), ("m0,40000000", r"E01"), ("M40000000,4:zz", r"E01"),
+              ("M40000000,4:00", r"E01"), ("M40000000,1:97", r"OK")]
+    bad = []
+    for payload, reply in expect:
+        got = exchange(payload)
+        print(f"{payload!r} -> {got!r}")
+        if not re.fullmatch(reply, got):
+            bad.append((payload, got, reply))
+    sock.sendall(b"$k#6b")
+    sim.communicate(timeout=60)
+    if bad or sim.returncode < 0:
+        print("FAIL:", bad, "accel-vp exit", sim.returncode)
+        sys.exit(1)
 else:
-    sys.exit("usage: run_gdb_test.py bare-metal|kernel ACCEL_VP ELF GDB")
+    sys.exit("usage: run_gdb_test.py bare-metal|kernel|packets ACCEL_VP ELF GDB")
 print("PASS")
