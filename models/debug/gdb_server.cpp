@@ -38,6 +38,13 @@ uint64_t parse_hex_le(const std::string& s) {
   return v;
 }
 
+// Thread ids travel in hex: thread n is hart n - 1.
+std::string thread_id(unsigned n) {
+  char s[16];
+  std::snprintf(s, sizeof s, "%x", n);
+  return s;
+}
+
 // Larger than any m/M packet that fits in PacketSize (0x4000).
 constexpr uint64_t kMaxMemoryBytes = 0x4000;
 
@@ -132,7 +139,7 @@ void GdbServer::stop(Hart& h, const std::string& watch_field) {
   step_hart_ = -1;
   interrupted_ = false;
   g_thread_ = static_cast<int>(h.id()) + 1;
-  stop_reply_ = "T05thread:" + std::to_string(h.id() + 1) + ";" + watch_field;
+  stop_reply_ = "T05thread:" + thread_id(h.id() + 1) + ";" + watch_field;
   const Resume how = serve(stop_reply_);
   if (how == Resume::Step) step_hart_ = g_thread_ - 1;
   if (how == Resume::Kill) sc_core::sc_stop();
@@ -182,11 +189,11 @@ std::string GdbServer::handle(const std::string& p, bool& resume, Resume& how) {
   }
   if (p == "qfThreadInfo") {
     std::string s = "m";
-    for (unsigned h = 0; h < harts_.num_harts(); ++h) s += (h ? "," : "") + std::to_string(h + 1);
+    for (unsigned h = 0; h < harts_.num_harts(); ++h) s += (h ? "," : "") + thread_id(h + 1);
     return s;
   }
   if (p == "qsThreadInfo") return "l";
-  if (p == "qC") return "QC" + std::to_string(g_thread_);
+  if (p == "qC") return "QC" + thread_id(static_cast<unsigned>(g_thread_));
   if (p == "qAttached") return "1";
   if (p.rfind("qThreadExtraInfo,", 0) == 0) {
     const Hart& h = thread_hart(static_cast<int>(parse_hex(p.substr(17))));

@@ -70,7 +70,9 @@ elif mode == "kernel":
           r"vecadd: 64 elements on \d+ harts: results OK")
 elif mode == "packets":
     # Raw remote-protocol packets, malformed ones included: precise replies, no crash.
-    sim = subprocess.Popen([accel_vp, "--no-progress", "-o", "gdb_test_packets", "--gdb", "0", "run", "--elf", elf],
+    # 12 harts: thread ids are hex ("a" is hart 9).
+    sim = subprocess.Popen([accel_vp, "--no-progress", "-o", "gdb_test_packets", "--set", "platform.cores=3", "--gdb", "0",
+                            "run", "--elf", elf],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     port = None
     for line in sim.stderr:
@@ -89,7 +91,8 @@ elif mode == "packets":
         sock.sendall(b"+")
         return re.search(rb"\$([^#]*)#", data).group(1).decode()
 
-    expect = [("?", r"T05thread:1;"), ("qfThreadInfo", r"m1,2,3,4,5,6,7,8"), ("g", r"[0-9a-f]{528}"),
+    expect = [("?", r"T05thread:1;"), ("qfThreadInfo", r"m1,2,3,4,5,6,7,8,9,a,b,c"), ("Hgc", r"OK"), ("qC", r"QCc"),
+              ("qThreadExtraInfo,c", "68617274203131202869646c6529"), ("g", r"[0-9a-f]{528}"),
               ("m40000000,4", r"[0-9a-f]{8}"), ("m7fff00000000,4", r"E14"),
               ("Z2,zz,4", r"E01"), ("z2,1000,4", r"E01"), ("Z9,1000,4", r""), ("Z2,1000", r""),
               ("Z2,40001000,8", r"OK"), ("z2,40001000,8", r"OK"), ("Z1,40000000,2", r"OK"),
