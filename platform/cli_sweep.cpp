@@ -27,7 +27,7 @@ namespace avp {
 namespace {
 
 struct SweepOptions {
-  std::string workload = kDefaultWorkload;
+  std::vector<std::string> workloads{kDefaultWorkload};
   std::vector<std::string> workload_args;
   std::vector<std::string> params;  // name=v1,v2,...
   std::vector<std::string> metrics{"simulated_time_ns"};
@@ -43,12 +43,16 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// Several workloads are one more axis, "workload", varying fastest.
+constexpr const char* kWorkloadAxis = "workload";
+
 SweepAxes parse_axes(const std::vector<std::string>& params) {
   SweepAxes axes;
   for (const auto& p : params) {
     const size_t eq = p.find('=');
     if (eq == std::string::npos || eq == 0) throw ParamError("--param " + p + ": expected name=v1,v2,...");
     const std::string name = p.substr(0, eq);
+    if (name == kWorkloadAxis) throw ParamError("--param workload: use --workload w1,w2,... to sweep workloads");
     for (const auto& a : axes)
       if (a.first == name) throw ParamError("--param " + name + ": given twice (list all its values in one --param)");
     axes.push_back({name, split(p.substr(eq + 1), ',')});
@@ -61,6 +65,7 @@ SweepAxes parse_axes(const std::vector<std::string>& params) {
 // base configuration (each value is parsed as that parameter's type).
 void check_axes(const SweepAxes& axes) {
   for (const auto& [name, values] : axes) {
+    if (name == kWorkloadAxis) continue;
     ParamBase* p = ParamRegistry::instance().find(name);
     if (!p) throw ParamError("--param " + name + ": no such parameter (accel-vp --list-params lists them)");
     const std::string keep = p->value_string();
@@ -139,7 +144,8 @@ std::string self_exe() {
 void add_sweep_command(CLI::App& app, CliContext& ctx) {
   auto* cmd = app.add_subcommand("sweep", "run a workload over a grid of parameter values and tabulate metrics");
   auto o = std::make_shared<SweepOptions>();
-  cmd->add_option("--workload", o->workload, "workload to run at every point (default vecadd)");
+  cmd->add_option("--workload", o->workloads, "workload to run at every point (default vecadd); several: one more axis")
+      ->delimiter(',');
   cmd->add_option("--args", o->workload_args, "arguments passed to the workload at every point")->expected(0, -1);
   cmd->add_option("--param", o->params, "a parameter and its values: name=v1,v2,... (repeat for a grid)")->required();
   cmd->add_option("--metrics", o->metrics, "manifest fields or statistics (e.g. simulated_time_ns, cmp.busy.fraction)")
@@ -147,9 +153,10 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--jobs", o->jobs, "points run at once (default: the number of cores)")->check(CLI::PositiveNumber);
   cmd->add_flag("--slurm", o->slurm, "run the missing points as a Slurm job array (writes sweep.sbatch, submits it with sbatch)");
   cmd->callback([&ctx, o] {
-    const SweepAxes axes = parse_axes(o->params);
-    const Workload* w = find_workload(o->workload);
-    if (!w) throw ParamError("--workload " + o->workload + ": no such workload (accel-vp run --list shows them)");
+    SweepAxes axes = parse_axes(o->params);
+    for (const auto& w : o->workloads)
+      if (!find_workload(w)) throw ParamError("--workload " + w + ": no such workload (accel-vp run --list shows them)");
+    if (o->workloads.size() > 1) axes.push_back({kWorkloadAxis, o->workloads});
     {
       auto platform = make_platform(ctx);  // the base configuration: every parameter and statistic
       check_axes(axes);
@@ -164,8 +171,11 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
       if (!ctx.session.config_file.empty())
         pt.args.insert(pt.args.end(), {"--config", std::filesystem::absolute(ctx.session.config_file).string()});
       for (const auto& s : ctx.session.sets) pt.args.insert(pt.args.end(), {"--set", s});
-      for (const auto& [name, value] : pt.values) pt.args.insert(pt.args.end(), {"--set", name + "=" + value});
-      pt.args.insert(pt.args.end(), {"run", w->name});
+      std::string workload = o->workloads.front();
+      for (const auto& [name, value] : pt.values)
+        if (name == kWorkloadAxis) workload = value;
+        else pt.args.insert(pt.args.end(), {"--set", name + "=" + value});
+      pt.args.insert(pt.args.end(), {"run", workload});
       if (!o->workload_args.empty()) {
         pt.args.push_back("--args");
         pt.args.insert(pt.args.end(), o->workload_args.begin(), o->workload_args.end());
