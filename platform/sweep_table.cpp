@@ -114,9 +114,11 @@ bool known_metric(const std::string& metric) {
 
 std::vector<std::string> metric_names() {
   std::vector<std::string> names = kManifestMetrics;
-  for (const StatBase* s : StatRegistry::instance().all())
-    for (const auto& [field, value] : s->to_json().items())
+  for (const StatBase* s : StatRegistry::instance().all()) {
+    const nlohmann::json j = s->to_json();
+    for (const auto& [field, value] : j.items())
       if (value.is_number()) names.push_back(s->name() + "." + field);
+  }
   return names;
 }
 

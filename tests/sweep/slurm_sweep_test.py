@@ -109,7 +109,7 @@ def main():
         wait_for("the node to become idle", node_idle, 60)
 
         sweep = ["sweep", "--workload", "memcheck", "--param", "dram.read_latency=10ns,40ns,100ns",
-                 "--param", "platform.seed=1,2", "--metrics", "simulated_time_ns,dram.reads.value,bus.dram.busy.fraction"]
+                 "--param", "platform.seed=1,2", "--metrics", "simulated_time_ns,dram.reads.value,bus.dram.bytes.value"]
         out = d + "/cluster"
         r = subprocess.run([accel_vp, "--no-progress", "-o", out] + sweep + ["--slurm"], env=env, capture_output=True,
                            text=True)
