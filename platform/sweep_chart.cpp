@@ -11,7 +11,7 @@ const char* kChart = R"HTML(<!DOCTYPE html><html><head><meta charset="utf-8"><ti
 const D = JSON.parse(document.getElementById('data').textContent), NS = 'http://www.w3.org/2000/svg';
 function el(t, a, x) { const e = document.createElementNS(NS, t); for (const k in a) e.setAttribute(k, a[k]); if (x !== undefined) e.textContent = x; return e; }
 const axis = D.axes[0], colors = ['#4a7bd0', '#d07a4a', '#5aa05a', '#a05aa0', '#a0a05a', '#5aa0a0'];
-const W = 560, H = 240, X0 = 80, Y0 = 270;
+const W = 560, H = 240, X0 = 80, Y0 = 270, fmt = v => Number(v.toPrecision(4)).toLocaleString('en');
 for (const metric of D.metrics) {
   const h = document.createElement('h2'); h.textContent = `${metric} against ${axis}`; document.getElementById('charts').appendChild(h);
   const rows = D.rows.filter(r => r[metric] !== null), series = {};
@@ -23,7 +23,7 @@ for (const metric of D.metrics) {
   s.appendChild(el('line', {x1: X0, y1: Y0 - H, x2: X0, y2: Y0, stroke: '#000'}));
   for (const f of [0, 0.25, 0.5, 0.75, 1]) {
     s.appendChild(el('line', {x1: X0 - 4, y1: py(f * ymax), x2: X0 + W, y2: py(f * ymax), stroke: f ? '#ddd' : '#000'}));
-    s.appendChild(el('text', {x: X0 - 6, y: py(f * ymax) + 4, 'text-anchor': 'end'}, (f * ymax).toPrecision(4)));
+    s.appendChild(el('text', {x: X0 - 6, y: py(f * ymax) + 4, 'text-anchor': 'end'}, fmt(f * ymax)));
   }
   xs.forEach(x => s.appendChild(el('text', {x: px(x), y: Y0 + 16, 'text-anchor': 'middle'}, x)));
   s.appendChild(el('text', {x: X0 + W / 2, y: Y0 + 34, 'text-anchor': 'middle'}, axis));
