@@ -5,7 +5,7 @@ namespace avp {
 namespace {
 
 const char* kChart = R"HTML(<!DOCTYPE html><html><head><meta charset="utf-8"><title>accel-vp sweep</title>
-<style>body{font-family:sans-serif;margin:24px}h2{font-size:15px}text{font-size:11px}</style></head><body><h1>accel-vp sweep</h1><div id="charts"></div>
+<style>body{font-family:sans-serif;margin:24px}h2{font-size:15px}text{font-size:11px}td,th{padding:2px 8px;text-align:right}</style></head><body><h1>accel-vp sweep</h1><div id="charts"></div><h2>Results</h2><div id="table"></div>
 <script type="application/json" id="data">@DATA@</script>
 <script>
 const D = JSON.parse(document.getElementById('data').textContent), NS = 'http://www.w3.org/2000/svg';
@@ -35,6 +35,10 @@ for (const metric of D.metrics) {
   });
   document.getElementById('charts').appendChild(s);
 }
+const t = document.createElement('table'), cols = D.axes.concat(D.metrics);
+const head = t.insertRow(); for (const c of cols) head.appendChild(document.createElement('th')).textContent = c;
+for (const r of D.rows) { const tr = t.insertRow(); for (const c of cols) tr.insertCell().textContent = r[c] === null ? '' : r[c]; }
+document.getElementById('table').appendChild(t);
 </script></body></html>
 )HTML";
 

@@ -2,7 +2,7 @@
 """The sweep chart renders in a browser: runs a 2 x 2 sweep with two metrics,
 loads sweep.html in headless Chromium (no network: --dump-dom of a file) and
 checks the drawn SVG: one line per series and one marker per point of each
-metric's chart, and the axis labels. Exit code 77 (skipped) without Chromium."""
+metric's chart, the axis labels, and the table of results. Exit code 77 (skipped) without Chromium."""
 import os
 import re
 import shutil
@@ -30,6 +30,7 @@ with tempfile.TemporaryDirectory(prefix="avp-chart-") as d:
         "point markers (2 metrics x 6 points)": (dom.count("<circle"), 12),
         "x labels of the first axis": (dom.count(">100ns</text>"), 2),
         "legend entries": (dom.count(">platform.seed=2</text>"), 2),
+        "table rows (header + 6 points)": (dom.count("<tr>"), 7),
     }
     bad = {k: v for k, v in checks.items() if v[0] != v[1]}
     for k, (got, want) in checks.items():
