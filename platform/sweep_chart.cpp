@@ -37,7 +37,7 @@ for (const metric of D.metrics) {
 }
 const t = document.createElement('table'), cols = D.axes.concat(D.metrics);
 const head = t.insertRow(); for (const c of cols) head.appendChild(document.createElement('th')).textContent = c;
-for (const r of D.rows) { const tr = t.insertRow(); for (const c of cols) tr.insertCell().textContent = r[c] === null ? '' : r[c]; }
+for (const r of D.rows) { const tr = t.insertRow(); for (const c of cols) tr.insertCell().textContent = r[c] === null ? '' : typeof r[c] === 'number' ? +r[c].toPrecision(12) : r[c]; }
 document.getElementById('table').appendChild(t);
 </script></body></html>
 )HTML";
