@@ -142,3 +142,11 @@ TEST(Sweep, AFailingPointIsReportedWithItsErrorAndRunsAgainOnResume) {
   EXPECT_NE(csv.find("\n9,\n"), std::string::npos) << csv;  // no value
   EXPECT_NE(run_accel_vp(args).out.find("2 points, 1 already done, 1 run, 1 failed"), std::string::npos);
 }
+
+TEST(Sweep, PerUnitMetricsMayNameUnitsTheSweptShapeAdds) {
+  fs::remove_all("sweep_shape");
+  const CliResult r = run_accel_vp("-o sweep_shape --set platform.cores=1 --set platform.harts_per_core=1 sweep --workload "
+                                   "memcheck --param platform.harts_per_core=1,2 --metrics harts.hart1.dcache_misses.value");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(read_text("sweep_shape/results.csv"), "platform.harts_per_core,harts.hart1.dcache_misses.value\n1,\n2,0\n");
+}
