@@ -63,6 +63,8 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
   size_t size = 0;
   const char* raw = elf_rawfile(h.e, &size);
   if (!raw) throw ElfError(path + ": cannot read file contents");
+  if (eh.e_shoff > size || uint64_t{eh.e_shnum} * eh.e_shentsize > size - eh.e_shoff)
+    throw ElfError(path + ": the section header table lies outside the file (truncated?)");
 
   ElfImage img;
   img.entry = eh.e_entry;

@@ -14,8 +14,8 @@
 namespace avp {
 namespace {
 
-// Code objects are linked at 0 (ld/code_object.ld) and span at most this much.
-constexpr uint64_t kMaxImage = 0x1000'0000;
+// Code objects are linked at 0 (ld/code_object.ld) and span at most 16 MiB.
+constexpr uint64_t kMaxImage = 0x100'0000;
 constexpr uint64_t kLoadAlign = 4096;
 constexpr uint32_t kNoteType = 10;
 constexpr uint16_t kKnownProperties = 0x7f;  // kernel_code_properties bits 0..6

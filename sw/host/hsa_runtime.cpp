@@ -56,8 +56,11 @@ bool HsaRuntime::wait_signal(uint64_t signal, SignalCondition cond, int64_t valu
   const sc_core::sc_time deadline = sc_core::sc_time_stamp() + timeout;
   while (!holds(cond, signal_value(signal), value)) {
     if (sc_core::sc_time_stamp() >= deadline) return false;
-    // Completions raise AQL_SIGNAL; clear it and look again.
-    if (!rc_.irq_level()) sc_core::wait(deadline - sc_core::sc_time_stamp(), rc_.irq_event());
+    // Completions raise AQL_SIGNAL: sleep until an interrupt, then clear it and look again.
+    if (!rc_.irq_level()) {
+      sc_core::wait(deadline - sc_core::sc_time_stamp(), rc_.irq_event());
+      continue;
+    }
     const uint32_t intr = rc_.mmio_read32(ACCELDEV_INTR) & (AVP_INTR_AQL_SIGNAL | AVP_INTR_AQL_ERROR);
     if (intr) rc_.mmio_write32(ACCELDEV_INTR, intr);
   }

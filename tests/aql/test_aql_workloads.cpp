@@ -98,10 +98,14 @@ TEST(AqlChain, AStageWaitsWhileItsDependencyIsUnsatisfied) {
   });
 }
 
+namespace avp {
+void register_aql_examples();  // aql_examples.cpp
+}
+
 namespace {
 // Runs a registered workload on a fresh platform (one per test process) and returns its exit code.
 int run_workload(const char* name) {
-  register_all_workloads();
+  register_aql_examples();
   const Workload* w = find_workload(name);
   if (!w) return -1;
   Bench t;

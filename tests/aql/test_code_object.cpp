@@ -130,8 +130,8 @@ TEST(CodeObject, ParsesKernelsArgumentsAndDescriptors) {
 TEST(CodeObject, ElfDefects) {
   const Bytes b = original();
   std::string msg;
-  EXPECT_EQ(parse(b.substr(0, 200), &msg), CodeObjectError::kElf);
-  EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
+  EXPECT_EQ(parse(b.substr(0, 200)), CodeObjectError::kElf);
+  EXPECT_EQ(parse(b.substr(0, b.size() / 2)), CodeObjectError::kElf);
   EXPECT_EQ(parse(b.substr(0, 10)), CodeObjectError::kElf);
   EXPECT_EQ(parse(""), CodeObjectError::kElf);
   Bytes machine = b;
@@ -193,10 +193,10 @@ TEST(CodeObject, DescriptorDefects) {
   EXPECT_EQ(parse(edit_descriptor(b, "vecadd", [](auto& kd) { kd.kernel_code_properties |= 0x100; })), CodeObjectError::kDescriptorMismatch);
   EXPECT_EQ(parse(edit_descriptor(b, "vecadd", [](auto& kd) { kd.kernel_code_entry_byte_offset = 0x10000; })), CodeObjectError::kBadEntry);
   EXPECT_EQ(parse(edit_descriptor(b, "vecadd", [](auto& kd) { kd.kernel_code_entry_byte_offset += 1; })), CodeObjectError::kBadEntry);
-  // A descriptor the metadata does not list: drop the second kernel from the YAML.
+  // A descriptor the metadata does not list: drop the second kernel (sorted by name) from the YAML.
   const std::string y = yaml(b);
-  EXPECT_EQ(parse(with_yaml(b, y.substr(0, y.find("  - Name: affine"))), &msg), CodeObjectError::kUnlistedDescriptor);
-  EXPECT_NE(msg.find("descriptor affine.kd is not listed"), std::string::npos) << msg;
+  EXPECT_EQ(parse(with_yaml(b, y.substr(0, y.find("  - Name: vecadd"))), &msg), CodeObjectError::kUnlistedDescriptor);
+  EXPECT_NE(msg.find("descriptor vecadd.kd is not listed"), std::string::npos) << msg;
 }
 
 // Every single-byte corruption of the headers and of a stride through the

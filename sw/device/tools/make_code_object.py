@@ -12,7 +12,7 @@ at another base. The script
      that every kernel has a 64-byte `<name>.kd` symbol;
   3. writes OUT.co: LINKED.elf without .avp.hsa_meta and with a note section
      .note.accelvp (name "ACCELVP", type 10) holding the YAML metadata in the
-     schema of the AMDHSA Code Object Metadata (Version 1.0).
+     schema of the AMDHSA Code Object Metadata (Version 1.0), kernels sorted by name.
 """
 import struct
 import subprocess
@@ -85,7 +85,8 @@ def metadata(elf):
         fail(".avp.hsa_meta is %d bytes, not a multiple of the %d-byte record" % (len(raw), KERNEL_SIZE))
     syms = elf.symbols()
     lines = ["Version: [ 1, 0 ]", "Kernels:"]
-    for off in range(0, len(raw), KERNEL_SIZE):
+    records = sorted(range(0, len(raw), KERNEL_SIZE), key=lambda off: text(KERNEL_HEAD.unpack_from(raw, off)[0]))
+    for off in records:
         name, kernarg_size, kernarg_align, group, private, dims, nargs = KERNEL_HEAD.unpack_from(raw, off)
         name = text(name)
         kd = syms.get(name + ".kd")
