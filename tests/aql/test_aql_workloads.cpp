@@ -3,6 +3,9 @@
 // signals' timestamps) and aql-multiqueue.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "aql_bench.h"
 #include "aql_setup.h"
 #include "workload.h"
@@ -95,6 +98,41 @@ TEST(AqlChain, AStageWaitsWhileItsDependencyIsUnsatisfied) {
     rt.dispatch(even, HsaRuntime::kernel_packet(*chain.kernel, 1, {256, 1, 1}, {64, 1, 1}, chain.kernargs[0], chain.signals[0]));
     ASSERT_TRUE(rt.wait_signal(chain.signals[1], SignalCondition::kEq, 0, kTimeout));
     EXPECT_EQ(chain.first_wrong_stage(dev), -1);
+  });
+}
+
+TEST(AqlMultiqueue, FourQueuesShareTheProcessorRoundRobinOnePacketAtATime) {
+  Bench t;
+  t.run([&](AccelDevice& dev, HsaRuntime& rt) {
+    AqlVecAdd jobs[4][2];
+    uint64_t signals[4][2];
+    std::vector<HsaRuntime::Queue> queues;
+    for (unsigned q = 0; q < 4; ++q) {
+      queues.push_back(rt.create_queue(q, 4));
+      for (unsigned j = 0; j < 2; ++j) {
+        ASSERT_TRUE(jobs[q][j].prepare(dev, rt, 256 + 64 * q, 64));
+        signals[q][j] = rt.create_signal(1);
+      }
+    }
+    for (unsigned q = 0; q < 4; ++q)
+      for (unsigned j = 0; j < 2; ++j) rt.dispatch(queues[q], jobs[q][j].packet(signals[q][j]));
+    std::vector<std::pair<uint64_t, unsigned>> starts;  // start_ts, 2 q + j
+    for (unsigned q = 0; q < 4; ++q)
+      for (unsigned j = 0; j < 2; ++j) {
+        ASSERT_TRUE(rt.wait_signal(signals[q][j], SignalCondition::kEq, 0, kTimeout)) << q << " " << j;
+        EXPECT_TRUE(jobs[q][j].check(dev)) << q << " " << j;
+        starts.push_back({signal_of(t, signals[q][j]).start_ts, 2 * q + j});
+      }
+    std::sort(starts.begin(), starts.end());
+    // After a packet of queue q retires, queue q + 1 goes first: the first packets of all four, then the second ones.
+    const unsigned order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    for (unsigned i = 0; i < 8; ++i) {
+      EXPECT_EQ(starts[i].second, order[i]) << i;
+      if (i) {
+        const unsigned prev = starts[i - 1].second;
+        EXPECT_LE(signal_of(t, signals[prev / 2][prev % 2]).end_ts, starts[i].first) << i;  // no overlap
+      }
+    }
   });
 }
 
