@@ -95,7 +95,8 @@ uint64_t HsaRuntime::alloc_kernarg(AccelDevice& dev, const KernelInfo& kernel, c
 }
 
 hsa_kernel_dispatch_packet_t HsaRuntime::kernel_packet(const KernelInfo& kernel, unsigned dims, const uint32_t (&grid)[3],
-                                                       const uint16_t (&workgroup)[3], uint64_t kernarg, uint64_t completion_signal) {
+                                                       const uint16_t (&workgroup)[3], uint64_t kernarg, uint64_t completion_signal,
+                                                       uint32_t dynamic_group_segment, uint32_t dynamic_private_segment) {
   hsa_kernel_dispatch_packet_t p{};
   p.header = kKernelDispatch | kHeaderBarrier;
   p.setup = static_cast<uint16_t>(dims);
@@ -105,8 +106,8 @@ hsa_kernel_dispatch_packet_t HsaRuntime::kernel_packet(const KernelInfo& kernel,
   p.grid_size_x = grid[0];
   p.grid_size_y = grid[1];
   p.grid_size_z = grid[2];
-  p.group_segment_size = kernel.group_segment_size;
-  p.private_segment_size = kernel.private_segment_size;
+  p.group_segment_size = dynamic_group_segment;
+  p.private_segment_size = dynamic_private_segment;
   p.kernel_object = kernel.kernel_object;
   p.kernarg_address = kernarg;
   p.completion_signal = completion_signal;

@@ -51,8 +51,11 @@ class HsaRuntime {
   // `len` must equal the kernel's kernarg size; 0 when it does not or out of memory.
   uint64_t alloc_kernarg(AccelDevice& dev, const KernelInfo& kernel, const void* args, uint64_t len);
   // A kernel-dispatch packet (barrier bit set) for a `dims`-dimensional grid.
+  // Its segment sizes are the dynamic amounts: the processor adds the
+  // descriptor's fixed sizes (docs/aql.md, "Processing").
   static aql::hsa_kernel_dispatch_packet_t kernel_packet(const KernelInfo& kernel, unsigned dims, const uint32_t (&grid)[3],
-                                                         const uint16_t (&workgroup)[3], uint64_t kernarg, uint64_t completion_signal);
+                                                         const uint16_t (&workgroup)[3], uint64_t kernarg, uint64_t completion_signal,
+                                                         uint32_t dynamic_group_segment = 0, uint32_t dynamic_private_segment = 0);
   // Writes a packet (header last) and rings the doorbell. Returns its id.
   uint64_t dispatch(Queue& q, const aql::hsa_kernel_dispatch_packet_t& packet);
   uint64_t barrier(Queue& q, bool is_and, const uint64_t (&deps)[5], uint64_t completion_signal);

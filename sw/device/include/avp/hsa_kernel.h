@@ -36,12 +36,12 @@ struct avp_hsa_kernel_meta {
 #define AVP_HSA_ARG(TYPE, FIELD, KIND, VALUE_TYPE) \
   { #FIELD, KIND, VALUE_TYPE, sizeof(((TYPE*)0)->FIELD), _Alignof(__typeof__(((TYPE*)0)->FIELD)), offsetof(TYPE, FIELD) }
 
-#define _AVP_HSA_PARAMS_1 uint64_t wg_x
-#define _AVP_HSA_PARAMS_2 uint64_t wg_x, uint64_t wg_y
-#define _AVP_HSA_PARAMS_3 uint64_t wg_x, uint64_t wg_y, uint64_t wg_z
+#define AVP_HSA_IMPL_PARAMS_1 uint64_t wg_x
+#define AVP_HSA_IMPL_PARAMS_2 uint64_t wg_x, uint64_t wg_y
+#define AVP_HSA_IMPL_PARAMS_3 uint64_t wg_x, uint64_t wg_y, uint64_t wg_z
 // compute_pgm_rsrc2 ENABLE_SGPR_WORKGROUP_ID_X.. for DIMS dimensions.
-#define _AVP_HSA_RSRC2(DIMS) ((DIMS) >= 3 ? 0x380 : (DIMS) == 2 ? 0x180 : 0x80)
-#define _AVP_HSA_ENABLE_KERNARG_SEGMENT_PTR 0x8
+#define AVP_HSA_IMPL_RSRC2(DIMS) ((DIMS) >= 3 ? 0x380 : (DIMS) == 2 ? 0x180 : 0x80)
+#define AVP_HSA_IMPL_KERNARG_PTR 0x8
 
 // The descriptor is emitted with an asm statement in a never-called function
 // so that the compiler supplies the sizes as immediates; the function itself
@@ -50,7 +50,7 @@ struct avp_hsa_kernel_meta {
   _Static_assert((DIMS) >= 1 && (DIMS) <= 3, "DIMS is 1, 2 or 3");                                              \
   _Static_assert(sizeof((struct avp_hsa_arg_meta[]){__VA_ARGS__}) / sizeof(struct avp_hsa_arg_meta) <=          \
                      AVP_HSA_MAX_ARGS, "too many kernel arguments");                                             \
-  void NAME(const ARGS_TYPE* args, _AVP_HSA_PARAMS_##DIMS) __attribute__((used, noinline, section(".text.kernel." #NAME))); \
+  void NAME(const ARGS_TYPE* args, AVP_HSA_IMPL_PARAMS_##DIMS) __attribute__((used, noinline, section(".text.kernel." #NAME))); \
   __attribute__((used)) static void avp_hsa_descriptor_##NAME(void) {                                            \
     __asm__ volatile(".pushsection .avp.kd." #NAME ",\"a\",@progbits\n"                                          \
                      ".p2align 6\n.globl " #NAME ".kd\n.type " #NAME ".kd, @object\n.size " #NAME ".kd, 64\n"  \
@@ -63,10 +63,10 @@ struct avp_hsa_kernel_meta {
                      ".zero 6\n"                                                                                 \
                      ".popsection"                                                                               \
                      :                                                                                           \
-                     : "i"(GROUP_SIZE), "i"(PRIVATE_SIZE), "i"(sizeof(ARGS_TYPE)), "i"(_AVP_HSA_RSRC2(DIMS)),    \
-                       "i"(_AVP_HSA_ENABLE_KERNARG_SEGMENT_PTR));                                                \
+                     : "i"(GROUP_SIZE), "i"(PRIVATE_SIZE), "i"(sizeof(ARGS_TYPE)), "i"(AVP_HSA_IMPL_RSRC2(DIMS)),    \
+                       "i"(AVP_HSA_IMPL_KERNARG_PTR));                                                \
   }                                                                                                              \
   __attribute__((used, aligned(8), section(".avp.hsa_meta"))) static const struct avp_hsa_kernel_meta avp_hsa_meta_##NAME = { \
       #NAME, sizeof(ARGS_TYPE), _Alignof(ARGS_TYPE), GROUP_SIZE, PRIVATE_SIZE, DIMS,                              \
       sizeof((struct avp_hsa_arg_meta[]){__VA_ARGS__}) / sizeof(struct avp_hsa_arg_meta), {__VA_ARGS__}};      \
-  void NAME(const ARGS_TYPE* args, _AVP_HSA_PARAMS_##DIMS)
+  void NAME(const ARGS_TYPE* args, AVP_HSA_IMPL_PARAMS_##DIMS)
