@@ -7,6 +7,7 @@
 //                       each behind a barrier-AND on the previous one's signal
 //   aql-multiqueue      four queues at once, each with its own vector add and chain
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ namespace avp {
 namespace {
 
 const sc_core::sc_time kTimeout(50, sc_core::SC_MS);
+constexpr uint32_t kMaxStages = 64;
 
 bool open_runtime(AccelDevice& dev, HsaRuntime& rt, const char* workload) {
   if (!dev.open()) {
@@ -33,12 +35,22 @@ bool open_runtime(AccelDevice& dev, HsaRuntime& rt, const char* workload) {
   return true;
 }
 
-uint32_t arg_or(const WorkloadArgs& args, uint32_t fallback) {
-  return args.args.empty() ? fallback : static_cast<uint32_t>(std::stoul(args.args[0]));
+// The optional first argument, in [lo, hi]; false with a message when it is not a number in range.
+bool arg_in(const WorkloadArgs& args, const char* workload, uint32_t lo, uint32_t hi, uint32_t& value) {
+  if (args.args.empty()) return true;
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(args.args[0].c_str(), &end, 10);
+  if (args.args[0].empty() || *end || v < lo || v > hi) {
+    std::fprintf(stderr, "%s: argument '%s' is not a number in %u..%u\n", workload, args.args[0].c_str(), lo, hi);
+    return false;
+  }
+  value = static_cast<uint32_t>(v);
+  return true;
 }
 
 int aql_vecadd(Platform& p, const WorkloadArgs& args) {
-  const uint32_t n = arg_or(args, 4096);
+  uint32_t n = 4096;
+  if (!arg_in(args, "aql-vecadd", 1, 1u << 24, n)) return 2;
   AccelDevice dev(p.host);
   HsaRuntime rt(p.host);
   AqlVecAdd job;
@@ -56,12 +68,13 @@ int aql_vecadd(Platform& p, const WorkloadArgs& args) {
 }
 
 int aql_chain(Platform& p, const WorkloadArgs& args) {
-  const unsigned stages = arg_or(args, 8);
+  uint32_t stages = 8;  // each queue holds at most `stages` packets (dispatches and barriers)
+  if (!arg_in(args, "aql-chain", 1, kMaxStages, stages)) return 2;
   AccelDevice dev(p.host);
   HsaRuntime rt(p.host);
   AqlChain chain;
   if (!open_runtime(dev, rt, "aql-chain") || !chain.prepare(dev, rt, 1024, 128, stages)) return 2;
-  HsaRuntime::Queue even = rt.create_queue(0, 16), odd = rt.create_queue(1, 16);
+  HsaRuntime::Queue even = rt.create_queue(0, kMaxStages), odd = rt.create_queue(1, kMaxStages);
   const sc_core::sc_time t0 = sc_core::sc_time_stamp();
   chain.submit(rt, even, odd);
   const bool done = rt.wait_signal(chain.signals.back(), SignalCondition::kEq, 0, kTimeout);

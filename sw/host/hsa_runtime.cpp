@@ -117,6 +117,7 @@ hsa_kernel_dispatch_packet_t HsaRuntime::kernel_packet(const KernelInfo& kernel,
 uint64_t HsaRuntime::publish(Queue& q, const void* packet) {
   auto* aq = reinterpret_cast<amd_queue_t*>(rc_.host_ptr(q.amd_queue));
   const uint64_t id = aq->write_dispatch_id;
+  if (id - aq->read_dispatch_id >= q.size) return kQueueFull;
   uint8_t* slot = rc_.host_ptr(q.ring + (id % q.size) * 64);
   std::memcpy(slot + 2, static_cast<const uint8_t*>(packet) + 2, 62);
   std::memcpy(slot, packet, 2);  // the header last: the packet becomes valid at once

@@ -56,7 +56,9 @@ class HsaRuntime {
   static aql::hsa_kernel_dispatch_packet_t kernel_packet(const KernelInfo& kernel, unsigned dims, const uint32_t (&grid)[3],
                                                          const uint16_t (&workgroup)[3], uint64_t kernarg, uint64_t completion_signal,
                                                          uint32_t dynamic_group_segment = 0, uint32_t dynamic_private_segment = 0);
-  // Writes a packet (header last) and rings the doorbell. Returns its id.
+  // Writes a packet (header last) and rings the doorbell. Returns its id, or
+  // kQueueFull (nothing written) when the ring holds `size` unretired packets.
+  static constexpr uint64_t kQueueFull = ~0ull;
   uint64_t dispatch(Queue& q, const aql::hsa_kernel_dispatch_packet_t& packet);
   uint64_t barrier(Queue& q, bool is_and, const uint64_t (&deps)[5], uint64_t completion_signal);
   uint32_t queue_error(const Queue& q);

@@ -50,6 +50,17 @@ TEST(AqlRuntime, KernargOfTheWrongSizeIsRefused) {
   });
 }
 
+TEST(AqlRuntime, AFullRingRefusesThePacket) {
+  Bench t;
+  t.run([&](AccelDevice&, HsaRuntime& rt) {
+    auto q = rt.create_queue(0, 4);
+    const uint64_t gate = rt.create_signal(1);
+    for (uint64_t i = 0; i < 4; ++i) EXPECT_EQ(rt.barrier(q, true, {gate, 0, 0, 0, 0}, 0), i);  // the first one blocks
+    EXPECT_EQ(rt.barrier(q, true, {gate, 0, 0, 0, 0}, 0), HsaRuntime::kQueueFull);
+    EXPECT_EQ(t.queue(q).write_dispatch_id, 4u);
+  });
+}
+
 TEST(AqlRuntime, WaitHonoursEachConditionAndTimesOutInSimulatedTime) {
   Bench t;
   t.run([&](AccelDevice&, HsaRuntime& rt) {
