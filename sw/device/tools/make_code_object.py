@@ -96,8 +96,14 @@ def metadata(elf):
                   "    Attrs:", "      accelvp.WorkGroupIdDims: %d" % dims]
         if nargs:
             lines.append("    Arguments:")
+        next_off = 0
         for a in range(nargs):
             aname, kind, vtype, size, align, aoff = ARG.unpack_from(raw, off + KERNEL_HEAD.size + a * ARG.size)
+            laid_out = -(-next_off // align) * align
+            if aoff != laid_out:
+                fail("kernel %s: argument %s is at offset %d, not %d: list every field of the argument "
+                     "struct in order with AVP_HSA_ARG" % (name, text(aname), aoff, laid_out))
+            next_off = aoff + size
             lines += ["      - Name: " + text(aname), "        Size: %d" % size, "        Align: %d" % align,
                       "        ValueKind: " + text(kind), "        ValueType: " + text(vtype),
                       "        accelvp.Offset: %d" % aoff]
