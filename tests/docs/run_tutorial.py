@@ -88,9 +88,9 @@ def main():
     outputs = {int(parts[k]): parts[k + 1] for k in range(1, len(parts) - 1, 2)}
     failed = False
     for i, (body, expected) in enumerate(steps):
-        if i + 1 not in outputs and i not in outputs:
+        if i not in outputs:  # an earlier block stopped the shell
             break
-        output = outputs.get(i, "")
+        output = outputs[i]
         print(f"--- block {i + 1}:\n{body}--- output:\n{output}")
         if i + 1 not in outputs:
             print(f"FAIL: block {i + 1} stopped the tutorial (bash exit {proc.returncode})")
