@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <functional>
 
+#include <systemc>
+
 namespace avp {
 
 struct CmpStatusWord {
@@ -25,6 +27,9 @@ class CmpHostInterface {
   virtual uint64_t completed_count() const = 0;
   virtual CmpStatusWord status() const = 0;
   virtual void reset() = 0;
+  // True when no buffer is queued or running; idle_event() fires when that becomes so.
+  virtual bool idle() const = 0;
+  virtual const sc_core::sc_event& idle_event() const = 0;
   // Interrupt bits of platform.md section 5 (CMDBUF_DONE 8, CMP_ERROR 9,
   // CMP_QUEUE_FULL 10): the CMP calls this to raise one; BAR0 latches it in INTR.
   std::function<void(unsigned bit)> raise_interrupt;

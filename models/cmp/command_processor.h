@@ -48,8 +48,8 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   void set_decoder(std::unique_ptr<PacketDecoder> d) { decoder_impl_ = std::move(d); }
   uint64_t reg(unsigned i) const { return regs_[i]; }
   // Fires when the queue drains (every submitted buffer finished or failed).
-  const sc_core::sc_event& idle_event() const { return idle_event_; }
-  bool idle() const { return queue_.empty() && !busy_; }
+  const sc_core::sc_event& idle_event() const override { return idle_event_; }
+  bool idle() const override { return queue_.empty() && !busy_; }
 
  private:
   struct Buffer {

@@ -3,24 +3,31 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/trace.h"
 #include "pcie/bar0_regs.h"
 
 namespace avp {
 
-AcceldevEngine::AcceldevEngine(sc_core::sc_module_name name, HostAccess host, std::function<void(uint32_t)> raise)
+AcceldevEngine::AcceldevEngine(sc_core::sc_module_name name, HostAccess host, std::function<void(uint32_t)> raise,
+                               CmpPort cmp)
     : sc_module(name),
       decode_latency(this, "decode_latency", sc_core::sc_time(10, sc_core::SC_NS), "decoding one device command"),
       user_command_latency(this, "user_command_latency", sc_core::sc_time(5, sc_core::SC_NS), "decoding one user command"),
       fill_bandwidth(this, "fill_bandwidth", 8.0, "bytes per ns the FILL engine produces (the link adds its own time)"),
       host_(std::move(host)),
       raise_(std::move(raise)),
+      cmp_(std::move(cmp)),
       log_(this->name()),
       device_commands_(this, "device_commands", "device commands executed", "commands"),
       user_commands_(this, "user_commands", "user commands executed", "commands"),
       feed_errors_(this, "feed_errors", "commands dropped because the queue was full", "commands"),
       context_errors_(this, "context_errors", "contexts marked in error", "errors"),
       skipped_runs_(this, "skipped_runs", "RUN commands skipped because their context was in error", "commands"),
-      fill_bytes_(this, "fill_bytes", "bytes written by FILL", "bytes") {
+      fill_bytes_(this, "fill_bytes", "bytes written by FILL", "bytes"),
+      cmp_submits_(this, "cmp_submits", "CMP_SUBMIT user commands that reached the command processor", "commands"),
+      cmp_submit_errors_(this, "cmp_submit_errors", "submitted command buffers that the command processor failed",
+                         "commands"),
+      cmp_submit_latency_(this, "cmp_submit_latency", "CMP_SUBMIT from the staging copy's end to the buffer's end", "ns") {
   SC_HAS_PROCESS(AcceldevEngine);
   SC_THREAD(thread);
 }
@@ -193,32 +200,80 @@ AcceldevEngine::Fault AcceldevEngine::user_command(uint32_t ctx, const uint32_t*
     }
     case ACCELDEV_USER_CMD_TYPE_FILL:
       return fill(ctx, w[1], w[2], w[3], w[4], delay);
+    case ACCELDEV_USER_CMD_TYPE_CMP_SUBMIT:
+      return cmp_submit(ctx, w, delay);
     default:
       return Fault::Cmd;
   }
 }
 
-AcceldevEngine::Fault AcceldevEngine::fill(uint32_t ctx, uint32_t value, uint32_t slot, uint32_t start, uint32_t len,
-                                           sc_core::sc_time& delay) {
+AcceldevEngine::Fault AcceldevEngine::walk_slot(uint32_t ctx, uint32_t slot, uint64_t start, uint64_t len,
+                                                const PageVisit& page, sc_core::sc_time& delay) {
   if (slot >= ACCELDEV_NUM_BUFFERS) return Fault::Slot;
   uint64_t pt = 0;
   if (!host_(false, config_addr(ctx) + 8ull * slot, &pt, 8, delay)) return Fault::Mem;
   if (pt == 0) return Fault::Slot;
-  std::vector<uint8_t> page;
-  for (uint64_t va = start; va < static_cast<uint64_t>(start) + len;) {
-    const uint64_t n = std::min<uint64_t>(4096 - (va & 0xFFF), static_cast<uint64_t>(start) + len - va);
+  for (uint64_t va = start; va < start + len;) {
+    const uint64_t n = std::min<uint64_t>(4096 - (va & 0xFFF), start + len - va);
     uint64_t pa = 0;
-    sync(delay);  // page by page, so a reset stops a long FILL where it is
+    sync(delay);
     if (aborted()) return Fault::None;
-    if (translate(pt, va, pa, delay) != Fault::None) return Fault::Mem;  // pages already written keep their data
-    page.resize(n);
-    for (uint64_t k = 0; k < n; ++k) page[k] = static_cast<uint8_t>(value >> (8 * ((va + k) % 4)));
-    if (!host_(true, pa, page.data(), static_cast<unsigned>(n), delay)) return Fault::Mem;
-    delay += sc_core::sc_time(n / fill_bandwidth.get(), sc_core::SC_NS);
-    fill_bytes_.inc(n);
+    if (translate(pt, va, pa, delay) != Fault::None) return Fault::Mem;  // pages already visited keep their effect
+    if (!page(pa, va, static_cast<unsigned>(n), delay)) return Fault::Mem;
     va += n;
   }
   return Fault::None;
 }
 
-}  // namespace avp
+AcceldevEngine::Fault AcceldevEngine::fill(uint32_t ctx, uint32_t value, uint32_t slot, uint32_t start, uint32_t len,
+                                           sc_core::sc_time& delay) {
+  std::vector<uint8_t> bytes;
+  return walk_slot(ctx, slot, start, len, [&](uint64_t pa, uint64_t va, unsigned n, sc_core::sc_time& d) {
+    bytes.resize(n);
+    for (unsigned k = 0; k < n; ++k) bytes[k] = static_cast<uint8_t>(value >> (8 * ((va + k) % 4)));
+    if (!host_(true, pa, bytes.data(), n, d)) return false;
+    d += sc_core::sc_time(n / fill_bandwidth.get(), sc_core::SC_NS);
+    fill_bytes_.inc(n);
+    return true;
+  }, delay);
+}
+
+// The command buffer is copied from the slot to the staging area in device
+// DRAM, submitted once the CMP is idle (so the staging area is free and the
+// completion seen is this buffer's), and waited for: in-order semantics.
+AcceldevEngine::Fault AcceldevEngine::cmp_submit(uint32_t ctx, const uint32_t* w, sc_core::sc_time& delay) {
+  const uint32_t slot = (w[0] >> 4) & 0xF, offset = w[1], size = w[2];
+  if ((w[0] >> 8) || w[3] || w[4] || ((offset | size) & 7) || size == 0 || size > ACCELDEV_CMP_SUBMIT_MAX_SIZE) {
+    AVP_LOG(log_, Warn, "context " << ctx << ": malformed CMP_SUBMIT (CMD_ERROR)");
+    return Fault::Cmd;
+  }
+  if (!cmp_.cmp) {
+    AVP_LOG(log_, Warn, "context " << ctx << ": CMP_SUBMIT without a command processor (CMD_ERROR)");
+    return Fault::Cmd;
+  }
+  std::vector<uint8_t> cb(size);
+  const Fault f = walk_slot(ctx, slot, offset, size, [&](uint64_t pa, uint64_t va, unsigned n, sc_core::sc_time& d) {
+    return host_(false, pa, cb.data() + (va - offset), n, d);
+  }, delay);
+  if (f != Fault::None || aborted()) return f;
+  if (!cmp_.write(cmp_.staging, cb.data(), size, delay)) {
+    AVP_LOG(log_, Warn, "context " << ctx << ": CMP_SUBMIT staging area at 0x" << std::hex << cmp_.staging
+                                   << " is not device memory (CMD_ERROR)");
+    return Fault::Cmd;
+  }
+  sync(delay);
+  CmpHostInterface& cmp = *cmp_.cmp;
+  while (!cmp.idle()) sc_core::wait(cmp.idle_event());
+  const sc_core::sc_time begin = sc_core::sc_time_stamp();
+  const uint64_t before = cmp.completed_count();
+  if (!cmp.submit(cmp_.staging, size)) return Fault::Cmd;
+  cmp_submits_.inc();
+  while (!cmp.idle()) sc_core::wait(cmp.idle_event());
+  cmp_submit_latency_.sample((sc_core::sc_time_stamp() - begin).to_seconds() * 1e9);
+  Trace::instance().slice(name(), "CMP_SUBMIT", begin, sc_core::sc_time_stamp(), {{"context", ctx}, {"size", size}});
+  if (aborted() || cmp.completed_count() > before) return Fault::None;
+  cmp_submit_errors_.inc();
+  AVP_LOG(log_, Warn, "context " << ctx << ": the command processor failed the CMP_SUBMIT buffer (error "
+                                 << cmp.status().error_code << ", CMD_ERROR)");
+  return Fault::Cmd;
+}

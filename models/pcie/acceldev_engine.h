@@ -1,7 +1,9 @@
 // The Acceldev front end (seed acceldev-device.rst with acceldev.md): the
 // 255-command device queue, contexts whose configuration lives in host
 // memory, single-level page tables, device commands NOP/RUN/BIND_SLOT/FENCE
-// and user commands NOP/FENCE/FILL, per-context errors. Every host-memory
+// and user commands NOP/FENCE/FILL, plus the platform extension CMP_SUBMIT
+// (a RefSi command buffer from a slot run on the command processor),
+// per-context errors. Every host-memory
 // access goes through the endpoint's DMA path, so the link times it.
 #pragma once
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
+#include "cmp/cmp_host_interface.h"
 #include "pcie/register_bank.h"
 
 namespace avp {
@@ -26,7 +29,15 @@ class AcceldevEngine : public sc_core::sc_module {
   Param<sc_core::sc_time> user_command_latency;
   Param<double> fill_bandwidth;  // bytes per ns written by FILL (besides the link)
 
-  AcceldevEngine(sc_core::sc_module_name name, HostAccess host, std::function<void(uint32_t bits)> raise);
+  // Device memory for CMP_SUBMIT's staging copy: false on an error response.
+  using DeviceWrite = std::function<bool(uint64_t addr, const void* data, unsigned len, sc_core::sc_time& delay)>;
+  struct CmpPort {
+    CmpHostInterface* cmp = nullptr;  // none: CMP_SUBMIT is a CMD_ERROR
+    DeviceWrite write;
+    uint64_t staging = 0;  // device address of the ACCELDEV_CMP_STAGING_SIZE bytes
+  };
+
+  AcceldevEngine(sc_core::sc_module_name name, HostAccess host, std::function<void(uint32_t bits)> raise, CmpPort cmp);
 
   // Adds the Acceldev registers (0x0008..0x00a7) to BAR0's bank; INTR and
   // INTR_ENABLE belong to the endpoint because the extensions share them.
@@ -47,6 +58,12 @@ class AcceldevEngine : public sc_core::sc_module {
   void run(uint32_t ctx, uint64_t code_pt, uint32_t offset, uint32_t size, sc_core::sc_time& delay);
   Fault user_command(uint32_t ctx, const uint32_t* w, sc_core::sc_time& delay);
   Fault fill(uint32_t ctx, uint32_t value, uint32_t slot, uint32_t start, uint32_t len, sc_core::sc_time& delay);
+  Fault cmp_submit(uint32_t ctx, const uint32_t* w, sc_core::sc_time& delay);
+  // Visits [start, start + len) of the buffer bound to `slot` page by page
+  // (each page starts when the previous one ended, so a reset stops the walk
+  // there); `page(pa, va, n, delay)` returns false on a failed host access.
+  using PageVisit = std::function<bool(uint64_t pa, uint64_t va, unsigned n, sc_core::sc_time& delay)>;
+  Fault walk_slot(uint32_t ctx, uint32_t slot, uint64_t start, uint64_t len, const PageVisit& page, sc_core::sc_time& delay);
   // Translates a buffer virtual address through a page table.
   Fault translate(uint64_t pt, uint64_t va, uint64_t& pa, sc_core::sc_time& delay);
   uint64_t config_addr(uint32_t ctx) const { return contexts_ + 192ull * ctx; }
@@ -59,6 +76,7 @@ class AcceldevEngine : public sc_core::sc_module {
 
   HostAccess host_;
   std::function<void(uint32_t)> raise_;
+  CmpPort cmp_;
   uint32_t enable_ = 0, fence_last_ = 0, fence_wait_ = 0, latch_[4] = {};
   uint64_t contexts_ = 0;
   std::deque<Command> queue_;
@@ -67,7 +85,9 @@ class AcceldevEngine : public sc_core::sc_module {
   bool aborted() const { return run_generation_ != generation_; }
   sc_core::sc_event wake_;
   Logger log_;
-  Counter device_commands_, user_commands_, feed_errors_, context_errors_, skipped_runs_, fill_bytes_;
+  Counter device_commands_, user_commands_, feed_errors_, context_errors_, skipped_runs_, fill_bytes_, cmp_submits_,
+      cmp_submit_errors_;
+  Histogram cmp_submit_latency_;
 };
 
 }  // namespace avp

@@ -41,6 +41,14 @@
 #define ACCELDEV_USER_CMD_TYPE_NOP 0
 #define ACCELDEV_USER_CMD_TYPE_FENCE 1
 #define ACCELDEV_USER_CMD_TYPE_FILL 2
+/* Platform extension (docs/pcie.md): run a RefSi command buffer held in a
+ * slot's buffer on the command processor. w0 = 3 | slot << 4, w1 = byte
+ * offset, w2 = byte size (both multiples of 8, 0 < size <= MAX), w3 = w4 = 0. */
+#define ACCELDEV_USER_CMD_TYPE_CMP_SUBMIT 3
+#define ACCELDEV_CMP_SUBMIT_MAX_SIZE 0x10000u
+/* The engine copies the buffer to the last ACCELDEV_CMP_STAGING_SIZE bytes of
+ * device DRAM before submitting it: host allocators leave them alone. */
+#define ACCELDEV_CMP_STAGING_SIZE ACCELDEV_CMP_SUBMIT_MAX_SIZE
 #define ACCELDEV_CONTEXT_STATUS_ERROR 0x1
 #define ACCELDEV_PTE_PRESENT 0x1
 #define ACCELDEV_CONTEXT_CONFIG_SIZE 192

@@ -30,7 +30,9 @@ PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, CmpHost
   set_unit(up_gp_, kHostUnit);
   acceldev_ = std::make_unique<AcceldevEngine>(
       "acceldev", [this](bool w, uint64_t pa, void* d, unsigned n, sc_core::sc_time& t) { return host_access(w, pa, d, n, t); },
-      [this](uint32_t bits) { raise(bits); });
+      [this](uint32_t bits) { raise(bits); },
+      AcceldevEngine::CmpPort{cmp_, [this](uint64_t a, const void* d, unsigned n, sc_core::sc_time& t) { return device_write(a, d, n, t); },
+                              info_.dram_base + info_.dram_size - ACCELDEV_CMP_STAGING_SIZE});
   regs_.add(ACCELDEV_INTR, "INTR", [this] { return intr_; }, [this](uint32_t v) {
     intr_ &= ~v;  // write 1 to clear
     update_irq();
@@ -204,6 +206,14 @@ bool PcieEndpoint::host_access(bool write, uint64_t pa, void* data, unsigned len
   prepare_payload(up_gp_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, data, len);
   dma_b_transport(up_gp_, delay);
   return up_gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
+}
+
+bool PcieEndpoint::device_write(uint64_t addr, const void* data, unsigned len, sc_core::sc_time& delay) {
+  tlm::tlm_generic_payload gp;
+  prepare_payload(gp, tlm::TLM_WRITE_COMMAND, addr, data, len);
+  set_unit(gp, kHostUnit);
+  device->b_transport(gp, delay);
+  return gp.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
 
 void PcieEndpoint::dma_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

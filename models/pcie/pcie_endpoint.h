@@ -73,6 +73,8 @@ class PcieEndpoint : public sc_core::sc_module {
   unsigned dma_transport_dbg(tlm::tlm_generic_payload& gp);
   bool memory_space_decodes(tlm::tlm_generic_payload& gp, const char* bar);
   bool host_access(bool write, uint64_t pa, void* data, unsigned len, sc_core::sc_time& delay);
+  // The Acceldev engine's writes into device memory (its CMP_SUBMIT staging copy).
+  bool device_write(uint64_t addr, const void* data, unsigned len, sc_core::sc_time& delay);
   void update_irq();
   void map_cmp_registers();
   void map_info_block();

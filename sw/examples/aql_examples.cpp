@@ -15,6 +15,7 @@
 #include "accel_device.h"
 #include "aql_setup.h"
 #include "hsa_runtime.h"
+#include "kernel_loader.h"
 #include "platform.h"
 #include "workload.h"
 
@@ -33,19 +34,6 @@ bool open_runtime(AccelDevice& dev, HsaRuntime& rt, const char* workload, const 
     std::fprintf(stderr, "%s: %s\n", workload, rt.load_error().c_str());
     return false;
   }
-  return true;
-}
-
-// The optional first argument, in [lo, hi]; false with a message when it is not a number in range.
-bool arg_in(const WorkloadArgs& args, const char* workload, uint32_t lo, uint32_t hi, uint32_t& value) {
-  if (args.args.empty()) return true;
-  char* end = nullptr;
-  const unsigned long v = std::strtoul(args.args[0].c_str(), &end, 10);
-  if (args.args[0].empty() || *end || v < lo || v > hi) {
-    std::fprintf(stderr, "%s: argument '%s' is not a number in %u..%u\n", workload, args.args[0].c_str(), lo, hi);
-    return false;
-  }
-  value = static_cast<uint32_t>(v);
   return true;
 }
 

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "accel_device.h"
 
 #include "harts/elf_loader.h"
 #include "platform.h"
+#include "workload.h"
 
 namespace avp {
 
@@ -84,6 +86,18 @@ int execute_and_wait(AccelDevice& dev, const CommandBuffer& cb, const char* who)
     return 1;
   }
   return 0;
+}
+
+bool arg_in(const WorkloadArgs& args, const char* workload, uint32_t lo, uint32_t hi, uint32_t& value) {
+  if (args.args.empty()) return true;
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(args.args[0].c_str(), &end, 10);
+  if (args.args[0].empty() || *end || v < lo || v > hi) {
+    std::fprintf(stderr, "%s: argument '%s' is not a number in %u..%u\n", workload, args.args[0].c_str(), lo, hi);
+    return false;
+  }
+  value = static_cast<uint32_t>(v);
+  return true;
 }
 
 }  // namespace avp

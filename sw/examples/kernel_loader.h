@@ -12,6 +12,7 @@ namespace avp {
 
 class AccelDevice;
 class Platform;
+struct WorkloadArgs;
 
 struct LoadedKernel {
   uint64_t link_base = 0;  // the window address the ELF was linked for
@@ -39,5 +40,9 @@ bool host_read(Platform& p, uint64_t addr, void* data, uint64_t len);
 // Places the buffer at `addr`, submits it and waits until the CMP is idle.
 // Returns the CMP error code (0 when the buffer finished).
 unsigned run_command_buffer(Platform& p, const CommandBuffer& cb, uint64_t addr);
+
+// The optional first workload argument, in [lo, hi]: false with a message
+// ("<workload>: argument ... is not a number in lo..hi") when it is not.
+bool arg_in(const WorkloadArgs& args, const char* workload, uint32_t lo, uint32_t hi, uint32_t& value);
 
 }  // namespace avp

@@ -44,7 +44,7 @@ bool AccelDevice::open() {
     info_.xintf_uuids.push_back(rc_.mmio_read32(AVP_INFO_XINTF_UUID_LO(i)) | uint64_t{rc_.mmio_read32(AVP_INFO_XINTF_UUID_HI(i))} << 32);
   free_.clear();
   used_.clear();
-  free_[info_.dram_base] = info_.dram_size;
+  free_[info_.dram_base] = info_.dram_size - ACCELDEV_CMP_STAGING_SIZE;  // the top is the Acceldev engine's
   rc_.mmio_write32(ACCELDEV_INTR, AVP_INTR_CMDBUF_DONE | AVP_INTR_CMP_ERROR | AVP_INTR_CMP_QUEUE_FULL);
   rc_.mmio_write32(ACCELDEV_INTR_ENABLE, rc_.mmio_read32(ACCELDEV_INTR_ENABLE) | AVP_INTR_CMDBUF_DONE | AVP_INTR_CMP_ERROR);
   base_done_ = rc_.mmio_read32(AVP_CB_DONE_COUNT);

@@ -9,6 +9,13 @@
 
 namespace avp {
 
+void encode_cmp_submit(uint32_t w[5], unsigned slot, uint32_t offset, uint32_t size) {
+  w[0] = ACCELDEV_USER_CMD_TYPE_CMP_SUBMIT | slot << 4;
+  w[1] = offset;
+  w[2] = size;
+  w[3] = w[4] = 0;
+}
+
 bool AcceldevDriver::start() {
   if (rc_.cfg_read32(0) != (AVP_PCI_VENDOR_ID | AVP_PCI_DEVICE_ID << 16)) return false;
   rc_.cfg_write32(0x04, 0x0006);  // memory space, bus master

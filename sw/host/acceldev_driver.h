@@ -11,6 +11,11 @@ namespace avp {
 class PcieRootComplex;
 class AcceldevContext;
 
+// Encodes the user command CMP_SUBMIT (platform extension, docs/pcie.md): run
+// the RefSi command buffer at [offset, offset + size) of the buffer bound to
+// `slot` on the command processor. The device checks the fields.
+void encode_cmp_submit(uint32_t w[5], unsigned slot, uint32_t offset, uint32_t size);
+
 class AcceldevDriver {
  public:
   explicit AcceldevDriver(PcieRootComplex& rc) : rc_(rc) {}

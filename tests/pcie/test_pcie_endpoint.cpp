@@ -38,6 +38,9 @@ struct FakeCmp : CmpHostInterface {
     return w;
   }
   void reset() override { ++resets; }
+  bool idle() const override { return true; }
+  const sc_core::sc_event& idle_event() const override { return idle_; }
+  sc_core::sc_event idle_;
 };
 
 // The host side in place of a root complex: one initiator per endpoint target socket.
