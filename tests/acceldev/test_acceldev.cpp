@@ -5,43 +5,13 @@
 #include <functional>
 #include <vector>
 
+#include "acceldev_bench.h"
 #include "acceldev_driver.h"
 #include "pcie/bar0_regs.h"
 #include "platform.h"
 
 using namespace avp;
 using Kind = AcceldevContext::Kind;
-
-namespace {
-
-struct Bench {
-  Platform p;
-  AcceldevDriver drv{p.host};
-  Bench() { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
-  void run(const std::function<void()>& body) {
-    sc_core::sc_spawn([&] {
-      ASSERT_TRUE(drv.start());
-      body();
-      sc_core::sc_stop();
-    });
-    sc_core::sc_start();
-  }
-};
-
-std::vector<uint32_t> fill(uint32_t value, int slot, uint32_t start, uint32_t len) {
-  return {ACCELDEV_USER_CMD_TYPE_FILL, value, static_cast<uint32_t>(slot), start, len};
-}
-std::vector<uint32_t> fence() { return {ACCELDEV_USER_CMD_TYPE_FENCE, 0, 0, 0, 0}; }
-
-// Writes user commands into code buffer `code` and runs them.
-void run_cmds(AcceldevContext& c, int code, const std::vector<std::vector<uint32_t>>& cmds) {
-  std::vector<uint32_t> words;
-  for (const auto& w : cmds) words.insert(words.end(), w.begin(), w.end());
-  c.write(code, 0, words.data(), 4 * words.size());
-  ASSERT_TRUE(c.run(code, 0, 4 * words.size()));
-}
-
-}  // namespace
 
 TEST(Acceldev, BuffersAreZeroFilledAndFillRotatesTheValueByOffset) {
   Bench t;
