@@ -277,3 +277,5 @@ AcceldevEngine::Fault AcceldevEngine::cmp_submit(uint32_t ctx, const uint32_t* w
                                  << cmp.status().error_code << ", CMD_ERROR)");
   return Fault::Cmd;
 }
+
+}  // namespace avp
