@@ -9,6 +9,8 @@
 #include <sstream>
 #include <vector>
 
+#include "base/symbols.h"
+
 namespace avp {
 namespace {
 
@@ -75,6 +77,7 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
   }
   if (img.lowest == ~0ull) throw ElfError(path + ": no loadable segment");
 
+  std::vector<Symbol> symbols;
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(h.e, scn)) != nullptr) {
     GElf_Shdr sh;
@@ -88,9 +91,13 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
       const int type = GELF_ST_TYPE(sym.st_info);
       if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE) continue;
       const char* name = elf_strptr(h.e, sh.sh_link, sym.st_name);
-      if (name && *name) img.symbols.emplace(name, sym.st_value);
+      if (!name || !*name) continue;
+      img.symbols.emplace(name, sym.st_value);
+      // Section-relative labels of the assembler ($x, .L...) say nothing to a reader.
+      if (name[0] != '$' && name[0] != '.') symbols.push_back(Symbol{name, sym.st_value, sym.st_size});
     }
   }
+  SymbolTable::instance().add_image(img.lowest, img.highest, symbols);
   return img;
 }
 

@@ -1,5 +1,6 @@
 // Loads RISC-V ELF executables (EM_RISCV, ELFCLASS64) into device memory and
-// reads their symbols. Malformed files give ElfError with a precise message.
+// reads their symbols, which it also registers with the SymbolTable (trace
+// lines and error reports name them). Malformed files give ElfError with a precise message.
 #pragma once
 #include <cstdint>
 #include <functional>
