@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "base/symbols.h"
+#include "harts/hart_state.h"
 
 namespace avp::rv {
 namespace {
@@ -33,7 +34,7 @@ std::string branch(const Insn& d, uint64_t pc) {
   const Op op = static_cast<Op>(d.op);
   // objdump's zero-operand aliases: beqz/bnez/bltz/bgez with rs2 = zero, bgtz/blez with rs1 = zero.
   if (d.rs2 == 0 && op != BLTU && op != BGEU) {
-    static const char* const z[] = {"beqz", "bnez", "", "", "bltz", "bgez"};
+    static const char* const z[] = {"beqz", "bnez", "bltz", "bgez"};
     return fmt("%s %s,%s", z[op - BEQ], X(d.rs1), target(t).c_str());
   }
   if (d.rs1 == 0 && (op == BLT || op == BGE))
@@ -115,6 +116,9 @@ std::string alu(const Insn& d) {
       break;
     case ADDIW:
       if (imm == 0) return fmt("sext.w %s,%s", X(d.rd), X(d.rs1));
+      break;
+    case ANDI:
+      if (imm == 255) return fmt("zext.b %s,%s", X(d.rd), X(d.rs1));
       break;
     case XORI:
       if (imm == -1) return fmt("not %s,%s", X(d.rd), X(d.rs1));

@@ -53,6 +53,7 @@ start:
   xori a0, a1, -1
   ori a0, a1, 3
   andi a0, a1, 3
+  andi a0, a1, 255
   slli a0, a1, 63
   srli a0, a1, 1
   srai a0, a1, 33
@@ -236,7 +237,6 @@ start:
   fcvt.d.lu fa0, a1
   fmv.d.x fa0, a1
   .word 0xffffffff
-  .word 0x00000000
   .option rvc
   c.addi4spn a0, sp, 16
   c.fld fa0, 8(a1)
@@ -279,4 +279,3 @@ start:
   c.fsdsp fa0, 8(sp)
   c.swsp a0, 4(sp)
   c.sdsp a0, 8(sp)
-  .2byte 0x0000
