@@ -106,7 +106,7 @@ void CommandProcessor::trace_command(const Buffer& b, uint64_t offset, const Dec
                                      const sc_core::sc_time& start, const Failure& f) const {
   std::ostringstream os;
   os << "cmp " << c.describe() << " buffer 0x" << std::hex << b.addr << " offset 0x" << offset;
-  for (uint32_t i = 0; i < c.payload_chunks && i < 8; ++i) os << (i ? "," : " payload 0x") << c.payload[i];
+  for (uint32_t i = 0; i < c.payload_chunks && i < 8; ++i) os << (i ? ",0x" : " payload 0x") << c.payload[i];
   os << std::dec << " took " << format_time(sc_core::sc_time_stamp() - start);
   if (f.code) os << " -> " << cmp_error_name(f.code) << (f.what.empty() ? "" : ": " + f.what);
   TextTrace::instance().line(to_ps(start), name(), os.str());

@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "base/symbols.h"
 #include "base/trace.h"
 #include "base/unit.h"
 #include "harts/trap_report.h"
@@ -13,6 +14,13 @@ namespace avp {
 
 using namespace rv;
 
+namespace {
+std::string with_symbol(uint64_t pc) {
+  const std::string s = SymbolTable::instance().describe(pc);
+  return s.empty() ? s : " " + s;
+}
+}  // namespace
+
 std::string HartExit::describe() const {
   std::ostringstream os;
   switch (kind) {
@@ -20,9 +28,11 @@ std::string HartExit::describe() const {
     case HartExitKind::Exit: os << "exit(" << static_cast<int64_t>(code) << ")"; break;
     case HartExitKind::Trap:
       os << "trap: " << cause_name(cause) << " (cause " << (cause & ~kInterruptBit) << ") at pc 0x" << std::hex << pc
-         << ", tval 0x" << tval << std::dec;
+         << with_symbol(pc) << ", tval 0x" << tval << std::dec;
       break;
-    case HartExitKind::Limit: os << "instruction limit reached at pc 0x" << std::hex << pc << std::dec; break;
+    case HartExitKind::Limit:
+      os << "instruction limit reached at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
+      break;
   }
   os << " after " << instructions << " instructions";
   return os.str();

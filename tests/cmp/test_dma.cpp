@@ -5,6 +5,10 @@
 #include "cmp_fixture.h"
 #include "dma/dma_regs.h"
 
+#include <fstream>
+
+#include "base/text_trace.h"
+
 using namespace avp;
 using avp::test::CmpBench;
 
@@ -49,6 +53,30 @@ TEST(Dma, OneDimensionalCopyTakesTheTimeItsParametersGive) {
   auto* lat = dynamic_cast<const Histogram*>(StatRegistry::instance().find("dma.transfer_latency"));
   ASSERT_NE(lat, nullptr);
   EXPECT_DOUBLE_EQ(lat->mean(), 50 + 50 + 50 + 256);
+}
+
+TEST(Dma, TextTraceHasOneLinePerTransferWithItsFields) {
+  CmpBench t;
+  TextTraceOptions opt;
+  opt.categories = kTraceDma;
+  TextTrace::instance().open("dma_trace.log", opt);
+  sc_core::sc_time issued;
+  t.run([&] {
+    Dma dma{t};
+    const uint64_t id = dma.copy1d(t.dram(0x10000), t.dram(0x20000), 4096);
+    issued = sc_core::sc_time_stamp() + dma.d;
+    dma.w(AVP_DMADONESEQ, id);
+  });
+  TextTrace::instance().close();
+  std::ifstream f("dma_trace.log");
+  std::string line, rest;
+  ASSERT_TRUE(std::getline(f, line));
+  EXPECT_FALSE(std::getline(f, rest)) << rest;
+  char want[256];
+  std::snprintf(want, sizeof want,
+                "dma host #1 src 0x%llx dst 0x%llx size 4096x1x1 strides src 0,0 dst 0,0 took 406 ns",
+                static_cast<unsigned long long>(t.dram(0x10000)), static_cast<unsigned long long>(t.dram(0x20000)));
+  EXPECT_NE(line.find(std::string("dma.ch0    ") + want), std::string::npos) << line;
 }
 
 TEST(Dma, TwoDimensionalSourceStrideZeroReplicatesOneRow) {
