@@ -82,28 +82,21 @@ TEST(Trace, WindowAndHartFiltersSelectEvents) {
 }
 
 TEST(Trace, BadOptionsAreClearErrors) {
-  Result r = run("-o trace_bad --trace insn,bogus run --elf " + std::string(FAULT_ELF));
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("--trace insn,bogus: unknown category 'bogus' (expected insn, mem, cmp, dma, pcie, aql or all)"),
-            std::string::npos) << r.out;
-  r = run("-o trace_bad --trace insn --trace-window 5us:1us run --elf " + std::string(FAULT_ELF));
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("--trace-window 5us:1us: the end is not after the start"), std::string::npos) << r.out;
-  r = run("-o trace_bad --trace insn --trace-window 5parsecs run --elf " + std::string(FAULT_ELF));
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("--trace-window 5parsecs: expected FROM:TO"), std::string::npos) << r.out;
-  r = run("-o trace_bad --trace insn --trace-window 5:1us run --elf " + std::string(FAULT_ELF));
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("--trace-window start"), std::string::npos) << r.out;
-  r = run("-o trace_bad --trace insn --trace-harts 2-1 run --elf " + std::string(FAULT_ELF));
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("--trace-harts 2-1: range '2-1' is empty"), std::string::npos) << r.out;
-  r = run("-o trace_bad --trace insn --trace-harts 0,999 run --elf " + std::string(FAULT_ELF));
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("hart 999 does not exist"), std::string::npos) << r.out;
-  r = run("-o trace_bad --trace-window 1us:2us run --elf " + std::string(FAULT_ELF));
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("--trace-window needs --trace CATEGORIES"), std::string::npos) << r.out;
+  const std::pair<const char*, const char*> cases[] = {
+      {"--trace insn,bogus", "--trace insn,bogus: unknown category 'bogus' (expected insn, mem, cmp, dma, pcie, aql or all)"},
+      {"--trace insn --trace-window 5us:1us", "--trace-window 5us:1us: the end is not after the start"},
+      {"--trace insn --trace-window 5parsecs", "--trace-window 5parsecs: expected FROM:TO"},
+      {"--trace insn --trace-window 5:1us", "--trace-window start"},
+      {"--trace insn --trace-harts 2-1", "--trace-harts 2-1: range '2-1' is empty"},
+      {"--trace insn --trace-harts 0,x", "--trace-harts 0,x: 'x' is not a hart number"},
+      {"--trace insn --trace-harts 0,999", "--trace-harts 0,999: hart 999 does not exist (the platform has 8 harts)"},
+      {"--trace-window 1us:2us", "--trace-window needs --trace CATEGORIES"},
+  };
+  for (const auto& [options, message] : cases) {
+    const Result r = run(std::string("-o trace_bad ") + options + " run --elf " + FAULT_ELF);
+    EXPECT_EQ(r.code, 2) << options;
+    EXPECT_NE(r.out.find(message), std::string::npos) << options << "\n" << r.out;
+  }
 }
 
 TEST(Trace, DeviceCategoriesWriteOneLinePerCommandTransferTlpAndPacket) {
