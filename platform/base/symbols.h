@@ -30,7 +30,6 @@ class SymbolTable {
   const Symbol* find(uint64_t addr) const;
   // "<name>" or "<name+0x1c>"; empty when no symbol holds `addr`.
   std::string describe(uint64_t addr) const;
-  bool empty() const { return by_addr_.empty(); }
 
  private:
   struct Entry {

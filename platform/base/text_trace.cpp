@@ -82,14 +82,12 @@ void TextTrace::open(const std::string& path, const TextTraceOptions& opt) {
   file_ = std::fopen(path.c_str(), "w");
   if (!file_) throw ParamError(path + ": cannot write the trace file");
   opt_ = opt;
-  categories_ = opt.categories;
   lines_ = 0;
 }
 
 void TextTrace::close() {
   if (file_) std::fclose(file_);
   file_ = nullptr;
-  categories_ = 0;
   opt_ = TextTraceOptions{};
 }
 
@@ -99,7 +97,5 @@ void TextTrace::line(uint64_t ps, const std::string& unit, const std::string& te
                text.c_str());
   ++lines_;
 }
-
-void TextTrace::line(const std::string& unit, const std::string& text) { line(to_ps(sc_core::sc_time_stamp()), unit, text); }
 
 }  // namespace avp

@@ -36,20 +36,16 @@ class TextTrace {
   void open(const std::string& path, const TextTraceOptions& opt);
   void close();
 
-  bool on(TraceCategory c) const { return categories_ & c; }
+  bool on(TraceCategory c) const { return opt_.categories & c; }
   bool hart_selected(unsigned hart) const { return opt_.harts.empty() || (hart < opt_.harts.size() && opt_.harts[hart]); }
   bool in_window(uint64_t ps) const { return ps >= opt_.from_ps && ps < opt_.to_ps; }
   uint64_t window_end_ps() const { return opt_.to_ps; }
-  const TextTraceOptions& options() const { return opt_; }
 
   // Writes "<time> <unit> <text>" when `ps` lies in the window.
   void line(uint64_t ps, const std::string& unit, const std::string& text);
-  // The same at the current SystemC time.
-  void line(const std::string& unit, const std::string& text);
   uint64_t lines() const { return lines_; }
 
  private:
-  unsigned categories_ = 0;
   TextTraceOptions opt_;
   FILE* file_ = nullptr;
   uint64_t lines_ = 0;
