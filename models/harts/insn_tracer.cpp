@@ -43,6 +43,7 @@ void mem_line(uint64_t ps, const std::string& unit, char rw, unsigned size, uint
 }  // namespace
 
 InsnTracer::InsnTracer(HartCluster& cluster) : cluster_(cluster), pending_(cluster.num_harts()) {
+  for (unsigned h = 0; h < cluster.num_harts(); ++h) units_.push_back("hart" + std::to_string(h));
   const TextTrace& t = TextTrace::instance();
   if (!t.on(kTraceInsn) && !t.on(kTraceMem)) return;
   for (unsigned h = 0; h < cluster.num_harts(); ++h)
@@ -63,7 +64,7 @@ void InsnTracer::before(Hart& hart, uint64_t pc, const Insn& d) {
     return;
   }
   if (!t.in_window(ps)) return;
-  const std::string unit = "hart" + std::to_string(hart.id());
+  const std::string& unit = units_[hart.id()];
   if (t.on(kTraceInsn)) t.line(ps, unit, "insn " + describe_insn(pc, d));
   const Op op = static_cast<Op>(d.op);
   const unsigned size = access_size(op);
@@ -77,7 +78,7 @@ void InsnTracer::after(Hart& hart, uint64_t, const Insn& d) {
   Pending& p = pending_[hart.id()];
   if (!p.active) return;
   p.active = false;
-  const std::string unit = "hart" + std::to_string(hart.id());
+  const std::string& unit = units_[hart.id()];
   const Op op = static_cast<Op>(d.op);
   const HartState& s = hart.state();
   const OpClass cls = static_cast<OpClass>(d.cls);

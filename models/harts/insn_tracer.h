@@ -3,6 +3,7 @@
 // access it makes (R/W, size, address with its symbol, value), at the hart's
 // local simulated time.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "harts/hart_tracer.h"
@@ -28,6 +29,7 @@ class InsnTracer : public HartTracer {
   };
   HartCluster& cluster_;
   std::vector<Pending> pending_;  // per hart: the access of the instruction in flight
+  std::vector<std::string> units_;  // per hart: "hart<N>"
 };
 
 }  // namespace avp
