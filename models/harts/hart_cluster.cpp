@@ -262,9 +262,10 @@ void HartCluster::report_trap(Hart& h, uint64_t cause, uint64_t tval) {
 }
 
 void HartCluster::report_limit(Hart& h) {
-  AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << instruction_limit.get()
-                               << " reached at pc 0x" << std::hex << h.state().pc << " (" << name()
-                               << ".instruction_limit)");
+  AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << h.limit_
+                               << " reached at pc 0x" << std::hex << h.state().pc << with_symbol(h.state().pc) << " ("
+                               << name() << ".instruction_limit)\n"
+                               << describe_history(h));
 }
 
 void HartCluster::break_reservations(uint64_t addr) {
