@@ -149,7 +149,7 @@ void Hart::run_block_loop(const Block& b) {
     s_.pc = pc;
     if (kObserved) {
       if (debug_) {
-        debug_->before_instruction(*this, pc);
+        debug_->before_instruction(*this, d, pc);
         if (stop_) break;
         if (s_.pc != pc) {  // the debugger moved the pc
           pc = s_.pc;

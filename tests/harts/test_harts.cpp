@@ -23,6 +23,7 @@ struct Bench {
   Bench() {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     img = load_elf(ISS_PROGRAMS, [&](uint64_t a, const void* d, uint64_t n) { return p.device_port.write_debug(a, d, n); });
+    register_symbols(img);
   }
   const rv::HartState& regs(unsigned hart = 0) { return p.harts.hart(hart).state(); }
   HartExit run(const std::string& entry, unsigned hart = 0, uint64_t limit = 0, bool bare_metal = false) {
