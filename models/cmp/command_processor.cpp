@@ -38,7 +38,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
       command_latency_(this, "command_latency", "time per packet from header fetch to completion", "ns"),
       buffer_latency_(this, "buffer_latency", "time from submission to completion of a buffer", "ns"),
       kernel_latency_(this, "kernel_latency", "time of a RUN_* command", "ns"),
-      queue_occupancy_(this, "queue_occupancy", "buffers queued at each submission", "buffers"),
+      queue_occupancy_(this, "queue_occupancy", "command buffers waiting in the queue (not yet executing)", "buffers"),
       busy_time_(this, "busy", "time the CMP executes buffers") {
   decoder_impl_ = std::make_unique<TlmPacketDecoder>();
   for (unsigned op = 0; op < 10; ++op)
@@ -61,8 +61,12 @@ bool CommandProcessor::submit(uint64_t addr, uint64_t size) {
     raise(kQueueFull);
     return false;
   }
-  queue_.push_back({addr, size, sc_core::sc_time_stamp()});
-  queue_occupancy_.sample(static_cast<double>(queue_.size()));
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  queue_.push_back({addr, size, now, ++submitted_});
+  queue_occupancy_.set(queue_.size());
+  Trace& tr = Trace::instance();
+  tr.slice(std::string(name()) + ".queue", "doorbell", now, now, {{"addr", addr}, {"size", size}, {"buffer", submitted_}});
+  tr.flow_begin(std::string(name()) + ".queue", kFlowCmp | submitted_, now, "command buffer");
   queue_event_.notify(sc_core::SC_ZERO_TIME);
   return true;
 }
@@ -77,6 +81,7 @@ CmpStatusWord CommandProcessor::status() const {
 
 void CommandProcessor::reset() {
   queue_.clear();
+  queue_occupancy_.set(0);
   status_ = CmpStatusWord{};
   std::memset(regs_, 0, sizeof(regs_));
 }
@@ -89,6 +94,7 @@ void CommandProcessor::thread() {
     }
     const Buffer b = queue_.front();
     queue_.pop_front();
+    queue_occupancy_.set(queue_.size());
     busy_ = true;
     const sc_core::sc_time begin = sc_core::sc_time_stamp();
     const bool ok = run_buffer(b);
@@ -110,6 +116,9 @@ void CommandProcessor::fail(const Buffer& b, uint64_t offset, unsigned opcode, c
   AVP_LOG(log_, Warn, "command buffer at 0x" << std::hex << b.addr << " failed at offset 0x" << offset << std::dec
                                              << " (" << cmp_opcode_name(opcode) << "): " << cmp_error_name(f.code)
                                              << (f.what.empty() ? "" : ": " + f.what));
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  Trace::instance().slice(name(), "error interrupt", now, now, {{"buffer", b.seq}, {"error", cmp_error_name(f.code)}});
+  Trace::instance().flow_end(name(), kFlowCmp | b.seq, now, "command buffer");
   raise(kCmpError);
 }
 
@@ -164,6 +173,9 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
     }
     if (c.opcode == AVP_CMP_FINISH) {
       sc_core::wait(complete_latency.get());
+      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      Trace::instance().slice(name(), "completion interrupt", now, now, {{"buffer", b.seq}});
+      Trace::instance().flow_end(name(), kFlowCmp | b.seq, now, "command buffer");
       ++completed_;
       buffers_.inc();
       raise(kCmdbufDone);

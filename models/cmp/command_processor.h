@@ -55,6 +55,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   struct Buffer {
     uint64_t addr, size;
     sc_core::sc_time submitted;
+    uint64_t seq;  // submission number: the timeline's doorbell-to-completion flow
   };
   struct Failure {
     avp_cmp_error code = AVP_CMP_OK;
@@ -86,7 +87,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   uint64_t regs_[AVP_CMP_NUM_REGS] = {};
   std::deque<Buffer> queue_;
   bool busy_ = false;
-  uint64_t completed_ = 0;
+  uint64_t completed_ = 0, submitted_ = 0;
   uint32_t launch_seq_ = 0;
   CmpStatusWord status_;
   sc_core::sc_event queue_event_, idle_event_;
@@ -94,7 +95,8 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   Logger log_;
   Counter buffers_, failed_buffers_, packets_, queue_full_, instances_;
   std::unique_ptr<Counter> per_opcode_[10];
-  Histogram command_latency_, buffer_latency_, kernel_latency_, queue_occupancy_;
+  Histogram command_latency_, buffer_latency_, kernel_latency_;
+  Occupancy queue_occupancy_;
   Utilisation busy_time_;
 };
 

@@ -12,6 +12,9 @@
 
 namespace avp {
 
+// Flow ids of each kind of doorbell-to-completion arrow (kind | sequence number).
+constexpr uint64_t kFlowCmp = 1ull << 56, kFlowAql = 2ull << 56;
+
 class Trace {
  public:
   static Trace& instance();

@@ -31,7 +31,10 @@ nlohmann::json build_report(const nlohmann::json& manifest) {
     const std::string stat = s->name().substr(unit.size() + (unit.size() < s->name().size() ? 1 : 0));
     nlohmann::json j = s->to_json();
     const std::string type = j["type"];
-    const char* group = type == "histogram" ? "histograms" : type == "utilisation" ? "utilisation" : "counters";
+    const char* group = type == "histogram"     ? "histograms"
+                        : type == "utilisation" ? "utilisation"
+                        : type == "occupancy"   ? "occupancy"
+                                                : "counters";
     units[unit][group][stat] = j;
   }
   // Derived per-hart figures: IPC and cache hit rates.
