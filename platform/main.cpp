@@ -53,6 +53,8 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--gdb", ctx.gdb_port, "wait for GDB on this TCP port (0: any free one) before running; harts are threads");
   app.add_option("--trace", ctx.session.trace_file,
                  "record a timeline (Chrome trace-event JSON for Perfetto / chrome://tracing) into this file");
+  app.add_option("--vcd", ctx.session.vcd_file,
+                 "record the device's interrupt lines (INTR bits, request, INTx, MSI) as a VCD into this file");
   add_run_command(app, ctx);
   add_info_command(app, ctx);
   add_cmdbuf_command(app, ctx);

@@ -16,6 +16,7 @@
 #include "base/params.h"
 #include "base/stats.h"
 #include "base/trace.h"
+#include "base/vcd.h"
 #include "platform.h"
 #include "run_report.h"
 #include "version.h"
@@ -80,6 +81,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   RunResult res;
   const auto start = Clock::now();
   if (!opt.trace_file.empty()) Trace::instance().enable(true);
+  if (!opt.vcd_file.empty()) Vcd::instance().enable(true);
   sc_core::sc_spawn(
       [&] {
         res.exit_code = body(platform);
@@ -135,6 +137,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   if (f) f << m.dump(2) << "\n";
   else std::cerr << "accel-vp: cannot write " << manifest_path << "\n";
   if (Trace::instance().enabled()) Trace::instance().write(opt.trace_file.empty() ? opt.out_dir + "/trace.json" : opt.trace_file);
+  if (Vcd::instance().enabled()) Vcd::instance().write(opt.vcd_file);
   const nlohmann::json report = build_report(m);
   write_report_json(report, opt.out_dir + "/report.json");
   write_report_html(report, opt.out_dir + "/report.html");

@@ -18,6 +18,7 @@ struct SessionOptions {
   bool progress = true;                // progress line on stderr when it is a terminal
   bool quiet = false;                  // no summary on stdout
   std::string trace_file;              // non-empty: record the timeline and write it there
+  std::string vcd_file;                // non-empty: record the interrupt lines as a VCD and write it there
 };
 
 // Loads presets from the options (throws ParamError with file:line or --set).
