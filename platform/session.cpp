@@ -81,7 +81,10 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   RunResult res;
   const auto start = Clock::now();
   if (!opt.trace_file.empty()) Trace::instance().enable(true);
-  if (!opt.vcd_file.empty()) Vcd::instance().enable(true);
+  if (!opt.vcd_file.empty()) {
+    if (!std::ofstream(opt.vcd_file)) throw ParamError(opt.vcd_file + ": cannot write the VCD file");
+    Vcd::instance().enable(true);
+  }
   sc_core::sc_spawn(
       [&] {
         res.exit_code = body(platform);

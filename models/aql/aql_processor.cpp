@@ -35,9 +35,11 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
       workgroups_(this, "workgroups", "work-groups run on harts", "work-groups"),
       dispatch_latency_(this, "dispatch_latency", "doorbell-to-completion time of kernel dispatches", "ns") {
   q_.resize(queues.get());
-  for (unsigned q = 0; q < q_.size(); ++q)
+  for (unsigned q = 0; q < q_.size(); ++q) {
     q_[q].occupancy = std::make_unique<Occupancy>(this, "q" + std::to_string(q) + ".queue_occupancy",
                                                   "packets announced by the doorbell and not yet retired", "packets");
+    Trace::instance().declare(std::string(this->name()) + ".q" + std::to_string(q));
+  }
   set_unit(gp_, kCmpUnit);
   SC_HAS_PROCESS(AqlProcessor);
   SC_THREAD(thread);

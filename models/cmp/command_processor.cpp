@@ -44,6 +44,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
   for (unsigned op = 0; op < 10; ++op)
     per_opcode_[op] = std::make_unique<Counter>(this, std::string("op.") + cmp_opcode_name(op), "packets executed", "packets");
   set_unit(gp_, kCmpUnit);
+  for (const char* track : {"", ".queue", ".dispatch"}) Trace::instance().declare(std::string(this->name()) + track);
   mirror.register_b_transport(this, &CommandProcessor::mirror_b_transport);
   mirror.register_transport_dbg(this, &CommandProcessor::mirror_transport_dbg);
   SC_HAS_PROCESS(CommandProcessor);

@@ -33,6 +33,7 @@ DmaController::DmaController(sc_core::sc_module_name name)
     channels_[c]->busy = std::make_unique<Utilisation>(this, ch + ".busy", "busy time of channel " + std::to_string(c));
     channels_[c]->occupancy = std::make_unique<Occupancy>(this, ch + ".queue_occupancy",
                                                           "transfers queued on the channel (including the one moving)", "transfers");
+    Trace::instance().declare(std::string(this->name()) + "." + ch);
     sc_core::sc_spawn([this, c] { channel_thread(c); }, ("ch" + std::to_string(c)).c_str());
   }
 }

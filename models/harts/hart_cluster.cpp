@@ -93,6 +93,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
   for (auto& h : harts_) {
     HartStats& st = hart_stats_[h->id()];
     const std::string n = "hart" + std::to_string(h->id()) + ".";
+    Trace::instance().declare(h->name());
     st.instructions = std::make_unique<Counter>(this, n + "instructions", "instructions retired", "instructions");
     st.cycles = std::make_unique<Counter>(this, n + "cycles", "cycles of the retired instructions", "cycles");
     st.icache_hits = std::make_unique<Counter>(this, n + "icache_hits", "L1 instruction cache hits", "accesses");

@@ -23,6 +23,8 @@ PcieLink::PcieLink(sc_core::sc_module_name name)
                         Histogram(this, "up.transfer_latency", "upstream transfers: issue to last TLP arrived", "ns")},
       dir_read_latency_{Histogram(this, "down.read_latency", "reads requested downstream (host MMIO reads)", "ns"),
                         Histogram(this, "up.read_latency", "reads requested upstream (device reads of host memory)", "ns")} {
+  Trace::instance().declare(std::string(this->name()) + ".down");
+  Trace::instance().declare(std::string(this->name()) + ".up");
   if (generation.get() < 1 || generation.get() > 5) throw ParamError(std::string(this->name()) + ".generation: 1..5");
   const uint32_t l = lanes.get();
   if (l == 0 || l > 32 || (l & (l - 1))) throw ParamError(std::string(this->name()) + ".lanes: a power of two up to 32");

@@ -22,6 +22,8 @@ class Trace {
   void enable(bool on) { enabled_ = on; }
   void clear();
 
+  // Lists a unit's track even when it records no slice (an idle unit).
+  void declare(const std::string& track) { tid_of(track); }
   // A complete slice on `track` (e.g. "cmp", "dma.ch0", "hart3", "pcie.down").
   void slice(const std::string& track, const std::string& name, const sc_core::sc_time& start,
              const sc_core::sc_time& end, nlohmann::json args = nullptr);

@@ -105,7 +105,8 @@ if (harts.length) {
 }
 // Timeline (when the run was traced).
 if (T.length) {
-  const tids = [...new Set(T.map(e => e[0]))].sort((a, b) => a - b);
+  // Every unit's track, idle ones included.
+  const tids = [...new Set([...Object.keys(K).map(Number), ...T.map(e => e[0])])].sort((a, b) => a - b);
   const end = Math.max(...T.map(e => e[2] + e[3])) || 1;
   const ts = svg(1000, 22 * tids.length + 20);
   ts.setAttribute('class', 'chart timeline');
