@@ -81,6 +81,8 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   RunResult res;
   const auto start = Clock::now();
   if (!opt.trace_file.empty()) Trace::instance().enable(true);
+  std::error_code ec;
+  std::filesystem::create_directories(opt.out_dir, ec);
   if (!opt.vcd_file.empty()) {
     if (!std::ofstream(opt.vcd_file)) throw ParamError(opt.vcd_file + ": cannot write the VCD file");
     Vcd::instance().enable(true);
@@ -133,8 +135,6 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   m["errors"] = log_count(Level::Error);
   m["statistics"] = StatRegistry::instance().to_json();
 
-  std::error_code ec;
-  std::filesystem::create_directories(opt.out_dir, ec);
   const std::string manifest_path = opt.out_dir + "/manifest.json";
   std::ofstream f(manifest_path);
   if (f) f << m.dump(2) << "\n";

@@ -153,9 +153,8 @@ void HartCluster::update_hart_stats(Hart& h) {
   Counter* c[6] = {st.instructions.get(), st.cycles.get(), st.icache_hits.get(), st.icache_misses.get(),
                    st.dcache_hits.get(), st.dcache_misses.get()};
   for (int i = 0; i < 6; ++i) {
-    // Instructions and cycles restart with each launch; cache counts accumulate.
-    const uint64_t base = (i < 2 && now[i] < st.reported[i]) ? 0 : st.reported[i];
-    c[i]->inc(now[i] - base);
+    // Instructions and cycles restart with each launch (this is its stop); cache counts accumulate.
+    c[i]->inc(i < 2 ? now[i] : now[i] - st.reported[i]);
     st.reported[i] = now[i];
   }
 }

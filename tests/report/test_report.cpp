@@ -2,6 +2,7 @@
 // the self-contained HTML page and the timeline trace.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -103,21 +104,23 @@ TEST(Report, AqlQueueFiguresAndDoorbellToCompletionFlows) {
   const auto t = load("rep_aql/trace.json");
   std::map<int, std::string> tracks;
   std::map<uint64_t, std::pair<double, double>> flows;  // id -> (start, end)
-  double dispatch_end = -1;
+  double dispatch_start = -1, dispatch_end = -1;
   for (const auto& e : t["traceEvents"]) {
     if (e["ph"] == "M" && e["name"] == "thread_name") tracks[e["tid"].get<int>()] = e["args"]["name"];
     if (e["ph"] == "s") flows[e["id"].get<uint64_t>()].first = e["ts"].get<double>();
     if (e["ph"] == "f") flows[e["id"].get<uint64_t>()].second = e["ts"].get<double>();
     if (e["ph"] == "X" && e["name"] == "dispatch") {
       EXPECT_EQ(tracks[e["tid"].get<int>()], "aql.q0");
-      dispatch_end = e["ts"].get<double>() + e["dur"].get<double>();
+      dispatch_start = e["ts"].get<double>();
+      dispatch_end = dispatch_start + e["dur"].get<double>();
     }
   }
   ASSERT_EQ(flows.size(), 1u);
-  const auto [from, to] = flows.begin()->second;
+  const auto [rung, to] = flows.begin()->second;
   EXPECT_NEAR(to, dispatch_end, 1e-6);
-  // The histogram holds the same doorbell-to-completion time (us in the trace, ns in the report).
-  EXPECT_NEAR((to - from) * 1000, lat["max"].get<double>(), 1e-3);
+  // The histogram holds the time from the doorbell (or from when the processor
+  // found the packet, if it polled it before the doorbell arrived) to completion.
+  EXPECT_NEAR((to - std::min(rung, dispatch_start)) * 1000, lat["max"].get<double>(), 1e-3);
 }
 
 TEST(Report, VcdOfTheInterruptLines) {

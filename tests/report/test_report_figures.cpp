@@ -142,8 +142,11 @@ std::vector<std::pair<uint64_t, char>> transitions(const std::string& vcd, const
   EXPECT_FALSE(code.empty()) << scope << "." << name;
   std::vector<std::pair<uint64_t, char>> out;
   uint64_t t = 0;
+  bool initial = false;  // inside $dumpvars: the values at time 0, not transitions
   while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '$') continue;
+    if (line == "$dumpvars") initial = true;
+    if (line == "$end") initial = false;
+    if (initial || line.empty() || line[0] == '$') continue;
     if (line[0] == '#') t = std::stoull(line.substr(1));
     else if (line.substr(1) == code) out.push_back({t, line[0]});
   }
