@@ -38,7 +38,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
       command_latency_(this, "command_latency", "time per packet from header fetch to completion", "ns"),
       buffer_latency_(this, "buffer_latency", "time from submission to completion of a buffer", "ns"),
       kernel_latency_(this, "kernel_latency", "time of a RUN_* command", "ns"),
-      queue_occupancy_(this, "queue_occupancy", "command buffers waiting in the queue (not yet executing)", "buffers"),
+      queue_occupancy_(this, "queue_occupancy", "command buffers submitted and not finished (waiting or executing)", "buffers"),
       busy_time_(this, "busy", "time the CMP executes buffers") {
   decoder_impl_ = std::make_unique<TlmPacketDecoder>();
   for (unsigned op = 0; op < 10; ++op)
@@ -64,7 +64,7 @@ bool CommandProcessor::submit(uint64_t addr, uint64_t size) {
   }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   queue_.push_back({addr, size, now, ++submitted_});
-  queue_occupancy_.set(queue_.size());
+  queue_occupancy_.set(queue_.size() + busy_);
   Trace& tr = Trace::instance();
   tr.slice(std::string(name()) + ".queue", "doorbell", now, now, {{"addr", addr}, {"size", size}, {"buffer", submitted_}});
   tr.flow_begin(std::string(name()) + ".queue", kFlowCmp | submitted_, now, "command buffer");
@@ -82,7 +82,7 @@ CmpStatusWord CommandProcessor::status() const {
 
 void CommandProcessor::reset() {
   queue_.clear();
-  queue_occupancy_.set(0);
+  queue_occupancy_.set(busy_);
   status_ = CmpStatusWord{};
   std::memset(regs_, 0, sizeof(regs_));
 }
@@ -95,7 +95,6 @@ void CommandProcessor::thread() {
     }
     const Buffer b = queue_.front();
     queue_.pop_front();
-    queue_occupancy_.set(queue_.size());
     busy_ = true;
     const sc_core::sc_time begin = sc_core::sc_time_stamp();
     const bool ok = run_buffer(b);
@@ -104,6 +103,7 @@ void CommandProcessor::thread() {
                             {{"addr", b.addr}, {"size", b.size}});
     buffer_latency_.sample((sc_core::sc_time_stamp() - b.submitted).to_seconds() * 1e9);
     busy_ = false;
+    queue_occupancy_.set(queue_.size());
   }
 }
 

@@ -53,7 +53,7 @@ const occ = [];
 for (const [u, g] of Object.entries(R.units)) for (const [s, o] of Object.entries(g.occupancy || {})) occ.push([u + '.' + s, o]);
 if (occ.length) {
   const top = Math.max(1, ...occ.map(([, o]) => o.max));
-  const os = svg(760, 20 * occ.length + 10);
+  const os = svg(900, 20 * occ.length + 10);
   os.setAttribute('class', 'chart occupancy');
   occ.forEach(([n, o], i) => {
     os.appendChild(el('text', {x: 0, y: 20 * i + 14, 'font-size': 12}, n));
@@ -127,9 +127,15 @@ for (const [u, g] of Object.entries(R.units)) for (const [s, h] of Object.entrie
   const div = document.createElement('div'); div.className = 'hist';
   div.appendChild(document.createTextNode(`${u}.${s} (${h.unit}): n=${h.count} p50=${h.p50.toFixed(1)} p95=${h.p95.toFixed(1)} p99=${h.p99.toFixed(1)}`));
   const b = h.buckets, max = Math.max(...b.map(x => x[1]));
-  const hs = svg(300, 80);
+  const hs = svg(300, 94);
   hs.setAttribute('class', 'chart histogram');
-  b.forEach(([v, n], i) => hs.appendChild(el('rect', {x: 300 * i / b.length, y: 78 - 76 * n / max, width: Math.max(1, 300 / b.length - 1), height: 76 * n / max, fill: '#5aa05a', class: 'bar'})));
+  b.forEach(([v, n], i) => {
+    const r = el('rect', {x: 300 * i / b.length, y: 78 - 76 * n / max, width: Math.max(1, 300 / b.length - 1), height: 76 * n / max, fill: '#5aa05a', class: 'bar'});
+    r.appendChild(el('title', {}, `${v.toPrecision(4)} ${h.unit}: ${n}`));
+    hs.appendChild(r);
+  });
+  hs.appendChild(el('text', {x: 0, y: 92, 'font-size': 10}, `${h.min.toPrecision(4)}`));
+  hs.appendChild(el('text', {x: 300, y: 92, 'font-size': 10, 'text-anchor': 'end'}, `${h.max.toPrecision(4)} ${h.unit} (buckets in value order)`));
   div.appendChild(document.createElement('br')); div.appendChild(hs);
   document.getElementById('hist').appendChild(div);
 }

@@ -69,7 +69,11 @@ TEST(Report, KernelInstancesAndPerHartFigures) {
   EXPECT_EQ(inst["count"], 1024);
   EXPECT_EQ(units["cmp"]["counters"]["instances"]["value"], 1024);
   EXPECT_EQ(units["cmp"]["histograms"]["buffer_latency"]["count"], 1);
-  EXPECT_EQ(units["cmp"]["occupancy"]["queue_occupancy"]["max"], 1);
+  // One buffer: in the CMP's queue from submission to completion.
+  const auto& occ = units["cmp"]["occupancy"]["queue_occupancy"];
+  EXPECT_EQ(occ["max"], 1);
+  EXPECT_EQ(occ["time_at_level_ns"][1][0], 1);
+  EXPECT_NEAR(occ["time_at_level_ns"][1][1].get<double>(), units["cmp"]["histograms"]["buffer_latency"]["sum"].get<double>(), 1e-6);
   double busy_sum = 0, instructions = 0;
   for (int h = 0; h < 8; ++h) {
     const auto& g = units["harts.hart" + std::to_string(h)];
