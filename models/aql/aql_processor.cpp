@@ -33,7 +33,8 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
       barriers_(this, "barriers", "barrier packets", "packets"),
       errors_(this, "errors", "queues stopped by an error", "errors"),
       workgroups_(this, "workgroups", "work-groups run on harts", "work-groups"),
-      dispatch_latency_(this, "dispatch_latency", "doorbell-to-completion time of kernel dispatches", "ns") {
+      dispatch_latency_(this, "dispatch_latency", "doorbell-to-completion time of kernel dispatches", "ns"),
+      busy_(this, "busy", "time serving packets, from fetch to retirement") {
   q_.resize(queues.get());
   for (unsigned q = 0; q < q_.size(); ++q) {
     q_[q].occupancy = std::make_unique<Occupancy>(this, "q" + std::to_string(q) + ".queue_occupancy",
@@ -103,6 +104,7 @@ void AqlProcessor::retired(unsigned q, uint64_t id, bool dispatch, const sc_core
   const std::string track = std::string(name()) + ".q" + std::to_string(q);
   Trace& tr = Trace::instance();
   tr.slice(track, dispatch ? "dispatch" : "barrier", start, now, {{"id", id}});
+  busy_.add_busy(start, now);
   // The doorbell that announced this packet is the first one with a packet id >= id;
   // a packet found without a doorbell counts from when processing started.
   sc_core::sc_time rung = start;

@@ -83,6 +83,7 @@ class AqlProcessor : public sc_core::sc_module {
   Logger log_;
   Counter packets_, dispatches_, barriers_, errors_, workgroups_;
   Histogram dispatch_latency_;
+  Utilisation busy_;  // serving packets that retire
 };
 
 }  // namespace avp

@@ -102,6 +102,7 @@ TEST(Report, AqlQueueFiguresAndDoorbellToCompletionFlows) {
   const auto& lat = r["units"]["aql"]["histograms"]["dispatch_latency"];
   EXPECT_EQ(lat["count"], 1);
   EXPECT_EQ(r["units"]["aql"]["counters"]["dispatches"]["value"], 1);
+  EXPECT_GT(r["units"]["aql"]["utilisation"]["busy"]["busy_ns"].get<double>(), 0);
   EXPECT_EQ(r["units"]["aql.q0"]["occupancy"]["queue_occupancy"]["max"], 1);
   EXPECT_EQ(r["units"]["aql.q1"]["occupancy"]["queue_occupancy"]["max"], 0);
   // The timeline: the dispatch slice on the queue's track, a flow from the doorbell to the completion.
@@ -125,6 +126,7 @@ TEST(Report, AqlQueueFiguresAndDoorbellToCompletionFlows) {
   // The histogram holds the time from the doorbell (or from when the processor
   // found the packet, if it polled it before the doorbell arrived) to completion.
   EXPECT_NEAR((to - std::min(rung, dispatch_start)) * 1000, lat["max"].get<double>(), 1e-3);
+  EXPECT_NEAR((dispatch_end - dispatch_start) * 1000, r["units"]["aql"]["utilisation"]["busy"]["busy_ns"].get<double>(), 1e-3);
 }
 
 TEST(Report, VcdOfTheInterruptLines) {

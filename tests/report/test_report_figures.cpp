@@ -94,6 +94,7 @@ TEST(ReportFigures, DmaTransferOfKnownSizeTakesTheComputedTimeAndIdleUnitsAreZer
   EXPECT_EQ(r["units"]["harts.hart0"]["utilisation"]["busy"]["fraction"].get<double>(), 0.0);
   EXPECT_EQ(r["units"]["link.up"]["utilisation"]["busy"]["fraction"].get<double>(), 0.0);
   EXPECT_EQ(r["units"]["aql.q0"]["occupancy"]["queue_occupancy"]["max"], 0);
+  EXPECT_EQ(r["units"]["aql"]["utilisation"]["busy"]["fraction"].get<double>(), 0.0);
   EXPECT_EQ(r["units"]["harts"]["histograms"]["instance_time"]["count"], 0);
 }
 
