@@ -86,6 +86,11 @@ void AqlProcessor::ring() {
   doorbell_.notify(sc_core::SC_ZERO_TIME);
 }
 
+namespace {
+// The timeline's flow id of packet `id` of queue `q` (queues below 256).
+uint64_t flow_id(unsigned q, uint64_t id) { return kFlowAql | uint64_t{q & 0xFF} << 36 | (id & ((1ull << 36) - 1)); }
+}  // namespace
+
 void AqlProcessor::doorbell(unsigned q, uint64_t id) {
   Queue& Q = q_[q];
   const sc_core::sc_time now = sc_core::sc_time_stamp();
@@ -94,7 +99,7 @@ void AqlProcessor::doorbell(unsigned q, uint64_t id) {
   Q.occupancy->set(Q.announced > Q.retired ? Q.announced - Q.retired : 0);
   const std::string track = std::string(name()) + ".q" + std::to_string(q);
   Trace::instance().slice(track, "doorbell", now, now, {{"id", id}});
-  Trace::instance().flow_begin(track, kFlowAql | uint64_t{q} << 48 | id, now, "aql packet");
+  Trace::instance().flow_begin(track, flow_id(q, id), now, "aql packet");
   ring();
 }
 
@@ -117,7 +122,7 @@ void AqlProcessor::retired(unsigned q, uint64_t id, bool dispatch, const sc_core
   while (!Q.doorbells.empty() && Q.doorbells.front().first <= id) {
     if (Q.doorbells.front().first == id) {
       tr.slice(track, "completed", now, now, {{"id", id}});
-      tr.flow_end(track, kFlowAql | uint64_t{q} << 48 | id, now, "aql packet");
+      tr.flow_end(track, flow_id(q, id), now, "aql packet");
     }
     Q.doorbells.pop_front();
   }

@@ -107,6 +107,13 @@ void CommandProcessor::thread() {
   }
 }
 
+// The end of a buffer's doorbell-to-completion arrow on the timeline.
+void CommandProcessor::trace_end(const Buffer& b, const char* what) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  Trace::instance().slice(name(), what, now, now, {{"buffer", b.seq}});
+  Trace::instance().flow_end(name(), kFlowCmp | b.seq, now, "command buffer");
+}
+
 void CommandProcessor::fail(const Buffer& b, uint64_t offset, unsigned opcode, const Failure& f) {
   failed_buffers_.inc();
   status_.error_code = f.code;
@@ -117,9 +124,7 @@ void CommandProcessor::fail(const Buffer& b, uint64_t offset, unsigned opcode, c
   AVP_LOG(log_, Warn, "command buffer at 0x" << std::hex << b.addr << " failed at offset 0x" << offset << std::dec
                                              << " (" << cmp_opcode_name(opcode) << "): " << cmp_error_name(f.code)
                                              << (f.what.empty() ? "" : ": " + f.what));
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  Trace::instance().slice(name(), "error interrupt", now, now, {{"buffer", b.seq}, {"error", cmp_error_name(f.code)}});
-  Trace::instance().flow_end(name(), kFlowCmp | b.seq, now, "command buffer");
+  trace_end(b, "error interrupt");
   raise(kCmpError);
 }
 
@@ -174,9 +179,7 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
     }
     if (c.opcode == AVP_CMP_FINISH) {
       sc_core::wait(complete_latency.get());
-      const sc_core::sc_time now = sc_core::sc_time_stamp();
-      Trace::instance().slice(name(), "completion interrupt", now, now, {{"buffer", b.seq}});
-      Trace::instance().flow_end(name(), kFlowCmp | b.seq, now, "command buffer");
+      trace_end(b, "completion interrupt");
       ++completed_;
       buffers_.inc();
       raise(kCmdbufDone);

@@ -12,8 +12,9 @@
 
 namespace avp {
 
-// Flow ids of each kind of doorbell-to-completion arrow (kind | sequence number).
-constexpr uint64_t kFlowCmp = 1ull << 56, kFlowAql = 2ull << 56;
+// Flow ids of each kind of doorbell-to-completion arrow (kind | sequence
+// number), below 2^53 so JavaScript viewers read them exactly.
+constexpr uint64_t kFlowCmp = 1ull << 44, kFlowAql = 2ull << 44;
 
 class Trace {
  public:
