@@ -11,6 +11,7 @@ pkgs=(
   qemu-user qemu-system-misc gdb-multiarch
   clang libclang-rt-14-dev python3 libelf-dev
   chromium python3-pil
+  slurmctld slurmd slurm-client
 )
 missing=()
 for p in "${pkgs[@]}"; do
