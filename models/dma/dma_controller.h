@@ -59,6 +59,7 @@ class DmaController : public sc_core::sc_module {
     std::deque<std::shared_ptr<Transfer>> queue;
     sc_core::sc_event wake;
     std::unique_ptr<Utilisation> busy;
+    std::unique_ptr<Occupancy> occupancy;
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -70,6 +71,7 @@ class DmaController : public sc_core::sc_module {
   bool move(Transfer& t, sc_core::sc_time& delay);
   bool copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_time& delay);
   void complete(Transfer& t);
+  void trace_transfer(unsigned ch, const Transfer& t, const sc_core::sc_time& begin) const;
 
   std::map<UnitId, RegSet> sets_;
   std::vector<std::unique_ptr<Channel>> channels_;

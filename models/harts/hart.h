@@ -17,6 +17,7 @@
 #include "harts/cache_model.h"
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
+#include "harts/hart_tracer.h"
 #include "harts/rv_insn.h"
 
 namespace avp {
@@ -69,11 +70,21 @@ class Hart : public sc_core::sc_module {
 
   uint64_t instructions() const { return s_.minstret; }
   void set_debug_hook(HartDebugHook* hook) { debug_ = hook; }
+  void set_tracer(HartTracer* tracer) { tracer_ = tracer; }
+  // The last instructions executed since the hart was started (error reports).
+  const InsnHistory& history() const { return history_; }
+  InsnHistory& history() { return history_; }
   // A CSR as M-mode sees it, for debuggers; false when it does not exist.
   bool debug_csr(unsigned csr, uint64_t& value);
   CacheModel& icache() { return icache_; }
   CacheModel& dcache() { return dcache_; }
   uint64_t cycles() const { return s_.mcycle; }
+  // Simulated time beyond the instructions' own cycles, by cause (ps, since construction):
+  // instruction fetch (I-cache time and fill latency), data accesses (D-cache
+  // time, memory and device latency), barriers, WFI, extension-device calls.
+  enum Stall { StallFetch, StallMemory, StallBarrier, StallWfi, StallXintf, kStallCauses };
+  uint64_t stall_ps(Stall s) const { return stall_ps_[s]; }
+  void add_stall(Stall s, uint64_t ps) { stall_ps_[s] += ps; }
 
  private:
   struct Block {
@@ -90,6 +101,8 @@ class Hart : public sc_core::sc_module {
   void thread();
   void run();
   void run_block(const Block& b);
+  template <bool kObserved>
+  void run_block_loop(const Block& b);
   const Block& block_at(uint64_t pc);
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_system(const rv::Insn& d, uint64_t pc);
@@ -117,7 +130,9 @@ class Hart : public sc_core::sc_module {
     if (off < rd_.size && rd_.size - off >= sizeof(T)) {
       T v;
       std::memcpy(&v, rd_.ptr + off, sizeof(T));
-      local_ps_ += dcache_.enabled() ? cached(addr, false, rd_.rd_ps) : rd_.rd_ps;
+      const uint64_t t = dcache_.enabled() ? cached(addr, false, rd_.rd_ps) : rd_.rd_ps;
+      local_ps_ += t;
+      stall_ps_[StallMemory] += t;
       return v;
     }
     return load_slow<T>(addr);
@@ -127,7 +142,9 @@ class Hart : public sc_core::sc_module {
     const uint64_t off = addr - wr_.base;
     if (off < wr_.size && wr_.size - off >= sizeof(T)) {
       std::memcpy(wr_.ptr + off, &v, sizeof(T));
-      local_ps_ += dcache_.enabled() ? cached(addr, true, wr_.wr_ps) : wr_.wr_ps;
+      const uint64_t t = dcache_.enabled() ? cached(addr, true, wr_.wr_ps) : wr_.wr_ps;
+      local_ps_ += t;
+      stall_ps_[StallMemory] += t;
     } else {
       store_slow<T>(addr, v);
     }
@@ -148,6 +165,8 @@ class Hart : public sc_core::sc_module {
 
   HartCluster& cluster_;
   HartDebugHook* debug_ = nullptr;
+  HartTracer* tracer_ = nullptr;
+  InsnHistory history_;
   const unsigned id_, core_;
   rv::HartState s_;
   std::unordered_map<uint64_t, Block> blocks_;
@@ -164,6 +183,7 @@ class Hart : public sc_core::sc_module {
   std::vector<BlockSlot> block_slots_ = std::vector<BlockSlot>(kBlockSlots);
   tlm::tlm_generic_payload gp_;
   uint64_t local_ps_ = 0;
+  uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved address (8-byte granule), ~0 = none
 
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;

@@ -4,13 +4,22 @@
 #include <iomanip>
 #include <sstream>
 
+#include "base/symbols.h"
 #include "base/trace.h"
 #include "base/unit.h"
+#include "harts/trap_report.h"
 #include "harts/xintf_payload.h"
 
 namespace avp {
 
 using namespace rv;
+
+namespace {
+std::string with_symbol(uint64_t pc) {
+  const std::string s = SymbolTable::instance().describe(pc);
+  return s.empty() ? s : " " + s;
+}
+}  // namespace
 
 std::string HartExit::describe() const {
   std::ostringstream os;
@@ -19,9 +28,11 @@ std::string HartExit::describe() const {
     case HartExitKind::Exit: os << "exit(" << static_cast<int64_t>(code) << ")"; break;
     case HartExitKind::Trap:
       os << "trap: " << cause_name(cause) << " (cause " << (cause & ~kInterruptBit) << ") at pc 0x" << std::hex << pc
-         << ", tval 0x" << tval << std::dec;
+         << with_symbol(pc) << ", tval 0x" << tval << std::dec;
       break;
-    case HartExitKind::Limit: os << "instruction limit reached at pc 0x" << std::hex << pc << std::dec; break;
+    case HartExitKind::Limit:
+      os << "instruction limit reached at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
+      break;
   }
   os << " after " << instructions << " instructions";
   return os.str();
@@ -43,6 +54,8 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       clock_period(this, "clock_period", sc_core::sc_time(1, sc_core::SC_NS), "hart clock period"),
       instruction_limit(this, "instruction_limit", 10'000'000'000ull,
                         "instructions a hart may retire in one run before it is stopped (0 = no limit)"),
+      history_length(this, "history_length", 16,
+                     "instructions each hart remembers for error reports (the last ones executed, at most 65536)"),
       cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
       cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
       cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),
@@ -78,13 +91,18 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       prints_(this, "prints", "ECALL print calls", "calls"),
       barriers_done_(this, "barriers", "barriers completed (ECALL and xintf)", "barriers"),
       code_flushes_(this, "code_flushes", "decoded-instruction caches dropped because code was written", "flushes"),
-      xintf_calls_(this, "xintf_calls", "xcmd calls that reached an extension device", "calls") {
+      xintf_calls_(this, "xintf_calls", "xcmd calls that reached an extension device", "calls"),
+      instance_time_(this, "instance_time", "time of a kernel instance (work-group) from launch to exit", "ns") {
   xintf_map_.configure(xintf_luns.get(), xintf_devices.get());
   for (unsigned c = 0; c < cores; ++c)
     for (unsigned h = 0; h < harts_per_core; ++h) {
       const unsigned id = c * harts_per_core + h;
       harts_.push_back(std::make_unique<Hart>(("hart" + std::to_string(id)).c_str(), *this, id, c));
     }
+  if (history_length.get() > 65536)
+    throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
+                     " is more than 65536");
+  for (auto& h : harts_) h->history().set_length(history_length.get());
   configure_costs();
   group_of_.assign(harts_.size(), 0);
   dma_.resize(harts_.size());
@@ -92,12 +110,21 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
   for (auto& h : harts_) {
     HartStats& st = hart_stats_[h->id()];
     const std::string n = "hart" + std::to_string(h->id()) + ".";
+    Trace::instance().declare(h->name());
     st.instructions = std::make_unique<Counter>(this, n + "instructions", "instructions retired", "instructions");
     st.cycles = std::make_unique<Counter>(this, n + "cycles", "cycles of the retired instructions", "cycles");
     st.icache_hits = std::make_unique<Counter>(this, n + "icache_hits", "L1 instruction cache hits", "accesses");
     st.icache_misses = std::make_unique<Counter>(this, n + "icache_misses", "L1 instruction cache misses", "accesses");
     st.dcache_hits = std::make_unique<Counter>(this, n + "dcache_hits", "L1 data cache hits", "accesses");
     st.dcache_misses = std::make_unique<Counter>(this, n + "dcache_misses", "L1 data cache misses", "accesses");
+    st.active_cycles = std::make_unique<Counter>(this, n + "active_cycles", "clock cycles running (instructions and stalls)", "cycles");
+    st.busy = std::make_unique<Utilisation>(this, n + "busy", "time running a kernel instance or program");
+    static const char* const kStallNames[Hart::kStallCauses] = {"fetch", "memory", "barrier", "wfi", "xintf"};
+    static const char* const kStallWhat[Hart::kStallCauses] = {
+        "instruction fetch: I-cache time and fill latency", "data accesses: D-cache time, memory and device latency",
+        "waiting at barriers", "waiting in WFI", "extension-device (xcmd) calls"};
+    for (unsigned c = 0; c < Hart::kStallCauses; ++c)
+      st.stall[c] = std::make_unique<Counter>(this, n + "stall_" + kStallNames[c], kStallWhat[c], "ps");
   }
   for (auto& h : harts_) h->xintf.bind(xintf_hub);
   perf_socket.register_b_transport(this, &HartCluster::perf_b_transport);
@@ -129,14 +156,22 @@ void HartCluster::configure_costs() {
 
 void HartCluster::update_hart_stats(Hart& h) {
   HartStats& st = hart_stats_[h.id()];
+  const sc_core::sc_time stopped = sc_core::sc_time_stamp();
+  st.busy->add_busy(h.started_, stopped);
+  st.active_cycles->inc(static_cast<uint64_t>((stopped - h.started_) / clock_period.get() + 0.5));
+  if (h.kernel_) instance_time_.sample((stopped - h.started_).to_seconds() * 1e9);
+  for (unsigned c = 0; c < Hart::kStallCauses; ++c) {
+    const uint64_t v = h.stall_ps(static_cast<Hart::Stall>(c));
+    st.stall[c]->inc(v - st.stalls_reported[c]);
+    st.stalls_reported[c] = v;
+  }
   const uint64_t now[6] = {h.instructions(), h.cycles(), h.icache().hits(), h.icache().misses(), h.dcache().hits(),
                            h.dcache().misses()};
   Counter* c[6] = {st.instructions.get(), st.cycles.get(), st.icache_hits.get(), st.icache_misses.get(),
                    st.dcache_hits.get(), st.dcache_misses.get()};
   for (int i = 0; i < 6; ++i) {
-    // Instructions and cycles restart with each launch; cache counts accumulate.
-    const uint64_t base = (i < 2 && now[i] < st.reported[i]) ? 0 : st.reported[i];
-    c[i]->inc(now[i] - base);
+    // Instructions and cycles restart with each launch (this is its stop); cache counts accumulate.
+    c[i]->inc(i < 2 ? now[i] : now[i] - st.reported[i]);
     st.reported[i] = now[i];
   }
 }
@@ -144,12 +179,20 @@ void HartCluster::update_hart_stats(Hart& h) {
 void HartCluster::launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
   Hart& h = *harts_.at(hart);
   if (!h.idle()) throw std::logic_error("launch on a busy hart");
+  if (history_length.get() > 65536)
+    throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
+                     " is more than 65536");
+  for (auto& h : harts_) h->history().set_length(history_length.get());
   configure_costs();
   group_of_[hart] = l.launch_id;
   h.start(l, true, std::move(done));
 }
 
 void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
+  if (history_length.get() > 65536)
+    throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
+                     " is more than 65536");
+  for (auto& h : harts_) h->history().set_length(history_length.get());
   configure_costs();
   group_of_[hart] = l.launch_id;
   harts_.at(hart)->start(l, false, std::move(done));
@@ -212,7 +255,9 @@ void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Har
     g.release.notify(sc_core::SC_ZERO_TIME);
     return;
   }
+  const sc_core::sc_time arrived = sc_core::sc_time_stamp();
   while (g.generation == gen) sc_core::wait(g.release);
+  h.add_stall(Hart::StallBarrier, static_cast<uint64_t>((sc_core::sc_time_stamp() - arrived).to_seconds() * 1e12 + 0.5));
 }
 
 void HartCluster::barrier(Hart& h) {
@@ -236,14 +281,14 @@ void HartCluster::hart_stopped(Hart& h, const HartExit& e) {
 }
 
 void HartCluster::report_trap(Hart& h, uint64_t cause, uint64_t tval) {
-  AVP_LOG(log_, Warn, "hart " << h.id() << ": unhandled " << cause_name(cause) << " at pc 0x" << std::hex
-                              << h.state().pc << ", tval 0x" << tval);
+  AVP_LOG(log_, Warn, describe_trap(h, cause, tval));
 }
 
 void HartCluster::report_limit(Hart& h) {
-  AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << instruction_limit.get()
-                               << " reached at pc 0x" << std::hex << h.state().pc << " (" << name()
-                               << ".instruction_limit)");
+  AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << h.limit_
+                               << " reached at pc 0x" << std::hex << h.state().pc << with_symbol(h.state().pc) << " ("
+                               << name() << ".instruction_limit)\n"
+                               << describe_history(h));
 }
 
 void HartCluster::break_reservations(uint64_t addr) {

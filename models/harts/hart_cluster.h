@@ -28,6 +28,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
   Param<sc_core::sc_time> clock_period;
   Param<uint64_t> instruction_limit;
+  Param<uint32_t> history_length;
   Param<uint32_t> cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul, cycles_div,
       cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system;
 
@@ -130,8 +131,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   std::vector<DmaState> dma_;
   // Per-hart statistics (instructions, cycles, cache hits and misses), updated when a hart stops.
   struct HartStats {
-    std::unique_ptr<Counter> instructions, cycles, icache_hits, icache_misses, dcache_hits, dcache_misses;
-    uint64_t reported[6] = {};
+    std::unique_ptr<Counter> instructions, cycles, icache_hits, icache_misses, dcache_hits, dcache_misses, active_cycles;
+    std::unique_ptr<Counter> stall[Hart::kStallCauses];
+    std::unique_ptr<Utilisation> busy;
+    uint64_t reported[6] = {}, stalls_reported[Hart::kStallCauses] = {};
   };
   std::vector<HartStats> hart_stats_;
   bool caches_configured_ = false;
@@ -139,6 +142,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   XintfMap xintf_map_;
   Logger log_;
   Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;
+  Histogram instance_time_;
 };
 
 }  // namespace avp

@@ -76,6 +76,8 @@ class PcieEndpoint : public sc_core::sc_module {
   // The Acceldev engine's writes into device memory (its CMP_SUBMIT staging copy).
   bool device_write(uint64_t addr, const void* data, unsigned len, sc_core::sc_time& delay);
   void update_irq();
+  void start_of_simulation() override;
+  void record_lines();  // the interrupt lines in the VCD (when enabled)
   void map_cmp_registers();
   void map_info_block();
 
