@@ -125,6 +125,8 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
   while ((next < total && !faulted) || running) {
     for (unsigned h = 0; h < harts_.num_harts() && next < total && !faulted; ++h) {
       if (!harts_.hart_idle(h)) continue;
+      sc_core::wait(launch_latency.get());  // writing the work-group's initial state
+      if (!harts_.hart_idle(h)) continue;    // the command processor took the hart meanwhile
       HartLaunch l;
       l.pc = p.kernel_object + kd.kernel_code_entry_byte_offset;
       l.ra = kReturnAddress;
@@ -137,7 +139,7 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
         if (wg_id[d]) l.a[a++] = ids[d];
       if (next == 0) {
         last_.first_launch = sc_core::sc_time_stamp();
-        launch_latency_.sample((last_.first_launch - last_.fetched).to_seconds() * 1e9);
+        fetch_to_launch_.sample((last_.first_launch - last_.fetched).to_seconds() * 1e9);
       }
       ++next;
       ++running;

@@ -26,6 +26,7 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
       max_private_segment(this, "max_private_segment", 16 * 1024, "largest private segment per work-item (bytes)"),
       max_workgroup_size(this, "max_workgroup_size", 1024, "largest work-group (work-items), as AMD's agents"),
       packet_latency(this, "packet_latency", sc_core::sc_time(20, sc_core::SC_NS), "decode and set-up of one packet"),
+      launch_latency(this, "launch_latency", sc_core::sc_time(20, sc_core::SC_NS), "setting up one work-group on a hart"),
       poll_interval(this, "poll_interval", sc_core::sc_time(200, sc_core::SC_NS), "how often an unsatisfied barrier is checked"),
       harts_(harts), tcdm_base_(tcdm_global_base), tcdm_per_core_(tcdm_per_core), raise_(std::move(raise)),
       log_(this->name()),
@@ -35,8 +36,8 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
       errors_(this, "errors", "queues stopped by an error", "errors"),
       workgroups_(this, "workgroups", "work-groups run on harts", "work-groups"),
       dispatch_latency_(this, "dispatch_latency", "packet fetch to last work-group end of kernel dispatches", "ns"),
-      launch_latency_(this, "launch_latency", "packet fetch to first work-group start of kernel dispatches", "ns"),
-      completion_latency_(this, "completion_latency", "last work-group end to completion-signal update", "ns") {
+      fetch_to_launch_(this, "fetch_to_launch", "packet fetch to first work-group start of kernel dispatches", "ns"),
+      end_to_signal_(this, "end_to_signal", "last work-group end to completion-signal update", "ns") {
   q_.resize(queues.get());
   set_unit(gp_, kCmpUnit);
   SC_HAS_PROCESS(AqlProcessor);
@@ -197,7 +198,7 @@ bool AqlProcessor::service(unsigned q) {
     return false;
   }
   packets_.inc();
-  if (signal && !complete(signal, start, properties & kQueuePropertiesEnableProfiling)) {
+  if (signal && !complete(signal, start, properties & kQueuePropertiesEnableProfiling, type == kKernelDispatch ? &last_ : nullptr)) {
     fail(q, kErrMemory, packet + ": cannot update its completion signal");
     return false;
   }
@@ -240,7 +241,7 @@ void AqlProcessor::release_fence(uint16_t header) {
   if ((header >> kReleaseShift) & 3) delay_ += harts_.flush_dcaches();
 }
 
-bool AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start, bool profiling) {
+bool AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start, bool profiling, DispatchTimes* times) {
   // Timestamps first, so a waiter that sees the new value reads them valid.
   if (profiling) {
     const uint64_t ts[2] = {static_cast<uint64_t>(start.to_seconds() * 1e9),
@@ -249,9 +250,10 @@ bool AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start, bool
   }
   if (!atomic_add(signal + offsetof(amd_signal_t, value), -1)) return false;
   flush();
-  last_.signal_updated = sc_core::sc_time_stamp();
-  if (last_.last_end > sc_core::SC_ZERO_TIME)
-    completion_latency_.sample((last_.signal_updated - last_.last_end).to_seconds() * 1e9);
+  if (times) {
+    times->signal_updated = sc_core::sc_time_stamp();
+    end_to_signal_.sample((times->signal_updated - times->last_end).to_seconds() * 1e9);
+  }
   struct {
     uint64_t mailbox;
     uint32_t event_id;
@@ -260,7 +262,7 @@ bool AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start, bool
   if (!host_read(signal + offsetof(amd_signal_t, event_mailbox_ptr), &ev, 12)) return false;
   if (ev.mailbox && !host_write(ev.mailbox, &ev.event_id, 4)) return false;
   flush();
-  last_.interrupt = sc_core::sc_time_stamp();
+  if (times) times->interrupt = sc_core::sc_time_stamp();
   raise_(kAqlSignal);
   return true;
 }

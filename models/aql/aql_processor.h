@@ -29,7 +29,7 @@ class AqlProcessor : public sc_core::sc_module {
   Param<uint32_t> queues;
   Param<uint64_t> host_window;
   Param<uint32_t> max_group_segment, max_private_segment, max_workgroup_size;
-  Param<sc_core::sc_time> packet_latency, poll_interval;
+  Param<sc_core::sc_time> packet_latency, launch_latency, poll_interval;
 
   // raise(bit): BAR0 interrupt bits (AQL_SIGNAL 11, AQL_ERROR 12).
   AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uint64_t tcdm_global_base, uint64_t tcdm_per_core,
@@ -71,7 +71,7 @@ class AqlProcessor : public sc_core::sc_module {
   Barrier barrier_state(const aql::hsa_barrier_packet_t& p, bool is_and);
   void acquire_fence(uint16_t header);
   void release_fence(uint16_t header);
-  bool complete(uint64_t signal, const sc_core::sc_time& start, bool profiling);
+  bool complete(uint64_t signal, const sc_core::sc_time& start, bool profiling, DispatchTimes* times);
   bool host_read(uint64_t pa, void* d, unsigned n);
   bool host_write(uint64_t pa, const void* d, unsigned n);
   bool device_read(uint64_t addr, void* d, unsigned n);
@@ -90,7 +90,7 @@ class AqlProcessor : public sc_core::sc_module {
   Logger log_;
   DispatchTimes last_;
   Counter packets_, dispatches_, barriers_, errors_, workgroups_;
-  Histogram dispatch_latency_, launch_latency_, completion_latency_;
+  Histogram dispatch_latency_, fetch_to_launch_, end_to_signal_;
 };
 
 }  // namespace avp

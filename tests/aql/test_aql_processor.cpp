@@ -97,10 +97,10 @@ TEST(AqlProcessor, TwoBusyQueuesAreServedInTurn) {
     t.ring(qs[1]);  // one doorbell: both queues are already full of work
     ASSERT_TRUE(rt.wait_signal_eq(signals[0][3], 0, kTimeout));
     ASSERT_TRUE(rt.wait_signal_eq(signals[1][3], 0, kTimeout));
-    // Retirement alternates between the queues: q1 (whose doorbell woke the processor first) goes first.
+    // Retirement alternates between the queues, starting from queue 0 (the round robin's first).
     uint64_t last = 0;
     for (unsigned j = 0; j < 4; ++j)
-      for (unsigned i : {1u, 0u}) {
+      for (unsigned i : {0u, 1u}) {
         const uint64_t start = t.signal(signals[i][j]).start_ts;
         EXPECT_GT(start, last) << "queue " << i << " packet " << j;
         last = start;
