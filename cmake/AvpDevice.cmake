@@ -40,7 +40,7 @@ set(AVP_DEVICE_CFLAGS -O2 -g -ffunction-sections -fdata-sections -fno-common -Wa
 set(AVP_DEVICE_CXXFLAGS -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit)
 set(AVP_DEVICE_LINK_FLAGS -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments)
 
-set(_avp_sdk_common src/api.c src/stdout.c)
+set(_avp_sdk_common src/api.c src/stdout.c src/console.c)
 set(_avp_sdk_accelvp src/crt0_baremetal.S src/start.c src/io_ecall.c ${_avp_sdk_common})
 set(_avp_sdk_qemu-virt src/crt0_baremetal.S src/start.c src/io_virt.c ${_avp_sdk_common})
 set(_avp_sdk_qemu-user src/crt0_linux.S src/start.c src/io_linux.c ${_avp_sdk_common})
@@ -90,7 +90,8 @@ function(_avp_device_sdk VARIANT OUT_VAR)
     foreach(src ${_avp_sdk_${VARIANT}})
       get_filename_component(base ${src} NAME_WE)
       _avp_device_compile(${AVP_DEVICE_SDK_DIR}/${src} ${dir}/${base}.o
-        FLAGS -D${_avp_define_${VARIANT}} -I${AVP_DEVICE_SDK_DIR}/include -I${AVP_DEVICE_SDK_DIR}/src)
+        FLAGS -D${_avp_define_${VARIANT}} -I${AVP_DEVICE_SDK_DIR}/include -I${AVP_DEVICE_SDK_DIR}/src
+              -I${AVP_DEVICE_SDK_DIR}/../../models)
     endforeach()
     add_custom_target(avp_device_sdk_${VARIANT} DEPENDS ${objs})
   endif()

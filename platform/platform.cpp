@@ -4,6 +4,7 @@
 
 #include "base/payload.h"
 #include "base/unit.h"
+#include "console/console_regs.h"
 #include "pcie/bar0_regs.h"
 #include "decoder_factory.h"
 
@@ -71,6 +72,8 @@ Platform::Platform()
               [this](uint64_t a, uint64_t n) { return is_memory(a, n); }),
       cmp("cmp", harts, windows, 0x1800'0000, tcdm_slice.get()),
       dma("dma"),
+      console("console", cores.get() * harts_per_core.get(),
+              [this](unsigned hart, const sc_core::sc_time& when, const std::string& text) { harts.console_line(hart, when, text); }),
       link("link"),
       host("host", link) {
   if (cores.get() == 0 || harts_per_core.get() == 0) throw ParamError("platform.cores and platform.harts_per_core must be at least 1");
@@ -94,6 +97,8 @@ Platform::Platform()
   bus.map(p_cmp, "cmp", 0x2000'0000, 0x1000);
   const unsigned p_dma = bus.add_port("dma");
   bus.map(p_dma, "dma", 0x2000'2000, 0x100);
+  const unsigned p_console = bus.add_port("console");
+  bus.map(p_console, "console", AVP_CONSOLE_BASE, AVP_CONSOLE_SIZE);
   const unsigned p_host = bus.add_port("host");
   bus.map(p_host, "host_window", 0x8000'0000'0000ull, 1ull << 47);
   const unsigned p_win = bus.add_port("windows");
@@ -109,6 +114,7 @@ Platform::Platform()
   bus.init.bind(harts.perf_socket);
   bus.init.bind(cmp.mirror);
   bus.init.bind(dma.regs);
+  bus.init.bind(console.socket);
   PlatformInfo info;
   info.cores = cores.get();
   info.harts_per_core = harts_per_core.get();

@@ -13,6 +13,7 @@
 #include "aql/aql_processor.h"
 #include "cmp/command_processor.h"
 #include "cmp/window_unit.h"
+#include "console/console_device.h"
 #include "dma/dma_controller.h"
 #include "pcie/pcie_endpoint.h"
 #include "pcie/pcie_link.h"
@@ -66,6 +67,7 @@ class Platform {
   WindowUnit windows;
   CommandProcessor cmp;
   DmaController dma;
+  ConsoleDevice console;
   PcieLink link;
   PcieRootComplex host;
   std::unique_ptr<PcieEndpoint> endpoint;

@@ -127,6 +127,10 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   m["warnings"] = log_count(Level::Warn);
   m["errors"] = log_count(Level::Error);
   m["statistics"] = StatRegistry::instance().to_json();
+  nlohmann::json console = nlohmann::json::array();
+  for (const auto& l : platform.harts.console_lines())
+    console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
+  m["console"] = console;
 
   std::error_code ec;
   std::filesystem::create_directories(opt.out_dir, ec);

@@ -38,6 +38,16 @@ uint64_t parse_hex_le(const std::string& s) {
   return v;
 }
 
+// Thread ids travel in hex: thread n is hart n - 1.
+std::string thread_id(unsigned n) {
+  char s[16];
+  std::snprintf(s, sizeof s, "%x", n);
+  return s;
+}
+
+// Larger than any m/M packet that fits in PacketSize (0x4000).
+constexpr uint64_t kMaxMemoryBytes = 0x4000;
+
 unsigned reg_bytes(unsigned n) { return n >= 66 && n <= 68 ? 4 : 8; }
 
 }  // namespace
@@ -94,19 +104,46 @@ bool GdbServer::interrupt_pending() {
   return false;
 }
 
-void GdbServer::before_instruction(Hart& h, uint64_t pc) {
+std::string GdbServer::watch_hit(const Hart& h, const rv::Insn& insn) const {
+  DataAccess access;
+  if (watchpoints_.empty() || !data_access(insn, h.state(), access)) return "";
+  return watchpoints_.hit(access);
+}
+
+bool GdbServer::wants_stop(Hart& h, const rv::Insn& insn, uint64_t pc, std::string& watch_field) {
+  watch_field.clear();
+  if (step_hart_ == static_cast<int>(h.id()) || interrupted_ || breakpoints_.count(pc)) return true;
+  watch_field = watch_hit(h, insn);
+  return !watch_field.empty();
+}
+
+void GdbServer::before_instruction(Hart& h, const rv::Insn& insn, uint64_t pc) {
   if (!attached_) return;
-  const bool step = step_hart_ == static_cast<int>(h.id());
-  if (!step && !breakpoints_.count(pc) && !interrupt_pending()) return;
+  if (interrupt_pending()) interrupted_ = true;
+  std::string watch;
+  if (!wants_stop(h, insn, pc, watch)) return;
+  if (h.local_time() != sc_core::SC_ZERO_TIME) {
+    // The stop happens at the hart's own time. Other harts run meanwhile and
+    // may stop first; the debugger may change the breakpoints then: ask again.
+    h.sync();
+    if (!attached_ || !wants_stop(h, insn, pc, watch)) return;
+  }
+  stop(h, watch);
+  if (!attached_ || h.state().pc != pc || !watch.empty()) return;
+  // After a breakpoint or step stop the instruction still makes its access.
+  watch = watch_hit(h, insn);
+  if (!watch.empty()) stop(h, watch);
+}
+
+void GdbServer::stop(Hart& h, const std::string& watch_field) {
   step_hart_ = -1;
+  interrupted_ = false;
   g_thread_ = static_cast<int>(h.id()) + 1;
-  h.sync();  // the stop happens at the hart's own time
-  const Resume how = serve(stop_reply_for(h));
+  stop_reply_ = "T05thread:" + thread_id(h.id() + 1) + ";" + watch_field;
+  const Resume how = serve(stop_reply_);
   if (how == Resume::Step) step_hart_ = g_thread_ - 1;
   if (how == Resume::Kill) sc_core::sc_stop();
 }
-
-std::string GdbServer::stop_reply_for(const Hart& h) { return "T05thread:" + std::to_string(h.id() + 1) + ";"; }
 
 Hart& GdbServer::thread_hart(int tid) {
   const unsigned n = harts_.num_harts();
@@ -119,7 +156,12 @@ GdbServer::Resume GdbServer::serve(const std::string& stop_reply) {
   while (receive(packet)) {
     bool resume = false;
     Resume how = Resume::Continue;
-    const std::string reply = handle(packet, resume, how);
+    std::string reply;
+    try {
+      reply = handle(packet, resume, how);
+    } catch (const std::exception&) {  // a malformed number in the packet
+      reply = "E01";
+    }
     if (resume) {
       if (how == Resume::Detach || how == Resume::Kill) {
         if (how == Resume::Detach) send("OK");
@@ -137,7 +179,7 @@ GdbServer::Resume GdbServer::serve(const std::string& stop_reply) {
 }
 
 std::string GdbServer::handle(const std::string& p, bool& resume, Resume& how) {
-  if (p == "?") return "T05thread:" + std::to_string(g_thread_) + ";";
+  if (p == "?") return stop_reply_;
   if (p.rfind("qSupported", 0) == 0) return "PacketSize=4000;qXfer:features:read+;QStartNoAckMode+;vContSupported+";
   if (p == "QStartNoAckMode") return "OK";  // acknowledgements stop after this reply (see serve)
   if (p.rfind("qXfer:features:read:", 0) == 0) {
@@ -147,11 +189,11 @@ std::string GdbServer::handle(const std::string& p, bool& resume, Resume& how) {
   }
   if (p == "qfThreadInfo") {
     std::string s = "m";
-    for (unsigned h = 0; h < harts_.num_harts(); ++h) s += (h ? "," : "") + std::to_string(h + 1);
+    for (unsigned h = 0; h < harts_.num_harts(); ++h) s += (h ? "," : "") + thread_id(h + 1);
     return s;
   }
   if (p == "qsThreadInfo") return "l";
-  if (p == "qC") return "QC" + std::to_string(g_thread_);
+  if (p == "qC") return "QC" + thread_id(static_cast<unsigned>(g_thread_));
   if (p == "qAttached") return "1";
   if (p.rfind("qThreadExtraInfo,", 0) == 0) {
     const Hart& h = thread_hart(static_cast<int>(parse_hex(p.substr(17))));
@@ -179,26 +221,21 @@ std::string GdbServer::handle(const std::string& p, bool& resume, Resume& how) {
   }
   if (p[0] == 'm') {
     const size_t comma = p.find(',');
-    return read_memory(thread_hart(g_thread_), parse_hex(p.substr(1, comma - 1)), parse_hex(p.substr(comma + 1)));
+    const uint64_t len = parse_hex(p.substr(comma + 1));
+    if (len > kMaxMemoryBytes) return "E01";
+    return read_memory(thread_hart(g_thread_), parse_hex(p.substr(1, comma - 1)), len);
   }
   if (p[0] == 'M') {
     const size_t comma = p.find(','), colon = p.find(':');
     const uint64_t addr = parse_hex(p.substr(1, comma - 1)), len = parse_hex(p.substr(comma + 1, colon - comma - 1));
+    if (len > kMaxMemoryBytes || colon == std::string::npos || p.size() - colon - 1 != 2 * len) return "E01";
     std::vector<uint8_t> bytes(len);
     for (uint64_t i = 0; i < len; ++i) bytes[i] = static_cast<uint8_t>(std::stoul(p.substr(colon + 1 + 2 * i, 2), nullptr, 16));
     if (!thread_hart(g_thread_).debug_write(addr, bytes.data(), static_cast<unsigned>(len))) return "E14";
     harts_.invalidate_icaches();  // the debugger may have written code
     return "OK";
   }
-  if (p[0] == 'Z' || p[0] == 'z') {
-    // Software (0) and hardware (1) breakpoints are both kept by the server; the code is never patched.
-    if (p[1] != '0' && p[1] != '1') return "";  // watchpoints: not supported
-    const size_t c1 = p.find(','), c2 = p.find(',', c1 + 1);
-    const uint64_t addr = parse_hex(p.substr(c1 + 1, c2 - c1 - 1));
-    if (p[0] == 'Z') breakpoints_.insert(addr);
-    else breakpoints_.erase(addr);
-    return "OK";
-  }
+  if (p[0] == 'Z' || p[0] == 'z') return breakpoint_packet(p);
   if (p == "vCont?") return "vCont;c;C;s;S";
   if (p.rfind("vCont;", 0) == 0) {
     resume = true;
@@ -227,6 +264,25 @@ std::string GdbServer::handle(const std::string& p, bool& resume, Resume& how) {
     return "";
   }
   return "";  // unsupported packet
+}
+
+std::string GdbServer::breakpoint_packet(const std::string& p) {
+  // Zt,addr,kind: t 0/1 software/hardware breakpoint (both kept by the
+  // server; the code is never patched), 2/3/4 write/read/access watchpoint
+  // of `kind` bytes.
+  const size_t c1 = p.find(','), c2 = p.find(',', c1 + 1);
+  if (p.size() < 2 || c1 != 2 || c2 == std::string::npos || p[1] < '0' || p[1] > '4') return "";
+  const uint64_t addr = parse_hex(p.substr(c1 + 1, c2 - c1 - 1)), kind = parse_hex(p.substr(c2 + 1));
+  const bool insert = p[0] == 'Z';
+  if (p[1] == '0' || p[1] == '1') {
+    if (insert) breakpoints_.insert(addr);
+    else breakpoints_.erase(addr);
+    return "OK";
+  }
+  const auto type = static_cast<Watchpoints::Kind>(p[1] - '0');
+  if (insert) watchpoints_.insert(type, addr, kind);
+  else if (!watchpoints_.remove(type, addr, kind)) return "E01";
+  return "OK";
 }
 
 std::string GdbServer::read_registers(Hart& h) {

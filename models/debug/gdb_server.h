@@ -1,5 +1,6 @@
 // A GDB remote-serial-protocol server for the harts. Each hart is a thread;
-// software and hardware breakpoints, single step, continue, interrupt
+// software and hardware breakpoints, data watchpoints (watchpoints.h), single
+// step, continue, interrupt
 // (Ctrl-C), integer/FP/CSR registers with an RV64GC target description,
 // memory through the hart's own view (windows included). While the debugger
 // holds the target the whole simulation stands still: the server runs in the
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "harts/hart_cluster.h"
+#include "watchpoints.h"
 
 namespace avp {
 
@@ -24,11 +26,16 @@ class GdbServer : public HartDebugHook {
   // The program ended (exit code): tells a waiting debugger and closes.
   void finish(int exit_code);
 
-  void before_instruction(Hart& hart, uint64_t pc) override;
+  void before_instruction(Hart& hart, const rv::Insn& insn, uint64_t pc) override;
 
  private:
   enum class Resume { Continue, Step, Detach, Kill };
   Resume serve(const std::string& stop_reply);
+  std::string watch_hit(const Hart& h, const rv::Insn& insn) const;
+  // Whether `h` stops before `insn` at `pc` (watch_field: the watchpoint part of the stop reply).
+  bool wants_stop(Hart& h, const rv::Insn& insn, uint64_t pc, std::string& watch_field);
+  void stop(Hart& h, const std::string& watch_field);  // reports a stop of `h` and serves until it resumes
+  std::string breakpoint_packet(const std::string& p);
   std::string handle(const std::string& packet, bool& resume, Resume& how);
   std::string read_registers(Hart& h);
   bool read_register(Hart& h, unsigned n, uint64_t& v);
@@ -39,13 +46,14 @@ class GdbServer : public HartDebugHook {
   void send(const std::string& payload);
   bool interrupt_pending();
   Hart& thread_hart(int tid);
-  static std::string stop_reply_for(const Hart& h);
+  std::string stop_reply_ = "T05thread:1;";  // the last stop, repeated for '?'
 
   HartCluster& harts_;
   int listen_fd_ = -1, fd_ = -1;
   unsigned port_ = 0;
-  bool no_ack_ = false, attached_ = false;
+  bool no_ack_ = false, attached_ = false, interrupted_ = false;
   std::set<uint64_t> breakpoints_;
+  Watchpoints watchpoints_;
   int g_thread_ = 1, step_hart_ = -1;
   uint64_t polls_ = 0;
 };

@@ -24,14 +24,16 @@ namespace avp {
 class HartCluster;
 class Hart;
 
-// A debugger's view of execution: called before every instruction while set
-// (one predictable branch per instruction otherwise). It may block the whole
-// simulation (the GDB server does, while the debugger holds the target) and
-// may change registers, including the pc.
+// A debugger's view of execution: called before every instruction (decoded,
+// not yet executed) while set; one predictable branch per instruction
+// otherwise. It may block the whole simulation (the GDB server does, while
+// the debugger holds the target) and may change registers, including the pc.
+// Data watchpoints are checked here from the instruction's operands, so the
+// load/store paths carry no debug code at all.
 class HartDebugHook {
  public:
   virtual ~HartDebugHook() = default;
-  virtual void before_instruction(Hart& hart, uint64_t pc) = 0;
+  virtual void before_instruction(Hart& hart, const rv::Insn& insn, uint64_t pc) = 0;
 };
 
 struct TrapException {

@@ -180,12 +180,15 @@ void HartCluster::print(Hart& h, const std::string& text) {
   prints_.inc();
   std::string t = text;
   if (!t.empty() && t.back() == '\n') t.pop_back();
-  const std::string line = "[hart" + std::to_string(h.id()) + "] " + t;
+  console_line(h.id(), sc_core::sc_time_stamp() + h.local_time(), t);
+}
+
+void HartCluster::console_line(unsigned hart, const sc_core::sc_time& when, const std::string& text) {
+  const std::string line = "[hart" + std::to_string(hart) + "] " + text;
   console_.push_back(line);
-  const sc_core::sc_time now = sc_core::sc_time_stamp() + h.local_time();
-  console_lines_.push_back({h.id(), now, t});
-  AVP_LOG(log_, Debug, "[hart" << h.id() << " @ " << now << "] " << t);
-  Trace::instance().slice(h.name(), "print", now, now, {{"text", t}});
+  console_lines_.push_back({hart, when, text});
+  AVP_LOG(log_, Debug, "[hart" << hart << " @ " << when << "] " << text);
+  Trace::instance().slice(harts_.at(hart)->name(), "print", when, when, {{"text", text}});
   std::printf("%s\n", line.c_str());
   std::fflush(stdout);
 }

@@ -51,9 +51,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
   // Bare-metal start (traps go to mtvec, host calls end the run).
   void start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done);
-  // Console output of ECALL prints, in order ("[hartN] text", as printed on stdout).
+  // Console output of ECALL prints and of the console device, in order
+  // ("[hartN] text", as printed on stdout).
   const std::vector<std::string>& console() const { return console_; }
-  // The same prints with their hart and simulated time (the hart's local time).
+  // The same lines with their hart and simulated time (the hart's local time).
   struct ConsoleLine {
     unsigned hart;
     sc_core::sc_time time;
@@ -67,7 +68,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
   uint64_t time_ns(const Hart& h) const;
-  void print(Hart& h, const std::string& text);
+  void print(Hart& h, const std::string& text);  // ECALL print
+  // A console line of `hart` at simulated time `when` (ECALL prints and the console device).
+  void console_line(unsigned hart, const sc_core::sc_time& when, const std::string& text);
   void barrier(Hart& h);
   void hart_stopped(Hart& h, const HartExit& e);
   void report_trap(Hart& h, uint64_t cause, uint64_t tval);

@@ -141,7 +141,7 @@ void Hart::run_block(const Block& b) {
   for (const Insn& d : b.insns) {
     s_.pc = pc;
     if (debug_) {
-      debug_->before_instruction(*this, pc);
+      debug_->before_instruction(*this, d, pc);
       if (stop_) break;
       if (s_.pc != pc) {  // the debugger moved the pc
         pc = s_.pc;

@@ -46,6 +46,7 @@ nlohmann::json build_report(const nlohmann::json& manifest) {
     }
   }
   r["units"] = units;
+  if (manifest.contains("console")) r["console"] = manifest["console"];
   const Trace& t = Trace::instance();
   r["trace"] = {{"enabled", t.enabled()}, {"events", t.event_count()}};
   return r;

@@ -1,7 +1,9 @@
-// A bare-metal program for the GDB test: a function to break in, a local to print.
+// A bare-metal program for the GDB test: a function to break in, a local to
+// print, globals to watch (written, then read back).
 #include "avp/device.h"
 
 volatile long result;
+volatile long readback;
 
 __attribute__((noinline)) long compute(long n) {
   long sum = 0;
@@ -9,10 +11,15 @@ __attribute__((noinline)) long compute(long n) {
   return sum;
 }
 
+__attribute__((noinline)) void publish(long v) {
+  result = v;
+  readback = result;
+}
+
 int main(int hart) {
   if (hart != 0) return 0;
   long value = compute(10);
-  result = value;
-  avp_printf("result %ld\n", value);
+  publish(value);
+  avp_printf("result %ld readback %ld\n", value, readback);
   return 0;
 }

@@ -1,33 +1,115 @@
 #!/usr/bin/env python3
-"""Drives gdb-multiarch in batch mode against `accel-vp --gdb 0 run --elf`:
-break at a function, step, print a variable, finish, continue to the end."""
+"""Drives gdb-multiarch in batch mode against `accel-vp --gdb 0 run ...`.
+
+bare-metal: `run --elf PROG`: software breakpoint at a function, next, print
+a local, finish, hardware breakpoint, write/read/access watchpoints with
+their old/new values, continue to the end.
+kernel: `run vecadd` (a workload that loads a kernel linked at a window
+address and runs it through the command processor) with the kernel ELF in
+GDB: break at the kernel symbol (the first hart stops; the others wait at
+the same breakpoint), delete it, step to the next line, print the argument
+and the element it wrote, read code through the window, continue to the end; the
+workload must still pass."""
 import re
+import socket
 import subprocess
 import sys
 
-accel_vp, elf, gdb = sys.argv[1], sys.argv[2], sys.argv[3]
-sim = subprocess.Popen([accel_vp, "--no-progress", "-o", "gdb_test_out", "--gdb", "0", "run", "--elf", elf],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-port = None
-for line in sim.stderr:
-    m = re.search(r"127\.0\.0\.1:(\d+)", line)
-    if m:
-        port = m.group(1)
-        break
-if port is None:
-    print("FAIL: accel-vp did not start a GDB server")
-    sys.exit(1)
-cmds = ["set pagination off", "set confirm off", f"target remote :{port}", "info threads", "break compute",
-        "continue", "next", "print n", "info registers pc", "finish", "continue"]
-args = [gdb, "-nx", "-batch"] + sum([["-ex", c] for c in cmds], []) + [elf]
-out = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60).stdout
-sim_out, sim_err = sim.communicate(timeout=60)
-print(out)
-print(sim_out, sim_err)
-checks = [r"Thread 8", r"Breakpoint 1, compute \(n=10\)", r"\$1 = 10", r"Value returned is \$2 = 385",
-          r"exited normally"]
-missing = [c for c in checks if not re.search(c, out)]
-if missing or sim.returncode != 0 or "result 385" not in sim_out:
-    print("FAIL: missing", missing, "accel-vp exit", sim.returncode)
-    sys.exit(1)
+
+def run(accel_vp, sim_args, elf, gdb, cmds):
+    sim = subprocess.Popen([accel_vp, "--no-progress", "-o", "gdb_test_" + mode, "--gdb", "0"] + sim_args,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    port = None
+    for line in sim.stderr:
+        m = re.search(r"127\.0\.0\.1:(\d+)", line)
+        if m:
+            port = m.group(1)
+            break
+    if port is None:
+        sim.kill()
+        print("FAIL: accel-vp did not start a GDB server")
+        sys.exit(1)
+    cmds = ["set pagination off", "set confirm off", f"target remote :{port}"] + cmds
+    args = [gdb, "-nx", "-batch"] + sum([["-ex", c] for c in cmds], []) + [elf]
+    out = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60).stdout
+    sim_out, sim_err = sim.communicate(timeout=60)
+    print(out)
+    print(sim_out, sim_err)
+    return out, sim_out, sim.returncode
+
+
+def check(out, sim_out, code, patterns, sim_pattern):
+    missing = [p for p in patterns if not re.search(p, out)]
+    if missing or code != 0 or not re.search(sim_pattern, sim_out):
+        print("FAIL: missing", missing, "accel-vp exit", code)
+        sys.exit(1)
+
+
+mode, accel_vp, elf, gdb = sys.argv[1:5]
+if mode == "bare-metal":
+    out, sim_out, code = run(accel_vp, ["run", "--elf", elf], elf, gdb, [
+        "info threads", "break compute", "continue", "next", "print n", "info registers pc", "finish",
+        "hbreak publish", "continue", "watch result", "continue", "rwatch result", "continue",
+        "awatch readback", "continue", "delete", "continue"])
+    check(out, sim_out, code, [
+        r"Thread 8", r"Breakpoint 1, compute \(n=10\)", r"\$1 = 10", r"Value returned is \$2 = 385",
+        r"Hardware assisted breakpoint 2 at", r"Breakpoint 2, publish \(v=385\)",
+        r"Hardware watchpoint 3: result\s+Old value = 0\s+New value = 385",
+        r"Hardware read watchpoint 4: result\s+Value = 385",
+        r"Hardware access \(read/write\) watchpoint 5: readback\s+Old value = 0\s+New value = 385",
+        r"exited normally"], r"result 385 readback 385")
+elif mode == "kernel":
+    out, sim_out, code = run(accel_vp, ["run", "vecadd", "--args", "64"], elf, gdb, [
+        "break kernel_main", "continue", "print instance", "set $out = out", "delete", "step", "print instance",
+        "print $out[instance]", "x/2xh $pc", "continue"])
+    check(out, sim_out, code, [
+        r"Breakpoint 1 at 0x1[0-9a-f]{4}: file .*kernel_add\.c, line 9\.",
+        r"Thread 1 hit Breakpoint 1, kernel_main \(instance=0, a=0x4[0-9a-f]+, b=0x4[0-9a-f]+, out=0x4[0-9a-f]+\)",
+        r"\$1 = 0\n", r"\n10\s+if \(instance == 0\)", r"\$2 = 0\n", r"\$3 = 1001\n",
+        r"0x1[0-9a-f]{4} <kernel_main\+\d+>:\s+0x[0-9a-f]{4}\s+0x[0-9a-f]{4}", r"exited normally"],
+          r"vecadd: 64 elements on \d+ harts: results OK")
+elif mode == "packets":
+    # Raw remote-protocol packets, malformed ones included: precise replies, no crash.
+    # 12 harts: thread ids are hex ("a" is hart 9).
+    sim = subprocess.Popen([accel_vp, "--no-progress", "-o", "gdb_test_packets", "--set", "platform.cores=3", "--gdb", "0",
+                            "run", "--elf", elf],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    port = None
+    for line in sim.stderr:
+        m = re.search(r"127\.0\.0\.1:(\d+)", line)
+        if m:
+            port = int(m.group(1))
+            break
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+
+    def exchange(payload):
+        frame = "$%s#%02x" % (payload, sum(payload.encode()) & 0xFF)
+        sock.sendall(frame.encode())
+        data = b""
+        while not re.search(rb"\$([^#]*)#[0-9a-f]{2}", data):
+            data += sock.recv(4096)
+        sock.sendall(b"+")
+        return re.search(rb"\$([^#]*)#", data).group(1).decode()
+
+    expect = [("?", r"T05thread:1;"), ("qfThreadInfo", r"m1,2,3,4,5,6,7,8,9,a,b,c"), ("Hgc", r"OK"), ("qC", r"QCc"),
+              ("qThreadExtraInfo,c", "68617274203131202869646c6529"), ("g", r"[0-9a-f]{528}"),
+              ("m40000000,4", r"[0-9a-f]{8}"), ("m7fff00000000,4", r"E14"),
+              ("Z2,zz,4", r"E01"), ("z2,1000,4", r"E01"), ("Z9,1000,4", r""), ("Z2,1000", r""),
+              ("Z2,40001000,8", r"OK"), ("z2,40001000,8", r"OK"), ("Z1,40000000,2", r"OK"),
+              ("z1,40000000,2", r"OK"), ("Hgzz", r"E01"), ("pzz", r"E01"), ("P20=zz", r"E01"),
+              ("Xbogus", r""), ("m0,40000000", r"E01"), ("M40000000,4:zz", r"E01"),
+              ("M40000000,4:00", r"E01"), ("M40000000,1:97", r"OK")]
+    bad = []
+    for payload, reply in expect:
+        got = exchange(payload)
+        print(f"{payload!r} -> {got!r}")
+        if not re.fullmatch(reply, got):
+            bad.append((payload, got, reply))
+    sock.sendall(b"$k#6b")
+    sim.communicate(timeout=60)
+    if bad or sim.returncode < 0:
+        print("FAIL:", bad, "accel-vp exit", sim.returncode)
+        sys.exit(1)
+else:
+    sys.exit("usage: run_gdb_test.py bare-metal|kernel|packets ACCEL_VP ELF GDB")
 print("PASS")

@@ -10,3 +10,5 @@ void avp_sys_print(const char* s);
 void avp_sys_barrier(void);
 // Flushes the calling hart's stdout line buffer (stdout.c).
 void avp_stdout_flush(void);
+// Non-zero: stdout/stderr go through the console device (console.c).
+extern int avp_stdio_uses_console;

@@ -18,12 +18,20 @@ static void flush_hart(unsigned h) {
 }
 
 void avp_stdout_flush(void) {
+  if (avp_stdio_uses_console) {
+    avp_console_flush();
+    return;
+  }
   unsigned h = avp_hart_id();
   if (h < AVP_MAX_HARTS) flush_hart(h);
 }
 
 static int stdout_put(char c, FILE* f) {
   (void)f;
+  if (avp_stdio_uses_console) {
+    avp_console_putc(c);
+    return (unsigned char)c;
+  }
   unsigned h = avp_hart_id();
   if (h >= AVP_MAX_HARTS) {
     char s[2] = {c, '\0'};

@@ -31,6 +31,17 @@ unsigned avp_hart_id(void);
 int avp_printf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 int avp_vprintf(const char* fmt, va_list ap);
 
+// The memory-mapped console device (accel-vp; registers in
+// models/console/console_regs.h, default base). Each hart's bytes form its
+// own lines, printed like avp_print lines. On QEMU these go to stdout.
+void avp_console_putc(char c);        // '\n' prints the hart's line
+void avp_console_puts(const char* s);  // the bytes of `s` (no newline added)
+void avp_console_flush(void);          // prints the hart's pending bytes as a line
+// on = 1: printf/puts/putchar (stdout, stderr) write through the console
+// device byte by byte instead of collecting lines for avp_print (on = 0, the
+// default). No effect on QEMU.
+void avp_stdio_console(int on);
+
 #ifdef __cplusplus
 }
 #endif
