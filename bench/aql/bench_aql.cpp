@@ -7,9 +7,8 @@
 
 #include "accel_device.h"
 #include "aql_empty_kernel.h"
-#include "base/log.h"
+#include "bench_runner.h"
 #include "hsa_runtime.h"
-#include "platform.h"
 
 using namespace avp;
 using namespace avp::aql;
@@ -74,14 +73,4 @@ void bench(Platform& p) {
 
 }  // namespace
 
-int sc_main(int, char**) {
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  install_log_handler();
-  Platform p;
-  sc_core::sc_spawn([&] {
-    bench(p);
-    sc_core::sc_stop();
-  });
-  sc_core::sc_start();
-  return 0;
-}
+int sc_main(int, char**) { return run_platform_bench(bench); }
