@@ -109,8 +109,11 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
 
   const uint32_t grid[3] = {p.grid_size_x, p.grid_size_y, p.grid_size_z};
   const uint32_t wg[3] = {p.workgroup_size_x, p.workgroup_size_y, p.workgroup_size_z};
-  const uint32_t groups[3] = {(grid[0] + wg[0] - 1) / wg[0], (grid[1] + wg[1] - 1) / wg[1], (grid[2] + wg[2] - 1) / wg[2]};
-  const uint64_t total = uint64_t{groups[0]} * groups[1] * groups[2];
+  uint64_t groups[3], total = 1;
+  for (int d = 0; d < 3; ++d) {
+    groups[d] = (uint64_t{grid[d]} + wg[d] - 1) / wg[d];
+    if (__builtin_mul_overflow(total, groups[d], &total)) return failed(kErrDimensions, "more than 2^64 work-groups");
+  }
   const unsigned hpc = harts_.num_harts() / harts_.num_cores();
   const uint64_t slice = tcdm_per_core_ / hpc;
   const uint32_t launch = ++launch_seq_;
@@ -134,7 +137,7 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
       l.launch_id = launch;
       unsigned a = 0;
       for (uint64_t v : common) l.a[a++] = v;
-      const uint64_t ids[3] = {next % groups[0], (next / groups[0]) % groups[1], next / (uint64_t{groups[0]} * groups[1])};
+      const uint64_t ids[3] = {next % groups[0], (next / groups[0]) % groups[1], next / (groups[0] * groups[1])};
       for (int d = 0; d < 3; ++d)
         if (wg_id[d]) l.a[a++] = ids[d];
       if (next == 0) {

@@ -112,6 +112,10 @@ TEST(AqlBadInput, UnusedDimensionOtherThanOneIsADimensionError) {
   expect_packet_error([](auto& p) { p.grid_size_z = 2; }, kErrDimensions);
 }
 
+TEST(AqlBadInput, MoreThanTwoToThe64WorkgroupsIsADimensionError) {
+  expect_packet_error([](auto& p) { p.setup = 3, p.grid_size_x = p.grid_size_y = p.grid_size_z = 0xFFFF'FFFF; }, kErrDimensions);
+}
+
 TEST(AqlBadInput, OversizedWorkgroupIsGroupTooLarge) {
   expect_packet_error([](auto& p) { p.grid_size_x = 4096, p.workgroup_size_x = 2048; }, kErrWorkgroupSize);
 }
