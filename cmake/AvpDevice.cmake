@@ -21,6 +21,7 @@ get_filename_component(AVP_DEVICE_SDK_DIR ${AVP_DEVICE_SDK_DIR} ABSOLUTE)
 
 find_program(AVP_RISCV_GCC riscv64-unknown-elf-gcc)
 find_program(AVP_RISCV_GXX riscv64-unknown-elf-g++)
+find_program(AVP_RISCV_OBJCOPY riscv64-unknown-elf-objcopy)
 find_program(AVP_QEMU_USER qemu-riscv64)
 find_program(AVP_QEMU_SYSTEM qemu-system-riscv64)
 if(AVP_RISCV_GCC)
@@ -168,6 +169,43 @@ function(avp_add_device_program NAME)
   if(default_script)
     set_property(GLOBAL APPEND PROPERTY AVP_DEVICE_ELFS_${A_TARGET} ${elf})
   endif()
+endfunction()
+
+# HSA code objects (docs/aql.md, "Code objects"):
+#
+#   avp_add_code_object(NAME SOURCES file.c ... [INCLUDES dir ...] [OPTIONS flag ...])
+#
+# Builds ${CMAKE_CURRENT_BINARY_DIR}/NAME.co from kernels defined with
+# AVP_HSA_KERNEL (avp/hsa_kernel.h): linked with ld/code_object.ld at base 0,
+# linked again at another base to prove the image position independent, then
+# sw/device/tools/make_code_object.py replaces the metadata records with the
+# ACCELVP YAML note. NAME is a custom target whose AVP_ELF property holds the path.
+function(avp_add_code_object NAME)
+  cmake_parse_arguments(A "" "" "SOURCES;INCLUDES;OPTIONS" ${ARGN})
+  if(NOT AVP_DEVICE_SDK_FOUND)
+    return()
+  endif()
+  if(NOT AVP_RISCV_OBJCOPY)
+    message(FATAL_ERROR "avp_add_code_object(${NAME}): riscv64-unknown-elf-objcopy not found")
+  endif()
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  set(script ${AVP_DEVICE_SDK_DIR}/ld/code_object.ld)
+  set(base ${NAME}_linked)
+  avp_add_device_program(${base} TARGET kernel SOURCES ${A_SOURCES} INCLUDES ${A_INCLUDES} OPTIONS ${A_OPTIONS}
+                         LINKER_SCRIPT ${script} ENTRY __avp_code_object_start)
+  avp_add_device_program(${base}_moved TARGET kernel SOURCES ${A_SOURCES} INCLUDES ${A_INCLUDES} OPTIONS ${A_OPTIONS}
+                         LINKER_SCRIPT ${script} ENTRY __avp_code_object_start LINK_OPTIONS -Wl,--defsym=__avp_code_object_base=0x1000000)
+  set(co ${CMAKE_CURRENT_BINARY_DIR}/${NAME}.co)
+  add_custom_command(
+    OUTPUT ${co}
+    COMMAND ${Python3_EXECUTABLE} ${AVP_DEVICE_SDK_DIR}/tools/make_code_object.py ${AVP_RISCV_OBJCOPY}
+            $<TARGET_PROPERTY:${base},AVP_ELF> $<TARGET_PROPERTY:${base}_moved,AVP_ELF> ${co}
+    DEPENDS ${base} ${base}_moved ${CMAKE_CURRENT_BINARY_DIR}/${base}.elf ${CMAKE_CURRENT_BINARY_DIR}/${base}_moved.elf
+            ${AVP_DEVICE_SDK_DIR}/tools/make_code_object.py
+    COMMENT "RISC-V code object ${NAME}.co"
+    VERBATIM)
+  add_custom_target(${NAME} ALL DEPENDS ${co})
+  set_target_properties(${NAME} PROPERTIES AVP_ELF ${co})
 endfunction()
 
 # Test device_sdk.elf_layout.<target>: every program linked with a default

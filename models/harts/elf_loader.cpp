@@ -31,6 +31,18 @@ std::string hex(uint64_t v) {
   return os.str();
 }
 
+void read_notes(Elf_Scn* scn, std::vector<ElfNote>& notes) {
+  Elf_Data* data = elf_getdata(scn, nullptr);
+  if (!data || !data->d_buf) return;
+  GElf_Nhdr nh;
+  size_t name_off = 0, desc_off = 0;
+  const char* buf = static_cast<const char*>(data->d_buf);
+  for (size_t off = 0; (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) != 0;) {
+    const size_t name_len = nh.n_namesz && buf[name_off + nh.n_namesz - 1] == 0 ? nh.n_namesz - 1 : nh.n_namesz;
+    notes.push_back({std::string(buf + name_off, name_len), nh.n_type, std::string(buf + desc_off, nh.n_descsz)});
+  }
+}
+
 }  // namespace
 
 ElfImage load_elf(const std::string& path, const ElfWriter& write) {
@@ -51,6 +63,8 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
   size_t size = 0;
   const char* raw = elf_rawfile(h.e, &size);
   if (!raw) throw ElfError(path + ": cannot read file contents");
+  if (eh.e_shoff > size || uint64_t{eh.e_shnum} * eh.e_shentsize > size - eh.e_shoff)
+    throw ElfError(path + ": the section header table lies outside the file (truncated?)");
 
   ElfImage img;
   img.entry = eh.e_entry;
@@ -64,12 +78,13 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
     if (ph.p_filesz && !write(ph.p_paddr, raw + ph.p_offset, ph.p_filesz))
       throw ElfError(path + ": segment " + std::to_string(i) + " at " + hex(ph.p_paddr) + " (" +
                      std::to_string(ph.p_filesz) + " bytes) is not in device memory");
-    if (ph.p_memsz > ph.p_filesz) {
-      std::vector<uint8_t> zeros(ph.p_memsz - ph.p_filesz, 0);
-      if (!write(ph.p_paddr + ph.p_filesz, zeros.data(), zeros.size()))
-        throw ElfError(path + ": segment " + std::to_string(i) + " bss at " + hex(ph.p_paddr + ph.p_filesz) +
+    // The bss part in chunks: a corrupt p_memsz must not allocate gigabytes.
+    static const std::vector<uint8_t> zeros(64 * 1024, 0);
+    for (uint64_t at = ph.p_filesz; at < ph.p_memsz; at += zeros.size())
+      if (!write(ph.p_paddr + at, zeros.data(), std::min<uint64_t>(zeros.size(), ph.p_memsz - at)))
+        throw ElfError(path + ": segment " + std::to_string(i) + " bss at " + hex(ph.p_paddr + at) +
                        " is not in device memory");
-    }
+    img.segments.push_back({ph.p_paddr, ph.p_memsz, ph.p_flags});
     img.lowest = std::min<uint64_t>(img.lowest, ph.p_paddr);
     img.highest = std::max<uint64_t>(img.highest, ph.p_paddr + ph.p_memsz);
   }
@@ -78,7 +93,9 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(h.e, scn)) != nullptr) {
     GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
+    if (!gelf_getshdr(scn, &sh)) continue;
+    if (sh.sh_type == SHT_NOTE) read_notes(scn, img.notes);
+    if (sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (!data) continue;
     const size_t n = sh.sh_size / sh.sh_entsize;
@@ -88,7 +105,10 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
       const int type = GELF_ST_TYPE(sym.st_info);
       if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE) continue;
       const char* name = elf_strptr(h.e, sh.sh_link, sym.st_name);
-      if (name && *name) img.symbols.emplace(name, sym.st_value);
+      if (name && *name) {
+        img.symbols.emplace(name, sym.st_value);
+        img.symbol_sizes.emplace(name, sym.st_size);
+      }
     }
   }
   return img;

@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace avp {
 
@@ -13,9 +14,22 @@ struct ElfError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+struct ElfSegment {  // a PT_LOAD segment
+  uint64_t addr = 0, memsz = 0;
+  uint32_t flags = 0;  // PF_X, PF_W, PF_R
+};
+struct ElfNote {
+  std::string name;  // without the terminating NUL
+  uint32_t type = 0;
+  std::string desc;
+};
+
 struct ElfImage {
   uint64_t entry = 0;
   std::map<std::string, uint64_t> symbols;  // function and object symbols
+  std::map<std::string, uint64_t> symbol_sizes;
+  std::vector<ElfSegment> segments;
+  std::vector<ElfNote> notes;  // of SHT_NOTE sections; a malformed note ends its section's list
   uint64_t lowest = ~0ull, highest = 0;     // loaded address range
 };
 

@@ -1,6 +1,9 @@
 #include "kernel_loader.h"
 
 #include <algorithm>
+#include <cstdio>
+
+#include "accel_device.h"
 
 #include "harts/elf_loader.h"
 #include "platform.h"
@@ -49,6 +52,38 @@ unsigned run_command_buffer(Platform& p, const CommandBuffer& cb, uint64_t addr)
   if (!p.cmp.submit(addr, cb.size_bytes())) return AVP_CMP_ERR_MEMORY;
   while (!p.cmp.idle()) sc_core::wait(p.cmp.idle_event());
   return p.cmp.completed_count() > before ? 0 : p.cmp.status().error_code;
+}
+
+bool load_kernel_into(AccelDevice& dev, const char* elf, const char* who, LoadedKernel& k) {
+  const uint64_t kernel_at = dev.alloc(1 << 20, 4096);
+  try {
+    k = load_kernel(elf, kernel_at, [&](uint64_t a, const void* d, uint64_t len) { return dev.write(a, d, len); });
+  } catch (const ElfError& e) {
+    std::fprintf(stderr, "%s: %s\n", who, e.what());
+    return false;
+  }
+  return true;
+}
+
+CommandBuffer& append_kernel_setup(CommandBuffer& cb, const LoadedKernel& k) {
+  return cb.window(0, k.link_base, k.dram, (k.size + 0xFFF) & ~0xFFFull, AVP_CMP_WIN_SHARED, 7)
+      .sync_cache(AVP_CMP_SYNC_ICACHE)
+      .write_reg(AVP_CMP_ENTRY_PT_FN, k.entry)
+      .write_reg(AVP_CMP_RETURN_ADDR, 0x1000)
+      .write_reg(AVP_CMP_STACK_TOP, 0);
+}
+
+int execute_and_wait(AccelDevice& dev, const CommandBuffer& cb, const char* who) {
+  if (!dev.execute(cb)) {
+    std::fprintf(stderr, "%s: cannot submit the command buffer\n", who);
+    return 2;
+  }
+  const CmpError err = dev.wait_idle();
+  if (err.code) {
+    std::fprintf(stderr, "%s: command buffer failed: %s\n", who, err.describe().c_str());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace avp

@@ -10,6 +10,7 @@
 
 namespace avp {
 
+class AccelDevice;
 class Platform;
 
 struct LoadedKernel {
@@ -23,6 +24,15 @@ struct LoadedKernel {
 // `write(device_addr, data, len)` places them. Throws ElfError.
 LoadedKernel load_kernel(const std::string& elf, uint64_t dram,
                          const std::function<bool(uint64_t, const void*, uint64_t)>& write);
+// Loads `elf` into a fresh 1 MiB block of device DRAM through BAR2; on
+// failure prints "<who>: <why>" and returns false.
+bool load_kernel_into(AccelDevice& dev, const char* elf, const char* who, LoadedKernel& k);
+// Appends what makes a loaded kernel runnable: the window onto its image,
+// an I-cache sync and the entry, return-address and stack registers.
+CommandBuffer& append_kernel_setup(CommandBuffer& cb, const LoadedKernel& k);
+// Submits `cb` and waits for the completion interrupt; on failure prints
+// "<who>: <why>" and returns the workload's exit code (2 or 1), else 0.
+int execute_and_wait(AccelDevice& dev, const CommandBuffer& cb, const char* who);
 // Timed host writes/reads through the device interconnect; false on an error response.
 bool host_write(Platform& p, uint64_t addr, const void* data, uint64_t len);
 bool host_read(Platform& p, uint64_t addr, void* data, uint64_t len);

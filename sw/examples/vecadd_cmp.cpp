@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "accel_device.h"
-#include "harts/elf_loader.h"
 #include "kernel_loader.h"
 #include "platform.h"
 #include "workload.h"
@@ -23,14 +22,8 @@ static int vecadd(Platform& p, const WorkloadArgs& args) {
     return 2;
   }
   const sc_core::sc_time t0 = sc_core::sc_time_stamp();
-  const uint64_t kernel_at = dev.alloc(1 << 20, 4096);
   LoadedKernel k;
-  try {
-    k = load_kernel(AVP_KERNEL_ADD_ELF, kernel_at, [&](uint64_t a, const void* d, uint64_t len) { return dev.write(a, d, len); });
-  } catch (const ElfError& e) {
-    std::fprintf(stderr, "vecadd: %s\n", e.what());
-    return 2;
-  }
+  if (!load_kernel_into(dev, AVP_KERNEL_ADD_ELF, "vecadd", k)) return 2;
   std::vector<int32_t> a(n), b(n), out(n, -1);
   for (unsigned i = 0; i < n; ++i) a[i] = static_cast<int32_t>(3 * i + 1), b[i] = static_cast<int32_t>(1000 - i);
   const uint64_t a_at = dev.alloc(4 * n), b_at = dev.alloc(4 * n), out_at = dev.alloc(4 * n);
@@ -40,24 +33,12 @@ static int vecadd(Platform& p, const WorkloadArgs& args) {
   }
   const sc_core::sc_time t1 = sc_core::sc_time_stamp();
   CommandBuffer cb;
-  cb.window(0, k.link_base, k.dram, (k.size + 0xFFF) & ~0xFFFull, AVP_CMP_WIN_SHARED, 7)
-      .sync_cache(AVP_CMP_SYNC_ICACHE)
-      .write_reg(AVP_CMP_ENTRY_PT_FN, k.entry)
-      .write_reg(AVP_CMP_RETURN_ADDR, 0x1000)
-      .write_reg(AVP_CMP_STACK_TOP, 0)
+  append_kernel_setup(cb, k)
       .run_instances(0, n, {a_at, b_at, out_at})
       .sync_cache(AVP_CMP_SYNC_DCACHE)
       .finish();
-  if (!dev.execute(cb)) {
-    std::fprintf(stderr, "vecadd: cannot submit the command buffer\n");
-    return 2;
-  }
-  const CmpError err = dev.wait_idle();
+  if (const int rc = execute_and_wait(dev, cb, "vecadd")) return rc;
   const sc_core::sc_time t2 = sc_core::sc_time_stamp();
-  if (err.code) {
-    std::fprintf(stderr, "vecadd: command buffer failed: %s\n", err.describe().c_str());
-    return 1;
-  }
   if (!dev.read(out_at, out.data(), 4 * n)) return 2;
   unsigned bad = 0;
   for (unsigned i = 0; i < n; ++i) bad += out[i] != a[i] + b[i];

@@ -1,11 +1,13 @@
 // The AQL front end through the host runtime: dispatch and retirement,
 // completion signals and the event mailbox, barrier-AND/OR, four queues at
-// once (queue errors: test_aql_bad_input.cpp).
+// once (queue errors: test_aql_bad_input.cpp). Bench is shared with
+// test_aql_workloads.cpp (aql_bench.h).
 #include <gtest/gtest.h>
 
 #include <functional>
 
 #include "accel_device.h"
+#include "aql_bench.h"
 #include "aql_setup.h"
 #include "hsa_runtime.h"
 #include "platform.h"
@@ -15,22 +17,6 @@ using namespace avp::aql;
 
 namespace {
 
-struct Bench {
-  Platform p;
-  Bench() { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
-  void run(const std::function<void(AccelDevice&, HsaRuntime&)>& body) {
-    sc_core::sc_spawn([&] {
-      AccelDevice dev(p.host);
-      ASSERT_TRUE(dev.open());
-      HsaRuntime rt(p.host);
-      body(dev, rt);
-      sc_core::sc_stop();
-    });
-    sc_core::sc_start();
-}
-  const amd_queue_t& queue(const HsaRuntime::Queue& q) { return *reinterpret_cast<const amd_queue_t*>(p.host.host_ptr(q.amd_queue)); }
-};
-
 const sc_core::sc_time kTimeout(5, sc_core::SC_MS);
 
 }  // namespace
@@ -39,7 +25,7 @@ TEST(Aql, DispatchRetiresInOrderAndSignalsCompletion) {
   Bench t;
   t.run([&](AccelDevice& dev, HsaRuntime& rt) {
     AqlVecAdd job;
-    ASSERT_TRUE(job.prepare(dev, AVP_KERNEL_AQL_ADD_ELF, 1000, 64));
+    ASSERT_TRUE(job.prepare(dev, rt, 1000, 64));
     auto q = rt.create_queue(0, 8);
     const_cast<amd_queue_t&>(t.queue(q)).queue_properties |= kQueuePropertiesEnableProfiling;
     const uint64_t signal = rt.create_signal(1), mailbox = t.p.host.alloc(8);
@@ -64,7 +50,7 @@ TEST(Aql, BarrierAndWaitsForItsDependenciesAndBarrierOrForAny) {
   Bench t;
   t.run([&](AccelDevice& dev, HsaRuntime& rt) {
     AqlVecAdd job;
-    ASSERT_TRUE(job.prepare(dev, AVP_KERNEL_AQL_ADD_ELF, 256, 64));
+    ASSERT_TRUE(job.prepare(dev, rt, 256, 64));
     auto q = rt.create_queue(1, 8);
     const uint64_t gate = rt.create_signal(1), after_barrier = rt.create_signal(1), after_dispatch = rt.create_signal(1);
     rt.barrier(q, true, {gate, 0, 0, 0, 0}, after_barrier);  // null dependencies are satisfied for AND
@@ -89,7 +75,7 @@ TEST(Aql, FourQueuesAtOnce) {
     AqlVecAdd jobs[4];
     uint64_t signals[4];
     for (unsigned i = 0; i < 4; ++i) {
-      ASSERT_TRUE(jobs[i].prepare(dev, AVP_KERNEL_AQL_ADD_ELF, 512 + 64 * i, 64));
+      ASSERT_TRUE(jobs[i].prepare(dev, rt, 512 + 64 * i, 64));
       auto q = rt.create_queue(i, 4);
       signals[i] = rt.create_signal(1);
       rt.dispatch(q, jobs[i].packet(signals[i]));

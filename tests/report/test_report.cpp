@@ -76,31 +76,3 @@ TEST(Report, TraceHasATrackPerUnitAndSlices) {
     EXPECT_TRUE(tracks.count(track)) << track;
   EXPECT_GT(slices, 1000u);
 }
-
-TEST(Sweep, GridPointsAreDeterministicAndResumable) {
-  std::filesystem::remove_all("sweep_a");
-  std::filesystem::remove_all("sweep_b");
-  const std::string args = "sweep --workload memcheck --param dram.read_latency=10ns,100ns --param platform.seed=1,2 "
-                           "--metrics simulated_time_ns,dram.reads.value --jobs 2";
-  ASSERT_EQ(run("-o sweep_a " + args), 0);
-  ASSERT_EQ(run("-o sweep_b " + args), 0);
-  const std::string a = text("sweep_a/results.csv"), b = text("sweep_b/results.csv");
-  EXPECT_EQ(a, b);
-  EXPECT_NE(a.find("dram.read_latency,platform.seed,simulated_time_ns,dram.reads.value"), std::string::npos) << a;
-  const auto r = load("sweep_a/results.json");
-  ASSERT_EQ(r["rows"].size(), 4u);
-  EXPECT_LT(r["rows"][0]["simulated_time_ns"].get<double>(), r["rows"][2]["simulated_time_ns"].get<double>());  // 10 ns < 100 ns
-  // Resume: a point whose manifest exists is not run again.
-  const auto stamp = std::filesystem::last_write_time("sweep_a/point_dram.read_latency-10ns_platform.seed-1/manifest.json");
-  ASSERT_EQ(run("-o sweep_a " + args), 0);
-  EXPECT_EQ(std::filesystem::last_write_time("sweep_a/point_dram.read_latency-10ns_platform.seed-1/manifest.json"), stamp);
-  EXPECT_NE(text("sweep_a/sweep.html").find("\"rows\""), std::string::npos);
-}
-
-TEST(Sweep, SlurmModeWritesAJobArrayScript) {
-  std::filesystem::remove_all("sweep_slurm");
-  ASSERT_EQ(run("-o sweep_slurm sweep --slurm --workload memcheck --param platform.seed=1,2,3"), 0);
-  const std::string s = text("sweep_slurm/sweep.sbatch");
-  EXPECT_NE(s.find("#SBATCH --array=0-2"), std::string::npos) << s;
-  EXPECT_NE(s.find("platform.seed=3"), std::string::npos) << s;
-}

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""The sweep chart renders in a browser: runs a 2 x 2 sweep with two metrics,
+loads sweep.html in headless Chromium (no network: --dump-dom of a file) and
+checks the drawn SVG: one line per series and one marker per point of each
+metric's chart, the axis labels, and the table of results. Exit code 77 (skipped) without Chromium."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+browser = next((b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
+if not browser:
+    print("skipped: no headless Chromium")
+    sys.exit(77)
+accel_vp = os.path.abspath(sys.argv[1])
+with tempfile.TemporaryDirectory(prefix="avp-chart-") as d:
+    out = d + "/sweep"
+    r = subprocess.run([accel_vp, "--no-progress", "-o", out, "sweep", "--workload", "memcheck", "--param",
+                        "dram.read_latency=10ns,40ns,100ns", "--param", "platform.seed=1,2", "--metrics",
+                        "simulated_time_ns,dram.reads.value"], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("sweep failed:\n" + r.stdout + r.stderr)
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + d + "/profile",
+                          "--dump-dom", "file://" + out + "/sweep.html"], capture_output=True, text=True, timeout=60).stdout
+    checks = {
+        "charts": (dom.count("<svg"), 2),
+        "series lines (2 metrics x 2 seeds)": (len(re.findall(r'<path[^>]*class="series"', dom)), 4),
+        "point markers (2 metrics x 6 points)": (dom.count("<circle"), 12),
+        "x labels of the first axis": (dom.count(">100ns</text>"), 2),
+        "legend entries": (dom.count(">platform.seed=2</text>"), 2),
+        "table rows (header + 6 points)": (dom.count("<tr>"), 7),
+    }
+    bad = {k: v for k, v in checks.items() if v[0] != v[1]}
+    for k, (got, want) in checks.items():
+        print(f"{k}: {got} (expected {want})")
+    if "simulated_time_ns against dram.read_latency" not in dom:
+        bad["title"] = "missing"
+    sys.exit(1 if bad else 0)
