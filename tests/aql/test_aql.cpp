@@ -27,7 +27,7 @@ TEST(Aql, DispatchRetiresInOrderAndSignalsCompletion) {
     AqlVecAdd job;
     ASSERT_TRUE(job.prepare(dev, rt, 1000, 64));
     auto q = rt.create_queue(0, 8);
-    const_cast<amd_queue_t&>(t.queue(q)).queue_properties |= kQueuePropertiesEnableProfiling;
+    rt.set_profiling(q, true);
     const uint64_t signal = rt.create_signal(1), mailbox = t.p.host.alloc(8);
     auto* s = reinterpret_cast<amd_signal_t*>(t.p.host.host_ptr(signal));
     s->event_mailbox_ptr = mailbox;

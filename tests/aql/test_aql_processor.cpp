@@ -56,7 +56,7 @@ TEST(AqlProcessor, TimestampsAreWrittenOnlyWhenTheQueueProfiles) {
     ASSERT_TRUE(rt.wait_signal_eq(plain, 0, kTimeout));
     EXPECT_EQ(t.signal(plain).start_ts, 0u);
     EXPECT_EQ(t.signal(plain).end_ts, 0u);
-    t.queue(q).queue_properties |= kQueuePropertiesEnableProfiling;
+    rt.set_profiling(q, true);
     rt.dispatch(q, k.packet(profiled));
     ASSERT_TRUE(rt.wait_signal_eq(profiled, 0, kTimeout));
     const auto& d = t.p.aql->last_dispatch();
@@ -87,7 +87,7 @@ TEST(AqlProcessor, TwoBusyQueuesAreServedInTurn) {
     HsaRuntime::Queue qs[2] = {rt.create_queue(0, 8), rt.create_queue(1, 8)};
     uint64_t signals[2][4];
     for (unsigned i = 0; i < 2; ++i) {
-      t.queue(qs[i]).queue_properties |= kQueuePropertiesEnableProfiling;
+      rt.set_profiling(qs[i], true);
       for (unsigned j = 0; j < 4; ++j) {
         signals[i][j] = rt.create_signal(1);
         const auto packet = k.packet(signals[i][j]);
