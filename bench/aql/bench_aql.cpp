@@ -30,6 +30,7 @@ void latency(Platform& p, HsaRuntime& rt, HsaRuntime::Queue& q, const AqlEmptyKe
     rt.dispatch(q, k.packet(s, workgroups, 1));
     if (!rt.wait_signal_eq(s, 0, kTimeout)) std::printf("dispatch did not complete (queue error 0x%x)\n", rt.queue_error(q));
     seen = sc_core::sc_time_stamp();
+    sc_core::wait(2, sc_core::SC_US);  // the mailbox read and AQL_SIGNAL may follow the decrement the host saw
     d = p.aql->last_dispatch();
   }
   std::printf("dispatch latency, %3u work-group(s): doorbell -> first instruction %.1f ns (packet fetched at +%.1f ns);"

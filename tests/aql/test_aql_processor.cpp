@@ -117,6 +117,7 @@ TEST(AqlProcessor, DispatchStepsHappenInOrderAndRepeatExactly) {
       const uint64_t s = rt.create_signal(1);
       rt.dispatch(q, k.packet(s, 256, 64));  // 4 work-groups
       ASSERT_TRUE(rt.wait_signal_eq(s, 0, kTimeout));
+      sc_core::wait(2, sc_core::SC_US);  // the mailbox read and AQL_SIGNAL follow the decrement the host saw
       r = t.p.aql->last_dispatch();
       EXPECT_LT(r.fetched, r.first_launch);
       EXPECT_LT(r.first_launch, r.last_end);
