@@ -2,6 +2,8 @@
 // places raw command buffers in device DRAM, runs them in order on the
 // command processor, prints its status after each and dumps memory as hex.
 // Exit code 0 when every buffer finished, 1 on a command error, 2 on bad input.
+// With `--gdb PORT` the debugger attaches after the loads and writes, before
+// the first buffer runs.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -11,6 +13,7 @@
 #include "base/params.h"
 #include "cli.h"
 #include "cmp/packet_decoder.h"
+#include "debug/gdb_server.h"
 #include "harts/elf_loader.h"
 #include "platform.h"
 
@@ -39,7 +42,7 @@ void hex_dump(Platform& p, uint64_t addr, uint64_t len) {
 }
 
 int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::vector<std::string>& elfs,
-               const std::vector<std::string>& writes, const std::vector<std::string>& dumps) {
+               const std::vector<std::string>& writes, const std::vector<std::string>& dumps, GdbServer* gdb) {
   auto debug_write = [&](uint64_t a, const void* d, uint64_t n) { return p.device_port.write_debug(a, d, n); };
   for (const auto& e : elfs) {
     try {
@@ -63,6 +66,7 @@ int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::
       return 2;
     }
   }
+  if (gdb) gdb->attach();
   uint64_t at = p.dram_base() + p.dram.size.get() / 2;  // buffers live in the upper half of DRAM
   int code = 0;
   for (const auto& path : buffers) {
@@ -115,13 +119,17 @@ void add_cmdbuf_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--dump", *dumps, "print memory as hex after the run: ADDR:LEN");
   cmd->callback([&ctx, buffers, elfs, writes, dumps] {
     auto platform = make_platform(ctx);
+    std::unique_ptr<GdbServer> gdb;
+    if (ctx.gdb_port >= 0) gdb = std::make_unique<GdbServer>(platform->harts, static_cast<unsigned>(ctx.gdb_port));
     RunResult r = run_session(*platform, ctx.session, "cmdbuf", [&](Platform& p) {
+      int code = 2;
       try {
-        return run_cmdbuf(p, *buffers, *elfs, *writes, *dumps);
+        code = run_cmdbuf(p, *buffers, *elfs, *writes, *dumps, gdb.get());
       } catch (const ParamError& e) {
         std::fprintf(stderr, "accel-vp cmdbuf: %s\n", e.what());
-        return 2;
       }
+      if (gdb) gdb->finish(code);
+      return code;
     });
     ctx.exit_code = r.exit_code;
   });

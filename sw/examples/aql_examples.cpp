@@ -2,10 +2,11 @@
 // device DRAM, finds its kernels by name, creates user-mode queues and
 // signals in host memory, publishes packets, rings doorbells and waits on
 // signals; the results are checked against host computations.
-//   aql-vecadd [n]      one vector-add dispatch
-//   aql-chain [stages]  dependent dispatches alternating between two queues,
-//                       each behind a barrier-AND on the previous one's signal
-//   aql-multiqueue      four queues at once, each with its own vector add and chain
+//   aql-vecadd [n [CODE]]  one vector-add dispatch (the kernel "vecadd" of the
+//                          code object CODE when given: a user's kernel)
+//   aql-chain [stages]     dependent dispatches alternating between two queues,
+//                          each behind a barrier-AND on the previous one's signal
+//   aql-multiqueue         four queues at once, each with its own vector add and chain
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -23,12 +24,12 @@ namespace {
 const sc_core::sc_time kTimeout(50, sc_core::SC_MS);
 constexpr uint32_t kMaxStages = 64;
 
-bool open_runtime(AccelDevice& dev, HsaRuntime& rt, const char* workload) {
+bool open_runtime(AccelDevice& dev, HsaRuntime& rt, const char* workload, const std::string& code_object = AVP_AQL_KERNELS_CO) {
   if (!dev.open()) {
     std::fprintf(stderr, "%s: %s\n", workload, dev.error().c_str());
     return false;
   }
-  if (rt.load_code_object(dev, AVP_AQL_KERNELS_CO) != CodeObjectError::kNone) {
+  if (rt.load_code_object(dev, code_object) != CodeObjectError::kNone) {
     std::fprintf(stderr, "%s: %s\n", workload, rt.load_error().c_str());
     return false;
   }
@@ -48,13 +49,28 @@ bool arg_in(const WorkloadArgs& args, const char* workload, uint32_t lo, uint32_
   return true;
 }
 
+// aql-vecadd [n [CODE_OBJECT]]: the kernel "vecadd" of CODE_OBJECT (default aql_kernels.co).
 int aql_vecadd(Platform& p, const WorkloadArgs& args) {
   uint32_t n = 4096;
   if (!arg_in(args, "aql-vecadd", 1, 1u << 24, n)) return 2;
+  if (args.args.size() > 2) {
+    std::fprintf(stderr, "aql-vecadd: expected [n [CODE_OBJECT]], got %zu arguments\n", args.args.size());
+    return 2;
+  }
+  const std::string code_object = args.args.size() == 2 ? args.args[1] : AVP_AQL_KERNELS_CO;
   AccelDevice dev(p.host);
   HsaRuntime rt(p.host);
   AqlVecAdd job;
-  if (!open_runtime(dev, rt, "aql-vecadd") || !job.prepare(dev, rt, n, 256)) return 2;
+  if (!open_runtime(dev, rt, "aql-vecadd", code_object)) return 2;
+  const std::string mismatch = AqlVecAdd::kernel_mismatch(rt.find_kernel("vecadd"));
+  if (!mismatch.empty()) {
+    std::fprintf(stderr, "aql-vecadd: %s: %s\n", code_object.c_str(), mismatch.c_str());
+    return 2;
+  }
+  if (!job.prepare(dev, rt, n, 256)) {
+    std::fprintf(stderr, "aql-vecadd: no device memory for %u elements\n", n);
+    return 2;
+  }
   HsaRuntime::Queue q = rt.create_queue(0, 64);
   const uint64_t signal = rt.create_signal(1);
   const sc_core::sc_time t0 = sc_core::sc_time_stamp();

@@ -1,5 +1,7 @@
 #include "aql_setup.h"
 
+#include <iterator>
+
 #include "accel_device.h"
 
 namespace avp {
@@ -36,6 +38,23 @@ bool AqlVecAdd::prepare(AccelDevice& dev, HsaRuntime& rt, uint32_t elements, uin
   const VecAddArgs args{a, b, out, n, workgroup};
   kernarg = rt.alloc_kernarg(dev, *kernel, &args, sizeof args);
   return a && b && out && kernarg && dev.write(a, va.data(), 4ull * n) && dev.write(b, vb.data(), 4ull * n);
+}
+
+std::string AqlVecAdd::kernel_mismatch(const KernelInfo* k) {
+  if (!k) return "no kernel named 'vecadd'";
+  struct Expected {
+    const char* kind;
+    uint32_t size, offset;
+  };
+  static const Expected expected[] = {{"GlobalBuffer", 8, 0}, {"GlobalBuffer", 8, 8}, {"GlobalBuffer", 8, 16},
+                                      {"ByValue", 4, 24}, {"ByValue", 4, 28}};
+  bool same = k->kernarg_size == sizeof(VecAddArgs) && k->args.size() == std::size(expected);
+  for (size_t i = 0; same && i < k->args.size(); ++i)
+    same = k->args[i].value_kind == expected[i].kind && k->args[i].size == expected[i].size &&
+           k->args[i].offset == expected[i].offset;
+  if (same) return "";
+  return "kernel 'vecadd' takes " + std::to_string(k->args.size()) + " arguments in " + std::to_string(k->kernarg_size) +
+         " bytes, not (a, b, out: GlobalBuffer; n, workgroup_size: U32) in 32 bytes";
 }
 
 aql::hsa_kernel_dispatch_packet_t AqlVecAdd::packet(uint64_t completion_signal) const {

@@ -22,6 +22,10 @@ struct AqlVecAdd {
   bool prepare(AccelDevice& dev, HsaRuntime& rt, uint32_t elements, uint32_t workgroup_size);
   aql::hsa_kernel_dispatch_packet_t packet(uint64_t completion_signal) const;
   bool check(AccelDevice& dev) const;
+  // Why the metadata of `k` (null: no such kernel) is not vecadd's argument
+  // layout (a, b, out: GlobalBuffer at 0, 8, 16; n, workgroup_size: U32 at 24, 28),
+  // or "" when it is.
+  static std::string kernel_mismatch(const KernelInfo* k);
 };
 
 // A chain of dependent stages buf[k + 1] = buf[k] * mul_k + add_k (kernel

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "aql_bench.h"
@@ -156,14 +157,14 @@ void register_aql_examples();  // aql_examples.cpp
 
 namespace {
 // Runs a registered workload on a fresh platform (one per test process) and returns its exit code.
-int run_workload(const char* name) {
+int run_workload(const char* name, const std::vector<std::string>& args = {}) {
   register_aql_examples();
   const Workload* w = find_workload(name);
   if (!w) return -1;
   Bench t;
   int rc = -1;
   sc_core::sc_spawn([&] {
-    rc = w->run(t.p, {});
+    rc = w->run(t.p, {args});
     sc_core::sc_stop();
   });
   sc_core::sc_start();
@@ -172,5 +173,29 @@ int run_workload(const char* name) {
 }  // namespace
 
 TEST(AqlWorkloads, VecAdd) { EXPECT_EQ(run_workload("aql-vecadd"), 0); }
+TEST(AqlWorkloads, VecAddRunsTheKernelOfAGivenCodeObject) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run_workload("aql-vecadd", {"300", AVP_AQL_KERNELS_CO}), 0);
+  EXPECT_NE(testing::internal::GetCapturedStdout().find("aql-vecadd: 300 elements in 2 work-groups: results OK"), std::string::npos);
+}
+TEST(AqlWorkloads, VecAddRefusesAKernelWithOtherArguments) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run_workload("aql-vecadd", {"300", AVP_VECADD_WRONG_ARGS_CO}), 2);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find(
+                std::string("aql-vecadd: ") + AVP_VECADD_WRONG_ARGS_CO +
+                ": kernel 'vecadd' takes 2 arguments in 16 bytes, not (a, b, out: GlobalBuffer; n, workgroup_size: U32) in 32 bytes"),
+            std::string::npos);
+}
+TEST(AqlWorkloads, VecAddReportsACodeObjectThatDoesNotLoad) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run_workload("aql-vecadd", {"300", "/nonexistent.co"}), 2);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("aql-vecadd: /nonexistent.co: cannot open"), std::string::npos);
+}
+TEST(AqlWorkloads, VecAddRefusesExtraArguments) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run_workload("aql-vecadd", {"300", AVP_AQL_KERNELS_CO, "x"}), 2);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("aql-vecadd: expected [n [CODE_OBJECT]], got 3 arguments"),
+            std::string::npos);
+}
 TEST(AqlWorkloads, Chain) { EXPECT_EQ(run_workload("aql-chain"), 0); }
 TEST(AqlWorkloads, Multiqueue) { EXPECT_EQ(run_workload("aql-multiqueue"), 0); }
