@@ -19,6 +19,7 @@ int run_bare_metal(Platform& p, const std::string& elf, unsigned n, GdbServer* g
     std::cerr << "accel-vp: " << e.what() << "\n";
     return 2;
   }
+  register_symbols(img);
   if (gdb) gdb->attach();
   const unsigned hpc = p.harts_per_core.get();
   const uint64_t slice = p.tcdm_slice.get() / hpc;

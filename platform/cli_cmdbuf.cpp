@@ -47,6 +47,7 @@ int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::
   for (const auto& e : elfs) {
     try {
       const ElfImage img = load_elf(e, debug_write);
+      register_symbols(img);
       std::printf("loaded %s: entry 0x%llx\n", e.c_str(), static_cast<unsigned long long>(img.entry));
     } catch (const ElfError& err) {
       std::fprintf(stderr, "accel-vp cmdbuf: %s\n", err.what());

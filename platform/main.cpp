@@ -51,8 +51,14 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("-o,--out", ctx.session.out_dir, "output directory for manifest, report and traces");
   app.add_flag("!--no-progress", ctx.session.progress, "no progress line on stderr");
   app.add_option("--gdb", ctx.gdb_port, "wait for GDB on this TCP port (0: any free one) before running; harts are threads");
-  app.add_option("--trace", ctx.session.trace_file,
+  app.add_option("--timeline", ctx.session.timeline_file,
                  "record a timeline (Chrome trace-event JSON for Perfetto / chrome://tracing) into this file");
+  app.add_option("--trace", ctx.session.trace,
+                 "text trace of these categories: insn, mem, cmp, dma, pcie, aql (comma separated) or all");
+  app.add_option("--trace-file", ctx.session.trace_file, "text trace file (default: <out>/trace.log)");
+  app.add_option("--trace-harts", ctx.session.trace_harts, "harts whose insn/mem events are traced, e.g. 0,3-5 (default: all)");
+  app.add_option("--trace-window", ctx.session.trace_window,
+                 "simulated-time window of the text trace, FROM:TO with units, e.g. 10us:25us (either side may be empty)");
   add_run_command(app, ctx);
   add_info_command(app, ctx);
   add_cmdbuf_command(app, ctx);

@@ -15,7 +15,9 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
+#include "base/text_trace.h"
 #include "base/trace.h"
+#include "harts/insn_tracer.h"
 #include "platform.h"
 #include "run_report.h"
 #include "version.h"
@@ -73,13 +75,36 @@ void progress_thread(Clock::time_point start) {
   if (printed) std::fprintf(stderr, "\n");
 }
 
+// Opens the text trace the options ask for and attaches the instruction tracer
+// to the selected harts. Bad options throw ParamError.
+std::unique_ptr<InsnTracer> start_text_trace(Platform& platform, const SessionOptions& opt) {
+  if (opt.trace.empty()) {
+    for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"--trace-file", &opt.trace_file},
+                                      {"--trace-harts", &opt.trace_harts}, {"--trace-window", &opt.trace_window}})
+      if (!value->empty()) throw ParamError(std::string(flag) + " needs --trace CATEGORIES (e.g. --trace insn,mem)");
+    return nullptr;
+  }
+  TextTraceOptions t;
+  t.categories = parse_trace_categories(opt.trace);
+  if (!opt.trace_harts.empty()) t.harts = parse_trace_harts(opt.trace_harts);
+  if (t.harts.size() > platform.num_harts())
+    throw ParamError("--trace-harts " + opt.trace_harts + ": hart " + std::to_string(t.harts.size() - 1) +
+                     " does not exist (the platform has " + std::to_string(platform.num_harts()) + " harts)");
+  if (!opt.trace_window.empty()) parse_trace_window(opt.trace_window, t);
+  std::error_code ec;
+  std::filesystem::create_directories(opt.out_dir, ec);
+  TextTrace::instance().open(opt.trace_file.empty() ? opt.out_dir + "/trace.log" : opt.trace_file, t);
+  return std::make_unique<InsnTracer>(platform.harts);
+}
+
 }  // namespace
 
 RunResult run_session(Platform& platform, const SessionOptions& opt, const std::string& name,
                       const std::function<int(Platform&)>& body) {
   RunResult res;
   const auto start = Clock::now();
-  if (!opt.trace_file.empty()) Trace::instance().enable(true);
+  if (!opt.timeline_file.empty()) Trace::instance().enable(true);
+  const std::unique_ptr<InsnTracer> tracer = start_text_trace(platform, opt);
   sc_core::sc_spawn(
       [&] {
         res.exit_code = body(platform);
@@ -138,7 +163,8 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   std::ofstream f(manifest_path);
   if (f) f << m.dump(2) << "\n";
   else std::cerr << "accel-vp: cannot write " << manifest_path << "\n";
-  if (Trace::instance().enabled()) Trace::instance().write(opt.trace_file.empty() ? opt.out_dir + "/trace.json" : opt.trace_file);
+  if (Trace::instance().enabled()) Trace::instance().write(opt.timeline_file.empty() ? opt.out_dir + "/trace.json" : opt.timeline_file);
+  TextTrace::instance().close();
   const nlohmann::json report = build_report(m);
   write_report_json(report, opt.out_dir + "/report.json");
   write_report_html(report, opt.out_dir + "/report.html");

@@ -17,7 +17,11 @@ struct SessionOptions {
   std::string command_line;
   bool progress = true;                // progress line on stderr when it is a terminal
   bool quiet = false;                  // no summary on stdout
-  std::string trace_file;              // non-empty: record the timeline and write it there
+  std::string timeline_file;           // non-empty: record the timeline and write it there
+  std::string trace;                   // text trace categories ("insn,mem"); empty: no text trace
+  std::string trace_file;              // empty: <out_dir>/trace.log
+  std::string trace_harts;             // "0,3-5"; empty: every hart
+  std::string trace_window;            // "10us:25us"; empty: the whole run
 };
 
 // Loads presets from the options (throws ParamError with file:line or --set).

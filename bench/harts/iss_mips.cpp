@@ -5,11 +5,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include <systemc>
 
 #include "base/log.h"
+#include "base/text_trace.h"
+#include "harts/insn_tracer.h"
 #include "platform.h"
 
 using namespace avp;
@@ -60,6 +63,25 @@ int sc_main(int argc, char** argv) {
       const double s = run(p, harts, iterations, entry, n);
       std::printf("iss integer loop: %u hart(s), %llu instructions in %.3f s: %.1f MIPS aggregate, %.1f MIPS per hart\n",
                   harts, static_cast<unsigned long long>(n), s, n / s / 1e6, n / s / 1e6 / harts);
+    }
+    // The same loop on one hart while the text trace records every instruction
+    // (insn) or every instruction and access (insn,mem) into a file.
+    for (const char* cats : {"insn", "insn,mem"}) {
+      TextTraceOptions opt;
+      opt.categories = parse_trace_categories(cats);
+      const std::string path = "bench_iss_trace.log";
+      TextTrace::instance().open(path, opt);
+      uint64_t n = 0;
+      double s = 0;
+      {
+        InsnTracer tracer(p.harts);
+        s = run(p, 1, iterations / 20, entry, n);
+      }
+      const uint64_t lines = TextTrace::instance().lines();
+      TextTrace::instance().close();
+      std::remove(path.c_str());
+      std::printf("iss integer loop traced (--trace %s): 1 hart, %llu instructions, %llu lines in %.3f s: %.2f MIPS\n",
+                  cats, static_cast<unsigned long long>(n), static_cast<unsigned long long>(lines), s, n / s / 1e6);
     }
     sc_core::sc_stop();
   });

@@ -2,8 +2,10 @@
 
 #include <cstdio>
 #include <cstring>
+#include <sstream>
 
 #include "base/payload.h"
+#include "base/text_trace.h"
 #include "base/trace.h"
 #include "base/unit.h"
 #include "pcie/pcie_endpoint.h"
@@ -13,6 +15,27 @@ namespace avp {
 using namespace aql;
 
 namespace {
+
+// A packet's fields for the text trace.
+std::string describe_packet(const uint8_t* raw) {
+  std::ostringstream os;
+  os << std::hex;
+  if ((raw[0]) == kKernelDispatch) {
+    hsa_kernel_dispatch_packet_t p;
+    std::memcpy(&p, raw, 64);
+    os << "dispatch dims " << (p.setup & 3) << std::dec << " grid " << p.grid_size_x << "x" << p.grid_size_y << "x"
+       << p.grid_size_z << " workgroup " << p.workgroup_size_x << "x" << p.workgroup_size_y << "x" << p.workgroup_size_z
+       << std::hex << " kernel_object 0x" << p.kernel_object << " kernarg 0x" << p.kernarg_address << " signal 0x"
+       << p.completion_signal;
+  } else {
+    hsa_barrier_packet_t p;
+    std::memcpy(&p, raw, 64);
+    os << (raw[0] == kBarrierAnd ? "barrier-and" : "barrier-or") << " deps";
+    for (uint64_t d : p.dep_signal) os << " 0x" << d;
+    os << " signal 0x" << p.completion_signal;
+  }
+  return os.str();
+}
 constexpr unsigned kAqlSignal = 11, kAqlError = 12;
 }  // namespace
 
@@ -205,6 +228,10 @@ bool AqlProcessor::service(unsigned q) {
   flush();
   Trace::instance().slice(std::string(name()) + ".q" + std::to_string(q), type == kKernelDispatch ? "dispatch" : "barrier",
                           start, sc_core::sc_time_stamp(), {{"id", read_id}});
+  if (TextTrace::instance().on(kTraceAql))
+    TextTrace::instance().line(to_ps(start), std::string(name()) + ".q" + std::to_string(q),
+                               "aql #" + std::to_string(read_id) + " " + describe_packet(raw) + ", took " +
+                                   format_time(sc_core::sc_time_stamp() - start));
   return true;
 }
 

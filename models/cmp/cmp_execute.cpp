@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "base/payload.h"
+#include "base/text_trace.h"
 #include "base/trace.h"
 #include "base/unit.h"
 #include "cmp/command_processor.h"
@@ -178,6 +179,12 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
   kernel_latency_.sample((sc_core::sc_time_stamp() - begin).to_seconds() * 1e9);
   Trace::instance().slice(std::string(name()) + ".dispatch", cmp_opcode_name(c.opcode), begin, sc_core::sc_time_stamp(),
                           {{"instances", instances}, {"harts", use}});
+  if (TextTrace::instance().on(kTraceCmp))
+    TextTrace::instance().line(to_ps(begin), std::string(name()) + ".dispatch",
+                               std::string("cmp ") + cmp_opcode_name(c.opcode) + " " + std::to_string(instances) +
+                                   " instances on " + std::to_string(use) + " harts, took " +
+                                   format_time(sc_core::sc_time_stamp() - begin) +
+                                   (failure.code ? std::string(" -> ") + cmp_error_name(failure.code) : ""));
   return failure;
 }
 

@@ -1,7 +1,9 @@
 #include "cmp/command_processor.h"
 
 #include <cstring>
+#include <sstream>
 
+#include "base/text_trace.h"
 #include "base/trace.h"
 #include "base/unit.h"
 
@@ -100,6 +102,16 @@ void CommandProcessor::thread() {
   }
 }
 
+void CommandProcessor::trace_command(const Buffer& b, uint64_t offset, const DecodedCommand& c,
+                                     const sc_core::sc_time& start, const Failure& f) const {
+  std::ostringstream os;
+  os << "cmp " << c.describe() << " buffer 0x" << std::hex << b.addr << " offset 0x" << offset;
+  for (uint32_t i = 0; i < c.payload_chunks && i < 8; ++i) os << (i ? ",0x" : " payload 0x") << c.payload[i];
+  os << std::dec << " took " << format_time(sc_core::sc_time_stamp() - start);
+  if (f.code) os << " -> " << cmp_error_name(f.code) << (f.what.empty() ? "" : ": " + f.what);
+  TextTrace::instance().line(to_ps(start), name(), os.str());
+}
+
 void CommandProcessor::fail(const Buffer& b, uint64_t offset, unsigned opcode, const Failure& f) {
   failed_buffers_.inc();
   status_.error_code = f.code;
@@ -158,6 +170,7 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
     per_opcode_[c.opcode]->inc();
     command_latency_.sample((sc_core::sc_time_stamp() - start).to_seconds() * 1e9);
     Trace::instance().slice(name(), cmp_opcode_name(c.opcode), start, sc_core::sc_time_stamp(), {{"offset", offset}});
+    if (TextTrace::instance().on(kTraceCmp)) trace_command(b, offset, c, start, f);
     if (f.code) {
       fail(b, offset, c.opcode, f);
       return false;

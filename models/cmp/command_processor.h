@@ -67,6 +67,8 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   void thread();
   bool run_buffer(const Buffer& b);  // false: the buffer failed
   void fail(const Buffer& b, uint64_t offset, unsigned opcode, const Failure& f);
+  void trace_command(const Buffer& b, uint64_t offset, const DecodedCommand& c, const sc_core::sc_time& start,
+                     const Failure& f) const;
   Failure execute(const DecodedCommand& c, sc_core::sc_time& delay);
   Failure write_reg(unsigned idx, uint64_t v);
   Failure run_kernel(const DecodedCommand& c, sc_core::sc_time& delay);

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 
 #include "base/payload.h"
+#include "base/text_trace.h"
 #include "base/trace.h"
 #include "dma/dma_regs.h"
 
@@ -196,8 +198,18 @@ void DmaController::channel_thread(unsigned ch) {
     Trace::instance().slice(std::string(name()) + ".ch" + std::to_string(ch),
                             unit_name(t->unit) + " #" + std::to_string(t->id), begin, sc_core::sc_time_stamp(),
                             {{"src", t->src}, {"dst", t->dst}, {"failed", t->failed}});
+    if (TextTrace::instance().on(kTraceDma)) trace_transfer(ch, *t, begin);
     complete(*t);
   }
+}
+
+void DmaController::trace_transfer(unsigned ch, const Transfer& t, const sc_core::sc_time& begin) const {
+  std::ostringstream os;
+  os << "dma " << unit_name(t.unit) << " #" << t.id << " src 0x" << std::hex << t.src << " dst 0x" << t.dst << std::dec
+     << " size " << t.size[0] << "x" << t.size[1] << "x" << t.size[2] << " strides src " << t.src_stride[0] << ","
+     << t.src_stride[1] << " dst " << t.dst_stride[0] << "," << t.dst_stride[1] << (t.failed ? " FAILED" : "")
+     << " took " << format_time(sc_core::sc_time_stamp() - begin);
+  TextTrace::instance().line(to_ps(begin), std::string(name()) + ".ch" + std::to_string(ch), os.str());
 }
 
 void DmaController::complete(Transfer& t) {

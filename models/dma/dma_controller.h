@@ -70,6 +70,7 @@ class DmaController : public sc_core::sc_module {
   bool move(Transfer& t, sc_core::sc_time& delay);
   bool copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_time& delay);
   void complete(Transfer& t);
+  void trace_transfer(unsigned ch, const Transfer& t, const sc_core::sc_time& begin) const;
 
   std::map<UnitId, RegSet> sets_;
   std::vector<std::unique_ptr<Channel>> channels_;

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <vector>
 
+#include "base/symbols.h"
+
 namespace avp {
 namespace {
 
@@ -90,6 +92,7 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
   }
   if (img.lowest == ~0ull) throw ElfError(path + ": no loadable segment");
 
+  std::vector<Symbol> symbols;
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(h.e, scn)) != nullptr) {
     GElf_Shdr sh;
@@ -105,13 +108,21 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
       const int type = GELF_ST_TYPE(sym.st_info);
       if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE) continue;
       const char* name = elf_strptr(h.e, sh.sh_link, sym.st_name);
-      if (name && *name) {
-        img.symbols.emplace(name, sym.st_value);
-        img.symbol_sizes.emplace(name, sym.st_size);
-      }
+      if (!name || !*name) continue;
+      img.symbols.emplace(name, sym.st_value);
+      img.symbol_sizes.emplace(name, sym.st_size);
+      // Section-relative labels of the assembler ($x, .L...) say nothing to a reader.
+      if (name[0] != '$' && name[0] != '.') symbols.push_back(Symbol{name, sym.st_value, sym.st_size});
     }
   }
+  img.named_symbols = std::move(symbols);
   return img;
+}
+
+void register_symbols(const ElfImage& img, uint64_t bias) {
+  std::vector<Symbol> placed = img.named_symbols;
+  for (Symbol& s : placed) s.addr += bias;
+  SymbolTable::instance().add_image(img.lowest + bias, img.highest + bias, placed);
 }
 
 }  // namespace avp

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/symbols.h"
+
 namespace avp {
 
 struct ElfError : std::runtime_error {
@@ -28,6 +30,7 @@ struct ElfImage {
   uint64_t entry = 0;
   std::map<std::string, uint64_t> symbols;  // function and object symbols
   std::map<std::string, uint64_t> symbol_sizes;
+  std::vector<Symbol> named_symbols;        // for symbolisation (no assembler-local labels)
   std::vector<ElfSegment> segments;
   std::vector<ElfNote> notes;  // of SHT_NOTE sections; a malformed note ends its section's list
   uint64_t lowest = ~0ull, highest = 0;     // loaded address range
@@ -38,5 +41,10 @@ struct ElfImage {
 using ElfWriter = std::function<bool(uint64_t addr, const void* data, uint64_t len)>;
 
 ElfImage load_elf(const std::string& path, const ElfWriter& write);
+
+// Makes the image's symbols known to trace lines and error reports
+// (SymbolTable) at the addresses the harts see them: link address + bias
+// (non-zero for an image placed away from where it was linked).
+void register_symbols(const ElfImage& img, uint64_t bias = 0);
 
 }  // namespace avp

@@ -30,6 +30,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   done_ = std::move(done);
   reservation_ = ~0ull;
+  history_.clear();
   running_ = true;
   stop_ = false;
   started_ = sc_core::sc_time_stamp();

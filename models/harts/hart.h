@@ -17,6 +17,7 @@
 #include "harts/cache_model.h"
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
+#include "harts/hart_tracer.h"
 #include "harts/rv_insn.h"
 
 namespace avp {
@@ -69,6 +70,10 @@ class Hart : public sc_core::sc_module {
 
   uint64_t instructions() const { return s_.minstret; }
   void set_debug_hook(HartDebugHook* hook) { debug_ = hook; }
+  void set_tracer(HartTracer* tracer) { tracer_ = tracer; }
+  // The last instructions executed since the hart was started (error reports).
+  const InsnHistory& history() const { return history_; }
+  InsnHistory& history() { return history_; }
   // A CSR as M-mode sees it, for debuggers; false when it does not exist.
   bool debug_csr(unsigned csr, uint64_t& value);
   CacheModel& icache() { return icache_; }
@@ -90,6 +95,8 @@ class Hart : public sc_core::sc_module {
   void thread();
   void run();
   void run_block(const Block& b);
+  template <bool kObserved>
+  void run_block_loop(const Block& b);
   const Block& block_at(uint64_t pc);
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_system(const rv::Insn& d, uint64_t pc);
@@ -148,6 +155,8 @@ class Hart : public sc_core::sc_module {
 
   HartCluster& cluster_;
   HartDebugHook* debug_ = nullptr;
+  HartTracer* tracer_ = nullptr;
+  InsnHistory history_;
   const unsigned id_, core_;
   rv::HartState s_;
   std::unordered_map<uint64_t, Block> blocks_;

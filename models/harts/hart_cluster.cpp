@@ -4,13 +4,22 @@
 #include <iomanip>
 #include <sstream>
 
+#include "base/symbols.h"
 #include "base/trace.h"
 #include "base/unit.h"
+#include "harts/trap_report.h"
 #include "harts/xintf_payload.h"
 
 namespace avp {
 
 using namespace rv;
+
+namespace {
+std::string with_symbol(uint64_t pc) {
+  const std::string s = SymbolTable::instance().describe(pc);
+  return s.empty() ? s : " " + s;
+}
+}  // namespace
 
 std::string HartExit::describe() const {
   std::ostringstream os;
@@ -19,9 +28,11 @@ std::string HartExit::describe() const {
     case HartExitKind::Exit: os << "exit(" << static_cast<int64_t>(code) << ")"; break;
     case HartExitKind::Trap:
       os << "trap: " << cause_name(cause) << " (cause " << (cause & ~kInterruptBit) << ") at pc 0x" << std::hex << pc
-         << ", tval 0x" << tval << std::dec;
+         << with_symbol(pc) << ", tval 0x" << tval << std::dec;
       break;
-    case HartExitKind::Limit: os << "instruction limit reached at pc 0x" << std::hex << pc << std::dec; break;
+    case HartExitKind::Limit:
+      os << "instruction limit reached at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
+      break;
   }
   os << " after " << instructions << " instructions";
   return os.str();
@@ -43,6 +54,8 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       clock_period(this, "clock_period", sc_core::sc_time(1, sc_core::SC_NS), "hart clock period"),
       instruction_limit(this, "instruction_limit", 10'000'000'000ull,
                         "instructions a hart may retire in one run before it is stopped (0 = no limit)"),
+      history_length(this, "history_length", 16,
+                     "instructions each hart remembers for error reports (the last ones executed, at most 65536)"),
       cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
       cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
       cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),
@@ -85,6 +98,10 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       const unsigned id = c * harts_per_core + h;
       harts_.push_back(std::make_unique<Hart>(("hart" + std::to_string(id)).c_str(), *this, id, c));
     }
+  if (history_length.get() > 65536)
+    throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
+                     " is more than 65536");
+  for (auto& h : harts_) h->history().set_length(history_length.get());
   configure_costs();
   group_of_.assign(harts_.size(), 0);
   dma_.resize(harts_.size());
@@ -144,12 +161,20 @@ void HartCluster::update_hart_stats(Hart& h) {
 void HartCluster::launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
   Hart& h = *harts_.at(hart);
   if (!h.idle()) throw std::logic_error("launch on a busy hart");
+  if (history_length.get() > 65536)
+    throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
+                     " is more than 65536");
+  for (auto& h : harts_) h->history().set_length(history_length.get());
   configure_costs();
   group_of_[hart] = l.launch_id;
   h.start(l, true, std::move(done));
 }
 
 void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
+  if (history_length.get() > 65536)
+    throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
+                     " is more than 65536");
+  for (auto& h : harts_) h->history().set_length(history_length.get());
   configure_costs();
   group_of_[hart] = l.launch_id;
   harts_.at(hart)->start(l, false, std::move(done));
@@ -236,14 +261,14 @@ void HartCluster::hart_stopped(Hart& h, const HartExit& e) {
 }
 
 void HartCluster::report_trap(Hart& h, uint64_t cause, uint64_t tval) {
-  AVP_LOG(log_, Warn, "hart " << h.id() << ": unhandled " << cause_name(cause) << " at pc 0x" << std::hex
-                              << h.state().pc << ", tval 0x" << tval);
+  AVP_LOG(log_, Warn, describe_trap(h, cause, tval));
 }
 
 void HartCluster::report_limit(Hart& h) {
-  AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << instruction_limit.get()
-                               << " reached at pc 0x" << std::hex << h.state().pc << " (" << name()
-                               << ".instruction_limit)");
+  AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << h.limit_
+                               << " reached at pc 0x" << std::hex << h.state().pc << with_symbol(h.state().pc) << " ("
+                               << name() << ".instruction_limit)\n"
+                               << describe_history(h));
 }
 
 void HartCluster::break_reservations(uint64_t addr) {

@@ -28,6 +28,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
   Param<sc_core::sc_time> clock_period;
   Param<uint64_t> instruction_limit;
+  Param<uint32_t> history_length;
   Param<uint32_t> cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul, cycles_div,
       cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system;
 

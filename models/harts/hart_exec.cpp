@@ -135,20 +135,32 @@ inline uint64_t mulhsu(int64_t a, uint64_t b) {
 void Hart::run_block(const Block& b) {
   block_abort_ = false;
   if (icache_.enabled()) fetch_timing(b);
+  // Debuggers and tracers see every instruction; without them the loop has no hook branches.
+  if (debug_ || tracer_) run_block_loop<true>(b);
+  else run_block_loop<false>(b);
+}
+
+template <bool kObserved>
+void Hart::run_block_loop(const Block& b) {
   uint64_t pc = s_.pc;
   const uint64_t* cost_ps = cluster_.cost_ps();
   const uint64_t* cost_cycles = cluster_.cost_cycles();
   for (const Insn& d : b.insns) {
     s_.pc = pc;
-    if (debug_) {
-      debug_->before_instruction(*this, d, pc);
-      if (stop_) break;
-      if (s_.pc != pc) {  // the debugger moved the pc
-        pc = s_.pc;
-        break;
+    if (kObserved) {
+      if (debug_) {
+        debug_->before_instruction(*this, d, pc);
+        if (stop_) break;
+        if (s_.pc != pc) {  // the debugger moved the pc
+          pc = s_.pc;
+          break;
+        }
       }
+      if (tracer_) tracer_->before(*this, pc, d);
     }
+    history_.record(pc, d.raw);
     const uint64_t next = exec(d, pc);
+    if (kObserved && tracer_) tracer_->after(*this, pc, d);
     const unsigned cls = d.cls;
     ++s_.minstret;
     s_.mcycle += cost_cycles[cls];

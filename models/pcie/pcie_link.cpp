@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/text_trace.h"
 #include "base/trace.h"
 
 namespace avp {
@@ -37,7 +38,7 @@ sc_core::sc_time PcieLink::wire_time(uint64_t bytes) const {
   return sc_core::sc_time((bytes + tlps * tlp_overhead.get()) / bytes_per_ns(), sc_core::SC_NS);
 }
 
-sc_core::sc_time PcieLink::occupy(Dir dir, uint64_t bytes, const sc_core::sc_time& at) {
+sc_core::sc_time PcieLink::occupy(Dir dir, uint64_t bytes, const sc_core::sc_time& at, const char* tlp) {
   const uint64_t tlps = std::max<uint64_t>(1, (bytes + max_payload.get() - 1) / max_payload.get());
   tlps_[dir].inc(tlps);
   bytes_[dir].inc(bytes);
@@ -46,14 +47,29 @@ sc_core::sc_time PcieLink::occupy(Dir dir, uint64_t bytes, const sc_core::sc_tim
   (dir == Down ? busy_down_ : busy_up_).add_busy(start, busy_until_[dir]);
   Trace::instance().slice(std::string(name()) + (dir == Down ? ".down" : ".up"), std::to_string(bytes) + " B", start,
                           busy_until_[dir]);
+  if (TextTrace::instance().on(kTracePcie)) trace_tlps(dir, bytes, start, tlp);
   return busy_until_[dir];
 }
 
-sc_core::sc_time PcieLink::posted(Dir dir, uint64_t bytes, const sc_core::sc_time& at) { return occupy(dir, bytes, at); }
+void PcieLink::trace_tlps(Dir dir, uint64_t bytes, const sc_core::sc_time& start, const char* tlp) const {
+  // One line per TLP at the time it starts on the wire.
+  const uint64_t mps = max_payload.get();
+  const uint64_t tlps = std::max<uint64_t>(1, (bytes + mps - 1) / mps);
+  const std::string unit = std::string(name()) + (dir == Down ? ".down" : ".up");
+  sc_core::sc_time t = start;
+  for (uint64_t i = 0; i < tlps; ++i) {
+    const uint64_t payload = std::min(mps, bytes - std::min(bytes, i * mps));
+    TextTrace::instance().line(to_ps(t), unit, "pcie " + std::string(tlp) + " payload " + std::to_string(payload) + " B, tlp " +
+                                                   std::to_string(i + 1) + "/" + std::to_string(tlps));
+    t += sc_core::sc_time((payload + tlp_overhead.get()) / bytes_per_ns(), sc_core::SC_NS);
+  }
+}
+
+sc_core::sc_time PcieLink::posted(Dir dir, uint64_t bytes, const sc_core::sc_time& at) { return occupy(dir, bytes, at, "MWr"); }
 
 sc_core::sc_time PcieLink::read(Dir dir, uint64_t bytes, const sc_core::sc_time& at) {
-  const sc_core::sc_time req = occupy(dir, 0, at);
-  const sc_core::sc_time done = occupy(dir == Down ? Up : Down, bytes, req + completion_latency.get());
+  const sc_core::sc_time req = occupy(dir, 0, at, "MRd");
+  const sc_core::sc_time done = occupy(dir == Down ? Up : Down, bytes, req + completion_latency.get(), "CplD");
   read_latency_.sample((done - at).to_seconds() * 1e9);
   return done;
 }

@@ -34,7 +34,9 @@ class PcieLink : public sc_core::sc_module {
   sc_core::sc_time read(Dir dir, uint64_t bytes, const sc_core::sc_time& at);
 
  private:
-  sc_core::sc_time occupy(Dir dir, uint64_t wire_bytes, const sc_core::sc_time& at);
+  // `tlp` names the transaction layer packets for the text trace (MWr, MRd, CplD).
+  sc_core::sc_time occupy(Dir dir, uint64_t wire_bytes, const sc_core::sc_time& at, const char* tlp);
+  void trace_tlps(Dir dir, uint64_t bytes, const sc_core::sc_time& start, const char* tlp) const;
   sc_core::sc_time busy_until_[2];
   Counter tlps_[2], bytes_[2];
   Utilisation busy_down_, busy_up_;

@@ -59,7 +59,7 @@ if (T.length) {
   ts.appendChild(el('text', {x: 160, y: 22 * tids.length + 15, 'font-size': 11}, `0 .. ${end.toFixed(3)} us`));
   document.getElementById('timeline').appendChild(ts);
 } else {
-  document.getElementById('timeline').innerHTML = '<span class="muted">run with --trace to record a timeline</span>';
+  document.getElementById('timeline').innerHTML = '<span class="muted">run with --timeline FILE to record a timeline</span>';
 }
 // Histograms.
 for (const [u, g] of Object.entries(R.units)) for (const [s, h] of Object.entries(g.histograms || {})) {

@@ -18,6 +18,7 @@ LoadedKernel load_kernel(const std::string& elf, uint64_t dram,
     // Segments are linked in the window range; their bytes go to DRAM.
     return a >= 0x1'0000 && a < 0x1000'0000 && write(dram + (a - 0x1'0000), d, len);
   });
+  register_symbols(img);  // the harts run it at its link addresses (through the window)
   k.link_base = 0x1'0000;
   k.size = img.highest - k.link_base;
   k.entry = img.entry;

@@ -136,6 +136,7 @@ CodeObject parse_code_object(const std::string& path) {
         std::none_of(kernels.begin(), kernels.end(), [&](const KernelInfo& k) { return k.symbol == name; }))
       fail(CodeObjectError::kUnlistedDescriptor, path, "descriptor " + name + " is not listed in the metadata");
   co.kernels = std::move(kernels);
+  co.symbols = img.named_symbols;
   co.size = img.highest;
   co.align = kLoadAlign;
   return co;
@@ -151,6 +152,9 @@ CodeObject load_code_object(AccelDevice& dev, const std::string& path) {
       fail(CodeObjectError::kDeviceWrite, path, "writing the image at " + hex(co.base + s.offset) + " failed");
     }
   for (KernelInfo& k : co.kernels) k.kernel_object += co.base;
+  std::vector<Symbol> placed = co.symbols;
+  for (Symbol& s : placed) s.addr += co.base;
+  SymbolTable::instance().add_image(co.base, co.base + co.size, placed);
   return co;
 }
 

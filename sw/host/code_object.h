@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/symbols.h"
+
 namespace avp {
 
 class AccelDevice;
@@ -56,6 +58,7 @@ struct CodeObject {
   uint64_t size = 0, align = 64;
   std::vector<Segment> segments;
   std::vector<KernelInfo> kernels;
+  std::vector<Symbol> symbols;  // image offsets; registered at base + offset once loaded (trace, error reports)
   const KernelInfo* find(const std::string& name) const;
 };
 

@@ -5,6 +5,10 @@
 #include "cmp_fixture.h"
 #include "dma/dma_regs.h"
 
+#include <fstream>
+
+#include "base/text_trace.h"
+
 using namespace avp;
 using avp::test::CmpBench;
 
@@ -49,6 +53,28 @@ TEST(Dma, OneDimensionalCopyTakesTheTimeItsParametersGive) {
   auto* lat = dynamic_cast<const Histogram*>(StatRegistry::instance().find("dma.transfer_latency"));
   ASSERT_NE(lat, nullptr);
   EXPECT_DOUBLE_EQ(lat->mean(), 50 + 50 + 50 + 256);
+}
+
+TEST(Dma, TextTraceHasOneLinePerTransferWithItsFields) {
+  CmpBench t;
+  TextTraceOptions opt;
+  opt.categories = kTraceDma;
+  TextTrace::instance().open("dma_trace.log", opt);
+  t.run([&] {
+    Dma dma{t};
+    dma.w(AVP_DMADONESEQ, dma.copy1d(t.dram(0x10000), t.dram(0x20000), 4096));
+  });
+  TextTrace::instance().close();
+  std::ifstream f("dma_trace.log");
+  std::string line, rest;
+  ASSERT_TRUE(std::getline(f, line));
+  EXPECT_FALSE(std::getline(f, rest)) << rest;
+  char want[256];
+  std::snprintf(want, sizeof want,
+                "           8.000 ns  dma.ch0    dma host #1 src 0x%llx dst 0x%llx size 4096x1x1 strides src 4096,4096 "
+                "dst 4096,4096 took 406 ns",
+                static_cast<unsigned long long>(t.dram(0x10000)), static_cast<unsigned long long>(t.dram(0x20000)));
+  EXPECT_EQ(line, want);  // starts after the register writes that set it up (8 ns)
 }
 
 TEST(Dma, TwoDimensionalSourceStrideZeroReplicatesOneRow) {

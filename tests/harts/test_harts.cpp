@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "harts/elf_loader.h"
+#include "harts/trap_report.h"
 #include "platform.h"
 
 using namespace avp;
@@ -22,6 +23,7 @@ struct Bench {
   Bench() {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     img = load_elf(ISS_PROGRAMS, [&](uint64_t a, const void* d, uint64_t n) { return p.device_port.write_debug(a, d, n); });
+    register_symbols(img);
   }
   const rv::HartState& regs(unsigned hart = 0) { return p.harts.hart(hart).state(); }
   HartExit run(const std::string& entry, unsigned hart = 0, uint64_t limit = 0, bool bare_metal = false) {
@@ -219,6 +221,42 @@ TEST(Harts, EcallAndXintfBarriersReleaseTogether) {
     EXPECT_EQ(b.a(1, h), t1) << "hart " << h;
     EXPECT_EQ(b.a(2, h), t2) << "hart " << h;
   }
+}
+
+TEST(Harts, TrapReportShowsTheFaultingInstructionAndTheHistory) {
+  Bench b;
+  HartExit e = b.run("load_fault");
+  ASSERT_EQ(e.kind, HartExitKind::Trap);
+  const uint64_t f = b.img.symbols.at("load_fault");
+  char want[512];
+  std::snprintf(want, sizeof want,
+                "hart 0: unhandled load access fault (cause 5), tval 0x30000008\n"
+                "  at 0x%llx <load_fault+0x4>  0082b503  ld a0,8(t0)\n"
+                "  last 2 instructions (oldest first):\n"
+                "    0x%llx <load_fault>  300002b7  lui t0,0x30000\n"
+                "    0x%llx <load_fault+0x4>  0082b503  ld a0,8(t0)",
+                static_cast<unsigned long long>(f + 4), static_cast<unsigned long long>(f),
+                static_cast<unsigned long long>(f + 4));
+  EXPECT_EQ(describe_trap(b.p.harts.hart(0), e.cause, e.tval), want);
+  EXPECT_NE(e.describe().find("at pc 0x" + [&] { std::ostringstream os; os << std::hex << f + 4; return os.str(); }() +
+                              " <load_fault+0x4>, tval 0x30000008"),
+            std::string::npos) << e.describe();
+  // A fetch fault has no instruction at the pc; the history holds the jump there.
+  e = b.run("fetch_fault");
+  const std::string r = describe_trap(b.p.harts.hart(0), e.cause, e.tval);
+  EXPECT_NE(r.find("  at 0x30000000 (no instruction can be read there)\n"), std::string::npos) << r;
+  EXPECT_NE(r.find("<fetch_fault+0x4>  00028067  jr t0"), std::string::npos) << r;
+}
+
+TEST(Harts, HistoryKeepsTheLastInstructionsOfTheConfiguredLength) {
+  ParamRegistry::instance().add_preset("harts.history_length", "3", "test");
+  Bench b;
+  ParamRegistry::instance().clear_presets();
+  HartExit e = b.run("spin", 0, 100);
+  ASSERT_EQ(e.kind, HartExitKind::Limit);
+  const auto last = b.p.harts.hart(0).history().last();
+  ASSERT_EQ(last.size(), 3u);
+  EXPECT_EQ(last.back().pc, b.img.symbols.at("spin"));  // the loop is one jump to itself
 }
 
 TEST(Harts, UnmappedLoadAndFetchAreAccessFaults) {

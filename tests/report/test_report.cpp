@@ -54,7 +54,7 @@ TEST(Report, AnIdleUnitHasZeroUtilisationAndTheSchemaIsComplete) {
 }
 
 TEST(Report, HtmlIsSelfContainedAndCarriesTheData) {
-  ASSERT_EQ(run("-o rep_html --trace rep_html/trace.json run vecadd"), 0);
+  ASSERT_EQ(run("-o rep_html --timeline rep_html/trace.json run vecadd"), 0);
   const std::string html = text("rep_html/report.html");
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // the SVG namespace is the only URL
   EXPECT_EQ(html.find("https://"), std::string::npos);
@@ -64,7 +64,7 @@ TEST(Report, HtmlIsSelfContainedAndCarriesTheData) {
 }
 
 TEST(Report, TraceHasATrackPerUnitAndSlices) {
-  ASSERT_EQ(run("-o rep_trace --trace rep_trace/trace.json run vecadd"), 0);
+  ASSERT_EQ(run("-o rep_trace --timeline rep_trace/trace.json run vecadd"), 0);
   const auto t = load("rep_trace/trace.json");
   std::set<std::string> tracks;
   size_t slices = 0;

@@ -1,0 +1,34 @@
+#include "harts/trap_report.h"
+
+#include <sstream>
+
+#include "harts/hart.h"
+#include "harts/rv_disasm.h"
+
+namespace avp {
+
+std::string describe_trap(Hart& hart, uint64_t cause, uint64_t tval) {
+  const uint64_t pc = hart.state().pc;
+  const auto last = hart.history().last();
+  std::ostringstream os;
+  os << "hart " << hart.id() << ": unhandled " << rv::cause_name(cause) << " (cause " << (cause & ~rv::kInterruptBit)
+     << "), tval 0x" << std::hex << tval << std::dec << "\n  at ";
+  // The trapping instruction is the last one recorded unless the fetch itself failed.
+  uint16_t half[2] = {};
+  if (!last.empty() && last.back().pc == pc) os << rv::describe_insn(pc, last.back().raw);
+  else if (hart.debug_read(pc, &half[0], 2) && (!rv::is_compressed(half[0]) ? hart.debug_read(pc + 2, &half[1], 2) : true))
+    os << rv::describe_insn(pc, rv::is_compressed(half[0]) ? half[0] : (static_cast<uint32_t>(half[1]) << 16 | half[0]));
+  else os << "0x" << std::hex << pc << std::dec << " (no instruction can be read there)";
+  os << "\n" << describe_history(hart);
+  return os.str();
+}
+
+std::string describe_history(const Hart& hart) {
+  const auto last = hart.history().last();
+  std::ostringstream os;
+  os << "  last " << last.size() << " instruction" << (last.size() == 1 ? "" : "s") << " (oldest first):";
+  for (const auto& e : last) os << "\n    " << rv::describe_insn(e.pc, e.raw);
+  return os.str();
+}
+
+}  // namespace avp
