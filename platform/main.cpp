@@ -59,6 +59,8 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--trace-harts", ctx.session.trace_harts, "harts whose insn/mem events are traced, e.g. 0,3-5 (default: all)");
   app.add_option("--trace-window", ctx.session.trace_window,
                  "simulated-time window of the text trace, FROM:TO with units, e.g. 10us:25us (either side may be empty)");
+  app.add_option("--vcd", ctx.session.vcd_file,
+                 "record the device's interrupt lines (INTR bits, request, INTx, MSI) as a VCD into this file");
   add_run_command(app, ctx);
   add_info_command(app, ctx);
   add_cmdbuf_command(app, ctx);

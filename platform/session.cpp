@@ -18,6 +18,7 @@
 #include "base/text_trace.h"
 #include "base/trace.h"
 #include "harts/insn_tracer.h"
+#include "base/vcd.h"
 #include "platform.h"
 #include "run_report.h"
 #include "version.h"
@@ -104,6 +105,12 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   RunResult res;
   const auto start = Clock::now();
   if (!opt.timeline_file.empty()) Trace::instance().enable(true);
+  std::error_code ec;
+  std::filesystem::create_directories(opt.out_dir, ec);
+  if (!opt.vcd_file.empty()) {
+    if (!std::ofstream(opt.vcd_file)) throw ParamError(opt.vcd_file + ": cannot write the VCD file");
+    Vcd::instance().enable(true);
+  }
   const std::unique_ptr<InsnTracer> tracer = start_text_trace(platform, opt);
   sc_core::sc_spawn(
       [&] {
@@ -157,14 +164,13 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
     console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
   m["console"] = console;
 
-  std::error_code ec;
-  std::filesystem::create_directories(opt.out_dir, ec);
   const std::string manifest_path = opt.out_dir + "/manifest.json";
   std::ofstream f(manifest_path);
   if (f) f << m.dump(2) << "\n";
   else std::cerr << "accel-vp: cannot write " << manifest_path << "\n";
   if (Trace::instance().enabled()) Trace::instance().write(opt.timeline_file.empty() ? opt.out_dir + "/trace.json" : opt.timeline_file);
   TextTrace::instance().close();
+  if (Vcd::instance().enabled()) Vcd::instance().write(opt.vcd_file);
   const nlohmann::json report = build_report(m);
   write_report_json(report, opt.out_dir + "/report.json");
   write_report_html(report, opt.out_dir + "/report.html");

@@ -22,6 +22,7 @@ struct SessionOptions {
   std::string trace_file;              // empty: <out_dir>/trace.log
   std::string trace_harts;             // "0,3-5"; empty: every hart
   std::string trace_window;            // "10us:25us"; empty: the whole run
+  std::string vcd_file;                // non-empty: record the interrupt lines as a VCD and write it there
 };
 
 // Loads presets from the options (throws ParamError with file:line or --set).

@@ -10,6 +10,7 @@ pkgs=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   qemu-user qemu-system-misc gdb-multiarch
   clang libclang-rt-14-dev python3 libelf-dev
+  chromium python3-pil
   slurmctld slurmd slurm-client
 )
 missing=()

@@ -1,5 +1,6 @@
 #include "aql/aql_processor.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -58,10 +59,16 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
       barriers_(this, "barriers", "barrier packets", "packets"),
       errors_(this, "errors", "queues stopped by an error", "errors"),
       workgroups_(this, "workgroups", "work-groups run on harts", "work-groups"),
-      dispatch_latency_(this, "dispatch_latency", "packet fetch to last work-group end of kernel dispatches", "ns"),
+      dispatch_latency_(this, "dispatch_latency", "doorbell-to-completion time of kernel dispatches", "ns"),
       fetch_to_launch_(this, "fetch_to_launch", "packet fetch to first work-group start of kernel dispatches", "ns"),
-      end_to_signal_(this, "end_to_signal", "last work-group end to completion-signal update", "ns") {
+      end_to_signal_(this, "end_to_signal", "last work-group end to completion-signal update", "ns"),
+      busy_(this, "busy", "time serving packets, from fetch to retirement") {
   q_.resize(queues.get());
+  for (unsigned q = 0; q < q_.size(); ++q) {
+    q_[q].occupancy = std::make_unique<Occupancy>(this, "q" + std::to_string(q) + ".queue_occupancy",
+                                                  "packets announced by the doorbell and not yet retired", "packets");
+    Trace::instance().declare(std::string(this->name()) + ".q" + std::to_string(q));
+  }
   set_unit(gp_, kCmpUnit);
   SC_HAS_PROCESS(AqlProcessor);
   SC_THREAD(thread);
@@ -79,7 +86,8 @@ void AqlProcessor::map_registers(RegisterBank& bank) {
     });
     bank.add(base + kQueueStatus, n + "STATUS", [this, q] { return uint32_t{q_[q].active} | (q_[q].error ? 2u : 0u); }, nullptr);
     bank.add(base + kQueueError, n + "ERROR", [this, q] { return q_[q].error; }, nullptr);
-    bank.add(kDoorbellBase + 8 * q, n + "DOORBELL_LO", nullptr, [this](uint32_t) { ring(); });
+    bank.add(kDoorbellBase + 8 * q, n + "DOORBELL_LO", nullptr,
+             [this, q](uint32_t v) { doorbell(q, uint64_t{q_[q].doorbell_hi} << 32 | v); });
     bank.storage(kDoorbellBase + 8 * q + 4, n + "DOORBELL_HI", q_[q].doorbell_hi);
   }
 }
@@ -104,6 +112,50 @@ void AqlProcessor::ring() {
   // Remembered, so a doorbell that rings while the processor is busy is not lost.
   doorbell_pending_ = true;
   doorbell_.notify(sc_core::SC_ZERO_TIME);
+}
+
+namespace {
+// The timeline's flow id of packet `id` of queue `q` (queues below 256).
+uint64_t flow_id(unsigned q, uint64_t id) { return kFlowAql | uint64_t{q & 0xFF} << 36 | (id & ((1ull << 36) - 1)); }
+}  // namespace
+
+void AqlProcessor::doorbell(unsigned q, uint64_t id) {
+  Queue& Q = q_[q];
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  Q.doorbells.emplace_back(id, now);
+  Q.announced = std::max(Q.announced, id + 1);
+  Q.occupancy->set(Q.announced > Q.retired ? Q.announced - Q.retired : 0);
+  const std::string track = std::string(name()) + ".q" + std::to_string(q);
+  Trace::instance().slice(track, "doorbell", now, now, {{"id", id}});
+  Trace::instance().flow_begin(track, flow_id(q, id), now, "aql packet");
+  ring();
+}
+
+void AqlProcessor::retired(unsigned q, uint64_t id, bool dispatch, const sc_core::sc_time& start) {
+  Queue& Q = q_[q];
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const std::string track = std::string(name()) + ".q" + std::to_string(q);
+  Trace& tr = Trace::instance();
+  tr.slice(track, dispatch ? "dispatch" : "barrier", start, now, {{"id", id}});
+  busy_.add_busy(start, now);
+  // The doorbell that announced this packet is the first one with a packet id >= id;
+  // a packet found without a doorbell counts from when processing started.
+  sc_core::sc_time rung = start;
+  for (const auto& [db_id, at] : Q.doorbells)
+    if (db_id >= id) {
+      rung = std::min(at, start);
+      break;
+    }
+  if (dispatch) dispatch_latency_.sample((now - rung).to_seconds() * 1e9);
+  while (!Q.doorbells.empty() && Q.doorbells.front().first <= id) {
+    if (Q.doorbells.front().first == id) {
+      tr.slice(track, "completed", now, now, {{"id", id}});
+      tr.flow_end(track, flow_id(q, id), now, "aql packet");
+    }
+    Q.doorbells.pop_front();
+  }
+  Q.retired = std::max(Q.retired, id + 1);
+  Q.occupancy->set(Q.announced > Q.retired ? Q.announced - Q.retired : 0);
 }
 
 void AqlProcessor::fail(unsigned q, QueueError e, const std::string& why) {
@@ -195,7 +247,6 @@ bool AqlProcessor::service(unsigned q) {
     if (dispatch(q, read_id, at, p) != kErrNone) return false;
     signal = p.completion_signal;
     dispatches_.inc();
-    dispatch_latency_.sample((sc_core::sc_time_stamp() - start).to_seconds() * 1e9);
   } else {
     hsa_barrier_packet_t p;
     std::memcpy(&p, raw, 64);
@@ -226,8 +277,7 @@ bool AqlProcessor::service(unsigned q) {
     return false;
   }
   flush();
-  Trace::instance().slice(std::string(name()) + ".q" + std::to_string(q), type == kKernelDispatch ? "dispatch" : "barrier",
-                          start, sc_core::sc_time_stamp(), {{"id", read_id}});
+  retired(q, read_id, type == kKernelDispatch, start);
   if (TextTrace::instance().on(kTraceAql))
     TextTrace::instance().line(to_ps(start), std::string(name()) + ".q" + std::to_string(q),
                                "aql #" + std::to_string(read_id) + " " + describe_packet(raw) + ", took " +

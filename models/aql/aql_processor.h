@@ -5,6 +5,7 @@
 // event mailbox and AQL_SIGNAL interrupt, queue errors. Queues are served
 // round robin, one packet at a time.
 #pragma once
+#include <deque>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -56,12 +57,20 @@ class AqlProcessor : public sc_core::sc_module {
     uint64_t amd_queue = 0, ring = 0, size = 0;  // host physical addresses; size in packets
     sc_core::sc_time blocked_until;              // a barrier that is not satisfied yet
     bool barrier_waiting = false;
+    // Doorbells not yet covered by retirement: (packet id written, time), for
+    // doorbell-to-completion latency; packets announced and retired for the occupancy.
+    std::deque<std::pair<uint64_t, sc_core::sc_time>> doorbells;
+    uint64_t announced = 0, retired = 0;
+    std::unique_ptr<Occupancy> occupancy;
   };
 
   void thread();
   bool service(unsigned q);  // true: a packet retired
   void enable(unsigned q);
   void ring();
+  void doorbell(unsigned q, uint64_t id);
+  // Statistics and timeline of a retired packet: latency from the doorbell that announced it.
+  void retired(unsigned q, uint64_t id, bool dispatch, const sc_core::sc_time& start);
   void fail(unsigned q, aql::QueueError e, const std::string& why);
   void flush();  // waits for the accumulated transaction time
   aql::QueueError check_header(uint16_t header) const;
@@ -91,6 +100,7 @@ class AqlProcessor : public sc_core::sc_module {
   DispatchTimes last_;
   Counter packets_, dispatches_, barriers_, errors_, workgroups_;
   Histogram dispatch_latency_, fetch_to_launch_, end_to_signal_;
+  Utilisation busy_;  // serving packets that retire
 };
 
 }  // namespace avp

@@ -40,12 +40,13 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
       command_latency_(this, "command_latency", "time per packet from header fetch to completion", "ns"),
       buffer_latency_(this, "buffer_latency", "time from submission to completion of a buffer", "ns"),
       kernel_latency_(this, "kernel_latency", "time of a RUN_* command", "ns"),
-      queue_occupancy_(this, "queue_occupancy", "buffers queued at each submission", "buffers"),
+      queue_occupancy_(this, "queue_occupancy", "command buffers submitted and not finished (waiting or executing)", "buffers"),
       busy_time_(this, "busy", "time the CMP executes buffers") {
   decoder_impl_ = std::make_unique<TlmPacketDecoder>();
   for (unsigned op = 0; op < 10; ++op)
     per_opcode_[op] = std::make_unique<Counter>(this, std::string("op.") + cmp_opcode_name(op), "packets executed", "packets");
   set_unit(gp_, kCmpUnit);
+  for (const char* track : {"", ".queue", ".dispatch"}) Trace::instance().declare(std::string(this->name()) + track);
   mirror.register_b_transport(this, &CommandProcessor::mirror_b_transport);
   mirror.register_transport_dbg(this, &CommandProcessor::mirror_transport_dbg);
   SC_HAS_PROCESS(CommandProcessor);
@@ -63,8 +64,12 @@ bool CommandProcessor::submit(uint64_t addr, uint64_t size) {
     raise(kQueueFull);
     return false;
   }
-  queue_.push_back({addr, size, sc_core::sc_time_stamp()});
-  queue_occupancy_.sample(static_cast<double>(queue_.size()));
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  queue_.push_back({addr, size, now, ++submitted_});
+  queue_occupancy_.set(queue_.size() + busy_);
+  Trace& tr = Trace::instance();
+  tr.slice(std::string(name()) + ".queue", "doorbell", now, now, {{"addr", addr}, {"size", size}, {"buffer", submitted_}});
+  tr.flow_begin(std::string(name()) + ".queue", kFlowCmp | submitted_, now, "command buffer");
   queue_event_.notify(sc_core::SC_ZERO_TIME);
   return true;
 }
@@ -79,6 +84,7 @@ CmpStatusWord CommandProcessor::status() const {
 
 void CommandProcessor::reset() {
   queue_.clear();
+  queue_occupancy_.set(busy_);
   status_ = CmpStatusWord{};
   std::memset(regs_, 0, sizeof(regs_));
 }
@@ -99,6 +105,7 @@ void CommandProcessor::thread() {
                             {{"addr", b.addr}, {"size", b.size}});
     buffer_latency_.sample((sc_core::sc_time_stamp() - b.submitted).to_seconds() * 1e9);
     busy_ = false;
+    queue_occupancy_.set(queue_.size());
   }
 }
 
@@ -112,6 +119,13 @@ void CommandProcessor::trace_command(const Buffer& b, uint64_t offset, const Dec
   TextTrace::instance().line(to_ps(start), name(), os.str());
 }
 
+// The end of a buffer's doorbell-to-completion arrow on the timeline.
+void CommandProcessor::trace_end(const Buffer& b, const char* what) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  Trace::instance().slice(name(), what, now, now, {{"buffer", b.seq}});
+  Trace::instance().flow_end(name(), kFlowCmp | b.seq, now, "command buffer");
+}
+
 void CommandProcessor::fail(const Buffer& b, uint64_t offset, unsigned opcode, const Failure& f) {
   failed_buffers_.inc();
   status_.error_code = f.code;
@@ -122,6 +136,7 @@ void CommandProcessor::fail(const Buffer& b, uint64_t offset, unsigned opcode, c
   AVP_LOG(log_, Warn, "command buffer at 0x" << std::hex << b.addr << " failed at offset 0x" << offset << std::dec
                                              << " (" << cmp_opcode_name(opcode) << "): " << cmp_error_name(f.code)
                                              << (f.what.empty() ? "" : ": " + f.what));
+  trace_end(b, "error interrupt");
   raise(kCmpError);
 }
 
@@ -177,6 +192,7 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
     }
     if (c.opcode == AVP_CMP_FINISH) {
       sc_core::wait(complete_latency.get());
+      trace_end(b, "completion interrupt");
       ++completed_;
       buffers_.inc();
       raise(kCmdbufDone);

@@ -55,6 +55,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   struct Buffer {
     uint64_t addr, size;
     sc_core::sc_time submitted;
+    uint64_t seq;  // submission number: the timeline's doorbell-to-completion flow
   };
   struct Failure {
     avp_cmp_error code = AVP_CMP_OK;
@@ -69,6 +70,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   void fail(const Buffer& b, uint64_t offset, unsigned opcode, const Failure& f);
   void trace_command(const Buffer& b, uint64_t offset, const DecodedCommand& c, const sc_core::sc_time& start,
                      const Failure& f) const;
+  void trace_end(const Buffer& b, const char* what);
   Failure execute(const DecodedCommand& c, sc_core::sc_time& delay);
   Failure write_reg(unsigned idx, uint64_t v);
   Failure run_kernel(const DecodedCommand& c, sc_core::sc_time& delay);
@@ -88,7 +90,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   uint64_t regs_[AVP_CMP_NUM_REGS] = {};
   std::deque<Buffer> queue_;
   bool busy_ = false;
-  uint64_t completed_ = 0;
+  uint64_t completed_ = 0, submitted_ = 0;
   uint32_t launch_seq_ = 0;
   CmpStatusWord status_;
   sc_core::sc_event queue_event_, idle_event_;
@@ -96,7 +98,8 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   Logger log_;
   Counter buffers_, failed_buffers_, packets_, queue_full_, instances_;
   std::unique_ptr<Counter> per_opcode_[10];
-  Histogram command_latency_, buffer_latency_, kernel_latency_, queue_occupancy_;
+  Histogram command_latency_, buffer_latency_, kernel_latency_;
+  Occupancy queue_occupancy_;
   Utilisation busy_time_;
 };
 

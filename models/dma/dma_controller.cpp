@@ -31,7 +31,11 @@ DmaController::DmaController(sc_core::sc_module_name name)
   set_unit(gp_, make_unit(UnitKind::Dma, 0));
   for (unsigned c = 0; c < channels.get(); ++c) {
     channels_.push_back(std::make_unique<Channel>());
-    channels_[c]->busy = std::make_unique<Utilisation>(this, "ch" + std::to_string(c) + ".busy", "busy time of channel " + std::to_string(c));
+    const std::string ch = "ch" + std::to_string(c);
+    channels_[c]->busy = std::make_unique<Utilisation>(this, ch + ".busy", "busy time of channel " + std::to_string(c));
+    channels_[c]->occupancy = std::make_unique<Occupancy>(this, ch + ".queue_occupancy",
+                                                          "transfers queued on the channel (including the one moving)", "transfers");
+    Trace::instance().declare(std::string(this->name()) + "." + ch);
     sc_core::sc_spawn([this, c] { channel_thread(c); }, ("ch" + std::to_string(c)).c_str());
   }
 }
@@ -144,6 +148,7 @@ void DmaController::start(RegSet& r, UnitId unit, const sc_core::sc_time& at) {
   for (unsigned c = 1; c < channels_.size(); ++c)
     if (channels_[c]->queue.size() < channels_[best]->queue.size()) best = c;
   channels_[best]->queue.push_back(t);
+  channels_[best]->occupancy->set(channels_[best]->queue.size(), at);
   channels_[best]->wake.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -194,6 +199,7 @@ void DmaController::channel_thread(unsigned ch) {
     if (!t->failed && !move(*t, delay)) t->failed = true;
     sc_core::wait(delay);
     c.queue.pop_front();
+    c.occupancy->set(c.queue.size());
     c.busy->add_busy(begin, sc_core::sc_time_stamp());
     Trace::instance().slice(std::string(name()) + ".ch" + std::to_string(ch),
                             unit_name(t->unit) + " #" + std::to_string(t->id), begin, sc_core::sc_time_stamp(),

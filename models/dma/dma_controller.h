@@ -59,6 +59,7 @@ class DmaController : public sc_core::sc_module {
     std::deque<std::shared_ptr<Transfer>> queue;
     sc_core::sc_event wake;
     std::unique_ptr<Utilisation> busy;
+    std::unique_ptr<Occupancy> occupancy;
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

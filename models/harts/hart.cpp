@@ -147,11 +147,13 @@ void Hart::fetch_timing(const Block& b) {
   uint64_t memory_ps = 0;
   for (const auto& r : dmi_)
     if (b.pc - r.base < r.size) memory_ps = r.rd_ps;
+  const uint64_t before = local_ps_;
   for (uint64_t a = b.pc & ~(line - 1); a < b.pc + b.bytes; a += line) {
     bool miss = false;
     local_ps_ += icache_.access(a, false, miss);
     if (miss) local_ps_ += memory_ps;
   }
+  stall_ps_[StallFetch] += local_ps_ - before;
 }
 
 void Hart::illegal(const Insn& d) const { throw TrapException{kIllegalInsn, d.raw}; }
@@ -251,8 +253,10 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause) {
   prepare_payload(gp_, cmd, addr, data, len);
   sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
+  const sc_core::sc_time before = sc_core::sc_time_stamp() + delay;
   bus->b_transport(gp_, delay);
   local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
+  stall_ps_[StallMemory] += static_cast<uint64_t>((sc_core::sc_time_stamp() + delay - before).to_seconds() * 1e12 + 0.5);
   if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, addr};
 }
 
@@ -280,6 +284,7 @@ void Hart::store_slow(uint64_t addr, T v) {
     std::swap(wr_, wr2_);
     std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
     local_ps_ += wr_.wr_ps;
+    stall_ps_[StallMemory] += wr_.wr_ps;
     return;
   }
   if (DmiRegion* r = find_dmi(addr, true)) {
@@ -288,6 +293,7 @@ void Hart::store_slow(uint64_t addr, T v) {
       wr_ = *r;
       std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
       local_ps_ += wr_.wr_ps;
+      stall_ps_[StallMemory] += wr_.wr_ps;
       return;
     }
   }

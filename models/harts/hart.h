@@ -79,6 +79,12 @@ class Hart : public sc_core::sc_module {
   CacheModel& icache() { return icache_; }
   CacheModel& dcache() { return dcache_; }
   uint64_t cycles() const { return s_.mcycle; }
+  // Simulated time beyond the instructions' own cycles, by cause (ps, since construction):
+  // instruction fetch (I-cache time and fill latency), data accesses (D-cache
+  // time, memory and device latency), barriers, WFI, extension-device calls.
+  enum Stall { StallFetch, StallMemory, StallBarrier, StallWfi, StallXintf, kStallCauses };
+  uint64_t stall_ps(Stall s) const { return stall_ps_[s]; }
+  void add_stall(Stall s, uint64_t ps) { stall_ps_[s] += ps; }
 
  private:
   struct Block {
@@ -124,7 +130,9 @@ class Hart : public sc_core::sc_module {
     if (off < rd_.size && rd_.size - off >= sizeof(T)) {
       T v;
       std::memcpy(&v, rd_.ptr + off, sizeof(T));
-      local_ps_ += dcache_.enabled() ? cached(addr, false, rd_.rd_ps) : rd_.rd_ps;
+      const uint64_t t = dcache_.enabled() ? cached(addr, false, rd_.rd_ps) : rd_.rd_ps;
+      local_ps_ += t;
+      stall_ps_[StallMemory] += t;
       return v;
     }
     return load_slow<T>(addr);
@@ -134,7 +142,9 @@ class Hart : public sc_core::sc_module {
     const uint64_t off = addr - wr_.base;
     if (off < wr_.size && wr_.size - off >= sizeof(T)) {
       std::memcpy(wr_.ptr + off, &v, sizeof(T));
-      local_ps_ += dcache_.enabled() ? cached(addr, true, wr_.wr_ps) : wr_.wr_ps;
+      const uint64_t t = dcache_.enabled() ? cached(addr, true, wr_.wr_ps) : wr_.wr_ps;
+      local_ps_ += t;
+      stall_ps_[StallMemory] += t;
     } else {
       store_slow<T>(addr, v);
     }
@@ -173,6 +183,7 @@ class Hart : public sc_core::sc_module {
   std::vector<BlockSlot> block_slots_ = std::vector<BlockSlot>(kBlockSlots);
   tlm::tlm_generic_payload gp_;
   uint64_t local_ps_ = 0;
+  uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved address (8-byte granule), ~0 = none
 
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;

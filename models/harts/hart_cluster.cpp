@@ -91,7 +91,8 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       prints_(this, "prints", "ECALL print calls", "calls"),
       barriers_done_(this, "barriers", "barriers completed (ECALL and xintf)", "barriers"),
       code_flushes_(this, "code_flushes", "decoded-instruction caches dropped because code was written", "flushes"),
-      xintf_calls_(this, "xintf_calls", "xcmd calls that reached an extension device", "calls") {
+      xintf_calls_(this, "xintf_calls", "xcmd calls that reached an extension device", "calls"),
+      instance_time_(this, "instance_time", "time of a kernel instance (work-group) from launch to exit", "ns") {
   xintf_map_.configure(xintf_luns.get(), xintf_devices.get());
   for (unsigned c = 0; c < cores; ++c)
     for (unsigned h = 0; h < harts_per_core; ++h) {
@@ -109,12 +110,21 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
   for (auto& h : harts_) {
     HartStats& st = hart_stats_[h->id()];
     const std::string n = "hart" + std::to_string(h->id()) + ".";
+    Trace::instance().declare(h->name());
     st.instructions = std::make_unique<Counter>(this, n + "instructions", "instructions retired", "instructions");
     st.cycles = std::make_unique<Counter>(this, n + "cycles", "cycles of the retired instructions", "cycles");
     st.icache_hits = std::make_unique<Counter>(this, n + "icache_hits", "L1 instruction cache hits", "accesses");
     st.icache_misses = std::make_unique<Counter>(this, n + "icache_misses", "L1 instruction cache misses", "accesses");
     st.dcache_hits = std::make_unique<Counter>(this, n + "dcache_hits", "L1 data cache hits", "accesses");
     st.dcache_misses = std::make_unique<Counter>(this, n + "dcache_misses", "L1 data cache misses", "accesses");
+    st.active_cycles = std::make_unique<Counter>(this, n + "active_cycles", "clock cycles running (instructions and stalls)", "cycles");
+    st.busy = std::make_unique<Utilisation>(this, n + "busy", "time running a kernel instance or program");
+    static const char* const kStallNames[Hart::kStallCauses] = {"fetch", "memory", "barrier", "wfi", "xintf"};
+    static const char* const kStallWhat[Hart::kStallCauses] = {
+        "instruction fetch: I-cache time and fill latency", "data accesses: D-cache time, memory and device latency",
+        "waiting at barriers", "waiting in WFI", "extension-device (xcmd) calls"};
+    for (unsigned c = 0; c < Hart::kStallCauses; ++c)
+      st.stall[c] = std::make_unique<Counter>(this, n + "stall_" + kStallNames[c], kStallWhat[c], "ps");
   }
   for (auto& h : harts_) h->xintf.bind(xintf_hub);
   perf_socket.register_b_transport(this, &HartCluster::perf_b_transport);
@@ -146,14 +156,22 @@ void HartCluster::configure_costs() {
 
 void HartCluster::update_hart_stats(Hart& h) {
   HartStats& st = hart_stats_[h.id()];
+  const sc_core::sc_time stopped = sc_core::sc_time_stamp();
+  st.busy->add_busy(h.started_, stopped);
+  st.active_cycles->inc(static_cast<uint64_t>((stopped - h.started_) / clock_period.get() + 0.5));
+  if (h.kernel_) instance_time_.sample((stopped - h.started_).to_seconds() * 1e9);
+  for (unsigned c = 0; c < Hart::kStallCauses; ++c) {
+    const uint64_t v = h.stall_ps(static_cast<Hart::Stall>(c));
+    st.stall[c]->inc(v - st.stalls_reported[c]);
+    st.stalls_reported[c] = v;
+  }
   const uint64_t now[6] = {h.instructions(), h.cycles(), h.icache().hits(), h.icache().misses(), h.dcache().hits(),
                            h.dcache().misses()};
   Counter* c[6] = {st.instructions.get(), st.cycles.get(), st.icache_hits.get(), st.icache_misses.get(),
                    st.dcache_hits.get(), st.dcache_misses.get()};
   for (int i = 0; i < 6; ++i) {
-    // Instructions and cycles restart with each launch; cache counts accumulate.
-    const uint64_t base = (i < 2 && now[i] < st.reported[i]) ? 0 : st.reported[i];
-    c[i]->inc(now[i] - base);
+    // Instructions and cycles restart with each launch (this is its stop); cache counts accumulate.
+    c[i]->inc(i < 2 ? now[i] : now[i] - st.reported[i]);
     st.reported[i] = now[i];
   }
 }
@@ -237,7 +255,9 @@ void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Har
     g.release.notify(sc_core::SC_ZERO_TIME);
     return;
   }
+  const sc_core::sc_time arrived = sc_core::sc_time_stamp();
   while (g.generation == gen) sc_core::wait(g.release);
+  h.add_stall(Hart::StallBarrier, static_cast<uint64_t>((sc_core::sc_time_stamp() - arrived).to_seconds() * 1e12 + 0.5));
 }
 
 void HartCluster::barrier(Hart& h) {

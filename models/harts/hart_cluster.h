@@ -131,8 +131,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   std::vector<DmaState> dma_;
   // Per-hart statistics (instructions, cycles, cache hits and misses), updated when a hart stops.
   struct HartStats {
-    std::unique_ptr<Counter> instructions, cycles, icache_hits, icache_misses, dcache_hits, dcache_misses;
-    uint64_t reported[6] = {};
+    std::unique_ptr<Counter> instructions, cycles, icache_hits, icache_misses, dcache_hits, dcache_misses, active_cycles;
+    std::unique_ptr<Counter> stall[Hart::kStallCauses];
+    std::unique_ptr<Utilisation> busy;
+    uint64_t reported[6] = {}, stalls_reported[Hart::kStallCauses] = {};
   };
   std::vector<HartStats> hart_stats_;
   bool caches_configured_ = false;
@@ -140,6 +142,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   XintfMap xintf_map_;
   Logger log_;
   Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;
+  Histogram instance_time_;
 };
 
 }  // namespace avp

@@ -1,5 +1,7 @@
 // xext/xcmd on the hart side: lun translation and dispatch through the hart's
 // xintf socket (platform.md section 6).
+#include <algorithm>
+
 #include "base/unit.h"
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
@@ -38,8 +40,13 @@ void Hart::exec_xintf(const Insn& d) {
       gp.set_streaming_width(sizeof(p));
       gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
       sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
+      // The call's time (waits included), less what a barrier device already counted.
+      const sc_core::sc_time before = sc_core::sc_time_stamp() + delay;
+      const uint64_t barrier_before = stall_ps_[StallBarrier];
       xintf->b_transport(gp, delay);
       local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
+      const uint64_t call_ps = static_cast<uint64_t>((sc_core::sc_time_stamp() + delay - before).to_seconds() * 1e12 + 0.5);
+      stall_ps_[StallXintf] += call_ps - std::min(call_ps, stall_ps_[StallBarrier] - barrier_before);
       if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) illegal(d);  // hardware configuration error
       if (p.fault) throw TrapException{p.fault_cause, p.fault_tval};
       rd = p.rd;

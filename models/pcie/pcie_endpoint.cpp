@@ -4,9 +4,17 @@
 
 #include "base/payload.h"
 #include "base/unit.h"
+#include "base/vcd.h"
 #include "pcie/bar0_regs.h"
 
 namespace avp {
+
+namespace {
+// INTR bits by name, for the VCD of the interrupt lines.
+const char* const kIntrBitNames[32] = {"fence_wait", "feed_error", "cmd_error", "mem_error", "slot_error",
+                                       "user_fence_wait", nullptr, nullptr, "cmdbuf_done", "cmp_error",
+                                       "cmp_queue_full", "aql_signal", "aql_error", "dma_error"};
+}  // namespace
 
 PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, CmpHostInterface* cmp, const PlatformInfo& info)
     : sc_module(name),
@@ -61,15 +69,40 @@ void PcieEndpoint::raise(uint32_t bits) {
   // MSI is edge-like: one message per newly raised enabled bit.
   if (config_.msi_enabled() && (bits & intr_enable_) && msi) {
     (void)was;
+    Vcd::instance().trigger(std::string(name()) + ".msi");
     msi(config_.msi_address(), config_.msi_data());
   }
 }
 
 void PcieEndpoint::update_irq() {
   const bool level = (intr_ & intr_enable_) != 0;
-  if (level == level_) return;
-  level_ = level;
-  if (!config_.msi_enabled() && !config_.intx_disabled() && intx) intx(level);
+  if (level != level_) {
+    level_ = level;
+    if (!config_.msi_enabled() && !config_.intx_disabled() && intx) intx(level);
+  }
+  record_lines();
+}
+
+void PcieEndpoint::start_of_simulation() {
+  Vcd& v = Vcd::instance();
+  const std::string n = name();
+  for (const char* bit : kIntrBitNames)
+    if (bit) v.wire(n + ".intr." + bit);
+  v.wire(n + ".irq");
+  v.wire(n + ".intx");
+  v.event(n + ".msi");
+}
+
+// INTR bits (pending, set by their source, cleared by the host), the enabled
+// request (INTR & INTR_ENABLE) and the INTx wire.
+void PcieEndpoint::record_lines() {
+  Vcd& v = Vcd::instance();
+  if (!v.enabled()) return;
+  const std::string n = name();
+  for (unsigned b = 0; b < 32; ++b)
+    if (kIntrBitNames[b]) v.change(n + ".intr." + kIntrBitNames[b], (intr_ >> b) & 1);
+  v.change(n + ".irq", level_);
+  v.change(n + ".intx", level_ && !config_.msi_enabled() && !config_.intx_disabled());
 }
 
 void PcieEndpoint::map_cmp_registers() {

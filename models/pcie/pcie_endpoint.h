@@ -74,6 +74,8 @@ class PcieEndpoint : public sc_core::sc_module {
   bool memory_space_decodes(tlm::tlm_generic_payload& gp, const char* bar);
   bool host_access(bool write, uint64_t pa, void* data, unsigned len, sc_core::sc_time& delay);
   void update_irq();
+  void start_of_simulation() override;
+  void record_lines();  // the interrupt lines in the VCD (when enabled)
   void map_cmp_registers();
   void map_info_block();
 

@@ -19,7 +19,13 @@ PcieLink::PcieLink(sc_core::sc_module_name name)
       bytes_{Counter(this, "down.bytes", "payload bytes downstream", "bytes"), Counter(this, "up.bytes", "payload bytes upstream", "bytes")},
       busy_down_(this, "down.busy", "occupancy of the downstream direction"),
       busy_up_(this, "up.busy", "occupancy of the upstream direction"),
-      read_latency_(this, "read_latency", "latency of non-posted reads", "ns") {
+      read_latency_(this, "read_latency", "latency of non-posted reads (both directions)", "ns"),
+      transfer_latency_{Histogram(this, "down.transfer_latency", "downstream transfers: issue to last TLP arrived", "ns"),
+                        Histogram(this, "up.transfer_latency", "upstream transfers: issue to last TLP arrived", "ns")},
+      dir_read_latency_{Histogram(this, "down.read_latency", "reads requested downstream (host MMIO reads)", "ns"),
+                        Histogram(this, "up.read_latency", "reads requested upstream (device reads of host memory)", "ns")} {
+  Trace::instance().declare(std::string(this->name()) + ".down");
+  Trace::instance().declare(std::string(this->name()) + ".up");
   if (generation.get() < 1 || generation.get() > 5) throw ParamError(std::string(this->name()) + ".generation: 1..5");
   const uint32_t l = lanes.get();
   if (l == 0 || l > 32 || (l & (l - 1))) throw ParamError(std::string(this->name()) + ".lanes: a power of two up to 32");
@@ -47,6 +53,7 @@ sc_core::sc_time PcieLink::occupy(Dir dir, uint64_t bytes, const sc_core::sc_tim
   (dir == Down ? busy_down_ : busy_up_).add_busy(start, busy_until_[dir]);
   Trace::instance().slice(std::string(name()) + (dir == Down ? ".down" : ".up"), std::to_string(bytes) + " B", start,
                           busy_until_[dir]);
+  transfer_latency_[dir].sample((busy_until_[dir] - at).to_seconds() * 1e9);
   if (TextTrace::instance().on(kTracePcie)) trace_tlps(dir, bytes, start, tlp);
   return busy_until_[dir];
 }
@@ -71,6 +78,7 @@ sc_core::sc_time PcieLink::read(Dir dir, uint64_t bytes, const sc_core::sc_time&
   const sc_core::sc_time req = occupy(dir, 0, at, "MRd");
   const sc_core::sc_time done = occupy(dir == Down ? Up : Down, bytes, req + completion_latency.get(), "CplD");
   read_latency_.sample((done - at).to_seconds() * 1e9);
+  dir_read_latency_[dir].sample((done - at).to_seconds() * 1e9);
   return done;
 }
 

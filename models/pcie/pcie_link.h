@@ -41,6 +41,8 @@ class PcieLink : public sc_core::sc_module {
   Counter tlps_[2], bytes_[2];
   Utilisation busy_down_, busy_up_;
   Histogram read_latency_;
+  // Per direction: request to last TLP arrived (queueing included); reads by their requester's direction.
+  Histogram transfer_latency_[2], dir_read_latency_[2];
 };
 
 }  // namespace avp

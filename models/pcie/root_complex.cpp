@@ -13,7 +13,10 @@ PcieRootComplex::PcieRootComplex(sc_core::sc_module_name name, PcieLink& link)
       cfg_out("cfg_out"), bar0_out("bar0_out"), bar2_out("bar2_out"),
       link_(link), log_(this->name()),
       irqs_(this, "interrupts", "interrupts delivered to the host (INTx rising edges and MSIs)", "interrupts"),
-      mmio_latency_(this, "mmio_latency", "host-observed latency of a BAR0 access", "ns") {}
+      bar0_read_latency_(this, "bar0.read_latency", "host-observed latency of a BAR0 read", "ns"),
+      bar0_write_latency_(this, "bar0.write_latency", "host-observed latency of a posted BAR0 write", "ns"),
+      bar2_read_latency_(this, "bar2.read_latency", "host-observed latency of a BAR2 read (up to 4 KiB)", "ns"),
+      bar2_write_latency_(this, "bar2.write_latency", "host-observed latency of a posted BAR2 write (up to 4 KiB)", "ns") {}
 
 tlm::tlm_response_status PcieRootComplex::access(tlm_utils::simple_initiator_socket<PcieRootComplex>& s,
                                                  tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len) {
@@ -34,7 +37,11 @@ tlm::tlm_response_status PcieRootComplex::access(tlm_utils::simple_initiator_soc
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   s->b_transport(gp, d);
   if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
-  mmio_latency_.sample((sc_core::sc_time_stamp() - start).to_seconds() * 1e9);
+  const bool read = cmd == tlm::TLM_READ_COMMAND;
+  Histogram* h = &s == &bar0_out ? (read ? &bar0_read_latency_ : &bar0_write_latency_)
+                 : &s == &bar2_out ? (read ? &bar2_read_latency_ : &bar2_write_latency_)
+                                   : nullptr;
+  if (h) h->sample((sc_core::sc_time_stamp() - start).to_seconds() * 1e9);
   return gp.get_response_status();
 }
 

@@ -52,7 +52,8 @@ class PcieRootComplex : public sc_core::sc_module {
   sc_core::sc_event irq_event_;
   Logger log_;
   Counter irqs_;
-  Histogram mmio_latency_;
+  // Host-observed latency per BAR and direction (BAR0 registers, BAR2 device memory).
+  Histogram bar0_read_latency_, bar0_write_latency_, bar2_read_latency_, bar2_write_latency_;
 };
 
 }  // namespace avp

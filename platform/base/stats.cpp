@@ -91,6 +91,41 @@ nlohmann::json Utilisation::to_json() const {
           {"fraction", fraction()}};
 }
 
+void Occupancy::set(uint64_t level, const sc_core::sc_time& at) {
+  if (at > last_) {
+    at_level_[level_] += at - last_;
+    last_ = at;
+  }
+  level_ = level;
+  if (level > max_) max_ = level;
+}
+
+std::map<uint64_t, sc_core::sc_time> Occupancy::time_at_level(const sc_core::sc_time& until) const {
+  std::map<uint64_t, sc_core::sc_time> m = at_level_;
+  if (until > last_) m[level_] += until - last_;
+  return m;
+}
+
+double Occupancy::mean(const sc_core::sc_time& until) const {
+  if (until == sc_core::SC_ZERO_TIME) return 0;
+  double weighted = 0;
+  for (const auto& [level, t] : time_at_level(until)) weighted += static_cast<double>(level) * t.to_seconds();
+  return weighted / until.to_seconds();
+}
+
+nlohmann::json Occupancy::to_json() const {
+  nlohmann::json levels = nlohmann::json::array();
+  for (const auto& [level, t] : time_at_level()) levels.push_back({level, t.to_seconds() * 1e9});
+  return {{"type", "occupancy"}, {"unit", unit()}, {"description", description()}, {"mean", mean()},
+          {"max", max_}, {"current", level_}, {"time_at_level_ns", levels}};
+}
+
+void Occupancy::reset() {
+  level_ = max_ = 0;
+  last_ = sc_core::SC_ZERO_TIME;
+  at_level_.clear();
+}
+
 StatRegistry& StatRegistry::instance() {
   static StatRegistry r;
   return r;

@@ -1,5 +1,5 @@
 // Statistics every model declares next to its state: counters, histograms with
-// percentiles and busy/idle utilisation. All register in StatRegistry under
+// percentiles, busy/idle utilisation and time-weighted queue occupancy. All register in StatRegistry under
 // "<module>.<name>" and are written to report.json and the run summary.
 #pragma once
 #include <array>
@@ -83,6 +83,31 @@ class Utilisation : public StatBase {
 
  private:
   sc_core::sc_time busy_, last_end_;
+};
+
+// Level of a queue over simulated time: time-weighted mean and maximum, and
+// the time spent at each level. Changes come in non-decreasing time order (an
+// earlier time is taken as the last change's).
+class Occupancy : public StatBase {
+ public:
+  Occupancy(const sc_core::sc_object* owner, const std::string& local, std::string description, std::string unit)
+      : StatBase(owner, local, std::move(description), std::move(unit)) {}
+  Occupancy(std::string name, std::string description, std::string unit)
+      : StatBase(std::move(name), std::move(description), std::move(unit)) {}
+  void set(uint64_t level, const sc_core::sc_time& at = sc_core::sc_time_stamp());
+  uint64_t level() const { return level_; }
+  uint64_t max() const { return max_; }
+  // Time-weighted mean level over [0, until]; until defaults to the current simulated time.
+  double mean(const sc_core::sc_time& until = sc_core::sc_time_stamp()) const;
+  // Time at each level over [0, until].
+  std::map<uint64_t, sc_core::sc_time> time_at_level(const sc_core::sc_time& until = sc_core::sc_time_stamp()) const;
+  nlohmann::json to_json() const override;
+  void reset() override;
+
+ private:
+  uint64_t level_ = 0, max_ = 0;
+  sc_core::sc_time last_;
+  std::map<uint64_t, sc_core::sc_time> at_level_;  // closed intervals before last_
 };
 
 class StatRegistry {

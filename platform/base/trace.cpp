@@ -15,8 +15,7 @@ Trace& Trace::instance() {
 }
 
 void Trace::clear() {
-  tracks_.clear();
-  events_.clear();
+  events_.clear();  // declared tracks stay
 }
 
 int Trace::tid_of(const std::string& track) {

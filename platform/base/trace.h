@@ -12,6 +12,10 @@
 
 namespace avp {
 
+// Flow ids of each kind of doorbell-to-completion arrow (kind | sequence
+// number), below 2^53 so JavaScript viewers read them exactly.
+constexpr uint64_t kFlowCmp = 1ull << 44, kFlowAql = 2ull << 44;
+
 class Trace {
  public:
   static Trace& instance();
@@ -19,6 +23,8 @@ class Trace {
   void enable(bool on) { enabled_ = on; }
   void clear();
 
+  // Lists a unit's track even when it records no slice (an idle unit).
+  void declare(const std::string& track) { tid_of(track); }
   // A complete slice on `track` (e.g. "cmp", "dma.ch0", "hart3", "pcie.down").
   void slice(const std::string& track, const std::string& name, const sc_core::sc_time& start,
              const sc_core::sc_time& end, nlohmann::json args = nullptr);

@@ -19,6 +19,8 @@ th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}.hist{displa
 </style></head><body>
 <h1>accel-vp run report</h1><div id="run"></div>
 <h2>Utilisation</h2><div id="util"></div>
+<h2>Queue occupancy</h2><div id="occupancy"></div>
+<h2>Harts</h2><div id="harts"></div>
 <h2>Timeline</h2><div id="timeline"></div>
 <h2>Latency histograms</h2><div id="hist"></div>
 <h2>Counters</h2><div id="counters"></div>
@@ -39,17 +41,75 @@ const util = [];
 for (const [u, g] of Object.entries(R.units)) for (const [s, v] of Object.entries(g.utilisation || {})) util.push([u + '.' + s, v.fraction]);
 util.sort((a, b) => b[1] - a[1]);
 const us = svg(760, 20 * util.length + 10);
+us.setAttribute('class', 'chart utilisation');
 util.forEach(([n, f], i) => {
   us.appendChild(el('text', {x: 0, y: 20 * i + 14, 'font-size': 12}, n));
   us.appendChild(el('rect', {x: 260, y: 20 * i + 3, width: Math.max(1, 400 * f), height: 14, fill: '#4a7bd0', class: 'bar'}));
   us.appendChild(el('text', {x: 670, y: 20 * i + 14, 'font-size': 12}, (100 * f).toFixed(1) + ' %'));
 });
 document.getElementById('util').appendChild(util.length ? us : document.createTextNode('no utilisation statistics'));
+// Queue occupancy: time-weighted mean (bar) and maximum (tick).
+const occ = [];
+for (const [u, g] of Object.entries(R.units)) for (const [s, o] of Object.entries(g.occupancy || {})) occ.push([u + '.' + s, o]);
+if (occ.length) {
+  const top = Math.max(1, ...occ.map(([, o]) => o.max));
+  const os = svg(900, 20 * occ.length + 10);
+  os.setAttribute('class', 'chart occupancy');
+  occ.forEach(([n, o], i) => {
+    os.appendChild(el('text', {x: 0, y: 20 * i + 14, 'font-size': 12}, n));
+    os.appendChild(el('rect', {x: 260, y: 20 * i + 3, width: Math.max(1, 400 * o.mean / top), height: 14, fill: '#8a6ad0', class: 'bar'}));
+    os.appendChild(el('rect', {x: 260 + 400 * o.max / top, y: 20 * i + 1, width: 2, height: 18, fill: '#222'}));
+    os.appendChild(el('text', {x: 670, y: 20 * i + 14, 'font-size': 12}, `mean ${o.mean.toFixed(3)} max ${o.max} ${o.unit}`));
+  });
+  document.getElementById('occupancy').appendChild(os);
+} else {
+  document.getElementById('occupancy').textContent = 'no queue statistics';
+}
+// Harts: instructions, IPC, cache hit rates and stall time by cause (stacked bar of the busy time).
+const harts = Object.entries(R.units).filter(([, g]) => g.derived && g.counters && g.counters.instructions);
+if (harts.length) {
+  const causes = [...new Set(harts.flatMap(([, g]) => Object.keys(g.derived.stall_ns || {})))].sort();
+  const colours = ['#d04a4a', '#4a7bd0', '#d0a84a', '#5aa05a', '#8a6ad0', '#4ab8d0'];
+  const pct = v => v === undefined ? '-' : (100 * v).toFixed(1) + ' %';
+  const ht = document.createElement('table');
+  ht.innerHTML = '<tr><th>hart</th><th>instructions</th><th>IPC</th><th>issue IPC</th><th>I-cache hits</th><th>D-cache hits</th><th>busy us</th>' +
+                 causes.map(c => `<th>stall ${c} us</th>`).join('') + '</tr>';
+  for (const [u, g] of harts) {
+    const d = g.derived, busy = g.utilisation && g.utilisation.busy ? g.utilisation.busy.busy_ns : 0;
+    const tr = document.createElement('tr');
+    tr.innerHTML = `<td>${u}</td><td>${g.counters.instructions.value}</td><td>${d.ipc === undefined ? '-' : d.ipc.toFixed(3)}</td>` +
+                   `<td>${d.issue_ipc === undefined ? '-' : d.issue_ipc.toFixed(3)}</td><td>${pct(d.icache_hit_rate)}</td><td>${pct(d.dcache_hit_rate)}</td>` +
+                   `<td>${(busy / 1000).toFixed(3)}</td>` + causes.map(c => `<td>${((d.stall_ns || {})[c] / 1000 || 0).toFixed(3)}</td>`).join('');
+    ht.appendChild(tr);
+  }
+  document.getElementById('harts').appendChild(ht);
+  const ss = svg(760, 20 * harts.length + 30);
+  ss.setAttribute('class', 'chart stalls');
+  harts.forEach(([u, g], i) => {
+    ss.appendChild(el('text', {x: 0, y: 20 * i + 14, 'font-size': 12}, u));
+    let x = 160;
+    for (const [k, c] of causes.entries()) {
+      const w = 500 * ((g.derived.stall_fraction || {})[c] || 0);
+      ss.appendChild(el('rect', {x, y: 20 * i + 3, width: w, height: 14, fill: colours[k % colours.length], class: 'bar'}));
+      x += w;
+    }
+  });
+  causes.forEach((c, k) => {
+    ss.appendChild(el('rect', {x: 160 + 90 * k, y: 20 * harts.length + 10, width: 10, height: 10, fill: colours[k % colours.length]}));
+    ss.appendChild(el('text', {x: 174 + 90 * k, y: 20 * harts.length + 19, 'font-size': 11}, c));
+  });
+  const cap = document.createElement('div'); cap.className = 'muted'; cap.textContent = 'stall time as a share of each hart\'s busy time';
+  document.getElementById('harts').appendChild(ss); document.getElementById('harts').appendChild(cap);
+} else {
+  document.getElementById('harts').textContent = 'no hart ran';
+}
 // Timeline (when the run was traced).
 if (T.length) {
-  const tids = [...new Set(T.map(e => e[0]))].sort((a, b) => a - b);
+  // Every unit's track, idle ones included.
+  const tids = [...new Set([...Object.keys(K).map(Number), ...T.map(e => e[0])])].sort((a, b) => a - b);
   const end = Math.max(...T.map(e => e[2] + e[3])) || 1;
   const ts = svg(1000, 22 * tids.length + 20);
+  ts.setAttribute('class', 'chart timeline');
   tids.forEach((t, i) => ts.appendChild(el('text', {x: 0, y: 22 * i + 15, 'font-size': 11}, K[t] || ('track ' + t))));
   for (const [t, n, s, d] of T) {
     const r = el('rect', {x: 160 + 820 * s / end, y: 22 * tids.indexOf(t) + 3, width: Math.max(0.5, 820 * d / end), height: 16, fill: '#d07a4a', class: 'slice'});
@@ -67,12 +127,19 @@ for (const [u, g] of Object.entries(R.units)) for (const [s, h] of Object.entrie
   const div = document.createElement('div'); div.className = 'hist';
   div.appendChild(document.createTextNode(`${u}.${s} (${h.unit}): n=${h.count} p50=${h.p50.toFixed(1)} p95=${h.p95.toFixed(1)} p99=${h.p99.toFixed(1)}`));
   const b = h.buckets, max = Math.max(...b.map(x => x[1]));
-  const hs = svg(300, 80);
-  b.forEach(([v, n], i) => hs.appendChild(el('rect', {x: 300 * i / b.length, y: 78 - 76 * n / max, width: Math.max(1, 300 / b.length - 1), height: 76 * n / max, fill: '#5aa05a', class: 'bar'})));
+  const hs = svg(300, 94);
+  hs.setAttribute('class', 'chart histogram');
+  b.forEach(([v, n], i) => {
+    const r = el('rect', {x: 300 * i / b.length, y: 78 - 76 * n / max, width: Math.max(1, 300 / b.length - 1), height: 76 * n / max, fill: '#5aa05a', class: 'bar'});
+    r.appendChild(el('title', {}, `${v.toPrecision(4)} ${h.unit}: ${n}`));
+    hs.appendChild(r);
+  });
+  hs.appendChild(el('text', {x: 0, y: 92, 'font-size': 10}, `${h.min.toPrecision(4)}`));
+  hs.appendChild(el('text', {x: 300, y: 92, 'font-size': 10, 'text-anchor': 'end'}, `${h.max.toPrecision(4)} ${h.unit} (buckets in value order)`));
   div.appendChild(document.createElement('br')); div.appendChild(hs);
   document.getElementById('hist').appendChild(div);
 }
-// Counters.
+// Counters (statistics of the other groups are in the sections above).
 const table = document.createElement('table');
 table.innerHTML = '<tr><th>counter</th><th>value</th><th>unit</th></tr>';
 for (const [u, g] of Object.entries(R.units)) for (const [s, c] of Object.entries(g.counters || {})) {

@@ -31,18 +31,30 @@ nlohmann::json build_report(const nlohmann::json& manifest) {
     const std::string stat = s->name().substr(unit.size() + (unit.size() < s->name().size() ? 1 : 0));
     nlohmann::json j = s->to_json();
     const std::string type = j["type"];
-    const char* group = type == "histogram" ? "histograms" : type == "utilisation" ? "utilisation" : "counters";
+    const char* group = type == "histogram"     ? "histograms"
+                        : type == "utilisation" ? "utilisation"
+                        : type == "occupancy"   ? "occupancy"
+                                                : "counters";
     units[unit][group][stat] = j;
   }
-  // Derived per-hart figures: IPC and cache hit rates.
+  // Derived per-hart figures: IPC, cache hit rates, stall time by cause.
   for (auto& [unit, g] : units.items()) {
     if (!g.contains("counters")) continue;
     const auto& c = g["counters"];
-    auto value = [&](const char* k) { return c.contains(k) ? c[k]["value"].get<double>() : 0.0; };
-    if (c.contains("instructions") && value("cycles") > 0) g["derived"]["ipc"] = value("instructions") / value("cycles");
-    for (const char* cache : {"icache", "dcache"}) {
-      const double hits = value((std::string(cache) + "_hits").c_str()), misses = value((std::string(cache) + "_misses").c_str());
-      if (hits + misses > 0) g["derived"][std::string(cache) + "_hit_rate"] = hits / (hits + misses);
+    auto value = [&](const std::string& k) { return c.contains(k) ? c[k]["value"].get<double>() : 0.0; };
+    if (c.contains("instructions") && value("active_cycles") > 0) g["derived"]["ipc"] = value("instructions") / value("active_cycles");
+    if (c.contains("instructions") && value("cycles") > 0) g["derived"]["issue_ipc"] = value("instructions") / value("cycles");
+    for (const std::string cache : {"icache", "dcache"}) {
+      const double hits = value(cache + "_hits"), misses = value(cache + "_misses");
+      if (hits + misses > 0) g["derived"][cache + "_hit_rate"] = hits / (hits + misses);
+    }
+    const double busy_ps = g.contains("utilisation") && g["utilisation"].contains("busy")
+                               ? g["utilisation"]["busy"]["busy_ns"].get<double>() * 1e3
+                               : 0;
+    for (const auto& [name, counter] : c.items()) {
+      if (name.rfind("stall_", 0) != 0) continue;
+      g["derived"]["stall_ns"][name.substr(6)] = counter["value"].get<double>() / 1e3;
+      if (busy_ps > 0) g["derived"]["stall_fraction"][name.substr(6)] = counter["value"].get<double>() / busy_ps;
     }
   }
   r["units"] = units;

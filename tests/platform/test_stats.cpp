@@ -32,6 +32,22 @@ TEST(Stats, IdleUnitHasZeroUtilisation) {
   EXPECT_DOUBLE_EQ(u.fraction(sc_core::sc_time(1, sc_core::SC_US)), 0.0);
 }
 
+TEST(Stats, OccupancyIsWeightedByTime) {
+  using sc_core::sc_time;
+  Occupancy q("q", "entries queued", "entries");
+  q.set(2, sc_time(10, sc_core::SC_NS));  // 0 for 10 ns
+  q.set(1, sc_time(30, sc_core::SC_NS));  // 2 for 20 ns
+  q.set(0, sc_time(40, sc_core::SC_NS));  // 1 for 10 ns, then 0
+  EXPECT_EQ(q.max(), 2u);
+  EXPECT_DOUBLE_EQ(q.mean(sc_time(100, sc_core::SC_NS)), (2 * 20 + 1 * 10) / 100.0);
+  const auto levels = q.time_at_level(sc_time(100, sc_core::SC_NS));
+  EXPECT_EQ(levels.at(0), sc_time(70, sc_core::SC_NS));
+  EXPECT_EQ(levels.at(2), sc_time(20, sc_core::SC_NS));
+  Occupancy idle("idle_q", "never used", "entries");
+  EXPECT_DOUBLE_EQ(idle.mean(sc_time(1, sc_core::SC_US)), 0.0);
+  EXPECT_EQ(idle.max(), 0u);
+}
+
 TEST(Stats, RegistryCollectsByName) {
   Counter c("unit.count", "things", "things");
   c.inc(3);

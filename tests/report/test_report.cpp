@@ -2,10 +2,12 @@
 // the self-contained HTML page and the timeline trace.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <set>
@@ -51,6 +53,90 @@ TEST(Report, AnIdleUnitHasZeroUtilisationAndTheSchemaIsComplete) {
   EXPECT_EQ(r["units"]["dma.ch0"]["utilisation"]["busy"]["fraction"].get<double>(), 0.0);
   EXPECT_EQ(r["units"]["cmp"]["histograms"]["command_latency"]["count"].get<int>(), 0);
   EXPECT_TRUE(r["units"]["dram"]["counters"].contains("writes"));
+  for (const char* q : {"cmp", "dma.ch0", "aql.q0"}) {
+    const auto& o = r["units"][q]["occupancy"]["queue_occupancy"];
+    EXPECT_EQ(o["mean"].get<double>(), 0.0) << q;
+    EXPECT_EQ(o["max"], 0) << q;
+  }
+}
+
+TEST(Report, KernelInstancesAndPerHartFigures) {
+  ASSERT_EQ(run("-o rep_harts run vecadd"), 0);
+  const auto r = load("rep_harts/report.json");
+  const auto& units = r["units"];
+  // vecadd runs 1024 instances (one per element) on the harts.
+  const auto& inst = units["harts"]["histograms"]["instance_time"];
+  EXPECT_EQ(inst["count"], 1024);
+  EXPECT_EQ(units["cmp"]["counters"]["instances"]["value"], 1024);
+  EXPECT_EQ(units["cmp"]["histograms"]["buffer_latency"]["count"], 1);
+  // One buffer: in the CMP's queue from submission to completion.
+  const auto& occ = units["cmp"]["occupancy"]["queue_occupancy"];
+  EXPECT_EQ(occ["max"], 1);
+  EXPECT_EQ(occ["time_at_level_ns"][1][0], 1);
+  EXPECT_NEAR(occ["time_at_level_ns"][1][1].get<double>(), units["cmp"]["histograms"]["buffer_latency"]["sum"].get<double>(), 1e-6);
+  double busy_sum = 0, instructions = 0;
+  for (int h = 0; h < 8; ++h) {
+    const auto& g = units["harts.hart" + std::to_string(h)];
+    const double busy = g["utilisation"]["busy"]["busy_ns"].get<double>();
+    busy_sum += busy;
+    instructions += g["counters"]["instructions"]["value"].get<double>();
+    // The default clock is 1 GHz: a busy nanosecond is an active cycle.
+    EXPECT_DOUBLE_EQ(g["counters"]["active_cycles"]["value"].get<double>(), busy) << h;
+    const auto& d = g["derived"];
+    EXPECT_DOUBLE_EQ(d["ipc"].get<double>(), g["counters"]["instructions"]["value"].get<double>() / busy) << h;
+    EXPECT_GE(d["issue_ipc"].get<double>(), d["ipc"].get<double>()) << h;
+    double stalls = 0;
+    for (const char* c : {"fetch", "memory", "barrier", "wfi", "xintf"}) stalls += d["stall_ns"][c].get<double>();
+    EXPECT_GT(d["stall_ns"]["memory"].get<double>(), 0) << h;
+    EXPECT_LE(stalls, busy) << h;
+    EXPECT_GT(d["dcache_hit_rate"].get<double>(), 0) << h;
+  }
+  // Each instance keeps its hart busy for exactly its own time.
+  EXPECT_DOUBLE_EQ(busy_sum, inst["sum"].get<double>());
+  EXPECT_EQ(instructions, units["harts"]["counters"]["instructions"]["value"].get<double>());
+}
+
+TEST(Report, AqlQueueFiguresAndDoorbellToCompletionFlows) {
+  ASSERT_EQ(run("-o rep_aql --timeline rep_aql/trace.json run aql-vecadd"), 0);
+  const auto r = load("rep_aql/report.json");
+  const auto& lat = r["units"]["aql"]["histograms"]["dispatch_latency"];
+  EXPECT_EQ(lat["count"], 1);
+  EXPECT_EQ(r["units"]["aql"]["counters"]["dispatches"]["value"], 1);
+  EXPECT_GT(r["units"]["aql"]["utilisation"]["busy"]["busy_ns"].get<double>(), 0);
+  EXPECT_EQ(r["units"]["aql.q0"]["occupancy"]["queue_occupancy"]["max"], 1);
+  EXPECT_EQ(r["units"]["aql.q1"]["occupancy"]["queue_occupancy"]["max"], 0);
+  // The timeline: the dispatch slice on the queue's track, a flow from the doorbell to the completion.
+  const auto t = load("rep_aql/trace.json");
+  std::map<int, std::string> tracks;
+  std::map<uint64_t, std::pair<double, double>> flows;  // id -> (start, end)
+  double dispatch_start = -1, dispatch_end = -1;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "thread_name") tracks[e["tid"].get<int>()] = e["args"]["name"];
+    if (e["ph"] == "s") flows[e["id"].get<uint64_t>()].first = e["ts"].get<double>();
+    if (e["ph"] == "f") flows[e["id"].get<uint64_t>()].second = e["ts"].get<double>();
+    if (e["ph"] == "X" && e["name"] == "dispatch") {
+      EXPECT_EQ(tracks[e["tid"].get<int>()], "aql.q0");
+      dispatch_start = e["ts"].get<double>();
+      dispatch_end = dispatch_start + e["dur"].get<double>();
+    }
+  }
+  ASSERT_EQ(flows.size(), 1u);
+  const auto [rung, to] = flows.begin()->second;
+  EXPECT_NEAR(to, dispatch_end, 1e-6);
+  // The histogram holds the time from the doorbell (or from when the processor
+  // found the packet, if it polled it before the doorbell arrived) to completion.
+  EXPECT_NEAR((to - std::min(rung, dispatch_start)) * 1000, lat["max"].get<double>(), 1e-3);
+  EXPECT_NEAR((dispatch_end - dispatch_start) * 1000, r["units"]["aql"]["utilisation"]["busy"]["busy_ns"].get<double>(), 1e-3);
+}
+
+TEST(Report, VcdOfTheInterruptLines) {
+  ASSERT_EQ(run("-o rep_vcd --vcd rep_vcd/irq.vcd run vecadd"), 0);
+  const std::string v = text("rep_vcd/irq.vcd");
+  EXPECT_EQ(v.rfind("$version accel-vp $end\n$timescale 1ps $end\n", 0), 0u);
+  for (const char* sig : {" cmdbuf_done $end", " fence_wait $end", " aql_signal $end", " intx $end", " irq $end"})
+    EXPECT_NE(v.find(sig), std::string::npos) << sig;
+  EXPECT_NE(v.find("$var event 1 "), std::string::npos);  // msi
+  EXPECT_EQ(run("-o rep_vcd --vcd /nonexistent-dir/irq.vcd run memcheck"), 2);  // refused before the run
 }
 
 TEST(Report, HtmlIsSelfContainedAndCarriesTheData) {
@@ -72,7 +158,15 @@ TEST(Report, TraceHasATrackPerUnitAndSlices) {
     if (e["ph"] == "M" && e["name"] == "thread_name") tracks.insert(e["args"]["name"]);
     slices += e["ph"] == "X";
   }
-  for (const char* track : {"cmp", "cmp.dispatch", "link.down", "link.up", "harts.hart0", "harts.hart7"})
+  for (const char* track : {"cmp", "cmp.queue", "cmp.dispatch", "dma.ch0", "link.down", "link.up", "harts.hart0", "harts.hart7"})
     EXPECT_TRUE(tracks.count(track)) << track;
   EXPECT_GT(slices, 1000u);
+  // The command buffer's flow: doorbell on cmp.queue, completion interrupt on cmp.
+  int begins = 0, ends = 0;
+  for (const auto& e : t["traceEvents"]) {
+    begins += e["ph"] == "s";
+    ends += e["ph"] == "f";
+  }
+  EXPECT_EQ(begins, 1);
+  EXPECT_EQ(ends, 1);
 }
