@@ -9,7 +9,7 @@
 #include "harts/elf_loader.h"
 #include "kernel_loader.h"
 #include "base/log.h"
-#include "platform.h"
+#include "bench_runner.h"
 
 using namespace avp;
 using Clock = std::chrono::steady_clock;
@@ -81,14 +81,4 @@ void bench(Platform& p) {
 
 }  // namespace
 
-int sc_main(int, char**) {
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  install_log_handler();
-  Platform p;
-  sc_core::sc_spawn([&] {
-    bench(p);
-    sc_core::sc_stop();
-  });
-  sc_core::sc_start();
-  return 0;
-}
+int sc_main(int, char**) { return run_platform_bench(bench); }

@@ -8,8 +8,7 @@
 #include "accel_device.h"
 #include "acceldev_driver.h"
 #include "pcie/bar0_regs.h"
-#include "base/log.h"
-#include "platform.h"
+#include "bench_runner.h"
 
 using namespace avp;
 using Clock = std::chrono::steady_clock;
@@ -63,14 +62,4 @@ void bench(Platform& p) {
 
 }  // namespace
 
-int sc_main(int, char**) {
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  install_log_handler();
-  Platform p;
-  sc_core::sc_spawn([&] {
-    bench(p);
-    sc_core::sc_stop();
-  });
-  sc_core::sc_start();
-  return 0;
-}
+int sc_main(int, char**) { return run_platform_bench(bench); }

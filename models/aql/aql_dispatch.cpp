@@ -8,25 +8,90 @@ namespace avp {
 
 using namespace aql;
 
+namespace {
+
+// The queue error of a work-group that did not return (RISC-V trap causes).
+QueueError exit_error(const HartExit& e) {
+  if (e.kind == HartExitKind::Trap) {
+    switch (e.cause) {
+      case 2: return kErrIllegalInstruction;
+      case 0: case 1: case 4: case 5: case 6: case 7: case 12: case 13: case 15: return kErrMemory;
+      default: break;
+    }
+  }
+  return kErrKernelFault;
+}
+
+}  // namespace
+
+// The HSA rules for a kernel-dispatch packet, checked in this order; `kd` is the descriptor read.
+QueueError AqlProcessor::check_dispatch(const hsa_kernel_dispatch_packet_t& p, kernel_descriptor_t& kd, std::string& why) {
+  const unsigned dims = p.setup;  // [1:0] dimensions, [15:2] reserved
+  if (dims < 1 || dims > 3) {
+    why = "setup " + std::to_string(p.setup) + " does not give 1 to 3 dimensions";
+    return kErrDimensions;
+  }
+  const uint32_t grid[3] = {p.grid_size_x, p.grid_size_y, p.grid_size_z};
+  const uint32_t wg[3] = {p.workgroup_size_x, p.workgroup_size_y, p.workgroup_size_z};
+  for (unsigned d = 0; d < 3; ++d) {
+    const char axis = static_cast<char>('x' + d);
+    if (d >= dims && (grid[d] != 1 || wg[d] != 1)) {
+      why = std::string("unused dimension ") + axis + " has a grid or work-group size other than 1";
+      return kErrDimensions;
+    }
+    if (grid[d] == 0 || wg[d] == 0) {
+      why = std::string("grid or work-group size ") + axis + " is 0";
+      return kErrDimensions;
+    }
+    if (wg[d] > grid[d]) {
+      why = std::string("work-group size ") + axis + " exceeds the grid size";
+      return kErrDimensions;
+    }
+  }
+  if (uint64_t{wg[0]} * wg[1] * wg[2] > max_workgroup_size.get()) {
+    why = "work-group of " + std::to_string(uint64_t{wg[0]} * wg[1] * wg[2]) + " work-items exceeds aql.max_workgroup_size";
+    return kErrWorkgroupSize;
+  }
+  if (!p.kernel_object || (p.kernel_object & 63)) {
+    why = "kernel_object is null or not 64-byte aligned";
+    return kErrKernelObject;
+  }
+  if (!device_read(p.kernel_object, &kd, sizeof kd)) {
+    why = "kernel_object is not readable";
+    return kErrKernelObject;
+  }
+  const uint64_t group = uint64_t{p.group_segment_size} + kd.group_segment_fixed_size;
+  if (group > max_group_segment.get()) {
+    why = "group segment of " + std::to_string(group) + " bytes exceeds aql.max_group_segment";
+    return kErrGroupSegment;
+  }
+  const uint64_t priv = uint64_t{p.private_segment_size} + kd.private_segment_fixed_size;
+  if (priv > max_private_segment.get()) {
+    why = "private segment of " + std::to_string(priv) + " bytes exceeds aql.max_private_segment";
+    return kErrPrivateSegment;
+  }
+  if (kd.kernarg_size) {
+    uint8_t b;
+    if (p.kernarg_address & 15) {
+      why = "kernarg_address is not 16-byte aligned";
+      return kErrInvalidPacket;
+    }
+    if (!device_read(p.kernarg_address, &b, 1) || !device_read(p.kernarg_address + kd.kernarg_size - 1, &b, 1)) {
+      why = "the " + std::to_string(kd.kernarg_size) + " kernarg bytes are not readable";
+      return kErrMemory;
+    }
+  }
+  return kErrNone;
+}
+
 QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr, const hsa_kernel_dispatch_packet_t& p) {
-  const unsigned dims = p.setup & 3;
-  const uint32_t grid[3] = {p.grid_size_x, dims > 1 ? p.grid_size_y : 1, dims > 2 ? p.grid_size_z : 1};
-  const uint32_t wg[3] = {p.workgroup_size_x, dims > 1 ? p.workgroup_size_y : 1u, dims > 2 ? p.workgroup_size_z : 1u};
   auto failed = [&](QueueError e, const std::string& why) {
     fail(q, e, "packet " + std::to_string(id) + ": " + why);
     return e;
   };
-  if (dims == 0) return failed(kErrDimensions, "setup gives 0 dimensions");
-  for (int d = 0; d < 3; ++d)
-    if (grid[d] == 0 || wg[d] == 0) return failed(kErrDimensions, "a grid or work-group size is 0");
-  if (p.kernel_object & 63) return failed(kErrKernelObject, "kernel_object is not 64-byte aligned");
   kernel_descriptor_t kd{};
-  if (!device_read(p.kernel_object, &kd, sizeof kd)) return failed(kErrKernelObject, "kernel_object is not readable");
-  if (uint64_t{p.group_segment_size} + kd.group_segment_fixed_size > max_group_segment.get())
-    return failed(kErrGroupSegment, "group segment of " + std::to_string(p.group_segment_size + kd.group_segment_fixed_size) +
-                                        " bytes exceeds aql.max_group_segment");
-  if (uint64_t{p.private_segment_size} + kd.private_segment_fixed_size > max_private_segment.get())
-    return failed(kErrPrivateSegment, "private segment exceeds aql.max_private_segment");
+  std::string why;
+  if (const QueueError e = check_dispatch(p, kd, why)) return failed(e, why);
 
   // Initial state in a0..a7: the enabled inputs densely, in the seed's SGPR order.
   std::vector<uint64_t> common;
@@ -42,8 +107,13 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
                          bool(kd.compute_pgm_rsrc2 & kRsrc2WorkgroupIdZ)};
   if (common.size() + wg_id[0] + wg_id[1] + wg_id[2] > 8) return failed(kErrKernelObject, "more than 8 initial registers enabled");
 
-  const uint32_t groups[3] = {(grid[0] + wg[0] - 1) / wg[0], (grid[1] + wg[1] - 1) / wg[1], (grid[2] + wg[2] - 1) / wg[2]};
-  const uint64_t total = uint64_t{groups[0]} * groups[1] * groups[2];
+  const uint32_t grid[3] = {p.grid_size_x, p.grid_size_y, p.grid_size_z};
+  const uint32_t wg[3] = {p.workgroup_size_x, p.workgroup_size_y, p.workgroup_size_z};
+  uint64_t groups[3], total = 1;
+  for (int d = 0; d < 3; ++d) {
+    groups[d] = (uint64_t{grid[d]} + wg[d] - 1) / wg[d];
+    if (__builtin_mul_overflow(total, groups[d], &total)) return failed(kErrDimensions, "more than 2^64 work-groups");
+  }
   const unsigned hpc = harts_.num_harts() / harts_.num_cores();
   const uint64_t slice = tcdm_per_core_ / hpc;
   const uint32_t launch = ++launch_seq_;
@@ -52,12 +122,14 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
   HartExit fault;
   bool faulted = false;
   sc_core::sc_event finished;
-  sc_core::wait(delay_);
-  delay_ = sc_core::SC_ZERO_TIME;
+  acquire_fence(p.header);
+  flush();
   // Each work-group runs on one hart, as harts become free.
   while ((next < total && !faulted) || running) {
     for (unsigned h = 0; h < harts_.num_harts() && next < total && !faulted; ++h) {
       if (!harts_.hart_idle(h)) continue;
+      sc_core::wait(launch_latency.get());  // writing the work-group's initial state
+      if (!harts_.hart_idle(h)) continue;    // the command processor took the hart meanwhile
       HartLaunch l;
       l.pc = p.kernel_object + kd.kernel_code_entry_byte_offset;
       l.ra = kReturnAddress;
@@ -65,14 +137,19 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
       l.launch_id = launch;
       unsigned a = 0;
       for (uint64_t v : common) l.a[a++] = v;
-      const uint64_t ids[3] = {next % groups[0], (next / groups[0]) % groups[1], next / (uint64_t{groups[0]} * groups[1])};
+      const uint64_t ids[3] = {next % groups[0], (next / groups[0]) % groups[1], next / (groups[0] * groups[1])};
       for (int d = 0; d < 3; ++d)
         if (wg_id[d]) l.a[a++] = ids[d];
+      if (next == 0) {
+        last_.first_launch = sc_core::sc_time_stamp();
+        fetch_to_launch_.sample((last_.first_launch - last_.fetched).to_seconds() * 1e9);
+      }
       ++next;
       ++running;
       workgroups_.inc();
       harts_.launch(h, l, [&](const HartExit& e) {
         --running;
+        last_.last_end = sc_core::sc_time_stamp();
         finished.notify(sc_core::SC_ZERO_TIME);
         if (e.kind != HartExitKind::Returned && !(e.kind == HartExitKind::Exit && e.code == 0) && !faulted) {
           faulted = true;
@@ -82,7 +159,8 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
     }
     if ((next < total && !faulted) || running) sc_core::wait(finished | harts_.hart_idle_event());
   }
-  if (faulted) return failed(kErrKernelFault, "work-group fault: " + fault.describe());
+  if (faulted) return failed(exit_error(fault), "work-group fault: " + fault.describe());
+  release_fence(p.header);
   return kErrNone;
 }
 

@@ -8,9 +8,11 @@
 namespace avp::aql {
 
 enum PacketType : uint8_t { kVendor = 0, kInvalid = 1, kKernelDispatch = 2, kBarrierAnd = 3, kAgentDispatch = 4, kBarrierOr = 5 };
-// Header: [7:0] type, [8] barrier, [10:9] acquire fence scope, [12:11] release fence scope.
+// Header: [7:0] type, [8] barrier, [10:9] acquire fence scope, [12:11] release fence scope, [15:13] reserved (0).
 constexpr uint16_t kHeaderBarrier = 1u << 8;
 constexpr unsigned kAcquireShift = 9, kReleaseShift = 11;
+constexpr uint16_t kHeaderReserved = 0xE000;
+enum FenceScope : uint16_t { kScopeNone = 0, kScopeAgent = 1, kScopeSystem = 2 };  // 3 is reserved
 
 struct hsa_queue_t {
   uint32_t type;
@@ -45,7 +47,7 @@ struct amd_queue_t {
   uint64_t scratch_backing_memory_location;
   uint64_t scratch_backing_memory_byte_size;
   uint32_t scratch_workitem_byte_size;
-  uint32_t queue_properties;
+  uint32_t queue_properties;  // kQueuePropertiesEnableProfiling
   uint32_t reserved3[2];
   uint64_t queue_inactive_signal;
   uint32_t reserved4[14];
@@ -53,7 +55,10 @@ struct amd_queue_t {
 static_assert(sizeof(amd_queue_t) == 256);
 static_assert(offsetof(amd_queue_t, write_dispatch_id) == 56);
 static_assert(offsetof(amd_queue_t, read_dispatch_id) == 128);
+static_assert(offsetof(amd_queue_t, queue_properties) == 180);
 static_assert(offsetof(amd_queue_t, queue_inactive_signal) == 192);
+// amd_queue_t.queue_properties: AMD_QUEUE_PROPERTIES_ENABLE_PROFILING (start_ts/end_ts are written).
+constexpr uint32_t kQueuePropertiesEnableProfiling = 1u << 3;
 
 struct amd_signal_t {
   int64_t kind;  // 1: AMD_SIGNAL_KIND_USER
@@ -140,10 +145,20 @@ constexpr uint32_t kRsrc2WorkgroupIdX = 1u << 7, kRsrc2WorkgroupIdY = 1u << 8, k
 constexpr uint32_t kRegsBase = 0x2000, kRegsStride = 0x20;
 constexpr uint32_t kQueueAddrLo = 0x0, kQueueAddrHi = 0x4, kQueueEnable = 0x8, kQueueStatus = 0xC, kQueueError = 0x10;
 constexpr uint32_t kDoorbellBase = 0x3000;  // 8 bytes per queue; the low dword write rings it
-// Queue errors (kQueueError, and the bits set in queue_inactive_signal's value).
+// Queue errors: the value of kQueueError and of queue_inactive_signal, with the
+// bits AMD's command processor sets there (as ROCr's queue error handler decodes them).
 enum QueueError : uint32_t {
-  kErrNone = 0, kErrInvalidPacket = 1, kErrDimensions = 2, kErrGroupSegment = 3, kErrPrivateSegment = 4,
-  kErrKernelObject = 5, kErrMemory = 6, kErrKernelFault = 7,
+  kErrNone = 0,
+  kErrPrivateSegment = 0x1,         // insufficient scratch: private segment over aql.max_private_segment
+  kErrDimensions = 0x2,             // invalid dimensions or grid/work-group sizes
+  kErrGroupSegment = 0x4,           // invalid group memory: group segment over aql.max_group_segment
+  kErrKernelObject = 0x8,           // invalid (null, unaligned, unreadable) code or kernel descriptor
+  kErrInvalidPacket = 0x20,         // invalid packet format: type, reserved header bits, fence scope 3, kernarg alignment
+  kErrWorkgroupSize = 0x40,         // work-group too large (over aql.max_workgroup_size work-items)
+  kErrVendorPacket = 0x100,         // vendor-specific packet (none is supported)
+  kErrMemory = 0x20000000,          // memory violation: queue, packet, kernarg or a work-group's access fault
+  kErrIllegalInstruction = 0x40000000,  // a work-group executed an illegal instruction
+  kErrKernelFault = 0x80000000,     // any other work-group exception (trap, non-zero exit, instruction limit)
 };
 
 }  // namespace avp::aql

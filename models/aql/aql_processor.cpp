@@ -1,6 +1,7 @@
 #include "aql/aql_processor.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -47,7 +48,9 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
       host_window(this, "host_window", 0x8000'0000'0000ull, "device address of host physical address 0"),
       max_group_segment(this, "max_group_segment", 64 * 1024, "largest group segment a dispatch may ask for (bytes)"),
       max_private_segment(this, "max_private_segment", 16 * 1024, "largest private segment per work-item (bytes)"),
+      max_workgroup_size(this, "max_workgroup_size", 1024, "largest work-group (work-items), as AMD's agents"),
       packet_latency(this, "packet_latency", sc_core::sc_time(20, sc_core::SC_NS), "decode and set-up of one packet"),
+      launch_latency(this, "launch_latency", sc_core::sc_time(20, sc_core::SC_NS), "setting up one work-group on a hart"),
       poll_interval(this, "poll_interval", sc_core::sc_time(200, sc_core::SC_NS), "how often an unsatisfied barrier is checked"),
       harts_(harts), tcdm_base_(tcdm_global_base), tcdm_per_core_(tcdm_per_core), raise_(std::move(raise)),
       log_(this->name()),
@@ -57,6 +60,8 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
       errors_(this, "errors", "queues stopped by an error", "errors"),
       workgroups_(this, "workgroups", "work-groups run on harts", "work-groups"),
       dispatch_latency_(this, "dispatch_latency", "doorbell-to-completion time of kernel dispatches", "ns"),
+      fetch_to_launch_(this, "fetch_to_launch", "packet fetch to first work-group start of kernel dispatches", "ns"),
+      end_to_signal_(this, "end_to_signal", "last work-group end to completion-signal update", "ns"),
       busy_(this, "busy", "time serving packets, from fetch to retirement") {
   q_.resize(queues.get());
   for (unsigned q = 0; q < q_.size(); ++q) {
@@ -165,8 +170,7 @@ void AqlProcessor::fail(unsigned q, QueueError e, const std::string& why) {
     const int64_t v = e;
     host_write(inactive + offsetof(amd_signal_t, value), &v, 8);
   }
-  sc_core::wait(delay_);
-  delay_ = sc_core::SC_ZERO_TIME;
+  flush();
   raise_(kAqlError);
 }
 
@@ -178,9 +182,7 @@ void AqlProcessor::thread() {
       const unsigned q = (next_ + k) % q_.size();
       if (!q_[q].active || q_[q].blocked_until > sc_core::sc_time_stamp()) continue;
       const bool retired = service(q);
-      // The reads of a packet or of barrier dependencies take link time even when nothing retires.
-      sc_core::wait(delay_);
-      delay_ = sc_core::SC_ZERO_TIME;
+      flush();  // the reads of a packet or of barrier dependencies take link time even when nothing retires
       if (q_[q].barrier_waiting) {
         q_[q].barrier_waiting = false;
         q_[q].blocked_until = sc_core::sc_time_stamp() + poll_interval.get();
@@ -203,12 +205,19 @@ void AqlProcessor::thread() {
 
 bool AqlProcessor::service(unsigned q) {
   Queue& Q = q_[q];
-  uint64_t write_id = 0, read_id = 0;
+  // write_dispatch_id, then the packet processor's cache line of amd_queue_t
+  // (read_dispatch_id .. queue_properties), as AMD's CP fetches them.
+  uint64_t write_id = 0;
+  uint8_t line[64];
   if (!host_read(Q.amd_queue + offsetof(amd_queue_t, write_dispatch_id), &write_id, 8) ||
-      !host_read(Q.amd_queue + offsetof(amd_queue_t, read_dispatch_id), &read_id, 8)) {
+      !host_read(Q.amd_queue + offsetof(amd_queue_t, read_dispatch_id), line, sizeof line)) {
     fail(q, kErrMemory, "cannot read the dispatch ids");
     return false;
   }
+  uint64_t read_id;
+  uint32_t properties;
+  std::memcpy(&read_id, line, 8);
+  std::memcpy(&properties, line + offsetof(amd_queue_t, queue_properties) - offsetof(amd_queue_t, read_dispatch_id), 4);
   if (read_id >= write_id) return false;
   const uint64_t at = Q.ring + (read_id % Q.size) * 64;
   uint8_t raw[64];
@@ -216,42 +225,58 @@ bool AqlProcessor::service(unsigned q) {
     fail(q, kErrMemory, "cannot read packet " + std::to_string(read_id));
     return false;
   }
-  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  const sc_core::sc_time start = sc_core::sc_time_stamp() + delay_;
   uint16_t header;
   std::memcpy(&header, raw, 2);
   const uint8_t type = header & 0xFF;
   if (type == kInvalid) return false;  // the producer has not published it yet: stall
+  const std::string packet = "packet " + std::to_string(read_id);
+  if (const QueueError e = check_header(header)) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%04x", header);
+    fail(q, e, packet + " has an invalid header " + hex);
+    return false;
+  }
   delay_ += packet_latency.get();
   uint64_t signal = 0;
   if (type == kKernelDispatch) {
     hsa_kernel_dispatch_packet_t p;
     std::memcpy(&p, raw, 64);
-    const QueueError e = dispatch(q, read_id, at, p);
-    if (e != kErrNone) return false;
+    last_ = DispatchTimes{};
+    last_.fetched = start;
+    if (dispatch(q, read_id, at, p) != kErrNone) return false;
     signal = p.completion_signal;
     dispatches_.inc();
-  } else if (type == kBarrierAnd || type == kBarrierOr) {
+  } else {
     hsa_barrier_packet_t p;
     std::memcpy(&p, raw, 64);
-    if (!barrier_satisfied(p, type == kBarrierAnd)) {
+    const Barrier b = barrier_state(p, type == kBarrierAnd);
+    if (b == Barrier::Unreadable) {
+      fail(q, kErrMemory, packet + ": a dependency signal is not readable");
+      return false;
+    }
+    if (b == Barrier::Waiting) {
       Q.barrier_waiting = true;  // looked at again poll_interval after this check has finished
       return false;
     }
+    acquire_fence(header);
+    release_fence(header);
     signal = p.completion_signal;
     barriers_.inc();
-  } else {
-    fail(q, kErrInvalidPacket, "packet " + std::to_string(read_id) + " has unsupported type " + std::to_string(type));
-    return false;
   }
   // In-order retirement: header back to INVALID, then read_dispatch_id.
   const uint16_t invalid = kInvalid;
   const uint64_t next = read_id + 1;
-  host_write(at, &invalid, 2);
-  host_write(Q.amd_queue + offsetof(amd_queue_t, read_dispatch_id), &next, 8);
+  if (!host_write(at, &invalid, 2) || !host_write(Q.amd_queue + offsetof(amd_queue_t, read_dispatch_id), &next, 8)) {
+    fail(q, kErrMemory, packet + ": cannot retire it");
+    return false;
+  }
   packets_.inc();
-  if (signal) complete(signal, start);
-  sc_core::wait(delay_);
-  delay_ = sc_core::SC_ZERO_TIME;
+  if (signal && !complete(signal, start, properties & kQueuePropertiesEnableProfiling, type == kKernelDispatch ? &last_ : nullptr)) {
+    fail(q, kErrMemory, packet + ": cannot update its completion signal");
+    return false;
+  }
+  flush();
   retired(q, read_id, type == kKernelDispatch, start);
   if (TextTrace::instance().on(kTraceAql))
     TextTrace::instance().line(to_ps(start), std::string(name()) + ".q" + std::to_string(q),
@@ -260,30 +285,68 @@ bool AqlProcessor::service(unsigned q) {
   return true;
 }
 
-bool AqlProcessor::barrier_satisfied(const hsa_barrier_packet_t& p, bool is_and) {
+QueueError AqlProcessor::check_header(uint16_t header) const {
+  const uint8_t type = header & 0xFF;
+  if (type == kVendor) return kErrVendorPacket;
+  if (type != kKernelDispatch && type != kBarrierAnd && type != kBarrierOr) return kErrInvalidPacket;
+  if ((header & kHeaderReserved) || ((header >> kAcquireShift) & 3) == 3 || ((header >> kReleaseShift) & 3) == 3)
+    return kErrInvalidPacket;
+  return kErrNone;
+}
+
+AqlProcessor::Barrier AqlProcessor::barrier_state(const hsa_barrier_packet_t& p, bool is_and) {
   bool any = false, all = true;
   for (uint64_t dep : p.dep_signal) {
     if (!dep) continue;  // a null dependency: satisfied for AND, unsatisfied for OR
     int64_t v = 1;
-    host_read(dep + offsetof(amd_signal_t, value), &v, 8);
+    if (!host_read(dep + offsetof(amd_signal_t, value), &v, 8)) return Barrier::Unreadable;
     any |= v == 0;
     all &= v == 0;
   }
-  return is_and ? all : any;
+  return (is_and ? all : any) ? Barrier::Satisfied : Barrier::Waiting;
 }
 
-void AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start) {
-  atomic_add(signal + offsetof(amd_signal_t, value), -1);
-  amd_signal_t s{};
-  if (host_read(signal, &s, sizeof s)) {
+// Device memory is coherent with the host; the harts' caches are timing models.
+// An agent- or system-scope acquire invalidates the harts' instruction caches
+// (and decoded code: the host may have loaded new code) and data caches; a
+// release writes their dirty lines back. Each costs the cluster's flush time.
+void AqlProcessor::acquire_fence(uint16_t header) {
+  if ((header >> kAcquireShift) & 3) delay_ += harts_.invalidate_icaches() + harts_.flush_dcaches();
+}
+
+void AqlProcessor::release_fence(uint16_t header) {
+  if ((header >> kReleaseShift) & 3) delay_ += harts_.flush_dcaches();
+}
+
+bool AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start, bool profiling, DispatchTimes* times) {
+  // Timestamps first, so a waiter that sees the new value reads them valid.
+  if (profiling) {
     const uint64_t ts[2] = {static_cast<uint64_t>(start.to_seconds() * 1e9),
                             static_cast<uint64_t>((sc_core::sc_time_stamp() + delay_).to_seconds() * 1e9)};
-    host_write(signal + offsetof(amd_signal_t, start_ts), ts, 16);
-    if (s.event_mailbox_ptr) host_write(s.event_mailbox_ptr, &s.event_id, 4);
+    if (!host_write(signal + offsetof(amd_signal_t, start_ts), ts, 16)) return false;
   }
+  if (!atomic_add(signal + offsetof(amd_signal_t, value), -1)) return false;
+  flush();
+  if (times) {
+    times->signal_updated = sc_core::sc_time_stamp();
+    end_to_signal_.sample((times->signal_updated - times->last_end).to_seconds() * 1e9);
+  }
+  struct {
+    uint64_t mailbox;
+    uint32_t event_id;
+  } ev{};
+  static_assert(offsetof(amd_signal_t, event_id) - offsetof(amd_signal_t, event_mailbox_ptr) == 8);
+  if (!host_read(signal + offsetof(amd_signal_t, event_mailbox_ptr), &ev, 12)) return false;
+  if (ev.mailbox && !host_write(ev.mailbox, &ev.event_id, 4)) return false;
+  flush();
+  if (times) times->interrupt = sc_core::sc_time_stamp();
+  raise_(kAqlSignal);
+  return true;
+}
+
+void AqlProcessor::flush() {
   sc_core::wait(delay_);
   delay_ = sc_core::SC_ZERO_TIME;
-  raise_(kAqlSignal);
 }
 
 // ---- memory ----

@@ -29,14 +29,24 @@ class AqlProcessor : public sc_core::sc_module {
 
   Param<uint32_t> queues;
   Param<uint64_t> host_window;
-  Param<uint32_t> max_group_segment, max_private_segment;
-  Param<sc_core::sc_time> packet_latency, poll_interval;
+  Param<uint32_t> max_group_segment, max_private_segment, max_workgroup_size;
+  Param<sc_core::sc_time> packet_latency, launch_latency, poll_interval;
 
   // raise(bit): BAR0 interrupt bits (AQL_SIGNAL 11, AQL_ERROR 12).
   AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uint64_t tcdm_global_base, uint64_t tcdm_per_core,
                std::function<void(unsigned bit)> raise);
   // Adds the registration registers (0x2000..) and doorbells (0x3000..) to BAR0.
   void map_registers(RegisterBank& bank);
+
+  // When the steps of the last kernel dispatch happened (benchmarks, timing tests).
+  struct DispatchTimes {
+    sc_core::sc_time fetched;         // packet read from the ring
+    sc_core::sc_time first_launch;    // first work-group started: its first instruction issues
+    sc_core::sc_time last_end;        // last work-group's final instruction (the return) completed
+    sc_core::sc_time signal_updated;  // completion-signal decrement completed
+    sc_core::sc_time interrupt;       // AQL_SIGNAL raised
+  };
+  const DispatchTimes& last_dispatch() const { return last_; }
 
  private:
   static constexpr uint64_t kReturnAddress = 0x1000;  // a work-group ends when its hart jumps here
@@ -62,9 +72,15 @@ class AqlProcessor : public sc_core::sc_module {
   // Statistics and timeline of a retired packet: latency from the doorbell that announced it.
   void retired(unsigned q, uint64_t id, bool dispatch, const sc_core::sc_time& start);
   void fail(unsigned q, aql::QueueError e, const std::string& why);
+  void flush();  // waits for the accumulated transaction time
+  aql::QueueError check_header(uint16_t header) const;
+  aql::QueueError check_dispatch(const aql::hsa_kernel_dispatch_packet_t& p, aql::kernel_descriptor_t& kd, std::string& why);
   aql::QueueError dispatch(unsigned q, uint64_t id, uint64_t packet_addr, const aql::hsa_kernel_dispatch_packet_t& p);
-  bool barrier_satisfied(const aql::hsa_barrier_packet_t& p, bool is_and);
-  void complete(uint64_t signal, const sc_core::sc_time& start);
+  enum class Barrier { Satisfied, Waiting, Unreadable };
+  Barrier barrier_state(const aql::hsa_barrier_packet_t& p, bool is_and);
+  void acquire_fence(uint16_t header);
+  void release_fence(uint16_t header);
+  bool complete(uint64_t signal, const sc_core::sc_time& start, bool profiling, DispatchTimes* times);
   bool host_read(uint64_t pa, void* d, unsigned n);
   bool host_write(uint64_t pa, const void* d, unsigned n);
   bool device_read(uint64_t addr, void* d, unsigned n);
@@ -81,8 +97,9 @@ class AqlProcessor : public sc_core::sc_module {
   sc_core::sc_time delay_;
   tlm::tlm_generic_payload gp_;
   Logger log_;
+  DispatchTimes last_;
   Counter packets_, dispatches_, barriers_, errors_, workgroups_;
-  Histogram dispatch_latency_;
+  Histogram dispatch_latency_, fetch_to_launch_, end_to_signal_;
   Utilisation busy_;  // serving packets that retire
 };
 

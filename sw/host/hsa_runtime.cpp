@@ -137,6 +137,12 @@ uint64_t HsaRuntime::barrier(Queue& q, bool is_and, const uint64_t (&deps)[5], u
   return publish(q, &p);
 }
 
+void HsaRuntime::set_profiling(const Queue& q, bool enable) {
+  auto* aq = reinterpret_cast<amd_queue_t*>(rc_.host_ptr(q.amd_queue));
+  aq->queue_properties = enable ? aq->queue_properties | kQueuePropertiesEnableProfiling
+                                : aq->queue_properties & ~kQueuePropertiesEnableProfiling;
+}
+
 uint32_t HsaRuntime::queue_error(const Queue& q) { return rc_.mmio_read32(kRegsBase + kRegsStride * q.index + kQueueError); }
 
 }  // namespace avp

@@ -34,6 +34,8 @@ class HsaRuntime {
   };
   // A queue of `size` packets (a power of two) registered in slot `index`.
   Queue create_queue(unsigned index, uint32_t size);
+  // As hsa_amd_profiling_set_profiler_enabled: completion signals get start_ts/end_ts.
+  void set_profiling(const Queue& q, bool enable);
   uint64_t create_signal(int64_t value);  // host physical address of an amd_signal_t
   int64_t signal_value(uint64_t signal);
   // Waits until `value(signal) cond value` holds; false on timeout (simulated time).

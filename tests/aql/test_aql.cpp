@@ -1,6 +1,6 @@
 // The AQL front end through the host runtime: dispatch and retirement,
 // completion signals and the event mailbox, barrier-AND/OR, four queues at
-// once, and the queue errors of malformed packets. Bench is shared with
+// once (queue errors: test_aql_bad_input.cpp). Bench is shared with
 // test_aql_workloads.cpp (aql_bench.h).
 #include <gtest/gtest.h>
 
@@ -27,6 +27,7 @@ TEST(Aql, DispatchRetiresInOrderAndSignalsCompletion) {
     AqlVecAdd job;
     ASSERT_TRUE(job.prepare(dev, rt, 1000, 64));
     auto q = rt.create_queue(0, 8);
+    rt.set_profiling(q, true);
     const uint64_t signal = rt.create_signal(1), mailbox = t.p.host.alloc(8);
     auto* s = reinterpret_cast<amd_signal_t*>(t.p.host.host_ptr(signal));
     s->event_mailbox_ptr = mailbox;
@@ -84,42 +85,4 @@ TEST(Aql, FourQueuesAtOnce) {
       EXPECT_TRUE(jobs[i].check(dev)) << i;
     }
   });
-}
-
-namespace {
-// Dispatches a corrupted packet and returns the queue error and the inactive signal's value.
-std::pair<uint32_t, int64_t> queue_error_of(const std::function<void(hsa_kernel_dispatch_packet_t&)>& corrupt) {
-  Bench t;
-  std::pair<uint32_t, int64_t> r{0, 0};
-  t.run([&](AccelDevice& dev, HsaRuntime& rt) {
-    AqlVecAdd job;
-    ASSERT_TRUE(job.prepare(dev, rt, 256, 64));
-    auto q = rt.create_queue(0, 8);
-    const uint64_t inactive = rt.create_signal(0);
-    const_cast<amd_queue_t&>(t.queue(q)).queue_inactive_signal = inactive;
-    hsa_kernel_dispatch_packet_t p = job.packet(rt.create_signal(1));
-    corrupt(p);
-    rt.dispatch(q, p);
-    sc_core::wait(sc_core::sc_time(20, sc_core::SC_US));
-    r = {rt.queue_error(q), rt.signal_value(inactive)};
-    EXPECT_TRUE(t.p.host.mmio_read32(0) & (1u << 12));  // AQL_ERROR
-  });
-  return r;
-}
-}  // namespace
-
-TEST(Aql, UnalignedKernelObjectIsAQueueError) {
-  EXPECT_EQ(queue_error_of([](auto& p) { p.kernel_object += 8; }), std::make_pair(uint32_t{kErrKernelObject}, int64_t{kErrKernelObject}));
-}
-
-TEST(Aql, OversizedGroupSegmentIsAQueueError) {
-  EXPECT_EQ(queue_error_of([](auto& p) { p.group_segment_size = 1 << 20; }).first, uint32_t{kErrGroupSegment});
-}
-
-TEST(Aql, BadDimensionsAreAQueueError) {
-  EXPECT_EQ(queue_error_of([](auto& p) { p.setup = 0; }).first, uint32_t{kErrDimensions});
-}
-
-TEST(Aql, UnsupportedPacketTypeIsAQueueError) {
-  EXPECT_EQ(queue_error_of([](auto& p) { p.header = kAgentDispatch; }).first, uint32_t{kErrInvalidPacket});
 }

@@ -85,6 +85,8 @@ TEST(AqlChain, BarrierAndOrdersDependentDispatchesAcrossTwoQueues) {
     AqlChain chain;
     ASSERT_TRUE(chain.prepare(dev, rt, 512, 64, 6));
     auto even = rt.create_queue(0, 16), odd = rt.create_queue(1, 16);
+    rt.set_profiling(even, true);
+    rt.set_profiling(odd, true);
     chain.submit(rt, even, odd);
     ASSERT_TRUE(rt.wait_signal(chain.signals.back(), SignalCondition::kEq, 0, kTimeout));
     EXPECT_EQ(chain.first_wrong_stage(dev), -1);
@@ -121,6 +123,7 @@ TEST(AqlMultiqueue, FourQueuesShareTheProcessorRoundRobinOnePacketAtATime) {
     std::vector<HsaRuntime::Queue> queues;
     for (unsigned q = 0; q < 4; ++q) {
       queues.push_back(rt.create_queue(q, 4));
+      rt.set_profiling(queues.back(), true);
       for (unsigned j = 0; j < 2; ++j) {
         ASSERT_TRUE(jobs[q][j].prepare(dev, rt, 256 + 64 * q, 64));
         signals[q][j] = rt.create_signal(1);

@@ -9,41 +9,13 @@
 #include "cmp/command_processor.h"
 #include "cmp/window_unit.h"
 #include "dma/dma_controller.h"
+#include "instant_harts.h"
 #include "interconnect/router.h"
 #include "memory/memory.h"
 
 namespace avp {
 
-std::string HartExit::describe() const { return "fake hart exit"; }
-
 namespace {
-
-// Harts that complete each instance 10 ns after its launch; a misaligned pc traps.
-class InstantHarts : public HartControl {
- public:
-  unsigned num_harts() const override { return 4; }
-  unsigned num_cores() const override { return 1; }
-  bool hart_idle(unsigned h) const override { return !busy_[h]; }
-  void launch(unsigned h, const HartLaunch& l, std::function<void(const HartExit&)> done) override {
-    busy_[h] = true;
-    sc_core::sc_spawn([this, h, l, done] {
-      sc_core::wait(10, sc_core::SC_NS);
-      busy_[h] = false;
-      HartExit e;
-      e.kind = (l.pc & 1) ? HartExitKind::Trap : HartExitKind::Returned;
-      e.pc = l.pc;
-      idle_.notify(sc_core::SC_ZERO_TIME);
-      done(e);
-    });
-  }
-  const sc_core::sc_event& hart_idle_event() const override { return idle_; }
-  sc_core::sc_time flush_dcaches() override { return sc_core::SC_ZERO_TIME; }
-  sc_core::sc_time invalidate_icaches() override { return sc_core::SC_ZERO_TIME; }
-
- private:
-  bool busy_[4] = {};
-  sc_core::sc_event idle_;
-};
 
 struct Rig {
   Router bus{"bus"};
