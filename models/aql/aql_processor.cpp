@@ -67,7 +67,8 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
   for (unsigned q = 0; q < q_.size(); ++q) {
     q_[q].occupancy = std::make_unique<Occupancy>(this, "q" + std::to_string(q) + ".queue_occupancy",
                                                   "packets announced by the doorbell and not yet retired", "packets");
-    Trace::instance().declare(std::string(this->name()) + ".q" + std::to_string(q));
+    q_[q].track = std::string(this->name()) + ".q" + std::to_string(q);
+    Trace::instance().declare(q_[q].track);
   }
   set_unit(gp_, kCmpUnit);
   SC_HAS_PROCESS(AqlProcessor);
@@ -125,7 +126,7 @@ void AqlProcessor::doorbell(unsigned q, uint64_t id) {
   Q.doorbells.emplace_back(id, now);
   Q.announced = std::max(Q.announced, id + 1);
   Q.occupancy->set(Q.announced > Q.retired ? Q.announced - Q.retired : 0);
-  const std::string track = std::string(name()) + ".q" + std::to_string(q);
+  const std::string& track = Q.track;
   Trace::instance().slice(track, "doorbell", now, now, {{"id", id}});
   Trace::instance().flow_begin(track, flow_id(q, id), now, "aql packet");
   ring();
@@ -134,7 +135,7 @@ void AqlProcessor::doorbell(unsigned q, uint64_t id) {
 void AqlProcessor::retired(unsigned q, uint64_t id, bool dispatch, const sc_core::sc_time& start) {
   Queue& Q = q_[q];
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const std::string track = std::string(name()) + ".q" + std::to_string(q);
+  const std::string& track = Q.track;
   Trace& tr = Trace::instance();
   tr.slice(track, dispatch ? "dispatch" : "barrier", start, now, {{"id", id}});
   busy_.add_busy(start, now);
@@ -279,7 +280,7 @@ bool AqlProcessor::service(unsigned q) {
   flush();
   retired(q, read_id, type == kKernelDispatch, start);
   if (TextTrace::instance().on(kTraceAql))
-    TextTrace::instance().line(to_ps(start), std::string(name()) + ".q" + std::to_string(q),
+    TextTrace::instance().line(to_ps(start), Q.track,
                                "aql #" + std::to_string(read_id) + " " + describe_packet(raw) + ", took " +
                                    format_time(sc_core::sc_time_stamp() - start));
   return true;

@@ -62,6 +62,7 @@ class AqlProcessor : public sc_core::sc_module {
     std::deque<std::pair<uint64_t, sc_core::sc_time>> doorbells;
     uint64_t announced = 0, retired = 0;
     std::unique_ptr<Occupancy> occupancy;
+    std::string track;  // "<processor>.q<N>": its timeline and text-trace unit
   };
 
   void thread();

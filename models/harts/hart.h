@@ -26,9 +26,10 @@ class HartCluster;
 class Hart;
 
 // A debugger's view of execution: called before every instruction (decoded,
-// not yet executed) while set; one predictable branch per instruction
-// otherwise. It may block the whole simulation (the GDB server does, while
-// the debugger holds the target) and may change registers, including the pc.
+// not yet executed) while set; without a hook or tracer a block runs in a
+// loop with no hook branches (Hart::run_block_loop). It may block the whole
+// simulation (the GDB server does, while the debugger holds the target) and
+// may change registers, including the pc.
 // Data watchpoints are checked here from the instruction's operands, so the
 // load/store paths carry no debug code at all.
 class HartDebugHook {
