@@ -32,6 +32,17 @@ std::string ended_text(const nlohmann::json& m) {
   return m["finished"].get<bool>() ? "" : "did not finish";
 }
 
+// The co-simulation checker's statistics (cmp.decoder=lockstep) on one summary line.
+void print_lockstep_summary() {
+  auto value = [](const char* name) -> unsigned long long {
+    const auto* c = dynamic_cast<const Counter*>(StatRegistry::instance().find(std::string("cmp.lockstep.") + name));
+    return c ? c->value() : 0;
+  };
+  if (!StatRegistry::instance().find("cmp.lockstep.packets_compared")) return;
+  std::printf("  lockstep         %llu packets compared, %llu mismatches, %llu RTL cycles\n", value("packets_compared"),
+              value("mismatches"), value("rtl_cycles"));
+}
+
 }  // namespace
 
 nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, const std::string& name,
@@ -96,6 +107,7 @@ void print_summary(const nlohmann::json& m, const nlohmann::json& report, const 
   std::printf("  speed            %.3g simulated s per wall s\n", m["speed_sim_per_wall"].get<double>());
   std::printf("  peak memory      %.1f MiB\n", m["peak_memory_mib"].get<double>());
   std::printf("  warnings/errors  %llu/%llu\n", m["warnings"].get<unsigned long long>(), m["errors"].get<unsigned long long>());
+  print_lockstep_summary();
   std::printf("  manifest         %s/manifest.json (config %s, seed %llu)\n", opt.out_dir.c_str(),
               m["config_hash"].get<std::string>().c_str(), m["seed"].get<unsigned long long>());
   std::printf("  report           %s/report.html, %s/report.json\n", opt.out_dir.c_str(), opt.out_dir.c_str());

@@ -63,7 +63,8 @@ nlohmann::json build_report(const nlohmann::json& manifest, const TimelineDigest
                         "speed_sim_per_wall", "instructions", "mips", "peak_memory_mib", "exit_code", "finished",
                         "interrupted_by", "snapshot"})
     if (manifest.contains(k)) r["run"][k] = manifest[k];
-  const nlohmann::json units = group_by_unit(manifest["statistics"]);
+  const nlohmann::json units = group_by_unit(manifest.contains("statistics") ? manifest["statistics"]
+                                                                            : StatRegistry::instance().to_json());
   // Region-of-interest dumps, each a section like "units"; "units" itself covers the end of the run (since the last reset).
   const StatRegistry& reg = StatRegistry::instance();
   r["statistics_since_ns"] = reg.since().to_seconds() * 1e9;

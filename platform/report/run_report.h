@@ -13,7 +13,8 @@ namespace avp {
 
 // Builds the report document from the manifest and the live statistics;
 // `timeline` is the digest of the run's timeline (null: none recorded, or not yet closed).
-nlohmann::json build_report(const nlohmann::json& manifest, const TimelineDigest* timeline);
+// The statistics are the manifest's ("statistics"), or the live ones when it has none.
+nlohmann::json build_report(const nlohmann::json& manifest, const TimelineDigest* timeline = nullptr);
 void write_report_json(const nlohmann::json& report, const std::string& path);
 void write_report_html(const nlohmann::json& report, const TimelineDigest* timeline, const std::string& path);
 // "Where did the time go": the busiest units, one line each.
