@@ -20,8 +20,9 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# ARGS is the accel-vp command line (default: `run`, the default scenario), e.g. ARGS="info".
 run: build
-	./$(BUILD)/accel-vp run $(ARGS)
+	./$(BUILD)/accel-vp $(if $(ARGS),$(ARGS),run)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
