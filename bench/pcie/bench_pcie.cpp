@@ -49,12 +49,11 @@ void bench(Platform& p) {
   auto ctx = drv.open_context();
   const int data = ctx->create_buffer(AcceldevContext::Kind::Data, 4 << 20);
   const int code = ctx->create_buffer(AcceldevContext::Kind::Code, 4096);
-  const uint32_t cmds[2][5] = {{ACCELDEV_USER_CMD_TYPE_FILL, 7, static_cast<uint32_t>(ctx->buffer(data).slot), 0, 4u << 20},
+  const uint32_t cmds[2][5] = {{ACCELDEV_USER_CMD_TYPE_FILL, 7, static_cast<uint32_t>(ctx->slot(data)), 0, 4u << 20},
                                {ACCELDEV_USER_CMD_TYPE_FENCE, 0, 0, 0, 0}};
   ctx->write(code, 0, cmds, sizeof cmds);
   s0 = sc_core::sc_time_stamp();
-  ctx->run(code, 0, sizeof cmds);
-  ctx->wait(1);
+  if (!ctx->run(code, 0, sizeof cmds) || !ctx->wait(1)) std::printf("Acceldev FILL failed\n");
   sim = (sc_core::sc_time_stamp() - s0).to_seconds();
   std::printf("Acceldev FILL of 4 MiB: %.2f GB/s simulated (engine %.1f B/ns, page walks and writes over the link)\n",
               (4 << 20) / sim / 1e9, p.endpoint->acceldev().fill_bandwidth.get());

@@ -27,6 +27,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   kernel_ = kernel;
   ret_addr_ = l.ra;
   launch_id_ = l.launch_id;
+  set_context(gp_, l.context);  // every bus access of the instance carries its context
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   done_ = std::move(done);
   reservation_ = ~0ull;
@@ -329,6 +330,7 @@ bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {
   }
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(dst));
@@ -339,6 +341,7 @@ bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {
 bool Hart::debug_write(uint64_t addr, const void* src, unsigned len) {
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(src)));
