@@ -393,6 +393,7 @@ bool Hart::fetch_read(uint64_t addr, void* dst, unsigned len) {
   }
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));  // code in the host window is the context's too
   FetchExtension fetch_ext;
   gp.set_extension(&fetch_ext);
   gp.set_command(tlm::TLM_READ_COMMAND);
