@@ -38,6 +38,16 @@ void HostBridge::take_driver_interrupts() {
   serviced_ev_.notify(sc_core::SC_ZERO_TIME);  // what was cleared may be another waiter's fence
 }
 
+void HostBridge::drain_device() {
+  // A device FENCE behind everything queued: once FENCE_LAST shows it, every
+  // RUN submitted before has finished and its context can go without its
+  // commands reaching a new context that gets the same id.
+  const uint32_t value = 0x80000000u | ++drain_seq_;
+  const uint32_t w[5] = {ACCELDEV_DEVICE_CMD_TYPE_FENCE, value, 0, 0, 0};
+  driver_->submit(w);
+  while (p_.host.mmio_read32(ACCELDEV_CMD_FENCE_LAST) != value) sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
+}
+
 int HostBridge::acceldev_wait(Context& c, uint32_t value) {
   // The driver's wait for callers in several SystemC threads, which also
   // gives up when the simulation has nothing left to do (the fence can never come).
@@ -85,6 +95,7 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
   Context& c = it->second;
   switch (q.op) {
     case AVPB_DEV_CLOSE:
+      drain_device();
       c.ctx->close();
       s.contexts.erase(it);
       return 0;
@@ -120,6 +131,7 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
 void HostBridge::release_session(Session& s) {
   if (s.contexts.empty()) return;
   lock_driver();
+  drain_device();
   for (auto& [h, c] : s.contexts) c.ctx->close();
   s.contexts.clear();
   unlock_driver();
