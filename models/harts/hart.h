@@ -116,7 +116,7 @@ class Hart : public sc_core::sc_module {
   [[noreturn]] void illegal(const rv::Insn& d) const;
   void take_trap(uint64_t cause, uint64_t tval);
   bool check_interrupts();
-  bool host_call();  // ECALL a7 = 0/1/2 in M-mode; true if handled
+  bool host_call();  // ECALL a7 = 0..3 in M-mode; true if handled
   void finish(HartExitKind kind, uint64_t code = 0, uint64_t cause = 0, uint64_t tval = 0);
 
   // CSRs (hart_csr.cpp).

@@ -70,7 +70,9 @@ static int acceldev_kernel(Platform& p, const WorkloadArgs& args) {
 
 void register_acceldev_kernel_example() {
   register_workload({"acceldev-kernel", "Acceldev context: RUN a CMP_SUBMIT of a kernel's command buffer, wait on a fence, check",
-                     acceldev_kernel});
+                     acceldev_kernel,
+                     {WorkloadArg::number("n", 1, 1u << 20, 1024, "elements per vector (one kernel instance each)"),
+                      WorkloadArg::path("kernel", "the SDK's kernel_add", "kernel ELF taking (a, b, out) like kernel_add")}});
 }
 
 }  // namespace avp
