@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build run test sanitize bench clean
+.PHONY: all deps configure build run test sanitize bench bench-check clean
 
 all: build
 
@@ -30,8 +30,13 @@ sanitize: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE nosanitize
 
+# Every benchmark once: figures in $(BUILD)/bench/results.json and a table (docs/performance.md).
 bench: build
 	cmake --build $(BUILD) --target bench-all
+
+# Best of three runs against bench/baseline.json; fails when a ratio dropped by more than its tolerance.
+bench-check: build
+	cmake --build $(BUILD) --target bench-check
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
