@@ -144,9 +144,13 @@ void Hart::fetch_timing(const Block& b) {
   // Instruction-cache timing: one access per line the block spans; a miss
   // pays the fetch latency of the memory that holds the code.
   const uint64_t line = cluster_.icache_line();
-  uint64_t memory_ps = 0;
-  for (const auto& r : dmi_)
-    if (b.pc - r.base < r.size) memory_ps = r.rd_ps;
+  if (b.fetch_gen != dmi_gen_) {
+    b.fetch_memory_ps = 0;
+    for (const auto& r : dmi_)
+      if (b.pc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
+    b.fetch_gen = dmi_gen_;
+  }
+  const uint64_t memory_ps = b.fetch_memory_ps;
   const uint64_t before = local_ps_;
   for (uint64_t a = b.pc & ~(line - 1); a < b.pc + b.bytes; a += line) {
     bool miss = false;
@@ -239,6 +243,7 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write) {
   r.wr_ps = static_cast<uint64_t>(dmi.get_write_latency().to_seconds() * 1e12 + 0.5);
   if (!(write ? r.wr : r.rd) || addr - r.base >= r.size) return nullptr;
   dmi_.push_back(r);
+  ++dmi_gen_;
   return &dmi_.back();
 }
 
@@ -247,6 +252,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   for (const auto& r : dmi_)
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
   dmi_.swap(keep);
+  ++dmi_gen_;
   rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
 }
 
