@@ -80,6 +80,7 @@ void Hart::run() {
       break;
     }
     if (flush_) {
+      history_.freeze();
       blocks_.clear();
       for (auto& slot : block_slots_) slot = BlockSlot{};
       flush_ = false;
