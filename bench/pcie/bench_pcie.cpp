@@ -8,6 +8,7 @@
 #include "accel_device.h"
 #include "acceldev_driver.h"
 #include "pcie/bar0_regs.h"
+#include "bench_results.h"
 #include "bench_runner.h"
 
 using namespace avp;
@@ -16,6 +17,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 void bench(Platform& p) {
+  BenchResults results;
   // 1. MMIO round trip: BAR0 reads.
   p.host.cfg_write32(0x04, 0x0006);  // memory space, bus master
   const unsigned reads = 100'000;
@@ -27,6 +29,7 @@ void bench(Platform& p) {
   std::printf("MMIO read round trip: %.1f ns simulated, %.0f ns wall per access (%u reads, gen %u x%u, magic 0x%x)\n",
               (sc_core::sc_time_stamp() - s0).to_seconds() * 1e9 / reads, wall * 1e9 / reads, reads,
               p.link.generation.get(), p.link.lanes.get(), sink);
+  results.add("pcie.mmio_read_wall", wall * 1e9 / reads, "ns", false);
 
   // 2. Host-to-device copy through BAR2.
   AccelDevice dev(p.host);

@@ -99,6 +99,7 @@ void Hart::run() {
       break;
     }
     if (flush_) {
+      history_.freeze();
       blocks_.clear();
       for (auto& slot : block_slots_) slot = BlockSlot{};
       flush_ = false;
@@ -163,9 +164,13 @@ void Hart::fetch_timing(const Block& b) {
   // Instruction-cache timing: one access per line the block spans; a miss
   // pays the fetch latency of the memory that holds the code.
   const uint64_t line = cluster_.icache_line();
-  uint64_t memory_ps = 0;
-  for (const auto& r : dmi_)
-    if (b.pc - r.base < r.size) memory_ps = r.rd_ps;
+  if (b.fetch_gen != dmi_gen_) {
+    b.fetch_memory_ps = 0;
+    for (const auto& r : dmi_)
+      if (b.pc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
+    b.fetch_gen = dmi_gen_;
+  }
+  const uint64_t memory_ps = b.fetch_memory_ps;
   const uint64_t before = local_ps_;
   for (uint64_t a = b.pc & ~(line - 1); a < b.pc + b.bytes; a += line) {
     bool miss = false;
@@ -285,6 +290,7 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
       return &o;
     }
   dmi_.push_back(r);
+  ++dmi_gen_;
   return &dmi_.back();
 }
 
@@ -293,6 +299,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   for (const auto& r : dmi_)
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
   dmi_.swap(keep);
+  ++dmi_gen_;
   rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
 }
 

@@ -94,6 +94,8 @@ class Hart : public sc_core::sc_module {
   struct Block {
     std::vector<rv::Insn> insns;
     uint64_t pc = 0, bytes = 0;
+    // Fetch latency of the memory holding the block, as of DMI generation fetch_gen.
+    mutable uint64_t fetch_memory_ps = 0, fetch_gen = ~0ull;
   };
   struct DmiRegion {
     uint64_t base = 0, size = 0;  // size 0: empty
@@ -179,6 +181,7 @@ class Hart : public sc_core::sc_module {
   rv::HartState s_;
   std::unordered_map<uint64_t, Block> blocks_;
   std::vector<DmiRegion> dmi_;
+  uint64_t dmi_gen_ = 0;  // changes whenever dmi_ does
   CacheModel icache_, dcache_;
   DmiRegion rd_, wr_;    // the last regions used for loads / stores
   DmiRegion rd2_, wr2_;  // the ones used before them
