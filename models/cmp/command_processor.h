@@ -84,8 +84,6 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   Failure execute(const DecodedCommand& c, sc_core::sc_time& delay);
   Failure write_reg(unsigned idx, uint64_t v);
   Failure run_kernel(const DecodedCommand& c, sc_core::sc_time& delay);
-  Failure watchdog_failure(const std::vector<int64_t>& instance_on, uint64_t launched, uint64_t instances,
-                           const sc_core::sc_time& watchdog);
   bool read64(uint64_t addr, uint64_t& v, sc_core::sc_time& delay, UnitId as, tlm::tlm_response_status* st = nullptr);
   bool write64(uint64_t addr, uint64_t v, sc_core::sc_time& delay, tlm::tlm_response_status* st = nullptr);
   bool read_block(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay);

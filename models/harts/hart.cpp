@@ -40,7 +40,8 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   history_.clear();
   running_ = true;
   stop_ = false;
-  stop_requested_ = false;
+  timed_out_ = false;
+  deadline_ = l.deadline;
   started_ = sc_core::sc_time_stamp();
   instance_ = l.a[0];
   start_event_.notify(sc_core::SC_ZERO_TIME);
@@ -59,6 +60,10 @@ void Hart::sync() {
     sc_core::wait(sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS));
     local_ps_ = 0;
   }
+  // The kernel watchdog's deadline, checked whenever the hart meets SystemC
+  // time (every quantum at least): the run loop ends the instance.
+  if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && sc_core::sc_time_stamp() >= deadline_)
+    timed_out_ = block_abort_ = true;
 }
 
 void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tval) {
@@ -80,18 +85,11 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
   if (done) done(e);
 }
 
-void Hart::request_stop() {
-  if (!running_) return;
-  stop_requested_ = true;
-  block_abort_ = true;
-  irq_event_.notify(sc_core::SC_ZERO_TIME);  // out of WFI and barrier waits
-}
-
 void Hart::run() {
   const uint64_t quantum = cluster_.quantum_ps();
   while (!stop_) {
-    if (stop_requested_) {
-      finish(HartExitKind::Stopped);
+    if (timed_out_) {
+      finish(HartExitKind::Timeout);
       break;
     }
     if (kernel_ && s_.pc == ret_addr_) {

@@ -60,9 +60,6 @@ class Hart : public sc_core::sc_module {
   // trap ends it); otherwise a bare-metal program (traps go to mtvec).
   void start(const HartLaunch& l, bool kernel, std::function<void(const HartExit&)> done);
   void invalidate_decoded();  // drop every decoded block (fence.i, SYNC_CACHE ICACHE, code writes)
-  // Ends the running program at the next instruction boundary, or at once when
-  // it waits in WFI or at a barrier (HartExitKind::Stopped).
-  void request_stop();
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS); }
@@ -198,7 +195,8 @@ class Hart : public sc_core::sc_module {
   uint64_t reservation_ = ~0ull;  // LR/SC reserved address (8-byte granule), ~0 = none
 
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;
-  bool stop_requested_ = false;
+  bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block
+  sc_core::sc_time deadline_;            // HartLaunch::deadline (zero: none)
   uint64_t ro_base_ = 0, ro_size_ = 0;  // HartLaunch::read_only_*
   uint64_t ret_addr_ = 0, limit_ = 0, start_instret_ = 0;
   uint32_t launch_id_ = 0;

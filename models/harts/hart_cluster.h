@@ -47,8 +47,6 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   bool hart_idle(unsigned hart) const override { return harts_.at(hart)->idle(); }
   void launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) override;
   const sc_core::sc_event& hart_idle_event() const override { return idle_event_; }
-  void stop(unsigned hart) override;
-  uint64_t hart_pc(unsigned hart) const override { return harts_.at(hart)->state().pc; }
   sc_core::sc_time flush_dcaches() override;
   sc_core::sc_time invalidate_icaches() override;
 

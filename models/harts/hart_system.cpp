@@ -72,7 +72,12 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
         sync();
         cluster_.wfi_begin(*this);
         const sc_core::sc_time asleep = sc_core::sc_time_stamp();
-        while (!(s_.mip & s_.mie) && !stop_requested_) sc_core::wait(irq_event_);
+        while (!(s_.mip & s_.mie) && !timed_out_) {
+          const sc_core::sc_time now = sc_core::sc_time_stamp();
+          if (deadline_ == sc_core::SC_ZERO_TIME) sc_core::wait(irq_event_);
+          else if (now < deadline_) sc_core::wait(deadline_ - now, irq_event_);
+          else timed_out_ = block_abort_ = true;  // the run loop ends the instance
+        }
         stall_ps_[StallWfi] += static_cast<uint64_t>((sc_core::sc_time_stamp() - asleep).to_seconds() * 1e12 + 0.5);
         cluster_.wfi_end(*this);
       }
