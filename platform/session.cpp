@@ -163,6 +163,11 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   for (const auto& l : platform.harts.console_lines())
     console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
   m["console"] = console;
+  if (!platform.uart.lines().empty()) {
+    nlohmann::json uart = nlohmann::json::array();
+    for (const auto& l : platform.uart.lines()) uart.push_back({{"time_ns", l.when.to_seconds() * 1e9}, {"text", l.text}});
+    m["uart"] = uart;
+  }
 
   const std::string manifest_path = opt.out_dir + "/manifest.json";
   std::ofstream f(manifest_path);

@@ -188,6 +188,9 @@ class Hart : public sc_core::sc_module {
   uint64_t reservation_ = ~0ull;  // LR/SC reserved address (8-byte granule), ~0 = none
 
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;
+  bool host_calls_ = true;   // ECALL a7 = 0/1/2 in M-mode are host calls (not in the boot flow)
+  bool seip_line_ = false;   // the PLIC's S-mode line; mip.SEIP reads as this OR the software-written bit
+  bool seip_sw_ = false;
   uint64_t ret_addr_ = 0, limit_ = 0, start_instret_ = 0;
   uint32_t launch_id_ = 0;
   sc_core::sc_time started_;

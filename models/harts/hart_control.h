@@ -17,6 +17,7 @@ struct HartLaunch {
   uint64_t a[8] = {};
   uint64_t instruction_limit = 0;  // 0: the cluster's default limit parameter
   uint32_t launch_id = 0;          // groups harts for ECALL a7=2 barriers
+  bool firmware = false;           // boot flow: no host calls (every ECALL traps), the run ends at power-off
 };
 
 enum class HartExitKind {
