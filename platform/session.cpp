@@ -165,7 +165,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   m["console"] = console;
   if (!platform.uart.lines().empty()) {
     nlohmann::json uart = nlohmann::json::array();
-    for (const auto& l : platform.uart.lines()) uart.push_back({{"time_ns", l.when.to_seconds() * 1e9}, {"text", l.text}});
+    for (const auto& l : platform.uart.lines()) uart.push_back({{"start_ns", l.start.to_seconds() * 1e9}, {"time_ns", l.when.to_seconds() * 1e9}, {"text", l.text}});
     m["uart"] = uart;
   }
 

@@ -110,9 +110,12 @@ bool Uart16550::write(unsigned off, uint8_t v) {
       tx_bytes_.inc();
       tx_log_ += static_cast<char>(v);
       if (v == '\n') {
-        lines_.push_back({now_, line_text_});
+        lines_.push_back({line_start_, now_, line_text_});
         line_text_.clear();
+        line_started_ = false;
       } else if (v != '\r') {
+        if (!line_started_) line_start_ = now_;
+        line_started_ = true;
         line_text_ += static_cast<char>(v);
       }
       if (mcr_ & AVP_UART_MCR_LOOP) {

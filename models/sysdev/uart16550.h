@@ -38,9 +38,10 @@ class Uart16550 : public sc_core::sc_module {
   void backend_output(uint8_t c) { backend_->put(c); }
   // Every byte transmitted since the start (tests, the manifest).
   const std::string& transmitted() const { return tx_log_; }
-  // Transmitted lines ('\r' dropped) with the simulated time of their '\n' (the manifest's "uart").
+  // Transmitted lines ('\r' dropped) with the simulated times of their first byte and
+  // of their '\n' (the manifest's "uart").
   struct Line {
-    sc_core::sc_time when;
+    sc_core::sc_time start, when;
     std::string text;
   };
   const std::vector<Line>& lines() const { return lines_; }
@@ -61,10 +62,10 @@ class Uart16550 : public sc_core::sc_module {
   bool input_ended_ = false;
   uint8_t ier_ = 0, lcr_ = 0, mcr_ = 0, scr_ = 0, dll_ = 0, dlm_ = 0, fcr_ = 0;
   bool thre_pending_ = false;  // THR-empty interrupt condition (cleared by reading IIR or writing THR)
-  bool line_ = false;
+  bool line_ = false, line_started_ = false;
   std::string tx_log_, line_text_;
   std::vector<Line> lines_;
-  sc_core::sc_time now_;  // local time of the access being served
+  sc_core::sc_time now_, line_start_;  // local time of the access being served, of the line's first byte
   sc_core::sc_event connected_;
   Logger log_;
   Counter tx_bytes_, rx_bytes_, errors_;
