@@ -26,6 +26,9 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   for (int i = 0; i < 8; ++i) s_.x[10 + i] = l.a[i];
   s_.mstatus |= mstatus::FS & (1ull << 13);  // FP unit on (Initial) so kernels can use F/D at once
   kernel_ = kernel;
+  host_calls_ = !l.firmware;
+  if (seip_line_) s_.mip |= 1ull << kSEI;
+  seip_sw_ = false;
   ret_addr_ = l.ra;
   launch_id_ = l.launch_id;
   set_context(gp_, l.context);  // every bus access of the instance carries its context
@@ -235,6 +238,10 @@ bool Hart::check_interrupts() {
 }
 
 void Hart::set_interrupt(unsigned irq, bool level) {
+  if (irq == kSEI) {  // the PLIC's line and the bit M-mode software writes are ORed
+    seip_line_ = level;
+    level = level || seip_sw_;
+  }
   if (level) s_.mip |= 1ull << irq;
   else s_.mip &= ~(1ull << irq);
   if (level) irq_event_.notify(sc_core::SC_ZERO_TIME);

@@ -197,6 +197,10 @@ class Hart : public sc_core::sc_module {
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;
   bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block
   sc_core::sc_time deadline_;            // HartLaunch::deadline (zero: none)
+  bool host_calls_ = true;   // ECALL a7 = 0/1/2 in M-mode are host calls (not in the boot flow)
+  bool seip_line_ = false;   // the PLIC's S-mode line; mip.SEIP reads as this OR the software-written bit
+  bool seip_sw_ = false;
+  bool stop_requested_ = false;
   uint64_t ro_base_ = 0, ro_size_ = 0;  // HartLaunch::read_only_*
   uint64_t ret_addr_ = 0, limit_ = 0, start_instret_ = 0;
   uint32_t launch_id_ = 0;

@@ -227,6 +227,7 @@ sc_core::sc_time HartCluster::invalidate_icaches() {
 }
 
 uint64_t HartCluster::time_ns(const Hart& h) const {
+  if (time_source) return time_source(sc_core::sc_time_stamp() + h.local_time());
   return static_cast<uint64_t>((sc_core::sc_time_stamp() + h.local_time()).to_seconds() * 1e9);
 }
 

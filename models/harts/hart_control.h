@@ -20,6 +20,7 @@ struct HartLaunch {
   uint64_t instruction_limit = 0;  // 0: the cluster's default limit parameter
   uint32_t launch_id = 0;          // groups harts for ECALL a7=2 barriers
   uint32_t context = kNoContext;   // the Acceldev context it runs for (its host-window view)
+  bool firmware = false;           // boot flow: no host calls (every ECALL traps), the run ends at power-off
   // A range the instance may read but not write (the KUB): a store into it is
   // a store access fault. Size 0: none.
   uint64_t read_only_base = 0, read_only_size = 0;

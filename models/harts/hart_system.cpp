@@ -39,7 +39,7 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
   const uint64_t next = pc + d.len;
   switch (d.op) {
     case ECALL:
-      if (s_.priv == PRV_M && host_call()) return next;
+      if (s_.priv == PRV_M && host_calls_ && host_call()) return next;
       throw TrapException{s_.priv == PRV_U ? kEcallU : s_.priv == PRV_S ? kEcallS : kEcallM, 0};
     case EBREAK:
       throw TrapException{kBreakpoint, pc};
