@@ -157,6 +157,7 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
       const uint64_t slice_base = tcdm_base_ + (h / hpc) * tcdm_per_core_ + (h % hpc) * hart_slice;
       l.sp = regs_[AVP_CMP_STACK_TOP] ? regs_[AVP_CMP_STACK_TOP] : slice_base + hart_slice;
       l.launch_id = launch;
+      l.context = context_;
       l.deadline = deadline;
       l.a[0] = next;
       sc_core::sc_time d = launch_latency.get();

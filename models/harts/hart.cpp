@@ -28,6 +28,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   kernel_ = kernel;
   ret_addr_ = l.ra;
   launch_id_ = l.launch_id;
+  set_context(gp_, l.context);  // every bus access of the instance carries its context
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   done_ = std::move(done);
   reservation_ = ~0ull;
@@ -96,6 +97,7 @@ void Hart::run() {
       break;
     }
     if (flush_) {
+      history_.freeze();
       blocks_.clear();
       for (auto& slot : block_slots_) slot = BlockSlot{};
       flush_ = false;
@@ -160,9 +162,13 @@ void Hart::fetch_timing(const Block& b) {
   // Instruction-cache timing: one access per line the block spans; a miss
   // pays the fetch latency of the memory that holds the code.
   const uint64_t line = cluster_.icache_line();
-  uint64_t memory_ps = 0;
-  for (const auto& r : dmi_)
-    if (b.pc - r.base < r.size) memory_ps = r.rd_ps;
+  if (b.fetch_gen != dmi_gen_) {
+    b.fetch_memory_ps = 0;
+    for (const auto& r : dmi_)
+      if (b.pc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
+    b.fetch_gen = dmi_gen_;
+  }
+  const uint64_t memory_ps = b.fetch_memory_ps;
   const uint64_t before = local_ps_;
   for (uint64_t a = b.pc & ~(line - 1); a < b.pc + b.bytes; a += line) {
     bool miss = false;
@@ -284,6 +290,7 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
       return &o;
     }
   dmi_.push_back(r);
+  ++dmi_gen_;
   return &dmi_.back();
 }
 
@@ -292,6 +299,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   for (const auto& r : dmi_)
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
   dmi_.swap(keep);
+  ++dmi_gen_;
   rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
 }
 
@@ -375,6 +383,7 @@ bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {
   }
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(dst));
@@ -391,6 +400,7 @@ bool Hart::fetch_read(uint64_t addr, void* dst, unsigned len) {
   }
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));  // code in the host window is the context's too
   FetchExtension fetch_ext;
   fetch_ext.fetch = true;
   gp.set_extension(&fetch_ext);
@@ -406,6 +416,7 @@ bool Hart::fetch_read(uint64_t addr, void* dst, unsigned len) {
 bool Hart::debug_write(uint64_t addr, const void* src, unsigned len) {
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(src)));

@@ -91,6 +91,8 @@ class Hart : public sc_core::sc_module {
   struct Block {
     std::vector<rv::Insn> insns;
     uint64_t pc = 0, bytes = 0;
+    // Fetch latency of the memory holding the block, as of DMI generation fetch_gen.
+    mutable uint64_t fetch_memory_ps = 0, fetch_gen = ~0ull;
   };
   struct DmiRegion {
     uint64_t base = 0, size = 0;  // size 0: empty
@@ -113,7 +115,7 @@ class Hart : public sc_core::sc_module {
   [[noreturn]] void illegal(const rv::Insn& d) const;
   void take_trap(uint64_t cause, uint64_t tval);
   bool check_interrupts();
-  bool host_call();  // ECALL a7 = 0/1/2 in M-mode; true if handled
+  bool host_call();  // ECALL a7 = 0..3 in M-mode; true if handled
   void finish(HartExitKind kind, uint64_t code = 0, uint64_t cause = 0, uint64_t tval = 0);
 
   // CSRs (hart_csr.cpp).
@@ -176,6 +178,7 @@ class Hart : public sc_core::sc_module {
   rv::HartState s_;
   std::unordered_map<uint64_t, Block> blocks_;
   std::vector<DmiRegion> dmi_;
+  uint64_t dmi_gen_ = 0;  // changes whenever dmi_ does
   CacheModel icache_, dcache_;
   DmiRegion rd_, wr_;    // the last regions used for loads / stores
   DmiRegion rd2_, wr2_;  // the ones used before them

@@ -8,6 +8,8 @@
 
 #include <systemc>
 
+#include "base/unit.h"
+
 namespace avp {
 
 struct HartLaunch {
@@ -17,6 +19,7 @@ struct HartLaunch {
   uint64_t a[8] = {};
   uint64_t instruction_limit = 0;  // 0: the cluster's default limit parameter
   uint32_t launch_id = 0;          // groups harts for ECALL a7=2 barriers
+  uint32_t context = kNoContext;   // the Acceldev context it runs for (its host-window view)
   // A range the instance may read but not write (the KUB): a store into it is
   // a store access fault. Size 0: none.
   uint64_t read_only_base = 0, read_only_size = 0;

@@ -1,5 +1,5 @@
 // System instructions: ECALL/EBREAK, xRET, WFI, SFENCE.VMA, CSR access and
-// the host calls of bare-metal programs and kernels (ECALL a7 = 0/1/2 in M-mode).
+// the host calls of bare-metal programs and kernels (ECALL a7 = 0..3 in M-mode).
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 
@@ -26,6 +26,9 @@ bool Hart::host_call() {
     }
     case 2:
       cluster_.barrier(*this);
+      return true;
+    case 3:
+      cluster_.stats_control("hart" + std::to_string(id()) + " ecall", sc_core::sc_time_stamp() + local_time(), s_.x[10]);
       return true;
     default:
       return false;
