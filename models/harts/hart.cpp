@@ -249,9 +249,10 @@ void Hart::set_interrupt(unsigned irq, bool level) {
 
 // ---- memory ----
 
-// fetch: a region for instruction fetch, asked for with a FetchExtension so
-// that targets with an execute permission can refuse it; it serves data reads
-// only when granted to a data read as well.
+// fetch: a region for instruction fetch. Every request carries a
+// FetchExtension: targets with an execute permission refuse a fetch request
+// they do not allow and say whether the region granted may be fetched from
+// and read as data.
 Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   for (auto& r : dmi_)
     if (addr - r.base < r.size && (fetch ? r.exec : write ? r.wr : r.rd)) return &r;
@@ -259,20 +260,21 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
   FetchExtension fetch_ext;
-  if (fetch) gp.set_extension(&fetch_ext);
+  fetch_ext.fetch = fetch;
+  gp.set_extension(&fetch_ext);
   gp.set_address(addr);
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   tlm::tlm_dmi dmi;
   const bool granted = bus->get_direct_mem_ptr(gp, dmi);
-  if (fetch) gp.clear_extension(&fetch_ext);
+  gp.clear_extension(&fetch_ext);
   if (!granted) return nullptr;
   DmiRegion r;
   r.base = dmi.get_start_address();
   r.size = dmi.get_end_address() - dmi.get_start_address() + 1;
   r.ptr = dmi.get_dmi_ptr();
-  r.rd = dmi.is_read_allowed() && !fetch;
-  r.wr = dmi.is_write_allowed() && !fetch;
-  r.exec = fetch && dmi.is_read_allowed();
+  r.rd = dmi.is_read_allowed() && fetch_ext.read_ok;
+  r.wr = dmi.is_write_allowed();
+  r.exec = dmi.is_read_allowed() && fetch_ext.exec_ok;
   r.rd_ps = static_cast<uint64_t>(dmi.get_read_latency().to_seconds() * 1e12 + 0.5);
   r.wr_ps = static_cast<uint64_t>(dmi.get_write_latency().to_seconds() * 1e12 + 0.5);
   if (ro_size_ && r.wr && r.base < ro_base_ + ro_size_ && ro_base_ <= r.base + (r.size - 1)) {
@@ -286,7 +288,7 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
       r.base = lo;
       r.size = end - lo + 1;
     }
-    r.rd = false;  // the clipped region serves stores only
+    r.rd = r.exec = false;  // the clipped region serves stores only
   }
   if (!(fetch ? r.exec : write ? r.wr : r.rd) || addr - r.base >= r.size) return nullptr;
   for (auto& o : dmi_)
@@ -407,6 +409,7 @@ bool Hart::fetch_read(uint64_t addr, void* dst, unsigned len) {
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
   set_context(gp, context_of(gp_));  // code in the host window is the context's too
   FetchExtension fetch_ext;
+  fetch_ext.fetch = true;
   gp.set_extension(&fetch_ext);
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
