@@ -1,7 +1,5 @@
 #include "bare_metal.h"
 
-#include <chrono>
-#include <cstdio>
 #include <iostream>
 #include <vector>
 
@@ -26,7 +24,6 @@ int run_bare_metal(Platform& p, const std::string& elf, unsigned n, GdbServer* g
   std::vector<HartExit> exits(n);
   unsigned done = 0;
   sc_core::sc_event all_done;
-  const auto wall0 = std::chrono::steady_clock::now();
   for (unsigned h = 0; h < n; ++h) {
     HartLaunch l;
     l.pc = img.entry;
@@ -39,19 +36,14 @@ int run_bare_metal(Platform& p, const std::string& elf, unsigned n, GdbServer* g
     });
   }
   sc_core::wait(all_done);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  uint64_t total = 0;
   int code = 0;
   for (unsigned h = 0; h < n; ++h) {
     const HartExit& e = exits[h];
-    total += e.instructions;
     const bool ok = e.kind == HartExitKind::Exit && e.code == 0;
     if (!ok) std::cerr << "accel-vp: hart " << h << " " << e.describe() << "\n";
     if (h == 0) code = e.kind == HartExitKind::Exit ? static_cast<int>(e.code & 0xFF) : 1;
     else if (!ok && code == 0) code = 1;
   }
-  std::fprintf(stderr, "accel-vp: %u hart(s), %llu instructions, %.1f MIPS\n", n,
-               static_cast<unsigned long long>(total), wall > 0 ? total / wall / 1e6 : 0.0);
   return code;
 }
 

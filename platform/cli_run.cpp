@@ -30,7 +30,6 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
         ctx.exit_code = 2;
         return;
       }
-      ctx.session.quiet = true;
       std::unique_ptr<GdbServer> gdb;
       if (ctx.gdb_port >= 0) gdb = std::make_unique<GdbServer>(platform->harts, static_cast<unsigned>(ctx.gdb_port));
       RunResult r = run_session(*platform, ctx.session, "elf:" + *elf, [&](Platform& p) {
@@ -42,12 +41,20 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
       return;
     }
     if (*list) {
-      for (const Workload* w : all_workloads()) std::cout << w->name << "\t" << w->description << "\n";
+      for (const Workload* w : all_workloads()) {
+        std::cout << w->name << "\t" << w->description << "\n";
+        for (const auto& line : describe_workload_args(*w)) std::cout << "    " << line << "\n";
+      }
       return;
     }
     const Workload* w = find_workload(*workload);
     if (!w) {
       std::cerr << "accel-vp: unknown workload '" << *workload << "' (accel-vp run --list shows them)\n";
+      ctx.exit_code = 2;
+      return;
+    }
+    if (const std::string bad = check_workload_args(*w, *args); !bad.empty()) {
+      std::cerr << "accel-vp: " << bad << " (accel-vp run --list describes the arguments)\n";
       ctx.exit_code = 2;
       return;
     }

@@ -103,14 +103,9 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
       const uint64_t type = q.a[1], size = q.a[2];
       if (type > 1 || size == 0 || size > ACCELDEV_BUFFER_MAX_SIZE) return -EINVAL;
       const auto kind = type ? AcceldevContext::Kind::Data : AcceldevContext::Kind::Code;
-      int b;
-      try {
-        b = c.ctx->create_buffer(kind, size);
-      } catch (const std::runtime_error&) {
-        return -ENOMEM;  // host memory exhausted
-      }
-      if (b < 0) return -ENOSPC;  // every slot of the context is taken
-      const AcceldevContext::Buffer& buf = c.ctx->buffer(b);
+      const int b = c.ctx->create_buffer(kind, size);
+      if (b < 0) return b;  // -ENOSPC (every slot taken), -ENOMEM (host memory), -EINVAL
+      const AcceldevContext::Buffer& buf = *c.ctx->buffer(b);
       if (c.buffer_open.size() <= static_cast<size_t>(b)) c.buffer_open.resize(b + 1);
       c.buffer_open[b] = true;
       r.r[0] = static_cast<uint64_t>(b);
@@ -125,12 +120,8 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
       return 0;
     case AVPB_DEV_RUN: {
       const uint64_t b = q.a[1], off = q.a[2], size = q.a[3];
-      if (b >= c.buffer_open.size() || !c.buffer_open[b] ||
-          c.ctx->buffer(static_cast<int>(b)).kind != AcceldevContext::Kind::Code)
-        return -EINVAL;
-      if ((off & 3) || (size & 3) || off > UINT32_MAX || size > UINT32_MAX) return -EINVAL;
-      if (c.ctx->in_error()) return -EIO;
-      return c.ctx->run(static_cast<int>(b), off, size) ? 0 : -EINVAL;
+      if (b >= c.buffer_open.size() || !c.buffer_open[b]) return -EINVAL;
+      return -c.ctx->run(static_cast<int>(b), off, size).err();  // EINVAL, EIO as the driver decides
     }
     default:
       return -ENOSYS;

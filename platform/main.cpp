@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "info.h"
 #include "platform.h"
+#include "session.h"
 #include "workload.h"
 
 namespace avp {
@@ -42,6 +43,7 @@ int sc_main(int argc, char* argv[]) {
   CLI::App app{"accel-vp: SystemC/TLM-2.0 virtual platform of a PCIe-attached RISC-V accelerator"};
   app.fallthrough();
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", "accel-vp " + version_string() + " (" + sc_core::sc_version() + ")");
   bool list_params = false;
   app.add_option("-c,--config", ctx.session.config_file, "configuration file (YAML)")->check(CLI::ExistingFile);
   app.add_option("-s,--set", ctx.session.sets, "override a parameter: name=value (repeatable)");

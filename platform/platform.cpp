@@ -150,6 +150,7 @@ Platform::Platform()
   endpoint->intx = [this](bool level) { host.intx(level); };
   endpoint->msi = [this](uint64_t a, uint32_t d) { host.msi(a, d); };
   dma.on_error = [this] { endpoint->raise(AVP_INTR_DMA_ERROR); };
+  endpoint->acceldev().attach_dma([this](uint32_t ctx) { return dma.outstanding(ctx); }, &dma.done_event());
 }
 
 Platform::~Platform() = default;

@@ -1,6 +1,5 @@
 #include "session.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -12,15 +11,15 @@
 
 #include <systemc>
 
-#include "base/log.h"
 #include "base/params.h"
-#include "base/stats.h"
+#include "base/status_line.h"
 #include "base/text_trace.h"
 #include "base/trace.h"
-#include "harts/insn_tracer.h"
 #include "base/vcd.h"
+#include "harts/insn_tracer.h"
 #include "platform.h"
-#include "run_report.h"
+#include "run_outputs.h"
+#include "run_signals.h"
 #include "version.h"
 
 namespace avp {
@@ -47,34 +46,31 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double peak_rss_mib() {
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss / 1024.0;
-}
-
-// Prints simulated time, wall time and speed on stderr every second once a run
-// has taken a few seconds. Ends itself when nothing else is pending, so a
-// starved simulation still stops.
-void progress_thread(Clock::time_point start) {
-  const sc_core::sc_time step = tlm::tlm_global_quantum::instance().get() * 10;
-  auto last = start;
-  bool printed = false;
-  for (;;) {
-    sc_core::wait(step);
-    if (!sc_core::sc_pending_activity()) break;
-    auto now = Clock::now();
-    double wall = std::chrono::duration<double>(now - start).count();
-    if (wall > 3.0 && std::chrono::duration<double>(now - last).count() >= 1.0) {
-      double sim = sc_core::sc_time_stamp().to_seconds();
-      std::fprintf(stderr, "\r[accel-vp] simulated %s  wall %.1f s  %.3g sim-s/s   ",
-                   format_time(sc_core::sc_time_stamp()).c_str(), wall, sim / wall);
-      last = now;
-      printed = true;
-    }
+// The progress line: simulated time, speed in MIPS and wall time, refreshed
+// about once a second after the first two seconds.
+class Progress {
+ public:
+  Progress(bool on, Clock::time_point start) : on_(on), start_(start), last_(start) {}
+  void tick(Platform& p) {
+    if (!on_) return;
+    const auto now = Clock::now();
+    const double wall = std::chrono::duration<double>(now - start_).count();
+    const double since = std::chrono::duration<double>(now - last_).count();
+    if (wall < 2.0 || since < 1.0) return;
+    const uint64_t insns = p.harts.instructions_retired();
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "[accel-vp] simulated %s  %.1f MIPS  wall %.1f s", format_time(sc_core::sc_time_stamp()).c_str(),
+                  (insns - last_insns_) / since / 1e6, wall);
+    status_line_show(buf);
+    last_ = now;
+    last_insns_ = insns;
   }
-  if (printed) std::fprintf(stderr, "\n");
-}
+
+ private:
+  bool on_;
+  Clock::time_point start_, last_;
+  uint64_t last_insns_ = 0;
+};
 
 // Opens the text trace the options ask for and attaches the instruction tracer
 // to the selected harts. Bad options throw ParamError.
@@ -98,15 +94,18 @@ std::unique_ptr<InsnTracer> start_text_trace(Platform& platform, const SessionOp
   return std::make_unique<InsnTracer>(platform.harts);
 }
 
-// The co-simulation checker's statistics (cmp.decoder=lockstep) on one summary line.
-void print_lockstep_summary() {
-  auto value = [](const char* name) -> unsigned long long {
-    const auto* c = dynamic_cast<const Counter*>(StatRegistry::instance().find(std::string("cmp.lockstep.") + name));
-    return c ? c->value() : 0;
-  };
-  if (!StatRegistry::instance().find("cmp.lockstep.packets_compared")) return;
-  std::printf("  lockstep         %llu packets compared, %llu mismatches, %llu RTL cycles\n", value("packets_compared"),
-              value("mismatches"), value("rtl_cycles"));
+// SIGUSR1: the manifest and reports of the run so far, the run goes on.
+void write_snapshot(Platform& platform, const SessionOptions& opt, const std::string& name, RunResult res,
+                    Clock::time_point start) {
+  res.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  res.sim_seconds = sc_core::sc_time_stamp().to_seconds();
+  RunEnd running;
+  nlohmann::json m = build_manifest(platform, opt, name, res, running);
+  m["snapshot"] = true;
+  write_run_files(m, opt, nullptr);
+  status_line_end();
+  std::cerr << "accel-vp: statistics at " << format_time(sc_core::sc_time_stamp()) << " written to " << opt.out_dir
+            << "/report.json (the run goes on)\n";
 }
 
 }  // namespace
@@ -115,9 +114,9 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
                       const std::function<int(Platform&)>& body) {
   RunResult res;
   const auto start = Clock::now();
-  if (!opt.timeline_file.empty()) Trace::instance().enable(true);
   std::error_code ec;
   std::filesystem::create_directories(opt.out_dir, ec);
+  if (!opt.timeline_file.empty()) Trace::instance().open(opt.timeline_file);
   if (!opt.vcd_file.empty()) {
     if (!std::ofstream(opt.vcd_file)) throw ParamError(opt.vcd_file + ": cannot write the VCD file");
     Vcd::instance().enable(true);
@@ -130,79 +129,52 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
         sc_core::sc_stop();
       },
       "host_program");
-  if (opt.progress && isatty(STDERR_FILENO)) sc_core::sc_spawn([start] { progress_thread(start); }, "progress");
 
-  if (platform.time_limit.get() > sc_core::SC_ZERO_TIME)
-    sc_core::sc_start(platform.time_limit.get());
-  else
-    sc_core::sc_start();
+  // Runs one quantum at a time so signals are seen within a quantum of
+  // simulated time; the order of events is the same as in one sc_start.
+  install_run_signals();
+  Progress progress(opt.progress && isatty(STDERR_FILENO), start);
+  RunEnd end;
+  const sc_core::sc_time limit = platform.time_limit.get();
+  const sc_core::sc_time step = platform.quantum.get() > sc_core::SC_ZERO_TIME ? platform.quantum.get()
+                                                                             : sc_core::sc_time(1, sc_core::SC_US);
+  for (;;) {
+    sc_core::sc_time chunk = step;
+    if (limit > sc_core::SC_ZERO_TIME && limit - sc_core::sc_time_stamp() < chunk) chunk = limit - sc_core::sc_time_stamp();
+    sc_core::sc_start(chunk);
+    if (res.finished || sc_core::sc_get_status() != sc_core::SC_PAUSED) break;
+    if ((end.signal = stop_signal())) break;
+    if (limit > sc_core::SC_ZERO_TIME && sc_core::sc_time_stamp() >= limit) {
+      end.time_limit = true;
+      break;
+    }
+    if (!sc_core::sc_pending_activity()) break;  // starved
+    if (take_snapshot_request()) write_snapshot(platform, opt, name, res, start);
+    progress.tick(platform);
+  }
+  status_line_end();
+  end.finished = res.finished;
 
   res.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   res.sim_seconds = sc_core::sc_time_stamp().to_seconds();
-  if (!res.finished) {
+  if (end.signal) {
+    std::cerr << "accel-vp: workload '" << name << "' interrupted by " << signal_name(end.signal) << " at "
+              << format_time(sc_core::sc_time_stamp()) << "\n";
+    res.exit_code = 128 + end.signal;
+  } else if (!res.finished) {
     std::cerr << "accel-vp: workload '" << name << "' did not finish: "
-              << (sc_core::sc_pending_activity() ? "simulated time limit reached" : "simulation starved (no more events)")
+              << (end.time_limit ? "simulated time limit reached" : "simulation starved (no more events)")
               << " at " << format_time(sc_core::sc_time_stamp()) << "\n";
     res.exit_code = 3;
   }
 
-  const nlohmann::json params = ParamRegistry::instance().to_json();
-  std::ostringstream hash;
-  hash << std::hex << fnv1a64(params.dump());
-  nlohmann::json& m = res.manifest;
-  m["tool"] = "accel-vp";
-  m["version"] = version_string();
-  m["systemc"] = sc_core::sc_version();
-  m["command_line"] = opt.command_line;
-  m["config_file"] = opt.config_file;
-  m["sets"] = opt.sets;
-  m["workload"] = name;
-  m["seed"] = platform.seed.get();
-  m["quantum_ns"] = platform.quantum.get().to_default_time_units();
-  m["config_hash"] = hash.str();
-  m["parameters"] = params;
-  m["exit_code"] = res.exit_code;
-  m["finished"] = res.finished;
-  m["simulated_time_ns"] = sc_core::sc_time_stamp().to_default_time_units();
-  m["wall_time_s"] = res.wall_seconds;
-  m["speed_sim_per_wall"] = res.wall_seconds > 0 ? res.sim_seconds / res.wall_seconds : 0;
-  m["peak_memory_mib"] = peak_rss_mib();
-  m["warnings"] = log_count(Level::Warn);
-  m["errors"] = log_count(Level::Error);
-  m["statistics"] = StatRegistry::instance().to_json();
-  nlohmann::json console = nlohmann::json::array();
-  for (const auto& l : platform.harts.console_lines())
-    console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
-  m["console"] = console;
-
-  const std::string manifest_path = opt.out_dir + "/manifest.json";
-  std::ofstream f(manifest_path);
-  if (f) f << m.dump(2) << "\n";
-  else std::cerr << "accel-vp: cannot write " << manifest_path << "\n";
-  if (Trace::instance().enabled()) Trace::instance().write(opt.timeline_file.empty() ? opt.out_dir + "/trace.json" : opt.timeline_file);
+  res.manifest = build_manifest(platform, opt, name, res, end);
+  std::unique_ptr<TimelineDigest> timeline;
+  if (Trace::instance().enabled()) timeline = std::make_unique<TimelineDigest>(Trace::instance().close(sc_core::sc_time_stamp()));
   TextTrace::instance().close();
   if (Vcd::instance().enabled()) Vcd::instance().write(opt.vcd_file);
-  const nlohmann::json report = build_report(m);
-  write_report_json(report, opt.out_dir + "/report.json");
-  write_report_html(report, opt.out_dir + "/report.html");
-
-  if (!opt.quiet) {
-    std::printf("\n== accel-vp summary: %s ==\n", name.c_str());
-    std::printf("  exit code        %d%s\n", res.exit_code, res.finished ? "" : " (did not finish)");
-    std::printf("  simulated time   %s\n", format_time(sc_core::sc_time_stamp()).c_str());
-    std::printf("  wall time        %.3f s\n", res.wall_seconds);
-    std::printf("  speed            %.3g simulated s per wall s\n", m["speed_sim_per_wall"].get<double>());
-    std::printf("  peak memory      %.1f MiB\n", m["peak_memory_mib"].get<double>());
-    std::printf("  warnings/errors  %llu/%llu\n", static_cast<unsigned long long>(log_count(Level::Warn)),
-                static_cast<unsigned long long>(log_count(Level::Error)));
-    print_lockstep_summary();
-    std::printf("  manifest         %s (config %s, seed %llu)\n", manifest_path.c_str(), hash.str().c_str(),
-                static_cast<unsigned long long>(platform.seed.get()));
-    std::printf("  report           %s/report.html, %s/report.json\n", opt.out_dir.c_str(), opt.out_dir.c_str());
-    const auto busiest = busiest_units(report, 5);
-    if (!busiest.empty()) std::printf("  where the time went (busiest units):\n");
-    for (const auto& line : busiest) std::printf("    %s\n", line.c_str());
-  }
+  const nlohmann::json report = write_run_files(res.manifest, opt, timeline.get());
+  if (!opt.quiet) print_summary(res.manifest, report, opt, name);
   return res;
 }
 

@@ -28,6 +28,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   kernel_ = kernel;
   ret_addr_ = l.ra;
   launch_id_ = l.launch_id;
+  set_context(gp_, l.context);  // every bus access of the instance carries its context
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   done_ = std::move(done);
   reservation_ = ~0ull;
@@ -39,7 +40,8 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   history_.clear();
   running_ = true;
   stop_ = false;
-  stop_requested_ = false;
+  timed_out_ = false;
+  deadline_ = l.deadline;
   started_ = sc_core::sc_time_stamp();
   instance_ = l.a[0];
   start_event_.notify(sc_core::SC_ZERO_TIME);
@@ -58,6 +60,10 @@ void Hart::sync() {
     sc_core::wait(sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS));
     local_ps_ = 0;
   }
+  // The kernel watchdog's deadline, checked whenever the hart meets SystemC
+  // time (every quantum at least): the run loop ends the instance.
+  if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && sc_core::sc_time_stamp() >= deadline_)
+    timed_out_ = block_abort_ = true;
 }
 
 void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tval) {
@@ -79,18 +85,11 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
   if (done) done(e);
 }
 
-void Hart::request_stop() {
-  if (!running_) return;
-  stop_requested_ = true;
-  block_abort_ = true;
-  irq_event_.notify(sc_core::SC_ZERO_TIME);  // out of WFI and barrier waits
-}
-
 void Hart::run() {
   const uint64_t quantum = cluster_.quantum_ps();
   while (!stop_) {
-    if (stop_requested_) {
-      finish(HartExitKind::Stopped);
+    if (timed_out_) {
+      finish(HartExitKind::Timeout);
       break;
     }
     if (kernel_ && s_.pc == ret_addr_) {
@@ -98,6 +97,7 @@ void Hart::run() {
       break;
     }
     if (flush_) {
+      history_.freeze();
       blocks_.clear();
       for (auto& slot : block_slots_) slot = BlockSlot{};
       flush_ = false;
@@ -162,9 +162,13 @@ void Hart::fetch_timing(const Block& b) {
   // Instruction-cache timing: one access per line the block spans; a miss
   // pays the fetch latency of the memory that holds the code.
   const uint64_t line = cluster_.icache_line();
-  uint64_t memory_ps = 0;
-  for (const auto& r : dmi_)
-    if (b.pc - r.base < r.size) memory_ps = r.rd_ps;
+  if (b.fetch_gen != dmi_gen_) {
+    b.fetch_memory_ps = 0;
+    for (const auto& r : dmi_)
+      if (b.pc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
+    b.fetch_gen = dmi_gen_;
+  }
+  const uint64_t memory_ps = b.fetch_memory_ps;
   const uint64_t before = local_ps_;
   for (uint64_t a = b.pc & ~(line - 1); a < b.pc + b.bytes; a += line) {
     bool miss = false;
@@ -284,6 +288,7 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
       return &o;
     }
   dmi_.push_back(r);
+  ++dmi_gen_;
   return &dmi_.back();
 }
 
@@ -292,6 +297,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   for (const auto& r : dmi_)
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
   dmi_.swap(keep);
+  ++dmi_gen_;
   rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
 }
 
@@ -375,6 +381,7 @@ bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {
   }
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(dst));
@@ -391,6 +398,7 @@ bool Hart::fetch_read(uint64_t addr, void* dst, unsigned len) {
   }
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));  // code in the host window is the context's too
   FetchExtension fetch_ext;
   gp.set_extension(&fetch_ext);
   gp.set_command(tlm::TLM_READ_COMMAND);
@@ -405,6 +413,7 @@ bool Hart::fetch_read(uint64_t addr, void* dst, unsigned len) {
 bool Hart::debug_write(uint64_t addr, const void* src, unsigned len) {
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(src)));

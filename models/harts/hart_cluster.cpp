@@ -4,9 +4,11 @@
 #include <iomanip>
 #include <sstream>
 
+#include "base/status_line.h"
 #include "base/symbols.h"
 #include "base/trace.h"
 #include "base/unit.h"
+#include "harts/perf_regs.h"
 #include "harts/trap_report.h"
 #include "harts/xintf_payload.h"
 
@@ -33,8 +35,8 @@ std::string HartExit::describe() const {
     case HartExitKind::Limit:
       os << "instruction limit reached at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
       break;
-    case HartExitKind::Stopped:
-      os << "stopped at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
+    case HartExitKind::Timeout:
+      os << "deadline passed at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
       break;
   }
   os << " after " << instructions << " instructions";
@@ -157,12 +159,15 @@ void HartCluster::configure_costs() {
   }
 }
 
-void HartCluster::update_hart_stats(Hart& h) {
+void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool stopped) {
   HartStats& st = hart_stats_[h.id()];
-  const sc_core::sc_time stopped = sc_core::sc_time_stamp();
-  st.busy->add_busy(h.started_, stopped);
-  st.active_cycles->inc(static_cast<uint64_t>((stopped - h.started_) / clock_period.get() + 0.5));
-  if (h.kernel_) instance_time_.sample((stopped - h.started_).to_seconds() * 1e9);
+  const sc_core::sc_time from = st.counted_to > h.started_ ? st.counted_to : h.started_;
+  if (at > from) {
+    st.busy->add_busy(from, at);
+    st.active_cycles->inc(static_cast<uint64_t>((at - from) / clock_period.get() + 0.5));
+    st.counted_to = at;
+  }
+  if (stopped && h.kernel_) instance_time_.sample((at - h.started_).to_seconds() * 1e9);
   for (unsigned c = 0; c < Hart::kStallCauses; ++c) {
     const uint64_t v = h.stall_ps(static_cast<Hart::Stall>(c));
     st.stall[c]->inc(v - st.stalls_reported[c]);
@@ -173,9 +178,9 @@ void HartCluster::update_hart_stats(Hart& h) {
   Counter* c[6] = {st.instructions.get(), st.cycles.get(), st.icache_hits.get(), st.icache_misses.get(),
                    st.dcache_hits.get(), st.dcache_misses.get()};
   for (int i = 0; i < 6; ++i) {
-    // Instructions and cycles restart with each launch (this is its stop); cache counts accumulate.
-    c[i]->inc(i < 2 ? now[i] : now[i] - st.reported[i]);
-    st.reported[i] = now[i];
+    c[i]->inc(now[i] - st.reported[i]);
+    // Instructions and cycles restart with each launch; cache counts accumulate.
+    st.reported[i] = stopped && i < 2 ? 0 : now[i];
   }
 }
 
@@ -197,8 +202,6 @@ void HartCluster::prepare_start(Hart& h) {
   if (h.history().length() != history_length.get()) h.history().set_length(history_length.get());
   configure_costs();
 }
-
-void HartCluster::stop(unsigned hart) { harts_.at(hart)->request_stop(); }
 
 void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
   prepare_start(*harts_.at(hart));
@@ -240,6 +243,7 @@ void HartCluster::console_line(unsigned hart, const sc_core::sc_time& when, cons
   console_lines_.push_back({hart, when, text});
   AVP_LOG(log_, Debug, "[hart" << hart << " @ " << when << "] " << text);
   Trace::instance().slice(harts_.at(hart)->name(), "print", when, when, {{"text", text}});
+  status_line_end();
   std::printf("%s\n", line.c_str());
   std::fflush(stdout);
 }
@@ -264,8 +268,7 @@ void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Har
     return;
   }
   const sc_core::sc_time arrived = sc_core::sc_time_stamp();
-  while (g.generation == gen && !h.stop_requested_) sc_core::wait(g.release | h.irq_event_);
-  if (g.generation == gen) --g.arrived;  // stopped while waiting: leaves the barrier
+  while (g.generation == gen) sc_core::wait(g.release);
   h.add_stall(Hart::StallBarrier, static_cast<uint64_t>((sc_core::sc_time_stamp() - arrived).to_seconds() * 1e12 + 0.5));
 }
 
@@ -276,7 +279,8 @@ void HartCluster::barrier(Hart& h) {
 
 void HartCluster::hart_stopped(Hart& h, const HartExit& e) {
   instructions_.inc(e.instructions);
-  update_hart_stats(h);
+  retired_by_stopped_ += e.instructions;
+  update_hart_stats(h, sc_core::sc_time_stamp(), true);
   if (e.kind == HartExitKind::Trap) traps_.inc();
   idle_event_.notify(sc_core::SC_ZERO_TIME);
   // A hart that leaves may complete a barrier the others are waiting at.
@@ -340,6 +344,8 @@ bool HartCluster::perf_access(tlm::tlm_generic_payload& gp) {
     const HartState& s = harts_[unit_index(ext->unit)]->state();
     const unsigned i = static_cast<unsigned>(off / 8);
     v = i == 0 ? s.mcycle : i == 1 ? 0 : i == 2 ? s.minstret : s.mhpmcounter[i - 3];
+  } else if (off == AVP_PERF_STATS_CONTROL) {
+    v = StatRegistry::instance().dumps().size() + StatRegistry::instance().dumps_dropped();
   } else {
     uint64_t instret = 0, cycles = 0;
     for (auto& h : harts_) instret += h->instructions(), cycles += h->cycles();
@@ -354,7 +360,16 @@ bool HartCluster::perf_access(tlm::tlm_generic_payload& gp) {
 }
 
 void HartCluster::perf_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  perf_access(gp);
+  if (gp.is_write() && gp.get_address() == AVP_PERF_STATS_CONTROL && gp.get_data_length() == 8) {
+    uint64_t op = 0;
+    std::memcpy(&op, gp.get_data_ptr(), 8);
+    const UnitExtension* ext = gp.get_extension<UnitExtension>();
+    const std::string who = ext ? unit_name(ext->unit) : std::string("an initiator");
+    stats_control(who + " perf register", sc_core::sc_time_stamp() + delay, op);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  } else {
+    perf_access(gp);
+  }
   delay += clock_period.get();
 }
 

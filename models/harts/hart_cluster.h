@@ -47,8 +47,6 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   bool hart_idle(unsigned hart) const override { return harts_.at(hart)->idle(); }
   void launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) override;
   const sc_core::sc_event& hart_idle_event() const override { return idle_event_; }
-  void stop(unsigned hart) override;
-  uint64_t hart_pc(unsigned hart) const override { return harts_.at(hart)->state().pc; }
   sc_core::sc_time flush_dcaches() override;
   sc_core::sc_time invalidate_icaches() override;
 
@@ -64,6 +62,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     std::string text;
   };
   const std::vector<ConsoleLine>& console_lines() const { return console_lines_; }
+  // Instructions retired by every hart since the start, those of running launches included
+  // (for the progress line and the summary; statistics resets do not touch it).
+  uint64_t instructions_retired() const;
 
   // Used by harts.
   uint64_t quantum_ps() const { return quantum_ps_; }
@@ -75,6 +76,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // A console line of `hart` at simulated time `when` (ECALL prints and the console device).
   void console_line(unsigned hart, const sc_core::sc_time& when, const std::string& text);
   void barrier(Hart& h);
+  // Region-of-interest statistics (ECALL a7 = 3, perf STATS_CONTROL): AVP_STATS_DUMP
+  // dumps every statistic, AVP_STATS_RESET then resets them, at simulated time `at`.
+  void stats_control(const std::string& who, const sc_core::sc_time& at, uint64_t op);
   void hart_stopped(Hart& h, const HartExit& e);
   void report_trap(Hart& h, uint64_t cause, uint64_t tval);
   void report_limit(Hart& h);
@@ -138,12 +142,15 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     std::unique_ptr<Counter> stall[Hart::kStallCauses];
     std::unique_ptr<Utilisation> busy;
     uint64_t reported[6] = {}, stalls_reported[Hart::kStallCauses] = {};
+    sc_core::sc_time counted_to;  // busy time and active cycles are counted up to here
   };
   std::vector<HartStats> hart_stats_;
   bool caches_configured_ = false;
-  void update_hart_stats(Hart& h);
+  // Adds what hart `h` did up to `at` to its statistics; `stopped`: its launch ended.
+  void update_hart_stats(Hart& h, const sc_core::sc_time& at, bool stopped);
   XintfMap xintf_map_;
   Logger log_;
+  uint64_t retired_by_stopped_ = 0;
   Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;
   Histogram instance_time_;
 };

@@ -1,5 +1,5 @@
 // System instructions: ECALL/EBREAK, xRET, WFI, SFENCE.VMA, CSR access and
-// the host calls of bare-metal programs and kernels (ECALL a7 = 0/1/2 in M-mode).
+// the host calls of bare-metal programs and kernels (ECALL a7 = 0..3 in M-mode).
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 
@@ -26,6 +26,9 @@ bool Hart::host_call() {
     }
     case 2:
       cluster_.barrier(*this);
+      return true;
+    case 3:
+      cluster_.stats_control("hart" + std::to_string(id()) + " ecall", sc_core::sc_time_stamp() + local_time(), s_.x[10]);
       return true;
     default:
       return false;
@@ -69,7 +72,12 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
         sync();
         cluster_.wfi_begin(*this);
         const sc_core::sc_time asleep = sc_core::sc_time_stamp();
-        while (!(s_.mip & s_.mie) && !stop_requested_) sc_core::wait(irq_event_);
+        while (!(s_.mip & s_.mie) && !timed_out_) {
+          const sc_core::sc_time now = sc_core::sc_time_stamp();
+          if (deadline_ == sc_core::SC_ZERO_TIME) sc_core::wait(irq_event_);
+          else if (now < deadline_) sc_core::wait(deadline_ - now, irq_event_);
+          else timed_out_ = block_abort_ = true;  // the run loop ends the instance
+        }
         stall_ps_[StallWfi] += static_cast<uint64_t>((sc_core::sc_time_stamp() - asleep).to_seconds() * 1e12 + 0.5);
         cluster_.wfi_end(*this);
       }

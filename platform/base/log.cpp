@@ -5,6 +5,7 @@
 #include <systemc>
 
 #include "params.h"
+#include "status_line.h"
 
 namespace avp {
 namespace {
@@ -28,6 +29,7 @@ const char* level_name(Level l) {
 
 void handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
   if (actions & sc_core::SC_DISPLAY) {
+    status_line_end();
     const char* sev = "info";
     switch (rep.get_severity()) {
       case sc_core::SC_WARNING: sev = "warn"; break;

@@ -68,7 +68,7 @@ nlohmann::json Histogram::to_json() const {
           {"p50", percentile(50)}, {"p95", percentile(95)}, {"p99", percentile(99)}, {"buckets", buckets}};
 }
 
-void Histogram::reset() {
+void Histogram::reset(const sc_core::sc_time&) {
   buckets_.clear();
   count_ = 0;
   sum_ = min_ = max_ = 0;
@@ -81,8 +81,8 @@ void Utilisation::add_busy(const sc_core::sc_time& start, const sc_core::sc_time
 }
 
 double Utilisation::fraction(const sc_core::sc_time& until) const {
-  if (until == sc_core::SC_ZERO_TIME) return 0;
-  double f = busy_.to_seconds() / until.to_seconds();
+  if (until <= since_) return 0;
+  double f = busy_.to_seconds() / (until - since_).to_seconds();
   return f > 1 ? 1 : f;
 }
 
@@ -107,10 +107,10 @@ std::map<uint64_t, sc_core::sc_time> Occupancy::time_at_level(const sc_core::sc_
 }
 
 double Occupancy::mean(const sc_core::sc_time& until) const {
-  if (until == sc_core::SC_ZERO_TIME) return 0;
+  if (until <= since_) return 0;
   double weighted = 0;
   for (const auto& [level, t] : time_at_level(until)) weighted += static_cast<double>(level) * t.to_seconds();
-  return weighted / until.to_seconds();
+  return weighted / (until - since_).to_seconds();
 }
 
 nlohmann::json Occupancy::to_json() const {
@@ -120,9 +120,9 @@ nlohmann::json Occupancy::to_json() const {
           {"max", max_}, {"current", level_}, {"time_at_level_ns", levels}};
 }
 
-void Occupancy::reset() {
-  level_ = max_ = 0;
-  last_ = sc_core::SC_ZERO_TIME;
+void Occupancy::reset(const sc_core::sc_time& at) {
+  max_ = level_;
+  last_ = since_ = at;
   at_level_.clear();
 }
 
@@ -158,8 +158,18 @@ nlohmann::json StatRegistry::to_json() const {
   return j;
 }
 
-void StatRegistry::reset_all() {
-  for (auto& kv : stats_) kv.second->reset();
+void StatRegistry::reset_all(const sc_core::sc_time& at) {
+  for (auto& kv : stats_) kv.second->reset(at);
+  since_ = at;
+}
+
+void StatRegistry::dump(const std::string& label, const sc_core::sc_time& at) {
+  if (dumps_.size() >= kMaxDumps) {
+    ++dumps_dropped_;
+    return;
+  }
+  dumps_.push_back({{"index", dumps_.size()}, {"label", label}, {"time_ns", at.to_seconds() * 1e9},
+                    {"since_ns", since_.to_seconds() * 1e9}, {"statistics", to_json()}});
 }
 
 }  // namespace avp

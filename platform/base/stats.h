@@ -25,7 +25,8 @@ class StatBase {
   const std::string& description() const { return description_; }
   const std::string& unit() const { return unit_; }
   virtual nlohmann::json to_json() const = 0;
-  virtual void reset() = 0;
+  // Starts counting afresh at simulated time `at` (a region of interest begins).
+  virtual void reset(const sc_core::sc_time& at) = 0;
 
  private:
   std::string name_, description_, unit_;
@@ -37,7 +38,7 @@ class Counter : public StatBase {
   void inc(uint64_t n = 1) { value_ += n; }
   uint64_t value() const { return value_; }
   nlohmann::json to_json() const override;
-  void reset() override { value_ = 0; }
+  void reset(const sc_core::sc_time&) override { value_ = 0; }
 
  private:
   uint64_t value_ = 0;
@@ -56,7 +57,7 @@ class Histogram : public StatBase {
   double mean() const { return count_ ? sum_ / count_ : 0; }
   double percentile(double p) const;  // p in [0, 100]
   nlohmann::json to_json() const override;
-  void reset() override;
+  void reset(const sc_core::sc_time& at) override;
 
  private:
   static constexpr int kSub = 64;
@@ -76,13 +77,13 @@ class Utilisation : public StatBase {
   Utilisation(std::string name, std::string description) : StatBase(std::move(name), std::move(description), "fraction") {}
   void add_busy(const sc_core::sc_time& start, const sc_core::sc_time& end);
   sc_core::sc_time busy() const { return busy_; }
-  // Busy fraction of [0, until]; until defaults to the current simulated time.
+  // Busy fraction of [since, until] (since: 0 or the last reset); until defaults to the current simulated time.
   double fraction(const sc_core::sc_time& until = sc_core::sc_time_stamp()) const;
   nlohmann::json to_json() const override;
-  void reset() override { busy_ = last_end_ = sc_core::SC_ZERO_TIME; }
+  void reset(const sc_core::sc_time& at) override { busy_ = sc_core::SC_ZERO_TIME, last_end_ = since_ = at; }
 
  private:
-  sc_core::sc_time busy_, last_end_;
+  sc_core::sc_time busy_, last_end_, since_;
 };
 
 // Level of a queue over simulated time: time-weighted mean and maximum, and
@@ -97,16 +98,17 @@ class Occupancy : public StatBase {
   void set(uint64_t level, const sc_core::sc_time& at = sc_core::sc_time_stamp());
   uint64_t level() const { return level_; }
   uint64_t max() const { return max_; }
-  // Time-weighted mean level over [0, until]; until defaults to the current simulated time.
+  // Time-weighted mean level over [since, until] (since: 0 or the last reset); until defaults to the current simulated time.
   double mean(const sc_core::sc_time& until = sc_core::sc_time_stamp()) const;
-  // Time at each level over [0, until].
+  // Time at each level over [since, until].
   std::map<uint64_t, sc_core::sc_time> time_at_level(const sc_core::sc_time& until = sc_core::sc_time_stamp()) const;
   nlohmann::json to_json() const override;
-  void reset() override;
+  // The queue keeps its current level; the time and maximum restart from it.
+  void reset(const sc_core::sc_time& at) override;
 
  private:
   uint64_t level_ = 0, max_ = 0;
-  sc_core::sc_time last_;
+  sc_core::sc_time last_, since_;
   std::map<uint64_t, sc_core::sc_time> at_level_;  // closed intervals before last_
 };
 
@@ -118,10 +120,22 @@ class StatRegistry {
   const StatBase* find(const std::string& name) const;
   std::vector<const StatBase*> all() const;  // sorted by name
   nlohmann::json to_json() const;            // name -> stat object
-  void reset_all();
+  // Region-of-interest statistics (like gem5's m5 ops): reset_all starts every
+  // statistic afresh at `at`; dump keeps a copy of them all as a section of
+  // the report (label says who asked). At most kMaxDumps are kept, later ones
+  // are counted in dumps_dropped().
+  void reset_all(const sc_core::sc_time& at = sc_core::sc_time_stamp());
+  void dump(const std::string& label, const sc_core::sc_time& at);
+  const nlohmann::json& dumps() const { return dumps_; }
+  uint64_t dumps_dropped() const { return dumps_dropped_; }
+  sc_core::sc_time since() const { return since_; }  // the last reset (0: none)
+  static constexpr size_t kMaxDumps = 1000;
 
  private:
   std::map<std::string, StatBase*> stats_;
+  nlohmann::json dumps_ = nlohmann::json::array();
+  uint64_t dumps_dropped_ = 0;
+  sc_core::sc_time since_;
 };
 
 }  // namespace avp

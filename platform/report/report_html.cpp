@@ -1,5 +1,7 @@
 #include "report_html.h"
 
+#include "report_html_timeline.h"
+
 namespace avp {
 
 namespace {
@@ -26,14 +28,37 @@ th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}.hist{displa
 <h2>Counters</h2><div id="counters"></div>
 <script type="application/json" id="report">@REPORT@</script>
 <script type="application/json" id="timeline-data">@TIMELINE@</script>
-<script type="application/json" id="tracks">@TRACKS@</script>
 <script>
 const R = JSON.parse(document.getElementById('report').textContent);
-const T = JSON.parse(document.getElementById('timeline-data').textContent);
-const K = JSON.parse(document.getElementById('tracks').textContent);
+const TL = JSON.parse(document.getElementById('timeline-data').textContent);
 const NS = 'http://www.w3.org/2000/svg';
 function el(tag, attrs, text) { const e = document.createElementNS(NS, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); if (text !== undefined) e.textContent = text; return e; }
 function svg(w, h) { return el('svg', {width: w, height: h, viewBox: `0 0 ${w} ${h}`}); }
+// Round tick values: 1, 2 or 5 times a power of ten, about n of them over [lo, hi].
+function niceTicks(lo, hi, n) {
+  const raw = (hi - lo) / Math.max(1, n), p = Math.pow(10, Math.floor(Math.log10(raw || 1)));
+  const step = [1, 2, 5, 10].map(m => m * p).find(s => s >= raw) || 10 * p;
+  const ticks = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  return {ticks, step};
+}
+// A time in ns with the unit that suits it.
+function fmtTime(ns, step) {
+  const units = [[1e9, 's'], [1e6, 'ms'], [1e3, 'us'], [1, 'ns']];
+  const [div, u] = units.find(([d]) => Math.abs(step || ns) >= d) || units[3];
+  const digits = step ? Math.max(0, Math.ceil(-Math.log10(step / div) - 1e-9)) : 3;
+  return (ns / div).toFixed(Math.min(digits, 6)) + ' ' + u;
+}
+// A time axis along y from x0 over width w for [lo, hi] ns.
+function timeAxis(s, x0, w, y, lo, hi) {
+  s.appendChild(el('line', {x1: x0, y1: y, x2: x0 + w, y2: y, stroke: '#888', class: 'axis'}));
+  const {ticks, step} = niceTicks(lo, hi, 8);
+  for (const v of ticks) {
+    const x = x0 + w * (v - lo) / ((hi - lo) || 1);
+    s.appendChild(el('line', {x1: x, y1: y, x2: x, y2: y + 4, stroke: '#888'}));
+    s.appendChild(el('text', {x, y: y + 16, 'font-size': 10, 'text-anchor': 'middle', class: 'tick'}, fmtTime(v, step)));
+  }
+}
 const run = R.run || {};
 document.getElementById('run').textContent = `workload ${run.workload}, simulated ${(run.simulated_time_ns/1000).toFixed(3)} us, wall ${Number(run.wall_time_s).toFixed(3)} s, seed ${run.seed}, config ${run.config_hash}, version ${run.version}`;
 // Utilisation bars.
@@ -103,24 +128,7 @@ if (harts.length) {
 } else {
   document.getElementById('harts').textContent = 'no hart ran';
 }
-// Timeline (when the run was traced).
-if (T.length) {
-  // Every unit's track, idle ones included.
-  const tids = [...new Set([...Object.keys(K).map(Number), ...T.map(e => e[0])])].sort((a, b) => a - b);
-  const end = Math.max(...T.map(e => e[2] + e[3])) || 1;
-  const ts = svg(1000, 22 * tids.length + 20);
-  ts.setAttribute('class', 'chart timeline');
-  tids.forEach((t, i) => ts.appendChild(el('text', {x: 0, y: 22 * i + 15, 'font-size': 11}, K[t] || ('track ' + t))));
-  for (const [t, n, s, d] of T) {
-    const r = el('rect', {x: 160 + 820 * s / end, y: 22 * tids.indexOf(t) + 3, width: Math.max(0.5, 820 * d / end), height: 16, fill: '#d07a4a', class: 'slice'});
-    r.appendChild(el('title', {}, `${n}: ${s.toFixed(3)} us + ${d.toFixed(3)} us`));
-    ts.appendChild(r);
-  }
-  ts.appendChild(el('text', {x: 160, y: 22 * tids.length + 15, 'font-size': 11}, `0 .. ${end.toFixed(3)} us`));
-  document.getElementById('timeline').appendChild(ts);
-} else {
-  document.getElementById('timeline').innerHTML = '<span class="muted">run with --timeline FILE to record a timeline</span>';
-}
+@TIMELINE_SCRIPT@
 // Histograms.
 for (const [u, g] of Object.entries(R.units)) for (const [s, h] of Object.entries(g.histograms || {})) {
   if (!h.count) continue;
@@ -152,15 +160,16 @@ document.getElementById('counters').appendChild(table);
 )HTML";
 }  // namespace
 
-std::string report_html_page(const std::string& report_json, const std::string& timeline_json, const std::string& tracks_json) {
+std::string report_html_page(const std::string& report_json, const std::string& timeline_json) {
   std::string page = kPage;
   auto put = [&](const std::string& key, const std::string& value) {
     const size_t at = page.find(key);
     page.replace(at, key.size(), embed(value));
   };
-  put("@REPORT@", report_json);
+  // Last placeholder first, so no inserted text is taken for a later one.
+  page.replace(page.find("@TIMELINE_SCRIPT@"), 17, kReportTimelineScript);
   put("@TIMELINE@", timeline_json);
-  put("@TRACKS@", tracks_json);
+  put("@REPORT@", report_json);
   return page;
 }
 

@@ -3,8 +3,6 @@
 #include <string>
 
 namespace avp {
-// report_json: the report document; timeline_json: [[tid, name, ts_us, dur_us], ...];
-// tracks_json: {"tid": "track name"}.
-std::string report_html_page(const std::string& report_json, const std::string& timeline_json,
-                             const std::string& tracks_json);
+// report_json: the report document; timeline_json: TimelineDigest::to_json() or null.
+std::string report_html_page(const std::string& report_json, const std::string& timeline_json);
 }  // namespace avp

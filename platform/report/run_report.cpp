@@ -17,19 +17,14 @@ std::string unit_of_stat(const std::string& name) {
   const size_t dot = name.rfind('.');
   return dot == std::string::npos ? name : name.substr(0, dot);
 }
-}  // namespace
 
-nlohmann::json build_report(const nlohmann::json& manifest) {
-  nlohmann::json r;
-  r["schema"] = "accel-vp-report/1";
-  for (const char* k : {"version", "workload", "seed", "config_hash", "quantum_ns", "simulated_time_ns", "wall_time_s",
-                        "speed_sim_per_wall", "peak_memory_mib", "exit_code", "finished"})
-    if (manifest.contains(k)) r["run"][k] = manifest[k];
+// Statistics (name -> stat, as StatRegistry::to_json) grouped by unit, with
+// the derived per-hart figures.
+nlohmann::json group_by_unit(const nlohmann::json& statistics) {
   nlohmann::json units = nlohmann::json::object();
-  for (const StatBase* s : StatRegistry::instance().all()) {
-    const std::string unit = unit_of_stat(s->name());
-    const std::string stat = s->name().substr(unit.size() + (unit.size() < s->name().size() ? 1 : 0));
-    nlohmann::json j = s->to_json();
+  for (const auto& [name, j] : statistics.items()) {
+    const std::string unit = unit_of_stat(name);
+    const std::string stat = name.substr(unit.size() + (unit.size() < name.size() ? 1 : 0));
     const std::string type = j["type"];
     const char* group = type == "histogram"     ? "histograms"
                         : type == "utilisation" ? "utilisation"
@@ -57,10 +52,36 @@ nlohmann::json build_report(const nlohmann::json& manifest) {
       if (busy_ps > 0) g["derived"]["stall_fraction"][name.substr(6)] = counter["value"].get<double>() / busy_ps;
     }
   }
+  return units;
+}
+}  // namespace
+
+nlohmann::json build_report(const nlohmann::json& manifest, const TimelineDigest* timeline) {
+  nlohmann::json r;
+  r["schema"] = "accel-vp-report/1";
+  for (const char* k : {"version", "workload", "seed", "config_hash", "quantum_ns", "simulated_time_ns", "wall_time_s",
+                        "speed_sim_per_wall", "instructions", "mips", "peak_memory_mib", "exit_code", "finished",
+                        "interrupted_by", "snapshot"})
+    if (manifest.contains(k)) r["run"][k] = manifest[k];
+  const nlohmann::json units = group_by_unit(manifest.contains("statistics") ? manifest["statistics"]
+                                                                            : StatRegistry::instance().to_json());
+  // Region-of-interest dumps, each a section like "units"; "units" itself covers the end of the run (since the last reset).
+  const StatRegistry& reg = StatRegistry::instance();
+  r["statistics_since_ns"] = reg.since().to_seconds() * 1e9;
+  r["dumps"] = nlohmann::json::array();
+  for (const auto& d : reg.dumps())
+    r["dumps"].push_back({{"index", d["index"]}, {"label", d["label"]}, {"time_ns", d["time_ns"]}, {"since_ns", d["since_ns"]},
+                          {"units", group_by_unit(d["statistics"])}});
+  if (reg.dumps_dropped()) r["dumps_dropped"] = reg.dumps_dropped();
   r["units"] = units;
   if (manifest.contains("console")) r["console"] = manifest["console"];
-  const Trace& t = Trace::instance();
-  r["trace"] = {{"enabled", t.enabled()}, {"events", t.event_count()}};
+  r["trace"] = {{"enabled", timeline != nullptr}};
+  if (timeline) {
+    r["trace"]["events"] = Trace::instance().event_count();
+    r["trace"]["slices"] = timeline->total_slices;
+    r["trace"]["cut_at_end_of_run"] = timeline->clipped;
+    r["trace"]["dropped_past_end_of_run"] = timeline->dropped;
+  }
   return r;
 }
 
@@ -70,23 +91,10 @@ void write_report_json(const nlohmann::json& report, const std::string& path) {
   f << report.dump(2) << "\n";
 }
 
-void write_report_html(const nlohmann::json& report, const std::string& path) {
+void write_report_html(const nlohmann::json& report, const TimelineDigest* timeline, const std::string& path) {
   std::ofstream f(path);
   if (!f) throw ParamError(path + ": cannot write the report");
-  nlohmann::json timeline = nlohmann::json::array();
-  nlohmann::json tracks = nlohmann::json::object();
-  const Trace& t = Trace::instance();
-  if (t.enabled()) {
-    const nlohmann::json trace = t.to_json();
-    // The timeline shows at most this many slices, the earliest first.
-    constexpr size_t kMaxSlices = 20000;
-    for (const auto& e : trace["traceEvents"]) {
-      if (e["ph"] == "M" && e["name"] == "thread_name") tracks[std::to_string(e["tid"].get<int>())] = e["args"]["name"];
-      if (timeline.size() >= kMaxSlices) continue;
-      if (e["ph"] == "X") timeline.push_back({e["tid"], e["name"], e["ts"], e["dur"]});
-    }
-  }
-  f << report_html_page(report.dump(), timeline.dump(), tracks.dump());
+  f << report_html_page(report.dump(), timeline ? timeline->to_json().dump() : "null");
 }
 
 std::vector<std::string> busiest_units(const nlohmann::json& report, size_t count) {

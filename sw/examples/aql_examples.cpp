@@ -123,8 +123,11 @@ int aql_multiqueue(Platform& p, const WorkloadArgs&) {
 }  // namespace
 
 void register_aql_examples() {
-  register_workload({"aql-vecadd", "vector add dispatched through an HSA AQL user-mode queue with a completion signal", aql_vecadd});
-  register_workload({"aql-chain", "dependent AQL dispatches on two queues ordered by barrier-AND packets", aql_chain});
+  register_workload({"aql-vecadd", "vector add dispatched through an HSA AQL user-mode queue with a completion signal", aql_vecadd,
+                     {WorkloadArg::number("n", 1, 1u << 24, 4096, "elements per vector (work-items)"),
+                      WorkloadArg::path("code_object", "the SDK's aql_kernels.co", "code object holding the kernel \"vecadd\"")}});
+  register_workload({"aql-chain", "dependent AQL dispatches on two queues ordered by barrier-AND packets", aql_chain,
+                     {WorkloadArg::number("stages", 1, kMaxStages, 8, "dependent dispatches per queue")}});
   register_workload({"aql-multiqueue", "four AQL queues at once, each with a vector add and a two-stage chain", aql_multiqueue});
 }
 

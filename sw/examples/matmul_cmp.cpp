@@ -58,7 +58,8 @@ static int matmul(Platform& p, const WorkloadArgs& args) {
 }
 
 void register_matmul_example() {
-  register_workload({"matmul", "matrix multiply of doubles, one row per kernel instance, checked on the host", matmul});
+  register_workload({"matmul", "matrix multiply of doubles, one row per kernel instance, checked on the host", matmul,
+                     {WorkloadArg::number("n", 1, 256, 32, "rows and columns of the square matrices")}});
 }
 
 }  // namespace avp

@@ -74,9 +74,11 @@ int stream(Platform& p, const WorkloadArgs& args, bool dma) {
 
 void register_stream_examples() {
   register_workload({"stream-dma", "add 1 to 64 KiB of DRAM words, blocks double-buffered through TCDM by the DMA device",
-                     [](Platform& p, const WorkloadArgs& a) { return stream(p, a, true); }});
+                     [](Platform& p, const WorkloadArgs& a) { return stream(p, a, true); },
+                     {WorkloadArg::number("block", 8, 131072, 1024, "bytes per block (8 instances x 8 blocks)", 8)}});
   register_workload({"stream-direct", "add 1 to 64 KiB of DRAM words, loaded and stored directly through the data cache",
-                     [](Platform& p, const WorkloadArgs& a) { return stream(p, a, false); }});
+                     [](Platform& p, const WorkloadArgs& a) { return stream(p, a, false); },
+                     {WorkloadArg::number("block", 8, 131072, 1024, "bytes per block (8 instances x 8 blocks)", 8)}});
 }
 
 }  // namespace avp

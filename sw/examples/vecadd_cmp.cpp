@@ -51,7 +51,8 @@ static int vecadd(Platform& p, const WorkloadArgs& args) {
 }
 
 void register_cmp_examples() {
-  register_workload({"vecadd", "vector add: host loads a kernel and data over PCIe, runs a command buffer, checks the result", vecadd});
+  register_workload({"vecadd", "vector add: host loads a kernel and data over PCIe, runs a command buffer, checks the result", vecadd,
+                     {WorkloadArg::number("n", 1, 1u << 20, 1024, "elements per vector (one kernel instance each)")}});
 }
 
 }  // namespace avp

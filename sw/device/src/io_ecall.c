@@ -18,3 +18,5 @@ void avp_sys_exit(int code) {
 void avp_sys_print(const char* s) { avp_ecall(AVP_ECALL_PRINT, (long)s); }
 
 void avp_sys_barrier(void) { avp_ecall(AVP_ECALL_BARRIER, 0); }
+
+void avp_sys_stats(unsigned op) { avp_ecall(AVP_ECALL_STATS, op); }

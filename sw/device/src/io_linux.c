@@ -30,3 +30,6 @@ void avp_sys_exit(int code) {
 }
 
 void avp_sys_barrier(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+// QEMU keeps no statistics of the platform's.
+void avp_sys_stats(unsigned op) { (void)op; }

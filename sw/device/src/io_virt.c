@@ -56,3 +56,6 @@ void avp_sys_barrier(void) {
     }
   }
 }
+
+// QEMU keeps no statistics of the platform's.
+void avp_sys_stats(unsigned op) { (void)op; }

@@ -15,6 +15,9 @@ extern "C" {
 #define AVP_ECALL_EXIT 0
 #define AVP_ECALL_PRINT 1
 #define AVP_ECALL_BARRIER 2
+#define AVP_ECALL_STATS 3  // a0: AVP_STATS_DUMP | AVP_STATS_RESET
+#define AVP_STATS_DUMP 0x1u
+#define AVP_STATS_RESET 0x2u
 
 // Largest hart id with its own stdout line buffer; higher ids print unbuffered.
 #define AVP_MAX_HARTS 64
@@ -25,6 +28,13 @@ void avp_exit(int code) __attribute__((noreturn));
 void avp_print(const char* s);
 // Waits until every hart of the run (or launch) has reached the barrier.
 void avp_barrier(void);
+// Region-of-interest statistics, like gem5's m5 ops: the platform's
+// statistics are dumped (a section of report.json and stats.txt, labelled
+// with the hart and time) and/or reset, so a report covers just the code
+// between two calls. No effect on QEMU.
+void avp_stats_reset(void);
+void avp_stats_dump(void);
+void avp_stats_dump_reset(void);
 // Global hart index of the calling hart.
 unsigned avp_hart_id(void);
 // printf into a local buffer, printed with one avp_print (at most 255 chars).

@@ -1,0 +1,120 @@
+#include "run_outputs.h"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <systemc>
+
+#include "base/log.h"
+#include "base/params.h"
+#include "base/stats.h"
+#include "base/status_line.h"
+#include "platform.h"
+#include "run_report.h"
+#include "run_signals.h"
+#include "stats_text.h"
+
+namespace avp {
+namespace {
+
+double peak_rss_mib() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss / 1024.0;
+}
+
+std::string ended_text(const nlohmann::json& m) {
+  if (m.contains("interrupted_by")) return "interrupted by " + m["interrupted_by"].get<std::string>();
+  return m["finished"].get<bool>() ? "" : "did not finish";
+}
+
+// The co-simulation checker's statistics (cmp.decoder=lockstep) on one summary line.
+void print_lockstep_summary() {
+  auto value = [](const char* name) -> unsigned long long {
+    const auto* c = dynamic_cast<const Counter*>(StatRegistry::instance().find(std::string("cmp.lockstep.") + name));
+    return c ? c->value() : 0;
+  };
+  if (!StatRegistry::instance().find("cmp.lockstep.packets_compared")) return;
+  std::printf("  lockstep         %llu packets compared, %llu mismatches, %llu RTL cycles\n", value("packets_compared"),
+              value("mismatches"), value("rtl_cycles"));
+}
+
+}  // namespace
+
+nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, const std::string& name,
+                              const RunResult& res, const RunEnd& end) {
+  const nlohmann::json params = ParamRegistry::instance().to_json();
+  std::ostringstream hash;
+  hash << std::hex << fnv1a64(params.dump());
+  const uint64_t instructions = platform.harts.instructions_retired();
+  nlohmann::json m;
+  m["tool"] = "accel-vp";
+  m["version"] = version_string();
+  m["systemc"] = sc_core::sc_version();
+  m["command_line"] = opt.command_line;
+  m["config_file"] = opt.config_file;
+  m["sets"] = opt.sets;
+  m["workload"] = name;
+  m["seed"] = platform.seed.get();
+  m["quantum_ns"] = platform.quantum.get().to_default_time_units();
+  m["config_hash"] = hash.str();
+  m["parameters"] = params;
+  m["exit_code"] = res.exit_code;
+  m["finished"] = end.finished;
+  if (end.signal) m["interrupted_by"] = signal_name(end.signal);
+  if (end.time_limit) m["time_limit_reached"] = true;
+  m["simulated_time_ns"] = sc_core::sc_time_stamp().to_default_time_units();
+  m["wall_time_s"] = res.wall_seconds;
+  m["speed_sim_per_wall"] = res.wall_seconds > 0 ? res.sim_seconds / res.wall_seconds : 0;
+  m["instructions"] = instructions;
+  m["mips"] = res.wall_seconds > 0 ? instructions / res.wall_seconds / 1e6 : 0;
+  m["peak_memory_mib"] = peak_rss_mib();
+  m["warnings"] = log_count(Level::Warn);
+  m["errors"] = log_count(Level::Error);
+  m["statistics"] = StatRegistry::instance().to_json();
+  nlohmann::json console = nlohmann::json::array();
+  for (const auto& l : platform.harts.console_lines())
+    console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
+  m["console"] = console;
+  return m;
+}
+
+nlohmann::json write_run_files(const nlohmann::json& m, const SessionOptions& opt, const TimelineDigest* timeline) {
+  const std::string manifest_path = opt.out_dir + "/manifest.json";
+  std::ofstream f(manifest_path);
+  if (f) f << m.dump(2) << "\n";
+  else std::cerr << "accel-vp: cannot write " << manifest_path << "\n";
+  const nlohmann::json report = build_report(m, timeline);
+  write_report_json(report, opt.out_dir + "/report.json");
+  write_report_html(report, timeline, opt.out_dir + "/report.html");
+  write_stats_text(opt.out_dir + "/stats.txt", m["statistics"], m["simulated_time_ns"].get<double>());
+  return report;
+}
+
+void print_summary(const nlohmann::json& m, const nlohmann::json& report, const SessionOptions& opt,
+                   const std::string& name) {
+  status_line_end();
+  const std::string ended = ended_text(m);
+  std::printf("\n== accel-vp summary: %s ==\n", name.c_str());
+  std::printf("  exit code        %d%s\n", m["exit_code"].get<int>(), ended.empty() ? "" : (" (" + ended + ")").c_str());
+  std::printf("  simulated time   %s\n", format_time(sc_core::sc_time_stamp()).c_str());
+  std::printf("  wall time        %.3f s\n", m["wall_time_s"].get<double>());
+  std::printf("  instructions     %llu (%.1f MIPS)\n", m["instructions"].get<unsigned long long>(), m["mips"].get<double>());
+  std::printf("  speed            %.3g simulated s per wall s\n", m["speed_sim_per_wall"].get<double>());
+  std::printf("  peak memory      %.1f MiB\n", m["peak_memory_mib"].get<double>());
+  std::printf("  warnings/errors  %llu/%llu\n", m["warnings"].get<unsigned long long>(), m["errors"].get<unsigned long long>());
+  print_lockstep_summary();
+  std::printf("  manifest         %s/manifest.json (config %s, seed %llu)\n", opt.out_dir.c_str(),
+              m["config_hash"].get<std::string>().c_str(), m["seed"].get<unsigned long long>());
+  std::printf("  report           %s/report.html, %s/report.json\n", opt.out_dir.c_str(), opt.out_dir.c_str());
+  const auto busiest = busiest_units(report, 5);
+  if (!busiest.empty()) std::printf("  where the time went (busiest units):\n");
+  for (const auto& line : busiest) std::printf("    %s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace avp
