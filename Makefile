@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build run test sanitize bench install clean
+.PHONY: all deps configure build run test sanitize bench bench-check install clean
 
 all: build
 
@@ -32,11 +32,16 @@ sanitize: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE nosanitize
 
+# Every benchmark once: figures in $(BUILD)/bench/results.json and a table (docs/performance.md).
 bench: build
 	cmake --build $(BUILD) --target bench-all
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# Best of three runs against bench/baseline.json; fails when a ratio dropped by more than its tolerance.
+bench-check: build
+	cmake --build $(BUILD) --target bench-check
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -79,6 +79,7 @@ class HostBridge {
   void lock_driver();
   void unlock_driver();
   void take_driver_interrupts();
+  void drain_device();  // waits until every device command queued so far has run
   AcceldevDriver* driver();
   void release_session(Session& s);
 
@@ -93,6 +94,7 @@ class HostBridge {
   uint64_t irq_count_ = 0, starved_gen_ = 0;
   std::unique_ptr<AcceldevDriver> driver_;
   bool driver_failed_ = false, driver_locked_ = false;
+  uint32_t drain_seq_ = 0;
   sc_core::sc_event driver_free_, serviced_ev_;
 };
 

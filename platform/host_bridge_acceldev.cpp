@@ -38,6 +38,16 @@ void HostBridge::take_driver_interrupts() {
   serviced_ev_.notify(sc_core::SC_ZERO_TIME);  // what was cleared may be another waiter's fence
 }
 
+void HostBridge::drain_device() {
+  // A device FENCE behind everything queued: once FENCE_LAST shows it, every
+  // RUN submitted before has finished and its context can go without its
+  // commands reaching a new context that gets the same id.
+  const uint32_t value = 0x80000000u | ++drain_seq_;
+  const uint32_t w[5] = {ACCELDEV_DEVICE_CMD_TYPE_FENCE, value, 0, 0, 0};
+  driver_->submit(w);
+  while (p_.host.mmio_read32(ACCELDEV_CMD_FENCE_LAST) != value) sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
+}
+
 int HostBridge::acceldev_wait(Context& c, uint32_t value) {
   // The driver's wait for callers in several SystemC threads, which also
   // gives up when the simulation has nothing left to do (the fence can never come).
@@ -85,6 +95,7 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
   Context& c = it->second;
   switch (q.op) {
     case AVPB_DEV_CLOSE:
+      drain_device();
       c.ctx->close();
       s.contexts.erase(it);
       return 0;
@@ -92,14 +103,9 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
       const uint64_t type = q.a[1], size = q.a[2];
       if (type > 1 || size == 0 || size > ACCELDEV_BUFFER_MAX_SIZE) return -EINVAL;
       const auto kind = type ? AcceldevContext::Kind::Data : AcceldevContext::Kind::Code;
-      int b;
-      try {
-        b = c.ctx->create_buffer(kind, size);
-      } catch (const std::runtime_error&) {
-        return -ENOMEM;  // host memory exhausted
-      }
-      if (b < 0) return -ENOSPC;  // every slot of the context is taken
-      const AcceldevContext::Buffer& buf = c.ctx->buffer(b);
+      const int b = c.ctx->create_buffer(kind, size);
+      if (b < 0) return b;  // -ENOSPC (every slot taken), -ENOMEM (host memory), -EINVAL
+      const AcceldevContext::Buffer& buf = *c.ctx->buffer(b);
       if (c.buffer_open.size() <= static_cast<size_t>(b)) c.buffer_open.resize(b + 1);
       c.buffer_open[b] = true;
       r.r[0] = static_cast<uint64_t>(b);
@@ -114,12 +120,8 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
       return 0;
     case AVPB_DEV_RUN: {
       const uint64_t b = q.a[1], off = q.a[2], size = q.a[3];
-      if (b >= c.buffer_open.size() || !c.buffer_open[b] ||
-          c.ctx->buffer(static_cast<int>(b)).kind != AcceldevContext::Kind::Code)
-        return -EINVAL;
-      if ((off & 3) || (size & 3) || off > UINT32_MAX || size > UINT32_MAX) return -EINVAL;
-      if (c.ctx->in_error()) return -EIO;
-      return c.ctx->run(static_cast<int>(b), off, size) ? 0 : -EINVAL;
+      if (b >= c.buffer_open.size() || !c.buffer_open[b]) return -EINVAL;
+      return -c.ctx->run(static_cast<int>(b), off, size).err();  // EINVAL, EIO as the driver decides
     }
     default:
       return -ENOSYS;
@@ -129,6 +131,7 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
 void HostBridge::release_session(Session& s) {
   if (s.contexts.empty()) return;
   lock_driver();
+  drain_device();
   for (auto& [h, c] : s.contexts) c.ctx->close();
   s.contexts.clear();
   unlock_driver();

@@ -3,6 +3,7 @@
 #include <iomanip>
 
 #include "base/params.h"
+#include "device_tree.h"
 #include "platform.h"
 #include "session.h"
 #include "workload.h"
@@ -17,6 +18,8 @@ void print_info(const Platform& p, std::ostream& os) {
        << (r.base + r.size - 1) << std::dec << std::setfill(' ') << "  " << std::setw(14) << std::left << r.name
        << std::right << " -> port " << p.bus.port_name(r.port) << "\n";
   }
+  os << "\nDevice tree (`accel-vp boot`, `accel-vp dtb`): generated from the parameters, placed at 0x" << std::hex
+     << default_dtb_address(p) << std::dec << " (a1 of every hart at boot; --dtb-addr moves it)\n";
   os << "\nUnits:\n";
   os << "  host (unit 0x01000000), cmp (0x02000000)\n";
   os << "  " << p.cores.get() << " cores x " << p.harts_per_core.get() << " harts = " << p.num_harts()

@@ -70,6 +70,7 @@ int sc_main(int argc, char* argv[]) {
   add_info_command(app, ctx);
   add_cmdbuf_command(app, ctx);
   add_sweep_command(app, ctx);
+  add_boot_command(app, ctx);
   add_serve_commands(app, ctx);
 
   try {

@@ -5,6 +5,7 @@
 #include "base/payload.h"
 #include "base/unit.h"
 #include "console/console_regs.h"
+#include "sysdev/sysdev_regs.h"
 #include "pcie/bar0_regs.h"
 #include "decoder_factory.h"
 
@@ -75,7 +76,13 @@ Platform::Platform()
       console("console", cores.get() * harts_per_core.get(),
               [this](unsigned hart, const sc_core::sc_time& when, const std::string& text) { harts.console_line(hart, when, text); }),
       link("link"),
-      host("host", link) {
+      host("host", link),
+      clint("clint", cores.get() * harts_per_core.get()),
+      plic("plic", cores.get() * harts_per_core.get()),
+      uart("uart"),
+      poweroff("poweroff"),
+      htif("htif", [this](uint64_t a, void* d, unsigned n) { return device_port.read_debug(a, d, n); },
+           [this](uint64_t a, void* d, unsigned n) { return device_port.write_debug(a, d, n); }) {
   if (cores.get() == 0 || harts_per_core.get() == 0) throw ParamError("platform.cores and platform.harts_per_core must be at least 1");
   if (tcdm.size.get() != static_cast<uint64_t>(cores.get()) * tcdm_slice.get())
     throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
@@ -104,6 +111,10 @@ Platform::Platform()
   const unsigned p_win = bus.add_port("windows");
   bus.map(p_win, "windows_low", 0x0001'0000, 0x0FFF'0000, /*absolute=*/true);
   bus.map(p_win, "windows_high", 0x1400'0000, 0x0400'0000, /*absolute=*/true);
+  bus.map(bus.add_port("clint"), "clint", AVP_CLINT_BASE, AVP_CLINT_SIZE);
+  bus.map(bus.add_port("plic"), "plic", AVP_PLIC_BASE, AVP_PLIC_SIZE);
+  bus.map(bus.add_port("uart"), "uart", AVP_UART_BASE, AVP_UART_SIZE);
+  bus.map(bus.add_port("poweroff"), "poweroff", AVP_POWEROFF_BASE, AVP_POWEROFF_SIZE);
   std::vector<std::pair<uint64_t, uint64_t>> window_ranges;
   for (const auto& r : bus.ranges())
     if (r.port == p_win) window_ranges.emplace_back(r.base, r.size);
@@ -136,6 +147,15 @@ Platform::Platform()
   aql->map_registers(endpoint->bar0_registers());
   bus.init.bind(endpoint->dma);
   bus.init.bind(windows.targ);
+  bus.init.bind(clint.socket);
+  bus.init.bind(plic.socket);
+  bus.init.bind(uart.socket);
+  bus.init.bind(poweroff.socket);
+  auto hart_irq = [this](unsigned hart, unsigned irq, bool level) { harts.hart(hart).set_interrupt(irq, level); };
+  clint.irq = hart_irq;
+  plic.irq = hart_irq;
+  uart.irq = [this](bool level) { plic.set_source(AVP_UART_PLIC_SOURCE, level); };
+  harts.time_source = [this](const sc_core::sc_time& t) { return clint.mtime_at(t); };
   device_port.socket.bind(bus.targ);
   harts.bind_bus(bus.targ);
   windows.init.bind(bus.targ);
@@ -149,7 +169,11 @@ Platform::Platform()
   host.bar2_out.bind(endpoint->bar2);
   endpoint->intx = [this](bool level) { host.intx(level); };
   endpoint->msi = [this](uint64_t a, uint32_t d) { host.msi(a, d); };
-  dma.on_error = [this] { endpoint->raise(AVP_INTR_DMA_ERROR); };
+  dma.on_error = [this] {
+    endpoint->raise(AVP_INTR_DMA_ERROR);
+    plic.pulse_source(AVP_DMA_PLIC_SOURCE);
+  };
+  endpoint->acceldev().attach_dma([this](uint32_t ctx) { return dma.outstanding(ctx); }, &dma.done_event());
 }
 
 Platform::~Platform() = default;

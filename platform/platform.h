@@ -22,6 +22,11 @@
 #include "interconnect/router.h"
 #include "memory/core_local_view.h"
 #include "memory/memory.h"
+#include "sysdev/clint.h"
+#include "sysdev/htif.h"
+#include "sysdev/plic.h"
+#include "sysdev/poweroff_device.h"
+#include "sysdev/uart16550.h"
 
 namespace avp {
 
@@ -72,6 +77,12 @@ class Platform {
   PcieRootComplex host;
   std::unique_ptr<PcieEndpoint> endpoint;
   std::unique_ptr<AqlProcessor> aql;
+  // System devices for firmware (docs/platform.md, "System devices").
+  Clint clint;
+  Plic plic;
+  Uart16550 uart;
+  PowerOffDevice poweroff;
+  Htif htif;  // served only for programs with tohost/fromhost symbols (boot)
 
   // Whether [addr, addr + size) lies inside one memory (for window targets).
   bool is_memory(uint64_t addr, uint64_t size) const;

@@ -80,6 +80,12 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   for (const auto& l : platform.harts.console_lines())
     console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
   m["console"] = console;
+  if (!platform.uart.lines().empty()) {
+    nlohmann::json uart = nlohmann::json::array();
+    for (const auto& l : platform.uart.lines())
+      uart.push_back({{"start_ns", l.start.to_seconds() * 1e9}, {"time_ns", l.when.to_seconds() * 1e9}, {"text", l.text}});
+    m["uart"] = uart;
+  }
   return m;
 }
 

@@ -3,12 +3,15 @@
 // wall-clock copy rate.
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <vector>
 
 #include "cmdbuf.h"
 #include "dma/dma_regs.h"
 #include "harts/elf_loader.h"
 #include "kernel_loader.h"
 #include "base/log.h"
+#include "bench_results.h"
 #include "bench_runner.h"
 
 using namespace avp;
@@ -24,7 +27,17 @@ void run_buffer(Platform& p, const CommandBuffer& cb, uint64_t at) {
   while (!p.cmp.idle()) sc_core::wait(p.cmp.idle_event());
 }
 
+// Host memcpy of `count` x `bytes` (the same amount as the DMA copy), GB/s.
+double memcpy_rate(uint64_t bytes, uint64_t count) {
+  std::vector<uint8_t> src(bytes, 0x5a), dst(count * bytes);
+  const auto w0 = Clock::now();
+  for (uint64_t i = 0; i < count; ++i) std::memcpy(dst.data() + i * bytes, src.data(), bytes);
+  const double wall = seconds_since(w0);
+  return dst[(count - 1) * bytes] == 0x5a ? count * bytes / wall / 1e9 : 0;
+}
+
 void bench(Platform& p) {
+  BenchResults results;
   const uint64_t dram = p.dram_base();
   // 1. Register commands.
   CommandBuffer regs;
@@ -37,6 +50,7 @@ void bench(Platform& p) {
   double wall = seconds_since(w0);
   double sim_ns = (sc_core::sc_time_stamp() - s0).to_seconds() * 1e9;
   std::printf("register commands: %u packets, %.0f packets/s (wall), %.2f ns/packet simulated\n", n, n / wall, sim_ns / n);
+  results.add("cmp.register_packets", n / wall, "packets/s");
 
   // 2. Kernel launch: one instance of the vector-add kernel, then 64 on all harts.
   LoadedKernel k = load_kernel(AVP_KERNEL_ADD_ELF, dram + 0x10'0000,
@@ -77,6 +91,9 @@ void bench(Platform& p) {
   std::printf("DMA: %llu x 1 MiB on %u channels at %.1f B/ns each: %.2f GB/s simulated, %.2f GB/s wall-clock copy rate\n",
               static_cast<unsigned long long>(count), p.dma.channels.get(), p.dma.bandwidth.get(),
               count * mib / sim_s / 1e9, count * mib / wall / 1e9);
+  const double host = memcpy_rate(mib, count);
+  std::printf("host memcpy of the same %llu x 1 MiB: %.2f GB/s\n", static_cast<unsigned long long>(count), host);
+  results.add("dma.copy_wall", count * mib / wall / 1e9, "GB/s", "host memcpy", host);
 }
 
 }  // namespace

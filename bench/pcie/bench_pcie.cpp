@@ -8,6 +8,7 @@
 #include "accel_device.h"
 #include "acceldev_driver.h"
 #include "pcie/bar0_regs.h"
+#include "bench_results.h"
 #include "bench_runner.h"
 
 using namespace avp;
@@ -16,6 +17,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 void bench(Platform& p) {
+  BenchResults results;
   // 1. MMIO round trip: BAR0 reads.
   p.host.cfg_write32(0x04, 0x0006);  // memory space, bus master
   const unsigned reads = 100'000;
@@ -27,6 +29,7 @@ void bench(Platform& p) {
   std::printf("MMIO read round trip: %.1f ns simulated, %.0f ns wall per access (%u reads, gen %u x%u, magic 0x%x)\n",
               (sc_core::sc_time_stamp() - s0).to_seconds() * 1e9 / reads, wall * 1e9 / reads, reads,
               p.link.generation.get(), p.link.lanes.get(), sink);
+  results.add("pcie.mmio_read_wall", wall * 1e9 / reads, "ns", false);
 
   // 2. Host-to-device copy through BAR2.
   AccelDevice dev(p.host);
@@ -49,12 +52,11 @@ void bench(Platform& p) {
   auto ctx = drv.open_context();
   const int data = ctx->create_buffer(AcceldevContext::Kind::Data, 4 << 20);
   const int code = ctx->create_buffer(AcceldevContext::Kind::Code, 4096);
-  const uint32_t cmds[2][5] = {{ACCELDEV_USER_CMD_TYPE_FILL, 7, static_cast<uint32_t>(ctx->buffer(data).slot), 0, 4u << 20},
+  const uint32_t cmds[2][5] = {{ACCELDEV_USER_CMD_TYPE_FILL, 7, static_cast<uint32_t>(ctx->slot(data)), 0, 4u << 20},
                                {ACCELDEV_USER_CMD_TYPE_FENCE, 0, 0, 0, 0}};
   ctx->write(code, 0, cmds, sizeof cmds);
   s0 = sc_core::sc_time_stamp();
-  ctx->run(code, 0, sizeof cmds);
-  ctx->wait(1);
+  if (!ctx->run(code, 0, sizeof cmds) || !ctx->wait(1)) std::printf("Acceldev FILL failed\n");
   sim = (sc_core::sc_time_stamp() - s0).to_seconds();
   std::printf("Acceldev FILL of 4 MiB: %.2f GB/s simulated (engine %.1f B/ns, page walks and writes over the link)\n",
               (4 << 20) / sim / 1e9, p.endpoint->acceldev().fill_bandwidth.get());

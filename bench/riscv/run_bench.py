@@ -1,36 +1,43 @@
 #!/usr/bin/env python3
-"""RISC-V benchmark runner: runs avp_bench on accel-vp (1 hart and all harts)
-and on qemu-system-riscv64, and prints MIPS for each and the ratio.
+"""RISC-V programs on accel-vp and on qemu-system-riscv64 in the same run:
+MIPS of each and the ratio accel-vp / QEMU (the figure bench/baseline.json
+records).
 
-Method: instructions = the program's own minstret deltas summed over harts
-(exact on accel-vp; on QEMU from a separate -icount shift=0 run, since QEMU's
-minstret counts host ticks otherwise). Time = best wall time of the timed
-runs. The AVP_BENCH_EMPTY build (same start-up, no work) is subtracted from
-both, so start-up (SystemC elaboration, QEMU boot, .bss clear) does not count.
-The kernels' checksums must match QEMU's, or the run is reported as wrong."""
+Method: instructions = the programs' own minstret deltas around the work,
+summed over harts (exact on accel-vp; on QEMU from a separate -icount shift=0
+run, since QEMU's minstret counts host ticks otherwise). Time = best wall
+time of the timed runs minus the best time of the program's _empty build
+(same start-up, no work), so start-up (SystemC elaboration, QEMU boot, .bss
+clear) does not count. The checksums must match QEMU's, or the run fails.
+
+  --case NAME HARTS ACCELVP_ELF ACCELVP_EMPTY_ELF QEMU_ELF QEMU_EMPTY_ELF   (repeatable)
+
+With AVP_BENCH_RESULTS set, the figures are written there as JSON
+(bench/bench_results.h describes the format)."""
 import argparse
+import json
+import os
 import re
+import resource
+import shutil
 import subprocess
 import sys
-import time
+import tempfile
 
 LINE = re.compile(r"bench (\S+) hart (\d+): result ([0-9a-f]+) instret (\d+)")
 
 
 def run(cmd, timeout):
-    t0 = time.perf_counter()
+    """Runs cmd; returns (CPU seconds of the child, its output)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                        timeout=timeout)
-    dt = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    dt = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     out = p.stdout.decode(errors="replace")
     if p.returncode != 0:
         raise RuntimeError("%s exited with %d:\n%s" % (" ".join(cmd), p.returncode, out[-2000:]))
     return dt, out
-
-
-def accel_vp_runs_elf(exe):
-    p = subprocess.run([exe, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-    return p.returncode == 0 and b"--elf" in p.stdout
 
 
 def parse(out):
@@ -45,79 +52,74 @@ def parse(out):
     return results, instret
 
 
-def measure(cmd_full, cmd_empty, repeat, timeout, count_full=None, count_empty=None):
-    """Returns (instructions, seconds, results) with the empty run subtracted."""
-    t_full, out = min((run(cmd_full, timeout) for _ in range(repeat)), key=lambda r: r[0])
-    t_empty, out_empty = min((run(cmd_empty, timeout) for _ in range(repeat)), key=lambda r: r[0])
-    results, n_full = parse(out)
-    _, n_empty = parse(out_empty)
-    if count_full is not None:
-        n_full, n_empty = count_full, count_empty
-    return n_full - n_empty, max(t_full - t_empty, 1e-9), results
+def best_time(cmd, repeat, timeout):
+    return min((run(cmd, timeout) for _ in range(repeat)), key=lambda r: r[0])
+
+
+def check(results, reference, harts):
+    """Every hart's checksums must equal QEMU's for hart 0 of the same work (harts differ by their seed only
+    in avp_bench, whose per-hart results are compared for hart 0)."""
+    if len({k[1] for k in results}) != harts:
+        return "WRONG: %d harts reported" % len({k[1] for k in results})
+    wrong = sorted(k for k, v in results.items() if reference.get(k) is not None and reference[k] != v)
+    return "WRONG RESULTS %s" % wrong if wrong else ""
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--qemu", required=True)
-    for prog in ("qemu1", "qemuall", "accelvp"):
-        ap.add_argument("--%s-elf" % prog, required=True)
-        ap.add_argument("--%s-empty-elf" % prog, required=True)
-    ap.add_argument("--accel-vp")
-    ap.add_argument("--all-harts", type=int, default=8, help="hart count of the default platform")
-    ap.add_argument("--repeat", type=int, default=10, help="timed QEMU runs (best is kept)")
-    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--case", nargs=6, action="append", required=True,
+                    metavar=("NAME", "HARTS", "ACCELVP", "ACCELVP_EMPTY", "QEMU", "QEMU_EMPTY"))
+    ap.add_argument("--accel-vp", required=True)
+    ap.add_argument("--repeat", type=int, default=5, help="timed QEMU runs per case (best is kept)")
+    ap.add_argument("--accel-vp-repeat", type=int, default=2, help="timed accel-vp runs per case (best is kept)")
+    ap.add_argument("--timeout", type=int, default=900)
     args = ap.parse_args()
 
     def qcmd(elf, harts, extra=()):
         return [args.qemu, "-machine", "virt", "-bios", "none", "-nographic", "-monitor", "none", "-no-reboot",
                 "-smp", str(harts)] + list(extra) + ["-kernel", elf]
 
-    # Instructions of one hart's work: the 1-hart build under -icount (exact
-    # minstret). Every hart does the same work, so N harts execute N times it.
-    _, qout = run(qcmd(args.qemu1_elf, 1, ["-icount", "shift=0"]), args.timeout)
-    _, qout_empty = run(qcmd(args.qemu1_empty_elf, 1, ["-icount", "shift=0"]), args.timeout)
-    qresults, n1_full = parse(qout)
-    _, n1_empty = parse(qout_empty)
+    out_dir = tempfile.mkdtemp(prefix="bench-riscv-")
 
-    rows, notes = [], []
-    for harts, elf, empty in ((1, args.qemu1_elf, args.qemu1_empty_elf),
-                              (args.all_harts, args.qemuall_elf, args.qemuall_empty_elf)):
-        n, t, results = measure(qcmd(elf, harts), qcmd(empty, harts), args.repeat, args.timeout,
-                                harts * n1_full, harts * n1_empty)
-        rows.append(("qemu-system-riscv64", harts, n, t, n / t / 1e6, check(results, qresults, harts)))
-    qmips = rows[0][4]
+    def acmd(elf, harts):
+        return [args.accel_vp, "--no-progress", "-o", out_dir, "run", "--elf", elf, "--harts", str(harts)]
 
-    if args.accel_vp and not accel_vp_runs_elf(args.accel_vp):
-        notes.append("accel-vp: not measured (%s has no `run --elf` yet)" % args.accel_vp)
-    elif args.accel_vp:
-        for harts in sorted({1, args.all_harts}):
-            acmd = lambda elf: [args.accel_vp, "run", "--elf", elf, "--harts", str(harts)]
-            try:
-                n, t, results = measure(acmd(args.accelvp_elf), acmd(args.accelvp_empty_elf), 1, args.timeout)
-            except (RuntimeError, subprocess.TimeoutExpired) as e:
-                notes.append("accel-vp with %d hart(s) failed: %s" % (harts, e))
-                continue
-            rows.append(("accel-vp", harts, n, t, n / t / 1e6, check(results, qresults, harts)))
-    else:
-        notes.append("accel-vp: not measured (no accel-vp target in this build)")
+    rows, figures, failed = [], [], False
+    for name, harts, aelf, aempty, qelf, qempty in args.case:
+        harts = int(harts)
+        # QEMU: exact instruction counts from -icount, time from plain runs.
+        _, qout = run(qcmd(qelf, harts, ["-icount", "shift=0"]), args.timeout)
+        _, qout_empty = run(qcmd(qempty, harts, ["-icount", "shift=0"]), args.timeout)
+        qresults, qn = parse(qout)
+        qn -= parse(qout_empty)[1]
+        qt = best_time(qcmd(qelf, harts), args.repeat, args.timeout)[0] - best_time(qcmd(qempty, harts), args.repeat,
+                                                                                    args.timeout)[0]
+        qmips = qn / max(qt, 1e-9) / 1e6
+        # accel-vp.
+        at, aout = best_time(acmd(aelf, harts), args.accel_vp_repeat, args.timeout)
+        at -= best_time(acmd(aempty, harts), args.accel_vp_repeat, args.timeout)[0]
+        aresults, an = parse(aout)
+        an -= parse(run(acmd(aempty, harts), args.timeout)[1])[1]
+        amips = an / max(at, 1e-9) / 1e6
+        status = check(aresults, qresults, harts)
+        failed |= bool(status)
+        rows.append((name, harts, qn, qt, qmips, an, at, amips, status))
+        figures.append({"name": "iss.%s.%dh" % (name, harts), "value": amips, "unit": "MIPS", "higher_is_better": True,
+                        "reference": {"name": "qemu-system-riscv64 %dh" % harts, "value": qmips, "unit": "MIPS"}})
 
-    print("%-20s %5s %14s %9s %9s %11s" % ("platform", "harts", "instructions", "wall [s]", "MIPS", "vs QEMU 1h"))
-    for name, harts, n, t, mips, status in rows:
-        print("%-20s %5d %14d %9.3f %9.1f %10.3fx %s" % (name, harts, n, t, mips, mips / qmips, status))
-    for note in notes:
-        print(note)
-    print("instructions: minstret around the kernels (QEMU: 1-hart -icount run x harts); "
-          "wall: best run minus the empty build's best run")
-    return 1 if any(r[5] for r in rows) or any("failed" in n for n in notes) else 0
-
-
-def check(results, reference, harts):
-    """The kernels' checksums of every hart must equal QEMU's 1-hart run for hart 0."""
-    ref0 = {k[0]: v for k, v in reference.items() if k[1] == 0}
-    if len({k[1] for k in results}) != harts:
-        return "WRONG: %d harts reported" % len({k[1] for k in results})
-    wrong = sorted(k for k, v in results.items() if k[1] == 0 and ref0.get(k[0]) != v)
-    return "WRONG RESULTS %s" % wrong if wrong else ""
+    shutil.rmtree(out_dir, ignore_errors=True)
+    print("%-10s %5s %14s %9s %9s %14s %9s %9s %8s" % ("program", "harts", "QEMU insns", "CPU [s]", "QEMU MIPS",
+                                                          "accel-vp insns", "CPU [s]", "MIPS", "ratio"))
+    for name, harts, qn, qt, qmips, an, at, amips, status in rows:
+        print("%-10s %5d %14d %9.3f %9.1f %14d %9.3f %9.1f %8.3f %s" % (name, harts, qn, qt, qmips, an, at, amips,
+                                                                     amips / qmips, status))
+    print("instructions: minstret around the work (QEMU: -icount run); CPU time: best run minus the empty build's best run")
+    path = os.environ.get("AVP_BENCH_RESULTS")
+    if path:
+        with open(path, "w") as f:
+            json.dump({"figures": figures}, f, indent=2)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

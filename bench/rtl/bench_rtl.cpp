@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "bench_results.h"
 #include "rtl_packet_decoder.h"
 #include "Vcmd_decoder.h"
 #include "cmdbuf.h"
@@ -50,5 +51,9 @@ int sc_main(int, char**) {
   std::printf("lockstep   %8u   %8zu   %8.3f  %12.0f  %12.0f\n", n, c.size(), t_lock, n / t_lock, cycles / t_lock);
   std::printf("slowdown of lockstep against TLM alone on this command-heavy buffer: %.1fx (%zu mismatches)\n",
               t_lock / t_tlm, lockstep.mismatches().size());
+  BenchResults results;
+  results.add("rtl.decoder", n / t_rtl, "commands/s", "tlm decoder", n / t_tlm);
+  results.add("rtl.lockstep", n / t_lock, "commands/s", "tlm decoder", n / t_tlm);
+  results.add("rtl.cycles_per_s", cycles / t_rtl, "cycles/s");
   return 0;
 }

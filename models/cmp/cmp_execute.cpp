@@ -139,9 +139,16 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
   unsigned running = 0;
   std::vector<int64_t> instance_on(harts_.num_harts(), -1);  // the instance each hart runs for this command
   sc_core::sc_event finished;
+  // The watchdog: every instance of this command carries the deadline and
+  // ends itself there (HartExitKind::Timeout); instances not yet launched by
+  // then are not launched.
   const sc_core::sc_time watchdog = kernel_watchdog.get();
-  bool timed_out = false;
+  const sc_core::sc_time deadline = watchdog > sc_core::SC_ZERO_TIME ? begin + watchdog : sc_core::SC_ZERO_TIME;
   while ((next < instances && !failure.code) || running) {
+    if (deadline > sc_core::SC_ZERO_TIME && !failure.code && next < instances && sc_core::sc_time_stamp() >= deadline)
+      failure = {AVP_CMP_ERR_KERNEL_TIMEOUT, "watchdog: " + std::to_string(next) + " of " + std::to_string(instances) +
+                                                 " instances launched after " + format_time(watchdog) +
+                                                 " (cmp.kernel_watchdog)"};
     for (unsigned h = 0; h < use && next < instances && !failure.code; ++h) {
       if (!harts_.hart_idle(h)) continue;
       HartLaunch l;
@@ -150,6 +157,8 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
       const uint64_t slice_base = tcdm_base_ + (h / hpc) * tcdm_per_core_ + (h % hpc) * hart_slice;
       l.sp = regs_[AVP_CMP_STACK_TOP] ? regs_[AVP_CMP_STACK_TOP] : slice_base + hart_slice;
       l.launch_id = launch;
+      l.context = context_;
+      l.deadline = deadline;
       l.a[0] = next;
       sc_core::sc_time d = launch_latency.get();
       if (slice) {
@@ -175,32 +184,25 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
       instance_on[h] = static_cast<int64_t>(next);
       ++next;
       instances_.inc();
-      harts_.launch(h, l, [this, h, &failure, &running, &finished, &instance_on](const HartExit& e) {
+      harts_.launch(h, l, [this, h, &failure, &running, &finished, &instance_on, watchdog](const HartExit& e) {
         --running;
-        const std::string who = "instance " + std::to_string(instance_on[h]) + " on hart " + std::to_string(h) + ": ";
+        const uint64_t instance = static_cast<uint64_t>(instance_on[h]);
+        const std::string who = "instance " + std::to_string(instance) + " on hart " + std::to_string(h) + ": ";
         instance_on[h] = -1;
         finished.notify(sc_core::SC_ZERO_TIME);
         if (failure.code) return;
-        if (e.kind == HartExitKind::Trap) failure = {AVP_CMP_ERR_KERNEL_TRAP, who + e.describe(), true, h, e.pc, e.cause};
+        if (e.kind == HartExitKind::Timeout)
+          failure = {AVP_CMP_ERR_KERNEL_TIMEOUT,
+                     "watchdog: " + who + "still running at " + format_time(watchdog) + " (cmp.kernel_watchdog): " +
+                         e.describe(),
+                     true, h, e.pc, instance};
+        else if (e.kind == HartExitKind::Trap) failure = {AVP_CMP_ERR_KERNEL_TRAP, who + e.describe(), true, h, e.pc, e.cause};
         else if (e.kind == HartExitKind::Limit) failure = {AVP_CMP_ERR_KERNEL_LIMIT, who + e.describe(), true, h, e.pc, 0};
         else if (e.kind == HartExitKind::Exit && e.code != 0)
           failure = {AVP_CMP_ERR_KERNEL_EXIT, who + e.describe(), true, h, e.pc, e.code};
       });
     }
-    if (!((next < instances && !failure.code) || running)) break;
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    if (watchdog == sc_core::SC_ZERO_TIME || timed_out) {
-      sc_core::wait(finished | harts_.hart_idle_event());
-    } else if (now - begin < watchdog) {
-      sc_core::wait(watchdog - (now - begin), finished | harts_.hart_idle_event());
-    } else {
-      // The watchdog: the command fails naming its first running instance,
-      // and every hart still running one of its instances is stopped.
-      timed_out = true;
-      if (!failure.code) failure = watchdog_failure(instance_on, next, instances, watchdog);
-      for (unsigned h = 0; h < instance_on.size(); ++h)
-        if (instance_on[h] >= 0) harts_.stop(h);
-    }
+    if ((next < instances && !failure.code) || running) sc_core::wait(finished | harts_.hart_idle_event());
   }
   kernel_latency_.sample((sc_core::sc_time_stamp() - begin).to_seconds() * 1e9);
   Trace::instance().slice(std::string(name()) + ".dispatch", cmp_opcode_name(c.opcode), begin, sc_core::sc_time_stamp(),
@@ -212,21 +214,6 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
                                    format_time(sc_core::sc_time_stamp() - begin) +
                                    (failure.code ? std::string(" -> ") + cmp_error_name(failure.code) : ""));
   return failure;
-}
-
-CommandProcessor::Failure CommandProcessor::watchdog_failure(const std::vector<int64_t>& instance_on, uint64_t launched,
-                                                            uint64_t instances, const sc_core::sc_time& watchdog) {
-  const std::string after = " after " + format_time(watchdog) + " (cmp.kernel_watchdog)";
-  for (unsigned h = 0; h < instance_on.size(); ++h)
-    if (instance_on[h] >= 0) {
-      const uint64_t pc = harts_.hart_pc(h);
-      std::ostringstream os;
-      os << "watchdog: instance " << instance_on[h] << " on hart " << h << " still running at pc 0x" << std::hex << pc
-         << std::dec << after << "; " << launched << " of " << instances << " instances launched";
-      return {AVP_CMP_ERR_KERNEL_TIMEOUT, os.str(), true, h, pc, static_cast<uint64_t>(instance_on[h])};
-    }
-  return {AVP_CMP_ERR_KERNEL_TIMEOUT,
-          "watchdog: " + std::to_string(launched) + " of " + std::to_string(instances) + " instances launched" + after};
 }
 
 }  // namespace avp

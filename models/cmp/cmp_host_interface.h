@@ -23,6 +23,13 @@ class CmpHostInterface {
   // Queues a command buffer at a device address. Returns false when the
   // 16-entry queue is full: nothing queued is dropped and CMP_QUEUE_FULL rises.
   virtual bool submit(uint64_t device_addr, uint64_t size) = 0;
+  // The same for a buffer run on behalf of an Acceldev context: the CMP's
+  // accesses for it, the kernels it launches and the DMA they program carry
+  // `context` (base/unit.h). `on_end(finished)` is called once when this
+  // buffer ends: true after its FINISH, false when it failed or CMP_RESET
+  // dropped it.
+  virtual bool submit_for(uint64_t device_addr, uint64_t size, uint32_t context,
+                          std::function<void(bool finished)> on_end) = 0;
   virtual unsigned free_slots() const = 0;
   virtual uint64_t completed_count() const = 0;
   virtual CmpStatusWord status() const = 0;

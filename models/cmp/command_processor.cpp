@@ -58,7 +58,9 @@ void CommandProcessor::raise(unsigned bit) {
   if (raise_interrupt) raise_interrupt(bit);
 }
 
-bool CommandProcessor::submit(uint64_t addr, uint64_t size) {
+bool CommandProcessor::submit(uint64_t addr, uint64_t size) { return submit_for(addr, size, kNoContext, nullptr); }
+
+bool CommandProcessor::submit_for(uint64_t addr, uint64_t size, uint32_t context, std::function<void(bool)> on_end) {
   if (queue_.size() >= queue_depth.get()) {
     queue_full_.inc();
     AVP_LOG(log_, Warn, "queue full: command buffer at 0x" << std::hex << addr << " refused");
@@ -66,7 +68,7 @@ bool CommandProcessor::submit(uint64_t addr, uint64_t size) {
     return false;
   }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  queue_.push_back({addr, size, now, ++submitted_});
+  queue_.push_back({addr, size, now, ++submitted_, context, std::move(on_end)});
   queue_occupancy_.set(queue_.size() + busy_);
   Trace& tr = Trace::instance();
   tr.slice(std::string(name()) + ".queue", "doorbell", now, now, {{"addr", addr}, {"size", size}, {"buffer", submitted_}});
@@ -84,7 +86,10 @@ CmpStatusWord CommandProcessor::status() const {
 }
 
 void CommandProcessor::reset() {
-  queue_.clear();
+  std::deque<Buffer> dropped;
+  dropped.swap(queue_);
+  for (Buffer& b : dropped)
+    if (b.on_end) b.on_end(false);
   queue_occupancy_.set(busy_);
   status_ = CmpStatusWord{};
   std::memset(regs_, 0, sizeof(regs_));
@@ -100,13 +105,18 @@ void CommandProcessor::thread() {
     queue_.pop_front();
     busy_ = true;
     const sc_core::sc_time begin = sc_core::sc_time_stamp();
+    context_ = b.context;
+    set_context(gp_, b.context);
     const bool ok = run_buffer(b);
+    context_ = kNoContext;
+    set_context(gp_, kNoContext);
     busy_time_.add_busy(begin, sc_core::sc_time_stamp());
     Trace::instance().slice(name(), ok ? "buffer" : "buffer (error)", begin, sc_core::sc_time_stamp(),
                             {{"addr", b.addr}, {"size", b.size}});
     buffer_latency_.sample((sc_core::sc_time_stamp() - b.submitted).to_seconds() * 1e9);
     busy_ = false;
     queue_occupancy_.set(queue_.size());
+    if (b.on_end) b.on_end(ok);
   }
 }
 

@@ -45,6 +45,8 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
 
   // CmpHostInterface.
   bool submit(uint64_t device_addr, uint64_t size) override;
+  bool submit_for(uint64_t device_addr, uint64_t size, uint32_t context,
+                  std::function<void(bool finished)> on_end) override;
   unsigned free_slots() const override;
   uint64_t completed_count() const override { return completed_; }
   CmpStatusWord status() const override;
@@ -62,6 +64,8 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
     uint64_t addr, size;
     sc_core::sc_time submitted;
     uint64_t seq;  // submission number: the timeline's doorbell-to-completion flow
+    uint32_t context;  // kNoContext, or the Acceldev context it runs for
+    std::function<void(bool finished)> on_end;
   };
   struct Failure {
     avp_cmp_error code = AVP_CMP_OK;
@@ -80,8 +84,6 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   Failure execute(const DecodedCommand& c, sc_core::sc_time& delay);
   Failure write_reg(unsigned idx, uint64_t v);
   Failure run_kernel(const DecodedCommand& c, sc_core::sc_time& delay);
-  Failure watchdog_failure(const std::vector<int64_t>& instance_on, uint64_t launched, uint64_t instances,
-                           const sc_core::sc_time& watchdog);
   bool read64(uint64_t addr, uint64_t& v, sc_core::sc_time& delay, UnitId as, tlm::tlm_response_status* st = nullptr);
   bool write64(uint64_t addr, uint64_t v, sc_core::sc_time& delay, tlm::tlm_response_status* st = nullptr);
   bool read_block(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay);
@@ -100,6 +102,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   bool busy_ = false;
   uint64_t completed_ = 0, submitted_ = 0;
   uint32_t launch_seq_ = 0;
+  uint32_t context_ = kNoContext;  // of the buffer executing
   CmpStatusWord status_;
   sc_core::sc_event queue_event_, idle_event_;
   tlm::tlm_generic_payload gp_;

@@ -159,6 +159,10 @@ bool WindowUnit::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& 
   dmi.set_start_address(lo);
   dmi.set_end_address(hi);
   if (!(w->mode & AVP_CMP_WIN_PERM_W) || is_fetch(gp)) dmi.allow_read();
+  if (FetchExtension* f = gp.get_extension<FetchExtension>()) {  // what the region may serve besides this access
+    f->exec_ok = w->mode & AVP_CMP_WIN_PERM_X;
+    f->read_ok = w->mode & AVP_CMP_WIN_PERM_R;
+  }
   return true;
 }
 

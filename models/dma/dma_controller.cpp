@@ -60,11 +60,11 @@ bool DmaController::reg_read(RegSet& r, uint64_t off, uint64_t& v) {
   }
 }
 
-bool DmaController::reg_write(RegSet& r, UnitId unit, uint64_t off, uint64_t v, sc_core::sc_time& delay, bool& error) {
+bool DmaController::reg_write(RegSet& r, UnitId unit, uint32_t context, uint64_t off, uint64_t v, sc_core::sc_time& delay, bool& error) {
   switch (off) {
     case AVP_DMACTRL:
       r.ctrl = v;
-      if (v & AVP_DMACTRL_START) start(r, unit, sc_core::sc_time_stamp() + delay);
+      if (v & AVP_DMACTRL_START) start(r, unit, context, sc_core::sc_time_stamp() + delay);
       return true;
     case AVP_DMADONESEQ: {
       // The writer is suspended in simulated time until every transfer <= v is done.
@@ -106,7 +106,7 @@ void DmaController::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& 
     if (ok) std::memcpy(gp.get_data_ptr(), &v, 8);
   } else if (gp.is_write()) {
     std::memcpy(&v, gp.get_data_ptr(), 8);
-    ok = reg_write(r, unit, off, v, delay, error);
+    ok = reg_write(r, unit, context_of(gp), off, v, delay, error);
   }
   if (!ok) {
     AVP_LOG(log_, Warn, "access to unused DMA register offset 0x" << std::hex << off << " by " << unit_name(unit));
@@ -124,9 +124,16 @@ unsigned DmaController::transport_dbg(tlm::tlm_generic_payload& gp) {
   return 8;
 }
 
-void DmaController::start(RegSet& r, UnitId unit, const sc_core::sc_time& at) {
+unsigned DmaController::outstanding(uint32_t context) const {
+  auto it = outstanding_.find(context);
+  return it == outstanding_.end() ? 0 : it->second;
+}
+
+void DmaController::start(RegSet& r, UnitId unit, uint32_t context, const sc_core::sc_time& at) {
   auto t = std::make_shared<Transfer>();
   t->unit = unit;
+  t->context = context;
+  ++outstanding_[context];
   t->id = ++r.last_started;
   if (t->id == 0) t->id = ++r.last_started;  // ids skip 0 on wrap
   t->src = r.src;
@@ -207,6 +214,7 @@ void DmaController::channel_thread(unsigned ch) {
     if (t->issued > sc_core::sc_time_stamp()) sc_core::wait(t->issued - sc_core::sc_time_stamp());
     const sc_core::sc_time begin = sc_core::sc_time_stamp();
     sc_core::sc_time delay = setup_latency.get();
+    set_context(gp_, t->context);
     if (!t->failed && !move(*t, delay)) t->failed = true;
     sc_core::wait(delay);
     c.queue.pop_front();
@@ -232,6 +240,7 @@ void DmaController::trace_transfer(unsigned ch, const Transfer& t, const sc_core
 void DmaController::complete(Transfer& t) {
   RegSet& r = sets_[t.unit];
   r.pending[t.id] = true;
+  if (--outstanding_[t.context] == 0) outstanding_.erase(t.context);
   transfers_.inc();
   latency_.sample((sc_core::sc_time_stamp() - t.issued).to_seconds() * 1e9);
   if (t.failed) {

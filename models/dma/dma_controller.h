@@ -39,6 +39,7 @@ class DmaController : public sc_core::sc_module {
 
   struct Transfer {
     UnitId unit = 0;
+    uint32_t context = kNoContext;  // of the register write that started it: its accesses carry it
     uint64_t id = 0;
     uint64_t src = 0, dst = 0;
     uint64_t size[3] = {0, 1, 1};
@@ -47,6 +48,10 @@ class DmaController : public sc_core::sc_module {
     sc_core::sc_time issued;
   };
   uint64_t bytes_moved() const { return bytes_.value(); }
+  // Transfers started on behalf of Acceldev context `context` and not yet
+  // done; done_event() fires whenever a transfer completes.
+  unsigned outstanding(uint32_t context) const;
+  const sc_core::sc_event& done_event() const { return done_event_; }
 
  private:
   struct RegSet {
@@ -66,8 +71,8 @@ class DmaController : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& gp);
   bool reg_read(RegSet& r, uint64_t off, uint64_t& v);
-  bool reg_write(RegSet& r, UnitId unit, uint64_t off, uint64_t v, sc_core::sc_time& delay, bool& error);
-  void start(RegSet& r, UnitId unit, const sc_core::sc_time& at);
+  bool reg_write(RegSet& r, UnitId unit, uint32_t context, uint64_t off, uint64_t v, sc_core::sc_time& delay, bool& error);
+  void start(RegSet& r, UnitId unit, uint32_t context, const sc_core::sc_time& at);
   void channel_thread(unsigned ch);
   bool move(Transfer& t, sc_core::sc_time& delay);
   bool copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_time& delay);
@@ -75,6 +80,7 @@ class DmaController : public sc_core::sc_module {
   void trace_transfer(unsigned ch, const Transfer& t, const sc_core::sc_time& begin) const;
 
   std::map<UnitId, RegSet> sets_;
+  std::map<uint32_t, unsigned> outstanding_;  // context -> transfers not done
   std::vector<std::unique_ptr<Channel>> channels_;
   sc_core::sc_event done_event_;
   tlm::tlm_generic_payload gp_;

@@ -15,10 +15,10 @@ void CacheModel::configure(const CacheGeometry& g, const char* what) {
   line_bits_ = 0;
   while ((1u << line_bits_) < g.line) ++line_bits_;
   ways_.assign(sets_ * g.ways, Way{});
+  mru_block_ = ~0ull;
 }
 
-uint64_t CacheModel::access(uint64_t addr, bool write, bool& miss) {
-  const uint64_t block = addr >> line_bits_;
+uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
   Way* set = &ways_[(block & (sets_ - 1)) * g_.ways];
   ++clock_;
   Way* victim = set;
@@ -27,6 +27,8 @@ uint64_t CacheModel::access(uint64_t addr, bool write, bool& miss) {
       set[w].used = clock_;
       set[w].dirty |= write;
       ++hits_;
+      mru_block_ = block;
+      mru_ = &set[w];
       miss = false;
       return g_.hit_ps;
     }
@@ -40,6 +42,8 @@ uint64_t CacheModel::access(uint64_t addr, bool write, bool& miss) {
     t += g_.miss_ps;
   }
   *victim = Way{block, clock_, write};
+  mru_block_ = block;
+  mru_ = victim;
   return t;
 }
 
@@ -52,11 +56,13 @@ uint64_t CacheModel::flush() {
     }
     w = Way{};
   }
+  mru_block_ = ~0ull;
   return t;
 }
 
 void CacheModel::invalidate() {
   for (auto& w : ways_) w = Way{};
+  mru_block_ = ~0ull;
 }
 
 }  // namespace avp

@@ -22,7 +22,19 @@ class CacheModel {
   // Time of one access (without the memory latency of a fill, which the
   // caller adds when `miss` is set); a write marks the line dirty. A miss that
   // evicts a dirty line also pays for writing it back.
-  uint64_t access(uint64_t addr, bool write, bool& miss);
+  uint64_t access(uint64_t addr, bool write, bool& miss) {
+    // Fast path: the line of the previous access (most recently used, so
+    // present); the same bookkeeping as a hit found by the set search.
+    const uint64_t block = addr >> line_bits_;
+    if (block == mru_block_) {
+      mru_->used = ++clock_;
+      mru_->dirty |= write;
+      ++hits_;
+      miss = false;
+      return g_.hit_ps;
+    }
+    return access_set(block, write, miss);
+  }
   // Writes back and invalidates every line; returns the time the write-backs take.
   uint64_t flush();
   void invalidate();
@@ -36,11 +48,14 @@ class CacheModel {
     uint64_t used = 0;
     bool dirty = false;
   };
+  uint64_t access_set(uint64_t block, bool write, bool& miss);
   CacheGeometry g_;
   uint64_t sets_ = 0;
   unsigned line_bits_ = 0;
   std::vector<Way> ways_;
   uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0;
+  uint64_t mru_block_ = ~0ull;  // line (address >> line bits) of the last access; ~0: none
+  Way* mru_ = nullptr;
 };
 
 }  // namespace avp

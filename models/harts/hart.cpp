@@ -26,8 +26,12 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   for (int i = 0; i < 8; ++i) s_.x[10 + i] = l.a[i];
   s_.mstatus |= mstatus::FS & (1ull << 13);  // FP unit on (Initial) so kernels can use F/D at once
   kernel_ = kernel;
+  host_calls_ = !l.firmware;
+  if (seip_line_) s_.mip |= 1ull << kSEI;
+  seip_sw_ = false;
   ret_addr_ = l.ra;
   launch_id_ = l.launch_id;
+  set_context(gp_, l.context);  // every bus access of the instance carries its context
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   done_ = std::move(done);
   reservation_ = ~0ull;
@@ -39,7 +43,8 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   history_.clear();
   running_ = true;
   stop_ = false;
-  stop_requested_ = false;
+  timed_out_ = false;
+  deadline_ = l.deadline;
   started_ = sc_core::sc_time_stamp();
   instance_ = l.a[0];
   start_event_.notify(sc_core::SC_ZERO_TIME);
@@ -58,6 +63,10 @@ void Hart::sync() {
     sc_core::wait(sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS));
     local_ps_ = 0;
   }
+  // The kernel watchdog's deadline, checked whenever the hart meets SystemC
+  // time (every quantum at least): the run loop ends the instance.
+  if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && sc_core::sc_time_stamp() >= deadline_)
+    timed_out_ = block_abort_ = true;
 }
 
 void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tval) {
@@ -79,18 +88,11 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
   if (done) done(e);
 }
 
-void Hart::request_stop() {
-  if (!running_) return;
-  stop_requested_ = true;
-  block_abort_ = true;
-  irq_event_.notify(sc_core::SC_ZERO_TIME);  // out of WFI and barrier waits
-}
-
 void Hart::run() {
   const uint64_t quantum = cluster_.quantum_ps();
   while (!stop_) {
-    if (stop_requested_) {
-      finish(HartExitKind::Stopped);
+    if (timed_out_) {
+      finish(HartExitKind::Timeout);
       break;
     }
     if (kernel_ && s_.pc == ret_addr_) {
@@ -98,6 +100,7 @@ void Hart::run() {
       break;
     }
     if (flush_) {
+      history_.freeze();
       blocks_.clear();
       for (auto& slot : block_slots_) slot = BlockSlot{};
       flush_ = false;
@@ -162,9 +165,13 @@ void Hart::fetch_timing(const Block& b) {
   // Instruction-cache timing: one access per line the block spans; a miss
   // pays the fetch latency of the memory that holds the code.
   const uint64_t line = cluster_.icache_line();
-  uint64_t memory_ps = 0;
-  for (const auto& r : dmi_)
-    if (b.pc - r.base < r.size) memory_ps = r.rd_ps;
+  if (b.fetch_gen != dmi_gen_) {
+    b.fetch_memory_ps = 0;
+    for (const auto& r : dmi_)
+      if (b.pc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
+    b.fetch_gen = dmi_gen_;
+  }
+  const uint64_t memory_ps = b.fetch_memory_ps;
   const uint64_t before = local_ps_;
   for (uint64_t a = b.pc & ~(line - 1); a < b.pc + b.bytes; a += line) {
     bool miss = false;
@@ -231,6 +238,10 @@ bool Hart::check_interrupts() {
 }
 
 void Hart::set_interrupt(unsigned irq, bool level) {
+  if (irq == kSEI) {  // the PLIC's line and the bit M-mode software writes are ORed
+    seip_line_ = level;
+    level = level || seip_sw_;
+  }
   if (level) s_.mip |= 1ull << irq;
   else s_.mip &= ~(1ull << irq);
   if (level) irq_event_.notify(sc_core::SC_ZERO_TIME);
@@ -238,9 +249,10 @@ void Hart::set_interrupt(unsigned irq, bool level) {
 
 // ---- memory ----
 
-// fetch: a region for instruction fetch, asked for with a FetchExtension so
-// that targets with an execute permission can refuse it; it serves data reads
-// only when granted to a data read as well.
+// fetch: a region for instruction fetch. Every request carries a
+// FetchExtension: targets with an execute permission refuse a fetch request
+// they do not allow and say whether the region granted may be fetched from
+// and read as data.
 Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   for (auto& r : dmi_)
     if (addr - r.base < r.size && (fetch ? r.exec : write ? r.wr : r.rd)) return &r;
@@ -248,20 +260,21 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
   FetchExtension fetch_ext;
-  if (fetch) gp.set_extension(&fetch_ext);
+  fetch_ext.fetch = fetch;
+  gp.set_extension(&fetch_ext);
   gp.set_address(addr);
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   tlm::tlm_dmi dmi;
   const bool granted = bus->get_direct_mem_ptr(gp, dmi);
-  if (fetch) gp.clear_extension(&fetch_ext);
+  gp.clear_extension(&fetch_ext);
   if (!granted) return nullptr;
   DmiRegion r;
   r.base = dmi.get_start_address();
   r.size = dmi.get_end_address() - dmi.get_start_address() + 1;
   r.ptr = dmi.get_dmi_ptr();
-  r.rd = dmi.is_read_allowed() && !fetch;
-  r.wr = dmi.is_write_allowed() && !fetch;
-  r.exec = fetch && dmi.is_read_allowed();
+  r.rd = dmi.is_read_allowed() && fetch_ext.read_ok;
+  r.wr = dmi.is_write_allowed();
+  r.exec = dmi.is_read_allowed() && fetch_ext.exec_ok;
   r.rd_ps = static_cast<uint64_t>(dmi.get_read_latency().to_seconds() * 1e12 + 0.5);
   r.wr_ps = static_cast<uint64_t>(dmi.get_write_latency().to_seconds() * 1e12 + 0.5);
   if (ro_size_ && r.wr && r.base < ro_base_ + ro_size_ && ro_base_ <= r.base + (r.size - 1)) {
@@ -275,7 +288,7 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
       r.base = lo;
       r.size = end - lo + 1;
     }
-    r.rd = false;  // the clipped region serves stores only
+    r.rd = r.exec = false;  // the clipped region serves stores only
   }
   if (!(fetch ? r.exec : write ? r.wr : r.rd) || addr - r.base >= r.size) return nullptr;
   for (auto& o : dmi_)
@@ -284,6 +297,7 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
       return &o;
     }
   dmi_.push_back(r);
+  ++dmi_gen_;
   return &dmi_.back();
 }
 
@@ -292,6 +306,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   for (const auto& r : dmi_)
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
   dmi_.swap(keep);
+  ++dmi_gen_;
   rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
 }
 
@@ -375,6 +390,7 @@ bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {
   }
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(dst));
@@ -391,7 +407,9 @@ bool Hart::fetch_read(uint64_t addr, void* dst, unsigned len) {
   }
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));  // code in the host window is the context's too
   FetchExtension fetch_ext;
+  fetch_ext.fetch = true;
   gp.set_extension(&fetch_ext);
   gp.set_command(tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
@@ -405,6 +423,7 @@ bool Hart::fetch_read(uint64_t addr, void* dst, unsigned len) {
 bool Hart::debug_write(uint64_t addr, const void* src, unsigned len) {
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  set_context(gp, context_of(gp_));
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(src)));

@@ -60,9 +60,6 @@ class Hart : public sc_core::sc_module {
   // trap ends it); otherwise a bare-metal program (traps go to mtvec).
   void start(const HartLaunch& l, bool kernel, std::function<void(const HartExit&)> done);
   void invalidate_decoded();  // drop every decoded block (fence.i, SYNC_CACHE ICACHE, code writes)
-  // Ends the running program at the next instruction boundary, or at once when
-  // it waits in WFI or at a barrier (HartExitKind::Stopped).
-  void request_stop();
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS); }
@@ -94,6 +91,8 @@ class Hart : public sc_core::sc_module {
   struct Block {
     std::vector<rv::Insn> insns;
     uint64_t pc = 0, bytes = 0;
+    // Fetch latency of the memory holding the block, as of DMI generation fetch_gen.
+    mutable uint64_t fetch_memory_ps = 0, fetch_gen = ~0ull;
   };
   struct DmiRegion {
     uint64_t base = 0, size = 0;  // size 0: empty
@@ -179,6 +178,7 @@ class Hart : public sc_core::sc_module {
   rv::HartState s_;
   std::unordered_map<uint64_t, Block> blocks_;
   std::vector<DmiRegion> dmi_;
+  uint64_t dmi_gen_ = 0;  // changes whenever dmi_ does
   CacheModel icache_, dcache_;
   DmiRegion rd_, wr_;    // the last regions used for loads / stores
   DmiRegion rd2_, wr2_;  // the ones used before them
@@ -195,6 +195,11 @@ class Hart : public sc_core::sc_module {
   uint64_t reservation_ = ~0ull;  // LR/SC reserved address (8-byte granule), ~0 = none
 
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;
+  bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block
+  sc_core::sc_time deadline_;            // HartLaunch::deadline (zero: none)
+  bool host_calls_ = true;   // ECALL a7 = 0/1/2 in M-mode are host calls (not in the boot flow)
+  bool seip_line_ = false;   // the PLIC's S-mode line; mip.SEIP reads as this OR the software-written bit
+  bool seip_sw_ = false;
   bool stop_requested_ = false;
   uint64_t ro_base_ = 0, ro_size_ = 0;  // HartLaunch::read_only_*
   uint64_t ret_addr_ = 0, limit_ = 0, start_instret_ = 0;

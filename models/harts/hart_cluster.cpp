@@ -35,8 +35,8 @@ std::string HartExit::describe() const {
     case HartExitKind::Limit:
       os << "instruction limit reached at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
       break;
-    case HartExitKind::Stopped:
-      os << "stopped at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
+    case HartExitKind::Timeout:
+      os << "deadline passed at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
       break;
   }
   os << " after " << instructions << " instructions";
@@ -203,8 +203,6 @@ void HartCluster::prepare_start(Hart& h) {
   configure_costs();
 }
 
-void HartCluster::stop(unsigned hart) { harts_.at(hart)->request_stop(); }
-
 void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
   prepare_start(*harts_.at(hart));
   group_of_[hart] = l.launch_id;
@@ -229,6 +227,7 @@ sc_core::sc_time HartCluster::invalidate_icaches() {
 }
 
 uint64_t HartCluster::time_ns(const Hart& h) const {
+  if (time_source) return time_source(sc_core::sc_time_stamp() + h.local_time());
   return static_cast<uint64_t>((sc_core::sc_time_stamp() + h.local_time()).to_seconds() * 1e9);
 }
 
@@ -270,8 +269,7 @@ void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Har
     return;
   }
   const sc_core::sc_time arrived = sc_core::sc_time_stamp();
-  while (g.generation == gen && !h.stop_requested_) sc_core::wait(g.release | h.irq_event_);
-  if (g.generation == gen) --g.arrived;  // stopped while waiting: leaves the barrier
+  while (g.generation == gen) sc_core::wait(g.release);
   h.add_stall(Hart::StallBarrier, static_cast<uint64_t>((sc_core::sc_time_stamp() - arrived).to_seconds() * 1e12 + 0.5));
 }
 

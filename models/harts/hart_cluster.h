@@ -47,8 +47,6 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   bool hart_idle(unsigned hart) const override { return harts_.at(hart)->idle(); }
   void launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) override;
   const sc_core::sc_event& hart_idle_event() const override { return idle_event_; }
-  void stop(unsigned hart) override;
-  uint64_t hart_pc(unsigned hart) const override { return harts_.at(hart)->state().pc; }
   sc_core::sc_time flush_dcaches() override;
   sc_core::sc_time invalidate_icaches() override;
 
@@ -73,7 +71,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   uint64_t icache_line() const { return icache_line_size.get(); }
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
-  uint64_t time_ns(const Hart& h) const;
+  uint64_t time_ns(const Hart& h) const;  // the `time` CSR: time_source, or simulated ns without one
+  // The platform's timer (the CLINT's mtime at a simulated time).
+  std::function<uint64_t(const sc_core::sc_time&)> time_source;
   void print(Hart& h, const std::string& text);  // ECALL print
   // A console line of `hart` at simulated time `when` (ECALL prints and the console device).
   void console_line(unsigned hart, const sc_core::sc_time& when, const std::string& text);

@@ -8,6 +8,8 @@
 
 #include <systemc>
 
+#include "base/unit.h"
+
 namespace avp {
 
 struct HartLaunch {
@@ -17,9 +19,16 @@ struct HartLaunch {
   uint64_t a[8] = {};
   uint64_t instruction_limit = 0;  // 0: the cluster's default limit parameter
   uint32_t launch_id = 0;          // groups harts for ECALL a7=2 barriers
+  uint32_t context = kNoContext;   // the Acceldev context it runs for (its host-window view)
+  bool firmware = false;           // boot flow: no host calls (every ECALL traps), the run ends at power-off
   // A range the instance may read but not write (the KUB): a store into it is
   // a store access fault. Size 0: none.
   uint64_t read_only_base = 0, read_only_size = 0;
+  // The CMP's kernel watchdog: the instance ends (HartExitKind::Timeout) at its
+  // first quantum boundary at or after this simulated time, or at it when it
+  // sleeps in WFI. Zero: none. Checked by the hart itself, so a watchdog adds
+  // no timed event to the simulation unless a kernel sleeps.
+  sc_core::sc_time deadline = sc_core::SC_ZERO_TIME;
 };
 
 enum class HartExitKind {
@@ -27,7 +36,7 @@ enum class HartExitKind {
   Exit,        // ECALL a7=0 (code in HartExit::code; non-zero is a kernel error)
   Trap,        // any other trap: cause, pc, tval
   Limit,       // instruction/time limit reached
-  Stopped,     // stopped from outside (HartControl::stop: the CMP's watchdog)
+  Timeout,     // HartLaunch::deadline passed (the CMP's kernel watchdog)
 };
 
 struct HartExit {
@@ -51,11 +60,6 @@ class HartControl {
   virtual void launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) = 0;
   // Notified whenever a hart becomes idle (for dynamic instance distribution).
   virtual const sc_core::sc_event& hart_idle_event() const = 0;
-  // Ends the instance running on `hart` at its next instruction boundary, or
-  // at once when it waits (WFI, barrier); `done` then reports Stopped.
-  virtual void stop(unsigned hart) = 0;
-  // The pc of a running hart (for reports).
-  virtual uint64_t hart_pc(unsigned hart) const = 0;
   // SYNC_CACHE: write back + invalidate data caches; invalidate instruction
   // caches and the ISS's decoded-instruction cache. Return the time it took.
   virtual sc_core::sc_time flush_dcaches() = 0;

@@ -14,6 +14,9 @@ constexpr uint64_t kMisa = (2ull << 62) | (1u << ('A' - 'A')) | (1u << ('C' - 'A
 constexpr uint64_t kSupervisorInterrupts = (1u << kSSI) | (1u << kSTI) | (1u << kSEI);
 constexpr uint64_t kAllInterrupts = kSupervisorInterrupts | (1u << kMSI) | (1u << kMTI) | (1u << kMEI);
 
+// menvcfg/senvcfg: only FIOM (fence of I/O orders memory too; harmless here, harts complete accesses in order).
+constexpr uint64_t kEnvcfgWritable = 1;
+
 uint64_t with_sd(uint64_t st) {
   return ((st & mstatus::FS) == mstatus::FS) ? (st | mstatus::SD) : (st & ~mstatus::SD);
 }
@@ -90,6 +93,8 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
     case CSR_MTVAL: return s_.mtval;
     case CSR_MCYCLE: return s_.mcycle;
     case CSR_MINSTRET: return s_.minstret;
+    case CSR_MENVCFG: return s_.menvcfg;
+    case CSR_SENVCFG: return s_.senvcfg;
     default: illegal(d);
   }
 }
@@ -137,9 +142,12 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
     case CSR_MIE: s_.mie = v & kAllInterrupts; return;
     case CSR_MIP: {
       const uint64_t mask = kSupervisorInterrupts;
-      s_.mip = (s_.mip & ~mask) | (v & mask);
+      seip_sw_ = (v >> kSEI) & 1;
+      s_.mip = (s_.mip & ~mask) | (v & mask) | (seip_line_ ? 1ull << kSEI : 0);
       return;
     }
+    case CSR_MENVCFG: s_.menvcfg = v & kEnvcfgWritable; return;
+    case CSR_SENVCFG: s_.senvcfg = v & kEnvcfgWritable; return;
     case CSR_MTVEC: s_.mtvec = v & ~2ull; return;
     case CSR_MCOUNTEREN: s_.mcounteren = static_cast<uint32_t>(v); return;
     case CSR_MCOUNTINHIBIT: s_.mcountinhibit = static_cast<uint32_t>(v) & ~2u; return;

@@ -135,9 +135,18 @@ inline uint64_t mulhsu(int64_t a, uint64_t b) {
 void Hart::run_block(const Block& b) {
   block_abort_ = false;
   if (icache_.enabled()) fetch_timing(b);
-  // Debuggers and tracers see every instruction; without them the loop has no hook branches.
-  if (debug_ || tracer_) run_block_loop<true>(b);
-  else run_block_loop<false>(b);
+  history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
+  try {
+    // Debuggers and tracers see every instruction; without them the loop has no hook branches.
+    if (debug_ || tracer_) run_block_loop<true>(b);
+    else run_block_loop<false>(b);
+  } catch (const TrapException&) {
+    // The trapping instruction (at s_.pc) is the last one the history keeps.
+    uint32_t n = 0;
+    for (uint64_t pc = b.pc; n + 1 < b.insns.size() && pc != s_.pc; ++n) pc += b.insns[n].len;
+    history_.end_block_early(n + 1);
+    throw;
+  }
 }
 
 template <bool kObserved>
@@ -145,20 +154,22 @@ void Hart::run_block_loop(const Block& b) {
   uint64_t pc = s_.pc;
   const uint64_t* cost_ps = cluster_.cost_ps();
   const uint64_t* cost_cycles = cluster_.cost_cycles();
-  for (const Insn& d : b.insns) {
+  const uint32_t count = static_cast<uint32_t>(b.insns.size());
+  for (uint32_t i = 0; i < count; ++i) {
+    const Insn& d = b.insns[i];
     s_.pc = pc;
     if (kObserved) {
       if (debug_) {
         debug_->before_instruction(*this, d, pc);
-        if (stop_) break;
-        if (s_.pc != pc) {  // the debugger moved the pc
-          pc = s_.pc;
+        const bool moved = s_.pc != pc;  // the debugger moved the pc
+        if (stop_ || moved) {
+          history_.end_block_early(i);
+          if (moved) pc = s_.pc;
           break;
         }
       }
       if (tracer_) tracer_->before(*this, pc, d);
     }
-    history_.record(pc, d.raw);
     const uint64_t next = exec(d, pc);
     if (kObserved && tracer_) tracer_->after(*this, pc, d);
     const unsigned cls = d.cls;
@@ -166,7 +177,10 @@ void Hart::run_block_loop(const Block& b) {
     s_.mcycle += cost_cycles[cls];
     local_ps_ += cost_ps[cls];
     pc = next;
-    if (block_abort_ || stop_) break;
+    if (block_abort_ || stop_) {
+      history_.end_block_early(i + 1);
+      break;
+    }
   }
   if (!stop_) s_.pc = pc;
 }

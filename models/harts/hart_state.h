@@ -39,6 +39,7 @@ enum Csr : uint16_t {
   CSR_MTVAL = 0x343, CSR_MIP = 0x344, CSR_PMPCFG0 = 0x3A0, CSR_PMPCFG15 = 0x3AF, CSR_PMPADDR0 = 0x3B0,
   CSR_PMPADDR63 = 0x3EF, CSR_MCYCLE = 0xB00, CSR_MINSTRET = 0xB02, CSR_MHPMCOUNTER3 = 0xB03,
   CSR_MHPMCOUNTER31 = 0xB1F, CSR_MCOUNTINHIBIT = 0x320, CSR_MHPMEVENT3 = 0x323, CSR_MHPMEVENT31 = 0x33F,
+  CSR_MENVCFG = 0x30A, CSR_SENVCFG = 0x10A,
 };
 
 struct HartState {
@@ -51,6 +52,7 @@ struct HartState {
   uint64_t mtvec = 0, mscratch = 0, mepc = 0, mcause = 0, mtval = 0;
   uint64_t stvec = 0, sscratch = 0, sepc = 0, scause = 0, stval = 0, satp = 0;
   uint32_t mcounteren = 0, scounteren = 0, mcountinhibit = 0;
+  uint64_t menvcfg = 0, senvcfg = 0;
   uint32_t fflags = 0, frm = 0;
   uint64_t minstret = 0, mcycle = 0;
   uint64_t mhpmcounter[29] = {};

@@ -39,7 +39,7 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
   const uint64_t next = pc + d.len;
   switch (d.op) {
     case ECALL:
-      if (s_.priv == PRV_M && host_call()) return next;
+      if (s_.priv == PRV_M && host_calls_ && host_call()) return next;
       throw TrapException{s_.priv == PRV_U ? kEcallU : s_.priv == PRV_S ? kEcallS : kEcallM, 0};
     case EBREAK:
       throw TrapException{kBreakpoint, pc};
@@ -72,7 +72,12 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
         sync();
         cluster_.wfi_begin(*this);
         const sc_core::sc_time asleep = sc_core::sc_time_stamp();
-        while (!(s_.mip & s_.mie) && !stop_requested_) sc_core::wait(irq_event_);
+        while (!(s_.mip & s_.mie) && !timed_out_) {
+          const sc_core::sc_time now = sc_core::sc_time_stamp();
+          if (deadline_ == sc_core::SC_ZERO_TIME) sc_core::wait(irq_event_);
+          else if (now < deadline_) sc_core::wait(deadline_ - now, irq_event_);
+          else timed_out_ = block_abort_ = true;  // the run loop ends the instance
+        }
         stall_ps_[StallWfi] += static_cast<uint64_t>((sc_core::sc_time_stamp() - asleep).to_seconds() * 1e12 + 0.5);
         cluster_.wfi_end(*this);
       }

@@ -27,9 +27,32 @@ AcceldevEngine::AcceldevEngine(sc_core::sc_module_name name, HostAccess host, st
       cmp_submits_(this, "cmp_submits", "CMP_SUBMIT user commands that reached the command processor", "commands"),
       cmp_submit_errors_(this, "cmp_submit_errors", "submitted command buffers that the command processor failed",
                          "commands"),
+      context_faults_(this, "context_faults",
+                      "device accesses on behalf of a context refused by its page tables (context isolation)", "accesses"),
       cmp_submit_latency_(this, "cmp_submit_latency", "CMP_SUBMIT from the staging copy's end to the buffer's end", "ns") {
   SC_HAS_PROCESS(AcceldevEngine);
   SC_THREAD(thread);
+  SC_METHOD(raise_deferred);
+  sensitive << deferred_mem_error_;
+  dont_initialize();
+}
+
+void AcceldevEngine::raise_deferred() { raise_(ACCELDEV_INTR_MEM_ERROR); }
+
+void AcceldevEngine::context_fault(uint32_t ctx, sc_core::sc_time& delay) {
+  context_faults_.inc();
+  if (ctx >= ACCELDEV_MAX_CONTEXTS || faulted_[ctx]) return;
+  faulted_[ctx] = true;
+  ++faults_[ctx];
+  uint8_t status = 0;
+  if (!contexts_ || !host_(false, config_addr(ctx) + ACCELDEV_CONFIG_STATUS, &status, 1, delay) ||
+      (status & ACCELDEV_CONTEXT_STATUS_ERROR))
+    return;  // already in error: no second interrupt
+  status |= ACCELDEV_CONTEXT_STATUS_ERROR;
+  host_(true, config_addr(ctx) + ACCELDEV_CONFIG_STATUS, &status, 1, delay);
+  context_errors_.inc();
+  AVP_LOG(log_, Warn, "context " << ctx << ": device access outside its page tables (MEM_ERROR)");
+  deferred_mem_error_.notify(delay);
 }
 
 void AcceldevEngine::map_registers(RegisterBank& bank) {
@@ -52,6 +75,7 @@ void AcceldevEngine::map_registers(RegisterBank& bank) {
 }
 
 void AcceldevEngine::reset() {
+  std::fill(faulted_.begin(), faulted_.end(), false);
   enable_ = fence_last_ = fence_wait_ = 0;
   std::fill(std::begin(latch_), std::end(latch_), 0);
   contexts_ = 0;
@@ -180,7 +204,7 @@ void AcceldevEngine::run(uint32_t ctx, uint64_t code_pt, uint32_t offset, uint32
     user_commands_.inc();
     if (aborted()) return;  // reset during the command
     if (f != Fault::None) {
-      mark_error(ctx, f, delay);
+      if (f != Fault::Reported) mark_error(ctx, f, delay);
       return;
     }
   }
@@ -263,15 +287,29 @@ AcceldevEngine::Fault AcceldevEngine::cmp_submit(uint32_t ctx, const uint32_t* w
   }
   sync(delay);
   CmpHostInterface& cmp = *cmp_.cmp;
-  while (!cmp.idle()) sc_core::wait(cmp.idle_event());
+  while (!cmp.idle()) sc_core::wait(cmp.idle_event());  // the staging area is free
   const sc_core::sc_time begin = sc_core::sc_time_stamp();
-  const uint64_t before = cmp.completed_count();
-  if (!cmp.submit(cmp_.staging, size)) return Fault::Cmd;
+  faulted_[ctx] = false;  // a new launch
+  const uint64_t faults = faults_[ctx];
+  // This buffer's own end (not the CMP's completed count: host buffers may
+  // run meanwhile). The callback runs while this thread waits below.
+  bool ended = false, finished = false;
+  if (!cmp.submit_for(cmp_.staging, size, ctx, [this, &ended, &finished](bool ok) {
+        ended = true;
+        finished = ok;
+        cmp_end_.notify(sc_core::SC_ZERO_TIME);
+      }))
+    return Fault::Cmd;
   cmp_submits_.inc();
-  while (!cmp.idle()) sc_core::wait(cmp.idle_event());
+  while (!ended) sc_core::wait(cmp_end_);
+  // Nothing the launch started outlives it: its DMA transfers drain first.
+  if (dma_outstanding_ && dma_done_)
+    while (dma_outstanding_(ctx)) sc_core::wait(*dma_done_);
   cmp_submit_latency_.sample((sc_core::sc_time_stamp() - begin).to_seconds() * 1e9);
   Trace::instance().slice(name(), "CMP_SUBMIT", begin, sc_core::sc_time_stamp(), {{"context", ctx}, {"size", size}});
-  if (aborted() || cmp.completed_count() > before) return Fault::None;
+  if (aborted()) return Fault::None;
+  if (faults_[ctx] != faults) return Fault::Reported;  // the IOMMU put the context in error
+  if (finished) return Fault::None;
   cmp_submit_errors_.inc();
   AVP_LOG(log_, Warn, "context " << ctx << ": the command processor failed the CMP_SUBMIT buffer (error "
                                  << cmp.status().error_code << ", CMD_ERROR)");

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <vector>
 
 #include <systemc>
 
@@ -46,13 +47,31 @@ class AcceldevEngine : public sc_core::sc_module {
   void reset();
   uint32_t fence_last() const { return fence_last_; }
 
+  // Context isolation (docs/acceldev.md): where the config array is (0: not
+  // attached) and the per-launch state the IOMMU consults.
+  uint64_t contexts_base() const { return contexts_; }
+  // True once the current launch of `ctx` has faulted: its further accesses
+  // are refused without another report.
+  bool launch_faulted(uint32_t ctx) const { return ctx < faulted_.size() && faulted_[ctx]; }
+  // A fault of a device access on behalf of `ctx`: puts the context in error
+  // (status byte, MEM_ERROR at the access's time) unless it already is, and
+  // ends its launch. Never waits: `delay` is the faulting access's.
+  void context_fault(uint32_t ctx, sc_core::sc_time& delay);
+  // The DMA engine, so that a CMP_SUBMIT ends only when the transfers its
+  // kernels started have drained (none of them outlives the launch).
+  void attach_dma(std::function<unsigned(uint32_t ctx)> outstanding, const sc_core::sc_event* done) {
+    dma_outstanding_ = std::move(outstanding);
+    dma_done_ = done;
+  }
+
  private:
   struct Command {
     uint32_t w[5];
   };
-  enum class Fault { None, Cmd, Slot, Mem };
+  enum class Fault { None, Cmd, Slot, Mem, Reported /* already marked by context_fault */ };
 
   void thread();
+  void raise_deferred();
   void feed(unsigned word, uint32_t v);
   void device_command(const Command& c, sc_core::sc_time& delay);
   void run(uint32_t ctx, uint64_t code_pt, uint32_t offset, uint32_t size, sc_core::sc_time& delay);
@@ -82,11 +101,17 @@ class AcceldevEngine : public sc_core::sc_module {
   std::deque<Command> queue_;
   uint64_t generation_ = 0;  // bumped by reset: a run in progress stops
   uint64_t run_generation_ = 0;
+  std::vector<bool> faulted_ = std::vector<bool>(255, false);  // per context: its launch faulted
+  std::vector<uint64_t> faults_ = std::vector<uint64_t>(255, 0);
+  sc_core::sc_event_queue deferred_mem_error_;  // MEM_ERRORs raised at their faulting access's time
+  sc_core::sc_event cmp_end_;
+  std::function<unsigned(uint32_t)> dma_outstanding_;
+  const sc_core::sc_event* dma_done_ = nullptr;
   bool aborted() const { return run_generation_ != generation_; }
   sc_core::sc_event wake_;
   Logger log_;
   Counter device_commands_, user_commands_, feed_errors_, context_errors_, skipped_runs_, fill_bytes_, cmp_submits_,
-      cmp_submit_errors_;
+      cmp_submit_errors_, context_faults_;
   Histogram cmp_submit_latency_;
 };
 

@@ -49,6 +49,11 @@
 /* The engine copies the buffer to the last ACCELDEV_CMP_STAGING_SIZE bytes of
  * device DRAM before submitting it: host allocators leave them alone. */
 #define ACCELDEV_CMP_STAGING_SIZE ACCELDEV_CMP_SUBMIT_MAX_SIZE
+/* Context isolation (docs/acceldev.md): work launched by a context's
+ * CMP_SUBMIT sees, in the host window, slot s's buffer at this device address
+ * (4 MiB per slot, 16 slots) and nothing else. */
+#define ACCELDEV_HOST_WINDOW_BASE 0x800000000000ull
+#define ACCELDEV_CONTEXT_WINDOW(s) (ACCELDEV_HOST_WINDOW_BASE + (unsigned long long)(s) * ACCELDEV_BUFFER_MAX_SIZE)
 #define ACCELDEV_CONTEXT_STATUS_ERROR 0x1
 #define ACCELDEV_PTE_PRESENT 0x1
 #define ACCELDEV_CONTEXT_CONFIG_SIZE 192

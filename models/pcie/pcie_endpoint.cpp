@@ -41,6 +41,9 @@ PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, CmpHost
       [this](uint32_t bits) { raise(bits); },
       AcceldevEngine::CmpPort{cmp_, [this](uint64_t a, const void* d, unsigned n, sc_core::sc_time& t) { return device_write(a, d, n, t); },
                               info_.dram_base + info_.dram_size - ACCELDEV_CMP_STAGING_SIZE});
+  iommu_ = std::make_unique<AcceldevIommu>(
+      std::string(this->name()) + ".iommu", *acceldev_,
+      [this](uint64_t pa, void* d, unsigned n, sc_core::sc_time* t) { return t ? host_access(false, pa, d, n, *t) : host_debug_read(pa, d, n); });
   regs_.add(ACCELDEV_INTR, "INTR", [this] { return intr_; }, [this](uint32_t v) {
     intr_ &= ~v;  // write 1 to clear
     update_irq();
@@ -235,10 +238,22 @@ unsigned PcieEndpoint::bar2_transport_dbg(tlm::tlm_generic_payload& gp) {
   return n;
 }
 
+// The front end's own accesses (config array, page tables, FILL, walks):
+// host physical addresses, never translated.
 bool PcieEndpoint::host_access(bool write, uint64_t pa, void* data, unsigned len, sc_core::sc_time& delay) {
+  if (!config_.bus_master()) {
+    AVP_LOG(log_, Warn, "device-initiated access to host address 0x" << std::hex << pa << " while bus mastering is disabled");
+    return false;
+  }
   prepare_payload(up_gp_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, data, len);
-  dma_b_transport(up_gp_, delay);
+  upstream_transport(up_gp_, delay);
   return up_gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
+}
+
+bool PcieEndpoint::host_debug_read(uint64_t pa, void* data, unsigned len) {
+  tlm::tlm_generic_payload gp;
+  prepare_payload(gp, tlm::TLM_READ_COMMAND, pa, data, len);
+  return upstream->transport_dbg(gp) == len;
 }
 
 bool PcieEndpoint::device_write(uint64_t addr, const void* data, unsigned len, sc_core::sc_time& delay) {
@@ -256,6 +271,41 @@ void PcieEndpoint::dma_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
+  const uint32_t ctx = context_of(gp);
+  if (ctx == kNoContext) {
+    upstream_transport(gp, delay);
+    return;
+  }
+  // Work of an Acceldev context: its window, through its page tables.
+  const uint64_t addr = gp.get_address();
+  std::vector<AcceldevIommu::Piece> pieces;
+  if (!iommu_->translate(ctx, unit_of(gp), addr, gp.get_data_length(), gp.is_write(), pieces, &delay)) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (pieces.size() == 1) {
+    gp.set_address(pieces[0].pa);
+    upstream_transport(gp, delay);
+    gp.set_address(addr);
+    return;
+  }
+  if (gp.get_extension<PcieAtomicExtension>()) {  // an atomic never spans two pages
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  for (const AcceldevIommu::Piece& p : pieces) {
+    tlm::tlm_generic_payload g;
+    prepare_payload(g, gp.get_command(), p.pa, gp.get_data_ptr() + p.offset, p.len);
+    upstream_transport(g, delay);
+    if (g.get_response_status() != tlm::TLM_OK_RESPONSE) {
+      gp.set_response_status(g.get_response_status());
+      return;
+    }
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void PcieEndpoint::upstream_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const PcieAtomicExtension* atomic = gp.get_extension<PcieAtomicExtension>();
   const unsigned len = gp.get_data_length();
@@ -300,6 +350,21 @@ void PcieEndpoint::dma_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
   delay = done - now;
 }
 
-unsigned PcieEndpoint::dma_transport_dbg(tlm::tlm_generic_payload& gp) { return upstream->transport_dbg(gp); }
+unsigned PcieEndpoint::dma_transport_dbg(tlm::tlm_generic_payload& gp) {
+  const uint32_t ctx = context_of(gp);
+  if (ctx == kNoContext) return upstream->transport_dbg(gp);
+  const uint64_t addr = gp.get_address();
+  std::vector<AcceldevIommu::Piece> pieces;
+  if (!iommu_->translate(ctx, unit_of(gp), addr, gp.get_data_length(), gp.is_write(), pieces, nullptr)) return 0;
+  unsigned done = 0;
+  for (const AcceldevIommu::Piece& p : pieces) {
+    tlm::tlm_generic_payload g;
+    prepare_payload(g, gp.get_command(), p.pa, gp.get_data_ptr() + p.offset, p.len);
+    const unsigned n = upstream->transport_dbg(g);
+    done += n;
+    if (n != p.len) break;
+  }
+  return done;
+}
 
 }  // namespace avp

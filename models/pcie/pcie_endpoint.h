@@ -17,6 +17,7 @@
 #include "base/stats.h"
 #include "cmp/cmp_host_interface.h"
 #include "pcie/acceldev_engine.h"
+#include "pcie/acceldev_iommu.h"
 #include "pcie/config_space.h"
 #include "pcie/pcie_link.h"
 #include "pcie/register_bank.h"
@@ -71,6 +72,9 @@ class PcieEndpoint : public sc_core::sc_module {
   unsigned bar2_transport_dbg(tlm::tlm_generic_payload& gp);
   void dma_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dma_transport_dbg(tlm::tlm_generic_payload& gp);
+  // A device access to host physical memory over the link (after the IOMMU).
+  void upstream_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  bool host_debug_read(uint64_t pa, void* data, unsigned len);
   bool memory_space_decodes(tlm::tlm_generic_payload& gp, const char* bar);
   bool host_access(bool write, uint64_t pa, void* data, unsigned len, sc_core::sc_time& delay);
   // The Acceldev engine's writes into device memory (its CMP_SUBMIT staging copy).
@@ -87,6 +91,7 @@ class PcieEndpoint : public sc_core::sc_module {
   ConfigSpace config_;
   RegisterBank regs_;
   std::unique_ptr<AcceldevEngine> acceldev_;
+  std::unique_ptr<AcceldevIommu> iommu_;
   uint32_t intr_ = 0, intr_enable_ = 0;
   bool level_ = false;
   uint64_t cb_addr_ = 0;

@@ -25,4 +25,10 @@ void set_unit(tlm::tlm_generic_payload& gp, UnitId unit, uint32_t core) {
   }
 }
 
+void set_context(tlm::tlm_generic_payload& gp, uint32_t context) {
+  UnitExtension* ext = gp.get_extension<UnitExtension>();
+  if (ext) ext->context = context;
+  else gp.set_extension(new UnitExtension(make_unit(UnitKind::None), 0, context));
+}
+
 }  // namespace avp

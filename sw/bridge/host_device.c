@@ -122,19 +122,27 @@ int avp_device_read(avp_device *d, uint64_t dev_addr, void *dst, size_t len) {
   return avp_bar_read(d->bar2, dev_addr - d->info.dram_base, dst, len);
 }
 
+int avp_device_submit(avp_device *d, uint64_t at, size_t bytes) {
+  if (bytes == 0 || (bytes & 7) || bytes > UINT32_MAX) return errno = EINVAL, -1;
+  if (!in_dram(d, at, bytes)) return errno = EFAULT, -1;
+  if (avp_mmio_read32(d->bar0, AVP_CB_FREE) == 0) return errno = EAGAIN, -1;
+  avp_mmio_write32(d->bar0, AVP_CB_ADDR_LO, (uint32_t)at);
+  avp_mmio_write32(d->bar0, AVP_CB_ADDR_HI, (uint32_t)(at >> 32));
+  avp_mmio_write32(d->bar0, AVP_CB_SIZE, (uint32_t)bytes);
+  avp_mmio_write32(d->bar0, AVP_CB_SUBMIT, 1);
+  return 0;
+}
+
 int avp_device_execute(avp_device *d, const uint64_t *chunks, size_t count) {
   const size_t bytes = count * 8;
   if (count == 0 || d->npending == sizeof d->pending / sizeof d->pending[0]) return errno = EAGAIN, -1;
   const uint64_t at = avp_device_alloc(d, bytes, 256);
   if (!at) return -1;
-  if (avp_device_write(d, at, chunks, bytes) || avp_mmio_read32(d->bar0, AVP_CB_FREE) == 0) {
+  if (avp_device_write(d, at, chunks, bytes) || avp_device_submit(d, at, bytes)) {
+    const int e = errno;
     avp_device_free(d, at);
-    return errno = EAGAIN, -1;
+    return errno = e, -1;
   }
-  avp_mmio_write32(d->bar0, AVP_CB_ADDR_LO, (uint32_t)at);
-  avp_mmio_write32(d->bar0, AVP_CB_ADDR_HI, (uint32_t)(at >> 32));
-  avp_mmio_write32(d->bar0, AVP_CB_SIZE, (uint32_t)bytes);
-  avp_mmio_write32(d->bar0, AVP_CB_SUBMIT, 1);
   d->pending[d->npending++] = at;
   return 0;
 }

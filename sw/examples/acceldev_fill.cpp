@@ -22,15 +22,14 @@ static int acceldev_fill(Platform& p, const WorkloadArgs&) {
   const int data = ctx->create_buffer(AcceldevContext::Kind::Data, size);
   const int code = ctx->create_buffer(AcceldevContext::Kind::Code, 4096);
   const uint32_t cmds[][5] = {
-      {ACCELDEV_USER_CMD_TYPE_FILL, 0xA1B2C3D4u, static_cast<uint32_t>(ctx->buffer(data).slot), 0, static_cast<uint32_t>(size)},
+      {ACCELDEV_USER_CMD_TYPE_FILL, 0xA1B2C3D4u, static_cast<uint32_t>(ctx->slot(data)), 0, static_cast<uint32_t>(size)},
       {ACCELDEV_USER_CMD_TYPE_FENCE, 0, 0, 0, 0},
-      {ACCELDEV_USER_CMD_TYPE_FILL, 0x11223344u, static_cast<uint32_t>(ctx->buffer(data).slot), 4097, 10},
+      {ACCELDEV_USER_CMD_TYPE_FILL, 0x11223344u, static_cast<uint32_t>(ctx->slot(data)), 4097, 10},
       {ACCELDEV_USER_CMD_TYPE_FENCE, 0, 0, 0, 0},
   };
   ctx->write(code, 0, cmds, sizeof cmds);
   const sc_core::sc_time t0 = sc_core::sc_time_stamp();
-  ctx->run(code, 0, sizeof cmds);
-  const bool ok = ctx->wait(2);
+  const bool ok = ctx->run(code, 0, sizeof cmds) && ctx->wait(2);
   const sc_core::sc_time t1 = sc_core::sc_time_stamp();
   std::vector<uint8_t> bytes(size);
   ctx->read(data, 0, bytes.data(), size);

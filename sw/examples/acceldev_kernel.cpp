@@ -48,11 +48,10 @@ static int acceldev_kernel(Platform& p, const WorkloadArgs& args) {
   const int code = ctx->create_buffer(AcceldevContext::Kind::Code, 4096);
   ctx->write(cmdbuf, 0, cb.chunks().data(), cb.size_bytes());
   uint32_t cmds[2][5] = {{}, {ACCELDEV_USER_CMD_TYPE_FENCE, 0, 0, 0, 0}};
-  encode_cmp_submit(cmds[0], static_cast<unsigned>(ctx->buffer(cmdbuf).slot), 0, static_cast<uint32_t>(cb.size_bytes()));
+  encode_cmp_submit(cmds[0], static_cast<unsigned>(ctx->slot(cmdbuf)), 0, static_cast<uint32_t>(cb.size_bytes()));
   ctx->write(code, 0, cmds, sizeof cmds);
   const sc_core::sc_time t0 = sc_core::sc_time_stamp();
-  ctx->run(code, 0, sizeof cmds);
-  const bool ok = ctx->wait(1);
+  const bool ok = ctx->run(code, 0, sizeof cmds) && ctx->wait(1);
   const sc_core::sc_time t1 = sc_core::sc_time_stamp();
   if (!ok) {
     std::fprintf(stderr, "acceldev-kernel: context %u in error (CMP error code %u at offset 0x%x)\n", ctx->id(),

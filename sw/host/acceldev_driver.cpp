@@ -1,6 +1,5 @@
 #include "acceldev_driver.h"
 
-#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -9,12 +8,34 @@
 
 namespace avp {
 
+namespace {
+// With this many free queue entries or fewer the driver keeps one of its
+// device FENCEs queued: its FENCE_WAIT interrupt ends a wait for room even
+// when the queued commands raise no interrupt themselves.
+constexpr uint32_t kFenceReserve = 32;
+}  // namespace
+
 void encode_cmp_submit(uint32_t w[5], unsigned slot, uint32_t offset, uint32_t size) {
   w[0] = ACCELDEV_USER_CMD_TYPE_CMP_SUBMIT | slot << 4;
   w[1] = offset;
   w[2] = size;
   w[3] = w[4] = 0;
 }
+
+// A ticket lock: callers get the feed in the order they asked for it.
+struct AcceldevDriver::Lock {
+  AcceldevDriver& d;
+  explicit Lock(AcceldevDriver& drv) : d(drv) {
+    const uint64_t ticket = d.next_ticket_++;
+    while (d.serving_ != ticket) sc_core::wait(d.turn_);
+  }
+  ~Lock() {
+    ++d.serving_;
+    d.turn_.notify(sc_core::SC_ZERO_TIME);
+  }
+  Lock(const Lock&) = delete;
+  Lock& operator=(const Lock&) = delete;
+};
 
 bool AcceldevDriver::start() {
   if (rc_.cfg_read32(0) != (AVP_PCI_VENDOR_ID | AVP_PCI_DEVICE_ID << 16)) return false;
@@ -25,6 +46,7 @@ bool AcceldevDriver::start() {
   rc_.mmio_write32(ACCELDEV_CONTEXTS_CONFIGS_LO, static_cast<uint32_t>(configs_));
   rc_.mmio_write32(ACCELDEV_CONTEXTS_CONFIGS_HI, static_cast<uint32_t>(configs_ >> 32));
   rc_.mmio_write32(ACCELDEV_ENABLE, 1);
+  fence_seen_ = fence_seq_;  // a reset emptied the queue: no driver FENCE is outstanding
   return true;
 }
 
@@ -40,109 +62,96 @@ std::unique_ptr<AcceldevContext> AcceldevDriver::open_context() {
   return nullptr;
 }
 
-void AcceldevDriver::submit(const uint32_t w[5]) {
-  while (rc_.mmio_read32(ACCELDEV_CMD_MANUAL_FREE) == 0) wait_interrupt();
-  rc_.mmio_write32(ACCELDEV_CMD_MANUAL_FEED(0), w[0]);
-  for (unsigned i = 1; i < 5; ++i) rc_.mmio_write32(ACCELDEV_CMD_MANUAL_FEED(i), w[i]);
-}
-
-uint32_t AcceldevDriver::take_interrupts() {
+void AcceldevDriver::service() {
   const uint32_t v = rc_.mmio_read32(ACCELDEV_INTR) & 0x3F;
   if (v) rc_.mmio_write32(ACCELDEV_INTR, v);
   seen_ |= v;
+  untaken_ |= v;
+  ++serviced_count_;
+  serviced_.notify(sc_core::SC_ZERO_TIME);
+}
+
+uint32_t AcceldevDriver::take_interrupts() {
+  service();
+  const uint32_t v = untaken_;
+  untaken_ = 0;
   return v;
 }
 
 void AcceldevDriver::wait_interrupt() {
-  if (!rc_.irq_level()) sc_core::wait(rc_.irq_event());
-  take_interrupts();
+  if (!rc_.irq_level()) sc_core::wait(rc_.irq_event() | serviced_);
+  if (rc_.irq_level()) service();
 }
 
-AcceldevContext::~AcceldevContext() { close(); }
-
-int AcceldevContext::create_buffer(Kind kind, uint64_t size) {
-  if (size == 0 || size > ACCELDEV_BUFFER_MAX_SIZE) return -1;
-  int slot = -1;
-  if (kind == Kind::Data) {
-    for (int s = 0; s < ACCELDEV_NUM_BUFFERS && slot < 0; ++s)
-      if (!slots_[s]) slot = s;
-    if (slot < 0) return -1;
-  }
-  PcieRootComplex& rc = drv_.rc();
-  Buffer b{kind, size, rc.alloc(ACCELDEV_PAGE_SIZE, ACCELDEV_PAGE_SIZE), {}, slot};
-  auto* pt = reinterpret_cast<uint32_t*>(rc.host_ptr(b.page_table));
-  for (uint64_t p = 0; p < (size + ACCELDEV_PAGE_SIZE - 1) / ACCELDEV_PAGE_SIZE; ++p) {
-    const uint64_t page = rc.alloc(ACCELDEV_PAGE_SIZE, ACCELDEV_PAGE_SIZE);  // zero-filled
-    b.pages.push_back(page);
-    pt[p] = static_cast<uint32_t>((page >> 12) << 4) | ACCELDEV_PTE_PRESENT;
-  }
-  if (kind == Kind::Data) {
-    slots_[slot] = true;
-    const uint32_t w[5] = {ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT | id_ << 4, static_cast<uint32_t>(slot),
-                           static_cast<uint32_t>(b.page_table), static_cast<uint32_t>(b.page_table >> 32), 0};
-    drv_.submit(w);
-  }
-  buffers_.push_back(b);
-  return static_cast<int>(buffers_.size() - 1);
-}
-
-void AcceldevContext::write(int bi, uint64_t offset, const void* data, uint64_t len) {
-  const Buffer& b = buffers_.at(bi);
-  if (offset + len > b.size) throw std::out_of_range("AcceldevContext::write past the buffer");
-  const auto* src = static_cast<const uint8_t*>(data);
-  for (uint64_t k = 0; k < len;) {
-    const uint64_t va = offset + k, n = std::min<uint64_t>(ACCELDEV_PAGE_SIZE - (va & 0xFFF), len - k);
-    std::memcpy(drv_.rc().host_ptr(b.pages[va >> 12] + (va & 0xFFF)), src + k, n);
-    k += n;
-  }
-}
-
-void AcceldevContext::read(int bi, uint64_t offset, void* data, uint64_t len) {
-  const Buffer& b = buffers_.at(bi);
-  if (offset + len > b.size) throw std::out_of_range("AcceldevContext::read past the buffer");
-  auto* dst = static_cast<uint8_t*>(data);
-  for (uint64_t k = 0; k < len;) {
-    const uint64_t va = offset + k, n = std::min<uint64_t>(ACCELDEV_PAGE_SIZE - (va & 0xFFF), len - k);
-    std::memcpy(dst + k, drv_.rc().host_ptr(b.pages[va >> 12] + (va & 0xFFF)), n);
-    k += n;
-  }
-}
-
-bool AcceldevContext::run(int bi, uint64_t offset, uint64_t size) {
-  const Buffer& b = buffers_.at(bi);
-  if (b.kind != Kind::Code || (offset & 3) || (size & 3)) return false;
-  const uint32_t w[5] = {ACCELDEV_DEVICE_CMD_TYPE_RUN | id_ << 4, static_cast<uint32_t>(b.page_table),
-                         static_cast<uint32_t>(b.page_table >> 32), static_cast<uint32_t>(offset), static_cast<uint32_t>(size)};
-  drv_.submit(w);
-  return true;
-}
-
-bool AcceldevContext::in_error() { return drv_.config(id_)[ACCELDEV_CONFIG_STATUS] & ACCELDEV_CONTEXT_STATUS_ERROR; }
-
-uint32_t AcceldevContext::fence_counter() {
-  uint32_t v;
-  std::memcpy(&v, drv_.config(id_) + ACCELDEV_CONFIG_FENCE_COUNTER, 4);
-  return v;
-}
-
-bool AcceldevContext::wait(uint32_t value) {
+// No lost wake-up: an interrupt serviced by another caller while `done()` ran
+// changes serviced_count_, and nothing else runs between that check and the
+// wait inside wait_interrupt().
+template <typename Done>
+void AcceldevDriver::wait_until(Done done) {
   for (;;) {
-    if (in_error()) return false;
-    if (static_cast<int32_t>(fence_counter() - value) >= 0) return true;
-    drv_.wait_interrupt();
+    const uint64_t n = serviced_count_;
+    if (done()) return;
+    if (serviced_count_ == n) wait_interrupt();
   }
 }
 
-void AcceldevContext::close() {
-  if (!open_) return;
-  for (const Buffer& b : buffers_) {
-    if (b.kind != Kind::Data) continue;
-    const uint32_t w[5] = {ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT | id_ << 4, static_cast<uint32_t>(b.slot), 0, 0, 0};
-    drv_.submit(w);
+void AcceldevDriver::feed(const uint32_t w[5]) {
+  for (unsigned i = 0; i < 5; ++i) rc_.mmio_write32(ACCELDEV_CMD_MANUAL_FEED(i), w[i]);
+}
+
+uint32_t AcceldevDriver::feed_fence() {
+  ++fence_seq_;
+  // Only ever moved forward, before its FENCE is fed: the newest driver FENCE
+  // always raises FENCE_WAIT when the device executes it.
+  rc_.mmio_write32(ACCELDEV_CMD_FENCE_WAIT, fence_seq_);
+  const uint32_t w[5] = {ACCELDEV_DEVICE_CMD_TYPE_FENCE, fence_seq_, 0, 0, 0};
+  feed(w);
+  return fence_seq_;
+}
+
+void AcceldevDriver::make_room() {
+  uint32_t free = rc_.mmio_read32(ACCELDEV_CMD_MANUAL_FREE);
+  if (free <= kFenceReserve && free > 0) {
+    if (fence_seen_ != fence_seq_) fence_seen_ = rc_.mmio_read32(ACCELDEV_CMD_FENCE_LAST);
+    if (static_cast<int32_t>(fence_seen_ - fence_seq_) >= 0) {
+      feed_fence();
+      --free;
+    }
   }
-  std::memset(drv_.config(id_), 0, ACCELDEV_CONTEXT_CONFIG_SIZE);
-  drv_.used_[id_] = false;
-  open_ = false;
+  if (free == 0) wait_until([&] { return (free = rc_.mmio_read32(ACCELDEV_CMD_MANUAL_FREE)) > 0; });
+}
+
+void AcceldevDriver::submit(const uint32_t w[5]) {
+  Lock lock(*this);
+  make_room();
+  feed(w);
+}
+
+void AcceldevDriver::barrier() {
+  uint32_t seq = 0;
+  {
+    Lock lock(*this);
+    make_room();
+    seq = feed_fence();
+  }
+  wait_until([&] {
+    fence_seen_ = rc_.mmio_read32(ACCELDEV_CMD_FENCE_LAST);
+    return static_cast<int32_t>(fence_seen_ - seq) >= 0;
+  });
+}
+
+uint64_t AcceldevDriver::alloc_page() {
+  if (!free_pages_.empty()) {
+    const uint64_t pa = free_pages_.back();
+    free_pages_.pop_back();
+    std::memset(rc_.host_ptr(pa), 0, ACCELDEV_PAGE_SIZE);
+    return pa;
+  }
+  try {
+    return rc_.alloc(ACCELDEV_PAGE_SIZE, ACCELDEV_PAGE_SIZE);  // zero-filled
+  } catch (const std::runtime_error&) {
+    return 0;  // host memory exhausted
+  }
 }
 
 }  // namespace avp

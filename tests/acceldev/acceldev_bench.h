@@ -14,13 +14,19 @@ struct Bench {
   avp::Platform p;
   avp::AcceldevDriver drv{p.host};
   Bench() { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
+  // Runs `body` in a SystemC thread; a body that never ends (a call waiting
+  // for an event that never comes) starves the simulation and fails here.
   void run(const std::function<void()>& body) {
+    bool finished = false;
     sc_core::sc_spawn([&] {
       ASSERT_TRUE(drv.start());
       body();
+      finished = true;
       sc_core::sc_stop();
     });
     sc_core::sc_start();
+    EXPECT_TRUE(finished) << "the test body waited forever (simulation starved at "
+                          << sc_core::sc_time_stamp() << ")";
   }
 };
 
@@ -33,7 +39,7 @@ inline std::vector<uint32_t> fence() { return {ACCELDEV_USER_CMD_TYPE_FENCE, 0, 
 inline void run_cmds(avp::AcceldevContext& c, int code, const std::vector<std::vector<uint32_t>>& cmds) {
   std::vector<uint32_t> words;
   for (const auto& w : cmds) words.insert(words.end(), w.begin(), w.end());
-  c.write(code, 0, words.data(), 4 * words.size());
+  ASSERT_TRUE(c.write(code, 0, words.data(), 4 * words.size()));
   ASSERT_TRUE(c.run(code, 0, 4 * words.size()));
 }
 

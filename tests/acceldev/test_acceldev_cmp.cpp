@@ -3,6 +3,7 @@
 // every malformed command and every failure is an error of that context only.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,7 @@ struct CmdbufContext {
     code = ctx->create_buffer(Kind::Code, 4096);
     ctx->write(data, offset, cb.chunks().data(), cb.size_bytes());
   }
-  unsigned slot() const { return static_cast<unsigned>(ctx->buffer(data).slot); }
+  unsigned slot() const { return static_cast<unsigned>(ctx->slot(data)); }
 };
 
 uint64_t dram64(Platform& p, uint64_t addr) {
@@ -186,6 +187,28 @@ TEST(AcceldevCmp, ACommandProcessorErrorIsACmdErrorOfThatContextOnly) {
     EXPECT_TRUE(good.ctx->wait(1));
     EXPECT_EQ(dram64(t.p, kStoreAt), 1u);
     EXPECT_EQ(dram64(t.p, kStoreAt + 8), 2u);
+  });
+}
+
+// The context's buffer fails while a buffer the host submitted through the
+// CMP's own queue completes meanwhile: the CMP_SUBMIT is still a failure (it
+// follows its own buffer's end, not the CMP's completed count).
+TEST(AcceldevCmp, AFailedSubmitIsNotCountedDoneBecauseAHostBufferCompleted) {
+  Bench t;
+  t.run([&] {
+    CommandBuffer failing, host;
+    for (int i = 0; i < 64; ++i) failing.store_imm(kStoreAt + 8 * i, i);  // long enough to still run, then no FINISH
+    host.store_imm(kStoreAt + 0x1000, 0xB0B).finish();
+    ASSERT_TRUE(host_write(t.p, kStoreAt + 0x2000, host.chunks().data(), host.size_bytes()));
+    CmdbufContext c(t.drv, failing);
+    run_cmds(*c.ctx, c.code, {cmp_submit(c.slot(), 0, static_cast<uint32_t>(failing.size_bytes())), fence()});
+    while (t.p.cmp.idle()) sc_core::wait(sc_core::sc_time(10, sc_core::SC_NS));
+    ASSERT_TRUE(t.p.cmp.submit(kStoreAt + 0x2000, host.size_bytes()));
+    EXPECT_EQ(c.ctx->wait(1).err(), EIO);
+    EXPECT_EQ(c.ctx->fence_counter(), 0u);
+    EXPECT_EQ(t.p.cmp.completed_count(), 1u);  // the host's buffer
+    EXPECT_EQ(dram64(t.p, kStoreAt + 0x1000), 0xB0Bu);
+    EXPECT_EQ(t.drv.seen_interrupts() & 0x1C, static_cast<uint32_t>(ACCELDEV_INTR_CMD_ERROR));
   });
 }
 

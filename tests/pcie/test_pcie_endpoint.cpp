@@ -28,6 +28,7 @@ struct FakeCmp : CmpHostInterface {
     submitted.emplace_back(a, s);
     return true;
   }
+  bool submit_for(uint64_t a, uint64_t s, uint32_t, std::function<void(bool)>) override { return submit(a, s); }
   unsigned free_slots() const override { return 16 - static_cast<unsigned>(submitted.size()); }
   uint64_t completed_count() const override { return 7; }
   CmpStatusWord status() const override {

@@ -44,6 +44,10 @@ int avp_device_read(avp_device *d, uint64_t dev_addr, void *dst, size_t len);
 /* Places `count` chunks in device memory and queues them (asynchronous).
  * EAGAIN when the device's queue is full. */
 int avp_device_execute(avp_device *d, const uint64_t *chunks, size_t count);
+/* Queues a command buffer already in device DRAM (asynchronous); EFAULT
+ * outside DRAM, EINVAL for a size that is 0 or not a multiple of 8, EAGAIN
+ * when the queue is full. */
+int avp_device_submit(avp_device *d, uint64_t cb_addr, size_t bytes);
 /* Waits until every queued buffer has finished or failed. 0, or -1 with errno
  * EIO and *err (when not NULL) filled with the first failure since the
  * previous wait. */

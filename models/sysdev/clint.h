@@ -1,0 +1,49 @@
+// CLINT (SiFive core-local interruptor, sysdev_regs.h): per hart a software
+// interrupt bit (MSIP) and a timer compare register (MTIP while mtime >=
+// mtimecmp), and one mtime counting at `frequency` Hz of simulated time.
+// Raising or lowering a hart's MSI/MTI goes through `irq` (the platform wires
+// it to the harts). The harts' `time` CSR reads mtime (mtime_at).
+#pragma once
+#include <functional>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "base/log.h"
+#include "base/params.h"
+#include "base/stats.h"
+
+namespace avp {
+
+class Clint : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Clint> socket;
+  Param<uint64_t> frequency;
+  Param<sc_core::sc_time> access_latency;
+  std::function<void(unsigned hart, unsigned irq, bool level)> irq;
+
+  Clint(sc_core::sc_module_name name, unsigned harts);
+
+  uint64_t mtime_at(const sc_core::sc_time& t) const;
+  unsigned harts() const { return static_cast<unsigned>(mtimecmp_.size()); }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp);
+  bool access(tlm::tlm_generic_payload& gp, const sc_core::sc_time& now, bool debug);
+  bool read32(uint64_t off, const sc_core::sc_time& now, uint32_t& v) const;
+  bool write32(uint64_t off, const sc_core::sc_time& now, uint32_t v);
+  void update(const sc_core::sc_time& now);  // sets MTIP levels and schedules the next deadline
+  void on_timer() { update(sc_core::sc_time_stamp()); }
+
+  std::vector<uint64_t> mtimecmp_;
+  std::vector<bool> msip_, mtip_;
+  int64_t offset_ = 0;  // mtime = ticks of simulated time + offset (writes to mtime set it)
+  sc_core::sc_event timer_event_;
+  Logger log_;
+  Counter accesses_, timer_irqs_, errors_;
+};
+
+}  // namespace avp

@@ -1,0 +1,103 @@
+#include "sysdev/uart_backend.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace avp {
+
+UartBackend::UartBackend() = default;
+
+UartBackend::UartBackend(const std::string& spec) {
+  if (spec == "stdio") {
+    mode_ = Mode::Stdio;
+    in_ = 0;
+    out_ = 1;
+    description_ = "stdin/stdout";
+  } else if (spec.rfind("tcp:", 0) == 0) {
+    char* end = nullptr;
+    const unsigned long port = std::strtoul(spec.c_str() + 4, &end, 10);
+    if (spec.size() == 4 || *end || port > 65535) throw std::runtime_error("--uart " + spec + ": expected tcp:PORT with PORT 0..65535");
+    listen_ = socket(AF_INET, SOCK_STREAM, 0);
+    const int one = 1;
+    setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    if (listen_ < 0 || bind(listen_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(listen_, 1) != 0)
+      throw std::runtime_error("--uart " + spec + ": cannot listen: " + std::strerror(errno));
+    socklen_t len = sizeof a;
+    getsockname(listen_, reinterpret_cast<sockaddr*>(&a), &len);
+    fcntl(listen_, F_SETFL, O_NONBLOCK);
+    mode_ = Mode::Tcp;
+    out_ = -1;
+    description_ = "tcp port " + std::to_string(ntohs(a.sin_port));
+  } else if (spec == "pty") {
+    const int fd = posix_openpt(O_RDWR | O_NOCTTY);
+    if (fd < 0 || grantpt(fd) != 0 || unlockpt(fd) != 0)
+      throw std::runtime_error(std::string("--uart pty: cannot open a pseudo-terminal: ") + std::strerror(errno));
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    mode_ = Mode::Pty;
+    in_ = out_ = fd;
+    description_ = std::string("pseudo-terminal ") + ptsname(fd);
+  } else {
+    throw std::runtime_error("--uart " + spec + ": expected stdio, tcp:PORT or pty");
+  }
+}
+
+UartBackend::~UartBackend() {
+  if (mode_ == Mode::Tcp && in_ >= 0) close(in_);
+  if (listen_ >= 0) close(listen_);
+  if (mode_ == Mode::Pty) close(in_);
+}
+
+void UartBackend::accept_client() {
+  if (listen_ < 0 || in_ >= 0) return;
+  const int fd = accept(listen_, nullptr, nullptr);
+  if (fd < 0) return;
+  fcntl(fd, F_SETFL, O_NONBLOCK);
+  in_ = out_ = fd;
+}
+
+void UartBackend::put(uint8_t c) {
+  if (mode_ == Mode::Tcp) accept_client();
+  if (out_ == 1) {
+    std::fputc(c, stdout);
+    std::fflush(stdout);
+  } else if (out_ >= 0) {
+    // A slow or absent reader loses bytes rather than stopping the simulation.
+    if (write(out_, &c, 1) < 0 && mode_ == Mode::Tcp && errno != EAGAIN) {
+      close(in_);
+      in_ = out_ = -1;
+    }
+  }
+}
+
+int UartBackend::get(uint8_t* buf, unsigned max) {
+  if (mode_ == Mode::None || eof_) return -1;
+  if (mode_ == Mode::Tcp) accept_client();
+  if (in_ < 0) return 0;
+  pollfd p{in_, POLLIN, 0};
+  if (poll(&p, 1, 0) <= 0) return 0;
+  const ssize_t n = read(in_, buf, max);
+  if (n > 0) return static_cast<int>(n);
+  if (mode_ == Mode::Pty || (n < 0 && (errno == EAGAIN || errno == EINTR))) return 0;  // a pty without a peer: EIO
+  if (mode_ == Mode::Tcp) {  // the client left: wait for the next one
+    close(in_);
+    in_ = out_ = -1;
+    return 0;
+  }
+  eof_ = true;
+  return -1;
+}
+
+}  // namespace avp

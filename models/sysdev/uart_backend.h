@@ -1,0 +1,33 @@
+// Where the UART's bytes go and come from: the simulator's stdin/stdout, a
+// TCP port (one client at a time) or a pseudo-terminal. Reads never block.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace avp {
+
+class UartBackend {
+ public:
+  // "stdio", "tcp:PORT" or "pty"; throws std::runtime_error with the reason.
+  explicit UartBackend(const std::string& spec);
+  UartBackend();  // output to stdout, no input
+  ~UartBackend();
+  UartBackend(const UartBackend&) = delete;
+  UartBackend& operator=(const UartBackend&) = delete;
+
+  void put(uint8_t c);
+  // Up to `max` bytes that are available now; -1 when the input has ended for good.
+  int get(uint8_t* buf, unsigned max);
+  bool has_input() const { return mode_ != Mode::None; }
+  const std::string& description() const { return description_; }
+
+ private:
+  enum class Mode { None, Stdio, Tcp, Pty };
+  void accept_client();
+  Mode mode_ = Mode::None;
+  int in_ = -1, out_ = 1, listen_ = -1;
+  bool eof_ = false;
+  std::string description_ = "stdout";
+};
+
+}  // namespace avp

@@ -1,0 +1,125 @@
+#include "boot.h"
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <vector>
+
+#include "device_tree.h"
+#include "harts/elf_loader.h"
+#include "platform.h"
+
+namespace avp {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+void on_sigint(int) { g_interrupted = 1; }
+
+bool read_file(const std::string& path, std::vector<uint8_t>& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  return true;
+}
+
+bool is_elf(const std::vector<uint8_t>& d) { return d.size() >= 4 && d[0] == 0x7F && d[1] == 'E' && d[2] == 'L' && d[3] == 'F'; }
+
+// Places an ELF or raw image; returns its entry (the load address of a raw image).
+uint64_t place(Platform& p, const std::string& what, const std::string& path, uint64_t addr,
+               std::map<std::string, uint64_t>* symbols = nullptr) {
+  std::vector<uint8_t> data;
+  if (!read_file(path, data)) throw std::runtime_error(what + " " + path + ": cannot read the file");
+  auto write = [&](uint64_t a, const void* d, uint64_t len) { return p.device_port.write_debug(a, d, len); };
+  if (is_elf(data)) {
+    const ElfImage img = load_elf(path, write);
+    register_symbols(img);
+    if (symbols) *symbols = img.symbols;
+    return img.entry;
+  }
+  if (data.empty()) throw std::runtime_error(what + " " + path + ": the file is empty");
+  if (!p.is_memory(addr, data.size()))
+    throw std::runtime_error(what + " " + path + ": " + std::to_string(data.size()) + " bytes at 0x" +
+                             [&] { char b[32]; std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(addr)); return std::string(b); }() +
+                             " do not fit in device memory");
+  write(addr, data.data(), data.size());
+  return addr;
+}
+
+}  // namespace
+
+int run_boot(Platform& p, const BootOptions& o) {
+  uint64_t entry = 0, dtb_addr = o.dtb_addr ? o.dtb_addr : default_dtb_address(p);
+  std::vector<uint8_t> dtb;
+  std::map<std::string, uint64_t> symbols;
+  try {
+    if (o.harts == 0 || o.harts > p.num_harts())
+      throw std::runtime_error("--harts " + std::to_string(o.harts) + ": the platform has " + std::to_string(p.num_harts()) + " harts");
+    p.uart.connect(o.uart);
+    entry = place(p, "--firmware", o.firmware, o.firmware_addr, &symbols);
+    if (!o.kernel.empty()) place(p, "--kernel", o.kernel, o.kernel_addr);
+    if (!o.dtb.empty()) {
+      if (!read_file(o.dtb, dtb) || dtb.size() < 40) throw std::runtime_error("--dtb " + o.dtb + ": cannot read a device-tree blob");
+    } else {
+      DeviceTreeOptions t;
+      t.harts = o.harts;
+      t.bootargs = o.bootargs;
+      t.htif = symbols.count("tohost") != 0;
+      dtb = build_device_tree(p, t);
+    }
+    if (!p.is_memory(dtb_addr, dtb.size()) || !p.device_port.write_debug(dtb_addr, dtb.data(), dtb.size()))
+      throw std::runtime_error("the device tree (" + std::to_string(dtb.size()) + " bytes) does not fit in memory at its address");
+  } catch (const std::exception& e) {
+    std::cerr << "accel-vp: boot: " << e.what() << "\n";
+    return 2;
+  }
+  if (o.uart != "stdio") std::cerr << "accel-vp: UART on " << p.uart.backend().description() << "\n";
+
+  int code = 1;
+  bool ended = false;
+  unsigned stopped = 0;
+  sc_core::sc_event end;
+  p.poweroff.on_poweroff = [&](int c, const std::string& what, const sc_core::sc_time&) {
+    if (ended) return;
+    code = c;
+    ended = true;
+    end.notify(sc_core::SC_ZERO_TIME);
+  };
+  if (symbols.count("tohost")) {  // a program that talks HTIF (Spike's riscv-tests, pk-less programs)
+    p.htif.on_exit = p.poweroff.on_poweroff ? [&](int c) { p.poweroff.on_poweroff(c, "HTIF exit", sc_core::sc_time_stamp()); }
+                                            : std::function<void(int)>();
+    p.htif.put = [&](uint8_t c) { p.uart.backend_output(c); };
+    p.htif.start(symbols["tohost"], symbols.count("fromhost") ? symbols["fromhost"] : symbols["tohost"] + 64);
+  }
+  for (unsigned h = 0; h < o.harts; ++h) {
+    HartLaunch l;
+    l.pc = entry;
+    l.a[0] = h;
+    l.a[1] = dtb_addr;
+    l.firmware = true;
+    l.instruction_limit = ~0ull;  // firmware runs until it powers off, the time limit or Ctrl-C
+    p.harts.start_bare_metal(h, l, [&, h](const HartExit& e) {
+      std::cerr << "accel-vp: hart " << h << " " << e.describe() << "\n";
+      if (++stopped == o.harts && !ended) end.notify(sc_core::SC_ZERO_TIME);
+    });
+  }
+  // Ctrl-C is looked at every simulated 100 us: the run ends with the usual summary.
+  g_interrupted = 0;
+  auto previous = std::signal(SIGINT, on_sigint);
+  while (!ended && stopped < o.harts) {
+    sc_core::wait(sc_core::sc_time(100, sc_core::SC_US), end);
+    if (g_interrupted) {
+      std::cerr << "\naccel-vp: interrupted (Ctrl-C)\n";
+      code = 130;
+      break;
+    }
+  }
+  std::signal(SIGINT, previous);
+  std::fflush(stdout);
+  return code;
+}
+
+}  // namespace avp

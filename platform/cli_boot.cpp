@@ -1,0 +1,57 @@
+// `accel-vp boot` (the firmware boot flow, platform/boot.h) and `accel-vp dtb`
+// (writes the generated device tree).
+#include <fstream>
+#include <iostream>
+
+#include "boot.h"
+#include "cli.h"
+#include "device_tree.h"
+#include "platform.h"
+
+namespace avp {
+
+void add_boot_command(CLI::App& app, CliContext& ctx) {
+  auto o = std::make_shared<BootOptions>();
+  auto* cmd = app.add_subcommand("boot", "boot firmware (OpenSBI, U-Boot, ...) on the harts with the system devices and a device tree");
+  cmd->add_option("--firmware", o->firmware, "firmware: ELF, or a raw binary at --firmware-addr")->required();
+  cmd->add_option("--firmware-addr", o->firmware_addr, "load address of a raw firmware binary (default 0x80000000)");
+  cmd->add_option("--kernel", o->kernel, "next stage (U-Boot, a kernel): ELF or raw image");
+  cmd->add_option("--kernel-addr", o->kernel_addr, "load address of a raw --kernel image (default 0x80200000, OpenSBI fw_jump's)");
+  cmd->add_option("--harts", o->harts, "harts that boot (default 1)");
+  cmd->add_option("--dtb", o->dtb, "device-tree blob to pass instead of the generated one");
+  cmd->add_option("--dtb-addr", o->dtb_addr, "where the device tree is placed (default: 2 MiB below the end of DRAM)");
+  cmd->add_option("--bootargs", o->bootargs, "chosen/bootargs of the generated device tree");
+  cmd->add_option("--uart", o->uart, "UART connection: stdio (default), tcp:PORT or pty");
+  cmd->callback([&ctx, o] {
+    auto platform = make_platform(ctx);
+    ctx.session.quiet = false;
+    RunResult r = run_session(*platform, ctx.session, "boot:" + o->firmware, [o](Platform& p) { return run_boot(p, *o); });
+    ctx.exit_code = r.exit_code;
+  });
+
+  auto out = std::make_shared<std::string>();
+  auto harts = std::make_shared<unsigned>(1);
+  auto bootargs = std::make_shared<std::string>();
+  auto* dtb = app.add_subcommand("dtb", "write the generated device tree (the one `boot` passes) to a file");
+  dtb->add_option("-o,--output", *out, "output file (.dtb)")->required();
+  dtb->add_option("--harts", *harts, "harts listed (default 1)");
+  dtb->add_option("--bootargs", *bootargs, "chosen/bootargs");
+  dtb->callback([&ctx, out, harts, bootargs] {
+    auto platform = make_platform(ctx);
+    try {
+      DeviceTreeOptions t;
+      t.harts = *harts;
+      t.bootargs = *bootargs;
+      const auto blob = build_device_tree(*platform, t);
+      std::ofstream f(*out, std::ios::binary);
+      if (!f.write(reinterpret_cast<const char*>(blob.data()), static_cast<std::streamsize>(blob.size())))
+        throw std::runtime_error(*out + ": cannot write");
+      std::cout << "device tree: " << blob.size() << " bytes, " << *harts << " hart(s), written to " << *out << "\n";
+    } catch (const std::exception& e) {
+      std::cerr << "accel-vp: dtb: " << e.what() << "\n";
+      ctx.exit_code = 2;
+    }
+  });
+}
+
+}  // namespace avp

@@ -1,0 +1,187 @@
+#include "device_tree.h"
+
+#include <libfdt.h>
+
+#include <stdexcept>
+
+#include "harts/hart_state.h"
+#include "platform.h"
+#include "sysdev/sysdev_regs.h"
+
+namespace avp {
+
+namespace {
+
+constexpr uint32_t kPlicPhandle = 1, kPowerOffPhandle = 2, kIntcPhandle0 = 16;  // intc of hart h: 16 + h
+
+class Writer {
+ public:
+  explicit Writer(size_t size) : blob_(size) { check(fdt_create(blob_.data(), static_cast<int>(size)), "create"); }
+  void check(int err, const char* what) {
+    if (err < 0) throw std::runtime_error(std::string("device tree: ") + what + ": " + fdt_strerror(err));
+  }
+  void begin(const std::string& n) { check(fdt_begin_node(blob_.data(), n.c_str()), n.c_str()); }
+  void end() { check(fdt_end_node(blob_.data()), "end node"); }
+  void u32(const char* n, uint32_t v) { check(fdt_property_u32(blob_.data(), n, v), n); }
+  void str(const char* n, const std::string& v) { check(fdt_property_string(blob_.data(), n, v.c_str()), n); }
+  void empty(const char* n) { check(fdt_property(blob_.data(), n, nullptr, 0), n); }
+  // A list of strings (compatible = "a", "b").
+  void strs(const char* n, std::initializer_list<const char*> v) {
+    std::string all;
+    for (const char* s : v) all.append(s).push_back('\0');
+    check(fdt_property(blob_.data(), n, all.data(), static_cast<int>(all.size())), n);
+  }
+  void cells(const char* n, const std::vector<uint32_t>& v) {
+    std::vector<fdt32_t> be;
+    for (uint32_t c : v) be.push_back(cpu_to_fdt32(c));
+    check(fdt_property(blob_.data(), n, be.data(), static_cast<int>(be.size() * 4)), n);
+  }
+  void reg(uint64_t base, uint64_t size) {
+    cells("reg", {static_cast<uint32_t>(base >> 32), static_cast<uint32_t>(base), static_cast<uint32_t>(size >> 32),
+                  static_cast<uint32_t>(size)});
+  }
+  std::vector<uint8_t> finish() {
+    check(fdt_finish(blob_.data()), "finish");
+    blob_.resize(fdt_totalsize(blob_.data()));
+    return blob_;
+  }
+  std::vector<uint8_t> blob_;
+};
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+const Router::Range& range(const Platform& p, const std::string& name) {
+  for (const auto& r : p.bus.ranges())
+    if (r.name == name) return r;
+  throw std::runtime_error("device tree: no address range " + name);
+}
+
+}  // namespace
+
+const char* hart_isa_string() { return "rv64imafdc_zicsr_zifencei"; }
+
+std::pair<uint64_t, uint64_t> firmware_memory(const Platform& p) {
+  const uint64_t base = p.dram_base(), end = base + p.dram.size.get();
+  if (base < kFirmwareMemoryBase && end > kFirmwareMemoryBase) return {kFirmwareMemoryBase, end - kFirmwareMemoryBase};
+  return {base, end - base};
+}
+
+uint64_t default_dtb_address(const Platform& p) {
+  return (p.dram_base() + p.dram.size.get() - (2u << 20)) & ~((2ull << 20) - 1);
+}
+
+std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOptions& o) {
+  if (o.harts == 0 || o.harts > p.num_harts())
+    throw std::runtime_error("device tree: " + std::to_string(o.harts) + " harts (the platform has " +
+                             std::to_string(p.num_harts()) + ")");
+  Writer w(64 * 1024);
+  w.check(fdt_finish_reservemap(w.blob_.data()), "reserve map");
+  w.begin("");
+  w.u32("#address-cells", 2);
+  w.u32("#size-cells", 2);
+  w.str("compatible", "accel-vp,riscv");
+  w.str("model", "accel-vp");
+
+  const auto& uart = range(p, "uart");
+  w.begin("chosen");
+  w.str("stdout-path", "/soc/serial@" + hex(uart.base));
+  if (!o.bootargs.empty()) w.str("bootargs", o.bootargs);
+  w.end();
+
+  const auto [mem_base, mem_size] = firmware_memory(p);
+  w.begin("memory@" + hex(mem_base));
+  w.str("device_type", "memory");
+  w.reg(mem_base, mem_size);
+  w.end();
+
+  w.begin("cpus");
+  w.u32("#address-cells", 1);
+  w.u32("#size-cells", 0);
+  w.u32("timebase-frequency", static_cast<uint32_t>(p.clint.frequency.get()));
+  for (unsigned h = 0; h < o.harts; ++h) {
+    w.begin("cpu@" + std::to_string(h));
+    w.str("device_type", "cpu");
+    w.u32("reg", h);
+    w.str("status", "okay");
+    w.str("compatible", "riscv");
+    w.str("riscv,isa", hart_isa_string());
+    w.str("mmu-type", "riscv,none");  // satp holds Bare only (docs/harts.md)
+    w.begin("interrupt-controller");
+    w.u32("#interrupt-cells", 1);
+    w.empty("interrupt-controller");
+    w.str("compatible", "riscv,cpu-intc");
+    w.u32("phandle", kIntcPhandle0 + h);
+    w.end();
+    w.end();
+  }
+  w.end();
+
+  if (o.htif) {
+    w.begin("htif");
+    w.str("compatible", "ucb,htif0");
+    w.end();
+  }
+
+  const auto& poweroff = range(p, "poweroff");
+  for (const auto& [node, value] : {std::pair<const char*, uint32_t>{"poweroff", AVP_POWEROFF_PASS}, {"reboot", AVP_POWEROFF_RESET}}) {
+    w.begin(node);
+    w.str("compatible", std::string("syscon-") + node);
+    w.u32("regmap", kPowerOffPhandle);
+    w.u32("offset", AVP_POWEROFF_REG);
+    w.u32("value", value);
+    w.end();
+  }
+
+  w.begin("soc");
+  w.u32("#address-cells", 2);
+  w.u32("#size-cells", 2);
+  w.str("compatible", "simple-bus");
+  w.empty("ranges");
+
+  const auto& clint = range(p, "clint");
+  w.begin("clint@" + hex(clint.base));
+  w.strs("compatible", {"sifive,clint0", "riscv,clint0"});
+  w.reg(clint.base, clint.size);
+  std::vector<uint32_t> ext;
+  for (unsigned h = 0; h < o.harts; ++h) ext.insert(ext.end(), {kIntcPhandle0 + h, rv::kMSI, kIntcPhandle0 + h, rv::kMTI});
+  w.cells("interrupts-extended", ext);
+  w.end();
+
+  const auto& plic = range(p, "plic");
+  w.begin("plic@" + hex(plic.base));
+  w.strs("compatible", {"sifive,plic-1.0.0", "riscv,plic0"});
+  w.reg(plic.base, plic.size);
+  w.u32("#address-cells", 0);
+  w.u32("#interrupt-cells", 1);
+  w.empty("interrupt-controller");
+  w.u32("riscv,ndev", AVP_PLIC_SOURCES - 1);
+  ext.clear();
+  for (unsigned h = 0; h < o.harts; ++h) ext.insert(ext.end(), {kIntcPhandle0 + h, rv::kMEI, kIntcPhandle0 + h, rv::kSEI});
+  w.cells("interrupts-extended", ext);
+  w.u32("phandle", kPlicPhandle);
+  w.end();
+
+  w.begin("serial@" + hex(uart.base));
+  w.str("compatible", "ns16550a");
+  w.reg(uart.base, uart.size);
+  w.u32("clock-frequency", 3686400);
+  w.u32("interrupt-parent", kPlicPhandle);
+  w.u32("interrupts", AVP_UART_PLIC_SOURCE);
+  w.end();
+
+  w.begin("test@" + hex(poweroff.base));
+  w.strs("compatible", {"sifive,test1", "sifive,test0", "syscon"});
+  w.reg(poweroff.base, poweroff.size);
+  w.u32("phandle", kPowerOffPhandle);
+  w.end();
+
+  w.end();  // soc
+  w.end();  // root
+  return w.finish();
+}
+
+}  // namespace avp

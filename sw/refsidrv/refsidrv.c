@@ -1,0 +1,239 @@
+/* librefsidrv: the RefSi driver API on accel-vp's PCIe device, in the host
+ * program's process, over the host bridge (libaccelvp-host's device API).
+ * docs/refsidrv.md lists what is supported. */
+#include "refsidrv/refsidrv.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accelvp_device.h"
+#include "cmp_packets.h"
+
+#define MAX_DEVICES 16
+#define NUM_MAP_ENTRIES 7
+/* The platform's fixed windows (docs/spec: address map). */
+#define TCDM_PRIVATE_BASE 0x10000000ull
+#define TCDM_GLOBAL_BASE 0x18000000ull
+#define DMA_REGS_BASE 0x20002000ull
+#define DMA_REGS_SIZE 256u
+#define PERF_COUNTERS_BASE 0x20100000ull
+#define PERF_COUNTERS_SIZE 512u
+
+struct RefSiDevice {
+  avp_host *host;
+  avp_device *dev;
+  struct refsi_memory_map_entry map[NUM_MAP_ENTRIES];
+  avp_cmp_failure last_error;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int initialized;
+static refsi_device_t devices[MAX_DEVICES];
+
+/* The device when it is one this library opened and has not shut down. */
+static enum refsi_result check(refsi_device_t d) {
+  if (!d) return refsi_invalid_device;
+  enum refsi_result r = initialized ? refsi_invalid_device : refsi_device_closed;
+  pthread_mutex_lock(&lock);
+  for (int i = 0; i < MAX_DEVICES && initialized; ++i)
+    if (devices[i] == d) r = refsi_success;
+  pthread_mutex_unlock(&lock);
+  return r;
+}
+
+enum refsi_result refsiInitialize(void) {
+  pthread_mutex_lock(&lock);
+  const int was = initialized;
+  initialized = 1;
+  pthread_mutex_unlock(&lock);
+  return was ? refsi_failure : refsi_success;
+}
+
+enum refsi_result refsiTerminate(void) {
+  if (!initialized) return refsi_failure;
+  for (int i = 0; i < MAX_DEVICES; ++i)
+    if (devices[i]) refsiShutdownDevice(devices[i]);
+  pthread_mutex_lock(&lock);
+  initialized = 0;
+  pthread_mutex_unlock(&lock);
+  return refsi_success;
+}
+
+static void fill_map(struct RefSiDevice *d) {
+  const avp_device_info *i = avp_device_get_info(d->dev);
+  const struct refsi_memory_map_entry map[NUM_MAP_ENTRIES] = {
+      {DRAM, i->dram_base, i->dram_size},
+      {TCIM, i->tcim_base, i->tcim_size},
+      {TCDM, TCDM_GLOBAL_BASE, (size_t)i->cores * i->tcdm_per_core},
+      {TCDM_PRIVATE, TCDM_PRIVATE_BASE, i->tcdm_per_core},
+      {KERNEL_DMA, DMA_REGS_BASE, DMA_REGS_SIZE},
+      {KERNEL_DMA_PRIVATE, DMA_REGS_BASE, DMA_REGS_SIZE},
+      {PERF_COUNTERS, PERF_COUNTERS_BASE, PERF_COUNTERS_SIZE},
+  };
+  memcpy(d->map, map, sizeof map);
+}
+
+refsi_device_t refsiOpenDevice(enum refsi_device_family family) {
+  if (!initialized || (family != REFSI_DEFAULT && family != REFSI_M)) return NULL;
+  struct RefSiDevice *d = calloc(1, sizeof *d);
+  if (!d) return NULL;
+  d->host = avp_host_connect(NULL);
+  d->dev = d->host ? avp_device_open(d->host) : NULL;
+  if (!d->dev) {
+    avp_host_disconnect(d->host);
+    free(d);
+    return NULL;
+  }
+  fill_map(d);
+  pthread_mutex_lock(&lock);
+  int slot = -1;
+  for (int i = 0; i < MAX_DEVICES && slot < 0; ++i)
+    if (!devices[i]) slot = i;
+  if (slot >= 0) devices[slot] = d;
+  pthread_mutex_unlock(&lock);
+  if (slot < 0) {
+    avp_device_close(d->dev);
+    avp_host_disconnect(d->host);
+    free(d);
+    return NULL;
+  }
+  return d;
+}
+
+enum refsi_result refsiShutdownDevice(refsi_device_t d) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success) return r;
+  pthread_mutex_lock(&lock);
+  for (int i = 0; i < MAX_DEVICES; ++i)
+    if (devices[i] == d) devices[i] = NULL;
+  pthread_mutex_unlock(&lock);
+  avp_device_close(d->dev);
+  avp_host_disconnect(d->host);
+  free(d);
+  return refsi_success;
+}
+
+enum refsi_result refsiQueryDeviceInfo(refsi_device_t d, refsi_device_info_t *info) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success) return r;
+  if (!info) return refsi_failure;
+  const avp_device_info *i = avp_device_get_info(d->dev);
+  info->family = REFSI_M;
+  info->num_cores = i->cores;
+  info->num_harts_per_core = i->harts_per_core;
+  info->num_memory_map_entries = NUM_MAP_ENTRIES;
+  info->core_isa = "RV64IMAFDC";
+  info->core_vlen = 0;
+  info->core_elen = 0;
+  return refsi_success;
+}
+
+enum refsi_result refsiQueryDeviceMemoryMap(refsi_device_t d, size_t index, struct refsi_memory_map_entry *entry) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success) return r;
+  if (!entry || index >= NUM_MAP_ENTRIES) return refsi_failure;
+  *entry = d->map[index];
+  return refsi_success;
+}
+
+refsi_addr_t refsiAllocDeviceMemory(refsi_device_t d, size_t size, size_t alignment, enum refsi_memory_map_kind kind) {
+  if (check(d) != refsi_success || kind != DRAM || size == 0) return 0;  /* device memory is DRAM */
+  return avp_device_alloc(d->dev, size, alignment ? alignment : 256);
+}
+
+enum refsi_result refsiFreeDeviceMemory(refsi_device_t d, refsi_addr_t address) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success) return r;
+  return avp_device_free(d->dev, address) == 0 ? refsi_success : refsi_failure;
+}
+
+void *refsiGetMappedAddress(refsi_device_t d, refsi_addr_t address, size_t size) {
+  (void)d;
+  (void)address;
+  (void)size;
+  return NULL;  /* device memory is not mapped into host processes yet (docs/refsidrv.md) */
+}
+
+static int in_dram(refsi_device_t d, refsi_addr_t a, size_t size) {
+  return a >= d->map[0].start_addr && size <= d->map[0].size && a - d->map[0].start_addr <= d->map[0].size - size;
+}
+
+enum refsi_result refsiFlushDeviceMemory(refsi_device_t d, refsi_addr_t address, size_t size) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success) return r;
+  return in_dram(d, address, size) ? refsi_success : refsi_failure;  /* reads and writes go straight through BAR2 */
+}
+
+enum refsi_result refsiInvalidateDeviceMemory(refsi_device_t d, refsi_addr_t address, size_t size) {
+  return refsiFlushDeviceMemory(d, address, size);
+}
+
+/* EXTERNAL (or ANY) sees device memory through BAR2; the per-unit views of
+ * the harts are not reachable from the host yet. */
+static enum refsi_result external_only(uint32_t unit_id) {
+  const uint32_t kind = unit_id >> 24;
+  return kind == REFSI_UNIT_KIND_ANY || kind == REFSI_UNIT_KIND_EXTERNAL ? refsi_success : refsi_not_supported;
+}
+
+enum refsi_result refsiReadDeviceMemory(refsi_device_t d, uint8_t *dest, refsi_addr_t address, size_t size,
+                                        uint32_t unit_id) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success || (r = external_only(unit_id)) != refsi_success) return r;
+  if (!dest || !in_dram(d, address, size)) return refsi_failure;
+  return avp_device_read(d->dev, address, dest, size) == 0 ? refsi_success : refsi_failure;
+}
+
+enum refsi_result refsiWriteDeviceMemory(refsi_device_t d, refsi_addr_t address, const uint8_t *source, size_t size,
+                                         uint32_t unit_id) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success || (r = external_only(unit_id)) != refsi_success) return r;
+  if (!source || !in_dram(d, address, size)) return refsi_failure;
+  return avp_device_write(d->dev, address, source, size) == 0 ? refsi_success : refsi_failure;
+}
+
+enum refsi_result refsiExecuteCommandBuffer(refsi_device_t d, refsi_addr_t cb_addr, size_t size) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success) return r;
+  return avp_device_submit(d->dev, cb_addr, size) == 0 ? refsi_success : refsi_failure;
+}
+
+void refsiWaitForDeviceIdle(refsi_device_t d) {
+  if (check(d) != refsi_success) return;
+  avp_cmp_failure e;
+  avp_device_wait_idle(d->dev, &e);
+  if (!d->last_error.code) d->last_error = e;
+}
+
+enum refsi_result refsiExecuteKernel(refsi_device_t d, refsi_addr_t address, uint32_t num_harts) {
+  (void)address;
+  (void)num_harts;
+  enum refsi_result r = check(d);
+  return r != refsi_success ? r : refsi_not_supported;  /* G family only */
+}
+
+enum refsi_result refsiDecodeCMPCommand(uint64_t header, enum refsi_cmp_command_id *opcode, uint32_t *chunk_count,
+                                        uint32_t *inline_chunk) {
+  if ((header & AVP_CMP_HEADER_MASK) != AVP_CMP_HEADER_VALUE) return refsi_failure;
+  if (opcode) *opcode = (enum refsi_cmp_command_id)AVP_CMP_HEADER_OPCODE(header);
+  if (chunk_count) *chunk_count = AVP_CMP_HEADER_COUNT(header) / 2;
+  if (inline_chunk) *inline_chunk = AVP_CMP_HEADER_INLINE(header);
+  return refsi_success;
+}
+
+uint64_t refsiEncodeCMPCommand(enum refsi_cmp_command_id opcode, uint32_t chunk_count, uint32_t inline_chunk) {
+  return AVP_CMP_HEADER(opcode, chunk_count, inline_chunk);
+}
+
+enum refsi_result accelvpRefsiLastError(refsi_device_t d, accelvp_refsi_error_t *error) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success) return r;
+  if (!error) return refsi_failure;
+  const avp_cmp_failure *e = &d->last_error;
+  error->code = e->code;
+  error->offset = e->offset;
+  error->hart = (e->info >> 31) ? (int32_t)((e->info >> 8) & 0xFFFF) : -1;
+  error->pc = e->pc;
+  d->last_error.code = 0;
+  return refsi_success;
+}

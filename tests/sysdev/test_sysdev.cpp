@@ -1,0 +1,221 @@
+// The system devices alone, through TLM as a hart would reach them: CLINT
+// (mtime at its frequency, MTIP at the simulated time mtime reaches
+// mtimecmp, MSIP), PLIC (priorities, enables, thresholds, claim/complete),
+// the NS16550A UART (loopback receive, interrupts) and the power-off device,
+// with their error responses.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "base/params.h"
+#include "base/payload.h"
+#include "harts/hart_state.h"
+#include "sysdev/clint.h"
+#include "sysdev/plic.h"
+#include "sysdev/poweroff_device.h"
+#include "sysdev/sysdev_regs.h"
+#include "sysdev/uart16550.h"
+
+using namespace avp;
+using sc_core::SC_NS;
+using sc_core::SC_US;
+using sc_core::sc_time;
+
+namespace {
+
+struct IrqEvent {
+  unsigned hart, irq;
+  bool level;
+  sc_time when;
+};
+
+template <typename Device>
+struct Bench : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Bench> init{"init"};
+  Device& dev;
+  Bench(Device& d) : sc_module("bench"), dev(d) { init.bind(d.socket); }
+  tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t off, void* v, unsigned len, sc_time delay = sc_core::SC_ZERO_TIME) {
+    tlm::tlm_generic_payload gp;
+    prepare_payload(gp, cmd, off, v, len);
+    init->b_transport(gp, delay);
+    return gp.get_response_status();
+  }
+  template <typename T>
+  T rd(uint64_t off, sc_time delay = sc_core::SC_ZERO_TIME) {
+    T v{};
+    EXPECT_EQ(access(tlm::TLM_READ_COMMAND, off, &v, sizeof v, delay), tlm::TLM_OK_RESPONSE) << "offset 0x" << std::hex << off;
+    return v;
+  }
+  template <typename T>
+  void wr(uint64_t off, T v, sc_time delay = sc_core::SC_ZERO_TIME) {
+    EXPECT_EQ(access(tlm::TLM_WRITE_COMMAND, off, &v, sizeof v, delay), tlm::TLM_OK_RESPONSE) << "offset 0x" << std::hex << off;
+  }
+};
+
+}  // namespace
+
+TEST(Clint, MtimeCountsAtItsFrequencyAndTheTimerFiresWhenItReachesMtimecmp) {
+  ParamRegistry::instance().add_preset("clint.frequency", "10000000", "test");  // 10 MHz: one tick per 100 ns
+  Clint clint("clint", 2);
+  Bench<Clint> b(clint);
+  std::vector<IrqEvent> ev;
+  clint.irq = [&](unsigned h, unsigned irq, bool level) { ev.push_back({h, irq, level, sc_core::sc_time_stamp()}); };
+  EXPECT_EQ(b.rd<uint64_t>(AVP_CLINT_MTIME), 0u);
+  EXPECT_EQ(b.rd<uint64_t>(AVP_CLINT_MTIMECMP(1)), ~0ull);  // reset value: never
+  sc_core::sc_start(sc_time(1, SC_US));
+  EXPECT_EQ(b.rd<uint64_t>(AVP_CLINT_MTIME), 10u);
+  EXPECT_EQ(b.rd<uint64_t>(AVP_CLINT_MTIME, sc_time(250, SC_NS)), 12u);  // at the access's local time
+  EXPECT_EQ(clint.mtime_at(sc_time(2, SC_US)), 20u);
+  b.wr<uint64_t>(AVP_CLINT_MTIMECMP(1), 35);  // reached at 3.5 us
+  EXPECT_TRUE(ev.empty());
+  sc_core::sc_start(sc_time(3, SC_US));
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].hart, 1u);
+  EXPECT_EQ(ev[0].irq, static_cast<unsigned>(rv::kMTI));
+  EXPECT_TRUE(ev[0].level);
+  EXPECT_EQ(ev[0].when, sc_time(3500, SC_NS));
+  b.wr<uint32_t>(AVP_CLINT_MTIMECMP(1) + 4, 1);  // upper half: far in the future, the line drops at once
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_FALSE(ev[1].level);
+  EXPECT_EQ(b.rd<uint64_t>(AVP_CLINT_MTIMECMP(1)), (1ull << 32) | 35);
+  // Writing mtime moves the counter (and the deadline with it).
+  b.wr<uint64_t>(AVP_CLINT_MTIME, 1000);
+  EXPECT_EQ(b.rd<uint64_t>(AVP_CLINT_MTIME), 1000u);
+  b.wr<uint64_t>(AVP_CLINT_MTIMECMP(0), 1001);
+  sc_core::sc_start(sc_time(150, SC_NS));
+  ASSERT_EQ(ev.size(), 3u);
+  EXPECT_EQ(ev[2].hart, 0u);
+  EXPECT_EQ(ev[2].when, sc_time(4000 + 100, SC_NS));
+}
+
+TEST(Clint, MsipRaisesAndClearsTheSoftwareInterruptAndBadAccessesFail) {
+  Clint clint("clint", 3);
+  Bench<Clint> b(clint);
+  std::vector<IrqEvent> ev;
+  clint.irq = [&](unsigned h, unsigned irq, bool level) { ev.push_back({h, irq, level, sc_core::sc_time_stamp()}); };
+  b.wr<uint32_t>(AVP_CLINT_MSIP(2), 0xFFFFFFFF);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_CLINT_MSIP(2)), 1u);  // bits 31:1 read as zero
+  b.wr<uint32_t>(AVP_CLINT_MSIP(2), 0);
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].irq, static_cast<unsigned>(rv::kMSI));
+  EXPECT_TRUE(ev[0].level);
+  EXPECT_FALSE(ev[1].level);
+  uint32_t v = 1;
+  EXPECT_EQ(b.access(tlm::TLM_WRITE_COMMAND, AVP_CLINT_MSIP(3), &v, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // no hart 3
+  EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, AVP_CLINT_MTIMECMP(3), &v, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, 0x2, &v, 2), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // 16-bit access
+  EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, 0x8000, &v, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+TEST(Plic, ClaimGivesTheHighestPriorityAboveTheThresholdAndCompleteRearmsALevel) {
+  Plic plic("plic", 2);
+  Bench<Plic> b(plic);
+  std::vector<IrqEvent> ev;
+  plic.irq = [&](unsigned h, unsigned irq, bool level) { ev.push_back({h, irq, level, sc_core::sc_time_stamp()}); };
+  const unsigned m1 = 2, s1 = 3;  // contexts of hart 1
+  b.wr<uint32_t>(AVP_PLIC_PRIORITY(3), 2);
+  b.wr<uint32_t>(AVP_PLIC_PRIORITY(5), 6);
+  b.wr<uint32_t>(AVP_PLIC_PRIORITY(0), 7);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_PRIORITY(0)), 0u);  // source 0 does not exist
+  b.wr<uint32_t>(AVP_PLIC_PRIORITY(6), 0xFF);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_PRIORITY(6)), 7u);  // 3 bits
+  plic.set_source(3, true);
+  plic.set_source(5, true);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_PENDING), (1u << 3) | (1u << 5));
+  EXPECT_TRUE(ev.empty());  // nothing enabled
+  b.wr<uint32_t>(AVP_PLIC_ENABLE(s1), (1u << 3) | (1u << 5) | 1u);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_ENABLE(s1)), (1u << 3) | (1u << 5));
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].hart, 1u);
+  EXPECT_EQ(ev[0].irq, static_cast<unsigned>(rv::kSEI));
+  EXPECT_TRUE(ev[0].level);
+  b.wr<uint32_t>(AVP_PLIC_THRESHOLD(s1), 6);  // priority 6 is not above 6
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_FALSE(ev[1].level);
+  b.wr<uint32_t>(AVP_PLIC_THRESHOLD(s1), 1);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_CLAIM(s1)), 5u);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_CLAIM(s1)), 3u);  // 5 is in service
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_CLAIM(s1)), 0u);
+  EXPECT_FALSE(ev.back().level);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_CLAIM(m1)), 0u);  // the M context enables nothing
+  plic.set_source(3, false);
+  b.wr<uint32_t>(AVP_PLIC_CLAIM(s1), 3);  // completed, line low: not pending again
+  b.wr<uint32_t>(AVP_PLIC_CLAIM(s1), 5);  // completed, line still high: pending again
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_PENDING), 1u << 5);
+  EXPECT_TRUE(ev.back().level);
+  // Completing a source the context does not enable is ignored.
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_CLAIM(s1)), 5u);
+  b.wr<uint32_t>(AVP_PLIC_CLAIM(m1), 5);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_PENDING), 0u);
+  uint32_t v = 0;
+  EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, AVP_PLIC_THRESHOLD(4), &v, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // 2 harts: 4 contexts
+  EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, AVP_PLIC_PRIORITY(1), &v, 2), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+TEST(Plic, APulseIsLatchedUntilClaimed) {
+  Plic plic("plic", 1);
+  Bench<Plic> b(plic);
+  b.wr<uint32_t>(AVP_PLIC_PRIORITY(2), 1);
+  b.wr<uint32_t>(AVP_PLIC_ENABLE(0), 1u << 2);
+  plic.pulse_source(2);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_CLAIM(0)), 2u);
+  plic.pulse_source(2);  // in service: dropped
+  b.wr<uint32_t>(AVP_PLIC_CLAIM(0), 2);
+  EXPECT_EQ(b.rd<uint32_t>(AVP_PLIC_CLAIM(0)), 0u);
+}
+
+TEST(Uart, TransmitsReceivesInLoopbackAndSignalsInterrupts) {
+  Uart16550 uart("uart");
+  Bench<Uart16550> b(uart);
+  std::vector<bool> lines;
+  uart.irq = [&](bool level) { lines.push_back(level); };
+  EXPECT_EQ(b.rd<uint8_t>(AVP_UART_LSR), AVP_UART_LSR_THRE | AVP_UART_LSR_TEMT);
+  EXPECT_EQ(b.rd<uint8_t>(AVP_UART_IIR), 0x01);  // no interrupt
+  b.wr<uint8_t>(AVP_UART_MCR, AVP_UART_MCR_LOOP);
+  b.wr<uint8_t>(AVP_UART_IER, AVP_UART_IER_RDA);
+  b.wr<uint8_t>(AVP_UART_THR, 'k');
+  EXPECT_EQ(uart.transmitted(), "k");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_TRUE(lines[0]);
+  EXPECT_EQ(b.rd<uint8_t>(AVP_UART_IIR), 0x04);  // received data available
+  EXPECT_EQ(b.rd<uint8_t>(AVP_UART_LSR) & AVP_UART_LSR_DR, AVP_UART_LSR_DR);
+  EXPECT_EQ(b.rd<uint8_t>(AVP_UART_RBR), 'k');
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_FALSE(lines[1]);
+  // THR-empty interrupt: raised when enabled with THR empty, cleared by reading IIR.
+  b.wr<uint8_t>(AVP_UART_IER, AVP_UART_IER_THRE);
+  EXPECT_TRUE(lines.back());
+  EXPECT_EQ(b.rd<uint8_t>(AVP_UART_IIR), 0x02);
+  EXPECT_FALSE(lines.back());
+  // Divisor latch: DLAB switches registers 0 and 1.
+  b.wr<uint8_t>(AVP_UART_LCR, AVP_UART_LCR_DLAB | 3);
+  b.wr<uint8_t>(AVP_UART_THR, 0x12);
+  EXPECT_EQ(b.rd<uint8_t>(AVP_UART_RBR), 0x12);
+  EXPECT_EQ(uart.transmitted(), "k");
+  uint8_t v = 0;
+  EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, 8, &v, 1), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_THROW(uart.connect("serial:9"), std::runtime_error);
+  EXPECT_THROW(uart.connect("tcp:99999"), std::runtime_error);
+}
+
+TEST(PowerOff, PassFailAndResetEndTheRunWithTheirCodes) {
+  PowerOffDevice dev("poweroff");
+  Bench<PowerOffDevice> b(dev);
+  std::vector<std::pair<int, std::string>> ends;
+  dev.on_poweroff = [&](int code, const std::string& what, const sc_time&) { ends.push_back({code, what}); };
+  b.wr<uint32_t>(0, AVP_POWEROFF_PASS);
+  b.wr<uint32_t>(0, (42u << 16) | AVP_POWEROFF_FAIL);
+  b.wr<uint32_t>(0, AVP_POWEROFF_RESET);
+  ASSERT_EQ(ends.size(), 3u);
+  EXPECT_EQ(ends[0], std::make_pair(0, std::string("power off")));
+  EXPECT_EQ(ends[1], std::make_pair(42, std::string("power off")));
+  EXPECT_EQ(ends[2], std::make_pair(0, std::string("reset")));
+  uint32_t v = 0x1234;
+  EXPECT_EQ(b.access(tlm::TLM_WRITE_COMMAND, 0, &v, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  v = AVP_POWEROFF_PASS;
+  EXPECT_EQ(b.access(tlm::TLM_WRITE_COMMAND, 4, &v, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(ends.size(), 3u);
+}
