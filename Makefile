@@ -2,9 +2,10 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
+PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build run test sanitize bench bench-check clean
+.PHONY: all deps configure build run test sanitize bench bench-check install clean
 
 all: build
 
@@ -37,6 +38,9 @@ bench: build
 # Best of three runs against bench/baseline.json; fails when a ratio dropped by more than its tolerance.
 bench-check: build
 	cmake --build $(BUILD) --target bench-check
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
