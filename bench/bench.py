@@ -133,6 +133,10 @@ def main():
         if not args.baseline:
             ap.error("--baseline is required for %s" % args.mode)
         if args.mode == "check":
+            if not os.path.exists(args.baseline):
+                print("bench-check: no baseline at %s (measure one with the bench-baseline target)" % args.baseline,
+                      file=sys.stderr)
+                return 1
             with open(args.baseline) as f:
                 baseline = json.load(f)
     try:

@@ -154,16 +154,18 @@ void Hart::run_block_loop(const Block& b) {
   uint64_t pc = s_.pc;
   const uint64_t* cost_ps = cluster_.cost_ps();
   const uint64_t* cost_cycles = cluster_.cost_cycles();
-  const uint32_t count = static_cast<uint32_t>(b.insns.size());
-  for (uint32_t i = 0; i < count; ++i) {
-    const Insn& d = b.insns[i];
+  // Pointers fixed before the loop: exec() stores through memory the compiler cannot tell from b.insns.
+  const Insn* const first = b.insns.data();
+  const Insn* const end = first + b.insns.size();
+  for (const Insn* it = first; it != end; ++it) {
+    const Insn& d = *it;
     s_.pc = pc;
     if (kObserved) {
       if (debug_) {
         debug_->before_instruction(*this, d, pc);
         const bool moved = s_.pc != pc;  // the debugger moved the pc
         if (stop_ || moved) {
-          history_.end_block_early(i);
+          history_.end_block_early(static_cast<uint32_t>(it - first));
           if (moved) pc = s_.pc;
           break;
         }
@@ -178,7 +180,7 @@ void Hart::run_block_loop(const Block& b) {
     local_ps_ += cost_ps[cls];
     pc = next;
     if (block_abort_ || stop_) {
-      history_.end_block_early(i + 1);
+      history_.end_block_early(static_cast<uint32_t>(it - first + 1));
       break;
     }
   }
