@@ -26,7 +26,8 @@ TEST(MatmulWorkload, ABadMatrixSizeIsAClearError) {
     const CliResult r = run_accel_vp(std::string("-o mm_bad run matmul --args ") + size);
     if (r.out.find("cross compiler was not found") != std::string::npos) GTEST_SKIP() << "no RISC-V cross compiler";
     EXPECT_EQ(r.code, 2) << size;
-    EXPECT_NE(r.out.find(std::string("matmul: matrix size '") + size + "': expected 1..256"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("run matmul: n "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("1..256"), std::string::npos) << r.out;
   }
 }
 
@@ -48,8 +49,9 @@ TEST(StreamWorkloads, ABadBlockSizeIsAClearError) {
   for (const char* size : {"0", "12", "abc"}) {
     const CliResult r = run_accel_vp(std::string("-o stream_bad run stream-direct --args ") + size);
     EXPECT_EQ(r.code, 2) << size;
-    EXPECT_NE(r.out.find(std::string("block size '") + size + "': expected a positive multiple of 8 bytes"),
-              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("run stream-direct: block "), std::string::npos) << r.out;
+    const bool explained = r.out.find("8..131072") != std::string::npos || r.out.find("not a multiple of 8") != std::string::npos;
+    EXPECT_TRUE(explained) << r.out;
   }
   const CliResult big = run_accel_vp("-o stream_bad --set platform.tcdm_per_core=64K run stream-dma --args 8192");
   EXPECT_EQ(big.code, 2);
