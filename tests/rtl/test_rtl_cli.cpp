@@ -9,25 +9,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "accel_vp_cli.h"
 #include "cmdbuf.h"
 #include "vcd_reader.h"
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;
-};
-
-Result run(const std::string& args) {
-  const std::string cmd = std::string(ACCEL_VP) + " --no-progress " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (size_t n = fread(buf.data(), 1, buf.size(), f)) out.append(buf.data(), n);
-  const int st = pclose(f);
-  return {WEXITSTATUS(st), out};
-}
+using avp::test::run_accel_vp;
 
 void write_buffer(const std::string& path) {
   avp::CommandBuffer cb;
@@ -40,7 +28,7 @@ void write_buffer(const std::string& path) {
 TEST(RtlCli, RtlVcdRecordsTheDecodersPinsAndTheSummaryCountsPackets) {
   write_buffer("rtl_cli.bin");
   std::remove("rtl_cli.vcd");
-  const Result r = run("-o rtl_cli --set cmp.decoder=lockstep --rtl-vcd rtl_cli.vcd cmdbuf rtl_cli.bin");
+  const auto r = run_accel_vp("-o rtl_cli --set cmp.decoder=lockstep --rtl-vcd rtl_cli.vcd cmdbuf rtl_cli.bin");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("lockstep         3 packets compared, 0 mismatches, 8 RTL cycles"), std::string::npos) << r.out;
   const auto w = avp::test::read_vcd("rtl_cli.vcd");
@@ -57,7 +45,7 @@ TEST(RtlCli, RtlVcdRecordsTheDecodersPinsAndTheSummaryCountsPackets) {
 
 TEST(RtlCli, RtlVcdWithTheTlmDecoderIsAConfigurationError) {
   write_buffer("rtl_cli_tlm.bin");
-  const Result r = run("-o rtl_cli_tlm --rtl-vcd rtl_cli_tlm.vcd cmdbuf rtl_cli_tlm.bin");
+  const auto r = run_accel_vp("-o rtl_cli_tlm --rtl-vcd rtl_cli_tlm.vcd cmdbuf rtl_cli_tlm.bin");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("cmp.rtl_vcd"), std::string::npos) << r.out;
 }
