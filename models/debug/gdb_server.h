@@ -1,15 +1,19 @@
 // A GDB remote-serial-protocol server for the harts. Each hart is a thread;
 // software and hardware breakpoints, data watchpoints (watchpoints.h), single
-// step, continue, interrupt
-// (Ctrl-C), integer/FP/CSR registers with an RV64GC target description,
-// memory through the hart's own view (windows included). While the debugger
-// holds the target the whole simulation stands still: the server runs in the
-// simulation thread of the hart that stopped and blocks on the socket.
+// step, continue, interrupt (Ctrl-C), integer/FP/CSR registers and the
+// privilege mode with an RV64GC target description, memory through the
+// hart's own view (windows included), monitor commands (gdb_monitor.cpp).
+// While the debugger holds the target the whole simulation stands still: the
+// server runs in the simulation thread of the hart that stopped and waits for
+// packets. The protocol itself (framing, checksums, parsing) is gdb_packet.h,
+// the socket gdb_connection.h.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 
+#include "gdb_connection.h"
 #include "harts/hart_cluster.h"
 #include "watchpoints.h"
 
@@ -20,42 +24,51 @@ class GdbServer : public HartDebugHook {
   // Listens on 127.0.0.1:port (0: any free port, see port()).
   GdbServer(HartCluster& harts, unsigned port);
   ~GdbServer() override;
-  unsigned port() const { return port_; }
+  unsigned port() const { return conn_.port(); }
+  // The harts GDB sees as threads 1..n (default: all of them).
+  void set_threads(unsigned n) { threads_ = n; }
   // Blocks until a debugger connects, then serves it until it continues.
   void attach();
   // The program ended (exit code): tells a waiting debugger and closes.
   void finish(int exit_code);
+  // Answers `monitor` commands (qRcmd) other than the built-in ones: the
+  // platform adds its own (reset, windows, stats); returns false for an unknown command.
+  using MonitorHandler = std::function<bool(const std::string& command, std::string& output)>;
+  void set_monitor(MonitorHandler h) { monitor_ = std::move(h); }
 
   void before_instruction(Hart& hart, const rv::Insn& insn, uint64_t pc) override;
 
  private:
   enum class Resume { Continue, Step, Detach, Kill };
-  Resume serve(const std::string& stop_reply);
+  Resume serve(bool report_stop);
+  void detach_hooks();
   std::string watch_hit(const Hart& h, const rv::Insn& insn) const;
   // Whether `h` stops before `insn` at `pc` (watch_field: the watchpoint part of the stop reply).
   bool wants_stop(Hart& h, const rv::Insn& insn, uint64_t pc, std::string& watch_field);
   void stop(Hart& h, const std::string& watch_field);  // reports a stop of `h` and serves until it resumes
-  std::string breakpoint_packet(const std::string& p);
-  std::string handle(const std::string& packet, bool& resume, Resume& how);
+  // The reply to one parsed request; `resume` set when the target is to run.
+  std::string handle(const gdb::Request& r, bool& resume, Resume& how);
+  std::string point_request(const gdb::Request& r);
+  std::string monitor_request(const std::string& command);
   std::string read_registers(Hart& h);
-  bool read_register(Hart& h, unsigned n, uint64_t& v);
-  bool write_register(Hart& h, unsigned n, uint64_t v);
+  bool read_register(Hart& h, uint64_t n, uint64_t& v);
+  bool write_register(Hart& h, uint64_t n, const std::vector<uint8_t>& value);
   std::string read_memory(Hart& h, uint64_t addr, uint64_t len);
   std::string xfer_features(const std::string& annex, uint64_t offset, uint64_t len);
-  bool receive(std::string& packet);  // false: connection closed
-  void send(const std::string& payload);
-  bool interrupt_pending();
-  Hart& thread_hart(int tid);
+  bool valid_thread(int64_t tid) const { return tid >= 1 && static_cast<uint64_t>(tid) <= threads_; }
+  Hart& current_hart() { return harts_.hart(static_cast<unsigned>(g_thread_ - 1)); }
   std::string stop_reply_ = "T05thread:1;";  // the last stop, repeated for '?'
 
   HartCluster& harts_;
-  int listen_fd_ = -1, fd_ = -1;
-  unsigned port_ = 0;
-  bool no_ack_ = false, attached_ = false, interrupted_ = false;
+  gdb::Connection conn_;
+  unsigned threads_;
+  bool attached_ = false, interrupted_ = false;
   std::set<uint64_t> breakpoints_;
   Watchpoints watchpoints_;
-  int g_thread_ = 1, step_hart_ = -1;
+  int64_t g_thread_ = 1;
+  int step_hart_ = -1;
   uint64_t polls_ = 0;
+  MonitorHandler monitor_;
 };
 
 }  // namespace avp
