@@ -76,7 +76,6 @@ Platform::Platform()
               [this](unsigned hart, const sc_core::sc_time& when, const std::string& text) { harts.console_line(hart, when, text); }),
       link("link"),
       host("host", link) {
-  if (cores.get() == 0 || harts_per_core.get() == 0) throw ParamError("platform.cores and platform.harts_per_core must be at least 1");
   if (tcdm.size.get() != static_cast<uint64_t>(cores.get()) * tcdm_slice.get())
     throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
                      std::to_string(static_cast<uint64_t>(cores.get()) * tcdm_slice.get()) + ")");
@@ -148,6 +147,16 @@ Platform::Platform()
 }
 
 Platform::~Platform() = default;
+
+bool Platform::check_shape() const {
+  for (const Param<uint32_t>* p : {&cores, &harts_per_core})
+    if (p->get() == 0) throw ParamError(p->name() + " = 0: must be at least 1");
+  const uint64_t harts = uint64_t{cores.get()} * harts_per_core.get();
+  if (harts > kMaxHarts)
+    throw ParamError("platform.cores x platform.harts_per_core = " + std::to_string(harts) + " harts: at most " +
+                     std::to_string(kMaxHarts) + " harts are modelled");
+  return true;
+}
 
 bool Platform::is_memory(uint64_t addr, uint64_t size) const {
   if (size == 0) return false;

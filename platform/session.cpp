@@ -1,6 +1,5 @@
 #include "session.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -19,6 +18,8 @@
 #include "base/trace.h"
 #include "harts/insn_tracer.h"
 #include "base/vcd.h"
+#include "manifest.h"
+#include "output_paths.h"
 #include "platform.h"
 #include "run_report.h"
 #include "version.h"
@@ -46,12 +47,6 @@ void load_presets(const SessionOptions& opt) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double peak_rss_mib() {
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss / 1024.0;
-}
 
 // Prints simulated time, wall time and speed on stderr every second once a run
 // has taken a few seconds. Ends itself when nothing else is pending, so a
@@ -92,26 +87,50 @@ std::unique_ptr<InsnTracer> start_text_trace(Platform& platform, const SessionOp
     throw ParamError("--trace-harts " + opt.trace_harts + ": hart " + std::to_string(t.harts.size() - 1) +
                      " does not exist (the platform has " + std::to_string(platform.num_harts()) + " harts)");
   if (!opt.trace_window.empty()) parse_trace_window(opt.trace_window, t);
-  std::error_code ec;
-  std::filesystem::create_directories(opt.out_dir, ec);
   TextTrace::instance().open(opt.trace_file.empty() ? opt.out_dir + "/trace.log" : opt.trace_file, t);
   return std::make_unique<InsnTracer>(platform.harts);
 }
 
+// The run in progress, for write_manifest() from anywhere (errors, interruption).
+struct ActiveRun {
+  Platform& platform;
+  const SessionOptions& opt;
+  const std::string& name;
+  RunResult& res;
+  Clock::time_point start;
+};
+ActiveRun* active_run = nullptr;
+
 }  // namespace
+
+void write_manifest(const std::string& ending, const std::string& message) {
+  if (!active_run) return;
+  ActiveRun& run = *active_run;
+  run.res.wall_seconds = std::chrono::duration<double>(Clock::now() - run.start).count();
+  run.res.sim_seconds = sc_core::sc_time_stamp().to_seconds();
+  run.res.manifest = build_manifest(run.platform, run.opt, run.name, run.res, RunEnding{ending, message});
+  const std::string path = run.opt.out_dir + "/manifest.json";
+  // Console text is the program's bytes: invalid UTF-8 is replaced, never a reason to lose the manifest.
+  if (!write_file_atomically(path, run.res.manifest.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
+    std::cerr << "accel-vp: cannot write " << path << "\n";
+}
 
 RunResult run_session(Platform& platform, const SessionOptions& opt, const std::string& name,
                       const std::function<int(Platform&)>& body) {
   RunResult res;
   const auto start = Clock::now();
+  check_output_paths(opt);
+  const std::string manifest_path = opt.out_dir + "/manifest.json";
+  // Files of an earlier run in the same directory must not pass for this one's.
+  for (const char* f : {"/manifest.json", "/report.json", "/report.html"}) std::remove((opt.out_dir + f).c_str());
   if (!opt.timeline_file.empty()) Trace::instance().enable(true);
-  std::error_code ec;
-  std::filesystem::create_directories(opt.out_dir, ec);
-  if (!opt.vcd_file.empty()) {
-    if (!std::ofstream(opt.vcd_file)) throw ParamError(opt.vcd_file + ": cannot write the VCD file");
-    Vcd::instance().enable(true);
-  }
+  if (!opt.vcd_file.empty()) Vcd::instance().enable(true);
   const std::unique_ptr<InsnTracer> tracer = start_text_trace(platform, opt);
+  ActiveRun run{platform, opt, name, res, start};
+  active_run = &run;
+  struct Forget {
+    ~Forget() { active_run = nullptr; }
+  } forget;
   sc_core::sc_spawn(
       [&] {
         res.exit_code = body(platform);
@@ -121,53 +140,31 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
       "host_program");
   if (opt.progress && isatty(STDERR_FILENO)) sc_core::sc_spawn([start] { progress_thread(start); }, "progress");
 
-  if (platform.time_limit.get() > sc_core::SC_ZERO_TIME)
-    sc_core::sc_start(platform.time_limit.get());
-  else
-    sc_core::sc_start();
-
-  res.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  res.sim_seconds = sc_core::sc_time_stamp().to_seconds();
-  if (!res.finished) {
-    std::cerr << "accel-vp: workload '" << name << "' did not finish: "
-              << (sc_core::sc_pending_activity() ? "simulated time limit reached" : "simulation starved (no more events)")
-              << " at " << format_time(sc_core::sc_time_stamp()) << "\n";
-    res.exit_code = 3;
+  try {
+    if (platform.time_limit.get() > sc_core::SC_ZERO_TIME)
+      sc_core::sc_start(platform.time_limit.get());
+    else
+      sc_core::sc_start();
+  } catch (const std::exception& e) {
+    res.exit_code = 1;
+    write_manifest("error", e.what());
+    throw;
   }
 
-  const nlohmann::json params = ParamRegistry::instance().to_json();
-  std::ostringstream hash;
-  hash << std::hex << fnv1a64(params.dump());
+  RunEnding ending;
+  if (!res.finished) {
+    const bool limit = sc_core::sc_pending_activity();
+    ending.kind = limit ? "time_limit" : "starved";
+    ending.message = "workload '" + name + "' did not finish: " +
+                     (limit ? "simulated time limit reached (platform.time_limit = " + platform.time_limit.value_string() + ")"
+                            : std::string("simulation starved (no more events)")) +
+                     " at " + format_time(sc_core::sc_time_stamp());
+    std::cerr << "accel-vp: " << ending.message << "\n";
+    res.exit_code = 3;
+  }
+  write_manifest(ending.kind, ending.message);
   nlohmann::json& m = res.manifest;
-  m["tool"] = "accel-vp";
-  m["version"] = version_string();
-  m["systemc"] = sc_core::sc_version();
-  m["command_line"] = opt.command_line;
-  m["config_file"] = opt.config_file;
-  m["sets"] = opt.sets;
-  m["workload"] = name;
-  m["seed"] = platform.seed.get();
-  m["quantum_ns"] = platform.quantum.get().to_default_time_units();
-  m["config_hash"] = hash.str();
-  m["parameters"] = params;
-  m["exit_code"] = res.exit_code;
-  m["finished"] = res.finished;
-  m["simulated_time_ns"] = sc_core::sc_time_stamp().to_default_time_units();
-  m["wall_time_s"] = res.wall_seconds;
-  m["speed_sim_per_wall"] = res.wall_seconds > 0 ? res.sim_seconds / res.wall_seconds : 0;
-  m["peak_memory_mib"] = peak_rss_mib();
-  m["warnings"] = log_count(Level::Warn);
-  m["errors"] = log_count(Level::Error);
-  m["statistics"] = StatRegistry::instance().to_json();
-  nlohmann::json console = nlohmann::json::array();
-  for (const auto& l : platform.harts.console_lines())
-    console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
-  m["console"] = console;
-
-  const std::string manifest_path = opt.out_dir + "/manifest.json";
-  std::ofstream f(manifest_path);
-  if (f) f << m.dump(2) << "\n";
-  else std::cerr << "accel-vp: cannot write " << manifest_path << "\n";
+  const std::string hash = m["config_hash"];
   if (Trace::instance().enabled()) Trace::instance().write(opt.timeline_file.empty() ? opt.out_dir + "/trace.json" : opt.timeline_file);
   TextTrace::instance().close();
   if (Vcd::instance().enabled()) Vcd::instance().write(opt.vcd_file);
@@ -184,7 +181,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
     std::printf("  peak memory      %.1f MiB\n", m["peak_memory_mib"].get<double>());
     std::printf("  warnings/errors  %llu/%llu\n", static_cast<unsigned long long>(log_count(Level::Warn)),
                 static_cast<unsigned long long>(log_count(Level::Error)));
-    std::printf("  manifest         %s (config %s, seed %llu)\n", manifest_path.c_str(), hash.str().c_str(),
+    std::printf("  manifest         %s (config %s, seed %llu)\n", manifest_path.c_str(), hash.c_str(),
                 static_cast<unsigned long long>(platform.seed.get()));
     std::printf("  report           %s/report.html, %s/report.json\n", opt.out_dir.c_str(), opt.out_dir.c_str());
     const auto busiest = busiest_units(report, 5);

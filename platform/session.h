@@ -40,6 +40,12 @@ struct RunResult {
 RunResult run_session(Platform& platform, const SessionOptions& opt, const std::string& name,
                       const std::function<int(Platform&)>& body);
 
+// Writes <out_dir>/manifest.json of the run in progress now (atomically),
+// saying how it ended: `ending` is "finished", "time_limit", "starved",
+// "error" or "interrupted"; `message` one line for people. For paths that end
+// a run early (an interrupting signal, an error); nothing without a run.
+void write_manifest(const std::string& ending, const std::string& message = "");
+
 std::string version_string();
 uint64_t fnv1a64(const std::string& s);
 

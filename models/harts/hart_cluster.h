@@ -62,6 +62,11 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     std::string text;
   };
   const std::vector<ConsoleLine>& console_lines() const { return console_lines_; }
+  // Only the first kKeptConsoleLines lines (each cut to kKeptConsoleChars) are
+  // kept for the manifest, so a kernel printing in a loop cannot exhaust the
+  // host; every line still goes to stdout. Lines not kept are counted here.
+  static constexpr size_t kKeptConsoleLines = 10000, kKeptConsoleChars = 1024;
+  uint64_t console_dropped() const { return console_dropped_; }
 
   // Used by harts.
   uint64_t quantum_ps() const { return quantum_ps_; }
@@ -114,6 +119,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   unsigned reservations_ = 0;
   std::vector<std::string> console_;
   std::vector<ConsoleLine> console_lines_;
+  uint64_t console_dropped_ = 0;
   struct BarrierGroup {
     unsigned arrived = 0;
     uint64_t generation = 0;
