@@ -83,7 +83,6 @@ Platform::Platform()
       poweroff("poweroff"),
       htif("htif", [this](uint64_t a, void* d, unsigned n) { return device_port.read_debug(a, d, n); },
            [this](uint64_t a, void* d, unsigned n) { return device_port.write_debug(a, d, n); }) {
-  if (cores.get() == 0 || harts_per_core.get() == 0) throw ParamError("platform.cores and platform.harts_per_core must be at least 1");
   if (tcdm.size.get() != static_cast<uint64_t>(cores.get()) * tcdm_slice.get())
     throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
                      std::to_string(static_cast<uint64_t>(cores.get()) * tcdm_slice.get()) + ")");
@@ -177,6 +176,16 @@ Platform::Platform()
 }
 
 Platform::~Platform() = default;
+
+bool Platform::check_shape() const {
+  for (const Param<uint32_t>* p : {&cores, &harts_per_core})
+    if (p->get() == 0) throw ParamError(p->name() + " = 0: must be at least 1");
+  const uint64_t harts = uint64_t{cores.get()} * harts_per_core.get();
+  if (harts > kMaxHarts)
+    throw ParamError("platform.cores x platform.harts_per_core = " + std::to_string(harts) + " harts: at most " +
+                     std::to_string(kMaxHarts) + " harts are modelled");
+  return true;
+}
 
 bool Platform::is_memory(uint64_t addr, uint64_t size) const {
   if (size == 0) return false;

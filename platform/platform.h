@@ -61,6 +61,9 @@ class Platform {
   Param<uint32_t> cores;
   Param<uint32_t> harts_per_core;
   Param<uint64_t> tcdm_slice;
+  // Limits of the shape, checked before anything is allocated (docs/configuration.md).
+  static constexpr unsigned kMaxHarts = 1024;
+  const bool shape_checked_ = check_shape();
 
   Router bus;
   Memory tcim;
@@ -90,6 +93,9 @@ class Platform {
   uint64_t dram_base() const;
   uint64_t tcdm_global_base() const;
   unsigned num_harts() const { return cores.get() * harts_per_core.get(); }
+
+ private:
+  bool check_shape() const;  // throws ParamError naming the parameter
 };
 
 }  // namespace avp

@@ -27,7 +27,9 @@ DmaController::DmaController(sc_core::sc_module_name name)
       bytes_(this, "bytes", "bytes moved", "bytes"),
       errors_(this, "errors", "transfers that failed", "transfers"),
       latency_(this, "transfer_latency", "time from start to completion of a transfer", "ns") {
-  if (channels.get() == 0) throw ParamError(std::string(this->name()) + ".channels: must be at least 1");
+  if (channels.get() == 0 || channels.get() > kMaxChannels)
+    throw ParamError(std::string(this->name()) + ".channels = " + channels.value_string() + ": must be 1.." +
+                     std::to_string(kMaxChannels));
   if (bandwidth.get() <= 0) throw ParamError(std::string(this->name()) + ".bandwidth: must be positive");
   regs.register_b_transport(this, &DmaController::b_transport);
   regs.register_transport_dbg(this, &DmaController::transport_dbg);

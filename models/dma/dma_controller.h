@@ -26,6 +26,7 @@ class DmaController : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<DmaController> mem; // data movement (unit Dma)
 
   Param<uint32_t> channels;
+  static constexpr unsigned kMaxChannels = 64;  // each channel is a SystemC thread and statistics
   Param<double> bandwidth;             // bytes per ns per channel
   Param<sc_core::sc_time> setup_latency;
   Param<sc_core::sc_time> register_latency;
