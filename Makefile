@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build run test sanitize bench bench-check install clean
+.PHONY: all deps configure build run test sanitize fuzz-long bench bench-check install clean
 
 all: build
 
@@ -31,6 +31,11 @@ sanitize: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DAVP_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE nosanitize
+
+# Every libFuzzer target for FUZZ_SECONDS each (default 10 minutes; tests/fuzz, scripts/fuzz-long.sh).
+FUZZ_SECONDS ?= 600
+fuzz-long: build
+	bash scripts/fuzz-long.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Every benchmark once: figures in $(BUILD)/bench/results.json and a table (docs/performance.md).
 bench: build

@@ -11,6 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "config_text.h"
 #include "input_file.h"
 
 namespace avp {
@@ -260,8 +261,23 @@ namespace {
 
 // Nested maps of scalars; keys join with '.'. Every problem is reported (see
 // ParamRegistry::report), so one pass shows all the errors of a file.
-void flatten(const YAML::Node& node, const std::string& prefix, const std::string& file, ParamRegistry& reg) {
+// YAML aliases let a few hundred bytes name millions of parameters (each
+// alias of an alias doubles them) or nest without end (an alias inside its
+// own anchor): a file expands to at most this many nodes and levels.
+constexpr size_t kMaxConfigNodes = 10000;
+constexpr unsigned kMaxConfigDepth = 32;
+
+void flatten(const YAML::Node& node, const std::string& prefix, const std::string& file, ParamRegistry& reg,
+             size_t& budget, unsigned depth = 0) {
   const auto line_of = [&](const YAML::Node& n) { return file + ":" + std::to_string(n.Mark().line + 1); };
+  if (budget == 0) return;
+  if (--budget == 0 || depth > kMaxConfigDepth) {
+    reg.report(line_of(node) + ": the configuration expands to more than " +
+               (depth > kMaxConfigDepth ? std::to_string(kMaxConfigDepth) + " levels" : std::to_string(kMaxConfigNodes) + " entries") +
+               " (YAML aliases?)");
+    budget = 0;
+    return;
+  }
   switch (node.Type()) {
     case YAML::NodeType::Map: {
       std::set<std::string> seen;
@@ -277,7 +293,7 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
           reg.report(line_of(kv.first) + ": parameter " + name + " is given twice in this map");
           continue;
         }
-        flatten(kv.second, name, file, reg);
+        flatten(kv.second, name, file, reg, budget, depth + 1);
       }
       break;
     }
@@ -295,16 +311,12 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
 }  // namespace
 
 void ParamRegistry::load_yaml_text(const std::string& text, const std::string& origin) {
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(text);
-  } catch (const YAML::Exception& e) {
-    throw ParamError(origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
-  if (docs.size() > 1)
-    report(origin + ":" + std::to_string(docs[1].Mark().line + 1) +
+  const ConfigDocument doc = read_config_text(text, origin);
+  if (doc.second_document_line)
+    report(origin + ":" + std::to_string(doc.second_document_line) +
            ": a second YAML document ('---'): a configuration file holds one document");
-  if (!docs.empty()) flatten(docs[0], "", origin, *this);
+  size_t budget = kMaxConfigNodes;
+  if (doc.root) flatten(doc.root, "", origin, *this, budget);
 }
 
 void ParamRegistry::load_yaml_file(const std::string& path) {

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <sstream>
 
-#include "accel_device.h"
 #include "aql/aql_packets.h"
 #include "code_object_metadata.h"
 #include "harts/elf_loader.h"
@@ -131,30 +130,16 @@ CodeObject parse_code_object(const std::string& path) {
     fail(e.code, path, e.what());
   }
   for (KernelInfo& k : kernels) check_kernel(path, img, co, k);
-  for (const auto& [name, value] : img.symbols)
+  for (const auto& symbol : img.symbols) {
+    const std::string& name = symbol.first;  // not a structured binding: clang's C++17 cannot capture one
     if (name.size() > 3 && name.compare(name.size() - 3, 3, ".kd") == 0 &&
         std::none_of(kernels.begin(), kernels.end(), [&](const KernelInfo& k) { return k.symbol == name; }))
       fail(CodeObjectError::kUnlistedDescriptor, path, "descriptor " + name + " is not listed in the metadata");
+  }
   co.kernels = std::move(kernels);
   co.symbols = img.named_symbols;
   co.size = img.highest;
   co.align = kLoadAlign;
-  return co;
-}
-
-CodeObject load_code_object(AccelDevice& dev, const std::string& path) {
-  CodeObject co = parse_code_object(path);
-  co.base = dev.alloc(co.size, co.align);
-  if (!co.base) fail(CodeObjectError::kOutOfMemory, path, "no " + std::to_string(co.size) + " bytes of device DRAM for the image");
-  for (const auto& s : co.segments)
-    if (!dev.write(co.base + s.offset, s.bytes.data(), s.bytes.size())) {
-      dev.free(co.base);
-      fail(CodeObjectError::kDeviceWrite, path, "writing the image at " + hex(co.base + s.offset) + " failed");
-    }
-  for (KernelInfo& k : co.kernels) k.kernel_object += co.base;
-  std::vector<Symbol> placed = co.symbols;
-  for (Symbol& s : placed) s.addr += co.base;
-  SymbolTable::instance().add_image(co.base, co.base + co.size, placed);
   return co;
 }
 

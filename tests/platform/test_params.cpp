@@ -72,6 +72,69 @@ TEST(Params, MalformedYamlNamesTheLine) {
   ParamRegistry::instance().clear_presets();
 }
 
+// Found by fuzz.config_loader: yaml-cpp reads bytes that are not UTF-8 into
+// strings that --dump-config then writes back differently.
+TEST(Params, TextThatIsNotUtf8IsRejectedWithItsLine) {
+  auto& reg = ParamRegistry::instance();
+  reg.clear_presets();
+  for (const char* bad : {"a: 1\nname: \"x\xff\"\n", "a: 1\nname: \xc0\xaf\n", "a: 1\nname: \xed\xa0\x80\n"}) {
+    try {
+      reg.load_yaml_text(bad, "u.yaml");
+      FAIL() << "accepted " << bad;
+    } catch (const ParamError& e) {
+      EXPECT_NE(std::string(e.what()).find("u.yaml:2: not UTF-8 text"), std::string::npos) << e.what();
+    }
+    reg.clear_presets();
+  }
+  EXPECT_NO_THROW(reg.load_yaml_text("name: \"gr\xc3\xbc\xc3\x9f \xf0\x9f\x99\x82\"\n", "u.yaml"));
+  reg.clear_presets();
+}
+
+// Found by fuzz.config_loader: YAML::LoadAll loops for ever on this text.
+TEST(Params, TextAfterAFlowMapIsAnErrorNotAHang) {
+  auto& reg = ParamRegistry::instance();
+  reg.clear_presets();
+  reg.collect_errors();
+  reg.load_yaml_text("{platform: , quantum: 1us}, pci/B}}\n", "flow.yaml");
+  try {
+    reg.check_unused_presets();
+    FAIL() << "accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("flow.yaml:1: a second YAML document"), std::string::npos) << e.what();
+  }
+  reg.clear_presets();
+}
+
+// Found by fuzz.config_loader: 650 bytes of aliases of aliases named 2^24 parameters.
+TEST(Params, AliasExpansionIsBounded) {
+  std::string text = "a0: &a0 {x: 1, y: 1}\n";
+  for (int i = 1; i < 24; ++i)
+    text += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " {x: *a" + std::to_string(i - 1) + ", y: *a" +
+            std::to_string(i - 1) + "}\n";
+  auto& reg = ParamRegistry::instance();
+  reg.clear_presets();
+  try {
+    reg.load_yaml_text(text, "bomb.yaml");
+    FAIL() << "accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("expands to more than 10000 entries"), std::string::npos) << e.what();
+  }
+  reg.clear_presets();
+  try {  // an alias inside its own anchor nests without end
+    reg.load_yaml_text("a: &a {x: *a, y: 1}\n", "loop.yaml");
+    FAIL() << "accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("loop.yaml:1: the configuration expands to more than 32 levels"), std::string::npos)
+        << e.what();
+  }
+  reg.clear_presets();
+  // Aliases within the bound are fine.
+  reg.load_yaml_text("base: &b {size: 4}\nq: *b\n", "ok.yaml");
+  Param<uint64_t> size("q.size", 0, "");
+  EXPECT_EQ(size.get(), 4u);
+  reg.clear_presets();
+}
+
 TEST(Params, Uint32RejectsValuesThatDoNotFit) {
   Param<uint32_t> p("p32", 0, "");
   EXPECT_THROW(p.set_from_string("0x100000000"), ParamError);
