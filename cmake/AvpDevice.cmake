@@ -28,11 +28,19 @@ if(AVP_RISCV_GCC)
   execute_process(COMMAND ${AVP_RISCV_GCC} -print-file-name=picolibc.specs
                   OUTPUT_VARIABLE _avp_picolibc_specs OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 endif()
-if(AVP_RISCV_GCC AND EXISTS "${_avp_picolibc_specs}")
+# Device programs (kernels, test programs) need the cross toolchain. Without it
+# the build stops with a configuration error instead of quietly leaving out
+# the tests that use them; -DAVP_DEVICE_PROGRAMS=OFF builds without them on purpose.
+option(AVP_DEVICE_PROGRAMS "Build the RISC-V device programs and the tests that run them (needs riscv64-unknown-elf-gcc and picolibc)" ON)
+if(AVP_RISCV_GCC AND EXISTS "${_avp_picolibc_specs}" AND AVP_DEVICE_PROGRAMS)
   set(AVP_DEVICE_SDK_FOUND ON)
+elseif(AVP_DEVICE_PROGRAMS)
+  message(FATAL_ERROR "accel-vp: riscv64-unknown-elf-gcc with picolibc not found, so the device programs and the "
+                      "tests that run them cannot be built. Install them (scripts/install-deps.sh: gcc-riscv64-unknown-elf, "
+                      "picolibc-riscv64-unknown-elf) or configure with -DAVP_DEVICE_PROGRAMS=OFF to build without them.")
 else()
   set(AVP_DEVICE_SDK_FOUND OFF)
-  message(STATUS "accel-vp device SDK: riscv64-unknown-elf-gcc with picolibc not found; device programs are not built")
+  message(WARNING "accel-vp: AVP_DEVICE_PROGRAMS=OFF: device programs and the tests that run them are not built")
 endif()
 
 set(AVP_DEVICE_ARCH_FLAGS -march=rv64gc -mabi=lp64d -mcmodel=medany --specs=picolibc.specs)

@@ -29,5 +29,6 @@ void add_run_command(CLI::App& app, CliContext& ctx);
 void add_info_command(CLI::App& app, CliContext& ctx);
 void add_cmdbuf_command(CLI::App& app, CliContext& ctx);
 void add_sweep_command(CLI::App& app, CliContext& ctx);
+void add_serve_commands(CLI::App& app, CliContext& ctx);  // serve, exec
 
 }  // namespace avp

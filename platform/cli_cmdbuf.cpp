@@ -89,8 +89,7 @@ int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::
       std::printf("%s: error %u (%s) at offset %llu, opcode %s", path.c_str(), s.error_code, cmp_error_name(s.error_code),
                   static_cast<unsigned long long>(s.error_offset), cmp_opcode_name(s.error_info & 0xFF));
       if (s.error_info & (1u << 31))
-        std::printf(", hart %u pc 0x%llx cause %llu", (s.error_info >> 8) & 0xFFFF, static_cast<unsigned long long>(s.error_pc),
-                    static_cast<unsigned long long>(s.error_cause));
+        std::printf(", %s", cmp_error_detail(s.error_code, s.error_info, s.error_pc, s.error_cause).c_str());
       std::printf("\n");
     }
     at += (data.size() + 0xFFF) & ~0xFFFull;

@@ -61,10 +61,14 @@ int sc_main(int argc, char* argv[]) {
                  "simulated-time window of the text trace, FROM:TO with units, e.g. 10us:25us (either side may be empty)");
   app.add_option("--vcd", ctx.session.vcd_file,
                  "record the device's interrupt lines (INTR bits, request, INTx, MSI) as a VCD into this file");
+  app.add_option_function<std::string>(
+      "--rtl-vcd", [&ctx](const std::string& f) { ctx.session.sets.push_back("cmp.rtl_vcd=" + f); },
+      "record the RTL command decoder's pins as a VCD into this file (with --set cmp.decoder=rtl or lockstep)");
   add_run_command(app, ctx);
   add_info_command(app, ctx);
   add_cmdbuf_command(app, ctx);
   add_sweep_command(app, ctx);
+  add_serve_commands(app, ctx);
 
   try {
     app.parse(argc, argv);

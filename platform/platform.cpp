@@ -70,7 +70,7 @@ Platform::Platform()
       harts("harts", cores.get(), harts_per_core.get()),
       windows("windows", cores.get() * harts_per_core.get(), cores.get(),
               [this](uint64_t a, uint64_t n) { return is_memory(a, n); }),
-      cmp("cmp", harts, windows, 0x1800'0000, tcdm_slice.get()),
+      cmp("cmp", harts, windows),
       dma("dma"),
       console("console", cores.get() * harts_per_core.get(),
               [this](unsigned hart, const sc_core::sc_time& when, const std::string& text) { harts.console_line(hart, when, text); }),
@@ -81,7 +81,7 @@ Platform::Platform()
     throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
                      std::to_string(static_cast<uint64_t>(cores.get()) * tcdm_slice.get()) + ")");
   tlm::tlm_global_quantum::instance().set(quantum.get());
-  cmp.set_decoder(make_packet_decoder(cmp.decoder.get()));
+  cmp.set_decoder(make_packet_decoder(cmp.decoder.get(), cmp.rtl_vcd.get()));
 
   const unsigned p_tcim = bus.add_port("tcim");
   bus.map(p_tcim, "tcim", 0x1000, tcim.size.get());
@@ -104,6 +104,11 @@ Platform::Platform()
   const unsigned p_win = bus.add_port("windows");
   bus.map(p_win, "windows_low", 0x0001'0000, 0x0FFF'0000, /*absolute=*/true);
   bus.map(p_win, "windows_high", 0x1400'0000, 0x0400'0000, /*absolute=*/true);
+  std::vector<std::pair<uint64_t, uint64_t>> window_ranges;
+  for (const auto& r : bus.ranges())
+    if (r.port == p_win) window_ranges.emplace_back(r.base, r.size);
+  windows.set_window_ranges(window_ranges);
+  cmp.set_tcdm(tcdm_global_base(), tcdm_slice.get());
 
   // Bind in port order.
   bus.init.bind(tcim.socket);

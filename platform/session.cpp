@@ -98,6 +98,17 @@ std::unique_ptr<InsnTracer> start_text_trace(Platform& platform, const SessionOp
   return std::make_unique<InsnTracer>(platform.harts);
 }
 
+// The co-simulation checker's statistics (cmp.decoder=lockstep) on one summary line.
+void print_lockstep_summary() {
+  auto value = [](const char* name) -> unsigned long long {
+    const auto* c = dynamic_cast<const Counter*>(StatRegistry::instance().find(std::string("cmp.lockstep.") + name));
+    return c ? c->value() : 0;
+  };
+  if (!StatRegistry::instance().find("cmp.lockstep.packets_compared")) return;
+  std::printf("  lockstep         %llu packets compared, %llu mismatches, %llu RTL cycles\n", value("packets_compared"),
+              value("mismatches"), value("rtl_cycles"));
+}
+
 }  // namespace
 
 RunResult run_session(Platform& platform, const SessionOptions& opt, const std::string& name,
@@ -184,6 +195,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
     std::printf("  peak memory      %.1f MiB\n", m["peak_memory_mib"].get<double>());
     std::printf("  warnings/errors  %llu/%llu\n", static_cast<unsigned long long>(log_count(Level::Warn)),
                 static_cast<unsigned long long>(log_count(Level::Error)));
+    print_lockstep_summary();
     std::printf("  manifest         %s (config %s, seed %llu)\n", manifest_path.c_str(), hash.str().c_str(),
                 static_cast<unsigned long long>(platform.seed.get()));
     std::printf("  report           %s/report.html, %s/report.json\n", opt.out_dir.c_str(), opt.out_dir.c_str());

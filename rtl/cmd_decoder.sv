@@ -20,12 +20,12 @@ module cmd_decoder (
     output logic [7:0]  out_opcode,
     output logic [31:0] out_inline,
     output logic [12:0] out_payload_count,
-    output logic [3:0]  out_error,
+    output logic [7:0]  out_error,
     output logic [63:0] out_payload [8]
 );
-  // Error codes (avp_cmp_error).
-  localparam logic [3:0] E_OK = 4'd0, E_BAD_HEADER = 4'd1, E_ODD_COUNT = 4'd2, E_PAYLOAD_COUNT = 4'd3,
-                         E_UNKNOWN_OPCODE = 4'd4, E_BAD_REGISTER = 4'd5, E_TRUNCATED = 4'd6, E_BAD_ARGS = 4'd15;
+  // Opcodes OP_*, error codes E_* (avp_cmp_error) and REG_NUM_REGS, generated
+  // from cmp_packets.h at configure time (rtl/cmp_defs.cmake).
+`include "cmp_defs.svh"
 
   typedef enum logic [1:0] {IDLE, PAYLOAD, SKIP, OUT} state_t;
   state_t state;
@@ -42,17 +42,17 @@ module cmd_decoder (
   // The payload count each opcode needs (13 bits: unknown opcodes never match).
   function automatic logic [12:0] expected(input logic [7:0] op, input logic [2:0] nargs);
     case (op)
-      8'd1, 8'd9: expected = 13'd0;
-      8'd2, 8'd3, 8'd4, 8'd5: expected = 13'd1;
-      8'd6: expected = 13'd3;
-      8'd7: expected = 13'd2;
-      8'd8: expected = 13'd1 + {10'd0, nargs};
+      OP_FINISH, OP_SYNC_CACHE: expected = 13'd0;
+      OP_WRITE_REG64, OP_LOAD_REG64, OP_STORE_REG64, OP_STORE_IMM64: expected = 13'd1;
+      OP_COPY_MEM64: expected = 13'd3;
+      OP_RUN_KERNEL_SLICE: expected = 13'd2;
+      OP_RUN_INSTANCES: expected = 13'd1 + {10'd0, nargs};  // NUM_ARGS = inline[10:8]
       default: expected = 13'h1FFF;
     endcase
   endfunction
 
-  wire known = (h_opcode >= 8'd1) && (h_opcode <= 8'd9);
-  wire reg_op = (out_opcode == 8'd2) || (out_opcode == 8'd3) || (out_opcode == 8'd4);
+  wire known = (h_opcode >= OP_FINISH) && (h_opcode <= OP_SYNC_CACHE);
+  wire reg_op = (out_opcode == OP_WRITE_REG64) || (out_opcode == OP_LOAD_REG64) || (out_opcode == OP_STORE_REG64);
 
   assign in_ready = (state == IDLE) || (state == PAYLOAD) || (state == SKIP);
   assign out_valid = (state == OUT);
@@ -89,14 +89,11 @@ module cmd_decoder (
               if ({3'd0, h_chunks} + 16'd1 > in_avail) begin
                 out_error <= E_TRUNCATED;
                 state <= OUT;
-              end else if (h_opcode == 8'd0) begin
+              end else if (h_opcode == OP_NOP) begin
                 remaining <= h_chunks;
                 state <= (h_chunks == 13'd0) ? OUT : SKIP;
               end else if (!known) begin
                 out_error <= E_UNKNOWN_OPCODE;
-                state <= OUT;
-              end else if (h_opcode == 8'd8 && h_inline[15:11] != 5'd0) begin
-                out_error <= E_BAD_ARGS;
                 state <= OUT;
               end else if (h_chunks != expected(h_opcode, h_inline[10:8])) begin
                 out_error <= E_PAYLOAD_COUNT;
@@ -129,7 +126,7 @@ module cmd_decoder (
         default: state <= IDLE;
       endcase
       // Register index check once the command is complete (reference order: after the payload count).
-      if (state == PAYLOAD && in_valid && remaining == 13'd1 && reg_op && out_inline >= 32'd40) out_error <= E_BAD_REGISTER;
+      if (state == PAYLOAD && in_valid && remaining == 13'd1 && reg_op && out_inline >= REG_NUM_REGS) out_error <= E_BAD_REGISTER;
     end
   end
 endmodule

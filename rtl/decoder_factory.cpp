@@ -7,11 +7,19 @@
 
 namespace avp {
 
-std::unique_ptr<PacketDecoder> make_packet_decoder(const std::string& name) {
-  if (name == "tlm") return std::make_unique<TlmPacketDecoder>();
-  if (name == "rtl") return std::make_unique<RtlPacketDecoder<Vcmd_decoder>>();
-  if (name == "lockstep")
-    return std::make_unique<LockstepDecoder>(std::make_unique<TlmPacketDecoder>(), std::make_unique<RtlPacketDecoder<Vcmd_decoder>>());
+std::unique_ptr<PacketDecoder> make_packet_decoder(const std::string& name, const std::string& rtl_vcd) {
+  if (name == "tlm") {
+    if (!rtl_vcd.empty()) throw ParamError("cmp.rtl_vcd (--rtl-vcd): needs cmp.decoder=rtl or lockstep, not tlm");
+    return std::make_unique<TlmPacketDecoder>();
+  }
+  try {
+    if (name == "rtl") return std::make_unique<RtlPacketDecoder<Vcmd_decoder>>(rtl_vcd);
+    if (name == "lockstep")
+      return std::make_unique<LockstepDecoder>(std::make_unique<TlmPacketDecoder>(),
+                                               std::make_unique<RtlPacketDecoder<Vcmd_decoder>>(rtl_vcd));
+  } catch (const std::runtime_error& e) {
+    throw ParamError(std::string("cmp.rtl_vcd: ") + e.what());
+  }
   throw ParamError("cmp.decoder: '" + name + "' is not one of tlm, rtl, lockstep");
 }
 

@@ -7,6 +7,7 @@
 
 namespace avp {
 // "tlm", "rtl" or "lockstep" (both, compared command by command); throws
-// ParamError naming cmp.decoder otherwise.
-std::unique_ptr<PacketDecoder> make_packet_decoder(const std::string& name);
+// ParamError naming cmp.decoder otherwise. rtl_vcd: a VCD file of the RTL
+// decoder's pins (cmp.rtl_vcd; needs rtl or lockstep).
+std::unique_ptr<PacketDecoder> make_packet_decoder(const std::string& name, const std::string& rtl_vcd = "");
 }  // namespace avp

@@ -17,25 +17,43 @@ std::string DecoderMismatch::describe() const {
   return os.str();
 }
 
-DecodedCommand LockstepDecoder::decode(const uint64_t* chunks, size_t available) {
+LockstepDecoder::LockstepDecoder(std::unique_ptr<PacketDecoder> reference, std::unique_ptr<PacketDecoder> dut,
+                                 const std::string& stats_prefix)
+    : ref_(std::move(reference)),
+      dut_(std::move(dut)),
+      compared_(stats_prefix + ".packets_compared", "packets decoded by both the TLM and the RTL decoder", "packets"),
+      mismatch_count_(stats_prefix + ".mismatches", "packets on which the decoders disagreed (or the RTL timed out)",
+                      "packets"),
+      rtl_cycles_(stats_prefix + ".rtl_cycles", "clock cycles the RTL decoder ran", "cycles") {}
+
+bool LockstepDecoder::step(const uint64_t* chunks, size_t available, DecodedCommand& out) {
   const DecodedCommand r = ref_->decode(chunks, available);
-  DecodedCommand d = dut_->decode(chunks, available);
+  out = dut_->decode(chunks, available);
+  const uint64_t index = compared_.value();
+  compared_.inc();
+  rtl_cycles_.inc(out.cycles);
   std::vector<std::string> diff;
-  if (r.error != d.error) diff.push_back("error");
-  if (r.opcode != d.opcode) diff.push_back("opcode");
-  if (r.inline_value != d.inline_value) diff.push_back("inline");
-  if (r.payload_chunks != d.payload_chunks) diff.push_back("payload_count");
+  if (r.error != out.error) diff.push_back("error");
+  if (r.opcode != out.opcode) diff.push_back("opcode");
+  if (r.inline_value != out.inline_value) diff.push_back("inline");
+  if (r.payload_chunks != out.payload_chunks) diff.push_back("payload_count");
   if (r.error == AVP_CMP_OK || r.error == AVP_CMP_ERR_BAD_REGISTER)
     for (unsigned i = 0; i < std::min(8u, r.payload_chunks); ++i)
-      if (r.payload[i] != d.payload[i]) diff.push_back("payload[" + std::to_string(i) + "]");
-  const uint64_t index = index_++;
-  if (diff.empty()) return d;
-  DecoderMismatch m{index, {}, r, d, diff};
+      if (r.payload[i] != out.payload[i]) diff.push_back("payload[" + std::to_string(i) + "]");
+  if (diff.empty()) return true;
+  DecoderMismatch m{index, {}, r, out, diff};
   m.chunks.assign(chunks, chunks + std::min<size_t>(available, 1 + std::min(8u, r.payload_chunks)));
   Logger log("cmp.lockstep");
   AVP_LOG(log, Error, m.describe());
   mismatches_.push_back(std::move(m));
-  d.error = AVP_CMP_ERR_LOCKSTEP;
+  mismatch_count_.inc();
+  out.error = AVP_CMP_ERR_LOCKSTEP;
+  return false;
+}
+
+DecodedCommand LockstepDecoder::decode(const uint64_t* chunks, size_t available) {
+  DecodedCommand d;
+  step(chunks, available, d);
   return d;
 }
 

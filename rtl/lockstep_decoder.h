@@ -1,13 +1,15 @@
 // Lockstep co-simulation of two decoders in the style of Ibex's co-simulation
-// checker: one step per command, field-by-field comparison, and a list of
-// readable mismatches. A mismatch makes the decoded command an error
-// (AVP_CMP_ERR_LOCKSTEP), so the command processor stops the buffer and
-// reports it.
+// checker (dv/cosim/cosim.h): step() presents one packet to both, compares the
+// decodings field by field and keeps a list of readable mismatches. A mismatch
+// (or an RTL that never answers: RtlPacketDecoder's timeout) makes the decoded
+// command an error (AVP_CMP_ERR_LOCKSTEP), so the command processor stops the
+// buffer and reports it. Statistics: packets compared, mismatches, RTL cycles.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "base/stats.h"
 #include "cmp/packet_decoder.h"
 
 namespace avp {
@@ -22,16 +24,21 @@ struct DecoderMismatch {
 
 class LockstepDecoder : public PacketDecoder {
  public:
-  LockstepDecoder(std::unique_ptr<PacketDecoder> reference, std::unique_ptr<PacketDecoder> dut)
-      : ref_(std::move(reference)), dut_(std::move(dut)) {}
+  // stats_prefix: where the statistics register ("<prefix>.packets_compared" ...).
+  LockstepDecoder(std::unique_ptr<PacketDecoder> reference, std::unique_ptr<PacketDecoder> dut,
+                  const std::string& stats_prefix = "cmp.lockstep");
+  // One packet through both decoders: false on a mismatch (recorded; `out` is
+  // then the DUT's decoding with error AVP_CMP_ERR_LOCKSTEP).
+  bool step(const uint64_t* chunks, size_t available, DecodedCommand& out);
   DecodedCommand decode(const uint64_t* chunks, size_t available) override;
   const std::vector<DecoderMismatch>& mismatches() const { return mismatches_; }
-  uint64_t commands() const { return index_; }
+  uint64_t commands() const { return compared_.value(); }
+  uint64_t rtl_cycles() const { return rtl_cycles_.value(); }
 
  private:
   std::unique_ptr<PacketDecoder> ref_, dut_;
   std::vector<DecoderMismatch> mismatches_;
-  uint64_t index_ = 0;
+  Counter compared_, mismatch_count_, rtl_cycles_;
 };
 
 }  // namespace avp

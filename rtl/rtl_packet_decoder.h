@@ -1,13 +1,19 @@
 // The Verilated RTL decoder behind the CMP's PacketDecoder interface: steps
-// the --cc model only for the cycles one command needs and reports them.
+// the --cc model only for the cycles one command needs and reports them. The
+// wait for the decoded command is bounded: an RTL that does not answer within
+// the cycles the packet can need is reset and the command fails with
+// AVP_CMP_ERR_LOCKSTEP. Optionally writes a VCD of the model's pins (one
+// clock period = 2 time units, the decoder's cycle count).
 #pragma once
 #include <algorithm>
 #include <memory>
+#include <string>
 
 // Verilator's headers use SystemC's sc_time_stamp() unqualified when SystemC is present.
 #include <systemc>
 using sc_core::sc_time_stamp;
 #include <verilated.h>
+#include <verilated_vcd_c.h>
 
 #include "cmp/packet_decoder.h"
 
@@ -16,14 +22,23 @@ namespace avp {
 template <class Model>
 class RtlPacketDecoder : public PacketDecoder {
  public:
-  RtlPacketDecoder() : ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<Model>(ctx_.get(), "cmd_decoder")) {
-    m_->rst = 1;
-    tick();
-    tick();
-    m_->rst = 0;
+  // vcd_path empty: no waveform.
+  explicit RtlPacketDecoder(const std::string& vcd_path = "")
+      : ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<Model>(ctx_.get(), "cmd_decoder")) {
+    if (!vcd_path.empty()) {
+      ctx_->traceEverOn(true);
+      vcd_ = std::make_unique<VerilatedVcdC>();
+      m_->trace(vcd_.get(), 99);
+      vcd_->open(vcd_path.c_str());
+      if (!vcd_->isOpen()) throw std::runtime_error(vcd_path + ": cannot write the RTL VCD file");
+    }
+    reset();
     cycles_ = 0;
   }
-  ~RtlPacketDecoder() override { m_->final(); }
+  ~RtlPacketDecoder() override {
+    m_->final();
+    if (vcd_) vcd_->close();
+  }
 
   // chunks holds min(available, 9) chunks: the header and up to 8 payload chunks.
   DecodedCommand decode(const uint64_t* chunks, size_t available) override {
@@ -33,12 +48,24 @@ class RtlPacketDecoder : public PacketDecoder {
       return d;
     }
     const uint64_t start = cycles_;
+    // A packet has at most 1 + 8191 chunks (COUNT has 14 bits); the command
+    // comes the cycle after its last chunk.
+    const size_t limit = std::min<size_t>(available, 1 + 8191) + 1;
     m_->in_valid = 1;
     m_->in_data = chunks[0];
     m_->in_avail = static_cast<uint16_t>(std::min<size_t>(available, 0xFFFF));
     m_->out_ready = 0;
     tick();  // header accepted (in_ready is high in IDLE)
     for (size_t i = 1; !m_->out_valid; ++i) {
+      if (i > limit) {
+        m_->in_valid = 0;
+        reset();
+        d.opcode = static_cast<uint8_t>(AVP_CMP_HEADER_OPCODE(chunks[0]));
+        d.error = AVP_CMP_ERR_LOCKSTEP;
+        d.cycles = static_cast<unsigned>(cycles_ - start);
+        timeouts_++;
+        return d;
+      }
       m_->in_data = (i <= 8 && i < available) ? chunks[i] : 0;  // NOP payloads beyond 8 are consumed as zeros
       tick();
     }
@@ -56,19 +83,29 @@ class RtlPacketDecoder : public PacketDecoder {
     return d;
   }
   uint64_t cycles() const { return cycles_; }
+  uint64_t timeouts() const { return timeouts_; }  // commands the RTL never presented
 
  private:
+  void reset() {
+    m_->rst = 1;
+    tick();
+    tick();
+    m_->rst = 0;
+  }
   void tick() {
     m_->clk = 0;
     m_->eval();
+    if (vcd_) vcd_->dump(2 * cycles_);
     m_->clk = 1;
     m_->eval();
+    if (vcd_) vcd_->dump(2 * cycles_ + 1);
     ctx_->timeInc(1);
     ++cycles_;
   }
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> m_;
-  uint64_t cycles_ = 0;
+  std::unique_ptr<VerilatedVcdC> vcd_;
+  uint64_t cycles_ = 0, timeouts_ = 0;
 };
 
 }  // namespace avp

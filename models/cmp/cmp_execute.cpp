@@ -27,8 +27,8 @@ bool CommandProcessor::write_block(uint64_t addr, const void* src, unsigned len,
   return transport(bus, gp_, tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(src), len, delay) == tlm::TLM_OK_RESPONSE;
 }
 
+// Any address is accepted (the seed asks only that it be accessible); the target decides.
 bool CommandProcessor::read64(uint64_t addr, uint64_t& v, sc_core::sc_time& delay, UnitId as, tlm::tlm_response_status* st) {
-  if (addr & 7) return false;
   set_unit(gp_, as, unit_kind(as) == UnitKind::Hart ? unit_index(as) / std::max(1u, harts_.num_harts() / harts_.num_cores()) : 0);
   const auto r = transport(bus, gp_, tlm::TLM_READ_COMMAND, addr, &v, 8, delay);
   set_unit(gp_, kCmpUnit);
@@ -37,7 +37,6 @@ bool CommandProcessor::read64(uint64_t addr, uint64_t& v, sc_core::sc_time& dela
 }
 
 bool CommandProcessor::write64(uint64_t addr, uint64_t v, sc_core::sc_time& delay, tlm::tlm_response_status* st) {
-  if (addr & 7) return false;
   const auto r = transport(bus, gp_, tlm::TLM_WRITE_COMMAND, addr, &v, 8, delay);
   if (st) *st = r;
   return r == tlm::TLM_OK_RESPONSE;
@@ -65,8 +64,15 @@ CommandProcessor::Failure CommandProcessor::execute(const DecodedCommand& c, sc_
   tlm::tlm_response_status st = tlm::TLM_OK_RESPONSE;
   auto mem_fail = [&](const char* what, uint64_t addr) -> Failure {
     std::ostringstream os;
-    os << what << " at 0x" << std::hex << addr << ((addr & 7) ? " (unaligned)" : " (unmapped or refused)");
-    return {st == tlm::TLM_GENERIC_ERROR_RESPONSE ? AVP_CMP_ERR_DMA : AVP_CMP_ERR_MEMORY, os.str()};
+    os << what << " at 0x" << std::hex << addr;
+    // A generic error is a device's own failure: the DMA controller answers a
+    // DMADONESEQ wait that way when a transfer waited on failed.
+    if (st == tlm::TLM_GENERIC_ERROR_RESPONSE) {
+      os << ": the device reported a failure (a DMA transfer waited on failed; see DMASTATUS)";
+      return {AVP_CMP_ERR_DMA, os.str()};
+    }
+    os << " (" << (st == tlm::TLM_ADDRESS_ERROR_RESPONSE ? "unmapped or refused" : "refused by the target") << ")";
+    return {AVP_CMP_ERR_MEMORY, os.str()};
   };
   switch (c.opcode) {
     case AVP_CMP_NOP:
@@ -86,6 +92,9 @@ CommandProcessor::Failure CommandProcessor::execute(const DecodedCommand& c, sc_
       if (!write64(c.inline_value, p[0], delay, &st)) return mem_fail("STORE_IMM64 write", c.inline_value);
       return {};
     case AVP_CMP_COPY_MEM64:
+      if (max_copy_elements.get() && c.inline_value > max_copy_elements.get())
+        return {AVP_CMP_ERR_TOO_LARGE, "COPY_MEM64 of " + std::to_string(c.inline_value) + " elements: more than " +
+                                           std::to_string(max_copy_elements.get()) + " (cmp.max_copy_elements)"};
       // Element by element, so memory-mapped counters are read one at a time.
       for (uint64_t i = 0; i < c.inline_value; ++i) {
         uint64_t v = 0;
@@ -128,12 +137,11 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
   Failure failure;
   uint64_t next = 0;
   unsigned running = 0;
+  std::vector<int64_t> instance_on(harts_.num_harts(), -1);  // the instance each hart runs for this command
   sc_core::sc_event finished;
   const sc_core::sc_time watchdog = kernel_watchdog.get();
+  bool timed_out = false;
   while ((next < instances && !failure.code) || running) {
-    if (watchdog > sc_core::SC_ZERO_TIME && !failure.code && next < instances && sc_core::sc_time_stamp() - begin > watchdog)
-      failure = {AVP_CMP_ERR_KERNEL_LIMIT, "watchdog: " + std::to_string(next) + " of " + std::to_string(instances) +
-                                               " instances launched after " + format_time(watchdog) + " (cmp.kernel_watchdog)"};
     for (unsigned h = 0; h < use && next < instances && !failure.code; ++h) {
       if (!harts_.hart_idle(h)) continue;
       HartLaunch l;
@@ -147,6 +155,8 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
       if (slice) {
         l.a[1] = c.payload[1];
         l.a[2] = packed;
+        l.read_only_base = kub;  // the KUB: read by kernels, never written (seed)
+        l.read_only_size = kub_size;
         if (tsd_size && kub_size) {
           // The KTB: a private copy of the thread-specific data at the bottom of the hart's TCDM slice.
           std::vector<uint8_t> tsd(tsd_size);
@@ -162,19 +172,35 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
       }
       sc_core::wait(d);
       ++running;
+      instance_on[h] = static_cast<int64_t>(next);
       ++next;
       instances_.inc();
-      harts_.launch(h, l, [this, h, &failure, &running, &finished](const HartExit& e) {
+      harts_.launch(h, l, [this, h, &failure, &running, &finished, &instance_on](const HartExit& e) {
         --running;
+        const std::string who = "instance " + std::to_string(instance_on[h]) + " on hart " + std::to_string(h) + ": ";
+        instance_on[h] = -1;
         finished.notify(sc_core::SC_ZERO_TIME);
         if (failure.code) return;
-        if (e.kind == HartExitKind::Trap) failure = {AVP_CMP_ERR_KERNEL_TRAP, e.describe(), true, h, e.pc, e.cause};
-        else if (e.kind == HartExitKind::Limit) failure = {AVP_CMP_ERR_KERNEL_LIMIT, e.describe(), true, h, e.pc, 0};
+        if (e.kind == HartExitKind::Trap) failure = {AVP_CMP_ERR_KERNEL_TRAP, who + e.describe(), true, h, e.pc, e.cause};
+        else if (e.kind == HartExitKind::Limit) failure = {AVP_CMP_ERR_KERNEL_LIMIT, who + e.describe(), true, h, e.pc, 0};
         else if (e.kind == HartExitKind::Exit && e.code != 0)
-          failure = {AVP_CMP_ERR_KERNEL_EXIT, e.describe(), true, h, e.pc, e.code};
+          failure = {AVP_CMP_ERR_KERNEL_EXIT, who + e.describe(), true, h, e.pc, e.code};
       });
     }
-    if ((next < instances && !failure.code) || running) sc_core::wait(finished | harts_.hart_idle_event());
+    if (!((next < instances && !failure.code) || running)) break;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (watchdog == sc_core::SC_ZERO_TIME || timed_out) {
+      sc_core::wait(finished | harts_.hart_idle_event());
+    } else if (now - begin < watchdog) {
+      sc_core::wait(watchdog - (now - begin), finished | harts_.hart_idle_event());
+    } else {
+      // The watchdog: the command fails naming its first running instance,
+      // and every hart still running one of its instances is stopped.
+      timed_out = true;
+      if (!failure.code) failure = watchdog_failure(instance_on, next, instances, watchdog);
+      for (unsigned h = 0; h < instance_on.size(); ++h)
+        if (instance_on[h] >= 0) harts_.stop(h);
+    }
   }
   kernel_latency_.sample((sc_core::sc_time_stamp() - begin).to_seconds() * 1e9);
   Trace::instance().slice(std::string(name()) + ".dispatch", cmp_opcode_name(c.opcode), begin, sc_core::sc_time_stamp(),
@@ -186,6 +212,21 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
                                    format_time(sc_core::sc_time_stamp() - begin) +
                                    (failure.code ? std::string(" -> ") + cmp_error_name(failure.code) : ""));
   return failure;
+}
+
+CommandProcessor::Failure CommandProcessor::watchdog_failure(const std::vector<int64_t>& instance_on, uint64_t launched,
+                                                            uint64_t instances, const sc_core::sc_time& watchdog) {
+  const std::string after = " after " + format_time(watchdog) + " (cmp.kernel_watchdog)";
+  for (unsigned h = 0; h < instance_on.size(); ++h)
+    if (instance_on[h] >= 0) {
+      const uint64_t pc = harts_.hart_pc(h);
+      std::ostringstream os;
+      os << "watchdog: instance " << instance_on[h] << " on hart " << h << " still running at pc 0x" << std::hex << pc
+         << std::dec << after << "; " << launched << " of " << instances << " instances launched";
+      return {AVP_CMP_ERR_KERNEL_TIMEOUT, os.str(), true, h, pc, static_cast<uint64_t>(instance_on[h])};
+    }
+  return {AVP_CMP_ERR_KERNEL_TIMEOUT,
+          "watchdog: " + std::to_string(launched) + " of " + std::to_string(instances) + " instances launched" + after};
 }
 
 }  // namespace avp

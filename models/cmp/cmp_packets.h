@@ -66,7 +66,7 @@ enum avp_cmp_reg {
 #define AVP_CMP_SYNC_DCACHE 1u
 #define AVP_CMP_SYNC_ICACHE 2u
 
-/* RUN_INSTANCES inline: [7:0] MAX_HARTS, [10:8] NUM_ARGS. */
+/* RUN_INSTANCES inline: [7:0] MAX_HARTS, [10:8] NUM_ARGS; [31:11] ignored. */
 #define AVP_CMP_RUN_INLINE(max_harts, num_args) ((uint32_t)(max_harts) | ((uint32_t)(num_args) << 8))
 
 /* Error codes (CMP_ERR_CODE). */
@@ -79,15 +79,17 @@ enum avp_cmp_error {
   AVP_CMP_ERR_BAD_REGISTER = 5,    /* register index >= 40 */
   AVP_CMP_ERR_TRUNCATED = 6,       /* the buffer ends inside a packet */
   AVP_CMP_ERR_NO_FINISH = 7,       /* the buffer ends without FINISH */
-  AVP_CMP_ERR_MEMORY = 8,          /* unmapped or unaligned address */
+  AVP_CMP_ERR_MEMORY = 8,          /* an address that is not accessible (unmapped or refused) */
   AVP_CMP_ERR_BAD_WINDOW = 9,      /* window onto nothing, onto a window, reserved mode, bad size */
   AVP_CMP_ERR_MAX_HARTS = 10,      /* MAX_HARTS larger than the harts that exist */
   AVP_CMP_ERR_KERNEL_TRAP = 11,    /* a kernel instance trapped (hart, pc, cause in the status) */
   AVP_CMP_ERR_KERNEL_EXIT = 12,    /* a kernel instance called exit with a non-zero code */
   AVP_CMP_ERR_KERNEL_LIMIT = 13,   /* a kernel instance exceeded the instruction limit */
   AVP_CMP_ERR_DMA = 14,            /* a DMA transfer waited on by the buffer failed */
-  AVP_CMP_ERR_BAD_ARGS = 15,       /* NUM_ARGS > 7 */
-  AVP_CMP_ERR_LOCKSTEP = 16,       /* cmp.decoder=lockstep: the RTL and TLM decoders disagreed */
+  AVP_CMP_ERR_BAD_ARGS = 15,       /* reserved: no longer raised (NUM_ARGS is the 3-bit field [10:8]) */
+  AVP_CMP_ERR_LOCKSTEP = 16,       /* cmp.decoder=rtl/lockstep: the decoders disagreed or the RTL timed out */
+  AVP_CMP_ERR_KERNEL_TIMEOUT = 17, /* a RUN_* command outlived cmp.kernel_watchdog (hart, instance in the status) */
+  AVP_CMP_ERR_TOO_LARGE = 18,      /* COPY_MEM64 count above cmp.max_copy_elements */
 };
 
 /* The CMP register block at 0x2000_0000 (read-only mirror). */

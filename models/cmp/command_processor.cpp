@@ -14,8 +14,7 @@ namespace {
 constexpr uint32_t kCmdbufDone = AVP_INTR_CMDBUF_DONE, kCmpError = AVP_INTR_CMP_ERROR, kQueueFull = AVP_INTR_CMP_QUEUE_FULL;
 }
 
-CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows,
-                                   uint64_t tcdm_global_base, uint64_t tcdm_per_core)
+CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows)
     : sc_module(name),
       bus("bus"),
       mirror("mirror"),
@@ -25,13 +24,15 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
       complete_latency(this, "complete_latency", sc_core::sc_time(10, sc_core::SC_NS), "completing a buffer (counter, interrupt)"),
       launch_latency(this, "launch_latency", sc_core::sc_time(20, sc_core::SC_NS), "setting up one kernel instance on a hart"),
       queue_depth(this, "queue_depth", 16, "command buffers the queue holds"),
-      kernel_watchdog(this, "kernel_watchdog", sc_core::sc_time(100, sc_core::SC_MS),
-                      "a RUN_* command still launching instances after this long fails (0 = no watchdog)"),
+      kernel_watchdog(this, "kernel_watchdog", sc_core::sc_time(1, sc_core::SC_SEC),
+                      "a RUN_* command not finished this long after it started fails with a timeout and its harts "
+                      "are stopped (0 = no watchdog)"),
+      max_copy_elements(this, "max_copy_elements", 1u << 20,
+                        "largest COPY_MEM64 count; a larger one fails the command without copying (0 = no limit)"),
       decoder(this, "decoder", "tlm", "packet decoder: tlm, rtl (the Verilated decoder of rtl/) or lockstep (both, compared)"),
+      rtl_vcd(this, "rtl_vcd", "", "VCD file of the RTL decoder's pins (decoder rtl or lockstep; empty: none)"),
       harts_(harts),
       windows_(windows),
-      tcdm_base_(tcdm_global_base),
-      tcdm_per_core_(tcdm_per_core),
       log_(this->name()),
       buffers_(this, "buffers", "command buffers completed with FINISH", "buffers"),
       failed_buffers_(this, "failed_buffers", "command buffers stopped by an error", "buffers"),

@@ -32,10 +32,16 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   Param<sc_core::sc_time> fetch_latency, decode_latency, execute_latency, complete_latency, launch_latency;
   Param<uint32_t> queue_depth;
   Param<sc_core::sc_time> kernel_watchdog;
+  Param<uint64_t> max_copy_elements;
   Param<std::string> decoder;
+  Param<std::string> rtl_vcd;
 
-  CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows, uint64_t tcdm_global_base,
-                   uint64_t tcdm_per_core);
+  CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows);
+  // The TCDM's global view (from the address map): default stacks and KTB copies live there.
+  void set_tcdm(uint64_t global_base, uint64_t per_core) {
+    tcdm_base_ = global_base;
+    tcdm_per_core_ = per_core;
+  }
 
   // CmpHostInterface.
   bool submit(uint64_t device_addr, uint64_t size) override;
@@ -74,6 +80,8 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   Failure execute(const DecodedCommand& c, sc_core::sc_time& delay);
   Failure write_reg(unsigned idx, uint64_t v);
   Failure run_kernel(const DecodedCommand& c, sc_core::sc_time& delay);
+  Failure watchdog_failure(const std::vector<int64_t>& instance_on, uint64_t launched, uint64_t instances,
+                           const sc_core::sc_time& watchdog);
   bool read64(uint64_t addr, uint64_t& v, sc_core::sc_time& delay, UnitId as, tlm::tlm_response_status* st = nullptr);
   bool write64(uint64_t addr, uint64_t v, sc_core::sc_time& delay, tlm::tlm_response_status* st = nullptr);
   bool read_block(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay);
@@ -85,7 +93,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
 
   HartControl& harts_;
   WindowUnit& windows_;
-  uint64_t tcdm_base_, tcdm_per_core_;
+  uint64_t tcdm_base_ = 0, tcdm_per_core_ = 0;
   std::unique_ptr<PacketDecoder> decoder_impl_;
   uint64_t regs_[AVP_CMP_NUM_REGS] = {};
   std::deque<Buffer> queue_;

@@ -47,10 +47,6 @@ DecodedCommand TlmPacketDecoder::decode(const uint64_t* chunks, size_t available
     d.error = AVP_CMP_ERR_UNKNOWN_OPCODE;
     return d;
   }
-  if (d.opcode == AVP_CMP_RUN_INSTANCES && ((d.inline_value >> 8) & 0xFF) > 7) {
-    d.error = AVP_CMP_ERR_BAD_ARGS;
-    return d;
-  }
   if (static_cast<int>(d.payload_chunks) != expected) {
     d.error = AVP_CMP_ERR_PAYLOAD_COUNT;
     return d;
@@ -72,8 +68,22 @@ const char* cmp_error_name(unsigned e) {
                                 "register index >= 40", "buffer truncated inside a packet", "no FINISH",
                                 "memory access error", "bad window", "MAX_HARTS too large", "kernel trap",
                                 "kernel exit with non-zero code", "kernel instruction limit", "DMA transfer failed",
-                                "more than 7 extra arguments", "RTL/TLM decoder mismatch (lockstep)"};
-  return e < 17 ? names[e] : "unknown error";
+                                "reserved (15)", "RTL decoder mismatch or timeout (lockstep)",
+                                "kernel watchdog timeout", "size above the documented limit"};
+  return e < sizeof(names) / sizeof(names[0]) ? names[e] : "unknown error";
+}
+
+std::string cmp_error_detail(unsigned code, uint32_t info, uint64_t pc, uint64_t cause) {
+  if (!(info & (1u << 31))) return "";
+  std::ostringstream os;
+  os << "hart " << ((info >> 8) & 0xFFFF) << " pc 0x" << std::hex << pc << std::dec;
+  switch (code) {
+    case AVP_CMP_ERR_KERNEL_TRAP: os << " trap cause " << cause; break;
+    case AVP_CMP_ERR_KERNEL_EXIT: os << " exit code " << static_cast<int64_t>(cause); break;
+    case AVP_CMP_ERR_KERNEL_TIMEOUT: os << " instance " << cause; break;
+    default: break;
+  }
+  return os.str();
 }
 
 std::string DecodedCommand::describe() const {

@@ -38,5 +38,9 @@ class TlmPacketDecoder : public PacketDecoder {
 int expected_payload(unsigned opcode, uint32_t inline_value);
 const char* cmp_opcode_name(unsigned opcode);
 const char* cmp_error_name(unsigned error);
+// "hart H pc 0x... trap cause C" / "... exit code N" / "... instance I" from the
+// status registers (ERR_INFO, ERR_PC, ERR_CAUSE: its meaning depends on the code);
+// empty when ERR_INFO names no hart.
+std::string cmp_error_detail(unsigned code, uint32_t info, uint64_t pc, uint64_t cause);
 
 }  // namespace avp

@@ -1,5 +1,8 @@
 #include "cmp/window_unit.h"
 
+#include <sstream>
+
+#include "base/fetch.h"
 #include "base/unit.h"
 
 namespace avp {
@@ -31,6 +34,23 @@ bool WindowUnit::configure(unsigned n, const Window& w, std::string& why) {
     if (nw.mode & AVP_CMP_WIN_INTERLEAVE) extent = nw.size() * units;
     else if (units > 1) extent = nw.scale_factor() * (units - 1) + nw.size();
     if (why.empty() && nw.base + nw.size() < nw.base) why = "window range wraps";
+    if (why.empty() && !ranges_.empty()) {
+      bool inside = false;
+      for (const auto& [lo, size] : ranges_) inside |= nw.base - lo < size && nw.size() <= size - (nw.base - lo);
+      if (!inside) {
+        std::ostringstream os;
+        os << "range [0x" << std::hex << nw.base << ", 0x" << nw.base + nw.size() << ") is not inside one window range (";
+        for (size_t i = 0; i < ranges_.size(); ++i)
+          os << (i ? ", " : "") << "[0x" << ranges_[i].first << ", 0x" << ranges_[i].first + ranges_[i].second << ")";
+        os << ")";
+        why = os.str();
+      }
+    }
+    for (unsigned i = 0; i < AVP_CMP_NUM_WINDOWS && why.empty(); ++i) {
+      const Window& o = windows_[i];
+      if (i != n && o.active() && nw.base < o.base + o.size() && o.base < nw.base + nw.size())
+        why = "range overlaps window " + std::to_string(i);
+    }
     if (why.empty()) {
       for (unsigned i = 0; i < AVP_CMP_NUM_WINDOWS; ++i) {
         const Window& o = i == n ? nw : windows_[i];
@@ -54,7 +74,10 @@ bool WindowUnit::translate(const tlm::tlm_generic_payload& gp, bool write, uint6
   for (const Window& w : windows_) {
     if (!w.active() || addr - w.base >= w.size()) continue;
     if (len > w.size() - (addr - w.base)) return false;  // crosses the end of the window
-    const uint64_t need = write ? AVP_CMP_WIN_PERM_W : (exec_ok ? AVP_CMP_WIN_PERM_R | AVP_CMP_WIN_PERM_X : AVP_CMP_WIN_PERM_R);
+    const uint64_t need = write      ? AVP_CMP_WIN_PERM_W
+                          : is_fetch(gp) ? AVP_CMP_WIN_PERM_X
+                          : exec_ok    ? AVP_CMP_WIN_PERM_R | AVP_CMP_WIN_PERM_X
+                                       : AVP_CMP_WIN_PERM_R;
     if (!(w.mode & need)) return false;
     const UnitExtension* ext = gp.get_extension<UnitExtension>();
     uint64_t index = 0, units = 1;
@@ -106,7 +129,7 @@ unsigned WindowUnit::transport_dbg(tlm::tlm_generic_payload& gp) {
   uint64_t eff = 0;
   const Window* w = nullptr;
   const uint64_t addr = gp.get_address();
-  // Debug reads serve instruction fetch and debuggers: R or X is enough.
+  // Debuggers' reads: R or X is enough; instruction fetches need X (translate).
   if (!translate(gp, gp.is_write(), eff, &w, !gp.is_write())) return 0;
   gp.set_address(eff);
   const unsigned n = init->transport_dbg(gp);
@@ -135,7 +158,7 @@ bool WindowUnit::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& 
   dmi.set_dmi_ptr(ptr);
   dmi.set_start_address(lo);
   dmi.set_end_address(hi);
-  if (!(w->mode & AVP_CMP_WIN_PERM_W)) dmi.allow_read();
+  if (!(w->mode & AVP_CMP_WIN_PERM_W) || is_fetch(gp)) dmi.allow_read();
   return true;
 }
 

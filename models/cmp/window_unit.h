@@ -5,6 +5,8 @@
 // translated accesses go back into the router through `init`.
 #pragma once
 #include <functional>
+#include <utility>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -34,15 +36,21 @@ class WindowUnit : public sc_core::sc_module {
   WindowUnit(sc_core::sc_module_name name, unsigned harts, unsigned cores,
              std::function<bool(uint64_t, uint64_t)> is_memory);
 
+  // The address ranges the router sends here ({base, size}): a window's own
+  // range must lie in one of them.
+  void set_window_ranges(std::vector<std::pair<uint64_t, uint64_t>> ranges) { ranges_ = std::move(ranges); }
+
   // Applies window n from the CMP registers; returns false (window left
-  // inactive) when it is invalid: reserved mode, target not backed by memory
+  // inactive) when it is invalid: reserved mode, range outside the window
+  // ranges or overlapping another active window, target not backed by memory
   // or inside a window's range.
   bool configure(unsigned n, const Window& w, std::string& why);
   const Window& window(unsigned n) const { return windows_[n]; }
 
   // Translates an access of `unit` (hart index/core from the extension);
   // false when no active window covers it or the access breaks its rules.
-  // exec_ok: instruction fetch (debug path), for which PERMS.X suffices.
+  // A fetch (FetchExtension) needs PERMS.X; exec_ok: a debugger's read, for
+  // which R or X suffices; any other read needs R.
   bool translate(const tlm::tlm_generic_payload& gp, bool write, uint64_t& out, const Window** win,
                  bool exec_ok = false) const;
 
@@ -55,6 +63,7 @@ class WindowUnit : public sc_core::sc_module {
   Window windows_[AVP_CMP_NUM_WINDOWS];
   unsigned harts_, cores_;
   std::function<bool(uint64_t, uint64_t)> is_memory_;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges_;
   Logger log_;
   Counter accesses_, faults_;
 };

@@ -20,6 +20,9 @@ DmaController::DmaController(sc_core::sc_module_name name)
       bandwidth(this, "bandwidth", 16.0, "bandwidth of one channel in bytes/ns"),
       setup_latency(this, "setup_latency", sc_core::sc_time(50, sc_core::SC_NS), "time from start to the first byte moved"),
       register_latency(this, "register_latency", sc_core::sc_time(2, sc_core::SC_NS), "latency of a register access"),
+      max_transfer_bytes(this, "max_transfer_bytes", 1ull << 30,
+                         "largest transfer (bytes per row x rows x planes); a larger one fails at once with the DMASTATUS "
+                         "error, nothing moved (0 = no limit)"),
       log_(this->name()),
       transfers_(this, "transfers", "transfers completed (including failed ones)", "transfers"),
       bytes_(this, "bytes", "bytes moved", "bytes"),
@@ -140,8 +143,16 @@ void DmaController::start(RegSet& r, UnitId unit, const sc_core::sc_time& at) {
   t->dst_stride[1] = dstr ? r.dstride[1] : t->size[0] * t->size[1];
   t->issued = at;
   r.pending[t->id] = false;
+  uint64_t rows = 0, total = 0;
   if (dims == 0 || t->size[0] == 0 || t->size[1] == 0 || t->size[2] == 0) {
     AVP_LOG(log_, Warn, unit_name(unit) << " transfer " << t->id << ": zero dimensions");
+    t->failed = true;
+  } else if (max_transfer_bytes.get() &&
+             (__builtin_mul_overflow(t->size[1], t->size[2], &rows) || __builtin_mul_overflow(rows, t->size[0], &total) ||
+              total > max_transfer_bytes.get())) {
+    AVP_LOG(log_, Warn, unit_name(unit) << " transfer " << t->id << ": " << t->size[0] << " x " << t->size[1] << " x "
+                                        << t->size[2] << " bytes is more than " << max_transfer_bytes.get() << " ("
+                                        << name() << ".max_transfer_bytes)");
     t->failed = true;
   }
   // Least-loaded channel, lowest index on ties.

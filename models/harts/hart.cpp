@@ -1,5 +1,6 @@
 #include "harts/hart.h"
 
+#include "base/fetch.h"
 #include "base/payload.h"
 #include "base/trace.h"
 #include "base/unit.h"
@@ -30,9 +31,15 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   done_ = std::move(done);
   reservation_ = ~0ull;
+  if (l.read_only_base != ro_base_ || l.read_only_size != ro_size_) {
+    ro_base_ = l.read_only_base;
+    ro_size_ = l.read_only_size;
+    invalidate_dmi(0, ~0ull);  // write regions are clipped around the read-only range
+  }
   history_.clear();
   running_ = true;
   stop_ = false;
+  stop_requested_ = false;
   started_ = sc_core::sc_time_stamp();
   instance_ = l.a[0];
   start_event_.notify(sc_core::SC_ZERO_TIME);
@@ -72,9 +79,20 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
   if (done) done(e);
 }
 
+void Hart::request_stop() {
+  if (!running_) return;
+  stop_requested_ = true;
+  block_abort_ = true;
+  irq_event_.notify(sc_core::SC_ZERO_TIME);  // out of WFI and barrier waits
+}
+
 void Hart::run() {
   const uint64_t quantum = cluster_.quantum_ps();
   while (!stop_) {
+    if (stop_requested_) {
+      finish(HartExitKind::Stopped);
+      break;
+    }
     if (kernel_ && s_.pc == ret_addr_) {
       finish(HartExitKind::Returned);
       break;
@@ -113,11 +131,11 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   for (unsigned n = 0; n < 64; ++n) {
     uint16_t lo, hi = 0;
     if (n > 0 && ((a ^ pc) >> 12)) break;  // stay within the page the block started in
-    if (!debug_read(a, &lo, 2)) {
+    if (!fetch_read(a, &lo, 2)) {
       if (n == 0) throw TrapException{kInsnAccessFault, a};
       break;
     }
-    if (!is_compressed(lo) && !debug_read(a + 2, &hi, 2)) {
+    if (!is_compressed(lo) && !fetch_read(a + 2, &hi, 2)) {
       if (n == 0) throw TrapException{kInsnAccessFault, a};
       break;
     }
@@ -220,24 +238,51 @@ void Hart::set_interrupt(unsigned irq, bool level) {
 
 // ---- memory ----
 
-Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write) {
+// fetch: a region for instruction fetch, asked for with a FetchExtension so
+// that targets with an execute permission can refuse it; it serves data reads
+// only when granted to a data read as well.
+Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   for (auto& r : dmi_)
-    if (addr - r.base < r.size && (write ? r.wr : r.rd)) return &r;
+    if (addr - r.base < r.size && (fetch ? r.exec : write ? r.wr : r.rd)) return &r;
+  if (write && read_only(addr, 1)) return nullptr;
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  FetchExtension fetch_ext;
+  if (fetch) gp.set_extension(&fetch_ext);
   gp.set_address(addr);
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   tlm::tlm_dmi dmi;
-  if (!bus->get_direct_mem_ptr(gp, dmi)) return nullptr;
+  const bool granted = bus->get_direct_mem_ptr(gp, dmi);
+  if (fetch) gp.clear_extension(&fetch_ext);
+  if (!granted) return nullptr;
   DmiRegion r;
   r.base = dmi.get_start_address();
   r.size = dmi.get_end_address() - dmi.get_start_address() + 1;
   r.ptr = dmi.get_dmi_ptr();
-  r.rd = dmi.is_read_allowed();
-  r.wr = dmi.is_write_allowed();
+  r.rd = dmi.is_read_allowed() && !fetch;
+  r.wr = dmi.is_write_allowed() && !fetch;
+  r.exec = fetch && dmi.is_read_allowed();
   r.rd_ps = static_cast<uint64_t>(dmi.get_read_latency().to_seconds() * 1e12 + 0.5);
   r.wr_ps = static_cast<uint64_t>(dmi.get_write_latency().to_seconds() * 1e12 + 0.5);
-  if (!(write ? r.wr : r.rd) || addr - r.base >= r.size) return nullptr;
+  if (ro_size_ && r.wr && r.base < ro_base_ + ro_size_ && ro_base_ <= r.base + (r.size - 1)) {
+    // Clip the writable region to the side of the read-only range that holds addr.
+    const uint64_t end = r.base + (r.size - 1);
+    if (addr < ro_base_) {
+      r.size = ro_base_ - r.base;
+    } else {
+      const uint64_t lo = ro_base_ + ro_size_;
+      r.ptr += lo - r.base;
+      r.base = lo;
+      r.size = end - lo + 1;
+    }
+    r.rd = false;  // the clipped region serves stores only
+  }
+  if (!(fetch ? r.exec : write ? r.wr : r.rd) || addr - r.base >= r.size) return nullptr;
+  for (auto& o : dmi_)
+    if (o.base == r.base && o.size == r.size && o.ptr == r.ptr) {  // the same region: widen its use
+      o.rd |= r.rd, o.wr |= r.wr, o.exec |= r.exec;
+      return &o;
+    }
   dmi_.push_back(r);
   return &dmi_.back();
 }
@@ -297,6 +342,7 @@ void Hart::store_slow(uint64_t addr, T v) {
       return;
     }
   }
+  if (read_only(addr, sizeof(T))) throw TrapException{kStoreAccessFault, addr};
   transport(tlm::TLM_WRITE_COMMAND, addr, &v, sizeof(T), kStoreAccessFault);
 }
 
@@ -334,6 +380,26 @@ bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {
   gp.set_data_ptr(static_cast<unsigned char*>(dst));
   gp.set_data_length(len);
   return bus->transport_dbg(gp) == len;
+}
+
+bool Hart::fetch_read(uint64_t addr, void* dst, unsigned len) {
+  if (DmiRegion* r = find_dmi(addr, false, true)) {
+    if (r->size - (addr - r->base) >= len) {
+      std::memcpy(dst, r->ptr + (addr - r->base), len);
+      return true;
+    }
+  }
+  tlm::tlm_generic_payload gp;
+  set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
+  FetchExtension fetch_ext;
+  gp.set_extension(&fetch_ext);
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(dst));
+  gp.set_data_length(len);
+  const bool ok = bus->transport_dbg(gp) == len;
+  gp.clear_extension(&fetch_ext);
+  return ok;
 }
 
 bool Hart::debug_write(uint64_t addr, const void* src, unsigned len) {

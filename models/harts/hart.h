@@ -60,6 +60,9 @@ class Hart : public sc_core::sc_module {
   // trap ends it); otherwise a bare-metal program (traps go to mtvec).
   void start(const HartLaunch& l, bool kernel, std::function<void(const HartExit&)> done);
   void invalidate_decoded();  // drop every decoded block (fence.i, SYNC_CACHE ICACHE, code writes)
+  // Ends the running program at the next instruction boundary, or at once when
+  // it waits in WFI or at a barrier (HartExitKind::Stopped).
+  void request_stop();
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS); }
@@ -96,7 +99,7 @@ class Hart : public sc_core::sc_module {
     uint64_t base = 0, size = 0;  // size 0: empty
     uint8_t* ptr = nullptr;
     uint64_t rd_ps = 0, wr_ps = 0;
-    bool rd = false, wr = false;
+    bool rd = false, wr = false, exec = false;  // exec: granted to an instruction fetch
   };
 
   void thread();
@@ -122,7 +125,11 @@ class Hart : public sc_core::sc_module {
   bool counter_allowed(unsigned csr) const;
 
   // Memory.
-  DmiRegion* find_dmi(uint64_t addr, bool write);
+  DmiRegion* find_dmi(uint64_t addr, bool write, bool fetch = false);
+  bool fetch_read(uint64_t addr, void* dst, unsigned len);  // instruction fetch (needs execute permission)
+  bool read_only(uint64_t addr, uint64_t len) const {
+    return ro_size_ && addr < ro_base_ + ro_size_ && ro_base_ < addr + len;
+  }
   void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause);
   void after_store(uint64_t addr, unsigned len);
   template <typename T>
@@ -188,6 +195,8 @@ class Hart : public sc_core::sc_module {
   uint64_t reservation_ = ~0ull;  // LR/SC reserved address (8-byte granule), ~0 = none
 
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;
+  bool stop_requested_ = false;
+  uint64_t ro_base_ = 0, ro_size_ = 0;  // HartLaunch::read_only_*
   uint64_t ret_addr_ = 0, limit_ = 0, start_instret_ = 0;
   uint32_t launch_id_ = 0;
   sc_core::sc_time started_;

@@ -33,6 +33,9 @@ std::string HartExit::describe() const {
     case HartExitKind::Limit:
       os << "instruction limit reached at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
       break;
+    case HartExitKind::Stopped:
+      os << "stopped at pc 0x" << std::hex << pc << with_symbol(pc) << std::dec;
+      break;
   }
   os << " after " << instructions << " instructions";
   return os.str();
@@ -179,21 +182,26 @@ void HartCluster::update_hart_stats(Hart& h) {
 void HartCluster::launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
   Hart& h = *harts_.at(hart);
   if (!h.idle()) throw std::logic_error("launch on a busy hart");
-  if (history_length.get() > 65536)
-    throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
-                     " is more than 65536");
-  for (auto& h : harts_) h->history().set_length(history_length.get());
-  configure_costs();
+  prepare_start(h);
   group_of_[hart] = l.launch_id;
   h.start(l, true, std::move(done));
 }
 
-void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
+// Parameters may change between construction and a start (tests, sweeps): the
+// starting hart takes the current history length; the other harts' histories
+// are left alone, they may be running earlier instances.
+void HartCluster::prepare_start(Hart& h) {
   if (history_length.get() > 65536)
     throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
                      " is more than 65536");
-  for (auto& h : harts_) h->history().set_length(history_length.get());
+  if (h.history().length() != history_length.get()) h.history().set_length(history_length.get());
   configure_costs();
+}
+
+void HartCluster::stop(unsigned hart) { harts_.at(hart)->request_stop(); }
+
+void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {
+  prepare_start(*harts_.at(hart));
   group_of_[hart] = l.launch_id;
   harts_.at(hart)->start(l, false, std::move(done));
 }
@@ -256,7 +264,8 @@ void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Har
     return;
   }
   const sc_core::sc_time arrived = sc_core::sc_time_stamp();
-  while (g.generation == gen) sc_core::wait(g.release);
+  while (g.generation == gen && !h.stop_requested_) sc_core::wait(g.release | h.irq_event_);
+  if (g.generation == gen) --g.arrived;  // stopped while waiting: leaves the barrier
   h.add_stall(Hart::StallBarrier, static_cast<uint64_t>((sc_core::sc_time_stamp() - arrived).to_seconds() * 1e12 + 0.5));
 }
 

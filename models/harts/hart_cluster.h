@@ -47,6 +47,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   bool hart_idle(unsigned hart) const override { return harts_.at(hart)->idle(); }
   void launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) override;
   const sc_core::sc_event& hart_idle_event() const override { return idle_event_; }
+  void stop(unsigned hart) override;
+  uint64_t hart_pc(unsigned hart) const override { return harts_.at(hart)->state().pc; }
   sc_core::sc_time flush_dcaches() override;
   sc_core::sc_time invalidate_icaches() override;
 
@@ -101,6 +103,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   unsigned perf_transport_dbg(tlm::tlm_generic_payload& gp);
   bool perf_access(tlm::tlm_generic_payload& gp);
   void configure_costs();
+  void prepare_start(Hart& h);
   void xintf_b_transport(int hart, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   uint64_t xintf_device(Hart& h, const XintfRoute& r, unsigned k, uint64_t rs1, uint64_t rs2);
 

@@ -17,6 +17,9 @@ struct HartLaunch {
   uint64_t a[8] = {};
   uint64_t instruction_limit = 0;  // 0: the cluster's default limit parameter
   uint32_t launch_id = 0;          // groups harts for ECALL a7=2 barriers
+  // A range the instance may read but not write (the KUB): a store into it is
+  // a store access fault. Size 0: none.
+  uint64_t read_only_base = 0, read_only_size = 0;
 };
 
 enum class HartExitKind {
@@ -24,6 +27,7 @@ enum class HartExitKind {
   Exit,        // ECALL a7=0 (code in HartExit::code; non-zero is a kernel error)
   Trap,        // any other trap: cause, pc, tval
   Limit,       // instruction/time limit reached
+  Stopped,     // stopped from outside (HartControl::stop: the CMP's watchdog)
 };
 
 struct HartExit {
@@ -47,6 +51,11 @@ class HartControl {
   virtual void launch(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) = 0;
   // Notified whenever a hart becomes idle (for dynamic instance distribution).
   virtual const sc_core::sc_event& hart_idle_event() const = 0;
+  // Ends the instance running on `hart` at its next instruction boundary, or
+  // at once when it waits (WFI, barrier); `done` then reports Stopped.
+  virtual void stop(unsigned hart) = 0;
+  // The pc of a running hart (for reports).
+  virtual uint64_t hart_pc(unsigned hart) const = 0;
   // SYNC_CACHE: write back + invalidate data caches; invalidate instruction
   // caches and the ISS's decoded-instruction cache. Return the time it took.
   virtual sc_core::sc_time flush_dcaches() = 0;

@@ -69,7 +69,7 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
         sync();
         cluster_.wfi_begin(*this);
         const sc_core::sc_time asleep = sc_core::sc_time_stamp();
-        while (!(s_.mip & s_.mie)) sc_core::wait(irq_event_);
+        while (!(s_.mip & s_.mie) && !stop_requested_) sc_core::wait(irq_event_);
         stall_ps_[StallWfi] += static_cast<uint64_t>((sc_core::sc_time_stamp() - asleep).to_seconds() * 1e12 + 0.5);
         cluster_.wfi_end(*this);
       }

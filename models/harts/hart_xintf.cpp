@@ -48,6 +48,9 @@ void Hart::exec_xintf(const Insn& d) {
       const uint64_t call_ps = static_cast<uint64_t>((sc_core::sc_time_stamp() + delay - before).to_seconds() * 1e12 + 0.5);
       stall_ps_[StallXintf] += call_ps - std::min(call_ps, stall_ps_[StallBarrier] - barrier_before);
       if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) illegal(d);  // hardware configuration error
+      // A device's illegal-instruction trap ("hardware configuration error":
+      // an unknown command) carries the instruction, like every illegal instruction.
+      if (p.fault && p.fault_cause == kIllegalInsn) illegal(d);
       if (p.fault) throw TrapException{p.fault_cause, p.fault_tval};
       rd = p.rd;
     }

@@ -20,6 +20,10 @@
   xcmd0: source = rs2; xcmd1: destination = rs2; xcmd2: start a 1D copy of rs2 bytes, rd = transfer id; \
   xcmd3: wait until transfer rs2 is done, rd = 0 (an error is an access fault) */
 
+/* The seed's standard fallback interfaces, found by xext like any device (lun 1 and 2). */
+#define AVP_XINTF_UUID_RETURN_ZERO 1ull      /* org.RiscV:Fallback:ReturnZero: every xcmd returns 0 */
+#define AVP_XINTF_UUID_RETURN_MINUS_ONE 2ull /* org.RiscV:Fallback:ReturnMinusOne: every xcmd returns -1 */
+
 /* Fallback luns. */
 #define AVP_XINTF_LUN_TRAP 0
 #define AVP_XINTF_LUN_ZERO 1

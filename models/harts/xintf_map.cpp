@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "base/params.h"
+#include "harts/xintf.h"
 
 namespace avp {
 namespace {
@@ -60,6 +61,8 @@ void XintfMap::configure(const std::string& luns, const std::string& devices) {
     l.lun = static_cast<unsigned>(parse_u64(with_privs(e.substr(eq + 1), l.privs, what), what));
     if (l.lun < 32 || l.lun > 0xFFF) throw ParamError(what + ": device luns are 32..4095 (0..2 are the fallbacks)");
     if (l.seq > 0xFFF || l.uuid >> 52) throw ParamError(what + ": uuid has 52 bits and seq 12 bits");
+    if (l.uuid <= AVP_XINTF_UUID_RETURN_MINUS_ONE)
+      throw ParamError(what + ": uuids 0..2 are the standard fallback interfaces (Trap, ReturnZero, ReturnMinusOne)");
     luns_.push_back(l);
   }
   for (const auto& e : split(devices, ',')) {
@@ -82,6 +85,10 @@ void XintfMap::configure(const std::string& luns, const std::string& devices) {
 }
 
 int XintfMap::lookup_lun(uint64_t uuid, unsigned seq, rv::Priv priv) const {
+  // The seed's standard fallback interfaces, at every privilege level:
+  // org.RiscV:Fallback:ReturnZero (uuid 1) on lun 1, ReturnMinusOne (uuid 2) on lun 2.
+  if (seq == 0 && (uuid == AVP_XINTF_UUID_RETURN_ZERO || uuid == AVP_XINTF_UUID_RETURN_MINUS_ONE))
+    return static_cast<int>(uuid == AVP_XINTF_UUID_RETURN_ZERO ? AVP_XINTF_LUN_ZERO : AVP_XINTF_LUN_MINUS_ONE);
   for (const auto& l : luns_)
     if (l.uuid == uuid && l.seq == seq && ((l.privs >> priv) & 1)) return static_cast<int>(l.lun);
   return -1;

@@ -1,6 +1,7 @@
 #include "memory.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <stdexcept>
@@ -29,7 +30,23 @@ Memory::Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
 }
 
-Memory::~Memory() { munmap(data_, size.get()); }
+Memory::~Memory() {
+  munmap(data_, size.get());
+  if (share_fd_ >= 0) close(share_fd_);
+}
+
+int Memory::share() {
+  if (share_fd_ >= 0) return share_fd_;
+  const int fd = memfd_create(name(), MFD_CLOEXEC);
+  if (fd < 0) return -1;
+  if (ftruncate(fd, static_cast<off_t>(size.get())) != 0 ||
+      mmap(data_, size.get(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+    close(fd);
+    return -1;
+  }
+  share_fd_ = fd;
+  return fd;
+}
 
 void Memory::write(uint64_t offset, const void* src, uint64_t len) {
   if (offset > size.get() || len > size.get() - offset) throw std::out_of_range(std::string(name()) + ": write past the end");

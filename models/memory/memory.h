@@ -34,6 +34,11 @@ class Memory : public sc_core::sc_module {
   void read(uint64_t offset, void* dst, uint64_t len) const;
   // Tells every initiator holding a DMI pointer to drop it.
   void invalidate_dmi();
+  // Backs the storage with a memfd that other processes may map (the host
+  // bridge's shared host memory) and returns it; the same fd on later calls.
+  // The storage is replaced in place (same address, DMI pointers stay valid)
+  // and starts zeroed: call it before anything is stored. -1 with errno on failure.
+  int share();
 
  private:
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -42,6 +47,7 @@ class Memory : public sc_core::sc_module {
   bool access(tlm::tlm_generic_payload& gp);
 
   uint8_t* data_ = nullptr;
+  int share_fd_ = -1;
   Logger log_;
   Counter reads_, writes_, bytes_read_, bytes_written_, dmi_grants_;
 };

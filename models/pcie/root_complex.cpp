@@ -88,6 +88,11 @@ bool PcieRootComplex::bar2_read(uint64_t off, void* data, uint64_t len) {
   return true;
 }
 
+bool PcieRootComplex::access(int bar, bool write, uint64_t off, void* data, unsigned len) {
+  auto* s = bar < 0 ? &cfg_out : bar == 0 ? &bar0_out : bar == 2 ? &bar2_out : nullptr;
+  return s && access(*s, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, off, data, len) == tlm::TLM_OK_RESPONSE;
+}
+
 void PcieRootComplex::intx(bool level) {
   if (level && !level_) {
     irqs_.inc();

@@ -32,6 +32,10 @@ class PcieRootComplex : public sc_core::sc_module {
   void mmio_write64(uint32_t off, uint64_t v); // BAR0, posted, one 8-byte request
   bool bar2_write(uint64_t off, const void* data, uint64_t len);
   bool bar2_read(uint64_t off, void* data, uint64_t len);
+  // One access of any size the link carries (1, 2, 4, 8 bytes for registers,
+  // up to 4 KiB for BAR2) to configuration space (bar < 0) or BAR0/BAR2, for
+  // host programs outside the simulator. False for another BAR or a failed access.
+  bool access(int bar, bool write, uint64_t off, void* data, unsigned len);
 
   // Interrupts from the endpoint.
   void intx(bool level);

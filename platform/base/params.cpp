@@ -93,6 +93,7 @@ bool parse_bool(const std::string& raw, const std::string& what) {
 
 sc_core::sc_time parse_time(const std::string& raw, const std::string& what) {
   std::string t = lower(strip(raw));
+  if (t == "0") return sc_core::SC_ZERO_TIME;  // zero needs no unit ("0 = no limit" parameters)
   static const std::pair<const char*, sc_core::sc_time_unit> units[] = {
       {"fs", sc_core::SC_FS}, {"ps", sc_core::SC_PS}, {"ns", sc_core::SC_NS},
       {"us", sc_core::SC_US}, {"ms", sc_core::SC_MS}, {"s", sc_core::SC_SEC}};

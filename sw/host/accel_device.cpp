@@ -11,7 +11,7 @@ namespace avp {
 std::string CmpError::describe() const {
   std::ostringstream os;
   os << cmp_error_name(code) << " at offset " << offset << " (" << cmp_opcode_name(info & 0xFF) << ")";
-  if (info & (1u << 31)) os << " on hart " << ((info >> 8) & 0xFFFF) << ", pc 0x" << std::hex << pc << ", cause " << std::dec << cause;
+  if (info & (1u << 31)) os << " on " << cmp_error_detail(code, info, pc, cause);
   return os.str();
 }
 

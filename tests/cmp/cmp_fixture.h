@@ -30,6 +30,11 @@ struct CmpBench {
   }
   uint64_t dram(uint64_t off) const { return p.dram_base() + off; }
   void place(uint64_t addr, const CommandBuffer& cb) { ASSERT_TRUE(p.device_port.write_debug(addr, cb.chunks().data(), cb.size_bytes())); }
+  // Places hand-encoded instructions (tests/cmp/rv_asm.h) at addr.
+  void put_code(uint64_t addr, const std::vector<uint32_t>& code) {
+    ASSERT_TRUE(p.device_port.write_debug(addr, code.data(), code.size() * 4));
+  }
+  void poke(uint64_t addr, uint64_t v) { ASSERT_TRUE(p.device_port.write_debug(addr, &v, 8)); }
   uint64_t peek(uint64_t addr) {
     uint64_t v = 0;
     EXPECT_TRUE(p.device_port.read_debug(addr, &v, 8));

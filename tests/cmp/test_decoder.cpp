@@ -40,7 +40,6 @@ TEST(Decoder, MalformedHeadersHaveTheirOwnErrors) {
   EXPECT_EQ(decode({AVP_CMP_HEADER(AVP_CMP_WRITE_REG64, 1, 40), 0}).error, AVP_CMP_ERR_BAD_REGISTER);
   EXPECT_EQ(decode({AVP_CMP_HEADER(AVP_CMP_WRITE_REG64, 1, 39), 0}).error, AVP_CMP_OK);
   EXPECT_EQ(decode({AVP_CMP_HEADER(AVP_CMP_COPY_MEM64, 3, 1), 0}).error, AVP_CMP_ERR_TRUNCATED);
-  EXPECT_EQ(decode({AVP_CMP_HEADER(AVP_CMP_RUN_INSTANCES, 1, 1u << 11), 0}).error, AVP_CMP_ERR_BAD_ARGS);
   EXPECT_EQ(decode({AVP_CMP_HEADER(AVP_CMP_RUN_INSTANCES, 3, AVP_CMP_RUN_INLINE(0, 1)), 0, 0, 0}).error,
             AVP_CMP_ERR_PAYLOAD_COUNT);
   EXPECT_EQ(decode({}).error, AVP_CMP_ERR_NO_FINISH);
@@ -50,4 +49,15 @@ TEST(Decoder, NopSkipsItsPayloadWhateverItHolds) {
   DecodedCommand d = decode({AVP_CMP_HEADER(AVP_CMP_NOP, 3, 0), 0xdead, 0xbeef, 0x1234});
   EXPECT_EQ(d.error, AVP_CMP_OK);
   EXPECT_EQ(d.payload_chunks, 3u);
+}
+
+// NUM_ARGS is the 3-bit field [10:8] (seed); the bits above it are ignored.
+TEST(Decoder, RunInstancesNumArgsIsBits10To8) {
+  const DecodedCommand d = decode({AVP_CMP_HEADER(AVP_CMP_RUN_INSTANCES, 2, 1u << 11 | AVP_CMP_RUN_INLINE(3, 1)), 5, 0x77});
+  EXPECT_EQ(d.error, AVP_CMP_OK) << d.describe();
+  EXPECT_EQ(d.payload_chunks, 2u);
+  EXPECT_EQ(d.payload[1], 0x77u);
+  EXPECT_EQ(decode({AVP_CMP_HEADER(AVP_CMP_RUN_INSTANCES, 1, 0xFFFFF800u), 5}).error, AVP_CMP_OK);  // NUM_ARGS 0
+  EXPECT_EQ(decode({AVP_CMP_HEADER(AVP_CMP_RUN_INSTANCES, 1, 1u << 11 | AVP_CMP_RUN_INLINE(0, 1)), 5}).error,
+            AVP_CMP_ERR_PAYLOAD_COUNT);
 }

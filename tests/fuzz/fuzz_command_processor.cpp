@@ -27,7 +27,7 @@ struct Rig {
                        uint64_t t;
                        return bus.decode(a, port, t) && (port == 0 || port == 1) && bus.decode(a + n - 1, port, t);
                      }};
-  CommandProcessor cmp{"cmp", harts, windows, 0x1800'0000, 4 << 20};
+  CommandProcessor cmp{"cmp", harts, windows};
   DmaController dma{"dma"};
   Rig() {
     bus.map(bus.add_port("dram"), "dram", 0x4000'0000, dram.size.get());
@@ -36,6 +36,8 @@ struct Rig {
     bus.map(bus.add_port("cmp"), "cmp", 0x2000'0000, 0x1000);
     const unsigned w = bus.add_port("windows");
     bus.map(w, "windows_low", 0x1'0000, 0x0FFF'0000, true);
+    windows.set_window_ranges({{0x1'0000, 0x0FFF'0000}});
+    cmp.set_tcdm(0x1800'0000, tcdm.size.get());
     bus.init.bind(dram.socket);
     bus.init.bind(tcdm.socket);
     bus.init.bind(dma.regs);

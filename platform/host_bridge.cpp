@@ -1,0 +1,247 @@
+// The host bridge's gate: accepts clients, reads their requests, hands each to
+// the connection's SystemC thread and decides when simulated time may pass.
+// Synchronisation policy (docs/host-bridge.md): the simulation advances only
+// while some client has a request in progress; with none pending the gate
+// blocks on the sockets and simulated time stands still, so one client gets
+// the same simulated times on every run.
+#include "host_bridge.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+
+#include "acceldev_driver.h"
+#include "base/log.h"
+#include "platform.h"
+
+namespace avp {
+namespace {
+
+Logger& bridge_log() {
+  static Logger l("host_bridge");
+  return l;
+}
+
+// How often, in simulated time, the gate looks for other clients' requests
+// while one is in progress.
+const sc_core::sc_time kPollInterval(1, sc_core::SC_US);
+constexpr size_t kMaxInput = 2 * (sizeof(avpb_request) + AVPB_MAX_PAYLOAD);
+
+}  // namespace
+
+HostBridge::HostBridge(Platform& platform, const std::string& socket_path) : p_(platform), path_(socket_path) {
+  mem_fd_ = p_.host.host_mem.share();
+  if (mem_fd_ < 0) throw std::runtime_error(std::string("cannot share the host memory: ") + std::strerror(errno));
+  sockaddr_un sa{};
+  sa.sun_family = AF_UNIX;
+  if (path_.size() >= sizeof(sa.sun_path)) throw std::runtime_error(path_ + ": socket path too long");
+  std::strcpy(sa.sun_path, path_.c_str());
+  listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (listen_fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  unlink(path_.c_str());
+  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || listen(listen_fd_, 64) != 0) {
+    const std::string err = std::strerror(errno);
+    close(listen_fd_);
+    throw std::runtime_error(path_ + ": " + err);
+  }
+}
+
+HostBridge::~HostBridge() {
+  for (auto& [id, c] : conns_) {
+    if (c->fd >= 0) close(c->fd);
+    // The simulation has stopped: contexts still open cannot be closed on the
+    // device any more (that takes simulated time), so they are let go as they are.
+    if (c->session)
+      for (auto& [h, ctx] : c->session->contexts) (void)ctx.ctx.release();
+  }
+  if (listen_fd_ >= 0) {
+    close(listen_fd_);
+    unlink(path_.c_str());
+  }
+}
+
+void HostBridge::irq_watch() {
+  for (;;) {
+    sc_core::wait(p_.host.irq_event());
+    ++irq_count_;
+    irq_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+int HostBridge::serve(pid_t child) {
+  sc_core::sc_spawn([this] { irq_watch(); }, "host_bridge_irq");
+  int status = 0;
+  bool child_running = child > 0;
+  for (;;) {
+    for (auto it = conns_.begin(); it != conns_.end();) it = it->second->finished ? conns_.erase(it) : std::next(it);
+    bool busy = false;
+    for (auto& [id, c] : conns_) busy |= c->busy;
+    if (child_running) {
+      int st = 0;
+      if (waitpid(child, &st, WNOHANG) == child) {
+        child_running = false;
+        status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      }
+    }
+    const bool stopping = child > 0 ? !child_running : shutdown_requested_;
+    if (stopping && conns_.empty()) return status;
+
+    std::vector<pollfd> pfd{{listen_fd_, POLLIN, 0}};
+    std::vector<Conn*> order;
+    for (auto& [id, c] : conns_) {
+      if (c->dead) continue;
+      pfd.push_back({c->fd, static_cast<short>(POLLIN | (c->out.empty() ? 0 : POLLOUT)), 0});
+      order.push_back(c.get());
+    }
+    // Blocking here freezes simulated time: nothing is asked of the device.
+    const int timeout = busy ? 0 : child_running ? 20 : stopping ? 20 : -1;
+    if (poll(pfd.data(), pfd.size(), timeout) < 0 && errno != EINTR)
+      throw std::runtime_error(std::string("host bridge: poll: ") + std::strerror(errno));
+    if (pfd[0].revents & POLLIN) accept_clients();
+    for (size_t i = 0; i < order.size(); ++i) {
+      Conn& c = *order[i];
+      if (pfd[i + 1].revents & POLLOUT) flush(c);
+      if (pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)) read_from(c);
+    }
+    for (auto& [id, c] : conns_) {
+      if (c->busy || c->finished) continue;
+      c->has_request = take_request(*c);
+      if (c->has_request || c->dead) {
+        c->busy = true;  // until its thread has answered (or released a closed client's session)
+        c->wake.notify(sc_core::SC_ZERO_TIME);
+      }
+    }
+    busy = false;
+    for (auto& [id, c] : conns_) busy |= c->busy;
+    if (!busy) {
+      sc_core::wait(sc_core::SC_ZERO_TIME);
+      continue;
+    }
+    // Requests in progress: let the simulation run. When nothing but the gate
+    // is left to happen, those requests can never complete: fail them.
+    if (!sc_core::sc_pending_activity()) {
+      ++starved_gen_;
+      starved_ev_.notify(sc_core::SC_ZERO_TIME);
+    }
+    sc_core::wait(std::max(kPollInterval, sc_core::sc_time_to_pending_activity()), done_ev_);
+  }
+}
+
+void HostBridge::accept_clients() {
+  for (;;) {
+    const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) return;
+    if (shutdown_requested_) {
+      close(fd);
+      continue;
+    }
+    auto c = std::make_unique<Conn>();
+    c->fd = fd;
+    c->id = next_conn_++;
+    Conn* raw = c.get();
+    conns_[raw->id] = std::move(c);
+    sc_core::sc_spawn([this, raw] { conn_thread(raw); }, ("host_bridge_conn" + std::to_string(raw->id)).c_str());
+  }
+}
+
+void HostBridge::read_from(Conn& c) {
+  uint8_t buf[16384];
+  for (;;) {
+    const ssize_t n = recv(c.fd, buf, sizeof buf, 0);
+    if (n > 0) {
+      c.in.insert(c.in.end(), buf, buf + n);
+      if (c.in.size() > kMaxInput) return drop(c, "sent more than one request ahead of its replies");
+      continue;
+    }
+    if (n == 0 || (errno != EAGAIN && errno != EINTR)) c.dead = true;
+    return;
+  }
+}
+
+void HostBridge::flush(Conn& c) {
+  while (!c.out.empty()) {
+    const ssize_t n = send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
+    if (n <= 0) {
+      if (n < 0 && errno != EAGAIN && errno != EINTR) c.dead = true;
+      return;
+    }
+    c.out.erase(c.out.begin(), c.out.begin() + n);
+  }
+}
+
+bool HostBridge::take_request(Conn& c) {
+  if (c.in.size() < sizeof(avpb_request)) return false;
+  avpb_request r;
+  std::memcpy(&r, c.in.data(), sizeof r);
+  if (r.length > AVPB_MAX_PAYLOAD) {
+    drop(c, "oversized message (" + std::to_string(r.length) + " payload bytes, at most " +
+                std::to_string(AVPB_MAX_PAYLOAD) + ")");
+    return false;
+  }
+  if (c.in.size() < sizeof r + r.length) return false;
+  c.req = r;
+  c.payload.assign(c.in.begin() + sizeof r, c.in.begin() + sizeof r + r.length);
+  c.in.erase(c.in.begin(), c.in.begin() + sizeof r + r.length);
+  return true;
+}
+
+void HostBridge::drop(Conn& c, const std::string& why) {
+  AVP_LOG(bridge_log(), Warn, "client " << c.id << ": " << why << ": disconnected");
+  c.dead = true;
+  c.in.clear();
+}
+
+void HostBridge::send_reply(Conn& c, const avpb_reply& r, const void* payload, uint32_t len, int pass_fd) {
+  if (c.dead) return;
+  const auto* h = reinterpret_cast<const uint8_t*>(&r);
+  c.out.insert(c.out.end(), h, h + sizeof r);
+  if (len) c.out.insert(c.out.end(), static_cast<const uint8_t*>(payload), static_cast<const uint8_t*>(payload) + len);
+  if (pass_fd >= 0) {
+    // The header goes with the descriptor in one message; the rest follows as stream data.
+    char ctrl[CMSG_SPACE(sizeof(int))] = {};
+    iovec iov{c.out.data(), sizeof r};
+    msghdr m{};
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = ctrl;
+    m.msg_controllen = sizeof ctrl;
+    cmsghdr* cm = CMSG_FIRSTHDR(&m);
+    cm->cmsg_level = SOL_SOCKET;
+    cm->cmsg_type = SCM_RIGHTS;
+    cm->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(cm), &pass_fd, sizeof(int));
+    const ssize_t n = sendmsg(c.fd, &m, MSG_NOSIGNAL);
+    if (n <= 0) return drop(c, "cannot pass the host-memory descriptor");
+    c.out.erase(c.out.begin(), c.out.begin() + n);
+  }
+  flush(c);
+}
+
+void HostBridge::conn_thread(Conn* c) {
+  for (;;) {
+    sc_core::wait(c->wake);
+    if (!c->has_request) break;  // woken without a request: the client has gone
+    handle(*c);
+    c->has_request = false;
+    c->busy = false;
+    done_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+  // Closed or dropped: the session ends with its last connection, freeing its
+  // contexts as closing their device files would.
+  if (c->session && --c->session->conns == 0) release_session(*c->session);
+  close(c->fd);
+  c->fd = -1;
+  c->busy = false;
+  c->finished = true;
+  done_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace avp

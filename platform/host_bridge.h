@@ -1,0 +1,99 @@
+// The host bridge: the platform as a PCIe device for host programs in their
+// own processes (docs/host-bridge.md). A Unix-domain socket server whose
+// clients get the host memory as a shared memfd and send configuration, MMIO,
+// interrupt and Acceldev device-file requests; each connection is served by
+// its own SystemC thread at the simulated time the request reaches the device.
+#pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "accelvp_bridge_proto.h"
+
+namespace avp {
+
+class Platform;
+class AcceldevDriver;
+class AcceldevContext;
+
+class HostBridge {
+ public:
+  // Creates the shared host memory and listens on `socket_path` (an existing
+  // socket file there is replaced). Throws std::runtime_error with the reason.
+  HostBridge(Platform& platform, const std::string& socket_path);
+  ~HostBridge();
+  const std::string& path() const { return path_; }
+
+  // The host program of a session (run from its SystemC thread). Serves until
+  // `child` (when > 0) has exited and its connections are gone, returning its
+  // exit status (128 + signal when killed), or, without a child, until a
+  // client asks for SHUTDOWN and every connection has gone (returns 0).
+  int serve(pid_t child);
+
+ private:
+  struct Context {
+    std::unique_ptr<AcceldevContext> ctx;
+    std::vector<bool> buffer_open;
+  };
+  struct Session {
+    uint64_t id = 0, token = 0;
+    unsigned conns = 0;
+    uint64_t irq_seen = 0;
+    uint64_t next_context = 1;
+    std::map<uint64_t, Context> contexts;
+  };
+  struct Conn {
+    int fd = -1;
+    unsigned id = 0;
+    std::shared_ptr<Session> session;
+    std::vector<uint8_t> in, out;
+    bool busy = false, dead = false, finished = false, has_request = false;
+    avpb_request req{};
+    std::vector<uint8_t> payload;
+    sc_core::sc_event wake;
+  };
+
+  // Gate (host_bridge.cpp): sockets, dispatch, and when simulated time may pass.
+  void accept_clients();
+  void read_from(Conn& c);
+  void flush(Conn& c);
+  bool take_request(Conn& c);
+  void drop(Conn& c, const std::string& why);
+  void conn_thread(Conn* c);
+  void send_reply(Conn& c, const avpb_reply& r, const void* payload, uint32_t len, int pass_fd = -1);
+  void irq_watch();
+
+  // Requests (host_bridge_requests.cpp): run in the connection's SystemC thread.
+  void handle(Conn& c);
+  int handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);
+  int handle_acceldev(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);
+  int acceldev_op(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);  // with the driver locked
+  int acceldev_wait(Context& ctx, uint32_t value);
+  // The driver's device-command feed is five MMIO writes: one caller at a time.
+  void lock_driver();
+  void unlock_driver();
+  void take_driver_interrupts();
+  AcceldevDriver* driver();
+  void release_session(Session& s);
+
+  Platform& p_;
+  std::string path_;
+  int listen_fd_ = -1, mem_fd_ = -1;
+  bool shutdown_requested_ = false;
+  unsigned next_conn_ = 1;
+  uint64_t next_session_ = 1;
+  std::map<unsigned, std::unique_ptr<Conn>> conns_;
+  sc_core::sc_event done_ev_, irq_ev_, starved_ev_;
+  uint64_t irq_count_ = 0, starved_gen_ = 0;
+  std::unique_ptr<AcceldevDriver> driver_;
+  bool driver_failed_ = false, driver_locked_ = false;
+  sc_core::sc_event driver_free_, serviced_ev_;
+};
+
+}  // namespace avp

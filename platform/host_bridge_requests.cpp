@@ -1,0 +1,158 @@
+// The host bridge's requests, each run in its connection's SystemC thread so
+// that accesses take the simulated time of the PCIe link and the device.
+#include <cerrno>
+#include <cstdio>
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "acceldev_driver.h"
+#include "host_bridge.h"
+#include "pcie/bar0_regs.h"
+#include "platform.h"
+
+namespace avp {
+namespace {
+
+bool reg_size(uint64_t s, bool allow64) { return s == 1 || s == 2 || s == 4 || (allow64 && s == 8); }
+
+// Requests that may come before HELLO / ATTACH.
+bool opens_session(uint32_t op) { return op == AVPB_HELLO || op == AVPB_ATTACH; }
+
+}  // namespace
+
+void HostBridge::handle(Conn& c) {
+  const avpb_request& q = c.req;
+  avpb_reply r{};
+  r.op = q.op;
+  std::vector<uint8_t> out;
+  int fd_to_pass = -1;
+  int st = 0;
+  std::string drop_reason;  // the client is disconnected after this reply
+  if (!c.session && !opens_session(q.op)) {
+    st = -EPERM;
+    drop_reason = "request " + std::to_string(q.op) + " before HELLO";
+  } else if (c.session && opens_session(q.op)) {
+    st = -EISCONN;
+  } else if (q.op == AVPB_HELLO) {
+    if (q.a[0] != AVPB_MAGIC || q.a[1] != AVPB_VERSION) {
+      st = -EPROTO;
+      char why[128];
+      std::snprintf(why, sizeof why, "handshake with magic 0x%llx version %llu (this server speaks version %u)",
+                    static_cast<unsigned long long>(q.a[0]), static_cast<unsigned long long>(q.a[1]), AVPB_VERSION);
+      drop_reason = why;
+    } else {
+      auto s = std::make_shared<Session>();
+      s->id = next_session_++;
+      s->token = std::mt19937_64(s->id ^ reinterpret_cast<uintptr_t>(s.get()))();
+      s->irq_seen = irq_count_;
+      c.session = s;
+      s->conns = 1;
+      r.r[0] = AVPB_VERSION;
+      r.r[1] = p_.host.host_mem.size.get();
+      r.r[2] = s->id;
+      r.r[3] = s->token;
+      fd_to_pass = mem_fd_;
+    }
+  } else if (q.op == AVPB_ATTACH) {
+    st = -ENOENT;
+    for (auto& [id, other] : conns_)
+      if (other->session && other->session->id == q.a[0] && other->session->token == q.a[1]) {
+        c.session = other->session;
+        ++c.session->conns;
+        st = 0;
+        break;
+      }
+  } else if (q.op == AVPB_BYE) {
+    c.dead = true;
+  } else if (q.op == AVPB_SHUTDOWN) {
+    shutdown_requested_ = true;
+  } else if (q.op == AVPB_SIM_TIME) {
+    r.r[0] = sc_core::sc_time_stamp().value();
+  } else if (q.op >= AVPB_DEV_OPEN && q.op <= AVPB_DEV_CLOSE_BUFFER) {
+    st = handle_acceldev(c, r, out);
+  } else {
+    st = handle_device_io(c, r, out);
+  }
+  if (st == 0 && !q.length != !(q.op == AVPB_BAR_WRITE)) st = -EINVAL;  // only BAR_WRITE carries a payload
+  r.status = st;
+  r.length = static_cast<uint32_t>(out.size());
+  r.sim_time_ps = sc_core::sc_time_stamp().value();
+  send_reply(c, r, out.data(), r.length, fd_to_pass);
+  if (!drop_reason.empty()) drop(c, drop_reason);
+}
+
+int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& out) {
+  const avpb_request& q = c.req;
+  PcieRootComplex& rc = p_.host;
+  switch (q.op) {
+    case AVPB_CFG_READ:
+    case AVPB_CFG_WRITE: {
+      // Configuration space is 32-bit registers: narrower accesses are
+      // read-modify-write of the containing register, as a host bridge does.
+      const uint64_t off = q.a[0], size = q.a[1];
+      if (!reg_size(size, false) || off >= 4096 || (off & (size - 1))) return -EINVAL;
+      const unsigned shift = 8 * (off & 3);
+      const uint32_t mask = size == 4 ? ~0u : ((1u << 8 * size) - 1) << shift;
+      uint32_t v = ~0u;
+      if (!rc.access(-1, false, off & ~3ull, &v, 4)) return -EIO;
+      if (q.op == AVPB_CFG_READ) {
+        r.r[0] = (v & mask) >> shift;
+        return 0;
+      }
+      v = (v & ~mask) | ((static_cast<uint32_t>(q.a[2]) << shift) & mask);
+      return rc.access(-1, true, off & ~3ull, &v, 4) ? 0 : -EIO;
+    }
+    case AVPB_MMIO_READ:
+    case AVPB_MMIO_WRITE: {
+      const uint64_t bar = q.a[0], off = q.a[1], size = q.a[2];
+      if ((bar != 0 && bar != 2) || !reg_size(size, true)) return -EINVAL;
+      uint64_t v = q.op == AVPB_MMIO_WRITE ? q.a[3] : ~0ull;
+      const bool ok = rc.access(static_cast<int>(bar), q.op == AVPB_MMIO_WRITE, off, &v, static_cast<unsigned>(size));
+      if (q.op == AVPB_MMIO_READ) r.r[0] = size == 8 ? v : v & ((1ull << 8 * size) - 1);
+      return ok ? 0 : -EIO;  // a failed read still answers all-ones, as an unsupported request does
+    }
+    case AVPB_BAR_READ: {
+      if (q.a[0] != 2 || q.a[2] > AVPB_MAX_PAYLOAD) return -EINVAL;
+      out.resize(q.a[2]);
+      if (!rc.bar2_read(q.a[1], out.data(), out.size())) {
+        out.clear();
+        return -EIO;
+      }
+      return 0;
+    }
+    case AVPB_BAR_WRITE:
+      if (q.a[0] != 2 || c.payload.empty()) return -EINVAL;
+      return rc.bar2_write(q.a[1], c.payload.data(), c.payload.size()) ? 0 : -EIO;
+    case AVPB_HOST_ALLOC: {
+      const uint64_t size = q.a[0], align = q.a[1] ? q.a[1] : 4096;
+      if (size == 0 || size > rc.host_mem.size.get() || (align & (align - 1)) || align > (1u << 30)) return -EINVAL;
+      try {
+        r.r[0] = rc.alloc(size, align);
+      } catch (const std::runtime_error&) {
+        return -ENOMEM;
+      }
+      return 0;
+    }
+    case AVPB_IRQ_WAIT: {
+      Session& s = *c.session;
+      const bool forever = q.a[0] == AVPB_IRQ_WAIT_FOREVER;
+      const sc_core::sc_time deadline =
+          sc_core::sc_time_stamp() + sc_core::sc_time(static_cast<double>(std::min<uint64_t>(q.a[0], 1'000'000'000'000'000ull)), sc_core::SC_NS);
+      const uint64_t gen = starved_gen_;
+      while (irq_count_ == s.irq_seen && (forever || sc_core::sc_time_stamp() < deadline) && gen == starved_gen_) {
+        if (forever) sc_core::wait(irq_ev_ | starved_ev_);
+        else sc_core::wait(deadline - sc_core::sc_time_stamp(), irq_ev_ | starved_ev_);
+      }
+      if (irq_count_ == s.irq_seen && gen != starved_gen_) return -EDEADLK;
+      r.r[0] = irq_count_ - s.irq_seen;
+      r.r[1] = rc.irq_level();
+      s.irq_seen = irq_count_;
+      return 0;
+    }
+    default:
+      return -ENOSYS;
+  }
+}
+
+}  // namespace avp

@@ -1,0 +1,261 @@
+/* libaccelvp-host: sessions, connections and the host-memory mapping. A
+ * session is the first connection (HELLO, which brings the memfd); calls
+ * from several threads at once each take a free connection, opening more
+ * with ATTACH, so a blocking call never holds up the others. */
+#define _GNU_SOURCE
+#include "host_client.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define MAX_IDLE 64
+
+struct avp_host {
+  char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+  uint64_t session, token, mem_size;
+  int mem_fd;
+  uint8_t *mem;
+  pthread_mutex_t lock;
+  int idle[MAX_IDLE];
+  int nidle;
+};
+
+static int write_all(int fd, const void *p, size_t n) {
+  const uint8_t *b = p;
+  while (n) {
+    ssize_t k = send(fd, b, n, MSG_NOSIGNAL);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    b += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+static int read_all(int fd, void *p, size_t n) {
+  uint8_t *b = p;
+  while (n) {
+    ssize_t k = recv(fd, b, n, 0);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    b += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+static int dial(const char *path) {
+  struct sockaddr_un sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  if (strlen(path) >= sizeof sa.sun_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  strcpy(sa.sun_path, path);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+    int e = errno;
+    close(fd);
+    errno = e;
+    return -1;
+  }
+  return fd;
+}
+
+/* One exchange on `fd`; the reply's header may carry a descriptor. */
+static int exchange(int fd, const struct avpb_request *q, const void *payload, struct avpb_reply *r, void *out,
+                    uint32_t out_cap, int *passed_fd) {
+  if (write_all(fd, q, sizeof *q) || (q->length && write_all(fd, payload, q->length))) return -EPIPE;
+  char ctrl[CMSG_SPACE(sizeof(int))];
+  struct iovec iov = {r, sizeof *r};
+  struct msghdr m;
+  memset(&m, 0, sizeof m);
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = ctrl;
+  m.msg_controllen = sizeof ctrl;
+  ssize_t k;
+  do k = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
+  while (k < 0 && errno == EINTR);
+  if (k <= 0) return -EPIPE;
+  struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+  if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+    int got;
+    memcpy(&got, CMSG_DATA(cm), sizeof got);
+    if (passed_fd) *passed_fd = got;
+    else close(got);
+  }
+  if ((size_t)k < sizeof *r && read_all(fd, (uint8_t *)r + k, sizeof *r - (size_t)k)) return -EPIPE;
+  if (r->length > AVPB_MAX_PAYLOAD) return -EPROTO;
+  uint8_t sink[4096];
+  for (uint32_t done = 0; done < r->length;) {
+    uint32_t n = r->length - done;
+    uint8_t *dst = done < out_cap ? (uint8_t *)out + done : sink;
+    if (done < out_cap && n > out_cap - done) n = out_cap - done;
+    if (done >= out_cap && n > sizeof sink) n = sizeof sink;
+    if (read_all(fd, dst, n)) return -EPIPE;
+    done += n;
+  }
+  return r->status;
+}
+
+static int take_conn(avp_host *h) {
+  pthread_mutex_lock(&h->lock);
+  int fd = h->nidle ? h->idle[--h->nidle] : -1;
+  pthread_mutex_unlock(&h->lock);
+  if (fd >= 0) return fd;
+  fd = dial(h->path);
+  if (fd < 0) return -1;
+  struct avpb_request q = {AVPB_ATTACH, 0, {h->session, h->token, 0, 0}};
+  struct avpb_reply r;
+  int st = exchange(fd, &q, NULL, &r, NULL, 0, NULL);
+  if (st) {
+    close(fd);
+    errno = -st;
+    return -1;
+  }
+  return fd;
+}
+
+static void give_conn(avp_host *h, int fd, int broken) {
+  pthread_mutex_lock(&h->lock);
+  if (!broken && h->nidle < MAX_IDLE) {
+    h->idle[h->nidle++] = fd;
+    fd = -1;
+  }
+  pthread_mutex_unlock(&h->lock);
+  if (fd >= 0) close(fd);
+}
+
+int avp_host_call(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, const void *payload,
+                  uint32_t len, struct avpb_reply *reply, void *out, uint32_t out_cap) {
+  struct avpb_reply local;
+  if (!reply) reply = &local;
+  int fd = take_conn(h);
+  if (fd < 0) return errno ? -errno : -EPIPE;
+  struct avpb_request q = {op, len, {a0, a1, a2, a3}};
+  int st = exchange(fd, &q, payload, reply, out, out_cap, NULL);
+  give_conn(h, fd, st == -EPIPE || st == -EPROTO);
+  return st;
+}
+
+avp_host *avp_host_connect(const char *socket_path) {
+  if (!socket_path) socket_path = getenv(AVPB_SOCKET_ENV);
+  if (!socket_path || !*socket_path) {
+    errno = ENOENT;
+    return NULL;
+  }
+  avp_host *h = calloc(1, sizeof *h);
+  if (!h) return NULL;
+  if (strlen(socket_path) >= sizeof h->path) {
+    free(h);
+    errno = ENAMETOOLONG;
+    return NULL;
+  }
+  strcpy(h->path, socket_path);
+  pthread_mutex_init(&h->lock, NULL);
+  h->mem_fd = -1;
+  int fd = dial(socket_path);
+  if (fd < 0) goto fail;
+  struct avpb_request q = {AVPB_HELLO, 0, {AVPB_MAGIC, AVPB_VERSION, 0, 0}};
+  struct avpb_reply r;
+  int st = exchange(fd, &q, NULL, &r, NULL, 0, &h->mem_fd);
+  if (st || h->mem_fd < 0) {
+    close(fd);
+    errno = st ? -st : EPROTO;
+    goto fail;
+  }
+  h->mem_size = r.r[1];
+  h->session = r.r[2];
+  h->token = r.r[3];
+  h->mem = mmap(NULL, h->mem_size, PROT_READ | PROT_WRITE, MAP_SHARED, h->mem_fd, 0);
+  if (h->mem == MAP_FAILED) {
+    close(fd);
+    goto fail;
+  }
+  h->idle[h->nidle++] = fd;
+  return h;
+fail:;
+  int e = errno;
+  if (h->mem_fd >= 0) close(h->mem_fd);
+  pthread_mutex_destroy(&h->lock);
+  free(h);
+  errno = e;
+  return NULL;
+}
+
+void avp_host_disconnect(avp_host *h) {
+  if (!h) return;
+  for (int i = 0; i < h->nidle; ++i) {
+    struct avpb_request q = {AVPB_BYE, 0, {0, 0, 0, 0}};
+    (void)write_all(h->idle[i], &q, sizeof q);
+    close(h->idle[i]);
+  }
+  munmap(h->mem, h->mem_size);
+  close(h->mem_fd);
+  pthread_mutex_destroy(&h->lock);
+  free(h);
+}
+
+static int result(int st) {
+  if (st == 0) return 0;
+  errno = -st;
+  return -1;
+}
+
+int avp_host_shutdown_server(avp_host *h) { return result(avp_host_call(h, AVPB_SHUTDOWN, 0, 0, 0, 0, NULL, 0, NULL, NULL, 0)); }
+
+int avp_cfg_read(avp_host *h, uint32_t offset, unsigned size, uint32_t *value) {
+  struct avpb_reply r;
+  int st = avp_host_call(h, AVPB_CFG_READ, offset, size, 0, 0, NULL, 0, &r, NULL, 0);
+  if (st == 0) *value = (uint32_t)r.r[0];
+  return result(st);
+}
+
+int avp_cfg_write(avp_host *h, uint32_t offset, unsigned size, uint32_t value) {
+  return result(avp_host_call(h, AVPB_CFG_WRITE, offset, size, value, 0, NULL, 0, NULL, NULL, 0));
+}
+
+void *avp_host_alloc(avp_host *h, size_t size, size_t align, uint64_t *bus_addr) {
+  struct avpb_reply r;
+  int st = avp_host_call(h, AVPB_HOST_ALLOC, size, align, 0, 0, NULL, 0, &r, NULL, 0);
+  if (result(st)) return NULL;
+  if (bus_addr) *bus_addr = r.r[0];
+  return h->mem + r.r[0];
+}
+
+void *avp_host_ptr(avp_host *h, uint64_t bus_addr, size_t len) {
+  if (bus_addr > h->mem_size || len > h->mem_size - bus_addr) {
+    errno = EFAULT;
+    return NULL;
+  }
+  return h->mem + bus_addr;
+}
+
+long avp_irq_wait(avp_host *h, uint64_t timeout_ns) {
+  struct avpb_reply r;
+  int st = avp_host_call(h, AVPB_IRQ_WAIT, timeout_ns, 0, 0, 0, NULL, 0, &r, NULL, 0);
+  if (result(st)) return -1;
+  if (r.r[0] == 0) {
+    errno = ETIMEDOUT;
+    return -1;
+  }
+  return (long)r.r[0];
+}
+
+uint64_t avp_sim_time_ps(avp_host *h) {
+  struct avpb_reply r;
+  return avp_host_call(h, AVPB_SIM_TIME, 0, 0, 0, 0, NULL, 0, &r, NULL, 0) == 0 ? r.r[0] : 0;
+}
+
+int avp_host_mem_fd(const avp_host *h) { return h->mem_fd; }
+uint8_t *avp_host_mem_base(const avp_host *h) { return h->mem; }
+uint64_t avp_host_mem_size(const avp_host *h) { return h->mem_size; }

@@ -1,0 +1,20 @@
+/* Internals of the host library shared with the device-file library: one
+ * request/reply exchange over a free connection of the session. */
+#ifndef AVP_HOST_CLIENT_H
+#define AVP_HOST_CLIENT_H
+
+#include "accelvp_bridge_proto.h"
+#include "accelvp_host.h"
+
+/* Sends `op` with arguments a0..a3 and an optional payload, waits for the
+ * reply. The reply's payload (at most out_cap bytes are kept) goes to `out`.
+ * Returns the reply status: 0 or a negative errno value (-EPIPE when the
+ * server has gone). */
+int avp_host_call(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, const void *payload,
+                  uint32_t len, struct avpb_reply *reply, void *out, uint32_t out_cap);
+/* The shared host memory: its descriptor, base pointer and size. */
+int avp_host_mem_fd(const avp_host *h);
+uint8_t *avp_host_mem_base(const avp_host *h);
+uint64_t avp_host_mem_size(const avp_host *h);
+
+#endif

@@ -1,0 +1,200 @@
+/* libaccelvp-host: the RefSi-style device API over the bridge (accelvp_device.h),
+ * the C counterpart of the in-simulator AccelDevice. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accelvp_device.h"
+#include "bar0_regs.h"
+
+#define MAX_BLOCKS 4096
+
+struct block {
+  uint64_t start, size;
+};
+
+struct avp_device {
+  avp_host *h;
+  avp_bar *bar0, *bar2;
+  avp_device_info info;
+  uint64_t heap_end;                /* allocations stay below the Acceldev engine's staging area */
+  struct block used[MAX_BLOCKS];    /* sorted by start */
+  unsigned nused;
+  uint64_t pending[256];            /* command buffers in flight, freed by wait_idle */
+  unsigned npending;
+};
+
+static uint64_t rd64(avp_bar *b, uint32_t lo, uint32_t hi) {
+  return avp_mmio_read32(b, lo) | (uint64_t)avp_mmio_read32(b, hi) << 32;
+}
+
+avp_device *avp_device_open(avp_host *h) {
+  uint32_t id = 0;
+  if (avp_cfg_read(h, 0, 4, &id)) return NULL;
+  if (id != (AVP_PCI_VENDOR_ID | AVP_PCI_DEVICE_ID << 16)) {
+    errno = ENODEV;
+    return NULL;
+  }
+  avp_device *d = calloc(1, sizeof *d);
+  if (!d) return NULL;
+  d->h = h;
+  d->bar0 = avp_bar_map(h, 0);
+  d->bar2 = avp_bar_map(h, 2);
+  if (!d->bar0 || !d->bar2 || avp_mmio_read32(d->bar0, AVP_INFO_MAGIC) != AVP_INFO_MAGIC_VALUE) {
+    avp_device_close(d);
+    errno = ENODEV;
+    return NULL;
+  }
+  avp_device_info *i = &d->info;
+  i->cores = avp_mmio_read32(d->bar0, AVP_INFO_CORES);
+  i->harts_per_core = avp_mmio_read32(d->bar0, AVP_INFO_HARTS_PER_CORE);
+  i->dram_base = rd64(d->bar0, AVP_INFO_DRAM_BASE_LO, AVP_INFO_DRAM_BASE_HI);
+  i->dram_size = rd64(d->bar0, AVP_INFO_DRAM_SIZE_LO, AVP_INFO_DRAM_SIZE_HI);
+  i->tcdm_base = avp_mmio_read32(d->bar0, AVP_INFO_TCDM_BASE);
+  i->tcdm_per_core = avp_mmio_read32(d->bar0, AVP_INFO_TCDM_PER_CORE);
+  i->tcim_base = avp_mmio_read32(d->bar0, AVP_INFO_TCIM_BASE);
+  i->tcim_size = avp_mmio_read32(d->bar0, AVP_INFO_TCIM_SIZE);
+  d->heap_end = i->dram_base + i->dram_size - ACCELDEV_CMP_STAGING_SIZE;
+  const uint32_t mine = AVP_INTR_CMDBUF_DONE | AVP_INTR_CMP_ERROR;
+  avp_mmio_write32(d->bar0, ACCELDEV_INTR, mine | AVP_INTR_CMP_QUEUE_FULL);
+  avp_mmio_write32(d->bar0, ACCELDEV_INTR_ENABLE, avp_mmio_read32(d->bar0, ACCELDEV_INTR_ENABLE) | mine);
+  return d;
+}
+
+void avp_device_close(avp_device *d) {
+  if (!d) return;
+  avp_bar_unmap(d->bar0);
+  avp_bar_unmap(d->bar2);
+  free(d);
+}
+
+const avp_device_info *avp_device_get_info(const avp_device *d) { return &d->info; }
+
+uint64_t avp_device_alloc(avp_device *d, uint64_t size, uint64_t align) {
+  if (align == 0) align = 256;
+  if (size == 0 || (align & (align - 1)) || size > d->info.dram_size) {
+    errno = EINVAL;
+    return 0;
+  }
+  uint64_t at = d->info.dram_base;
+  for (unsigned i = 0; i <= d->nused; ++i) {
+    at = (at + align - 1) & ~(align - 1);
+    const uint64_t limit = i < d->nused ? d->used[i].start : d->heap_end;
+    if (at <= limit && limit - at >= size) {
+      if (d->nused == MAX_BLOCKS) break;
+      memmove(&d->used[i + 1], &d->used[i], (d->nused - i) * sizeof d->used[0]);
+      d->used[i] = (struct block){at, size};
+      ++d->nused;
+      return at;
+    }
+    if (i < d->nused) at = d->used[i].start + d->used[i].size;
+  }
+  errno = ENOMEM;
+  return 0;
+}
+
+int avp_device_free(avp_device *d, uint64_t addr) {
+  for (unsigned i = 0; i < d->nused; ++i)
+    if (d->used[i].start == addr) {
+      memmove(&d->used[i], &d->used[i + 1], (d->nused - i - 1) * sizeof d->used[0]);
+      --d->nused;
+      return 0;
+    }
+  errno = EINVAL;
+  return -1;
+}
+
+static int in_dram(const avp_device *d, uint64_t addr, size_t len) {
+  const avp_device_info *i = &d->info;
+  return addr >= i->dram_base && len <= i->dram_size && addr - i->dram_base <= i->dram_size - len;
+}
+
+int avp_device_write(avp_device *d, uint64_t dev_addr, const void *src, size_t len) {
+  if (!in_dram(d, dev_addr, len)) return errno = EFAULT, -1;
+  return avp_bar_write(d->bar2, dev_addr - d->info.dram_base, src, len);
+}
+
+int avp_device_read(avp_device *d, uint64_t dev_addr, void *dst, size_t len) {
+  if (!in_dram(d, dev_addr, len)) return errno = EFAULT, -1;
+  return avp_bar_read(d->bar2, dev_addr - d->info.dram_base, dst, len);
+}
+
+int avp_device_execute(avp_device *d, const uint64_t *chunks, size_t count) {
+  const size_t bytes = count * 8;
+  if (count == 0 || d->npending == sizeof d->pending / sizeof d->pending[0]) return errno = EAGAIN, -1;
+  const uint64_t at = avp_device_alloc(d, bytes, 256);
+  if (!at) return -1;
+  if (avp_device_write(d, at, chunks, bytes) || avp_mmio_read32(d->bar0, AVP_CB_FREE) == 0) {
+    avp_device_free(d, at);
+    return errno = EAGAIN, -1;
+  }
+  avp_mmio_write32(d->bar0, AVP_CB_ADDR_LO, (uint32_t)at);
+  avp_mmio_write32(d->bar0, AVP_CB_ADDR_HI, (uint32_t)(at >> 32));
+  avp_mmio_write32(d->bar0, AVP_CB_SIZE, (uint32_t)bytes);
+  avp_mmio_write32(d->bar0, AVP_CB_SUBMIT, 1);
+  d->pending[d->npending++] = at;
+  return 0;
+}
+
+int avp_device_wait_idle(avp_device *d, avp_cmp_failure *err) {
+  avp_cmp_failure e = {0, 0, 0, 0, 0};
+  int lost = 0;
+  for (;;) {
+    const uint32_t intr = avp_mmio_read32(d->bar0, ACCELDEV_INTR);
+    const uint32_t mine = intr & (AVP_INTR_CMDBUF_DONE | AVP_INTR_CMP_ERROR);
+    if (mine) avp_mmio_write32(d->bar0, ACCELDEV_INTR, mine);
+    if ((intr & AVP_INTR_CMP_ERROR) && !e.code) {
+      e.code = avp_mmio_read32(d->bar0, AVP_CMP_ERR_CODE);
+      e.offset = avp_mmio_read32(d->bar0, AVP_CMP_ERR_OFFSET);
+      e.info = avp_mmio_read32(d->bar0, AVP_CMP_ERR_INFO);
+      e.pc = rd64(d->bar0, AVP_CMP_ERR_PC_LO, AVP_CMP_ERR_PC_HI);
+      e.cause = avp_mmio_read32(d->bar0, AVP_CMP_ERR_CAUSE);
+    }
+    if (!(avp_mmio_read32(d->bar0, AVP_CMP_STATUS) & 1)) break;
+    if (avp_irq_wait(d->h, AVP_WAIT_FOREVER) < 0 && errno != ETIMEDOUT) {
+      lost = errno;  /* the platform has gone or stalled */
+      break;
+    }
+  }
+  for (unsigned i = 0; i < d->npending; ++i) avp_device_free(d, d->pending[i]);
+  d->npending = 0;
+  if (err) *err = e;
+  if (lost) return errno = lost, -1;
+  return e.code ? (errno = EIO, -1) : 0;
+}
+
+int avp_device_load_kernel(avp_device *d, const char *elf_path, avp_kernel *k) {
+  const uint64_t link_base = 0x10000, window_end = 0x10000000;
+  FILE *f = fopen(elf_path, "rb");
+  if (!f) return -1;
+  Elf64_Ehdr eh;
+  int ok = fread(&eh, sizeof eh, 1, f) == 1 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+           eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr);
+  k->dram = ok ? avp_device_alloc(d, 1 << 20, 4096) : 0;
+  k->link_base = link_base;
+  k->entry = eh.e_entry;
+  k->size = 0;
+  ok = ok && k->dram;
+  for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph;
+    ok = fseek(f, (long)(eh.e_phoff + i * sizeof ph), SEEK_SET) == 0 && fread(&ph, sizeof ph, 1, f) == 1;
+    if (!ok || ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+    ok = ph.p_vaddr >= link_base && ph.p_vaddr + ph.p_memsz <= window_end && ph.p_vaddr + ph.p_memsz - link_base <= (1 << 20) &&
+         ph.p_filesz <= ph.p_memsz;
+    uint8_t *seg = ok ? calloc(1, ph.p_memsz) : NULL;
+    ok = seg && fseek(f, (long)ph.p_offset, SEEK_SET) == 0 && (ph.p_filesz == 0 || fread(seg, ph.p_filesz, 1, f) == 1) &&
+         avp_device_write(d, k->dram + (ph.p_vaddr - link_base), seg, ph.p_memsz) == 0;
+    free(seg);
+    if (ok && ph.p_vaddr + ph.p_memsz - link_base > k->size) k->size = ph.p_vaddr + ph.p_memsz - link_base;
+  }
+  fclose(f);
+  if (!ok) {
+    if (k->dram) avp_device_free(d, k->dram);
+    errno = ENOEXEC;
+    return -1;
+  }
+  return 0;
+}

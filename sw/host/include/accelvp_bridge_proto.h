@@ -1,0 +1,57 @@
+/* Wire protocol of the host bridge (docs/host-bridge.md): the messages a host
+ * process and `accel-vp serve` exchange over a Unix-domain stream socket. One
+ * layout for the server, the host library and the tests. Little-endian,
+ * fixed-size headers, every request answered by exactly one reply. */
+#ifndef ACCELVP_BRIDGE_PROTO_H
+#define ACCELVP_BRIDGE_PROTO_H
+
+#include <stdint.h>
+
+#define AVPB_MAGIC 0x42505641u /* "AVPB" */
+#define AVPB_VERSION 1u
+/* Largest payload of one message (BAR reads/writes and page lists). */
+#define AVPB_MAX_PAYLOAD (64u * 1024u)
+/* Environment variable naming the socket (set by `accel-vp exec`). */
+#define AVPB_SOCKET_ENV "ACCELVP_SOCKET"
+/* IRQ_WAIT without a timeout; it fails with EDEADLK when the simulation has
+ * nothing left to do (no interrupt can come). */
+#define AVPB_IRQ_WAIT_FOREVER (~(uint64_t)0)
+
+enum avpb_op {
+  AVPB_HELLO = 1,        /* a0 = magic, a1 = version -> r0 = version, r1 = host memory size, r2 = session, r3 = token; the memfd comes with it (SCM_RIGHTS) */
+  AVPB_ATTACH = 2,       /* a0 = session, a1 = token: one more connection of the same session (threads) */
+  AVPB_BYE = 3,          /* the connection ends cleanly */
+  AVPB_SHUTDOWN = 4,     /* stop the server once every other session has gone */
+  AVPB_CFG_READ = 10,    /* a0 = offset, a1 = size 1/2/4 -> r0 = value */
+  AVPB_CFG_WRITE = 11,   /* a0 = offset, a1 = size, a2 = value */
+  AVPB_MMIO_READ = 12,   /* a0 = bar (0 or 2), a1 = offset, a2 = size 1/2/4/8 -> r0 = value */
+  AVPB_MMIO_WRITE = 13,  /* a0 = bar, a1 = offset, a2 = size, a3 = value (posted) */
+  AVPB_BAR_READ = 14,    /* a0 = bar, a1 = offset, a2 = length <= AVPB_MAX_PAYLOAD -> payload */
+  AVPB_BAR_WRITE = 15,   /* a0 = bar, a1 = offset, payload = the bytes */
+  AVPB_HOST_ALLOC = 16,  /* a0 = size, a1 = alignment -> r0 = bus address (offset in the shared host memory) */
+  AVPB_IRQ_WAIT = 17,    /* a0 = timeout in simulated ns (0: poll, AVPB_IRQ_WAIT_FOREVER) -> r0 = interrupts since the last IRQ_WAIT, r1 = INTx level */
+  AVPB_SIM_TIME = 18,    /* -> r0 = simulated time in ps */
+  AVPB_DEV_OPEN = 30,    /* Acceldev context -> r0 = context handle */
+  AVPB_DEV_CLOSE = 31,   /* a0 = context: waits for its runs, unbinds, frees the id */
+  AVPB_DEV_CREATE_BUFFER = 32, /* a0 = context, a1 = type (0 code, 1 data), a2 = size -> r0 = buffer handle, r1 = slot, payload = uint64 bus address of each page */
+  AVPB_DEV_RUN = 33,     /* a0 = context, a1 = code buffer, a2 = byte offset, a3 = byte size */
+  AVPB_DEV_WAIT = 34,    /* a0 = context, a1 = fence value: blocks until reached or the context errs */
+  AVPB_DEV_CLOSE_BUFFER = 35, /* a0 = context, a1 = buffer */
+};
+
+struct avpb_request {
+  uint32_t op;
+  uint32_t length; /* payload bytes that follow */
+  uint64_t a[4];
+};
+
+struct avpb_reply {
+  uint32_t op;     /* the request's op */
+  int32_t status;  /* 0, or a negative errno value */
+  uint64_t r[4];
+  uint64_t sim_time_ps; /* simulated time when the reply left the simulator */
+  uint32_t length;      /* payload bytes that follow */
+  uint32_t reserved;
+};
+
+#endif

@@ -1,0 +1,63 @@
+/* The RefSi-style device API of libaccelvp-host, in C: open the accelerator
+ * over the host bridge, query it, allocate device DRAM, move data through
+ * BAR2, execute command buffers (cmp_packets.h chunks) through BAR0 and wait
+ * for them by interrupt, with the command processor's error details. One
+ * thread drives a device at a time. */
+#ifndef ACCELVP_DEVICE_H
+#define ACCELVP_DEVICE_H
+
+#include "accelvp_host.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct avp_device avp_device;
+
+typedef struct avp_device_info {
+  uint32_t cores, harts_per_core;
+  uint64_t dram_base, dram_size, tcdm_base, tcdm_per_core, tcim_base, tcim_size;
+} avp_device_info;
+
+/* The command processor's report of a failed command buffer (bar0_regs.h). */
+typedef struct avp_cmp_failure {
+  uint32_t code;   /* cmp_packets.h enum avp_cmp_error; 0: none */
+  uint32_t offset; /* byte offset of the failing packet */
+  uint32_t info;   /* opcode | hart << 8 | hart valid << 31 */
+  uint64_t pc;
+  uint32_t cause;
+} avp_cmp_failure;
+
+/* Checks the ids, maps the BARs, enables the command-processor interrupts and
+ * reads the information block. NULL with errno ENODEV for another device. */
+avp_device *avp_device_open(avp_host *h);
+void avp_device_close(avp_device *d);
+const avp_device_info *avp_device_get_info(const avp_device *d);
+
+/* Device DRAM, first fit. 0 with errno ENOMEM / EINVAL on failure. */
+uint64_t avp_device_alloc(avp_device *d, uint64_t size, uint64_t align);
+int avp_device_free(avp_device *d, uint64_t addr);
+/* Through BAR2; EFAULT outside device DRAM. */
+int avp_device_write(avp_device *d, uint64_t dev_addr, const void *src, size_t len);
+int avp_device_read(avp_device *d, uint64_t dev_addr, void *dst, size_t len);
+
+/* Places `count` chunks in device memory and queues them (asynchronous).
+ * EAGAIN when the device's queue is full. */
+int avp_device_execute(avp_device *d, const uint64_t *chunks, size_t count);
+/* Waits until every queued buffer has finished or failed. 0, or -1 with errno
+ * EIO and *err (when not NULL) filled with the first failure since the
+ * previous wait. */
+int avp_device_wait_idle(avp_device *d, avp_cmp_failure *err);
+
+/* Loads a device kernel ELF (linked in the kernel window at 0x10000) into a
+ * new 1 MiB block of device DRAM. */
+typedef struct avp_kernel {
+  uint64_t dram, link_base, size, entry;
+} avp_kernel;
+int avp_device_load_kernel(avp_device *d, const char *elf_path, avp_kernel *k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
