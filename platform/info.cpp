@@ -57,4 +57,17 @@ void print_params(std::ostream& os, const std::string& filter) {
   os << std::right;
 }
 
+void print_registers(Platform& p, std::ostream& os) {
+  for (const PcieEndpoint::Window& w : p.endpoint->windows()) {
+    os << "BAR0 0x" << std::hex << w.start << "..0x" << w.end - 1 << std::dec << ": ";
+    w.block->print(os);
+  }
+  auto on_bus = [&](const char* range, RegisterBlock& block) {
+    for (const auto& r : p.bus.ranges())
+      if (r.name == range) os << "bus 0x" << std::hex << r.base << std::dec << ": ";
+    block.print(os);
+  };
+  on_bus("console", p.console.registers());
+}
+
 }  // namespace avp

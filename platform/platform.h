@@ -10,7 +10,10 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "base/params.h"
+#include "acceldev/acceldev_engine.h"
+#include "acceldev/acceldev_iommu.h"
 #include "aql/aql_processor.h"
+#include "cmp/cmp_host_registers.h"
 #include "cmp/command_processor.h"
 #include "cmp/window_unit.h"
 #include "console/console_device.h"
@@ -74,11 +77,14 @@ class Platform {
   HartCluster harts;
   WindowUnit windows;
   CommandProcessor cmp;
+  CmpHostRegisters cmp_host_regs{&cmp, cmp};  // BAR0 0x1000..: the CMP's host interface
   DmaController dma;
   ConsoleDevice console;
   PcieLink link;
   PcieRootComplex host;
   std::unique_ptr<PcieEndpoint> endpoint;
+  std::unique_ptr<AcceldevEngine> acceldev;  // BAR0 0x0008.., Acceldev
+  std::unique_ptr<AcceldevIommu> iommu;      // its contexts' view of host memory
   std::unique_ptr<AqlProcessor> aql;
   // System devices for firmware (docs/platform.md, "System devices").
   Clint clint;

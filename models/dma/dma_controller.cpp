@@ -8,6 +8,7 @@
 #include "base/text_trace.h"
 #include "base/trace.h"
 #include "dma/dma_regs.h"
+#include "pcie/bar0_regs.h"
 
 namespace avp {
 
@@ -248,7 +249,7 @@ void DmaController::complete(Transfer& t) {
   if (t.failed) {
     errors_.inc();
     if (!(r.status & 1)) r.status = 1 | (t.id << 32);
-    if (on_error) on_error();
+    irq.raise(AVP_INTR_DMA_ERROR);
   }
   // Ids retire in order: done_seq is the highest id with all earlier ones done.
   for (auto it = r.pending.find(r.done_seq + 1); it != r.pending.end() && it->second; it = r.pending.find(r.done_seq + 1)) {

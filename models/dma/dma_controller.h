@@ -17,6 +17,7 @@
 #include "base/params.h"
 #include "base/stats.h"
 #include "base/unit.h"
+#include "regs/interrupt_out.h"
 
 namespace avp {
 
@@ -35,8 +36,9 @@ class DmaController : public sc_core::sc_module {
   explicit DmaController(sc_core::sc_module_name name);
   ~DmaController() override;
 
-  // Raised when a transfer fails (BAR0 DMA_ERROR).
-  std::function<void()> on_error;
+  // DMA_ERROR (AVP_INTR_DMA_ERROR, pcie/bar0_regs.h), raised when a transfer
+  // fails; bound to the endpoint's INTR register.
+  InterruptOut irq;
 
   struct Transfer {
     UnitId unit = 0;
