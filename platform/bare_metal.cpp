@@ -18,7 +18,9 @@ int run_bare_metal(Platform& p, const std::string& elf, unsigned n, GdbServer* g
     return 2;
   }
   register_symbols(img);
-  if (gdb) gdb->attach();
+  // The debugger connects when the first hart is about to run the entry:
+  // registers set up, pc at the ELF entry (as QEMU's -S).
+  if (gdb) gdb->attach_at_first_instruction();
   const unsigned hpc = p.harts_per_core.get();
   const uint64_t slice = p.tcdm_slice.get() / hpc;
   std::vector<HartExit> exits(n);

@@ -15,7 +15,7 @@
 #include "base/params.h"
 #include "cli.h"
 #include "cmp/packet_decoder.h"
-#include "debug/gdb_server.h"
+#include "cli_gdb.h"
 #include "harts/elf_loader.h"
 #include "platform.h"
 
@@ -152,8 +152,7 @@ void add_cmdbuf_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--dump", *dumps, "print memory as hex after the run: ADDR:LEN");
   cmd->callback([&ctx, buffers, elfs, writes, dumps] {
     auto platform = make_platform(ctx);
-    std::unique_ptr<GdbServer> gdb;
-    if (ctx.gdb_port >= 0) gdb = std::make_unique<GdbServer>(platform->harts, static_cast<unsigned>(ctx.gdb_port));
+    std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform);
     RunResult r = run_session(*platform, ctx.session, "cmdbuf", [&](Platform& p) {
       int code = 2;
       try {

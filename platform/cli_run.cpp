@@ -4,7 +4,7 @@
 
 #include "cli.h"
 #include "bare_metal.h"
-#include "debug/gdb_server.h"
+#include "cli_gdb.h"
 #include "platform.h"
 #include "workload.h"
 
@@ -32,8 +32,7 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
         ctx.exit_code = 2;
         return;
       }
-      std::unique_ptr<GdbServer> gdb;
-      if (ctx.gdb_port >= 0) gdb = std::make_unique<GdbServer>(platform->harts, static_cast<unsigned>(ctx.gdb_port));
+      std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform, *harts);
       RunResult r = run_session(*platform, ctx.session, "elf:" + *elf, [&](Platform& p) {
         const int code = run_bare_metal(p, *elf, *harts, gdb.get());
         if (gdb) gdb->finish(code);
@@ -62,8 +61,7 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
     }
     auto platform = make_platform(ctx);
     WorkloadArgs wa{*args};
-    std::unique_ptr<GdbServer> gdb;
-    if (ctx.gdb_port >= 0) gdb = std::make_unique<GdbServer>(platform->harts, static_cast<unsigned>(ctx.gdb_port));
+    std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform);
     RunResult r = run_session(*platform, ctx.session, w->name, [&](Platform& p) {
       if (gdb) gdb->attach();
       const int code = w->run(p, wa);

@@ -77,6 +77,9 @@ int sc_main(int argc, char* argv[]) {
   app.add_flag("!--no-progress", ctx.session.progress, "no progress line on stderr");
   app.add_option("--gdb", ctx.gdb_port, "wait for GDB on this TCP port (1..65535; 0: any free one) before running; harts are threads")
       ->check(CLI::Range(0, 65535));
+  app.add_flag_callback("-g", [&ctx] { ctx.gdb_port = 1234; }, "shorthand for --gdb 1234 (QEMU's -s; -s is --set here)");
+  app.add_flag("-S", ctx.gdb_wait_first,
+               "with --gdb/-g: wait for GDB when the first hart is about to execute its first instruction (as QEMU's -S)");
   app.add_option("--timeline", ctx.session.timeline_file,
                  "record a timeline (Chrome trace-event JSON for Perfetto / chrome://tracing) into this file")
       ->check(kNonEmpty);

@@ -173,7 +173,9 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   } else if (!res.finished) {
     end.message = "workload '" + name + "' did not finish: " +
                   (end.time_limit ? "simulated time limit reached (platform.time_limit = " + platform.time_limit.value_string() + ")"
-                                  : std::string("simulation starved (no more events)")) +
+                                  : sc_core::sc_get_status() == sc_core::SC_STOPPED
+                                        ? std::string("killed by the debugger")  // only the GDB server's kill stops it so
+                                        : std::string("simulation starved (no more events)")) +
                   " at " + format_time(sc_core::sc_time_stamp());
     std::cerr << "accel-vp: " << end.message << "\n";
     res.exit_code = 3;

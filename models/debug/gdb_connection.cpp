@@ -54,8 +54,7 @@ bool Connection::accept() {
 void Connection::close() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
-  packets_.clear();
-  interrupts_ = 0;
+  inputs_.clear();
 }
 
 Connection::Read Connection::read_some(int timeout_ms) {
@@ -76,7 +75,7 @@ Connection::Read Connection::read_some(int timeout_ms) {
     switch (framer_.feed(buf[i])) {
       case PacketFramer::Event::Packet:
         if (!no_ack_) write_all("+");
-        packets_.push_back(framer_.payload());
+        inputs_.push_back({false, framer_.payload()});
         break;
       case PacketFramer::Event::BadChecksum:
         // In no-ack mode there is no way to ask again: the packet is dropped.
@@ -87,7 +86,7 @@ Connection::Read Connection::read_some(int timeout_ms) {
         send("E07");  // the packet is larger than the PacketSize we advertised
         break;
       case PacketFramer::Event::Interrupt:
-        ++interrupts_;
+        inputs_.push_back({true, {}});
         break;
       case PacketFramer::Event::Ack:
         acked_ = true;
@@ -103,26 +102,25 @@ Connection::Read Connection::read_some(int timeout_ms) {
 }
 
 Connection::Input Connection::receive(std::string& payload) {
-  for (;;) {
-    if (interrupts_) {
-      interrupts_ = 0;
-      return Input::Interrupt;
-    }
-    if (!packets_.empty()) {
-      payload = std::move(packets_.front());
-      packets_.pop_front();
-      return Input::Packet;
-    }
+  while (inputs_.empty())
     if (read_some(-1) == Read::Closed) return Input::Closed;
-  }
+  Input_ in = std::move(inputs_.front());
+  inputs_.pop_front();
+  if (in.interrupt) return Input::Interrupt;
+  payload = std::move(in.payload);
+  return Input::Packet;
 }
 
 bool Connection::poll_interrupt() {
   while (fd_ >= 0 && read_some(0) == Read::Data) {
   }
-  if (!interrupts_) return false;
-  interrupts_ = 0;
-  return true;
+  // A Ctrl-C counts; packets that came with it wait for the next receive().
+  for (auto it = inputs_.begin(); it != inputs_.end(); ++it)
+    if (it->interrupt) {
+      inputs_.erase(it);
+      return true;
+    }
+  return false;
 }
 
 bool Connection::write_all(const std::string& bytes) {

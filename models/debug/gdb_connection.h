@@ -51,8 +51,11 @@ class Connection {
   unsigned port_ = 0;
   bool no_ack_ = false;
   PacketFramer framer_;
-  std::deque<std::string> packets_;  // complete packets not yet served
-  unsigned interrupts_ = 0;          // Ctrl-Cs not yet reported
+  struct Input_ {
+    bool interrupt;       // Ctrl-C
+    std::string payload;  // a complete packet
+  };
+  std::deque<Input_> inputs_;  // in arrival order, not yet served
   bool acked_ = true;                // the last reply was acknowledged
   std::string last_frame_;
 };

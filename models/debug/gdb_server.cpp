@@ -31,17 +31,45 @@ const char* const kBadAccess = "E14";
 
 }  // namespace
 
-GdbServer::GdbServer(HartCluster& harts, unsigned port) : harts_(harts), conn_(port), threads_(harts.num_harts()) {}
+GdbServer::GdbServer(HartCluster& harts, unsigned port)
+    : harts_(harts), conn_(port), threads_(harts.num_harts()), start_states_(harts.num_harts()) {}
 
 GdbServer::~GdbServer() = default;
 
 void GdbServer::attach() {
+  if (first_instruction_stop_) {
+    attach_at_first_instruction();
+    return;
+  }
+  for (unsigned h = 0; h < harts_.num_harts(); ++h) harts_.hart(h).set_debug_hook(this);
+  accept_and_serve(nullptr);  // the debugger inspects the target before anything runs
+}
+
+void GdbServer::attach_at_first_instruction() {
+  wait_first_ = true;
+  for (unsigned h = 0; h < harts_.num_harts(); ++h) harts_.hart(h).set_debug_hook(this);
+}
+
+void GdbServer::accept_and_serve(Hart* first) {
   std::fprintf(stderr, "accel-vp: waiting for gdb on 127.0.0.1:%u (target remote :%u)\n", port(), port());
   std::fflush(stderr);
-  if (!conn_.accept()) return;
+  if (!conn_.accept()) {
+    detach_hooks();
+    return;
+  }
   attached_ = true;
-  for (unsigned h = 0; h < harts_.num_harts(); ++h) harts_.hart(h).set_debug_hook(this);
-  serve(false);  // the debugger inspects the target before anything runs
+  if (first) {
+    // Every hart that runs is at its start: report the lowest one (hart 0 for a program).
+    unsigned t = first->id() + 1;
+    for (unsigned u = 1; u <= threads_; ++u)
+      if (!harts_.hart(u - 1).idle()) {
+        t = u;
+        break;
+      }
+    g_thread_ = t;
+    stop_reply_ = "T05thread:" + thread_id(t) + ";";
+  }
+  serve(false);
 }
 
 void GdbServer::detach_hooks() {
@@ -69,6 +97,13 @@ bool GdbServer::wants_stop(Hart& h, const rv::Insn& insn, uint64_t pc, std::stri
 }
 
 void GdbServer::before_instruction(Hart& h, const rv::Insn& insn, uint64_t pc) {
+  if (start_states_.size() <= h.id()) start_states_.resize(harts_.num_harts());
+  if (!start_states_[h.id()]) start_states_[h.id()] = h.state();
+  if (wait_first_) {
+    wait_first_ = false;
+    accept_and_serve(&h);
+    return;
+  }
   if (!attached_) return;
   // Polled every few thousand instructions: a Ctrl-C (0x03) stops the target.
   if (++polls_ % 4096 == 0) {
@@ -228,8 +263,6 @@ std::string GdbServer::point_request(const gdb::Request& r) {
   return "OK";
 }
 
-std::string GdbServer::monitor_request(const std::string&) { return ""; }
-
 std::string GdbServer::read_registers(Hart& h) {
   std::string s;
   for (unsigned i = 0; i <= kGdbPc; ++i) {
@@ -246,6 +279,7 @@ bool GdbServer::read_register(Hart& h, uint64_t n, uint64_t& v) {
   else if (n == kGdbPc) v = s.pc;
   else if (n >= kGdbFirstFpr && n < kGdbFirstFpr + 32) v = s.f[n - kGdbFirstFpr];
   else if (n >= kGdbFirstCsr && n < kGdbFirstCsr + 4096) return h.debug_csr(static_cast<unsigned>(n - kGdbFirstCsr), v);
+  else if (n == kGdbPriv) v = s.priv;
   else return false;
   return true;
 }
@@ -258,6 +292,7 @@ bool GdbServer::write_register(Hart& h, uint64_t n, const std::vector<uint8_t>& 
   if (n > 0 && n < 32) s.x[n] = v;
   else if (n == kGdbPc) s.pc = v;
   else if (n >= kGdbFirstFpr && n < kGdbFirstFpr + 32) s.f[n - kGdbFirstFpr] = v;
+  else if (n == kGdbPriv && (v == rv::PRV_U || v == rv::PRV_S || v == rv::PRV_M)) s.priv = static_cast<rv::Priv>(v);
   else return n == 0;
   return true;
 }

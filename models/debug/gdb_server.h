@@ -10,8 +10,10 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "gdb_connection.h"
 #include "harts/hart_cluster.h"
@@ -27,8 +29,13 @@ class GdbServer : public HartDebugHook {
   unsigned port() const { return conn_.port(); }
   // The harts GDB sees as threads 1..n (default: all of them).
   void set_threads(unsigned n) { threads_ = n; }
-  // Blocks until a debugger connects, then serves it until it continues.
+  // Blocks until a debugger connects, then serves it until it continues
+  // (with set_first_instruction_stop: as attach_at_first_instruction).
   void attach();
+  void set_first_instruction_stop(bool on) { first_instruction_stop_ = on; }
+  // Waits for the debugger when the first hart is about to execute its first
+  // instruction (QEMU's -S): the harts are set up, the pc is their entry.
+  void attach_at_first_instruction();
   // The program ended (exit code): tells a waiting debugger and closes.
   void finish(int exit_code);
   // Answers `monitor` commands (qRcmd) other than the built-in ones: the
@@ -49,7 +56,9 @@ class GdbServer : public HartDebugHook {
   // The reply to one parsed request; `resume` set when the target is to run.
   std::string handle(const gdb::Request& r, bool& resume, Resume& how);
   std::string point_request(const gdb::Request& r);
-  std::string monitor_request(const std::string& command);
+  std::string monitor_request(const std::string& command);  // gdb_monitor.cpp
+  bool builtin_monitor(const std::string& command, std::string& output);
+  void accept_and_serve(Hart* first);
   std::string read_registers(Hart& h);
   bool read_register(Hart& h, uint64_t n, uint64_t& v);
   bool write_register(Hart& h, uint64_t n, const std::vector<uint8_t>& value);
@@ -62,7 +71,9 @@ class GdbServer : public HartDebugHook {
   HartCluster& harts_;
   gdb::Connection conn_;
   unsigned threads_;
-  bool attached_ = false, interrupted_ = false;
+  bool attached_ = false, interrupted_ = false, wait_first_ = false, first_instruction_stop_ = false;
+  // Each hart's registers at the first instruction the server saw it run (monitor reset).
+  std::vector<std::optional<rv::HartState>> start_states_;
   std::set<uint64_t> breakpoints_;
   Watchpoints watchpoints_;
   int64_t g_thread_ = 1;

@@ -23,7 +23,8 @@ std::string gdb_target_xml() {
   os << "<reg name=\"fflags\" bitsize=\"32\" regnum=\"66\" type=\"int\"/>\n<reg name=\"frm\" bitsize=\"32\" regnum=\"67\" type=\"int\"/>\n"
         "<reg name=\"fcsr\" bitsize=\"32\" regnum=\"68\" type=\"int\"/>\n</feature>\n<feature name=\"org.gnu.gdb.riscv.csr\">\n";
   for (const auto& [name, n] : csrs) os << "<reg name=\"" << name << "\" bitsize=\"64\" regnum=\"" << 65 + n << "\" type=\"int\"/>\n";
-  os << "</feature>\n</target>\n";
+  os << "</feature>\n<feature name=\"org.gnu.gdb.riscv.virtual\">\n<reg name=\"priv\" bitsize=\"64\" regnum=\"" << kGdbPriv
+     << "\" type=\"int\"/>\n</feature>\n</target>\n";
   return os.str();
 }
 

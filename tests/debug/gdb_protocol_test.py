@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """The GDB server's protocol robustness, through a raw socket:
-usage: gdb_protocol_test.py framing|stalled-client ACCEL_VP ELF
+usage: gdb_protocol_test.py framing|stalled-client|interrupt|first-instruction ACCEL_VP ELF
 
 framing: checksums are verified ('-' and the packet is not acted on), a '-'
 gets the last reply again, packets larger than the advertised PacketSize
 are refused with an error (also one that never ends), thread ids and
 register numbers are checked (E02/E03), malformed packets change nothing.
 stalled-client: a debugger that continues and then never reads again
-cannot keep the simulator from finishing the program."""
+cannot keep the simulator from finishing the program.
+interrupt: Ctrl-C while running is reported as SIGINT (T02); `k` ends the
+run with the usual summary.
+first-instruction: -S stops a workload when the first hart is about to run
+its first kernel instruction; -S needs a port; -g is port 1234."""
 import re
 import socket
 import subprocess
@@ -17,9 +21,10 @@ mode, accel_vp, elf = sys.argv[1:4]
 failures = []
 
 
-def start(out_dir, extra=()):
+def start(out_dir, extra=(), run=None):
+    run = run or ["run", "--elf", elf, "--harts", "12"]
     sim = subprocess.Popen([accel_vp, "--no-progress", "-o", out_dir, "--set", "platform.cores=3", "--gdb", "0", *extra,
-                            "run", "--elf", elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            *run], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in sim.stderr:
         m = re.search(r"127\.0\.0\.1:(\d+)", line)
         if m:
@@ -124,6 +129,38 @@ elif mode == "stalled-client":
     expect("accel-vp says why it dropped the debugger", err, r"(?s).*debugger stopped reading.*")
     expect("the program ran to its end", str(sim.returncode), "0")
     c.sock.close()
+elif mode == "interrupt":
+    # Ctrl-C while the program runs is reported as SIGINT (T02); kill ends the run with its summary.
+    sim, port = start("gdb_test_interrupt")
+    c = Client(port)
+    expect("first stop", c.exchange("?"), r"T05thread:1;")
+    c.sock.sendall(frame("c"))
+    c.sock.sendall(b"\x03")
+    expect("Ctrl-C", c.reply(), r"T02thread:[0-9a-f]+;")
+    expect("pc inside the loop", c.exchange("p20"), r"[0-9a-f]{16}")
+    c.sock.sendall(frame("k"))
+    out, err = sim.communicate(timeout=60)
+    expect("summary after kill", out, r"(?s).*== accel-vp summary: elf:.*simulated time.*")
+    expect("accel-vp says the debugger killed it", err, r"(?s).*did not finish: killed by the debugger.*")
+    expect("accel-vp exit status after kill", str(sim.returncode), "3")
+elif mode == "first-instruction":
+    # -S: a workload's debugger connects when the first kernel instruction is about to run.
+    sim, port = start("gdb_test_first", ["-S"], ["run", "vecadd", "--args", "64"])
+    c = Client(port)
+    stop = c.exchange("?")
+    expect("stop at the first instruction", stop, r"T05thread:[0-9a-f]+;")
+    pc = int.from_bytes(bytes.fromhex(c.exchange("p20")), "little")
+    expect("pc in the kernel window", hex(pc), r"0x1[0-9a-f]{4}")
+    expect("priv register", c.exchange("p1041"), r"0300000000000000")
+    c.sock.sendall(frame("c"))
+    out, err = sim.communicate(timeout=60)
+    expect("the workload still passes", out, r"(?s).*results OK.*")
+    # -S without a port, -g is port 1234.
+    bad = subprocess.run([accel_vp, "-S", "run", "--elf", elf], capture_output=True, text=True, timeout=60)
+    expect("-S alone exit status", str(bad.returncode), "2")
+    expect("-S alone message", bad.stderr, r"(?s).*-S.*needs --gdb PORT or -g.*")
+    helptext = subprocess.run([accel_vp, "--help"], capture_output=True, text=True, timeout=60).stdout
+    expect("-g in --help", helptext, r"(?s).*-g\s+shorthand for --gdb 1234.*")
 else:
     sys.exit(__doc__)
 if failures:

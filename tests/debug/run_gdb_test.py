@@ -35,7 +35,7 @@ def run(accel_vp, sim_args, elf, gdb, cmds):
     sim_out, sim_err = sim.communicate(timeout=60)
     print(out)
     print(sim_out, sim_err)
-    return out, sim_out, sim.returncode
+    return out, sim_out + sim_err, sim.returncode
 
 
 def check(out, sim_out, code, patterns, sim_pattern):
@@ -47,7 +47,7 @@ def check(out, sim_out, code, patterns, sim_pattern):
 
 mode, accel_vp, elf, gdb = sys.argv[1:5]
 if mode == "bare-metal":
-    out, sim_out, code = run(accel_vp, ["run", "--elf", elf], elf, gdb, [
+    out, sim_out, code = run(accel_vp, ["run", "--elf", elf, "--harts", "8"], elf, gdb, [
         "info threads", "break compute", "continue", "next", "print n", "info registers pc", "finish",
         "hbreak publish", "continue", "watch result", "continue", "rwatch result", "continue",
         "awatch readback", "continue", "delete", "continue"])
@@ -68,11 +68,34 @@ elif mode == "kernel":
         r"\$1 = 0\n", r"\n10\s+if \(instance == 0\)", r"\$2 = 0\n", r"\$3 = 1001\n",
         r"0x1[0-9a-f]{4} <kernel_main\+\d+>:\s+0x[0-9a-f]{4}\s+0x[0-9a-f]{4}", r"exited normally"],
           r"vecadd: 64 elements on \d+ harts: results OK")
+elif mode == "qemu-like":
+    # As with QEMU: only the harts that run are threads, the pc is the ELF
+    # entry on connect, the privilege mode is a register, monitor commands,
+    # `kill` ends the simulator with its summary.
+    out, sim_out, code = run(accel_vp, ["run", "--elf", elf, "--harts", "2"], elf, gdb, [
+        "info threads", "info files", "p/x $pc", "p $priv", "monitor harts", "monitor windows", "monitor stats instructions",
+        "monitor bogus", "monitor help", "break compute", "continue", "monitor harts", "monitor reset", "flushregs",
+        "p/x $pc", "kill"])
+    entry = re.search(r"Entry point: (0x[0-9a-f]+)", out)
+    patterns = [r"\* 1\s+Thread 1 \(hart 0 \(running\)\)", r"\n  2\s+Thread 2 \(hart 1 \(running\)\)",
+                r"\$1 = %s\n" % (entry.group(1) if entry else "ENTRY"), r"\$2 = 3\n",
+                r"hart 0 \(thread 1\): running, privilege M, pc %s" % (entry.group(1) if entry else "ENTRY"),
+                r"hart 1 \(thread 2\): running, privilege M", r"window 0: inactive", r"harts\.hart0\.instructions = \d+ instructions",
+                r"unknown monitor command 'bogus'", r"monitor reset", r"monitor windows",
+                r"Breakpoint 1, compute \(n=10\)", r"hart 0 \(thread 1\): running, privilege M, pc 0x4000",
+                r"2 hart\(s\) reset to their start", r"\$3 = %s\n" % (entry.group(1) if entry else "ENTRY"),
+                r"\[Inferior 1 \(Remote target\) killed\]"]
+    missing = [p for p in patterns if not re.search(p, out)]
+    if "Thread 3" in out:
+        missing.append("only 2 threads")
+    if missing or not re.search(r"== accel-vp summary: elf:.*\n.*exit code", sim_out) or "killed by the debugger" not in sim_out:
+        print("FAIL: missing", missing, "accel-vp exit", code)
+        sys.exit(1)
 elif mode == "packets":
     # Raw remote-protocol packets, malformed ones included: precise replies, no crash.
     # 12 harts: thread ids are hex ("a" is hart 9).
     sim = subprocess.Popen([accel_vp, "--no-progress", "-o", "gdb_test_packets", "--set", "platform.cores=3", "--gdb", "0",
-                            "run", "--elf", elf],
+                            "run", "--elf", elf, "--harts", "12"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     port = None
     for line in sim.stderr:
@@ -92,7 +115,7 @@ elif mode == "packets":
         return re.search(rb"\$([^#]*)#", data).group(1).decode()
 
     expect = [("?", r"T05thread:1;"), ("qfThreadInfo", r"m1,2,3,4,5,6,7,8,9,a,b,c"), ("Hgc", r"OK"), ("qC", r"QCc"),
-              ("qThreadExtraInfo,c", "68617274203131202869646c6529"), ("g", r"[0-9a-f]{528}"),
+              ("qThreadExtraInfo,c", "68617274203131202872756e6e696e6729"), ("g", r"[0-9a-f]{528}"),
               ("m40000000,4", r"[0-9a-f]{8}"), ("m7fff00000000,4", r"E14"),
               ("Z2,zz,4", r"E01"), ("z2,1000,4", r"E01"), ("Z9,1000,4", r""), ("Z2,1000", r"E01"),
               ("Z2,40001000,8", r"OK"), ("z2,40001000,8", r"OK"), ("Z1,40000000,2", r"OK"),
@@ -111,5 +134,5 @@ elif mode == "packets":
         print("FAIL:", bad, "accel-vp exit", sim.returncode)
         sys.exit(1)
 else:
-    sys.exit("usage: run_gdb_test.py bare-metal|kernel|packets ACCEL_VP ELF GDB")
+    sys.exit("usage: run_gdb_test.py bare-metal|kernel|qemu-like|packets ACCEL_VP ELF GDB")
 print("PASS")
