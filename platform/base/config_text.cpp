@@ -12,19 +12,29 @@ namespace avp {
 
 namespace {
 
-// Records where each document starts and nothing else.
+// Records where each document starts: the line of its first node (as
+// YAML::Node::Mark() gives it), and nothing else.
 class DocumentStarts : public YAML::EventHandler {
  public:
   std::vector<int> lines;
-  void OnDocumentStart(const YAML::Mark& mark) override { lines.push_back(mark.line + 1); }
+  void OnDocumentStart(const YAML::Mark&) override { pending_ = true; }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override { node(m); }
   void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& m) {
+    if (pending_) lines.push_back(m.line + 1);
+    pending_ = false;
+  }
+  bool pending_ = false;
 };
 
 }  // namespace
