@@ -72,6 +72,7 @@ class HostBridge {
   // Requests (host_bridge_requests.cpp): run in the connection's SystemC thread.
   void handle(Conn& c);
   int handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);
+  int unit_access(Conn& c, std::vector<uint8_t>& out);
   int handle_acceldev(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);
   int acceldev_op(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);  // with the driver locked
   int acceldev_wait(Context& ctx, uint32_t value);

@@ -9,6 +9,7 @@
 
 #include "accelvp_device.h"
 #include "bar0_regs.h"
+#include "host_client.h"
 
 #define MAX_BLOCKS 4096
 
@@ -120,6 +121,29 @@ int avp_device_write(avp_device *d, uint64_t dev_addr, const void *src, size_t l
 int avp_device_read(avp_device *d, uint64_t dev_addr, void *dst, size_t len) {
   if (!in_dram(d, dev_addr, len)) return errno = EFAULT, -1;
   return avp_bar_read(d->bar2, dev_addr - d->info.dram_base, dst, len);
+}
+
+int avp_device_write_as(avp_device *d, uint32_t unit, uint64_t dev_addr, const void *src, size_t len) {
+  for (size_t done = 0; done < len;) {
+    const uint32_t n = len - done > AVPB_MAX_PAYLOAD ? AVPB_MAX_PAYLOAD : (uint32_t)(len - done);
+    const int st = avp_host_call(d->h, AVPB_UNIT_WRITE, unit, dev_addr + done, 0, 0, (const uint8_t *)src + done, n, NULL,
+                                 NULL, 0);
+    if (st) return errno = -st, -1;
+    done += n;
+  }
+  return 0;
+}
+
+int avp_device_read_as(avp_device *d, uint32_t unit, uint64_t dev_addr, void *dst, size_t len) {
+  for (size_t done = 0; done < len;) {
+    const uint32_t n = len - done > AVPB_MAX_PAYLOAD ? AVPB_MAX_PAYLOAD : (uint32_t)(len - done);
+    struct avpb_reply r;
+    int st = avp_host_call(d->h, AVPB_UNIT_READ, unit, dev_addr + done, n, 0, NULL, 0, &r, (uint8_t *)dst + done, n);
+    if (st == 0 && r.length != n) st = -EPROTO;
+    if (st) return errno = -st, -1;
+    done += n;
+  }
+  return 0;
 }
 
 int avp_device_submit(avp_device *d, uint64_t at, size_t bytes) {
