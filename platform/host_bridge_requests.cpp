@@ -67,6 +67,10 @@ void HostBridge::handle(Conn& c) {
     c.dead = true;
   } else if (q.op == AVPB_SHUTDOWN) {
     shutdown_requested_ = true;
+  } else if (q.op == AVPB_DRAM_SHARE) {
+    r.r[0] = p_.dram_base();
+    r.r[1] = p_.dram.size.get();
+    fd_to_pass = dram_fd_;
   } else if (q.op == AVPB_SIM_TIME) {
     r.r[0] = sc_core::sc_time_stamp().value();
   } else if (q.op >= AVPB_DEV_OPEN && q.op <= AVPB_DEV_CLOSE_BUFFER) {

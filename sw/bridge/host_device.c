@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "accelvp_device.h"
 #include "bar0_regs.h"
@@ -26,6 +28,7 @@ struct avp_device {
   unsigned nused;
   uint64_t pending[256];            /* command buffers in flight, freed by wait_idle */
   unsigned npending;
+  uint8_t *dram;                    /* the shared DRAM once mapped, or NULL */
 };
 
 static uint64_t rd64(avp_bar *b, uint32_t lo, uint32_t hi) {
@@ -67,6 +70,7 @@ avp_device *avp_device_open(avp_host *h) {
 
 void avp_device_close(avp_device *d) {
   if (!d) return;
+  if (d->dram) munmap(d->dram, d->info.dram_size);
   avp_bar_unmap(d->bar0);
   avp_bar_unmap(d->bar2);
   free(d);
@@ -106,6 +110,23 @@ int avp_device_free(avp_device *d, uint64_t addr) {
     }
   errno = EINVAL;
   return -1;
+}
+
+uint8_t *avp_device_dram(avp_device *d) {
+  if (d->dram) return d->dram;
+  struct avpb_reply r;
+  int fd = -1;
+  const int st = avp_host_call_fd(d->h, AVPB_DRAM_SHARE, &r, &fd);
+  if (st || fd < 0) return errno = st ? -st : EPROTO, NULL;
+  if (r.r[0] != d->info.dram_base || r.r[1] != d->info.dram_size) {  /* not the DRAM the information block described */
+    close(fd);
+    return errno = EPROTO, NULL;
+  }
+  void *p = mmap(NULL, d->info.dram_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) return NULL;
+  d->dram = p;
+  return d->dram;
 }
 
 static int in_dram(const avp_device *d, uint64_t addr, size_t len) {

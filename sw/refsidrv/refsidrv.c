@@ -148,15 +148,16 @@ enum refsi_result refsiFreeDeviceMemory(refsi_device_t d, refsi_addr_t address) 
   return avp_device_free(d->dev, address) == 0 ? refsi_success : refsi_failure;
 }
 
-void *refsiGetMappedAddress(refsi_device_t d, refsi_addr_t address, size_t size) {
-  (void)d;
-  (void)address;
-  (void)size;
-  return NULL;  /* device memory is not mapped into host processes yet (docs/refsidrv.md) */
-}
-
 static int in_dram(refsi_device_t d, refsi_addr_t a, size_t size) {
   return a >= d->map[0].start_addr && size <= d->map[0].size && a - d->map[0].start_addr <= d->map[0].size - size;
+}
+
+/* DRAM is shared with the platform: the pointer stays valid until shutdown,
+ * and accesses through it take no simulated time. */
+void *refsiGetMappedAddress(refsi_device_t d, refsi_addr_t address, size_t size) {
+  if (check(d) != refsi_success || size == 0 || !in_dram(d, address, size)) return NULL;
+  uint8_t *dram = avp_device_dram(d->dev);
+  return dram ? dram + (address - d->map[0].start_addr) : NULL;
 }
 
 enum refsi_result refsiFlushDeviceMemory(refsi_device_t d, refsi_addr_t address, size_t size) {

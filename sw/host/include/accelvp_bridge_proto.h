@@ -37,6 +37,7 @@ enum avpb_op {
    * -EFAULT where that unit sees nothing (or the target refuses the access). */
   AVPB_UNIT_READ = 19,   /* a0 = unit (kind << 24 | index), a1 = device address, a2 = length <= AVPB_MAX_PAYLOAD -> payload */
   AVPB_UNIT_WRITE = 20,  /* a0 = unit, a1 = device address, payload = the bytes */
+  AVPB_DRAM_SHARE = 21,  /* -> r0 = DRAM base, r1 = DRAM size; DRAM's memfd comes with it (SCM_RIGHTS): untimed access */
   AVPB_DEV_OPEN = 30,    /* Acceldev context -> r0 = context handle */
   AVPB_DEV_CLOSE = 31,   /* a0 = context: waits for its runs, unbinds, frees the id */
   AVPB_DEV_CREATE_BUFFER = 32, /* a0 = context, a1 = type (0 code, 1 data), a2 = size -> r0 = buffer handle, r1 = slot, payload = uint64 bus address of each page */

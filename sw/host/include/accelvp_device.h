@@ -47,6 +47,11 @@ int avp_device_read(avp_device *d, uint64_t dev_addr, void *dst, size_t len);
  * per call. */
 int avp_device_write_as(avp_device *d, uint32_t unit, uint64_t dev_addr, const void *src, size_t len);
 int avp_device_read_as(avp_device *d, uint32_t unit, uint64_t dev_addr, void *dst, size_t len);
+/* Device DRAM mapped into this process (the server shares its storage), at
+ * the address of dram_base; valid until avp_device_close. Accesses through it
+ * are untimed and bypass the PCIe link, like a model's DMI. NULL with errno
+ * when the server does not share it. */
+uint8_t *avp_device_dram(avp_device *d);
 
 /* Places `count` chunks in device memory and queues them (asynchronous).
  * EAGAIN when the device's queue is full. */
