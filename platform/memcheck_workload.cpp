@@ -15,7 +15,7 @@ static int memcheck(Platform& p, const WorkloadArgs&) {
     uint64_t base;
     uint64_t size;
   };
-  const Target targets[] = {{"tcim", 0x1000, 16 * 1024}, {"tcdm", p.tcdm_global_base(), 64 * 1024},
+  const Target targets[] = {{"tcim", p.base_of("tcim"), 16 * 1024}, {"tcdm", p.tcdm_global_base(), 64 * 1024},
                             {"dram", p.dram_base(), 256 * 1024}};
   int failures = 0;
   for (const Target& t : targets) {

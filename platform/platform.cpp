@@ -6,6 +6,7 @@
 #include "base/unit.h"
 #include "console/console_regs.h"
 #include "sysdev/sysdev_regs.h"
+#include "harts/xintf.h"
 #include "pcie/bar0_regs.h"
 #include "decoder_factory.h"
 
@@ -127,6 +128,7 @@ Platform::Platform()
   for (const auto& r : bus.ranges())
     if (r.port == p_win) window_ranges.emplace_back(r.base, r.size);
   windows.set_window_ranges(window_ranges);
+  harts.set_dma_base(base_of("dma"));
   cmp.set_tcdm(tcdm_global_base(), tcdm_slice.get());
 
   // Bind in port order.
@@ -146,9 +148,9 @@ Platform::Platform()
   info.dram_size = dram.size.get();
   info.tcdm_base = tcdm_global_base();
   info.tcdm_per_core = tcdm_slice.get();
-  info.tcim_base = 0x1000;
+  info.tcim_base = base_of("tcim");
   info.tcim_size = tcim.size.get();
-  info.xintf_uuids = {0xACC01, 0xACC02, 0xACC03};
+  info.xintf_uuids = {AVP_XINTF_UUID_HARTINFO, AVP_XINTF_UUID_BARRIER, AVP_XINTF_UUID_DMA};
   endpoint = std::make_unique<PcieEndpoint>("endpoint", link, info);
   PcieEndpoint& ep = *endpoint;
   acceldev = std::make_unique<AcceldevEngine>(
@@ -161,7 +163,8 @@ Platform::Platform()
       [&ep](uint64_t pa, void* d, unsigned n, sc_core::sc_time* t) { return t ? ep.host_access(false, pa, d, n, *t) : ep.host_debug_read(pa, d, n); });
   ep.set_context_translator([this](uint32_t ctx, UnitId unit, uint64_t addr, unsigned len, bool write, std::vector<HostPiece>& out,
                                    sc_core::sc_time* delay) { return iommu->translate(ctx, unit, addr, len, write, out, delay); });
-  aql = std::make_unique<AqlProcessor>("aql", harts, tcdm_global_base(), tcdm_slice.get());
+  aql = std::make_unique<AqlProcessor>(
+      "aql", harts, AqlProcessor::AddressMap{tcdm_global_base(), tcdm_slice.get(), base_of("host_window"), base_of("tcim")});
   // The front ends: each its BAR0 window and its interrupt output into the endpoint's INTR.
   ep.map_window(AcceldevEngine::kWindowStart, AcceldevEngine::kWindowEnd, acceldev->registers());
   ep.map_window(CmpHostRegisters::kWindowStart, CmpHostRegisters::kWindowEnd, cmp_host_regs.registers());
@@ -226,16 +229,14 @@ bool Platform::is_memory(uint64_t addr, uint64_t size) const {
   return false;
 }
 
-uint64_t Platform::dram_base() const {
+uint64_t Platform::base_of(const std::string& range) const {
   for (const auto& r : bus.ranges())
-    if (r.name == "dram") return r.base;
-  return 0;
+    if (r.name == range) return r.base;
+  throw std::logic_error("the address map has no range " + range);
 }
 
-uint64_t Platform::tcdm_global_base() const {
-  for (const auto& r : bus.ranges())
-    if (r.name == "tcdm") return r.base;
-  return 0;
-}
+uint64_t Platform::dram_base() const { return base_of("dram"); }
+
+uint64_t Platform::tcdm_global_base() const { return base_of("tcdm"); }
 
 }  // namespace avp

@@ -102,6 +102,8 @@ class Platform {
   // Whether [addr, addr + size) lies inside one memory (for window targets).
   bool is_memory(uint64_t addr, uint64_t size) const;
 
+  // Base address of a bus range (bus.<range>.base): the one address map.
+  uint64_t base_of(const std::string& range) const;
   uint64_t dram_base() const;
   uint64_t tcdm_global_base() const;
   unsigned num_harts() const { return cores.get() * harts_per_core.get(); }

@@ -110,8 +110,8 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
   std::vector<uint64_t> common;
   const uint16_t props = kd.kernel_code_properties;
   if (props & kEnablePrivateSegmentBuffer) common.push_back(0);  // private memory is the hart's stack: no buffer
-  if (props & kEnableDispatchPtr) common.push_back(host_window.get() + packet_addr);
-  if (props & kEnableQueuePtr) common.push_back(host_window.get() + q_[q].amd_queue);
+  if (props & kEnableDispatchPtr) common.push_back(map_.host_window + packet_addr);
+  if (props & kEnableQueuePtr) common.push_back(map_.host_window + q_[q].amd_queue);
   if (props & kEnableKernargSegmentPtr) common.push_back(p.kernarg_address);
   if (props & kEnableDispatchId) common.push_back(id);
   if (props & kEnableFlatScratchInit) common.push_back(0);
@@ -128,7 +128,7 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
     if (__builtin_mul_overflow(total, groups[d], &total)) return failed(kErrDimensions, "more than 2^64 work-groups");
   }
   const unsigned hpc = harts_.num_harts() / harts_.num_cores();
-  const uint64_t slice = tcdm_per_core_ / hpc;
+  const uint64_t slice = map_.tcdm_per_core / hpc;
   const uint32_t launch = ++launch_seq_;
   uint64_t next = 0;
   unsigned running = 0;
@@ -145,8 +145,8 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
       if (!harts_.hart_idle(h)) continue;    // the command processor took the hart meanwhile
       HartLaunch l;
       l.pc = p.kernel_object + kd.kernel_code_entry_byte_offset;
-      l.ra = kReturnAddress;
-      l.sp = tcdm_base_ + (h / hpc) * tcdm_per_core_ + (h % hpc + 1) * slice;
+      l.ra = map_.return_address;
+      l.sp = map_.tcdm_base + (h / hpc) * map_.tcdm_per_core + (h % hpc + 1) * slice;
       l.launch_id = launch;
       unsigned a = 0;
       for (uint64_t v : common) l.a[a++] = v;

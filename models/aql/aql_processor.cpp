@@ -45,19 +45,17 @@ std::string describe_packet(const uint8_t* raw) {
 }
 }  // namespace
 
-AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uint64_t tcdm_global_base,
-                           uint64_t tcdm_per_core)
+AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, const AddressMap& map)
     : sc_module(name),
       bus("bus"),
       queues(this, "queues", 4, "AQL queues that can be registered"),
-      host_window(this, "host_window", 0x8000'0000'0000ull, "device address of host physical address 0"),
       max_group_segment(this, "max_group_segment", 64 * 1024, "largest group segment a dispatch may ask for (bytes)"),
       max_private_segment(this, "max_private_segment", 16 * 1024, "largest private segment per work-item (bytes)"),
       max_workgroup_size(this, "max_workgroup_size", 1024, "largest work-group (work-items), as AMD's agents"),
       packet_latency(this, "packet_latency", sc_core::sc_time(20, sc_core::SC_NS), "decode and set-up of one packet"),
       launch_latency(this, "launch_latency", sc_core::sc_time(20, sc_core::SC_NS), "setting up one work-group on a hart"),
       poll_interval(this, "poll_interval", sc_core::sc_time(200, sc_core::SC_NS), "how often an unsatisfied barrier is checked"),
-      harts_(harts), tcdm_base_(tcdm_global_base), tcdm_per_core_(tcdm_per_core),
+      harts_(harts), map_(map),
       log_(this->name()),
       packets_(this, "packets", "AQL packets retired", "packets"),
       dispatches_(this, "dispatches", "kernel dispatches", "dispatches"),
@@ -382,9 +380,9 @@ bool AqlProcessor::device_write(uint64_t addr, const void* d, unsigned n) {
   return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
 
-bool AqlProcessor::host_read(uint64_t pa, void* d, unsigned n) { return device_read(host_window.get() + pa, d, n); }
+bool AqlProcessor::host_read(uint64_t pa, void* d, unsigned n) { return device_read(map_.host_window + pa, d, n); }
 
-bool AqlProcessor::host_write(uint64_t pa, const void* d, unsigned n) { return device_write(host_window.get() + pa, d, n); }
+bool AqlProcessor::host_write(uint64_t pa, const void* d, unsigned n) { return device_write(map_.host_window + pa, d, n); }
 
 bool AqlProcessor::atomic_add(uint64_t pa, int64_t v) {
   tlm::tlm_generic_payload gp;
@@ -394,7 +392,7 @@ bool AqlProcessor::atomic_add(uint64_t pa, int64_t v) {
   ext.operand = static_cast<uint64_t>(v);
   gp.set_extension(&ext);
   uint64_t old = 0;
-  prepare_payload(gp, tlm::TLM_WRITE_COMMAND, host_window.get() + pa, &old, 8);
+  prepare_payload(gp, tlm::TLM_WRITE_COMMAND, map_.host_window + pa, &old, 8);
   bus->b_transport(gp, delay_);
   gp.clear_extension(&ext);
   return gp.get_response_status() == tlm::TLM_OK_RESPONSE;

@@ -30,14 +30,21 @@ class AqlProcessor : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<AqlProcessor> bus;  // host memory through the host window, device memory
 
   Param<uint32_t> queues;
-  Param<uint64_t> host_window;
   Param<uint32_t> max_group_segment, max_private_segment, max_workgroup_size;
   Param<sc_core::sc_time> packet_latency, launch_latency, poll_interval;
 
   // AQL_SIGNAL and AQL_ERROR (AVP_INTR_*, pcie/bar0_regs.h), bound to the endpoint's INTR register.
   InterruptOut irq;
 
-  AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uint64_t tcdm_global_base, uint64_t tcdm_per_core);
+  // Where things are on the device bus: from the platform's one address map
+  // (the bus ranges), never separate parameters that must agree with it.
+  struct AddressMap {
+    uint64_t tcdm_base;       // global TCDM
+    uint64_t tcdm_per_core;
+    uint64_t host_window;     // device address of host physical address 0
+    uint64_t return_address;  // a work-group ends when its hart jumps here (the TCIM loader area)
+  };
+  AqlProcessor(sc_core::sc_module_name name, HartControl& harts, const AddressMap& map);
   // The registration registers (BAR0 0x2000..) and doorbells (0x3000..), for the endpoint to map.
   RegisterBlock& registers() { return regs_; }
   static constexpr uint64_t kWindowStart = aql::kRegsBase, kWindowEnd = aql::kDoorbellBase + 0x1000;
@@ -53,7 +60,6 @@ class AqlProcessor : public sc_core::sc_module {
   const DispatchTimes& last_dispatch() const { return last_; }
 
  private:
-  static constexpr uint64_t kReturnAddress = 0x1000;  // a work-group ends when its hart jumps here
   struct Queue {
     bool active = false;
     uint32_t error = aql::kErrNone;
@@ -95,7 +101,7 @@ class AqlProcessor : public sc_core::sc_module {
   bool atomic_add(uint64_t pa, int64_t v);
 
   HartControl& harts_;
-  uint64_t tcdm_base_, tcdm_per_core_;
+  const AddressMap map_;
   std::vector<Queue> q_;
   unsigned next_ = 0;
   uint32_t launch_seq_ = 0x10000;

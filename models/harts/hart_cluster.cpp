@@ -76,7 +76,6 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                  "xext map: uuid[:seq]=lun[@privileges m/s/u], comma separated"),
       xintf_devices(this, "xintf.devices", "32=hartinfo,33=barrier,34=dma",
                     "xcmd map: lun[@privileges]=device[.subdevice] with device hartinfo, barrier or dma"),
-      dma_base(this, "xintf.dma_base", 0x2000'2000, "address of the DMA register block the xintf DMA device programs"),
       icache_size(this, "icache.size", 32 * 1024, "L1 instruction cache bytes per hart (0: not modelled)"),
       dcache_size(this, "dcache.size", 32 * 1024, "L1 data cache bytes per hart (0: not modelled, every access pays the memory latency)"),
       icache_ways(this, "icache.ways", 4, "L1 instruction cache associativity"),

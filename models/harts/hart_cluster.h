@@ -13,6 +13,7 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
+#include "dma/dma_regs.h"
 #include "harts/hart.h"
 #include "harts/hart_control.h"
 #include "harts/xintf_map.h"
@@ -103,7 +104,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   void code_written(uint64_t addr, unsigned len);
   const XintfMap& xintf_map() const { return xintf_map_; }
   Param<std::string> xintf_luns, xintf_devices;
-  Param<uint64_t> dma_base;
+  // The DMA register block the xintf DMA device programs: the platform sets
+  // it from its address map (bus.dma.base) at elaboration.
+  void set_dma_base(uint64_t base) { dma_base_ = base; }
   Param<uint64_t> icache_size, dcache_size;
   Param<uint32_t> icache_ways, dcache_ways, icache_line_size, dcache_line_size;
   Param<sc_core::sc_time> icache_hit, icache_miss, dcache_hit, dcache_miss;
@@ -129,6 +132,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   std::vector<std::string> console_;
   std::vector<ConsoleLine> console_lines_;
   uint64_t console_dropped_ = 0;
+  uint64_t dma_base_ = AVP_DMA_BASE;
   struct BarrierGroup {
     unsigned arrived = 0;
     uint64_t generation = 0;

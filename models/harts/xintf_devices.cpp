@@ -34,7 +34,7 @@ uint64_t HartCluster::xintf_device(Hart& h, const XintfRoute& r, unsigned k, uin
       return 0;
     case XintfDevice::Dma: {
       DmaState& d = dma_[h.id()];
-      const uint64_t base = dma_base.get();
+      const uint64_t base = dma_base_;
       switch (k) {
         case 0: d.src = rs2; return 0;
         case 1: d.dst = rs2; return 0;

@@ -200,3 +200,10 @@ TEST(AqlWorkloads, VecAddRefusesExtraArguments) {
 }
 TEST(AqlWorkloads, Chain) { EXPECT_EQ(run_workload("aql-chain"), 0); }
 TEST(AqlWorkloads, Multiqueue) { EXPECT_EQ(run_workload("aql-multiqueue"), 0); }
+
+// The processor reaches host memory through the host window the address map
+// names (bus.host_window.base), not a second parameter of its own.
+TEST(AqlWorkloads, ChainFollowsAMovedHostWindow) {
+  ParamRegistry::instance().add_preset("bus.host_window.base", "0x400000000000", "test");
+  EXPECT_EQ(run_workload("aql-chain"), 0);
+}
