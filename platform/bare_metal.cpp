@@ -1,6 +1,9 @@
 #include "bare_metal.h"
 
 #include <iostream>
+#include <map>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "debug/gdb_server.h"
@@ -8,6 +11,23 @@
 #include "platform.h"
 
 namespace avp {
+namespace {
+
+// "1-5,7": the harts after the first, runs of consecutive ids folded.
+std::string hart_list(const std::vector<unsigned>& harts) {
+  std::string s;
+  for (size_t i = 1; i < harts.size();) {
+    size_t j = i;
+    while (j + 1 < harts.size() && harts[j + 1] == harts[j] + 1) ++j;
+    if (!s.empty()) s += ",";
+    s += std::to_string(harts[i]);
+    if (j > i) s += "-" + std::to_string(harts[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+}  // namespace
 
 int run_bare_metal(Platform& p, const std::string& elf, unsigned n, GdbServer* gdb) {
   ElfImage img;
@@ -39,12 +59,19 @@ int run_bare_metal(Platform& p, const std::string& elf, unsigned n, GdbServer* g
   }
   sc_core::wait(all_done);
   int code = 0;
+  // Harts that ended the same way (kind, code, cause, pc, tval) share one line.
+  std::map<std::tuple<int, uint64_t, uint64_t, uint64_t, uint64_t>, std::vector<unsigned>> endings;
   for (unsigned h = 0; h < n; ++h) {
     const HartExit& e = exits[h];
     const bool ok = e.kind == HartExitKind::Exit && e.code == 0;
-    if (!ok) std::cerr << "accel-vp: hart " << h << " " << e.describe() << "\n";
+    if (!ok) endings[{static_cast<int>(e.kind), e.code, e.cause, e.pc, e.tval}].push_back(h);
     if (h == 0) code = e.kind == HartExitKind::Exit ? static_cast<int>(e.code & 0xFF) : 1;
     else if (!ok && code == 0) code = 1;
+  }
+  for (const auto& [how, harts] : endings) {
+    std::cerr << "accel-vp: hart " << harts[0] << " " << exits[harts[0]].describe();
+    if (harts.size() > 1) std::cerr << "; " << harts.size() - 1 << " more harts ended the same way (" << hart_list(harts) << ")";
+    std::cerr << "\n";
   }
   return code;
 }

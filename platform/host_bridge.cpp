@@ -40,6 +40,10 @@ constexpr size_t kMaxInput = 2 * (sizeof(avpb_request) + AVPB_MAX_PAYLOAD);
 HostBridge::HostBridge(Platform& platform, const std::string& socket_path) : p_(platform), path_(socket_path) {
   mem_fd_ = p_.host.host_mem.share();
   if (mem_fd_ < 0) throw std::runtime_error(std::string("cannot share the host memory: ") + std::strerror(errno));
+  // Device DRAM too, for clients that map it (DRAM_SHARE); nothing is stored
+  // in it before a session starts, so its storage may be replaced here.
+  dram_fd_ = p_.dram.share();
+  if (dram_fd_ < 0) throw std::runtime_error(std::string("cannot share the device DRAM: ") + std::strerror(errno));
   sockaddr_un sa{};
   sa.sun_family = AF_UNIX;
   if (path_.size() >= sizeof(sa.sun_path)) throw std::runtime_error(path_ + ": socket path too long");

@@ -72,6 +72,7 @@ class HostBridge {
   // Requests (host_bridge_requests.cpp): run in the connection's SystemC thread.
   void handle(Conn& c);
   int handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);
+  int unit_access(Conn& c, std::vector<uint8_t>& out);
   int handle_acceldev(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);
   int acceldev_op(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);  // with the driver locked
   int acceldev_wait(Context& ctx, uint32_t value);
@@ -85,7 +86,7 @@ class HostBridge {
 
   Platform& p_;
   std::string path_;
-  int listen_fd_ = -1, mem_fd_ = -1;
+  int listen_fd_ = -1, mem_fd_ = -1, dram_fd_ = -1;
   bool shutdown_requested_ = false;
   unsigned next_conn_ = 1;
   uint64_t next_session_ = 1;

@@ -115,9 +115,13 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
       return 0;
     }
     case AVPB_DEV_CLOSE_BUFFER:
+      // As the driver's release of a buffer file: the context's scheduled
+      // RUNs finish, a data buffer's slot is unbound (free for the context's
+      // next buffer); the pages stay until the context closes, since the
+      // client's mappings of them outlive the descriptor.
       if (q.a[1] >= c.buffer_open.size() || !c.buffer_open[q.a[1]]) return -EBADF;
       c.buffer_open[q.a[1]] = false;
-      return 0;
+      return -c.ctx->close_buffer(static_cast<int>(q.a[1]), true).err();
     case AVPB_DEV_RUN: {
       const uint64_t b = q.a[1], off = q.a[2], size = q.a[3];
       if (b >= c.buffer_open.size() || !c.buffer_open[b]) return -EINVAL;

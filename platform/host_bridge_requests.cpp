@@ -67,6 +67,10 @@ void HostBridge::handle(Conn& c) {
     c.dead = true;
   } else if (q.op == AVPB_SHUTDOWN) {
     shutdown_requested_ = true;
+  } else if (q.op == AVPB_DRAM_SHARE) {
+    r.r[0] = p_.dram_base();
+    r.r[1] = p_.dram.size.get();
+    fd_to_pass = dram_fd_;
   } else if (q.op == AVPB_SIM_TIME) {
     r.r[0] = sc_core::sc_time_stamp().value();
   } else if (q.op >= AVPB_DEV_OPEN && q.op <= AVPB_DEV_CLOSE_BUFFER) {
@@ -74,7 +78,8 @@ void HostBridge::handle(Conn& c) {
   } else {
     st = handle_device_io(c, r, out);
   }
-  if (st == 0 && !q.length != !(q.op == AVPB_BAR_WRITE)) st = -EINVAL;  // only BAR_WRITE carries a payload
+  const bool carries_payload = q.op == AVPB_BAR_WRITE || q.op == AVPB_UNIT_WRITE;
+  if (st == 0 && !q.length != !carries_payload) st = -EINVAL;  // only the writes of bytes carry a payload
   r.status = st;
   r.length = static_cast<uint32_t>(out.size());
   r.sim_time_ps = sc_core::sc_time_stamp().value();
@@ -124,6 +129,9 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
     case AVPB_BAR_WRITE:
       if (q.a[0] != 2 || c.payload.empty()) return -EINVAL;
       return rc.bar2_write(q.a[1], c.payload.data(), c.payload.size()) ? 0 : -EIO;
+    case AVPB_UNIT_READ:
+    case AVPB_UNIT_WRITE:
+      return unit_access(c, out);
     case AVPB_HOST_ALLOC: {
       const uint64_t size = q.a[0], align = q.a[1] ? q.a[1] : 4096;
       if (size == 0 || size > rc.host_mem.size.get() || (align & (align - 1)) || align > (1u << 30)) return -EINVAL;
@@ -153,6 +161,46 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
     default:
       return -ENOSYS;
   }
+}
+
+// A timed access on the device interconnect tagged with the requested unit,
+// so that core-local views and per-unit register sets answer as they would to
+// that unit. The connection's thread waits the access's delay: the interconnect
+// and the target take their simulated time, the PCIe link none (the access
+// stands for what the unit itself would do).
+int HostBridge::unit_access(Conn& c, std::vector<uint8_t>& out) {
+  const avpb_request& q = c.req;
+  const UnitId unit = static_cast<UnitId>(q.a[0]);
+  if (q.a[0] > 0xFFFFFFFFull) return -ENODEV;
+  const uint32_t index = unit_index(unit);
+  uint32_t core = 0;
+  switch (unit_kind(unit)) {
+    case UnitKind::External:
+    case UnitKind::Cmp:
+      if (index != 0) return -ENODEV;
+      break;
+    case UnitKind::Hart:
+      if (index >= p_.num_harts()) return -ENODEV;
+      core = index / p_.harts_per_core.get();
+      break;
+    case UnitKind::Core:
+      if (index >= p_.cores.get()) return -ENODEV;
+      core = index;
+      break;
+    default:
+      return -ENODEV;
+  }
+  const bool write = q.op == AVPB_UNIT_WRITE;
+  const uint64_t len = write ? c.payload.size() : q.a[2];
+  if (len == 0 || len > AVPB_MAX_PAYLOAD || q.a[1] + len < q.a[1]) return -EINVAL;
+  if (!write) out.resize(len);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_response_status st = p_.device_port.access_as(unit, core, write, q.a[1], write ? c.payload.data() : out.data(),
+                                                               static_cast<unsigned>(len), delay);
+  sc_core::wait(delay);
+  if (st == tlm::TLM_OK_RESPONSE) return 0;
+  out.clear();
+  return st == tlm::TLM_ADDRESS_ERROR_RESPONSE || st == tlm::TLM_BURST_ERROR_RESPONSE ? -EFAULT : -EIO;
 }
 
 }  // namespace avp

@@ -51,6 +51,15 @@ bool DevicePort::read_debug(uint64_t addr, void* data, uint64_t len) {
   return socket->transport_dbg(gp) == len;
 }
 
+tlm::tlm_response_status DevicePort::access_as(UnitId unit, uint32_t core, bool write, uint64_t addr, void* data,
+                                              unsigned len, sc_core::sc_time& delay) {
+  tlm::tlm_generic_payload gp;
+  prepare_payload(gp, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
+  set_unit(gp, unit, core);
+  socket->b_transport(gp, delay);
+  return gp.get_response_status();
+}
+
 namespace {
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
 }

@@ -10,6 +10,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "base/params.h"
+#include "base/unit.h"
 #include "acceldev/acceldev_engine.h"
 #include "acceldev/acceldev_iommu.h"
 #include "aql/aql_processor.h"
@@ -46,6 +47,11 @@ class DevicePort : public sc_core::sc_module {
   // Debug accesses (no time, no side effects on timing); false if unmapped.
   bool write_debug(uint64_t addr, const void* data, uint64_t len);
   bool read_debug(uint64_t addr, void* data, uint64_t len);
+  // A timed access on behalf of another unit (a hart of core `core`, a core,
+  // the CMP), for host tools that look at memory as that unit sees it. Its own
+  // payload, so it may run while another thread's access is in progress.
+  tlm::tlm_response_status access_as(UnitId unit, uint32_t core, bool write, uint64_t addr, void* data, unsigned len,
+                                     sc_core::sc_time& delay);
 
  private:
   tlm::tlm_response_status transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time& delay);

@@ -299,7 +299,9 @@ void HartCluster::hart_stopped(Hart& h, const HartExit& e) {
 }
 
 void HartCluster::report_trap(Hart& h, uint64_t cause, uint64_t tval) {
-  AVP_LOG(log_, Warn, describe_trap(h, cause, tval));
+  const auto [site, first] = trap_sites_.emplace(std::make_pair(cause, h.state().pc), h.id());
+  if (first) AVP_LOG(log_, Error, describe_trap(h, cause, tval));
+  else AVP_LOG(log_, Debug, "hart " << h.id() << ": the same trap as hart " << site->second << " (not reported again)");
 }
 
 void HartCluster::report_limit(Hart& h) {

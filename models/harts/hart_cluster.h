@@ -88,6 +88,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // dumps every statistic, AVP_STATS_RESET then resets them, at simulated time `at`.
   void stats_control(const std::string& who, const sc_core::sc_time& at, uint64_t op);
   void hart_stopped(Hart& h, const HartExit& e);
+  // The first hart a trap (cause, pc) stops gets the full report, as an
+  // error; harts stopped the same way later only count towards it.
   void report_trap(Hart& h, uint64_t cause, uint64_t tval);
   void report_limit(Hart& h);
   void wfi_begin(Hart& h) {}
@@ -140,6 +142,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     std::function<bool(const Hart&)> member;
   };
   std::map<uint32_t, BarrierGroup> barriers_;
+  std::map<std::pair<uint64_t, uint64_t>, unsigned> trap_sites_;  // (cause, pc) -> first hart reported
   std::vector<uint32_t> group_of_;  // launch id of each running hart
   // Meets the running harts for which `member` holds; they leave together at the time the last arrived.
   void meet(Hart& h, uint32_t key, const std::function<bool(const Hart&)>& member);

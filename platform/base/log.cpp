@@ -1,6 +1,7 @@
 #include "log.h"
 
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <systemc>
 
@@ -37,8 +38,13 @@ void handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) 
       case sc_core::SC_FATAL: sev = "fatal"; break;
       default: sev = rep.get_verbosity() >= sc_core::SC_DEBUG ? "trace" : rep.get_verbosity() >= sc_core::SC_HIGH ? "debug" : "info";
     }
-    std::fprintf(stderr, "[%14s] %-5s %s: %s\n", format_time(sc_core::sc_time_stamp()).c_str(), sev, rep.get_msg_type(),
-                 rep.get_msg());
+    const char* msg = rep.get_msg();
+    // Model errors travel as SystemC warnings (never thrown): shown as errors.
+    if (rep.get_severity() == sc_core::SC_WARNING && std::strncmp(msg, "error: ", 7) == 0) {
+      sev = "error";
+      msg += 7;
+    }
+    std::fprintf(stderr, "[%14s] %-5s %s: %s\n", format_time(sc_core::sc_time_stamp()).c_str(), sev, rep.get_msg_type(), msg);
   }
   // SystemC's own errors keep their default behaviour (throw / abort).
   sc_core::sc_report_handler::default_handler(rep, actions & ~sc_core::SC_DISPLAY);

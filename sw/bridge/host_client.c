@@ -147,6 +147,20 @@ int avp_host_call(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a
   return st;
 }
 
+int avp_host_call_fd(avp_host *h, uint32_t op, struct avpb_reply *reply, int *passed_fd) {
+  *passed_fd = -1;
+  int fd = take_conn(h);
+  if (fd < 0) return errno ? -errno : -EPIPE;
+  struct avpb_request q = {op, 0, {0, 0, 0, 0}};
+  int st = exchange(fd, &q, NULL, reply, NULL, 0, passed_fd);
+  give_conn(h, fd, st == -EPIPE || st == -EPROTO);
+  if (st && *passed_fd >= 0) {
+    close(*passed_fd);
+    *passed_fd = -1;
+  }
+  return st;
+}
+
 avp_host *avp_host_connect(const char *socket_path) {
   if (!socket_path) socket_path = getenv(AVPB_SOCKET_ENV);
   if (!socket_path || !*socket_path) {

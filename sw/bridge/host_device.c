@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "accelvp_device.h"
 #include "bar0_regs.h"
+#include "host_client.h"
 
 #define MAX_BLOCKS 4096
 
@@ -25,6 +28,7 @@ struct avp_device {
   unsigned nused;
   uint64_t pending[256];            /* command buffers in flight, freed by wait_idle */
   unsigned npending;
+  uint8_t *dram;                    /* the shared DRAM once mapped, or NULL */
 };
 
 static uint64_t rd64(avp_bar *b, uint32_t lo, uint32_t hi) {
@@ -66,6 +70,7 @@ avp_device *avp_device_open(avp_host *h) {
 
 void avp_device_close(avp_device *d) {
   if (!d) return;
+  if (d->dram) munmap(d->dram, d->info.dram_size);
   avp_bar_unmap(d->bar0);
   avp_bar_unmap(d->bar2);
   free(d);
@@ -107,6 +112,23 @@ int avp_device_free(avp_device *d, uint64_t addr) {
   return -1;
 }
 
+uint8_t *avp_device_dram(avp_device *d) {
+  if (d->dram) return d->dram;
+  struct avpb_reply r;
+  int fd = -1;
+  const int st = avp_host_call_fd(d->h, AVPB_DRAM_SHARE, &r, &fd);
+  if (st || fd < 0) return errno = st ? -st : EPROTO, NULL;
+  if (r.r[0] != d->info.dram_base || r.r[1] != d->info.dram_size) {  /* not the DRAM the information block described */
+    close(fd);
+    return errno = EPROTO, NULL;
+  }
+  void *p = mmap(NULL, d->info.dram_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) return NULL;
+  d->dram = p;
+  return d->dram;
+}
+
 static int in_dram(const avp_device *d, uint64_t addr, size_t len) {
   const avp_device_info *i = &d->info;
   return addr >= i->dram_base && len <= i->dram_size && addr - i->dram_base <= i->dram_size - len;
@@ -120,6 +142,29 @@ int avp_device_write(avp_device *d, uint64_t dev_addr, const void *src, size_t l
 int avp_device_read(avp_device *d, uint64_t dev_addr, void *dst, size_t len) {
   if (!in_dram(d, dev_addr, len)) return errno = EFAULT, -1;
   return avp_bar_read(d->bar2, dev_addr - d->info.dram_base, dst, len);
+}
+
+int avp_device_write_as(avp_device *d, uint32_t unit, uint64_t dev_addr, const void *src, size_t len) {
+  for (size_t done = 0; done < len;) {
+    const uint32_t n = len - done > AVPB_MAX_PAYLOAD ? AVPB_MAX_PAYLOAD : (uint32_t)(len - done);
+    const int st = avp_host_call(d->h, AVPB_UNIT_WRITE, unit, dev_addr + done, 0, 0, (const uint8_t *)src + done, n, NULL,
+                                 NULL, 0);
+    if (st) return errno = -st, -1;
+    done += n;
+  }
+  return 0;
+}
+
+int avp_device_read_as(avp_device *d, uint32_t unit, uint64_t dev_addr, void *dst, size_t len) {
+  for (size_t done = 0; done < len;) {
+    const uint32_t n = len - done > AVPB_MAX_PAYLOAD ? AVPB_MAX_PAYLOAD : (uint32_t)(len - done);
+    struct avpb_reply r;
+    int st = avp_host_call(d->h, AVPB_UNIT_READ, unit, dev_addr + done, n, 0, NULL, 0, &r, (uint8_t *)dst + done, n);
+    if (st == 0 && r.length != n) st = -EPROTO;
+    if (st) return errno = -st, -1;
+    done += n;
+  }
+  return 0;
 }
 
 int avp_device_submit(avp_device *d, uint64_t at, size_t bytes) {

@@ -30,6 +30,11 @@ AcceldevContext::~AcceldevContext() {
     drv_.free_page(b.page_table);
   }
   buffers_.clear();
+  for (Buffer& b : retired_) {
+    for (uint64_t pa : b.pages) drv_.free_page(pa);
+    drv_.free_page(b.page_table);
+  }
+  retired_.clear();
   free_id();
 }
 
@@ -156,7 +161,7 @@ void AcceldevContext::release(Buffer& b) {
   b.page_table = 0;
 }
 
-AcceldevStatus AcceldevContext::close_buffer(int bi) {
+AcceldevStatus AcceldevContext::close_buffer(int bi, bool keep_pages) {
   if (!open_) return EBADF;
   auto it = buffers_.find(bi);
   if (it == buffers_.end()) return EINVAL;
@@ -169,7 +174,8 @@ AcceldevStatus AcceldevContext::close_buffer(int bi) {
   drv_.barrier();  // every RUN scheduled before the unbind has been executed
   if (b.kind == Kind::Data && b.slot >= 0) slots_[b.slot] = false;
   b.slot = -1;
-  release(b);
+  if (keep_pages) retired_.push_back(std::move(b));
+  else release(b);
   return 0;
 }
 
@@ -187,6 +193,8 @@ void AcceldevContext::close() {
     release(b);
   }
   buffers_.clear();
+  for (Buffer& b : retired_) release(b);
+  retired_.clear();
   free_id();
 }
 

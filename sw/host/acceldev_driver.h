@@ -129,7 +129,10 @@ class AcceldevContext {
   uint32_t fence_counter();
   // Closes one buffer: waits for every RUN already scheduled on the context,
   // unbinds it (data) and frees its memory. EINVAL for a foreign handle.
-  AcceldevStatus close_buffer(int b);
+  // With keep_pages its pages stay allocated until the context closes: a
+  // process's mapping of them may outlive the buffer (a device file's does),
+  // and must not come to alias another buffer's pages.
+  AcceldevStatus close_buffer(int b, bool keep_pages = false);
   // Waits for every RUN already scheduled on the context, unbinds its data
   // buffers, frees them, zeroes the config entry and frees the id. Later
   // calls on the context fail with EBADF.
@@ -146,6 +149,7 @@ class AcceldevContext {
   bool open_ = true;     // false once close() has started
   bool released_ = false;
   std::map<int, Buffer> buffers_;
+  std::vector<Buffer> retired_;  // closed with keep_pages: freed when the context closes
   bool slots_[16] = {};
   uint64_t interrupts_ = 0;  // interrupt_waits() calls
 };

@@ -148,15 +148,16 @@ enum refsi_result refsiFreeDeviceMemory(refsi_device_t d, refsi_addr_t address) 
   return avp_device_free(d->dev, address) == 0 ? refsi_success : refsi_failure;
 }
 
-void *refsiGetMappedAddress(refsi_device_t d, refsi_addr_t address, size_t size) {
-  (void)d;
-  (void)address;
-  (void)size;
-  return NULL;  /* device memory is not mapped into host processes yet (docs/refsidrv.md) */
-}
-
 static int in_dram(refsi_device_t d, refsi_addr_t a, size_t size) {
   return a >= d->map[0].start_addr && size <= d->map[0].size && a - d->map[0].start_addr <= d->map[0].size - size;
+}
+
+/* DRAM is shared with the platform: the pointer stays valid until shutdown,
+ * and accesses through it take no simulated time. */
+void *refsiGetMappedAddress(refsi_device_t d, refsi_addr_t address, size_t size) {
+  if (check(d) != refsi_success || size == 0 || !in_dram(d, address, size)) return NULL;
+  uint8_t *dram = avp_device_dram(d->dev);
+  return dram ? dram + (address - d->map[0].start_addr) : NULL;
 }
 
 enum refsi_result refsiFlushDeviceMemory(refsi_device_t d, refsi_addr_t address, size_t size) {
@@ -169,27 +170,62 @@ enum refsi_result refsiInvalidateDeviceMemory(refsi_device_t d, refsi_addr_t add
   return refsiFlushDeviceMemory(d, address, size);
 }
 
-/* EXTERNAL (or ANY) sees device memory through BAR2; the per-unit views of
- * the harts are not reachable from the host yet. */
-static enum refsi_result external_only(uint32_t unit_id) {
-  const uint32_t kind = unit_id >> 24;
-  return kind == REFSI_UNIT_KIND_ANY || kind == REFSI_UNIT_KIND_EXTERNAL ? refsi_success : refsi_not_supported;
+/* The memory-map entry holding all of [a, a + size), or NULL. */
+static const struct refsi_memory_map_entry *entry_of(refsi_device_t d, refsi_addr_t a, size_t size) {
+  for (int i = 0; i < NUM_MAP_ENTRIES; ++i) {
+    const struct refsi_memory_map_entry *e = &d->map[i];
+    if (a >= e->start_addr && size <= e->size && a - e->start_addr <= e->size - size) return e;
+  }
+  return NULL;
+}
+
+/* The unit id the platform knows for `unit_id` (ANY is the external unit),
+ * or 0 when the device has no such unit. */
+static uint32_t device_unit(refsi_device_t d, uint32_t unit_id) {
+  const avp_device_info *i = avp_device_get_info(d->dev);
+  const uint32_t kind = unit_id >> 24, index = unit_id & 0xFFFFFFu;
+  switch (kind) {
+    case REFSI_UNIT_KIND_ANY:
+    case REFSI_UNIT_KIND_EXTERNAL: return REFSI_UNIT_ID(REFSI_UNIT_KIND_EXTERNAL, 0);
+    case REFSI_UNIT_KIND_CMP: return index == 0 ? unit_id : 0;
+    case REFSI_UNIT_KIND_ACC_HART: return index < i->cores * i->harts_per_core ? unit_id : 0;
+    case REFSI_UNIT_KIND_ACC_CORE: return index < i->cores ? unit_id : 0;
+    default: return 0;
+  }
+}
+
+/* One access of `size` bytes at `a` as the unit: the external unit reaches
+ * DRAM through BAR2, everything else goes over the device interconnect tagged
+ * with the unit (register windows one aligned 64-bit register at a time). */
+static enum refsi_result unit_access(refsi_device_t d, int write, refsi_addr_t a, void *buf, size_t size, uint32_t unit_id) {
+  enum refsi_result r = check(d);
+  if (r != refsi_success) return r;
+  const uint32_t unit = device_unit(d, unit_id);
+  const struct refsi_memory_map_entry *e = entry_of(d, a, size);
+  if (!buf || !unit || !e) return refsi_failure;
+  if (unit >> 24 == REFSI_UNIT_KIND_EXTERNAL && e->kind == DRAM) {
+    const int st = write ? avp_device_write(d->dev, a, buf, size) : avp_device_read(d->dev, a, buf, size);
+    return st == 0 ? refsi_success : refsi_failure;
+  }
+  const int registers = e->kind == KERNEL_DMA || e->kind == KERNEL_DMA_PRIVATE || e->kind == PERF_COUNTERS;
+  if (registers && ((a | size) & 7)) return refsi_failure;
+  const size_t step = registers ? 8 : (size ? size : 1);
+  for (size_t done = 0; done < size; done += step) {
+    uint8_t *p = (uint8_t *)buf + done;
+    const int st = write ? avp_device_write_as(d->dev, unit, a + done, p, step) : avp_device_read_as(d->dev, unit, a + done, p, step);
+    if (st) return refsi_failure;
+  }
+  return refsi_success;
 }
 
 enum refsi_result refsiReadDeviceMemory(refsi_device_t d, uint8_t *dest, refsi_addr_t address, size_t size,
                                         uint32_t unit_id) {
-  enum refsi_result r = check(d);
-  if (r != refsi_success || (r = external_only(unit_id)) != refsi_success) return r;
-  if (!dest || !in_dram(d, address, size)) return refsi_failure;
-  return avp_device_read(d->dev, address, dest, size) == 0 ? refsi_success : refsi_failure;
+  return unit_access(d, 0, address, dest, size, unit_id);
 }
 
 enum refsi_result refsiWriteDeviceMemory(refsi_device_t d, refsi_addr_t address, const uint8_t *source, size_t size,
                                          uint32_t unit_id) {
-  enum refsi_result r = check(d);
-  if (r != refsi_success || (r = external_only(unit_id)) != refsi_success) return r;
-  if (!source || !in_dram(d, address, size)) return refsi_failure;
-  return avp_device_write(d->dev, address, source, size) == 0 ? refsi_success : refsi_failure;
+  return unit_access(d, 1, address, (void *)source, size, unit_id);
 }
 
 enum refsi_result refsiExecuteCommandBuffer(refsi_device_t d, refsi_addr_t cb_addr, size_t size) {

@@ -1,6 +1,7 @@
 /* Bad clients of the host bridge, speaking the wire protocol by hand: a
  * request before the handshake, a wrong version, an unknown request, an
- * oversized message, a client gone mid-message. Each gets an error or is
+ * oversized message, a client gone mid-message, accesses as units the device
+ * lacks or where they see nothing. Each gets an error or is
  * disconnected, and the server goes on serving a well-behaved client. */
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -18,10 +19,12 @@ static int dial(void) {
   return fd;
 }
 
-static void send_req(int fd, uint32_t op, uint32_t length, uint64_t a0, uint64_t a1) {
-  struct avpb_request q = {op, length, {a0, a1, 0, 0}};
+static void send_req3(int fd, uint32_t op, uint32_t length, uint64_t a0, uint64_t a1, uint64_t a2) {
+  struct avpb_request q = {op, length, {a0, a1, a2, 0}};
   CHECK(send(fd, &q, sizeof q, MSG_NOSIGNAL) == (ssize_t)sizeof q);
 }
+
+static void send_req(int fd, uint32_t op, uint32_t length, uint64_t a0, uint64_t a1) { send_req3(fd, op, length, a0, a1, 0); }
 
 /* The next reply's status, or 1 when the server closed the connection. */
 static int reply_status(int fd) {
@@ -52,6 +55,28 @@ int main(void) {
   CHECK(reply_status(fd) == 0);
   send_req(fd, 999, 0, 0, 0);
   CHECK(reply_status(fd) == -ENOSYS);
+  /* Accesses as a device unit: units the device lacks, addresses the unit
+   * cannot see, no length, a write without bytes. */
+  send_req3(fd, AVPB_UNIT_READ, 0, 3u << 24 | 4096, 0x10000000u, 8);  /* hart 4096 */
+  CHECK(reply_status(fd) == -ENODEV);
+  send_req3(fd, AVPB_UNIT_READ, 0, 5u << 24, 0x10000000u, 8);         /* the DMA is no unit to act as */
+  CHECK(reply_status(fd) == -ENODEV);
+  send_req3(fd, AVPB_UNIT_READ, 0, 1ull << 32, 0x40000000u, 8);
+  CHECK(reply_status(fd) == -ENODEV);
+  send_req3(fd, AVPB_UNIT_READ, 0, 1u << 24, 0x10000000u, 8);         /* the host has no core-local TCDM */
+  CHECK(reply_status(fd) == -EFAULT);
+  send_req3(fd, AVPB_UNIT_READ, 0, 3u << 24, 0x10000000u, 8);         /* hart 0 has */
+  CHECK(reply_status(fd) == 0);
+  send_req3(fd, AVPB_UNIT_READ, 0, 3u << 24, 0x0F000000u, 8);         /* nothing there */
+  CHECK(reply_status(fd) == -EFAULT);
+  send_req3(fd, AVPB_UNIT_READ, 0, 3u << 24, 0x10000000u, 0);
+  CHECK(reply_status(fd) == -EINVAL);
+  send_req3(fd, AVPB_UNIT_READ, 0, 3u << 24, 0x10000000u, AVPB_MAX_PAYLOAD + 1);
+  CHECK(reply_status(fd) == -EINVAL);
+  send_req3(fd, AVPB_UNIT_WRITE, 0, 3u << 24, 0x10000000u, 0);
+  CHECK(reply_status(fd) == -EINVAL);
+  send_req(fd, AVPB_DRAM_SHARE, 0, 0, 0);
+  CHECK(reply_status(fd) == 0);
   send_req(fd, AVPB_MMIO_READ, 0, 1, 0);  /* no BAR 1 */
   CHECK(reply_status(fd) == -EINVAL);
   send_req(fd, AVPB_CFG_READ, 8, 0, 4);   /* a payload where none belongs */

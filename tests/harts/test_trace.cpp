@@ -50,6 +50,23 @@ TEST(Trace, TrapReportNamesHartPcSymbolDisassemblyCauseAndHistory) {
       << r.out;
 }
 
+// Eight harts stopped by the same store: one full report, one line naming
+// how many harts ended the same way, and the trap counted as an error.
+TEST(Trace, ATrapThatStopsManyHartsTheSameWayIsReportedOnce) {
+  const Result r = run(std::string("-o trace_fault8 run --elf ") + FAULT_ELF + " --harts 8");
+  EXPECT_EQ(r.code, 1) << r.out;
+  size_t reports = 0;
+  for (size_t at = r.out.find("unhandled store/AMO access fault"); at != std::string::npos;
+       at = r.out.find("unhandled store/AMO access fault", at + 1))
+    ++reports;
+  EXPECT_EQ(reports, 1u) << r.out;
+  EXPECT_TRUE(has(r.out, "error harts: hart [0-7]: unhandled store/AMO access fault")) << r.out;
+  EXPECT_TRUE(has(r.out, "accel-vp: hart 0 trap: store/AMO access fault \\(cause 7\\) at pc 0x[0-9a-f]+ <store_to[^\n]*; "
+                         "7 more harts ended the same way \\(1-7\\)\n"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "warnings/errors  [0-9]+/[1-9]")) << r.out;
+}
+
 TEST(Trace, InstructionsAndMemoryAccessesAreSymbolisedPerHart) {
   const Result r = run(std::string("-o trace_insn --trace insn,mem run --elf ") + FAULT_ELF);
   EXPECT_EQ(r.code, 1) << r.out;

@@ -31,6 +31,13 @@ enum avpb_op {
   AVPB_HOST_ALLOC = 16,  /* a0 = size, a1 = alignment -> r0 = bus address (offset in the shared host memory) */
   AVPB_IRQ_WAIT = 17,    /* a0 = timeout in simulated ns (0: poll, AVPB_IRQ_WAIT_FOREVER) -> r0 = interrupts since the last IRQ_WAIT, r1 = INTx level */
   AVPB_SIM_TIME = 18,    /* -> r0 = simulated time in ps */
+  /* Device memory as one of the device's units sees it (docs/host-bridge.md,
+   * "Accesses as a device unit"): a timed access on the device interconnect
+   * tagged with the unit. -ENODEV for a unit the device does not have,
+   * -EFAULT where that unit sees nothing (or the target refuses the access). */
+  AVPB_UNIT_READ = 19,   /* a0 = unit (kind << 24 | index), a1 = device address, a2 = length <= AVPB_MAX_PAYLOAD -> payload */
+  AVPB_UNIT_WRITE = 20,  /* a0 = unit, a1 = device address, payload = the bytes */
+  AVPB_DRAM_SHARE = 21,  /* -> r0 = DRAM base, r1 = DRAM size; DRAM's memfd comes with it (SCM_RIGHTS): untimed access */
   AVPB_DEV_OPEN = 30,    /* Acceldev context -> r0 = context handle */
   AVPB_DEV_CLOSE = 31,   /* a0 = context: waits for its runs, unbinds, frees the id */
   AVPB_DEV_CREATE_BUFFER = 32, /* a0 = context, a1 = type (0 code, 1 data), a2 = size -> r0 = buffer handle, r1 = slot, payload = uint64 bus address of each page */

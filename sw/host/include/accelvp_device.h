@@ -40,6 +40,18 @@ int avp_device_free(avp_device *d, uint64_t addr);
 /* Through BAR2; EFAULT outside device DRAM. */
 int avp_device_write(avp_device *d, uint64_t dev_addr, const void *src, size_t len);
 int avp_device_read(avp_device *d, uint64_t dev_addr, void *dst, size_t len);
+/* As the device unit `unit` (kind << 24 | index, base/unit.h) sees the address
+ * on the device interconnect: a hart's or core's core-local TCDM and its own
+ * DMA register set. ENODEV for a unit the device does not have, EFAULT where
+ * that unit sees nothing. Register windows want one naturally aligned access
+ * per call. */
+int avp_device_write_as(avp_device *d, uint32_t unit, uint64_t dev_addr, const void *src, size_t len);
+int avp_device_read_as(avp_device *d, uint32_t unit, uint64_t dev_addr, void *dst, size_t len);
+/* Device DRAM mapped into this process (the server shares its storage), at
+ * the address of dram_base; valid until avp_device_close. Accesses through it
+ * are untimed and bypass the PCIe link, like a model's DMI. NULL with errno
+ * when the server does not share it. */
+uint8_t *avp_device_dram(avp_device *d);
 
 /* Places `count` chunks in device memory and queues them (asynchronous).
  * EAGAIN when the device's queue is full. */
