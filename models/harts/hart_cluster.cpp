@@ -112,6 +112,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
     throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
                      " is more than 65536");
   for (auto& h : harts_) h->history().set_length(history_length.get());
+  check_mmu_params();
   configure_costs();
   group_of_.assign(harts_.size(), 0);
   dma_.resize(harts_.size());
@@ -217,14 +218,19 @@ void HartCluster::prepare_start(Hart& h) {
     throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
                      " is more than 65536");
   if (h.history().length() != history_length.get()) h.history().set_length(history_length.get());
+  check_mmu_params();
+  h.configure_mmu(tlb_entries, pmp_entries, pmp_granularity);
+  configure_costs();
+}
+
+void HartCluster::check_mmu_params() const {
   if (tlb_entries.get() < 1 || tlb_entries.get() > 4096)
     throw ParamError(std::string(name()) + ".tlb_entries: " + std::to_string(tlb_entries.get()) + " is not in 1..4096");
   if (pmp_entries.get() > 64)
     throw ParamError(std::string(name()) + ".pmp_entries: " + std::to_string(pmp_entries.get()) + " is more than 64");
   if (pmp_granularity.get() > 20)
-    throw ParamError(std::string(name()) + ".pmp_granularity: " + std::to_string(pmp_granularity.get()) + " is more than 20");
-  h.configure_mmu(tlb_entries, pmp_entries, pmp_granularity);
-  configure_costs();
+    throw ParamError(std::string(name()) + ".pmp_granularity: " + std::to_string(pmp_granularity.get()) +
+                     " is more than 20");
 }
 
 void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {

@@ -111,6 +111,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   bool perf_access(tlm::tlm_generic_payload& gp);
   void configure_costs();
   void prepare_start(Hart& h);
+  void check_mmu_params() const;
   void xintf_b_transport(int hart, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   uint64_t xintf_device(Hart& h, const XintfRoute& r, unsigned k, uint64_t rs1, uint64_t rs2);
 
