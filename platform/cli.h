@@ -18,8 +18,12 @@ struct CliContext {
   std::vector<std::string> log_specs;  // "module=level"
   int verbosity = 0;
   int exit_code = 0;
+  std::string dump_config;  // non-empty: write the resolved configuration there after elaboration
   int gdb_port = -1;  // >= 0: serve GDB on this port (0: any free port) and wait for it
 };
+
+// Refuses an empty value (an empty file or directory name is always a mistake).
+extern const CLI::Validator kNonEmpty;
 
 // Applies logging options and presets, then elaborates the platform. Throws
 // ParamError for bad configuration (unknown names, wrong types, overlaps).

@@ -1,7 +1,8 @@
 // `accel-vp cmdbuf FILE.bin... [--load ELF] [--write ADDR=FILE]... [--dump ADDR:LEN]...`:
 // places raw command buffers in device DRAM, runs them in order on the
 // command processor, prints its status after each and dumps memory as hex.
-// Exit code 0 when every buffer finished, 1 on a command error, 2 on bad input.
+// Exit code 0 when every buffer finished, 1 on a command error, 2 on bad input
+// (not regular files, partial 8-byte chunks, too large, dumps out of memory).
 // With `--gdb PORT` the debugger attaches after the loads and writes, before
 // the first buffer runs.
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <iterator>
 #include <vector>
 
+#include "base/input_file.h"
 #include "base/params.h"
 #include "cli.h"
 #include "cmp/packet_decoder.h"
@@ -21,24 +23,36 @@ namespace avp {
 
 namespace {
 
-bool read_file(const std::string& path, std::vector<uint8_t>& out) {
+// Reads a regular file; on failure `error` says why.
+bool read_file(const std::string& path, std::vector<uint8_t>& out, std::string& error) {
+  error = input_file_problem(path);
+  if (!error.empty()) return false;
   std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
+  if (!f) {
+    error = "cannot open";
+    return false;
+  }
   out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
   return true;
 }
 
-void hex_dump(Platform& p, uint64_t addr, uint64_t len) {
+// A dump is printed as text: larger ones belong in a file written by the program.
+constexpr uint64_t kMaxDumpBytes = 16 << 20;
+
+// False when the range is not readable device memory.
+bool hex_dump(Platform& p, uint64_t addr, uint64_t len) {
   std::vector<uint8_t> b(len);
   if (!p.device_port.read_debug(addr, b.data(), len)) {
-    std::printf("dump 0x%llx: not mapped\n", static_cast<unsigned long long>(addr));
-    return;
+    std::fprintf(stderr, "accel-vp cmdbuf: --dump 0x%llx:%llu: not device memory\n", static_cast<unsigned long long>(addr),
+                 static_cast<unsigned long long>(len));
+    return false;
   }
   for (uint64_t i = 0; i < len; i += 16) {
     std::printf("%012llx:", static_cast<unsigned long long>(addr + i));
     for (uint64_t k = i; k < i + 16 && k < len; ++k) std::printf(" %02x", b[k]);
     std::printf("\n");
   }
+  return true;
 }
 
 int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::vector<std::string>& elfs,
@@ -57,8 +71,9 @@ int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::
   for (const auto& w : writes) {
     const size_t eq = w.find('=');
     std::vector<uint8_t> data;
-    if (eq == std::string::npos || !read_file(w.substr(eq + 1), data)) {
-      std::fprintf(stderr, "accel-vp cmdbuf: --write %s: expected ADDR=FILE with a readable file\n", w.c_str());
+    std::string error = "expected ADDR=FILE";
+    if (eq == std::string::npos || !read_file(w.substr(eq + 1), data, error)) {
+      std::fprintf(stderr, "accel-vp cmdbuf: --write %s: %s\n", w.c_str(), error.c_str());
       return 2;
     }
     const uint64_t addr = parse_u64(w.substr(0, eq), "--write address");
@@ -68,12 +83,24 @@ int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::
     }
   }
   if (gdb) gdb->attach();
+  const uint64_t dram_end = p.dram_base() + p.dram.size.get();
   uint64_t at = p.dram_base() + p.dram.size.get() / 2;  // buffers live in the upper half of DRAM
   int code = 0;
   for (const auto& path : buffers) {
     std::vector<uint8_t> data;
-    if (!read_file(path, data)) {
-      std::fprintf(stderr, "accel-vp cmdbuf: cannot read %s\n", path.c_str());
+    std::string error;
+    if (!read_file(path, data, error)) {
+      std::fprintf(stderr, "accel-vp cmdbuf: %s: %s\n", path.c_str(), error.c_str());
+      return 2;
+    }
+    if (data.size() % 8) {
+      std::fprintf(stderr, "accel-vp cmdbuf: %s: %zu bytes, not a whole number of 8-byte chunks (%zu trailing bytes)\n",
+                   path.c_str(), data.size(), data.size() % 8);
+      return 2;
+    }
+    if (data.size() > dram_end - at) {
+      std::fprintf(stderr, "accel-vp cmdbuf: %s: %zu bytes do not fit in the %llu bytes of DRAM left for command buffers\n",
+                   path.c_str(), data.size(), static_cast<unsigned long long>(dram_end - at));
       return 2;
     }
     if (!debug_write(at, data.data(), data.size())) return 2;
@@ -100,7 +127,13 @@ int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::
       std::fprintf(stderr, "accel-vp cmdbuf: --dump %s: expected ADDR:LEN\n", d.c_str());
       return 2;
     }
-    hex_dump(p, parse_u64(d.substr(0, colon), "--dump address"), parse_u64(d.substr(colon + 1), "--dump length"));
+    const uint64_t addr = parse_u64(d.substr(0, colon), "--dump address"), len = parse_u64(d.substr(colon + 1), "--dump length");
+    if (len == 0 || len > kMaxDumpBytes) {
+      std::fprintf(stderr, "accel-vp cmdbuf: --dump %s: the length must be 1..%llu bytes\n", d.c_str(),
+                   static_cast<unsigned long long>(kMaxDumpBytes));
+      return 2;
+    }
+    if (!hex_dump(p, addr, len)) code = 2;
   }
   return code;
 }

@@ -10,9 +10,12 @@ namespace avp {
 
 void add_info_command(CLI::App& app, CliContext& ctx) {
   auto* cmd = app.add_subcommand("info", "print the resolved platform: address map, units, parameters, versions");
+  static bool registers = false;
+  cmd->add_flag("--registers", registers, "print the register map of every register block instead");
   cmd->callback([&ctx] {
     auto platform = make_platform(ctx);
-    print_info(*platform, std::cout);
+    if (registers) print_registers(*platform, std::cout);
+    else print_info(*platform, std::cout);
   });
 }
 

@@ -17,10 +17,12 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
   auto list = std::make_shared<bool>(false);
   auto elf = std::make_shared<std::string>();
   auto harts = std::make_shared<unsigned>(1);
-  cmd->add_option("workload", *workload, "workload name (see --list)");
+  auto* workload_opt = cmd->add_option("workload", *workload, "workload name (see --list)");
   cmd->add_flag("--list", *list, "list the workloads and exit");
   cmd->add_option("--args", *args, "arguments passed to the workload")->expected(0, -1);
-  cmd->add_option("--elf", *elf, "run a bare-metal RISC-V ELF program on the harts instead of a workload");
+  cmd->add_option("--elf", *elf, "run a bare-metal RISC-V ELF program on the harts instead of a workload")
+      ->check(kNonEmpty)
+      ->excludes(workload_opt);
   cmd->add_option("--harts", *harts, "harts that run the --elf program (default 1)");
   cmd->callback([&ctx, workload, args, list, elf, harts] {
     if (!elf->empty()) {

@@ -150,7 +150,7 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--param", o->params, "a parameter and its values: name=v1,v2,... (repeat for a grid)")->required();
   cmd->add_option("--metrics", o->metrics, "manifest fields or statistics (e.g. simulated_time_ns, cmp.busy.fraction)")
       ->delimiter(',');
-  cmd->add_option("--jobs", o->jobs, "points run at once (default: the number of cores)")->check(CLI::PositiveNumber);
+  cmd->add_option("--jobs", o->jobs, "points run at once (default: the number of cores)")->check(CLI::Range(1u, 4096u));
   cmd->add_flag("--slurm", o->slurm, "run the missing points as a Slurm job array (writes sweep.sbatch, submits it with sbatch)");
   cmd->callback([&ctx, o] {
     SweepAxes axes = parse_axes(o->params);

@@ -1,6 +1,8 @@
 #include "info.h"
 
+#include <algorithm>
 #include <iomanip>
+#include <vector>
 
 #include "base/params.h"
 #include "device_tree.h"
@@ -30,13 +32,42 @@ void print_info(const Platform& p, std::ostream& os) {
   print_params(os);
 }
 
-void print_params(std::ostream& os) {
+void print_params(std::ostream& os, const std::string& filter) {
+  std::vector<const ParamBase*> shown;
+  size_t name_w = 4, type_w = 4, value_w = 5;
   for (const ParamBase* p : ParamRegistry::instance().all()) {
-    os << "  " << std::setw(34) << std::left << p->name() << std::setw(8) << p->type_name() << std::setw(14)
-       << p->value_string() << std::right;
-    if (p->value_string() != p->default_string()) os << "(default " << p->default_string() << ") ";
-    os << p->description() << "\n";
+    if (p->name().find(filter) == std::string::npos) continue;
+    shown.push_back(p);
+    name_w = std::max(name_w, p->name().size());
+    type_w = std::max(type_w, std::string(p->type_name()).size());
+    value_w = std::max(value_w, p->value_string().size());
   }
+  if (shown.empty()) {
+    os << "  no parameter name contains '" << filter << "'\n";
+    return;
+  }
+  os << std::left << "  " << std::setw(name_w + 2) << "name" << std::setw(type_w + 2) << "type" << std::setw(value_w + 2)
+     << "value" << "description\n";
+  for (const ParamBase* p : shown) {
+    os << "  " << std::setw(name_w + 2) << p->name() << std::setw(type_w + 2) << p->type_name() << std::setw(value_w + 2)
+       << p->value_string() << p->description();
+    if (p->value_string() != p->default_string()) os << " (default " << p->default_string() << ")";
+    os << "\n";
+  }
+  os << std::right;
+}
+
+void print_registers(Platform& p, std::ostream& os) {
+  for (const PcieEndpoint::Window& w : p.endpoint->windows()) {
+    os << "BAR0 0x" << std::hex << w.start << "..0x" << w.end - 1 << std::dec << ": ";
+    w.block->print(os);
+  }
+  auto on_bus = [&](const char* range, RegisterBlock& block) {
+    for (const auto& r : p.bus.ranges())
+      if (r.name == range) os << "bus 0x" << std::hex << r.base << std::dec << ": ";
+    block.print(os);
+  };
+  on_bus("console", p.console.registers());
 }
 
 }  // namespace avp

@@ -5,5 +5,8 @@
 namespace avp {
 class Platform;
 void print_info(const Platform& p, std::ostream& os);
-void print_params(std::ostream& os);
+// Every register block: where it is, its misuse policy and its registers.
+void print_registers(Platform& p, std::ostream& os);
+// Parameters whose name contains `filter` (all when empty), in aligned columns.
+void print_params(std::ostream& os, const std::string& filter = "");
 }  // namespace avp

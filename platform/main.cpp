@@ -1,5 +1,6 @@
 // accel-vp: command-line entry point.
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #include <systemc>
@@ -14,6 +15,8 @@
 
 namespace avp {
 
+const CLI::Validator kNonEmpty([](std::string& s) { return s.empty() ? std::string("an empty name") : std::string(); }, "NAME");
+
 std::unique_ptr<Platform> make_platform(CliContext& ctx) {
   install_log_handler();
   set_default_log_level(ctx.verbosity >= 3 ? Level::Trace : ctx.verbosity == 2 ? Level::Debug
@@ -23,9 +26,25 @@ std::unique_ptr<Platform> make_platform(CliContext& ctx) {
     if (eq == std::string::npos) throw ParamError("--log " + spec + ": expected module=level");
     set_log_level(spec.substr(0, eq), parse_level(spec.substr(eq + 1)));
   }
+  ParamRegistry& reg = ParamRegistry::instance();
+  reg.collect_errors();
   load_presets(ctx.session);
-  auto p = std::make_unique<Platform>();
-  ParamRegistry::instance().check_unused_presets();
+  std::unique_ptr<Platform> p;
+  try {
+    p = std::make_unique<Platform>();
+  } catch (const ParamError& e) {
+    // A derived value failed: report it with the presets it involves, after
+    // the value errors collected so far (unknown names are not known yet).
+    std::string all;
+    for (const auto& earlier : reg.take_errors()) all += earlier + "\n";
+    throw ParamError(all + reg.explain(e.what()));
+  }
+  reg.check_unused_presets();
+  if (!ctx.dump_config.empty()) {
+    std::ofstream f(ctx.dump_config);
+    reg.write_yaml(f);
+    if (!f.flush()) throw ParamError("--dump-config " + ctx.dump_config + ": cannot write the file");
+  }
   return p;
 }
 
@@ -44,25 +63,32 @@ int sc_main(int argc, char* argv[]) {
   app.fallthrough();
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "accel-vp " + version_string() + " (" + sc_core::sc_version() + ")");
-  bool list_params = false;
-  app.add_option("-c,--config", ctx.session.config_file, "configuration file (YAML)")->check(CLI::ExistingFile);
+  std::string params_filter;
+  app.add_option("-c,--config", ctx.session.config_file, "configuration file (YAML)")->check(kNonEmpty);
   app.add_option("-s,--set", ctx.session.sets, "override a parameter: name=value (repeatable)");
-  app.add_flag("--list-params", list_params, "list every parameter with its value, default and description");
+  auto* list_params = app.add_option("--list-params", params_filter,
+                                     "list the parameters (those whose name contains FILTER) with value, default and description")
+                           ->expected(0, 1);
+  app.add_option("--dump-config", ctx.dump_config, "write the resolved configuration as YAML (read back by --config) into this file")
+      ->check(kNonEmpty);
   app.add_flag("-v,--verbose", ctx.verbosity, "more log output (-v info, -vv debug, -vvv trace)");
   app.add_option("--log", ctx.log_specs, "log level per module prefix: module=error|warn|info|debug|trace");
-  app.add_option("-o,--out", ctx.session.out_dir, "output directory for manifest, report and traces");
+  app.add_option("-o,--out", ctx.session.out_dir, "output directory for manifest, report and traces")->check(kNonEmpty);
   app.add_flag("!--no-progress", ctx.session.progress, "no progress line on stderr");
-  app.add_option("--gdb", ctx.gdb_port, "wait for GDB on this TCP port (0: any free one) before running; harts are threads");
+  app.add_option("--gdb", ctx.gdb_port, "wait for GDB on this TCP port (1..65535; 0: any free one) before running; harts are threads")
+      ->check(CLI::Range(0, 65535));
   app.add_option("--timeline", ctx.session.timeline_file,
-                 "record a timeline (Chrome trace-event JSON for Perfetto / chrome://tracing) into this file");
+                 "record a timeline (Chrome trace-event JSON for Perfetto / chrome://tracing) into this file")
+      ->check(kNonEmpty);
   app.add_option("--trace", ctx.session.trace,
                  "text trace of these categories: insn, mem, cmp, dma, pcie, aql (comma separated) or all");
-  app.add_option("--trace-file", ctx.session.trace_file, "text trace file (default: <out>/trace.log)");
+  app.add_option("--trace-file", ctx.session.trace_file, "text trace file (default: <out>/trace.log)")->check(kNonEmpty);
   app.add_option("--trace-harts", ctx.session.trace_harts, "harts whose insn/mem events are traced, e.g. 0,3-5 (default: all)");
   app.add_option("--trace-window", ctx.session.trace_window,
                  "simulated-time window of the text trace, FROM:TO with units, e.g. 10us:25us (either side may be empty)");
   app.add_option("--vcd", ctx.session.vcd_file,
-                 "record the device's interrupt lines (INTR bits, request, INTx, MSI) as a VCD into this file");
+                 "record the device's interrupt lines (INTR bits, request, INTx, MSI) as a VCD into this file")
+      ->check(kNonEmpty);
   app.add_option_function<std::string>(
       "--rtl-vcd", [&ctx](const std::string& f) { ctx.session.sets.push_back("cmp.rtl_vcd=" + f); },
       "record the RTL command decoder's pins as a VCD into this file (with --set cmp.decoder=rtl or lockstep)");
@@ -75,10 +101,10 @@ int sc_main(int argc, char* argv[]) {
 
   try {
     app.parse(argc, argv);
-    if (list_params) {
+    if (list_params->count() || (!ctx.dump_config.empty() && app.get_subcommands().empty())) {
       std::unique_ptr<Platform> platform;
       if (app.get_subcommands().empty()) platform = make_platform(ctx);  // elaborate to know every parameter
-      print_params(std::cout);
+      if (list_params->count()) print_params(std::cout, params_filter);
       return 0;
     }
     if (app.get_subcommands().empty()) {
@@ -86,7 +112,8 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int code = app.exit(e);  // prints the message (or the help)
+    return code == 0 ? 0 : 2;      // every command-line error is a usage error
   } catch (const ParamError& e) {
     std::cerr << "accel-vp: configuration error:\n" << e.what() << "\n";
     return 2;

@@ -83,7 +83,6 @@ Platform::Platform()
       poweroff("poweroff"),
       htif("htif", [this](uint64_t a, void* d, unsigned n) { return device_port.read_debug(a, d, n); },
            [this](uint64_t a, void* d, unsigned n) { return device_port.write_debug(a, d, n); }) {
-  if (cores.get() == 0 || harts_per_core.get() == 0) throw ParamError("platform.cores and platform.harts_per_core must be at least 1");
   if (tcdm.size.get() != static_cast<uint64_t>(cores.get()) * tcdm_slice.get())
     throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
                      std::to_string(static_cast<uint64_t>(cores.get()) * tcdm_slice.get()) + ")");
@@ -141,10 +140,33 @@ Platform::Platform()
   info.tcim_base = 0x1000;
   info.tcim_size = tcim.size.get();
   info.xintf_uuids = {0xACC01, 0xACC02, 0xACC03};
-  endpoint = std::make_unique<PcieEndpoint>("endpoint", link, &cmp, info);
-  aql = std::make_unique<AqlProcessor>("aql", harts, tcdm_global_base(), tcdm_slice.get(),
-                                       [this](unsigned bit) { endpoint->raise(1u << bit); });
-  aql->map_registers(endpoint->bar0_registers());
+  endpoint = std::make_unique<PcieEndpoint>("endpoint", link, info);
+  PcieEndpoint& ep = *endpoint;
+  acceldev = std::make_unique<AcceldevEngine>(
+      "acceldev", [&ep](bool w, uint64_t pa, void* d, unsigned n, sc_core::sc_time& t) { return ep.host_access(w, pa, d, n, t); },
+      AcceldevEngine::CmpPort{&cmp, [&ep](uint64_t a, const void* d, unsigned n, sc_core::sc_time& t) { return ep.device_write(a, d, n, t); },
+                              info.dram_base + info.dram_size - ACCELDEV_CMP_STAGING_SIZE});
+  // Work of a context reaches host memory only through the context's IOMMU (docs/acceldev.md).
+  iommu = std::make_unique<AcceldevIommu>(
+      "endpoint.iommu", *acceldev,
+      [&ep](uint64_t pa, void* d, unsigned n, sc_core::sc_time* t) { return t ? ep.host_access(false, pa, d, n, *t) : ep.host_debug_read(pa, d, n); });
+  ep.set_context_translator([this](uint32_t ctx, UnitId unit, uint64_t addr, unsigned len, bool write, std::vector<HostPiece>& out,
+                                   sc_core::sc_time* delay) { return iommu->translate(ctx, unit, addr, len, write, out, delay); });
+  aql = std::make_unique<AqlProcessor>("aql", harts, tcdm_global_base(), tcdm_slice.get());
+  // The front ends: each its BAR0 window and its interrupt output into the endpoint's INTR.
+  ep.map_window(AcceldevEngine::kWindowStart, AcceldevEngine::kWindowEnd, acceldev->registers());
+  ep.map_window(CmpHostRegisters::kWindowStart, CmpHostRegisters::kWindowEnd, cmp_host_regs.registers());
+  ep.map_window(AqlProcessor::kWindowStart, AqlProcessor::kWindowEnd, aql->registers());
+  const InterruptOut::Sink intr = [&ep](uint32_t bits) { ep.raise(bits); };
+  acceldev->irq.bind(intr);
+  cmp.irq.bind(intr);
+  aql->irq.bind(intr);
+  // The DMA's error interrupt also reaches the harts' PLIC (docs/firmware.md).
+  dma.irq.bind([this, &ep](uint32_t bits) {
+    ep.raise(bits);
+    plic.pulse_source(AVP_DMA_PLIC_SOURCE);
+  });
+  ep.on_reset([this] { acceldev->reset(); });
   bus.init.bind(endpoint->dma);
   bus.init.bind(windows.targ);
   bus.init.bind(clint.socket);
@@ -169,14 +191,20 @@ Platform::Platform()
   host.bar2_out.bind(endpoint->bar2);
   endpoint->intx = [this](bool level) { host.intx(level); };
   endpoint->msi = [this](uint64_t a, uint32_t d) { host.msi(a, d); };
-  dma.on_error = [this] {
-    endpoint->raise(AVP_INTR_DMA_ERROR);
-    plic.pulse_source(AVP_DMA_PLIC_SOURCE);
-  };
-  endpoint->acceldev().attach_dma([this](uint32_t ctx) { return dma.outstanding(ctx); }, &dma.done_event());
+  acceldev->attach_dma([this](uint32_t ctx) { return dma.outstanding(ctx); }, &dma.done_event());
 }
 
 Platform::~Platform() = default;
+
+bool Platform::check_shape() const {
+  for (const Param<uint32_t>* p : {&cores, &harts_per_core})
+    if (p->get() == 0) throw ParamError(p->name() + " = 0: must be at least 1");
+  const uint64_t harts = uint64_t{cores.get()} * harts_per_core.get();
+  if (harts > kMaxHarts)
+    throw ParamError("platform.cores x platform.harts_per_core = " + std::to_string(harts) + " harts: at most " +
+                     std::to_string(kMaxHarts) + " harts are modelled");
+  return true;
+}
 
 bool Platform::is_memory(uint64_t addr, uint64_t size) const {
   if (size == 0) return false;

@@ -10,7 +10,10 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "base/params.h"
+#include "acceldev/acceldev_engine.h"
+#include "acceldev/acceldev_iommu.h"
 #include "aql/aql_processor.h"
+#include "cmp/cmp_host_registers.h"
 #include "cmp/command_processor.h"
 #include "cmp/window_unit.h"
 #include "console/console_device.h"
@@ -61,6 +64,9 @@ class Platform {
   Param<uint32_t> cores;
   Param<uint32_t> harts_per_core;
   Param<uint64_t> tcdm_slice;
+  // Limits of the shape, checked before anything is allocated (docs/configuration.md).
+  static constexpr unsigned kMaxHarts = 1024;
+  const bool shape_checked_ = check_shape();
 
   Router bus;
   Memory tcim;
@@ -71,11 +77,14 @@ class Platform {
   HartCluster harts;
   WindowUnit windows;
   CommandProcessor cmp;
+  CmpHostRegisters cmp_host_regs{&cmp, cmp};  // BAR0 0x1000..: the CMP's host interface
   DmaController dma;
   ConsoleDevice console;
   PcieLink link;
   PcieRootComplex host;
   std::unique_ptr<PcieEndpoint> endpoint;
+  std::unique_ptr<AcceldevEngine> acceldev;  // BAR0 0x0008.., Acceldev
+  std::unique_ptr<AcceldevIommu> iommu;      // its contexts' view of host memory
   std::unique_ptr<AqlProcessor> aql;
   // System devices for firmware (docs/platform.md, "System devices").
   Clint clint;
@@ -90,6 +99,9 @@ class Platform {
   uint64_t dram_base() const;
   uint64_t tcdm_global_base() const;
   unsigned num_harts() const { return cores.get() * harts_per_core.get(); }
+
+ private:
+  bool check_shape() const;  // throws ParamError naming the parameter
 };
 
 }  // namespace avp

@@ -13,6 +13,7 @@
 #include "base/params.h"
 #include "base/stats.h"
 #include "base/status_line.h"
+#include "output_paths.h"
 #include "platform.h"
 #include "run_report.h"
 #include "run_signals.h"
@@ -45,6 +46,13 @@ void print_lockstep_summary() {
 
 }  // namespace
 
+std::string RunEnd::kind() const {
+  if (finished) return "finished";
+  if (signal) return "interrupted";
+  if (time_limit) return "time_limit";
+  return error.empty() ? "starved" : "error";
+}
+
 nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, const std::string& name,
                               const RunResult& res, const RunEnd& end) {
   const nlohmann::json params = ParamRegistry::instance().to_json();
@@ -67,6 +75,8 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   m["finished"] = end.finished;
   if (end.signal) m["interrupted_by"] = signal_name(end.signal);
   if (end.time_limit) m["time_limit_reached"] = true;
+  m["ending"] = end.kind();
+  m["ending_message"] = end.error.empty() ? end.message : end.error;
   m["simulated_time_ns"] = sc_core::sc_time_stamp().to_default_time_units();
   m["wall_time_s"] = res.wall_seconds;
   m["speed_sim_per_wall"] = res.wall_seconds > 0 ? res.sim_seconds / res.wall_seconds : 0;
@@ -80,6 +90,7 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   for (const auto& l : platform.harts.console_lines())
     console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
   m["console"] = console;
+  m["console_dropped"] = platform.harts.console_dropped();
   if (!platform.uart.lines().empty()) {
     nlohmann::json uart = nlohmann::json::array();
     for (const auto& l : platform.uart.lines())
@@ -89,11 +100,15 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   return m;
 }
 
+void write_manifest_file(const nlohmann::json& m, const SessionOptions& opt) {
+  const std::string path = opt.out_dir + "/manifest.json";
+  // Console text is the program's bytes: invalid UTF-8 is replaced, never a reason to lose the manifest.
+  if (!write_file_atomically(path, m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
+    std::cerr << "accel-vp: cannot write " << path << "\n";
+}
+
 nlohmann::json write_run_files(const nlohmann::json& m, const SessionOptions& opt, const TimelineDigest* timeline) {
-  const std::string manifest_path = opt.out_dir + "/manifest.json";
-  std::ofstream f(manifest_path);
-  if (f) f << m.dump(2) << "\n";
-  else std::cerr << "accel-vp: cannot write " << manifest_path << "\n";
+  write_manifest_file(m, opt);
   const nlohmann::json report = build_report(m, timeline);
   write_report_json(report, opt.out_dir + "/report.json");
   write_report_html(report, timeline, opt.out_dir + "/report.html");

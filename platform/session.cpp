@@ -17,6 +17,7 @@
 #include "base/trace.h"
 #include "base/vcd.h"
 #include "harts/insn_tracer.h"
+#include "output_paths.h"
 #include "platform.h"
 #include "run_outputs.h"
 #include "run_signals.h"
@@ -88,8 +89,6 @@ std::unique_ptr<InsnTracer> start_text_trace(Platform& platform, const SessionOp
     throw ParamError("--trace-harts " + opt.trace_harts + ": hart " + std::to_string(t.harts.size() - 1) +
                      " does not exist (the platform has " + std::to_string(platform.num_harts()) + " harts)");
   if (!opt.trace_window.empty()) parse_trace_window(opt.trace_window, t);
-  std::error_code ec;
-  std::filesystem::create_directories(opt.out_dir, ec);
   TextTrace::instance().open(opt.trace_file.empty() ? opt.out_dir + "/trace.log" : opt.trace_file, t);
   return std::make_unique<InsnTracer>(platform.harts);
 }
@@ -114,13 +113,11 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
                       const std::function<int(Platform&)>& body) {
   RunResult res;
   const auto start = Clock::now();
-  std::error_code ec;
-  std::filesystem::create_directories(opt.out_dir, ec);
+  check_output_paths(opt);
+  // Files of an earlier run in the same directory must not pass for this one's.
+  for (const char* f : {"/manifest.json", "/report.json", "/report.html", "/stats.txt"}) std::remove((opt.out_dir + f).c_str());
   if (!opt.timeline_file.empty()) Trace::instance().open(opt.timeline_file);
-  if (!opt.vcd_file.empty()) {
-    if (!std::ofstream(opt.vcd_file)) throw ParamError(opt.vcd_file + ": cannot write the VCD file");
-    Vcd::instance().enable(true);
-  }
+  if (!opt.vcd_file.empty()) Vcd::instance().enable(true);
   const std::unique_ptr<InsnTracer> tracer = start_text_trace(platform, opt);
   sc_core::sc_spawn(
       [&] {
@@ -141,7 +138,18 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   for (;;) {
     sc_core::sc_time chunk = step;
     if (limit > sc_core::SC_ZERO_TIME && limit - sc_core::sc_time_stamp() < chunk) chunk = limit - sc_core::sc_time_stamp();
-    sc_core::sc_start(chunk);
+    try {
+      sc_core::sc_start(chunk);
+    } catch (const std::exception& e) {
+      // The manifest says how the run ended even when an error ends it.
+      status_line_end();
+      res.exit_code = 1;
+      res.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      res.sim_seconds = sc_core::sc_time_stamp().to_seconds();
+      end.error = e.what();
+      write_manifest_file(build_manifest(platform, opt, name, res, end), opt);
+      throw;
+    }
     if (res.finished || sc_core::sc_get_status() != sc_core::SC_PAUSED) break;
     if ((end.signal = stop_signal())) break;
     if (limit > sc_core::SC_ZERO_TIME && sc_core::sc_time_stamp() >= limit) {
@@ -158,13 +166,16 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   res.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   res.sim_seconds = sc_core::sc_time_stamp().to_seconds();
   if (end.signal) {
-    std::cerr << "accel-vp: workload '" << name << "' interrupted by " << signal_name(end.signal) << " at "
-              << format_time(sc_core::sc_time_stamp()) << "\n";
+    end.message = "workload '" + name + "' interrupted by " + signal_name(end.signal) + " at " +
+                  format_time(sc_core::sc_time_stamp());
+    std::cerr << "accel-vp: " << end.message << "\n";
     res.exit_code = 128 + end.signal;
   } else if (!res.finished) {
-    std::cerr << "accel-vp: workload '" << name << "' did not finish: "
-              << (end.time_limit ? "simulated time limit reached" : "simulation starved (no more events)")
-              << " at " << format_time(sc_core::sc_time_stamp()) << "\n";
+    end.message = "workload '" + name + "' did not finish: " +
+                  (end.time_limit ? "simulated time limit reached (platform.time_limit = " + platform.time_limit.value_string() + ")"
+                                  : std::string("simulation starved (no more events)")) +
+                  " at " + format_time(sc_core::sc_time_stamp());
+    std::cerr << "accel-vp: " << end.message << "\n";
     res.exit_code = 3;
   }
 

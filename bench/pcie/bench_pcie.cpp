@@ -59,7 +59,7 @@ void bench(Platform& p) {
   if (!ctx->run(code, 0, sizeof cmds) || !ctx->wait(1)) std::printf("Acceldev FILL failed\n");
   sim = (sc_core::sc_time_stamp() - s0).to_seconds();
   std::printf("Acceldev FILL of 4 MiB: %.2f GB/s simulated (engine %.1f B/ns, page walks and writes over the link)\n",
-              (4 << 20) / sim / 1e9, p.endpoint->acceldev().fill_bandwidth.get());
+              (4 << 20) / sim / 1e9, p.acceldev->fill_bandwidth.get());
 }
 
 }  // namespace

@@ -60,6 +60,17 @@ QueueError AqlProcessor::check_dispatch(const hsa_kernel_dispatch_packet_t& p, k
     why = "kernel_object is not readable";
     return kErrKernelObject;
   }
+  static const uint8_t zeros[24] = {};
+  if ((kd.code_flags & kKdCodeFlagsReserved) || (kd.kernel_code_properties & kKdPropertiesReserved) ||
+      std::memcmp(kd.reserved1, zeros, sizeof kd.reserved1) || std::memcmp(kd.reserved2, zeros, sizeof kd.reserved2)) {
+    why = "the kernel descriptor has reserved bits set";
+    return kErrKernelObject;
+  }
+  if (uint64_t{wg[0]} * wg[1] * wg[2] > kd.max_flat_workgroup_size) {
+    why = "work-group of " + std::to_string(uint64_t{wg[0]} * wg[1] * wg[2]) +
+          " work-items exceeds the kernel's max_flat_workgroup_size of " + std::to_string(kd.max_flat_workgroup_size);
+    return kErrWorkgroupSize;
+  }
   const uint64_t group = uint64_t{p.group_segment_size} + kd.group_segment_fixed_size;
   if (group > max_group_segment.get()) {
     why = "group segment of " + std::to_string(group) + " bytes exceeds aql.max_group_segment";
@@ -70,14 +81,16 @@ QueueError AqlProcessor::check_dispatch(const hsa_kernel_dispatch_packet_t& p, k
     why = "private segment of " + std::to_string(priv) + " bytes exceeds aql.max_private_segment";
     return kErrPrivateSegment;
   }
-  if (kd.kernarg_size) {
+  // The kernarg size is in the code object's metadata, which the host runtime
+  // checks; the processor checks what it can see: alignment and the first byte.
+  if (kd.kernel_code_properties & kEnableKernargSegmentPtr) {
     uint8_t b;
     if (p.kernarg_address & 15) {
       why = "kernarg_address is not 16-byte aligned";
       return kErrInvalidPacket;
     }
-    if (!device_read(p.kernarg_address, &b, 1) || !device_read(p.kernarg_address + kd.kernarg_size - 1, &b, 1)) {
-      why = "the " + std::to_string(kd.kernarg_size) + " kernarg bytes are not readable";
+    if (!device_read(p.kernarg_address, &b, 1)) {
+      why = "the kernarg bytes at kernarg_address are not readable";
       return kErrMemory;
     }
   }

@@ -111,26 +111,57 @@ static_assert(sizeof(hsa_barrier_packet_t) == 64);
 static_assert(offsetof(hsa_barrier_packet_t, dep_signal) == 8);
 static_assert(offsetof(hsa_barrier_packet_t, completion_signal) == 56);
 
-// Kernel descriptor for GFX6-GFX9 (64 bytes, 64-byte aligned).
+// Agent dispatch packet (HSA): `type` selects the agent function (kAgent*),
+// arg[] are its arguments; return_address receives no value (no function
+// returns one, docs/aql.md). reserved0 and reserved2 must be 0.
+struct hsa_agent_dispatch_packet_t {
+  uint16_t header;
+  uint16_t type;
+  uint32_t reserved0;
+  uint64_t return_address;
+  uint64_t arg[4];
+  uint64_t reserved2;
+  uint64_t completion_signal;
+};
+static_assert(sizeof(hsa_agent_dispatch_packet_t) == 64);
+static_assert(offsetof(hsa_agent_dispatch_packet_t, type) == 2);
+static_assert(offsetof(hsa_agent_dispatch_packet_t, return_address) == 8);
+static_assert(offsetof(hsa_agent_dispatch_packet_t, arg) == 16);
+static_assert(offsetof(hsa_agent_dispatch_packet_t, reserved2) == 48);
+static_assert(offsetof(hsa_agent_dispatch_packet_t, completion_signal) == 56);
+// The agent functions (docs/aql.md, "Agent dispatch"); addresses are device addresses.
+enum AgentFunction : uint16_t {
+  kAgentNop = 0,   // nothing
+  kAgentFill = 1,  // arg0 destination (4-byte aligned), arg1 low 32 bits: the value, arg2 number of 32-bit words
+  kAgentCopy = 2,  // arg0 destination, arg1 source, arg2 bytes (overlapping ranges copy as if through a buffer)
+};
+
+// Kernel descriptor for GFX6-GFX9 (64 bytes, 64-byte aligned), bit for bit.
 struct kernel_descriptor_t {
-  uint32_t group_segment_fixed_size;
-  uint32_t private_segment_fixed_size;
-  uint32_t kernarg_size;
-  uint8_t reserved0[4];
+  uint32_t group_segment_fixed_size;    // bits 31:0
+  uint32_t private_segment_fixed_size;  // bits 63:32
+  uint32_t max_flat_workgroup_size;     // bits 95:64: work-items
+  uint32_t code_flags;                  // bits 127:96: kKd* below, the rest reserved (0)
   int64_t kernel_code_entry_byte_offset;
-  uint8_t reserved1[20];
-  uint32_t compute_pgm_rsrc3;
+  uint8_t reserved1[24];                // bits 383:192
   uint32_t compute_pgm_rsrc1;
   uint32_t compute_pgm_rsrc2;
-  uint16_t kernel_code_properties;
-  uint8_t reserved2[6];
+  uint16_t kernel_code_properties;      // bits 457:448 used, 463:458 reserved
+  uint8_t reserved2[6];                 // bits 511:464
 };
 static_assert(sizeof(kernel_descriptor_t) == 64);
+static_assert(offsetof(kernel_descriptor_t, max_flat_workgroup_size) == 8);
+static_assert(offsetof(kernel_descriptor_t, code_flags) == 12);
 static_assert(offsetof(kernel_descriptor_t, kernel_code_entry_byte_offset) == 16);
-static_assert(offsetof(kernel_descriptor_t, compute_pgm_rsrc3) == 44);
 static_assert(offsetof(kernel_descriptor_t, compute_pgm_rsrc1) == 48);
 static_assert(offsetof(kernel_descriptor_t, compute_pgm_rsrc2) == 52);
 static_assert(offsetof(kernel_descriptor_t, kernel_code_properties) == 56);
+// code_flags: bit 96 is_dynamic_call_stack, bit 97 is_xnack_enabled.
+constexpr uint32_t kKdIsDynamicCallStack = 1u << 0, kKdIsXnackEnabled = 1u << 1;
+constexpr uint32_t kKdCodeFlagsReserved = ~(kKdIsDynamicCallStack | kKdIsXnackEnabled);
+// kernel_code_properties bits 9:7 (grid work-group counts, not implemented by
+// the CP: must be 0) and 15:10 (reserved).
+constexpr uint16_t kKdPropertiesReserved = 0xFF80;
 
 // kernel_code_properties: the enabled "SGPR" inputs, given to the kernel in a0.. in this order.
 enum : uint16_t {
@@ -141,10 +172,16 @@ enum : uint16_t {
 // compute_pgm_rsrc2: ENABLE_SGPR_WORKGROUP_ID_X/Y/Z.
 constexpr uint32_t kRsrc2WorkgroupIdX = 1u << 7, kRsrc2WorkgroupIdY = 1u << 8, kRsrc2WorkgroupIdZ = 1u << 9;
 
-// BAR0 registration block (platform.md section 5), per queue q at 0x2000 + 0x20 q.
+// BAR0 registration block (platform.md section 5), per queue q at 0x2000 + 0x20 q:
+// QUEUE_ADDR (64-bit, host physical address of the amd_queue_t; _LO/_HI halves),
+// ENABLE, STATUS (bit 0 active, bit 1 error), ERROR (QueueError), and, read
+// from the hsa_queue_t when the queue is enabled, SIZE (packets) and RING_BASE (64-bit).
 constexpr uint32_t kRegsBase = 0x2000, kRegsStride = 0x20;
 constexpr uint32_t kQueueAddrLo = 0x0, kQueueAddrHi = 0x4, kQueueEnable = 0x8, kQueueStatus = 0xC, kQueueError = 0x10;
-constexpr uint32_t kDoorbellBase = 0x3000;  // 8 bytes per queue; the low dword write rings it
+constexpr uint32_t kQueueSize = 0x14, kQueueRingBase = 0x18;
+// Doorbell q at 0x3000 + 8 q: one 64-bit write of the packet id rings it; so
+// does a 32-bit write of the low half (after the high half, if not 0).
+constexpr uint32_t kDoorbellBase = 0x3000;
 // Queue errors: the value of kQueueError and of queue_inactive_signal, with the
 // bits AMD's command processor sets there (as ROCr's queue error handler decodes them).
 enum QueueError : uint32_t {
@@ -152,11 +189,11 @@ enum QueueError : uint32_t {
   kErrPrivateSegment = 0x1,         // insufficient scratch: private segment over aql.max_private_segment
   kErrDimensions = 0x2,             // invalid dimensions or grid/work-group sizes
   kErrGroupSegment = 0x4,           // invalid group memory: group segment over aql.max_group_segment
-  kErrKernelObject = 0x8,           // invalid (null, unaligned, unreadable) code or kernel descriptor
-  kErrInvalidPacket = 0x20,         // invalid packet format: type, reserved header bits, fence scope 3, kernarg alignment
-  kErrWorkgroupSize = 0x40,         // work-group too large (over aql.max_workgroup_size work-items)
+  kErrKernelObject = 0x8,           // invalid (null, unaligned, unreadable, reserved bits set) code or kernel descriptor
+  kErrInvalidPacket = 0x20,         // invalid packet format: type, reserved bits, fence scope 3, kernarg alignment, unknown agent function
+  kErrWorkgroupSize = 0x40,         // work-group too large (over aql.max_workgroup_size or the descriptor's max_flat_workgroup_size)
   kErrVendorPacket = 0x100,         // vendor-specific packet (none is supported)
-  kErrMemory = 0x20000000,          // memory violation: queue, packet, kernarg or a work-group's access fault
+  kErrMemory = 0x20000000,          // memory violation: queue, packet, kernarg, agent function or a work-group's access fault
   kErrIllegalInstruction = 0x40000000,  // a work-group executed an illegal instruction
   kErrKernelFault = 0x80000000,     // any other work-group exception (trap, non-zero exit, instruction limit)
 };

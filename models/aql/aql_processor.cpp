@@ -9,6 +9,7 @@
 #include "base/text_trace.h"
 #include "base/trace.h"
 #include "base/unit.h"
+#include "pcie/bar0_regs.h"
 #include "pcie/pcie_endpoint.h"
 
 namespace avp {
@@ -28,6 +29,11 @@ std::string describe_packet(const uint8_t* raw) {
        << p.grid_size_z << " workgroup " << p.workgroup_size_x << "x" << p.workgroup_size_y << "x" << p.workgroup_size_z
        << std::hex << " kernel_object 0x" << p.kernel_object << " kernarg 0x" << p.kernarg_address << " signal 0x"
        << p.completion_signal;
+  } else if (raw[0] == kAgentDispatch) {
+    hsa_agent_dispatch_packet_t p;
+    std::memcpy(&p, raw, 64);
+    os << "agent function " << std::dec << p.type << std::hex << " args 0x" << p.arg[0] << " 0x" << p.arg[1] << " 0x"
+       << p.arg[2] << " 0x" << p.arg[3] << " signal 0x" << p.completion_signal;
   } else {
     hsa_barrier_packet_t p;
     std::memcpy(&p, raw, 64);
@@ -37,11 +43,10 @@ std::string describe_packet(const uint8_t* raw) {
   }
   return os.str();
 }
-constexpr unsigned kAqlSignal = 11, kAqlError = 12;
 }  // namespace
 
 AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uint64_t tcdm_global_base,
-                           uint64_t tcdm_per_core, std::function<void(unsigned)> raise)
+                           uint64_t tcdm_per_core)
     : sc_module(name),
       bus("bus"),
       queues(this, "queues", 4, "AQL queues that can be registered"),
@@ -52,11 +57,12 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
       packet_latency(this, "packet_latency", sc_core::sc_time(20, sc_core::SC_NS), "decode and set-up of one packet"),
       launch_latency(this, "launch_latency", sc_core::sc_time(20, sc_core::SC_NS), "setting up one work-group on a hart"),
       poll_interval(this, "poll_interval", sc_core::sc_time(200, sc_core::SC_NS), "how often an unsatisfied barrier is checked"),
-      harts_(harts), tcdm_base_(tcdm_global_base), tcdm_per_core_(tcdm_per_core), raise_(std::move(raise)),
+      harts_(harts), tcdm_base_(tcdm_global_base), tcdm_per_core_(tcdm_per_core),
       log_(this->name()),
       packets_(this, "packets", "AQL packets retired", "packets"),
       dispatches_(this, "dispatches", "kernel dispatches", "dispatches"),
       barriers_(this, "barriers", "barrier packets", "packets"),
+      agent_dispatches_(this, "agent_dispatches", "agent dispatch packets", "packets"),
       errors_(this, "errors", "queues stopped by an error", "errors"),
       workgroups_(this, "workgroups", "work-groups run on harts", "work-groups"),
       dispatch_latency_(this, "dispatch_latency", "doorbell-to-completion time of kernel dispatches", "ns"),
@@ -71,31 +77,30 @@ AqlProcessor::AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uin
     Trace::instance().declare(q_[q].track);
   }
   set_unit(gp_, kCmpUnit);
+  map_registers();
   SC_HAS_PROCESS(AqlProcessor);
   SC_THREAD(thread);
 }
 
-void AqlProcessor::map_registers(RegisterBank& bank) {
-  for (unsigned q = 0; q < q_.size(); ++q) {
-    const uint32_t base = kRegsBase + kRegsStride * q;
-    const std::string n = "AQL_Q" + std::to_string(q) + "_";
-    bank.storage(base + kQueueAddrLo, n + "ADDR_LO", q_[q].addr_lo);
-    bank.storage(base + kQueueAddrHi, n + "ADDR_HI", q_[q].addr_hi);
-    bank.add(base + kQueueEnable, n + "ENABLE", [this, q] { return uint32_t{q_[q].active}; }, [this, q](uint32_t v) {
-      if (v & 1) enable(q);
-      else q_[q].active = false;
-    });
-    bank.add(base + kQueueStatus, n + "STATUS", [this, q] { return uint32_t{q_[q].active} | (q_[q].error ? 2u : 0u); }, nullptr);
-    bank.add(base + kQueueError, n + "ERROR", [this, q] { return q_[q].error; }, nullptr);
-    bank.add(kDoorbellBase + 8 * q, n + "DOORBELL_LO", nullptr,
-             [this, q](uint32_t v) { doorbell(q, uint64_t{q_[q].doorbell_hi} << 32 | v); });
-    bank.storage(kDoorbellBase + 8 * q + 4, n + "DOORBELL_HI", q_[q].doorbell_hi);
-  }
+void AqlProcessor::map_registers() {
+  ENABLE.on_read([this](unsigned q) { return uint32_t{q_[q].active}; }).on_write([this](unsigned q, uint32_t v) {
+    if (v & 1) enable(q);
+    else q_[q].active = false;
+  });
+  STATUS.on_read([this](unsigned q) { return uint32_t{q_[q].active} | (q_[q].error ? 2u : 0u); });
+  ERROR.on_read([this](unsigned q) { return q_[q].error; });
+  SIZE.on_read([this](unsigned q) { return static_cast<uint32_t>(q_[q].size); });
+  RING_BASE.on_read([this](unsigned q) { return q_[q].ring; });
+  // A write that covers the low dword rings with the whole id (a 64-bit write,
+  // or the low half after the high one); a high-half write only stores it.
+  DOORBELL.on_write([this](unsigned q, uint64_t id, uint64_t mask) {
+    if (mask & 0xFFFF'FFFFull) doorbell(q, id);
+  });
 }
 
 void AqlProcessor::enable(unsigned q) {
   Queue& Q = q_[q];
-  Q.amd_queue = Q.addr_lo | uint64_t{Q.addr_hi} << 32;
+  Q.amd_queue = QUEUE_ADDR.get(q);
   Q.error = kErrNone;
   hsa_queue_t h{};
   if (!host_read(Q.amd_queue, &h, sizeof h) || h.size == 0 || (h.size & (h.size - 1)) || (Q.amd_queue & 63)) {
@@ -132,12 +137,13 @@ void AqlProcessor::doorbell(unsigned q, uint64_t id) {
   ring();
 }
 
-void AqlProcessor::retired(unsigned q, uint64_t id, bool dispatch, const sc_core::sc_time& start) {
+void AqlProcessor::retired(unsigned q, uint64_t id, uint8_t type, const sc_core::sc_time& start) {
+  const bool dispatch = type == kKernelDispatch;
   Queue& Q = q_[q];
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const std::string& track = Q.track;
   Trace& tr = Trace::instance();
-  tr.slice(track, dispatch ? "dispatch" : "barrier", start, now, {{"id", id}});
+  tr.slice(track, dispatch ? "dispatch" : type == kAgentDispatch ? "agent dispatch" : "barrier", start, now, {{"id", id}});
   busy_.add_busy(start, now);
   // The doorbell that announced this packet is the first one with a packet id >= id;
   // a packet found without a doorbell counts from when processing started.
@@ -172,7 +178,7 @@ void AqlProcessor::fail(unsigned q, QueueError e, const std::string& why) {
     host_write(inactive + offsetof(amd_signal_t, value), &v, 8);
   }
   flush();
-  raise_(kAqlError);
+  irq.raise(AVP_INTR_AQL_ERROR);
 }
 
 void AqlProcessor::thread() {
@@ -248,6 +254,18 @@ bool AqlProcessor::service(unsigned q) {
     if (dispatch(q, read_id, at, p) != kErrNone) return false;
     signal = p.completion_signal;
     dispatches_.inc();
+  } else if (type == kAgentDispatch) {
+    hsa_agent_dispatch_packet_t p;
+    std::memcpy(&p, raw, 64);
+    std::string why;
+    acquire_fence(header);
+    if (const QueueError e = agent_dispatch(p, why)) {
+      fail(q, e, packet + ": " + why);
+      return false;
+    }
+    release_fence(header);
+    signal = p.completion_signal;
+    agent_dispatches_.inc();
   } else {
     hsa_barrier_packet_t p;
     std::memcpy(&p, raw, 64);
@@ -278,7 +296,7 @@ bool AqlProcessor::service(unsigned q) {
     return false;
   }
   flush();
-  retired(q, read_id, type == kKernelDispatch, start);
+  retired(q, read_id, type, start);
   if (TextTrace::instance().on(kTraceAql))
     TextTrace::instance().line(to_ps(start), Q.track,
                                "aql #" + std::to_string(read_id) + " " + describe_packet(raw) + ", took " +
@@ -289,7 +307,7 @@ bool AqlProcessor::service(unsigned q) {
 QueueError AqlProcessor::check_header(uint16_t header) const {
   const uint8_t type = header & 0xFF;
   if (type == kVendor) return kErrVendorPacket;
-  if (type != kKernelDispatch && type != kBarrierAnd && type != kBarrierOr) return kErrInvalidPacket;
+  if (type != kKernelDispatch && type != kBarrierAnd && type != kBarrierOr && type != kAgentDispatch) return kErrInvalidPacket;
   if ((header & kHeaderReserved) || ((header >> kAcquireShift) & 3) == 3 || ((header >> kReleaseShift) & 3) == 3)
     return kErrInvalidPacket;
   return kErrNone;
@@ -341,7 +359,7 @@ bool AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start, bool
   if (ev.mailbox && !host_write(ev.mailbox, &ev.event_id, 4)) return false;
   flush();
   if (times) times->interrupt = sc_core::sc_time_stamp();
-  raise_(kAqlSignal);
+  irq.raise(AVP_INTR_AQL_SIGNAL);
   return true;
 }
 
@@ -358,13 +376,15 @@ bool AqlProcessor::device_read(uint64_t addr, void* d, unsigned n) {
   return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
 
-bool AqlProcessor::host_read(uint64_t pa, void* d, unsigned n) { return device_read(host_window.get() + pa, d, n); }
-
-bool AqlProcessor::host_write(uint64_t pa, const void* d, unsigned n) {
-  prepare_payload(gp_, tlm::TLM_WRITE_COMMAND, host_window.get() + pa, d, n);
+bool AqlProcessor::device_write(uint64_t addr, const void* d, unsigned n) {
+  prepare_payload(gp_, tlm::TLM_WRITE_COMMAND, addr, d, n);
   bus->b_transport(gp_, delay_);
   return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
+
+bool AqlProcessor::host_read(uint64_t pa, void* d, unsigned n) { return device_read(host_window.get() + pa, d, n); }
+
+bool AqlProcessor::host_write(uint64_t pa, const void* d, unsigned n) { return device_write(host_window.get() + pa, d, n); }
 
 bool AqlProcessor::atomic_add(uint64_t pa, int64_t v) {
   tlm::tlm_generic_payload gp;

@@ -1,6 +1,7 @@
 // The HSA AQL packet processor (platform.md section 7): user-mode queues in
-// host memory registered through BAR0, 8-byte doorbells, kernel dispatch
-// (work-groups on harts), barrier-AND/OR, in-order retirement (header reset
+// host memory registered through its BAR0 window, 8-byte doorbells, kernel
+// dispatch (work-groups on harts), agent dispatch (aql_agent.cpp),
+// barrier-AND/OR, in-order retirement (header reset
 // to INVALID, then read_dispatch_id), atomic completion-signal decrement,
 // event mailbox and AQL_SIGNAL interrupt, queue errors. Queues are served
 // round robin, one packet at a time.
@@ -19,7 +20,8 @@
 #include "base/params.h"
 #include "base/stats.h"
 #include "harts/hart_control.h"
-#include "pcie/register_bank.h"
+#include "regs/interrupt_out.h"
+#include "regs/register_block.h"
 
 namespace avp {
 
@@ -32,11 +34,13 @@ class AqlProcessor : public sc_core::sc_module {
   Param<uint32_t> max_group_segment, max_private_segment, max_workgroup_size;
   Param<sc_core::sc_time> packet_latency, launch_latency, poll_interval;
 
-  // raise(bit): BAR0 interrupt bits (AQL_SIGNAL 11, AQL_ERROR 12).
-  AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uint64_t tcdm_global_base, uint64_t tcdm_per_core,
-               std::function<void(unsigned bit)> raise);
-  // Adds the registration registers (0x2000..) and doorbells (0x3000..) to BAR0.
-  void map_registers(RegisterBank& bank);
+  // AQL_SIGNAL and AQL_ERROR (AVP_INTR_*, pcie/bar0_regs.h), bound to the endpoint's INTR register.
+  InterruptOut irq;
+
+  AqlProcessor(sc_core::sc_module_name name, HartControl& harts, uint64_t tcdm_global_base, uint64_t tcdm_per_core);
+  // The registration registers (BAR0 0x2000..) and doorbells (0x3000..), for the endpoint to map.
+  RegisterBlock& registers() { return regs_; }
+  static constexpr uint64_t kWindowStart = aql::kRegsBase, kWindowEnd = aql::kDoorbellBase + 0x1000;
 
   // When the steps of the last kernel dispatch happened (benchmarks, timing tests).
   struct DispatchTimes {
@@ -51,7 +55,6 @@ class AqlProcessor : public sc_core::sc_module {
  private:
   static constexpr uint64_t kReturnAddress = 0x1000;  // a work-group ends when its hart jumps here
   struct Queue {
-    uint32_t addr_lo = 0, addr_hi = 0, doorbell_hi = 0;
     bool active = false;
     uint32_t error = aql::kErrNone;
     uint64_t amd_queue = 0, ring = 0, size = 0;  // host physical addresses; size in packets
@@ -65,18 +68,21 @@ class AqlProcessor : public sc_core::sc_module {
     std::string track;  // "<processor>.q<N>": its timeline and text-trace unit
   };
 
+  void map_registers();
   void thread();
   bool service(unsigned q);  // true: a packet retired
   void enable(unsigned q);
   void ring();
   void doorbell(unsigned q, uint64_t id);
   // Statistics and timeline of a retired packet: latency from the doorbell that announced it.
-  void retired(unsigned q, uint64_t id, bool dispatch, const sc_core::sc_time& start);
+  void retired(unsigned q, uint64_t id, uint8_t type, const sc_core::sc_time& start);
   void fail(unsigned q, aql::QueueError e, const std::string& why);
   void flush();  // waits for the accumulated transaction time
   aql::QueueError check_header(uint16_t header) const;
   aql::QueueError check_dispatch(const aql::hsa_kernel_dispatch_packet_t& p, aql::kernel_descriptor_t& kd, std::string& why);
   aql::QueueError dispatch(unsigned q, uint64_t id, uint64_t packet_addr, const aql::hsa_kernel_dispatch_packet_t& p);
+  // Runs an agent function (aql_agent.cpp); the queue error and its reason, or kErrNone.
+  aql::QueueError agent_dispatch(const aql::hsa_agent_dispatch_packet_t& p, std::string& why);
   enum class Barrier { Satisfied, Waiting, Unreadable };
   Barrier barrier_state(const aql::hsa_barrier_packet_t& p, bool is_and);
   void acquire_fence(uint16_t header);
@@ -85,11 +91,11 @@ class AqlProcessor : public sc_core::sc_module {
   bool host_read(uint64_t pa, void* d, unsigned n);
   bool host_write(uint64_t pa, const void* d, unsigned n);
   bool device_read(uint64_t addr, void* d, unsigned n);
+  bool device_write(uint64_t addr, const void* d, unsigned n);
   bool atomic_add(uint64_t pa, int64_t v);
 
   HartControl& harts_;
   uint64_t tcdm_base_, tcdm_per_core_;
-  std::function<void(unsigned)> raise_;
   std::vector<Queue> q_;
   unsigned next_ = 0;
   uint32_t launch_seq_ = 0x10000;
@@ -99,9 +105,19 @@ class AqlProcessor : public sc_core::sc_module {
   tlm::tlm_generic_payload gp_;
   Logger log_;
   DispatchTimes last_;
-  Counter packets_, dispatches_, barriers_, errors_, workgroups_;
+  Counter packets_, dispatches_, barriers_, agent_dispatches_, errors_, workgroups_;
   Histogram dispatch_latency_, fetch_to_launch_, end_to_signal_;
   Utilisation busy_;  // serving packets that retire
+  // Per queue q: registration at kRegsBase + kRegsStride q, doorbell at kDoorbellBase + 8 q.
+  RegisterBlock regs_{this, "BAR0 AQL", kWindowEnd, RegisterBlock::Misuse::Ignore, "register_latency"};
+  const unsigned nq_ = queues.get();
+  Reg<uint64_t> QUEUE_ADDR{regs_, "AQL_QUEUE_ADDR", aql::kRegsBase + aql::kQueueAddrLo, Access::RW, 0, nq_, aql::kRegsStride};
+  Reg<uint32_t> ENABLE{regs_, "AQL_ENABLE", aql::kRegsBase + aql::kQueueEnable, Access::RW, 0, nq_, aql::kRegsStride};
+  Reg<uint32_t> STATUS{regs_, "AQL_STATUS", aql::kRegsBase + aql::kQueueStatus, Access::RO, 0, nq_, aql::kRegsStride};
+  Reg<uint32_t> ERROR{regs_, "AQL_ERROR", aql::kRegsBase + aql::kQueueError, Access::RO, 0, nq_, aql::kRegsStride};
+  Reg<uint32_t> SIZE{regs_, "AQL_SIZE", aql::kRegsBase + aql::kQueueSize, Access::RO, 0, nq_, aql::kRegsStride};
+  Reg<uint64_t> RING_BASE{regs_, "AQL_RING_BASE", aql::kRegsBase + aql::kQueueRingBase, Access::RO, 0, nq_, aql::kRegsStride};
+  Reg<uint64_t> DOORBELL{regs_, "AQL_DOORBELL", aql::kDoorbellBase, Access::WO, 0, nq_, 8};
 };
 
 }  // namespace avp

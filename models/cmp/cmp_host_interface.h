@@ -6,6 +6,8 @@
 
 #include <systemc>
 
+#include "regs/interrupt_out.h"
+
 namespace avp {
 
 struct CmpStatusWord {
@@ -37,9 +39,9 @@ class CmpHostInterface {
   // True when no buffer is queued or running; idle_event() fires when that becomes so.
   virtual bool idle() const = 0;
   virtual const sc_core::sc_event& idle_event() const = 0;
-  // Interrupt bits of platform.md section 5 (CMDBUF_DONE 8, CMP_ERROR 9,
-  // CMP_QUEUE_FULL 10): the CMP calls this to raise one; BAR0 latches it in INTR.
-  std::function<void(unsigned bit)> raise_interrupt;
+  // CMDBUF_DONE, CMP_ERROR and CMP_QUEUE_FULL (AVP_INTR_*, pcie/bar0_regs.h),
+  // bound to the endpoint's INTR register.
+  InterruptOut irq;
 };
 
 }  // namespace avp

@@ -6,11 +6,12 @@
 #include "base/text_trace.h"
 #include "base/trace.h"
 #include "base/unit.h"
+#include "pcie/bar0_regs.h"
 
 namespace avp {
 
 namespace {
-constexpr unsigned kCmdbufDone = 8, kCmpError = 9, kQueueFull = 10;
+constexpr uint32_t kCmdbufDone = AVP_INTR_CMDBUF_DONE, kCmpError = AVP_INTR_CMP_ERROR, kQueueFull = AVP_INTR_CMP_QUEUE_FULL;
 }
 
 CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows)
@@ -54,9 +55,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
   SC_THREAD(thread);
 }
 
-void CommandProcessor::raise(unsigned bit) {
-  if (raise_interrupt) raise_interrupt(bit);
-}
+void CommandProcessor::raise(uint32_t bits) { irq.raise(bits); }
 
 bool CommandProcessor::submit(uint64_t addr, uint64_t size) { return submit_for(addr, size, kNoContext, nullptr); }
 

@@ -91,7 +91,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   void mirror_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned mirror_transport_dbg(tlm::tlm_generic_payload& gp);
   bool mirror_read(uint64_t off, uint64_t& v) const;
-  void raise(unsigned bit);
+  void raise(uint32_t bits);
 
   HartControl& harts_;
   WindowUnit& windows_;

@@ -19,14 +19,14 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
-#include "pcie/register_bank.h"
+#include "console/console_regs.h"
+#include "regs/register_block.h"
 
 namespace avp {
 
 class ConsoleDevice : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ConsoleDevice> socket;
-  Param<sc_core::sc_time> access_latency;
 
   using LineSink = std::function<void(unsigned hart, const sc_core::sc_time& when, const std::string& text)>;
   ConsoleDevice(sc_core::sc_module_name name, unsigned harts, LineSink on_line);
@@ -40,13 +40,21 @@ class ConsoleDevice : public sc_core::sc_module {
   void emit(unsigned hart, const sc_core::sc_time& when);
   void end_of_simulation() override;
 
-  RegisterBank regs_;
   std::vector<std::string> lines_;
   LineSink on_line_;
   unsigned hart_ = 0;  // the hart of the access being served
   sc_core::sc_time now_;
   Logger log_;
   Counter bytes_, lines_emitted_, errors_;
+  // The registers of the hart of the access (hart_): their values live in lines_.
+  RegisterBlock regs_{this, "console", AVP_CONSOLE_SIZE, RegisterBlock::Misuse::BusError, "access_latency",
+                      sc_core::sc_time(2, sc_core::SC_NS)};
+  Reg<uint32_t> TXDATA{regs_, "TXDATA", AVP_CONSOLE_TXDATA, Access::WO};
+  Reg<uint32_t> FLUSH{regs_, "FLUSH", AVP_CONSOLE_FLUSH, Access::WO};
+  Reg<uint32_t> STATUS{regs_, "STATUS", AVP_CONSOLE_STATUS, Access::RO};
+
+ public:
+  RegisterBlock& registers() { return regs_; }
 };
 
 }  // namespace avp

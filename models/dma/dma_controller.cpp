@@ -8,6 +8,7 @@
 #include "base/text_trace.h"
 #include "base/trace.h"
 #include "dma/dma_regs.h"
+#include "pcie/bar0_regs.h"
 
 namespace avp {
 
@@ -27,7 +28,9 @@ DmaController::DmaController(sc_core::sc_module_name name)
       bytes_(this, "bytes", "bytes moved", "bytes"),
       errors_(this, "errors", "transfers that failed", "transfers"),
       latency_(this, "transfer_latency", "time from start to completion of a transfer", "ns") {
-  if (channels.get() == 0) throw ParamError(std::string(this->name()) + ".channels: must be at least 1");
+  if (channels.get() == 0 || channels.get() > kMaxChannels)
+    throw ParamError(std::string(this->name()) + ".channels = " + channels.value_string() + ": must be 1.." +
+                     std::to_string(kMaxChannels));
   if (bandwidth.get() <= 0) throw ParamError(std::string(this->name()) + ".bandwidth: must be positive");
   regs.register_b_transport(this, &DmaController::b_transport);
   regs.register_transport_dbg(this, &DmaController::transport_dbg);
@@ -246,7 +249,7 @@ void DmaController::complete(Transfer& t) {
   if (t.failed) {
     errors_.inc();
     if (!(r.status & 1)) r.status = 1 | (t.id << 32);
-    if (on_error) on_error();
+    irq.raise(AVP_INTR_DMA_ERROR);
   }
   // Ids retire in order: done_seq is the highest id with all earlier ones done.
   for (auto it = r.pending.find(r.done_seq + 1); it != r.pending.end() && it->second; it = r.pending.find(r.done_seq + 1)) {

@@ -17,6 +17,7 @@
 #include "base/params.h"
 #include "base/stats.h"
 #include "base/unit.h"
+#include "regs/interrupt_out.h"
 
 namespace avp {
 
@@ -26,6 +27,7 @@ class DmaController : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<DmaController> mem; // data movement (unit Dma)
 
   Param<uint32_t> channels;
+  static constexpr unsigned kMaxChannels = 64;  // each channel is a SystemC thread and statistics
   Param<double> bandwidth;             // bytes per ns per channel
   Param<sc_core::sc_time> setup_latency;
   Param<sc_core::sc_time> register_latency;
@@ -34,8 +36,9 @@ class DmaController : public sc_core::sc_module {
   explicit DmaController(sc_core::sc_module_name name);
   ~DmaController() override;
 
-  // Raised when a transfer fails (BAR0 DMA_ERROR).
-  std::function<void()> on_error;
+  // DMA_ERROR (AVP_INTR_DMA_ERROR, pcie/bar0_regs.h), raised when a transfer
+  // fails; bound to the endpoint's INTR register.
+  InterruptOut irq;
 
   struct Transfer {
     UnitId unit = 0;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "base/input_file.h"
 #include "base/symbols.h"
 
 namespace avp {
@@ -49,6 +50,8 @@ void read_notes(Elf_Scn* scn, std::vector<ElfNote>& notes) {
 
 ElfImage load_elf(const std::string& path, const ElfWriter& write) {
   if (elf_version(EV_CURRENT) == EV_NONE) throw ElfError("libelf initialisation failed");
+  const std::string problem = input_file_problem(path);
+  if (!problem.empty()) throw ElfError(path + ": " + problem);
   Fd fd{open(path.c_str(), O_RDONLY)};
   if (fd.fd < 0) throw ElfError(path + ": cannot open");
   ElfHandle h{elf_begin(fd.fd, ELF_C_READ, nullptr)};
@@ -56,8 +59,13 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
   GElf_Ehdr eh;
   if (!gelf_getehdr(h.e, &eh)) throw ElfError(path + ": unreadable ELF header (" + elf_errmsg(-1) + ")");
   if (eh.e_ident[EI_CLASS] != ELFCLASS64) throw ElfError(path + ": not a 64-bit ELF file (RV64 expected)");
+  if (eh.e_ident[EI_DATA] != ELFDATA2LSB)
+    throw ElfError(path + ": a big-endian ELF file (RISC-V programs are little-endian, ELFDATA2LSB)");
   if (eh.e_machine != EM_RISCV) throw ElfError(path + ": machine " + std::to_string(eh.e_machine) + " is not RISC-V (243)");
   if (eh.e_type != ET_EXEC) throw ElfError(path + ": not an executable (ET_EXEC expected)");
+  if (eh.e_phentsize != sizeof(Elf64_Phdr))
+    throw ElfError(path + ": e_phentsize is " + std::to_string(eh.e_phentsize) + ", not " + std::to_string(sizeof(Elf64_Phdr)) +
+                   " (the size of an ELF64 program header)");
   size_t nph = 0;
   if (elf_getphdrnum(h.e, &nph) != 0 || nph == 0) throw ElfError(path + ": no program headers");
 

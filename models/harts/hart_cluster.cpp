@@ -58,7 +58,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       perf_socket("perf_socket"),
       xintf_hub("xintf_hub"),
       clock_period(this, "clock_period", sc_core::sc_time(1, sc_core::SC_NS), "hart clock period"),
-      instruction_limit(this, "instruction_limit", 10'000'000'000ull,
+      instruction_limit(this, "instruction_limit", 200'000'000ull,
                         "instructions a hart may retire in one run before it is stopped (0 = no limit)"),
       history_length(this, "history_length", 16,
                      "instructions each hart remembers for error reports (the last ones executed, at most 65536)"),
@@ -270,8 +270,13 @@ void HartCluster::print(Hart& h, const std::string& text) {
 
 void HartCluster::console_line(unsigned hart, const sc_core::sc_time& when, const std::string& text) {
   const std::string line = "[hart" + std::to_string(hart) + "] " + text;
-  console_.push_back(line);
-  console_lines_.push_back({hart, when, text});
+  if (console_lines_.size() < kKeptConsoleLines) {
+    const std::string kept = text.substr(0, kKeptConsoleChars);
+    console_.push_back("[hart" + std::to_string(hart) + "] " + kept);
+    console_lines_.push_back({hart, when, kept});
+  } else {
+    ++console_dropped_;
+  }
   AVP_LOG(log_, Debug, "[hart" << hart << " @ " << when << "] " << text);
   Trace::instance().slice(harts_.at(hart)->name(), "print", when, when, {{"text", text}});
   status_line_end();

@@ -65,6 +65,11 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // Instructions retired by every hart since the start, those of running launches included
   // (for the progress line and the summary; statistics resets do not touch it).
   uint64_t instructions_retired() const;
+  // Only the first kKeptConsoleLines lines (each cut to kKeptConsoleChars) are
+  // kept for the manifest, so a kernel printing in a loop cannot exhaust the
+  // host; every line still goes to stdout. Lines not kept are counted here.
+  static constexpr size_t kKeptConsoleLines = 10000, kKeptConsoleChars = 1024;
+  uint64_t console_dropped() const { return console_dropped_; }
 
   // Used by harts.
   uint64_t quantum_ps() const { return quantum_ps_; }
@@ -125,6 +130,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   unsigned reservations_ = 0;
   std::vector<std::string> console_;
   std::vector<ConsoleLine> console_lines_;
+  uint64_t console_dropped_ = 0;
   struct BarrierGroup {
     unsigned arrived = 0;
     uint64_t generation = 0;

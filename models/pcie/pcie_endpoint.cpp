@@ -1,6 +1,7 @@
 #include "pcie/pcie_endpoint.h"
 
 #include <cstring>
+#include <stdexcept>
 
 #include "base/payload.h"
 #include "base/unit.h"
@@ -16,10 +17,10 @@ const char* const kIntrBitNames[32] = {"fence_wait", "feed_error", "cmd_error", 
                                        "cmp_queue_full", "aql_signal", "aql_error", "dma_error"};
 }  // namespace
 
-PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, CmpHostInterface* cmp, const PlatformInfo& info)
+PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, const PlatformInfo& info)
     : sc_module(name),
       cfg("cfg"), bar0("bar0"), bar2("bar2"), device("device"), dma("dma"), upstream("upstream"),
-      link_(link), cmp_(cmp), info_(info), config_(AVP_BAR0_SIZE, info.dram_size),
+      link_(link), info_(info), config_(AVP_BAR0_SIZE, info.dram_size), info_block_(this, info),
       log_(this->name()),
       mmio_reads_(this, "mmio_reads", "BAR0 reads", "accesses"),
       mmio_writes_(this, "mmio_writes", "BAR0 writes", "accesses"),
@@ -36,51 +37,40 @@ PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, CmpHost
   dma.register_b_transport(this, &PcieEndpoint::dma_b_transport);
   dma.register_transport_dbg(this, &PcieEndpoint::dma_transport_dbg);
   set_unit(up_gp_, kHostUnit);
-  acceldev_ = std::make_unique<AcceldevEngine>(
-      "acceldev", [this](bool w, uint64_t pa, void* d, unsigned n, sc_core::sc_time& t) { return host_access(w, pa, d, n, t); },
-      [this](uint32_t bits) { raise(bits); },
-      AcceldevEngine::CmpPort{cmp_, [this](uint64_t a, const void* d, unsigned n, sc_core::sc_time& t) { return device_write(a, d, n, t); },
-                              info_.dram_base + info_.dram_size - ACCELDEV_CMP_STAGING_SIZE});
-  iommu_ = std::make_unique<AcceldevIommu>(
-      std::string(this->name()) + ".iommu", *acceldev_,
-      [this](uint64_t pa, void* d, unsigned n, sc_core::sc_time* t) { return t ? host_access(false, pa, d, n, *t) : host_debug_read(pa, d, n); });
-  regs_.add(ACCELDEV_INTR, "INTR", [this] { return intr_; }, [this](uint32_t v) {
-    intr_ &= ~v;  // write 1 to clear
-    update_irq();
-  });
-  regs_.add(ACCELDEV_INTR_ENABLE, "INTR_ENABLE", [this] { return intr_enable_; }, [this](uint32_t v) {
-    intr_enable_ = v;
-    update_irq();
-  });
-  acceldev_->map_registers(regs_);
-  if (cmp_) {
-    map_cmp_registers();
-    cmp_->raise_interrupt = [this](unsigned bit) { raise(1u << bit); };
-  }
-  map_info_block();
+  INTR.on_write([this](uint32_t) { update_irq(); });
+  INTR_ENABLE.on_write([this](uint32_t) { update_irq(); });
+  map_window(ACCELDEV_INTR, ACCELDEV_INTR_ENABLE + 4, intr_regs_);
+  map_window(AVP_INFO_MAGIC, AVP_BAR0_SIZE, info_block_.registers());
+}
+
+void PcieEndpoint::map_window(uint64_t start, uint64_t end, RegisterBlock& block) {
+  auto at = windows_.begin();
+  while (at != windows_.end() && at->start < start) ++at;
+  if ((at != windows_.end() && at->start < end) || (at != windows_.begin() && std::prev(at)->end > start) ||
+      start >= end || end > AVP_BAR0_SIZE)
+    throw std::logic_error(std::string(name()) + ": BAR0 window of " + block.name() + " overlaps another or BAR0's end");
+  windows_.insert(at, Window{start, end, &block});
 }
 
 void PcieEndpoint::reset() {
-  acceldev_->reset();
-  intr_ = intr_enable_ = 0;
+  for (const auto& f : reset_inputs_) f();
+  intr_regs_.reset();
   update_irq();
 }
 
 void PcieEndpoint::raise(uint32_t bits) {
   interrupts_.inc();
-  const bool was = level_;
-  intr_ |= bits;
+  INTR = INTR | bits;
   update_irq();
   // MSI is edge-like: one message per newly raised enabled bit.
-  if (config_.msi_enabled() && (bits & intr_enable_) && msi) {
-    (void)was;
+  if (config_.msi_enabled() && (bits & INTR_ENABLE) && msi) {
     Vcd::instance().trigger(std::string(name()) + ".msi");
     msi(config_.msi_address(), config_.msi_data());
   }
 }
 
 void PcieEndpoint::update_irq() {
-  const bool level = (intr_ & intr_enable_) != 0;
+  const bool level = (INTR & INTR_ENABLE) != 0;
   if (level != level_) {
     level_ = level;
     if (!config_.msi_enabled() && !config_.intx_disabled() && intx) intx(level);
@@ -105,51 +95,9 @@ void PcieEndpoint::record_lines() {
   if (!v.enabled()) return;
   const std::string n = name();
   for (unsigned b = 0; b < 32; ++b)
-    if (kIntrBitNames[b]) v.change(n + ".intr." + kIntrBitNames[b], (intr_ >> b) & 1);
+    if (kIntrBitNames[b]) v.change(n + ".intr." + kIntrBitNames[b], (INTR >> b) & 1);
   v.change(n + ".irq", level_);
   v.change(n + ".intx", level_ && !config_.msi_enabled() && !config_.intx_disabled());
-}
-
-void PcieEndpoint::map_cmp_registers() {
-  regs_.add(AVP_CB_ADDR_LO, "CB_ADDR_LO", [this] { return static_cast<uint32_t>(cb_addr_); },
-            [this](uint32_t v) { cb_addr_ = (cb_addr_ & ~0xFFFFFFFFull) | v; });
-  regs_.add(AVP_CB_ADDR_HI, "CB_ADDR_HI", [this] { return static_cast<uint32_t>(cb_addr_ >> 32); },
-            [this](uint32_t v) { cb_addr_ = (cb_addr_ & 0xFFFFFFFFull) | static_cast<uint64_t>(v) << 32; });
-  regs_.storage(AVP_CB_SIZE, "CB_SIZE", cb_size_);
-  regs_.add(AVP_CB_SUBMIT, "CB_SUBMIT", nullptr, [this](uint32_t) { cmp_->submit(cb_addr_, cb_size_); });
-  regs_.add(AVP_CB_FREE, "CB_FREE", [this] { return cmp_->free_slots(); }, nullptr);
-  regs_.add(AVP_CB_DONE_COUNT, "CB_DONE_COUNT", [this] { return static_cast<uint32_t>(cmp_->completed_count()); }, nullptr);
-  regs_.add(AVP_CMP_STATUS, "CMP_STATUS", [this] { return static_cast<uint32_t>(cmp_->status().busy); }, nullptr);
-  regs_.add(AVP_CMP_ERR_CODE, "CMP_ERR_CODE", [this] { return cmp_->status().error_code; }, nullptr);
-  regs_.add(AVP_CMP_ERR_OFFSET, "CMP_ERR_OFFSET", [this] { return static_cast<uint32_t>(cmp_->status().error_offset); }, nullptr);
-  regs_.add(AVP_CMP_ERR_INFO, "CMP_ERR_INFO", [this] { return cmp_->status().error_info; }, nullptr);
-  regs_.add(AVP_CMP_RESET, "CMP_RESET", nullptr, [this](uint32_t v) {
-    if (v & 1) cmp_->reset();
-  });
-  regs_.add(AVP_CMP_ERR_PC_LO, "CMP_ERR_PC_LO", [this] { return static_cast<uint32_t>(cmp_->status().error_pc); }, nullptr);
-  regs_.add(AVP_CMP_ERR_PC_HI, "CMP_ERR_PC_HI", [this] { return static_cast<uint32_t>(cmp_->status().error_pc >> 32); }, nullptr);
-  regs_.add(AVP_CMP_ERR_CAUSE, "CMP_ERR_CAUSE", [this] { return static_cast<uint32_t>(cmp_->status().error_cause); }, nullptr);
-}
-
-void PcieEndpoint::map_info_block() {
-  auto ro = [this](uint32_t off, const char* name, uint32_t v) { regs_.add(off, name, [v] { return v; }, nullptr); };
-  ro(AVP_INFO_MAGIC, "INFO_MAGIC", AVP_INFO_MAGIC_VALUE);
-  ro(AVP_INFO_VERSION, "INFO_VERSION", 1);
-  ro(AVP_INFO_CORES, "INFO_CORES", info_.cores);
-  ro(AVP_INFO_HARTS_PER_CORE, "INFO_HARTS_PER_CORE", info_.harts_per_core);
-  ro(AVP_INFO_DRAM_BASE_LO, "INFO_DRAM_BASE_LO", static_cast<uint32_t>(info_.dram_base));
-  ro(AVP_INFO_DRAM_BASE_HI, "INFO_DRAM_BASE_HI", static_cast<uint32_t>(info_.dram_base >> 32));
-  ro(AVP_INFO_DRAM_SIZE_LO, "INFO_DRAM_SIZE_LO", static_cast<uint32_t>(info_.dram_size));
-  ro(AVP_INFO_DRAM_SIZE_HI, "INFO_DRAM_SIZE_HI", static_cast<uint32_t>(info_.dram_size >> 32));
-  ro(AVP_INFO_TCDM_BASE, "INFO_TCDM_BASE", static_cast<uint32_t>(info_.tcdm_base));
-  ro(AVP_INFO_TCDM_PER_CORE, "INFO_TCDM_PER_CORE", static_cast<uint32_t>(info_.tcdm_per_core));
-  ro(AVP_INFO_TCIM_BASE, "INFO_TCIM_BASE", static_cast<uint32_t>(info_.tcim_base));
-  ro(AVP_INFO_TCIM_SIZE, "INFO_TCIM_SIZE", static_cast<uint32_t>(info_.tcim_size));
-  ro(AVP_INFO_NUM_XINTF, "INFO_NUM_XINTF", static_cast<uint32_t>(info_.xintf_uuids.size()));
-  for (size_t i = 0; i < info_.xintf_uuids.size() && i < 24; ++i) {
-    ro(AVP_INFO_XINTF_UUID_LO(i), "INFO_XINTF_UUID_LO", static_cast<uint32_t>(info_.xintf_uuids[i]));
-    ro(AVP_INFO_XINTF_UUID_HI(i), "INFO_XINTF_UUID_HI", static_cast<uint32_t>(info_.xintf_uuids[i] >> 32));
-  }
 }
 
 void PcieEndpoint::cfg_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -182,37 +130,25 @@ bool PcieEndpoint::memory_space_decodes(tlm::tlm_generic_payload& gp, const char
   return false;
 }
 
+// Misuse (acceldev.md decision 1) reads all-ones, is ignored, logged, counted
+// and never changes state: the windows' blocks apply that rule, and so does
+// the endpoint for offsets outside every window.
 void PcieEndpoint::bar0_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (!memory_space_decodes(gp, "BAR0")) return;
   const uint64_t off = gp.get_address();
-  const RegisterBank::Reg* r = (gp.get_data_length() == 4 && !(off & 3)) ? regs_.find(static_cast<uint32_t>(off)) : nullptr;
-  if (!r && off >= AVP_AQL_REGS && off < AVP_INFO_MAGIC && aql_range.size() > 0) {
-    gp.set_address(off - AVP_AQL_REGS);
-    aql_range->b_transport(gp, delay);  // the block's own access rules apply
-    gp.set_address(off);
+  for (const Window& w : windows_) {
+    if (off < w.start || off >= w.end) continue;
+    switch (w.block->access(gp, delay)) {
+      case RegisterBlock::Outcome::Read: mmio_reads_.inc(); break;
+      case RegisterBlock::Outcome::Written: mmio_writes_.inc(); break;
+      case RegisterBlock::Outcome::Misused: mmio_misuse_.inc(); break;
+    }
     return;
   }
-  // acceldev.md decision 1: misuse reads all-ones, is ignored, logged, and never changes state.
-  if (!r || (gp.is_read() && !r->read) || (gp.is_write() && !r->write)) {
-    mmio_misuse_.inc();
-    AVP_LOG(log_, Warn, "BAR0 " << (gp.is_read() ? "read" : "write") << " of " << gp.get_data_length()
-                                << " bytes at offset 0x" << std::hex << off << " ignored"
-                                << (r ? (gp.is_read() ? " (write-only register)" : " (read-only register)")
-                                      : " (not an aligned 32-bit access to a register)"));
-    if (gp.is_read()) std::memset(gp.get_data_ptr(), 0xFF, gp.get_data_length());
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
-  }
-  uint32_t v = 0;
-  if (gp.is_read()) {
-    mmio_reads_.inc();
-    v = r->read();
-    std::memcpy(gp.get_data_ptr(), &v, 4);
-  } else {
-    mmio_writes_.inc();
-    std::memcpy(&v, gp.get_data_ptr(), 4);
-    r->write(v);
-  }
+  mmio_misuse_.inc();
+  AVP_LOG(log_, Warn, "BAR0 " << (gp.is_read() ? "read" : "write") << " of " << gp.get_data_length() << " bytes at offset 0x"
+                              << std::hex << off << " ignored (no register block there)");
+  if (gp.is_read()) std::memset(gp.get_data_ptr(), 0xFF, gp.get_data_length());
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -278,8 +214,8 @@ void PcieEndpoint::dma_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
   }
   // Work of an Acceldev context: its window, through its page tables.
   const uint64_t addr = gp.get_address();
-  std::vector<AcceldevIommu::Piece> pieces;
-  if (!iommu_->translate(ctx, unit_of(gp), addr, gp.get_data_length(), gp.is_write(), pieces, &delay)) {
+  std::vector<HostPiece> pieces;
+  if (!translator_ || !translator_(ctx, unit_of(gp), addr, gp.get_data_length(), gp.is_write(), pieces, &delay)) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -293,7 +229,7 @@ void PcieEndpoint::dma_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
-  for (const AcceldevIommu::Piece& p : pieces) {
+  for (const HostPiece& p : pieces) {
     tlm::tlm_generic_payload g;
     prepare_payload(g, gp.get_command(), p.pa, gp.get_data_ptr() + p.offset, p.len);
     upstream_transport(g, delay);
@@ -354,10 +290,10 @@ unsigned PcieEndpoint::dma_transport_dbg(tlm::tlm_generic_payload& gp) {
   const uint32_t ctx = context_of(gp);
   if (ctx == kNoContext) return upstream->transport_dbg(gp);
   const uint64_t addr = gp.get_address();
-  std::vector<AcceldevIommu::Piece> pieces;
-  if (!iommu_->translate(ctx, unit_of(gp), addr, gp.get_data_length(), gp.is_write(), pieces, nullptr)) return 0;
+  std::vector<HostPiece> pieces;
+  if (!translator_ || !translator_(ctx, unit_of(gp), addr, gp.get_data_length(), gp.is_write(), pieces, nullptr)) return 0;
   unsigned done = 0;
-  for (const AcceldevIommu::Piece& p : pieces) {
+  for (const HostPiece& p : pieces) {
     tlm::tlm_generic_payload g;
     prepare_payload(g, gp.get_command(), p.pa, gp.get_data_ptr() + p.offset, p.len);
     const unsigned n = upstream->transport_dbg(g);

@@ -61,6 +61,14 @@ uint32_t PcieRootComplex::mmio_read32(uint32_t off) {
 
 void PcieRootComplex::mmio_write32(uint32_t off, uint32_t v) { access(bar0_out, tlm::TLM_WRITE_COMMAND, off, &v, 4); }
 
+uint64_t PcieRootComplex::mmio_read64(uint32_t off) {
+  uint64_t v = ~0ull;
+  access(bar0_out, tlm::TLM_READ_COMMAND, off, &v, 8);
+  return v;
+}
+
+void PcieRootComplex::mmio_write64(uint32_t off, uint64_t v) { access(bar0_out, tlm::TLM_WRITE_COMMAND, off, &v, 8); }
+
 bool PcieRootComplex::bar2_write(uint64_t off, const void* data, uint64_t len) {
   const auto* b = static_cast<const uint8_t*>(data);
   for (uint64_t done = 0; done < len; done += 4096) {

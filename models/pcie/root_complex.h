@@ -28,6 +28,8 @@ class PcieRootComplex : public sc_core::sc_module {
   void cfg_write32(uint32_t off, uint32_t v);
   uint32_t mmio_read32(uint32_t off);          // BAR0
   void mmio_write32(uint32_t off, uint32_t v); // BAR0, posted
+  uint64_t mmio_read64(uint32_t off);          // BAR0, one 8-byte request
+  void mmio_write64(uint32_t off, uint64_t v); // BAR0, posted, one 8-byte request
   bool bar2_write(uint64_t off, const void* data, uint64_t len);
   bool bar2_read(uint64_t off, void* data, uint64_t len);
   // One access of any size the link carries (1, 2, 4, 8 bytes for registers,

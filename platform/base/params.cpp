@@ -2,10 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
+
+#include "input_file.h"
 
 namespace avp {
 namespace {
@@ -81,6 +87,7 @@ double parse_double(const std::string& raw, const std::string& what) {
     bad(what, raw, "a number");
   }
   if (pos != t.size()) bad(what, raw, "a number");
+  if (!std::isfinite(v)) bad(what, raw, "a finite number");
   return v;
 }
 
@@ -93,10 +100,9 @@ bool parse_bool(const std::string& raw, const std::string& what) {
 
 sc_core::sc_time parse_time(const std::string& raw, const std::string& what) {
   std::string t = lower(strip(raw));
-  if (t == "0") return sc_core::SC_ZERO_TIME;  // zero needs no unit ("0 = no limit" parameters)
-  static const std::pair<const char*, sc_core::sc_time_unit> units[] = {
-      {"fs", sc_core::SC_FS}, {"ps", sc_core::SC_PS}, {"ns", sc_core::SC_NS},
-      {"us", sc_core::SC_US}, {"ms", sc_core::SC_MS}, {"s", sc_core::SC_SEC}};
+  if (t == "0") return sc_core::SC_ZERO_TIME;  // zero needs no unit
+  static const std::pair<const char*, double> units[] = {
+      {"fs", 1e-15}, {"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}};
   for (const auto& [name, unit] : units) {
     size_t n = std::string(name).size();
     if (t.size() > n && t.compare(t.size() - n, n, name) == 0) {
@@ -104,7 +110,14 @@ sc_core::sc_time parse_time(const std::string& raw, const std::string& what) {
       if (!num.empty() && (std::isdigit(static_cast<unsigned char>(num.back())) || num.back() == '.')) {
         double v = parse_double(num, what);
         if (v < 0) bad(what, raw, "a non-negative time");
-        return sc_core::sc_time(v, unit);
+        // Whole ticks of the SystemC time resolution only: "1 fs" would silently become 0.
+        const sc_core::sc_time res = sc_core::sc_get_time_resolution();
+        const double ticks = v * unit / res.to_seconds();
+        if (ticks >= 0x1p63) bad(what, raw, "a time that fits in SystemC's 64-bit time");
+        const double whole = std::round(ticks);
+        if (std::fabs(ticks - whole) > 1e-6 * std::max(1.0, whole))
+          throw ParamError(what + ": '" + raw + "' is not a whole multiple of the time resolution (" + res.to_string() + ")");
+        return res * whole;
       }
     }
   }
@@ -142,7 +155,11 @@ void ParamBase::set_from_string(const std::string& text, const std::string& orig
 void ParamBase::take_preset() {
   if (Preset* p = ParamRegistry::instance().preset_for(name_)) {
     p->used = true;
-    set_from_string(p->text, p->origin);
+    try {
+      set_from_string(p->text, p->origin);
+    } catch (const ParamError& e) {
+      ParamRegistry::instance().report(e.what());  // the default stays; the error is reported with the others
+    }
   }
 }
 
@@ -168,7 +185,24 @@ static std::string hex_or_dec(uint64_t v) {
 
 AVP_PARAM_TYPE(uint64_t, "uint64", parse_u64(text, "value"), hex_or_dec(v), v)
 AVP_PARAM_TYPE(int64_t, "int64", parse_i64(text, "value"), std::to_string(v), v)
-AVP_PARAM_TYPE(double, "double", parse_double(text, "value"), ([&] { std::ostringstream os; os << v; return os.str(); })(), v)
+// Every double parameter is a rate or a ratio (bandwidths): negative values mean nothing.
+static double parse_rate(const std::string& text) {
+  const double v = parse_double(text, "value");
+  if (v < 0) throw ParamError("value: '" + text + "' is negative");
+  return v;
+}
+
+// The shortest text that reads back to the same double (--dump-config round trips).
+static std::string double_text(double v) {
+  char buf[32];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+AVP_PARAM_TYPE(double, "double", parse_rate(text), double_text(v), v)
 AVP_PARAM_TYPE(bool, "bool", parse_bool(text, "value"), std::string(v ? "true" : "false"), v)
 AVP_PARAM_TYPE(std::string, "string", text, v, v)
 AVP_PARAM_TYPE(sc_core::sc_time, "time", parse_time(text, "value"), format_time(v), format_time(v))
@@ -217,56 +251,157 @@ void ParamRegistry::add_preset(const std::string& name, const std::string& text,
   }
 }
 
-static void flatten(const YAML::Node& node, const std::string& prefix, const std::string& file, ParamRegistry& reg) {
-  std::string where = file + ":" + std::to_string(node.Mark().line + 1);
+void ParamRegistry::report(const std::string& error) {
+  if (!collecting_) throw ParamError(error);
+  errors_.push_back(error);
+}
+
+namespace {
+
+// Nested maps of scalars; keys join with '.'. Every problem is reported (see
+// ParamRegistry::report), so one pass shows all the errors of a file.
+void flatten(const YAML::Node& node, const std::string& prefix, const std::string& file, ParamRegistry& reg) {
+  const auto line_of = [&](const YAML::Node& n) { return file + ":" + std::to_string(n.Mark().line + 1); };
   switch (node.Type()) {
-    case YAML::NodeType::Map:
+    case YAML::NodeType::Map: {
+      std::set<std::string> seen;
       for (const auto& kv : node) {
-        std::string key = kv.first.as<std::string>();
-        flatten(kv.second, prefix.empty() ? key : prefix + "." + key, file, reg);
+        if (!kv.first.IsScalar() || kv.first.Scalar().empty()) {
+          reg.report(line_of(kv.first) + ": keys are parameter names (plain text), not " +
+                     (kv.first.IsScalar() ? "empty" : "a sequence or map"));
+          continue;
+        }
+        const std::string key = kv.first.Scalar();
+        const std::string name = prefix.empty() ? key : prefix + "." + key;
+        if (!seen.insert(key).second) {
+          reg.report(line_of(kv.first) + ": parameter " + name + " is given twice in this map");
+          continue;
+        }
+        flatten(kv.second, name, file, reg);
       }
       break;
+    }
     case YAML::NodeType::Scalar:
-      if (prefix.empty()) throw ParamError(where + ": expected a map of parameters");
-      reg.add_preset(prefix, node.Scalar(), file + ":" + std::to_string(node.Mark().line + 1));
+      if (prefix.empty()) reg.report(line_of(node) + ": expected a map of parameters");
+      else reg.add_preset(prefix, node.Scalar(), line_of(node));
       break;
     case YAML::NodeType::Null:
       break;
     default:
-      throw ParamError(where + ": parameter " + prefix + " must be a scalar (sequences are not parameters)");
+      reg.report(line_of(node) + ": parameter " + prefix + " must be a scalar (sequences are not parameters)");
   }
 }
 
+}  // namespace
+
 void ParamRegistry::load_yaml_text(const std::string& text, const std::string& origin) {
-  YAML::Node root;
+  std::vector<YAML::Node> docs;
   try {
-    root = YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     throw ParamError(origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
-  flatten(root, "", origin, *this);
+  if (docs.size() > 1)
+    report(origin + ":" + std::to_string(docs[1].Mark().line + 1) +
+           ": a second YAML document ('---'): a configuration file holds one document");
+  if (!docs.empty()) flatten(docs[0], "", origin, *this);
 }
 
 void ParamRegistry::load_yaml_file(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ParamError(path + ": cannot open configuration file");
-  } catch (const YAML::Exception& e) {
-    throw ParamError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
-  flatten(root, "", path, *this);
+  const std::string problem = input_file_problem(path);
+  if (!problem.empty()) throw ParamError(path + ": configuration file " + problem);
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw ParamError(path + ": cannot open configuration file");
+  std::ostringstream text;
+  text << f.rdbuf();
+  load_yaml_text(text.str(), path);
 }
 
-void ParamRegistry::check_unused_presets() const {
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string ParamRegistry::suggest(const std::string& name) const {
+  std::string best;
+  size_t best_d = std::max<size_t>(2, name.size() / 4) + 1;
+  const std::string leaf = name.substr(name.rfind('.') + 1);
+  for (const auto& [candidate, p] : params_) {
+    size_t d = edit_distance(name, candidate);
+    // The right leaf under another prefix ("dram.latency" for "dram.read_latency" is not; "dma.channels" for "dma0.channels" is).
+    if (d >= best_d && candidate.size() > leaf.size() && candidate.compare(candidate.size() - leaf.size(), leaf.size(), leaf) == 0 &&
+        candidate[candidate.size() - leaf.size() - 1] == '.')
+      d = best_d - 1;
+    if (d < best_d) best_d = d, best = candidate;
+  }
+  return best;
+}
+
+void ParamRegistry::check_unused_presets() {
   std::string msg;
-  for (const auto& [name, p] : presets_)
-    if (!p.used) msg += (msg.empty() ? "" : "\n") + p.origin + ": unknown parameter '" + name + "' (see --list-params)";
+  for (const auto& e : errors_) msg += (msg.empty() ? "" : "\n") + e;
+  for (const auto& [name, p] : presets_) {
+    if (p.used) continue;
+    const std::string near = suggest(name);
+    msg += (msg.empty() ? "" : "\n") + p.origin + ": unknown parameter '" + name + "'" +
+           (near.empty() ? " (see --list-params)" : " (did you mean '" + near + "'?)");
+  }
+  errors_.clear();
+  collecting_ = false;
   if (!msg.empty()) throw ParamError(msg);
 }
 
-void ParamRegistry::clear_presets() { presets_.clear(); }
+std::string ParamRegistry::explain(const std::string& error) const {
+  // The presets a derived-value error involves: those named by a dotted word of
+  // the message, or lying under one ("harts.icache" covers "harts.icache.ways").
+  std::string out = error;
+  for (const auto& [name, p] : presets_) {
+    if (!p.used) continue;
+    for (size_t at = error.find(name); at != std::string::npos; at = error.find(name, at + 1)) {
+      const auto word = [&](size_t i) { return i < error.size() && (std::isalnum(static_cast<unsigned char>(error[i])) || error[i] == '_'); };
+      if ((at == 0 || !word(at - 1)) && !word(at + name.size()) ) {
+        out += "\n  (" + name + " = " + p.text + " was set at " + p.origin + ")";
+        break;
+      }
+    }
+  }
+  for (const auto& [name, p] : presets_) {
+    const size_t dot = name.rfind('.');
+    if (!p.used || dot == std::string::npos || out.find("\n  (" + name + " ") != std::string::npos) continue;
+    const std::string parent = name.substr(0, dot);
+    if (error.compare(0, parent.size() + 1, parent + ":") == 0 || error.compare(0, parent.size() + 1, parent + ".") == 0)
+      out += "\n  (" + name + " = " + p.text + " was set at " + p.origin + ")";
+  }
+  return out;
+}
+
+void ParamRegistry::write_yaml(std::ostream& os) const {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  for (const auto& [name, p] : params_) out << YAML::Key << name << YAML::Value << p->value_string();
+  out << YAML::EndMap;
+  os << "# accel-vp resolved configuration: every parameter, read back with --config\n" << out.c_str() << "\n";
+}
+
+void ParamRegistry::clear_presets() {
+  presets_.clear();
+  errors_.clear();
+  collecting_ = false;
+}
 
 const ParamBase* ParamRegistry::find(const std::string& name) const {
   auto it = params_.find(name);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -98,9 +99,23 @@ class ParamRegistry {
   // Loads a YAML file of nested maps; keys join with '.' into parameter names.
   void load_yaml_file(const std::string& path);
   void load_yaml_text(const std::string& text, const std::string& origin);
-  // Throws ParamError listing every preset that named no parameter.
-  void check_unused_presets() const;
+  // From now until check_unused_presets(), bad preset values and YAML problems
+  // are collected instead of thrown, so one run reports every error of a file.
+  void collect_errors() { collecting_ = true; }
+  // Throws ParamError listing every collected error and every preset that named
+  // no parameter (with the nearest parameter name as a suggestion); ends collecting.
+  void check_unused_presets();
   void clear_presets();
+  // The collected errors, handed over (collecting goes on).
+  std::vector<std::string> take_errors() { return std::move(errors_); }
+  // Throws `error`, or keeps it for check_unused_presets() while collecting.
+  void report(const std::string& error);
+  // The nearest parameter name to a misspelt one ("" when none is close).
+  std::string suggest(const std::string& name) const;
+  // `error` of a derived value, followed by the user's presets it involves and where they were set.
+  std::string explain(const std::string& error) const;
+  // Every parameter's value as flat YAML (`name: value`) that --config reads back.
+  void write_yaml(std::ostream& os) const;
 
   const ParamBase* find(const std::string& name) const;
   ParamBase* find(const std::string& name);
@@ -115,6 +130,8 @@ class ParamRegistry {
  private:
   std::map<std::string, ParamBase*> params_;
   std::map<std::string, Preset> presets_;
+  std::vector<std::string> errors_;
+  bool collecting_ = false;
 };
 
 }  // namespace avp

@@ -13,10 +13,13 @@ struct AqlEmptyKernel {
   static constexpr uint32_t kRet = 0x00008067;  // jalr x0, 0(ra)
   uint64_t descriptor = 0;                      // kernel_object; the code follows at +64
 
-  bool prepare(AccelDevice& dev, uint32_t kernarg_size = 0, uint32_t code = kRet) {
+  // `kernarg_ptr`: the descriptor enables the kernarg segment pointer (the
+  // processor then checks kernarg_address).
+  bool prepare(AccelDevice& dev, bool kernarg_ptr = false, uint32_t code = kRet) {
     descriptor = dev.alloc(128, 64);
     aql::kernel_descriptor_t kd{};
-    kd.kernarg_size = kernarg_size;
+    kd.max_flat_workgroup_size = 1024;
+    if (kernarg_ptr) kd.kernel_code_properties = aql::kEnableKernargSegmentPtr;
     kd.kernel_code_entry_byte_offset = 64;
     return descriptor && dev.write(descriptor, &kd, sizeof kd) && dev.write(descriptor + 64, &code, 4);
   }

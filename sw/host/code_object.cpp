@@ -55,7 +55,11 @@ void check_kernel(const std::string& path, const ElfImage& img, const CodeObject
       fail(CodeObjectError::kDescriptorMismatch, path,
            who + ": " + field + " is " + std::to_string(desc) + " in the descriptor but " + std::to_string(meta) + " in the metadata");
   };
-  mismatch("kernarg_size", kd.kernarg_size, k.kernarg_size);
+  if (k.max_flat_workgroup_size) mismatch("max_flat_workgroup_size", kd.max_flat_workgroup_size, k.max_flat_workgroup_size);
+  static const uint8_t zeros[24] = {};
+  if ((kd.code_flags & aql::kKdCodeFlagsReserved) || std::memcmp(kd.reserved1, zeros, sizeof kd.reserved1) ||
+      std::memcmp(kd.reserved2, zeros, sizeof kd.reserved2))
+    fail(CodeObjectError::kDescriptorMismatch, path, who + ": reserved bits of the descriptor are set");
   mismatch("group_segment_fixed_size", kd.group_segment_fixed_size, k.group_segment_size);
   mismatch("private_segment_fixed_size", kd.private_segment_fixed_size, k.private_segment_size);
   if (kd.kernel_code_properties & ~kKnownProperties)

@@ -46,6 +46,7 @@ struct KernelInfo {
   std::string name, symbol;
   uint64_t kernel_object = 0;  // device address of the descriptor (image offset before loading)
   uint32_t kernarg_size = 0, kernarg_align = 0, group_segment_size = 0, private_segment_size = 0;
+  uint32_t max_flat_workgroup_size = 0;  // metadata MaxFlatWorkgroupSize (0: not given)
   std::vector<KernelArg> args;
 };
 

@@ -107,6 +107,7 @@ std::vector<KernelInfo> parse_code_object_metadata(const std::string& yaml) {
     info.group_segment_size = integer(props, "GroupSegmentFixedSize", pw);
     info.private_segment_size = integer(props, "PrivateSegmentFixedSize", pw);
     info.kernarg_align = integer(props, "KernargSegmentAlign", pw);
+    if (props["MaxFlatWorkgroupSize"]) info.max_flat_workgroup_size = integer(props, "MaxFlatWorkgroupSize", pw);
     if (!power_of_two(integer(props, "WavefrontSize", pw))) bad(pw, "WavefrontSize is not a power of two");
     if (const YAML::Node args = k["Arguments"]) {
       if (!args.IsSequence()) bad(where, "Arguments is not a sequence");

@@ -137,6 +137,15 @@ uint64_t HsaRuntime::barrier(Queue& q, bool is_and, const uint64_t (&deps)[5], u
   return publish(q, &p);
 }
 
+uint64_t HsaRuntime::agent_dispatch(Queue& q, uint16_t function, const uint64_t (&args)[4], uint64_t completion_signal) {
+  hsa_agent_dispatch_packet_t p{};
+  p.header = static_cast<uint16_t>(kAgentDispatch | kHeaderBarrier);
+  p.type = function;
+  for (int i = 0; i < 4; ++i) p.arg[i] = args[i];
+  p.completion_signal = completion_signal;
+  return publish(q, &p);
+}
+
 void HsaRuntime::set_profiling(const Queue& q, bool enable) {
   auto* aq = reinterpret_cast<amd_queue_t*>(rc_.host_ptr(q.amd_queue));
   aq->queue_properties = enable ? aq->queue_properties | kQueuePropertiesEnableProfiling

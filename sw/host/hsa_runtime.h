@@ -63,6 +63,9 @@ class HsaRuntime {
   static constexpr uint64_t kQueueFull = ~0ull;
   uint64_t dispatch(Queue& q, const aql::hsa_kernel_dispatch_packet_t& packet);
   uint64_t barrier(Queue& q, bool is_and, const uint64_t (&deps)[5], uint64_t completion_signal);
+  // An agent-dispatch packet (barrier bit set) of agent function `function`
+  // (aql::AgentFunction, docs/aql.md "Agent dispatch").
+  uint64_t agent_dispatch(Queue& q, uint16_t function, const uint64_t (&args)[4], uint64_t completion_signal);
   uint32_t queue_error(const Queue& q);
 
  private:

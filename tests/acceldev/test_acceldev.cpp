@@ -176,7 +176,7 @@ TEST(Acceldev, AnInterruptReachesTheHostAtTheSimulatedTimeTheDeviceRaisedIt) {
     t.drv.submit(f);  // returns when word 4 has reached the device
     const sc_core::sc_time submitted = sc_core::sc_time_stamp();
     sc_core::wait(t.p.host.irq_event());
-    EXPECT_EQ(sc_core::sc_time_stamp() - submitted, t.p.endpoint->acceldev().decode_latency.get());
+    EXPECT_EQ(sc_core::sc_time_stamp() - submitted, t.p.acceldev->decode_latency.get());
   });
 }
 

@@ -49,12 +49,12 @@ TEST(AcceldevDriver, RunOnAContextInErrorIsRefusedWithEioAndNothingIsSent) {
     const int code = c->create_buffer(Kind::Code, 4096);
     run_cmds(*c, code, {unknown_command(), fence()});
     EXPECT_EQ(c->wait(1).err(), EIO);
-    const uint64_t commands = stat("endpoint.acceldev.device_commands");
+    const uint64_t commands = stat("acceldev.device_commands");
     EXPECT_EQ(c->run(code, 0, 20).err(), EIO);
     EXPECT_EQ(c->run(code, 0, 4).err(), EIO);
     sc_core::wait(sc_core::sc_time(10, sc_core::SC_US));
-    EXPECT_EQ(stat("endpoint.acceldev.device_commands"), commands);  // nothing reached the device
-    EXPECT_EQ(stat("endpoint.acceldev.skipped_runs"), 0u);
+    EXPECT_EQ(stat("acceldev.device_commands"), commands);  // nothing reached the device
+    EXPECT_EQ(stat("acceldev.skipped_runs"), 0u);
     // Bad arguments are EINVAL even then; the context is still usable for reading.
     EXPECT_EQ(c->run(code, 2, 20).err(), EINVAL);
     EXPECT_EQ(c->wait(1).err(), EIO);
@@ -148,8 +148,8 @@ TEST(AcceldevDriver, ThreeHundredRunsThatRaiseNoInterruptAllComplete) {
     for (int i = 1; i < 300; ++i) ASSERT_TRUE(c->run(nops, 0, 20 * 20)) << i;
     run_cmds(*c, last, {fence()});
     EXPECT_TRUE(c->wait(1));
-    EXPECT_EQ(stat("endpoint.acceldev.feed_errors"), 0u);
-    EXPECT_EQ(stat("endpoint.acceldev.user_commands"), 300u * 20 + 1);
+    EXPECT_EQ(stat("acceldev.feed_errors"), 0u);
+    EXPECT_EQ(stat("acceldev.user_commands"), 300u * 20 + 1);
   });
 }
 
@@ -215,8 +215,8 @@ TEST(AcceldevDriver, FortyThreadsWithAContextEachDoNotDisturbEachOther) {
       EXPECT_EQ(fences[i], 2) << "context of thread " << i;
       EXPECT_EQ(bad_bytes[i], 0) << "context of thread " << i;
     }
-    EXPECT_EQ(stat("endpoint.acceldev.feed_errors"), 0u);
-    EXPECT_EQ(stat("endpoint.acceldev.context_errors"), 1u);
+    EXPECT_EQ(stat("acceldev.feed_errors"), 0u);
+    EXPECT_EQ(stat("acceldev.context_errors"), 1u);
   });
 }
 

@@ -142,7 +142,7 @@ TEST(AqlBadInput, UnreadableKernelObjectIsACodeError) {
 
 namespace {
 // A kernel with 32 bytes of kernel arguments.
-void with_kernargs(AqlEmptyKernel& k, AccelDevice& dev) { ASSERT_TRUE(k.prepare(dev, 32)); }
+void with_kernargs(AqlEmptyKernel& k, AccelDevice& dev) { ASSERT_TRUE(k.prepare(dev, true)); }
 }  // namespace
 
 TEST(AqlBadInput, UnalignedKernargAddressIsInvalidFormat) {
@@ -158,12 +158,12 @@ TEST(AqlBadInput, NullKernargAddressWithArgumentsIsAMemoryViolation) {
 }
 
 TEST(AqlBadInput, IllegalInstructionInAWorkgroupIsReported) {
-  expect_queue_error({[](AqlEmptyKernel& k, AccelDevice& dev) { ASSERT_TRUE(k.prepare(dev, 0, 0)); }, [](auto&) {}},
+  expect_queue_error({[](AqlEmptyKernel& k, AccelDevice& dev) { ASSERT_TRUE(k.prepare(dev, false, 0)); }, [](auto&) {}},
                      kErrIllegalInstruction);
 }
 
 TEST(AqlBadInput, BreakpointInAWorkgroupIsAKernelException) {
-  expect_queue_error({[](AqlEmptyKernel& k, AccelDevice& dev) { ASSERT_TRUE(k.prepare(dev, 0, 0x00100073)); }, [](auto&) {}},
+  expect_queue_error({[](AqlEmptyKernel& k, AccelDevice& dev) { ASSERT_TRUE(k.prepare(dev, false, 0x00100073)); }, [](auto&) {}},
                      kErrKernelFault);
 }
 

@@ -30,7 +30,8 @@ TEST(AqlRuntime, LoadedKernelsHaveAlignedDescriptorsInDramWithTheirMetadata) {
     EXPECT_EQ(k->kernarg_size, 32u);
     kernel_descriptor_t kd;
     ASSERT_TRUE(dev.read(k->kernel_object, &kd, sizeof kd));
-    EXPECT_EQ(kd.kernarg_size, 32u);
+    EXPECT_EQ(kd.max_flat_workgroup_size, 1024u);  // bytes 8..11 (GFX6-GFX9), the SDK's default
+    EXPECT_EQ(k->max_flat_workgroup_size, 1024u);  // the metadata agrees
     EXPECT_EQ(kd.kernel_code_properties, kEnableKernargSegmentPtr);
     EXPECT_EQ(kd.compute_pgm_rsrc2, kRsrc2WorkgroupIdX);
     EXPECT_LT(kd.kernel_code_entry_byte_offset, 0);  // .text precedes the descriptors

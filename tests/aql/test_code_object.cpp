@@ -186,8 +186,14 @@ TEST(CodeObject, DescriptorDefects) {
   EXPECT_EQ(parse(move_symbol(b, "vecadd.kd", 8), &msg), CodeObjectError::kMisalignedDescriptor);
   EXPECT_NE(msg.find("is not 64-byte aligned"), std::string::npos) << msg;
   EXPECT_EQ(parse(move_symbol(b, "vecadd.kd", 0x100000)), CodeObjectError::kMissingDescriptor);
-  EXPECT_EQ(parse(edit_yaml(b, "KernargSegmentSize: 32", "KernargSegmentSize: 40"), &msg), CodeObjectError::kDescriptorMismatch);
-  EXPECT_NE(msg.find("kernarg_size is 32 in the descriptor but 40 in the metadata"), std::string::npos) << msg;
+  EXPECT_EQ(parse(edit_yaml(b, "MaxFlatWorkgroupSize: 1024", "MaxFlatWorkgroupSize: 256"), &msg),
+            CodeObjectError::kDescriptorMismatch);
+  EXPECT_NE(msg.find("max_flat_workgroup_size is 1024 in the descriptor but 256 in the metadata"), std::string::npos) << msg;
+  EXPECT_EQ(parse(edit_descriptor(b, "vecadd", [](auto& kd) { kd.code_flags = 1u << 2; }), &msg),
+            CodeObjectError::kDescriptorMismatch);  // bit 98: reserved
+  EXPECT_NE(msg.find("reserved bits of the descriptor are set"), std::string::npos) << msg;
+  EXPECT_EQ(parse(edit_descriptor(b, "vecadd", [](auto& kd) { kd.reserved1[20] = 1; })), CodeObjectError::kDescriptorMismatch);
+  EXPECT_EQ(parse(edit_descriptor(b, "vecadd", [](auto& kd) { kd.code_flags = aql::kKdIsXnackEnabled; })), CodeObjectError::kNone);
   EXPECT_EQ(parse(edit_descriptor(b, "vecadd", [](auto& kd) { kd.group_segment_fixed_size = 256; })), CodeObjectError::kDescriptorMismatch);
   EXPECT_EQ(parse(edit_descriptor(b, "vecadd", [](auto& kd) { kd.kernel_code_properties = 0; })), CodeObjectError::kDescriptorMismatch);
   EXPECT_EQ(parse(edit_descriptor(b, "vecadd", [](auto& kd) { kd.kernel_code_properties |= 0x100; })), CodeObjectError::kDescriptorMismatch);

@@ -14,7 +14,10 @@ struct CmpBench {
   Platform p;
   std::vector<unsigned> irqs;
   CmpBench() {
-    p.cmp.raise_interrupt = [this](unsigned bit) { irqs.push_back(bit); };
+    p.cmp.irq.bind([this](uint32_t bits) {
+      for (unsigned b = 0; b < 32; ++b)
+        if (bits >> b & 1) irqs.push_back(b);
+    });
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes the multi-socket bindings
   }
   // Runs `body` as the host thread until it returns.

@@ -66,7 +66,7 @@ TEST(CmpLimits, CopyMem64OneAboveTheLimitIsRefused) {
 TEST(CmpLimits, AHugeDmaFailsAtOnceAndTheWaitingBufferReportsTheDma) {
   CmpBench t;
   unsigned dma_errors = 0;
-  t.p.dma.on_error = [&] { ++dma_errors; };
+  t.p.dma.irq.bind([&](uint32_t) { ++dma_errors; });
   const uint32_t dma = AVP_DMA_BASE;
   CommandBuffer cb;
   cb.store_imm(dma + AVP_DMASRCADDR, t.dram(0x10000))

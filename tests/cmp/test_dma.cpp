@@ -100,7 +100,7 @@ TEST(Dma, TwoDimensionalSourceStrideZeroReplicatesOneRow) {
 TEST(Dma, ZeroDimensionsAndOverlapFailTheTransferAndTheWaiterSeesIt) {
   CmpBench t;
   unsigned errors_signalled = 0;
-  t.p.dma.on_error = [&] { ++errors_signalled; };
+  t.p.dma.irq.bind([&](uint32_t) { ++errors_signalled; });
   tlm::tlm_response_status zero = tlm::TLM_OK_RESPONSE, overlap = tlm::TLM_OK_RESPONSE;
   uint64_t status = 0;
   t.run([&] {

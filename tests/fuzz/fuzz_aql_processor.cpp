@@ -60,18 +60,21 @@ struct Rig {
   HostMemory host{"host"};
   InstantHarts harts;
   uint32_t raised = 0;
-  AqlProcessor aql{"aql", harts, 0x1800'0000, 1 << 20, [this](unsigned bit) { raised |= 1u << bit; }};
-  RegisterBank regs;
+  AqlProcessor aql{"aql", harts, 0x1800'0000, 1 << 20};
   Rig() {
     bus.map(bus.add_port("dram"), "dram", kDram, dram.size.get());
     bus.map(bus.add_port("host"), "host", kWindow, kHostSize);
     bus.init.bind(dram.socket);
     bus.init.bind(host.socket);
     aql.bus.bind(bus.targ);
-    aql.map_registers(regs);
+    aql.irq.bind([this](uint32_t bits) { raised |= bits; });
   }
-  void write_reg(uint32_t off, uint32_t v) { regs.find(kRegsBase + off)->write(v); }
-  uint32_t read_reg(uint32_t off) { return regs.find(kRegsBase + off)->read(); }
+  void write_reg(uint32_t off, uint32_t v) { aql.registers().write(kRegsBase + off, 4, v); }
+  uint32_t read_reg(uint32_t off) {
+    uint64_t v = 0;
+    aql.registers().read(kRegsBase + off, 4, v);
+    return static_cast<uint32_t>(v);
+  }
 };
 
 Rig* rig;
@@ -153,7 +156,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rig->write_reg(kQueueAddrLo, static_cast<uint32_t>(kQueue));
     rig->write_reg(kQueueAddrHi, 0);
     rig->write_reg(kQueueEnable, 1);
-    rig->regs.find(kDoorbellBase)->write(0);
+    rig->aql.registers().write(kDoorbellBase, 4, 0);
   });
   auto& q = rig->host.at<amd_queue_t>(kQueue);
   int steps = 0;

@@ -1,6 +1,7 @@
 // The endpoint bound on its own (no root complex, libsystemctlm-soc style):
-// BAR0's CMP host interface over a fake CmpHostInterface, extension interrupt
-// bits and the INTx level, and device-initiated 64-bit atomics to host memory.
+// BAR0 windows (the CMP host interface over a fake CmpHostInterface, a test
+// front end), extension interrupt bits and the INTx level, and
+// device-initiated 64-bit atomics to host memory.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "base/payload.h"
+#include "cmp/cmp_host_registers.h"
 #include "memory/memory.h"
 #include "pcie/bar0_regs.h"
 #include "pcie/pcie_endpoint.h"
@@ -54,7 +56,8 @@ struct Bench {
   PcieLink link{"link"};
   Host h{"host"};
   FakeCmp cmp;
-  PcieEndpoint ep{"endpoint", link, &cmp, PlatformInfo{}};
+  PcieEndpoint ep{"endpoint", link, PlatformInfo{}};
+  CmpHostRegisters cmp_regs{&ep, cmp};
   Memory host{"host_mem", 1 << 20, sc_core::SC_ZERO_TIME};
   Memory dram{"dram", 1 << 20, sc_core::SC_ZERO_TIME};
   std::vector<bool> levels;
@@ -66,6 +69,8 @@ struct Bench {
     ep.upstream.bind(host.socket);
     ep.device.bind(dram.socket);
     ep.intx = [this](bool l) { levels.push_back(l); };
+    ep.map_window(CmpHostRegisters::kWindowStart, CmpHostRegisters::kWindowEnd, cmp_regs.registers());
+    cmp.irq.bind([this](uint32_t bits) { ep.raise(bits); });
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
   }
   tlm::tlm_response_status access(tlm::tlm_fw_transport_if<>& s, bool write, uint64_t addr, void* d, unsigned n,
@@ -113,7 +118,7 @@ TEST(PcieEndpoint, ExtensionInterruptBitsDriveTheLineOnlyWhenEnabled) {
   Bench b;
   auto& bar0 = *b.h.bar0.operator->();
   b.w32(*b.h.cfg.operator->(), 0x04, 0x2);  // memory space
-  b.cmp.raise_interrupt(8);  // CMDBUF_DONE
+  b.cmp.irq.raise(AVP_INTR_CMDBUF_DONE);
   EXPECT_EQ(b.r32(bar0, 0x0000), 1u << 8);
   EXPECT_TRUE(b.levels.empty());  // not enabled: the line stays low
   b.w32(bar0, 0x0004, 1u << 8);
@@ -169,61 +174,35 @@ TEST(PcieEndpoint, BarsDoNotDecodeWhileMemorySpaceIsDisabled) {
 }
 
 namespace {
-// Stands in for the AQL packet processor's register block: records accesses.
-struct DummyBlock : sc_core::sc_module {
-  tlm_utils::simple_target_socket<DummyBlock> socket{"socket"};
-  std::vector<std::pair<uint64_t, unsigned>> writes;
-  uint64_t last = 0;
-  explicit DummyBlock(sc_core::sc_module_name n) : sc_module(n) {
-    socket.register_b_transport(this, &DummyBlock::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-    if (gp.is_write()) {
-      writes.emplace_back(gp.get_address(), gp.get_data_length());
-      std::memcpy(&last, gp.get_data_ptr(), std::min(8u, gp.get_data_length()));
-    } else {
-      const uint64_t a = gp.get_address();  // reads return the forwarded address
-      std::memset(gp.get_data_ptr(), 0, gp.get_data_length());
-      std::memcpy(gp.get_data_ptr(), &a, std::min<unsigned>(4, gp.get_data_length()));
-    }
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+// Stands in for a front end with its own BAR0 window: a 64-bit doorbell and a status register.
+struct FrontEnd {
+  RegisterBlock regs;
+  Reg<uint64_t> DOORBELL{regs, "DOORBELL", 0x3008, Access::WO};
+  Reg<uint32_t> STATUS{regs, "STATUS", 0x2010, Access::RO, 0x10};
+  std::vector<uint64_t> rung;
+  explicit FrontEnd(const sc_core::sc_object* owner)
+      : regs(owner, "BAR0 test front end", 0x4000, RegisterBlock::Misuse::Ignore, "test_latency") {
+    DOORBELL.on_write([this](uint64_t v) { rung.push_back(v); });
   }
 };
 }  // namespace
 
-TEST(PcieEndpoint, Bar0ForwardsItsAqlRangeToABoundTarget) {
-  PcieLink link{"link"};
-  FakeCmp cmp;
-  PcieEndpoint ep{"endpoint", link, &cmp, PlatformInfo{}};
-  Host h{"host"};
-  Memory mem{"mem", 1 << 20, sc_core::SC_ZERO_TIME};
-  DummyBlock block{"aql"};
-  h.cfg.bind(ep.cfg);
-  h.bar0.bind(ep.bar0);
-  h.bar2.bind(ep.bar2);
-  h.dma.bind(ep.dma);
-  ep.upstream.bind(mem.socket);
-  ep.device.bind(mem.socket);
-  ep.aql_range.bind(block.socket);
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  auto send = [&](tlm::tlm_fw_transport_if<>& s, bool w, uint64_t a, void* d, unsigned n) {
-    tlm::tlm_generic_payload gp;
-    prepare_payload(gp, w ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a, d, n);
-    sc_time t = sc_core::SC_ZERO_TIME;
-    s.b_transport(gp, t);
-    return gp.get_address();
-  };
-  uint32_t on = 0x2;
-  send(*h.cfg.operator->(), true, 0x04, &on, 4);
-  uint64_t doorbell = 0x1234'5678'9ABCull;  // a 64-bit doorbell write at 0x3008
-  EXPECT_EQ(send(*h.bar0.operator->(), true, 0x3008, &doorbell, 8), 0x3008u);  // address restored
-  ASSERT_EQ(block.writes.size(), 1u);
-  EXPECT_EQ(block.writes[0].first, 0x1008u);
-  EXPECT_EQ(block.writes[0].second, 8u);
-  EXPECT_EQ(block.last, doorbell);
-  uint32_t v = 0;
-  send(*h.bar0.operator->(), false, 0x2010, &v, 4);
-  EXPECT_EQ(v, 0x10u);
-  send(*h.bar0.operator->(), false, 0x4000, &v, 4);  // the info block is not forwarded
-  EXPECT_EQ(v, AVP_INFO_MAGIC_VALUE);
+TEST(PcieEndpoint, Bar0RoutesEachWindowToItsFrontEndsRegisterBlock) {
+  Bench b;
+  FrontEnd fe{&b.ep};
+  b.ep.map_window(0x2000, 0x4000, fe.regs);
+  auto& bar0 = *b.h.bar0.operator->();
+  b.w32(*b.h.cfg.operator->(), 0x04, 0x2);
+  uint64_t doorbell = 0x1234'5678'9ABCull;  // one 8-byte write
+  ASSERT_EQ(b.access(bar0, true, 0x3008, &doorbell, 8), tlm::TLM_OK_RESPONSE);
+  ASSERT_EQ(fe.rung.size(), 1u);
+  EXPECT_EQ(fe.rung[0], doorbell);
+  EXPECT_EQ(b.r32(bar0, 0x2010), 0x10u);
+  EXPECT_EQ(b.r32(bar0, 0x2014), 0xFFFFFFFFu);  // inside the window, no register: misuse
+  EXPECT_EQ(b.r32(bar0, 0x5000), 0xFFFFFFFFu);  // outside every window: misuse
+  EXPECT_EQ(b.r32(bar0, AVP_INFO_MAGIC), AVP_INFO_MAGIC_VALUE);  // the endpoint's own info window
+  auto* misuse = dynamic_cast<const Counter*>(StatRegistry::instance().find("endpoint.mmio_misuse"));
+  ASSERT_NE(misuse, nullptr);
+  EXPECT_EQ(misuse->value(), 2u);
+  EXPECT_THROW(b.ep.map_window(0x3000, 0x5000, fe.regs), std::logic_error);  // overlaps
 }

@@ -23,7 +23,7 @@ NOTE_NAME = b"ACCELVP\0"
 NOTE_TYPE = 10
 MAX_ARGS = 16
 ARG = struct.Struct("<32s32s16s3I")
-KERNEL_HEAD = struct.Struct("<64s6I")
+KERNEL_HEAD = struct.Struct("<64s8I")  # ... max_flat_workgroup_size, padding
 KERNEL_SIZE = KERNEL_HEAD.size + MAX_ARGS * ARG.size
 
 
@@ -87,7 +87,7 @@ def metadata(elf):
     lines = ["Version: [ 1, 0 ]", "Kernels:"]
     records = sorted(range(0, len(raw), KERNEL_SIZE), key=lambda off: text(KERNEL_HEAD.unpack_from(raw, off)[0]))
     for off in records:
-        name, kernarg_size, kernarg_align, group, private, dims, nargs = KERNEL_HEAD.unpack_from(raw, off)
+        name, kernarg_size, kernarg_align, group, private, dims, nargs, max_flat, _ = KERNEL_HEAD.unpack_from(raw, off)
         name = text(name)
         kd = syms.get(name + ".kd")
         if kd is None or kd[1] != 64 or kd[0] % 64:
@@ -109,7 +109,8 @@ def metadata(elf):
                       "        accelvp.Offset: %d" % aoff]
         lines += ["    CodeProps:", "      KernargSegmentSize: %d" % kernarg_size,
                   "      GroupSegmentFixedSize: %d" % group, "      PrivateSegmentFixedSize: %d" % private,
-                  "      KernargSegmentAlign: %d" % kernarg_align, "      WavefrontSize: 1"]
+                  "      KernargSegmentAlign: %d" % kernarg_align, "      WavefrontSize: 1",
+                  "      MaxFlatWorkgroupSize: %d" % max_flat]
     return ("\n".join(lines) + "\n").encode() + b"\0"
 
 

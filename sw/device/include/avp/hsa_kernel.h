@@ -8,7 +8,8 @@
 //   {  /* args, wg_id[0..DIMS-1] */ }
 //
 // defines `void my_kernel(const struct my_args* args, uint64_t wg_x[, wg_y, wg_z])`
-// and emits its 64-byte kernel descriptor `my_kernel.kd` (kernarg segment
+// and emits its 64-byte kernel descriptor `my_kernel.kd` (GFX6-GFX9 layout:
+// max_flat_workgroup_size AVP_HSA_MAX_FLAT_WORKGROUP_SIZE, kernarg segment
 // pointer in a0, work-group ids x..DIMS in a1.., the entry offset resolved by
 // the linker) plus a metadata record that avp_add_code_object turns into the
 // ACCELVP YAML note. Link with avp_add_code_object (cmake/AvpDevice.cmake).
@@ -29,7 +30,8 @@ struct avp_hsa_arg_meta {
 struct avp_hsa_kernel_meta {
   char name[64];
   uint32_t kernarg_size, kernarg_align, group_segment_fixed_size, private_segment_fixed_size;
-  uint32_t dims, arg_count;
+  uint32_t dims, arg_count, max_flat_workgroup_size;
+  uint32_t padding;  // keeps the record a multiple of 8 bytes (the section packs aligned(8) records)
   struct avp_hsa_arg_meta args[AVP_HSA_MAX_ARGS];
 };
 
@@ -42,6 +44,11 @@ struct avp_hsa_kernel_meta {
 // compute_pgm_rsrc2 ENABLE_SGPR_WORKGROUP_ID_X.. for DIMS dimensions.
 #define AVP_HSA_IMPL_RSRC2(DIMS) ((DIMS) >= 3 ? 0x380 : (DIMS) == 2 ? 0x180 : 0x80)
 #define AVP_HSA_IMPL_KERNARG_PTR 0x8
+// The descriptor's max_flat_workgroup_size (work-items); define it before
+// including this header to change it for every kernel of a file.
+#ifndef AVP_HSA_MAX_FLAT_WORKGROUP_SIZE
+#define AVP_HSA_MAX_FLAT_WORKGROUP_SIZE 1024
+#endif
 
 // The descriptor is emitted with an asm statement in a never-called function
 // so that the compiler supplies the sizes as immediates; the function itself
@@ -57,16 +64,18 @@ struct avp_hsa_kernel_meta {
                      #NAME ".kd:\n"                                                                              \
                      ".word %0, %1, %2, 0\n"                                                                     \
                      ".quad " #NAME " - " #NAME ".kd\n"                                                          \
-                     ".zero 20\n"                                                                                \
-                     ".word 0, 0, %3\n"                                                                          \
+                     ".zero 24\n"                                                                                \
+                     ".word 0, %3\n"                                                                             \
                      ".half %4\n"                                                                                \
                      ".zero 6\n"                                                                                 \
                      ".popsection"                                                                               \
                      :                                                                                           \
-                     : "i"(GROUP_SIZE), "i"(PRIVATE_SIZE), "i"(sizeof(ARGS_TYPE)), "i"(AVP_HSA_IMPL_RSRC2(DIMS)),    \
+                     : "i"(GROUP_SIZE), "i"(PRIVATE_SIZE), "i"(AVP_HSA_MAX_FLAT_WORKGROUP_SIZE),                   \
+                       "i"(AVP_HSA_IMPL_RSRC2(DIMS)),                                                            \
                        "i"(AVP_HSA_IMPL_KERNARG_PTR));                                                \
   }                                                                                                              \
   __attribute__((used, aligned(8), section(".avp.hsa_meta"))) static const struct avp_hsa_kernel_meta avp_hsa_meta_##NAME = { \
       #NAME, sizeof(ARGS_TYPE), _Alignof(ARGS_TYPE), GROUP_SIZE, PRIVATE_SIZE, DIMS,                              \
-      sizeof((struct avp_hsa_arg_meta[]){__VA_ARGS__}) / sizeof(struct avp_hsa_arg_meta), {__VA_ARGS__}};      \
+      sizeof((struct avp_hsa_arg_meta[]){__VA_ARGS__}) / sizeof(struct avp_hsa_arg_meta),                       \
+      AVP_HSA_MAX_FLAT_WORKGROUP_SIZE, 0, {__VA_ARGS__}};                                                            \
   void NAME(const ARGS_TYPE* args, AVP_HSA_IMPL_PARAMS_##DIMS)

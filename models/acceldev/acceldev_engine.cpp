@@ -1,4 +1,4 @@
-#include "pcie/acceldev_engine.h"
+#include "acceldev/acceldev_engine.h"
 
 #include <algorithm>
 #include <vector>
@@ -8,14 +8,12 @@
 
 namespace avp {
 
-AcceldevEngine::AcceldevEngine(sc_core::sc_module_name name, HostAccess host, std::function<void(uint32_t)> raise,
-                               CmpPort cmp)
+AcceldevEngine::AcceldevEngine(sc_core::sc_module_name name, HostAccess host, CmpPort cmp)
     : sc_module(name),
       decode_latency(this, "decode_latency", sc_core::sc_time(10, sc_core::SC_NS), "decoding one device command"),
       user_command_latency(this, "user_command_latency", sc_core::sc_time(5, sc_core::SC_NS), "decoding one user command"),
       fill_bandwidth(this, "fill_bandwidth", 8.0, "bytes per ns the FILL engine produces (the link adds its own time)"),
       host_(std::move(host)),
-      raise_(std::move(raise)),
       cmp_(std::move(cmp)),
       log_(this->name()),
       device_commands_(this, "device_commands", "device commands executed", "commands"),
@@ -30,6 +28,7 @@ AcceldevEngine::AcceldevEngine(sc_core::sc_module_name name, HostAccess host, st
       context_faults_(this, "context_faults",
                       "device accesses on behalf of a context refused by its page tables (context isolation)", "accesses"),
       cmp_submit_latency_(this, "cmp_submit_latency", "CMP_SUBMIT from the staging copy's end to the buffer's end", "ns") {
+  map_registers();
   SC_HAS_PROCESS(AcceldevEngine);
   SC_THREAD(thread);
   SC_METHOD(raise_deferred);
@@ -37,7 +36,7 @@ AcceldevEngine::AcceldevEngine(sc_core::sc_module_name name, HostAccess host, st
   dont_initialize();
 }
 
-void AcceldevEngine::raise_deferred() { raise_(ACCELDEV_INTR_MEM_ERROR); }
+void AcceldevEngine::raise_deferred() { irq.raise(ACCELDEV_INTR_MEM_ERROR); }
 
 void AcceldevEngine::context_fault(uint32_t ctx, sc_core::sc_time& delay) {
   context_faults_.inc();
@@ -55,23 +54,20 @@ void AcceldevEngine::context_fault(uint32_t ctx, sc_core::sc_time& delay) {
   deferred_mem_error_.notify(delay);
 }
 
-void AcceldevEngine::map_registers(RegisterBank& bank) {
-  bank.add(ACCELDEV_ENABLE, "ENABLE", [this] { return enable_; }, [this](uint32_t v) {
+void AcceldevEngine::map_registers() {
+  ENABLE.on_read([this] { return enable_; }).on_write([this](uint32_t v) {
     enable_ = v;
     wake_.notify(sc_core::SC_ZERO_TIME);
   });
-  bank.add(ACCELDEV_CONTEXTS_CONFIGS_LO, "CONTEXTS_CONFIGS_LO", [this] { return static_cast<uint32_t>(contexts_); },
-           [this](uint32_t v) { contexts_ = (contexts_ & ~0xFFFFFFFFull) | v; });
-  bank.add(ACCELDEV_CONTEXTS_CONFIGS_HI, "CONTEXTS_CONFIGS_HI", [this] { return static_cast<uint32_t>(contexts_ >> 32); },
-           [this](uint32_t v) { contexts_ = (contexts_ & 0xFFFFFFFFull) | static_cast<uint64_t>(v) << 32; });
-  // 0x8c reads FREE and writes word 0 of the feed.
-  bank.add(ACCELDEV_CMD_MANUAL_FREE, "CMD_MANUAL_FREE/FEED0",
-           [this] { return static_cast<uint32_t>(ACCELDEV_CMDS_BUFFER_SIZE - queue_.size()); },
-           [this](uint32_t v) { feed(0, v); });
-  for (unsigned i = 1; i < 5; ++i)
-    bank.add(ACCELDEV_CMD_MANUAL_FEED(i), "CMD_MANUAL_FEED" + std::to_string(i), nullptr, [this, i](uint32_t v) { feed(i, v); });
-  bank.storage(ACCELDEV_CMD_FENCE_LAST, "CMD_FENCE_LAST", fence_last_);
-  bank.storage(ACCELDEV_CMD_FENCE_WAIT, "CMD_FENCE_WAIT", fence_wait_);
+  CONTEXTS_CONFIGS_LO.on_read([this] { return static_cast<uint32_t>(contexts_); })
+      .on_write([this](uint32_t v) { contexts_ = (contexts_ & ~0xFFFFFFFFull) | v; });
+  CONTEXTS_CONFIGS_HI.on_read([this] { return static_cast<uint32_t>(contexts_ >> 32); })
+      .on_write([this](uint32_t v) { contexts_ = (contexts_ & 0xFFFFFFFFull) | static_cast<uint64_t>(v) << 32; });
+  CMD_MANUAL_FREE.on_read([this] { return static_cast<uint32_t>(ACCELDEV_CMDS_BUFFER_SIZE - queue_.size()); })
+      .on_write([this](uint32_t v) { feed(0, v); });
+  CMD_MANUAL_FEED.on_write([this](unsigned i, uint32_t v) { feed(i + 1, v); });
+  CMD_FENCE_LAST.on_read([this] { return fence_last_; }).on_write([this](uint32_t v) { fence_last_ = v; });
+  CMD_FENCE_WAIT.on_read([this] { return fence_wait_; }).on_write([this](uint32_t v) { fence_wait_ = v; });
 }
 
 void AcceldevEngine::reset() {
@@ -92,7 +88,7 @@ void AcceldevEngine::feed(unsigned word, uint32_t v) {
   if (queue_.size() >= ACCELDEV_CMDS_BUFFER_SIZE) {
     feed_errors_.inc();
     AVP_LOG(log_, Warn, "command queue full: command dropped (FEED_ERROR)");
-    raise_(ACCELDEV_INTR_FEED_ERROR);
+    irq.raise(ACCELDEV_INTR_FEED_ERROR);
     return;
   }
   queue_.push_back(Command{{latch_[0], latch_[1], latch_[2], latch_[3], v}});
@@ -124,7 +120,7 @@ void AcceldevEngine::device_command(const Command& c, sc_core::sc_time& delay) {
     case ACCELDEV_DEVICE_CMD_TYPE_FENCE:
       sync(delay);
       fence_last_ = c.w[1];
-      if (fence_last_ == fence_wait_) raise_(ACCELDEV_INTR_FENCE_WAIT);
+      if (fence_last_ == fence_wait_) irq.raise(ACCELDEV_INTR_FENCE_WAIT);
       return;
     case ACCELDEV_DEVICE_CMD_TYPE_RUN:
     case ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT:
@@ -144,7 +140,7 @@ void AcceldevEngine::device_command(const Command& c, sc_core::sc_time& delay) {
   }
   AVP_LOG(log_, Warn, "invalid device command 0x" << std::hex << c.w[0] << " (CMD_ERROR)");
   sync(delay);
-  raise_(ACCELDEV_INTR_CMD_ERROR);
+  irq.raise(ACCELDEV_INTR_CMD_ERROR);
 }
 
 bool AcceldevEngine::context_in_error(uint32_t ctx, sc_core::sc_time& delay) {
@@ -160,7 +156,7 @@ void AcceldevEngine::mark_error(uint32_t ctx, Fault f, sc_core::sc_time& delay) 
   host_(true, config_addr(ctx) + ACCELDEV_CONFIG_STATUS, &status, 1, delay);
   context_errors_.inc();
   sync(delay);
-  raise_(f == Fault::Cmd ? ACCELDEV_INTR_CMD_ERROR : f == Fault::Slot ? ACCELDEV_INTR_SLOT_ERROR : ACCELDEV_INTR_MEM_ERROR);
+  irq.raise(f == Fault::Cmd ? ACCELDEV_INTR_CMD_ERROR : f == Fault::Slot ? ACCELDEV_INTR_SLOT_ERROR : ACCELDEV_INTR_MEM_ERROR);
 }
 
 AcceldevEngine::Fault AcceldevEngine::translate(uint64_t pt, uint64_t va, uint64_t& pa, sc_core::sc_time& delay) {
@@ -219,7 +215,7 @@ AcceldevEngine::Fault AcceldevEngine::user_command(uint32_t ctx, const uint32_t*
       const uint64_t at = config_addr(ctx) + ACCELDEV_CONFIG_FENCE_COUNTER;
       if (!read32(at, counter, delay) || !write32(at, counter + 1, delay)) return Fault::Mem;
       sync(delay);
-      raise_(ACCELDEV_INTR_USER_FENCE_WAIT);
+      irq.raise(ACCELDEV_INTR_USER_FENCE_WAIT);
       return Fault::None;
     }
     case ACCELDEV_USER_CMD_TYPE_FILL:

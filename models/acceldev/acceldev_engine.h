@@ -17,7 +17,9 @@
 #include "base/params.h"
 #include "base/stats.h"
 #include "cmp/cmp_host_interface.h"
-#include "pcie/register_bank.h"
+#include "pcie/bar0_regs.h"
+#include "regs/interrupt_out.h"
+#include "regs/register_block.h"
 
 namespace avp {
 
@@ -38,11 +40,15 @@ class AcceldevEngine : public sc_core::sc_module {
     uint64_t staging = 0;  // device address of the ACCELDEV_CMP_STAGING_SIZE bytes
   };
 
-  AcceldevEngine(sc_core::sc_module_name name, HostAccess host, std::function<void(uint32_t bits)> raise, CmpPort cmp);
+  // Acceldev's INTR bits (ACCELDEV_INTR_*), bound to the endpoint's INTR register.
+  InterruptOut irq;
 
-  // Adds the Acceldev registers (0x0008..0x00a7) to BAR0's bank; INTR and
+  AcceldevEngine(sc_core::sc_module_name name, HostAccess host, CmpPort cmp);
+
+  // The Acceldev registers, BAR0 window [kWindowStart, kWindowEnd); INTR and
   // INTR_ENABLE belong to the endpoint because the extensions share them.
-  void map_registers(RegisterBank& bank);
+  RegisterBlock& registers() { return regs_; }
+  static constexpr uint64_t kWindowStart = ACCELDEV_ENABLE, kWindowEnd = AVP_CB_ADDR_LO;
   // The reset input: clears registers, latches, the queue and any run in progress.
   void reset();
   uint32_t fence_last() const { return fence_last_; }
@@ -93,8 +99,9 @@ class AcceldevEngine : public sc_core::sc_module {
   void sync(sc_core::sc_time& delay);
   bool enabled() const { return enable_ & 1; }
 
+  void map_registers();
+
   HostAccess host_;
-  std::function<void(uint32_t)> raise_;
   CmpPort cmp_;
   uint32_t enable_ = 0, fence_last_ = 0, fence_wait_ = 0, latch_[4] = {};
   uint64_t contexts_ = 0;
@@ -109,6 +116,14 @@ class AcceldevEngine : public sc_core::sc_module {
   const sc_core::sc_event* dma_done_ = nullptr;
   bool aborted() const { return run_generation_ != generation_; }
   sc_core::sc_event wake_;
+  RegisterBlock regs_{this, "BAR0 Acceldev", 0x1000, RegisterBlock::Misuse::Ignore, "register_latency"};
+  Reg<uint32_t> ENABLE{regs_, "ENABLE", ACCELDEV_ENABLE, Access::RW};
+  Reg<uint32_t> CONTEXTS_CONFIGS_LO{regs_, "CONTEXTS_CONFIGS_LO", ACCELDEV_CONTEXTS_CONFIGS_LO, Access::RW};
+  Reg<uint32_t> CONTEXTS_CONFIGS_HI{regs_, "CONTEXTS_CONFIGS_HI", ACCELDEV_CONTEXTS_CONFIGS_HI, Access::RW};
+  Reg<uint32_t> CMD_MANUAL_FREE{regs_, "CMD_MANUAL_FREE/FEED0", ACCELDEV_CMD_MANUAL_FREE, Access::RW};  // reads FREE, writes word 0
+  Reg<uint32_t> CMD_MANUAL_FEED{regs_, "CMD_MANUAL_FEED", ACCELDEV_CMD_MANUAL_FEED(1), Access::WO, 0, 4, 4};  // words 1..4
+  Reg<uint32_t> CMD_FENCE_LAST{regs_, "CMD_FENCE_LAST", ACCELDEV_CMD_FENCE_LAST, Access::RW};
+  Reg<uint32_t> CMD_FENCE_WAIT{regs_, "CMD_FENCE_WAIT", ACCELDEV_CMD_FENCE_WAIT, Access::RW};
   Logger log_;
   Counter device_commands_, user_commands_, feed_errors_, context_errors_, skipped_runs_, fill_bytes_, cmp_submits_,
       cmp_submit_errors_, context_faults_;

@@ -1,5 +1,5 @@
 // Context isolation for work launched by an Acceldev context (docs/acceldev.md):
-// the endpoint's IOMMU. A device access to the host window that carries a
+// the IOMMU in front of the endpoint's device-to-host path. A device access to the host window that carries a
 // context (base/unit.h) sees that context's window, not host memory: slot s
 // at window offset s x 4 MiB maps the buffer bound to slot s, translated
 // through the context's config entry and the buffer's page table on every
@@ -13,7 +13,8 @@
 
 #include "base/log.h"
 #include "base/unit.h"
-#include "pcie/acceldev_engine.h"
+#include "acceldev/acceldev_engine.h"
+#include "pcie/context_translator.h"
 
 namespace avp {
 
@@ -21,11 +22,7 @@ class AcceldevIommu {
  public:
   // Reads host memory for a walk: timed (`delay`) or, with delay == nullptr, a debug read.
   using HostRead = std::function<bool(uint64_t pa, void* data, unsigned len, sc_core::sc_time* delay)>;
-  struct Piece {
-    uint64_t pa;      // host physical address
-    unsigned offset;  // into the access's data
-    unsigned len;
-  };
+  using Piece = HostPiece;
 
   AcceldevIommu(const std::string& name, AcceldevEngine& engine, HostRead read)
       : engine_(engine), read_(std::move(read)), log_(name) {}

@@ -1,4 +1,4 @@
-#include "pcie/acceldev_iommu.h"
+#include "acceldev/acceldev_iommu.h"
 
 #include "pcie/bar0_regs.h"
 

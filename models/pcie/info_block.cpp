@@ -1,0 +1,22 @@
+#include "pcie/info_block.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace avp {
+
+namespace {
+const PlatformInfo& checked(const PlatformInfo& info) {
+  if (info.xintf_uuids.size() > InfoBlock::kMaxXintf)
+    throw std::invalid_argument("the BAR0 info block lists at most " + std::to_string(InfoBlock::kMaxXintf) +
+                                " extension devices");
+  return info;
+}
+}  // namespace
+
+InfoBlock::InfoBlock(const sc_core::sc_object* owner, const PlatformInfo& info)
+    : info_(checked(info)), regs_(owner, "BAR0 info", AVP_INFO_MAGIC + 0x1000, RegisterBlock::Misuse::Ignore, "info_latency") {
+  XINTF_UUID.on_read([this](unsigned i) { return info_.xintf_uuids[i]; });
+}
+
+}  // namespace avp

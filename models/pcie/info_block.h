@@ -1,0 +1,53 @@
+// BAR0's platform information block (0x4000.., bar0_regs.h): read-only
+// registers that describe the device to host software.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+
+#include "pcie/bar0_regs.h"
+#include "regs/register_block.h"
+
+namespace avp {
+
+struct PlatformInfo {
+  uint32_t cores = 0, harts_per_core = 0;
+  uint64_t dram_base = 0, dram_size = 0, tcdm_base = 0, tcdm_per_core = 0, tcim_base = 0, tcim_size = 0;
+  std::vector<uint64_t> xintf_uuids;
+};
+
+class InfoBlock {
+ public:
+  static constexpr unsigned kMaxXintf = 24;  // UUID slots up to the end of the block's page
+
+  // Throws std::invalid_argument for more than kMaxXintf extension devices.
+  InfoBlock(const sc_core::sc_object* owner, const PlatformInfo& info);
+  RegisterBlock& registers() { return regs_; }
+
+ private:
+  static uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
+  static uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+  using R32 = Reg<uint32_t>;
+
+  PlatformInfo info_;  // checked before the registers are declared
+  RegisterBlock regs_;
+  R32 MAGIC{regs_, "INFO_MAGIC", AVP_INFO_MAGIC, Access::RO, AVP_INFO_MAGIC_VALUE};
+  R32 VERSION{regs_, "INFO_VERSION", AVP_INFO_VERSION, Access::RO, 1};
+  R32 CORES{regs_, "INFO_CORES", AVP_INFO_CORES, Access::RO, info_.cores};
+  R32 HARTS_PER_CORE{regs_, "INFO_HARTS_PER_CORE", AVP_INFO_HARTS_PER_CORE, Access::RO, info_.harts_per_core};
+  R32 DRAM_BASE_LO{regs_, "INFO_DRAM_BASE_LO", AVP_INFO_DRAM_BASE_LO, Access::RO, lo(info_.dram_base)};
+  R32 DRAM_BASE_HI{regs_, "INFO_DRAM_BASE_HI", AVP_INFO_DRAM_BASE_HI, Access::RO, hi(info_.dram_base)};
+  R32 DRAM_SIZE_LO{regs_, "INFO_DRAM_SIZE_LO", AVP_INFO_DRAM_SIZE_LO, Access::RO, lo(info_.dram_size)};
+  R32 DRAM_SIZE_HI{regs_, "INFO_DRAM_SIZE_HI", AVP_INFO_DRAM_SIZE_HI, Access::RO, hi(info_.dram_size)};
+  R32 TCDM_BASE{regs_, "INFO_TCDM_BASE", AVP_INFO_TCDM_BASE, Access::RO, lo(info_.tcdm_base)};
+  R32 TCDM_PER_CORE{regs_, "INFO_TCDM_PER_CORE", AVP_INFO_TCDM_PER_CORE, Access::RO, lo(info_.tcdm_per_core)};
+  R32 TCIM_BASE{regs_, "INFO_TCIM_BASE", AVP_INFO_TCIM_BASE, Access::RO, lo(info_.tcim_base)};
+  R32 TCIM_SIZE{regs_, "INFO_TCIM_SIZE", AVP_INFO_TCIM_SIZE, Access::RO, lo(info_.tcim_size)};
+  R32 NUM_XINTF{regs_, "INFO_NUM_XINTF", AVP_INFO_NUM_XINTF, Access::RO, static_cast<uint32_t>(info_.xintf_uuids.size())};
+  // One 64-bit register per extension device (its two 32-bit halves are _LO and _HI).
+  Reg<uint64_t> XINTF_UUID{regs_, "INFO_XINTF_UUID", AVP_INFO_XINTF_UUID_LO(0), Access::RO, 0,
+                           static_cast<unsigned>(info_.xintf_uuids.size()), 8};
+};
+
+}  // namespace avp

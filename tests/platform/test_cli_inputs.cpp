@@ -1,0 +1,135 @@
+// Inputs that must be errors: exit status 2 and a line naming what is wrong
+// (numbers, YAML, files, command line, command buffers, ELF headers).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstring>
+#include <vector>
+
+#include "cli_runner.h"
+
+using avp_test::run_accel_vp;
+using avp_test::write_text;
+
+namespace {
+
+void expect_error(const std::string& args, const std::string& message) {
+  const auto r = run_accel_vp(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+  EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
+}
+
+}  // namespace
+
+TEST(CliInputs, NumbersThatMeanNothingAreRefusedNamingTheParameter) {
+  expect_error("--set dma.bandwidth=nan info", "dma.bandwidth");
+  expect_error("--set dma.bandwidth=inf info", "not a finite number");
+  expect_error("--set dma.bandwidth=-4 info", "negative");
+  expect_error("--set dma.bandwidth=1e999 info", "dma.bandwidth");
+  expect_error("--set dram.size=99999999999999999999 info", "dram.size");
+  expect_error("--set platform.quantum=1fs info", "time resolution");
+  expect_error("--set platform.quantum=-1ns info", "platform.quantum");
+  // Zero needs no unit.
+  EXPECT_EQ(run_accel_vp("--set platform.time_limit=0 info").code, 0);
+}
+
+TEST(CliInputs, EveryErrorOfAConfigFileIsReportedWithItsLine) {
+  write_text("inputs_bad.yaml",
+             "platform:\n  seed: 1\n  seed: 2\n  quantum: 1 fs\ndma:\n  bandwidth: nan\n  chanels: 3\n? [a, b]\n: 1\n");
+  const auto r = run_accel_vp("--config inputs_bad.yaml info");
+  EXPECT_EQ(r.code, 2) << r.out;
+  for (const char* m : {"inputs_bad.yaml:3: parameter platform.seed is given twice", "inputs_bad.yaml:4: parameter platform.quantum",
+                        "inputs_bad.yaml:6: parameter dma.bandwidth", "inputs_bad.yaml:7: unknown parameter 'dma.chanels'",
+                        "did you mean 'dma.channels'?", "inputs_bad.yaml:8: keys are parameter names"})
+    EXPECT_NE(r.out.find(m), std::string::npos) << m << "\n" << r.out;
+}
+
+TEST(CliInputs, MultiDocumentYamlIsRefused) {
+  write_text("inputs_two_docs.yaml", "platform:\n  seed: 3\n---\nplatform:\n  seed: 4\n");
+  expect_error("--config inputs_two_docs.yaml info", "inputs_two_docs.yaml:4: a second YAML document");
+}
+
+TEST(CliInputs, MisspeltParametersGetASuggestion) {
+  expect_error("--set dram.read_latncy=5ns info", "did you mean 'dram.read_latency'?");
+}
+
+TEST(CliInputs, DerivedValueErrorsNameTheParameterTheUserSet) {
+  expect_error("--set harts.icache.ways=3 info", "harts.icache.ways = 3 was set at --set harts.icache.ways=3");
+}
+
+TEST(CliInputs, ImpossibleShapesAreRefusedBeforeAllocation) {
+  expect_error("--set platform.harts_per_core=100000 info", "platform.harts_per_core = 100000 was set");
+  expect_error("--set platform.cores=0 info", "platform.cores = 0: must be at least 1");
+  expect_error("--set dma.channels=100000 info", "dma.channels = 100000: must be 1..64");
+}
+
+TEST(CliInputs, CommandLineErrorsExitWithStatus2) {
+  expect_error("--no-such-option info", "--no-such-option");
+  expect_error("run memcheck extra-argument", "extra-argument");
+  expect_error("--gdb 70000 run", "--gdb");
+  expect_error("--gdb -1 run", "--gdb");
+  expect_error("run memcheck --elf prog.elf", "excludes");
+  expect_error("run --elf \"\"", "--elf: an empty name");
+  expect_error("sweep --jobs 0", "--jobs: Value 0 not in range 1 to 4096");
+}
+
+TEST(CliInputs, InputFilesMustBeRegularFiles) {
+  mkdir("inputs_dir", 0755);
+  expect_error("--config inputs_dir info", "inputs_dir: configuration file is a directory");
+  expect_error("run --elf inputs_dir", "inputs_dir: is a directory");
+  unlink("inputs_fifo");
+  ASSERT_EQ(mkfifo("inputs_fifo", 0644), 0);
+  expect_error("--config inputs_fifo info", "not a regular file");  // would block reading a FIFO
+  expect_error("-o inputs_out cmdbuf inputs_fifo", "inputs_fifo: is not a regular file");
+  expect_error("-o inputs_out cmdbuf /dev/null", "/dev/null: is not a regular file");
+  expect_error("-o inputs_out run --elf inputs_fifo", "not a regular file");
+}
+
+TEST(CliInputs, CommandBuffersMustBeWhole8ByteChunks) {
+  write_text("inputs_partial.bin", std::string(12, '\0'));
+  expect_error("-o inputs_out cmdbuf inputs_partial.bin", "not a whole number of 8-byte chunks (4 trailing bytes)");
+}
+
+TEST(CliInputs, CommandBuffersLargerThanDeviceMemoryAreRefused) {
+  write_text("inputs_big.bin", std::string(2 << 20, '\0'));
+  expect_error("-o inputs_out --set dram.size=2MiB cmdbuf inputs_big.bin", "do not fit");
+}
+
+TEST(CliInputs, DumpLengthsAreBoundedAndFailedDumpsExitNonZero) {
+  write_text("inputs_end.bin", std::string("\0\x01\0\xC0\0\0\0\0", 8));  // END
+  expect_error("-o inputs_out cmdbuf inputs_end.bin --dump 0x40000000:0x100000000", "--dump");
+  expect_error("-o inputs_out cmdbuf inputs_end.bin --dump 0x40000000:0x10000000000000000", "--dump length");
+  expect_error("-o inputs_out cmdbuf inputs_end.bin --dump 0x30000000:16", "not device memory");
+  const auto r = run_accel_vp("-o inputs_out cmdbuf inputs_end.bin --dump 0x40000000:16");
+  EXPECT_EQ(r.code, 0) << r.out;
+}
+
+namespace {
+
+// A minimal ELF64 header of a RISC-V executable with one program header slot.
+std::string elf_header(unsigned char data_encoding, uint16_t phentsize) {
+  std::vector<unsigned char> h(64 + 56, 0);
+  const unsigned char ident[] = {0x7f, 'E', 'L', 'F', 2, data_encoding, 1};
+  std::memcpy(h.data(), ident, sizeof ident);
+  auto put16 = [&](size_t at, uint16_t v) {
+    h[at] = data_encoding == 1 ? v & 0xFF : v >> 8;
+    h[at + 1] = data_encoding == 1 ? v >> 8 : v & 0xFF;
+  };
+  put16(16, 2);    // ET_EXEC
+  put16(18, 243);  // EM_RISCV
+  h[data_encoding == 1 ? 20 : 23] = 1;  // EV_CURRENT
+  h[data_encoding == 1 ? 32 : 39] = 64;  // e_phoff
+  put16(52, 64);                         // e_ehsize
+  put16(54, phentsize);
+  put16(56, 1);  // e_phnum
+  return std::string(h.begin(), h.end());
+}
+
+}  // namespace
+
+TEST(CliInputs, ElfHeadersThatCannotBeReadAreNamed) {
+  write_text("inputs_be.elf", elf_header(2, 56));
+  expect_error("-o inputs_out run --elf inputs_be.elf", "big-endian ELF file");
+  write_text("inputs_phent.elf", elf_header(1, 48));
+  expect_error("-o inputs_out run --elf inputs_phent.elf", "e_phentsize is 48, not 56");
+}
