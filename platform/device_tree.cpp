@@ -109,7 +109,7 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
     w.str("status", "okay");
     w.str("compatible", "riscv");
     w.str("riscv,isa", hart_isa_string());
-    w.str("mmu-type", "riscv,none");  // satp holds Bare only (docs/harts.md)
+    w.str("mmu-type", "riscv,sv48");  // satp holds Bare, Sv39 or Sv48 (docs/harts.md)
     w.begin("interrupt-controller");
     w.u32("#interrupt-cells", 1);
     w.empty("interrupt-controller");

@@ -35,6 +35,10 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   done_ = std::move(done);
   reservation_ = ~0ull;
+  pmp_.reset();
+  tlb_.flush_all();
+  for (unsigned k = 1; k < kFetchKeys; ++k) flush_translated_ |= !blocks_[k].empty();
+  update_xlate();
   if (l.read_only_base != ro_base_ || l.read_only_size != ro_size_) {
     ro_base_ = l.read_only_base;
     ro_size_ = l.read_only_size;
@@ -101,9 +105,16 @@ void Hart::run() {
     }
     if (flush_) {
       history_.freeze();
-      blocks_.clear();
+      for (auto& m : blocks_) m.clear();
       for (auto& slot : block_slots_) slot = BlockSlot{};
-      flush_ = false;
+      flush_ = flush_translated_ = false;
+    }
+    if (flush_translated_) {
+      history_.freeze();
+      for (unsigned k = 1; k < kFetchKeys; ++k) blocks_[k].clear();
+      for (auto& slot : block_slots_)
+        if (slot.key) slot = BlockSlot{};
+      flush_translated_ = false;
     }
     if ((s_.mip & s_.mie) && check_interrupts()) continue;
     try {
@@ -122,36 +133,59 @@ void Hart::run() {
 
 const Hart::Block& Hart::block_at(uint64_t pc) {
   BlockSlot& slot = block_slots_[(pc >> 1) & (kBlockSlots - 1)];
-  if (slot.pc == pc && slot.block) return *slot.block;
-  auto it = blocks_.find(pc);
-  if (it != blocks_.end()) {
-    slot = {pc, &it->second};
+  if (slot.pc == pc && slot.key == fetch_key_ && slot.block) return *slot.block;
+  auto& blocks = blocks_[fetch_key_];
+  auto it = blocks.find(pc);
+  if (it != blocks.end()) {
+    slot = {pc, &it->second, fetch_key_};
     return it->second;
   }
   if (pc & 1) throw TrapException{kInsnMisaligned, pc};
   Block b;
   uint64_t a = pc;
+  // Translated or checked fetches: one translation for the block's page (and
+  // one for the second half of an instruction that crosses into the next);
+  // the PMP is checked for every instruction's bytes.
+  const uint64_t ppc = fetch_key_ ? fetch_address(pc) : pc;
   for (unsigned n = 0; n < 64; ++n) {
     uint16_t lo, hi = 0;
     if (n > 0 && ((a ^ pc) >> 12)) break;  // stay within the page the block started in
-    if (!fetch_read(a, &lo, 2)) {
+    const uint64_t pa = ppc + (a - pc);
+    if (fetch_key_ && !fetch_allowed(pa, 2)) {
       if (n == 0) throw TrapException{kInsnAccessFault, a};
       break;
     }
-    if (!is_compressed(lo) && !fetch_read(a + 2, &hi, 2)) {
+    if (!fetch_read(pa, &lo, 2)) {
       if (n == 0) throw TrapException{kInsnAccessFault, a};
       break;
+    }
+    if (!is_compressed(lo)) {
+      uint64_t pa_hi = pa + 2;
+      if (fetch_key_ && (((a + 2) ^ pc) >> 12)) {  // the second half is on the next page
+        if (n > 0) break;                          // a block of its own translates it
+        pa_hi = fetch_address(a + 2);
+        cluster_.mark_code(pa_hi, 2);
+      }
+      if (fetch_key_ && !fetch_allowed(pa_hi, 2)) {
+        if (n == 0) throw TrapException{kInsnAccessFault, a + 2};
+        break;
+      }
+      if (!fetch_read(pa_hi, &hi, 2)) {
+        if (n == 0) throw TrapException{kInsnAccessFault, a};
+        break;
+      }
     }
     Insn d = decode(lo, hi);
     b.insns.push_back(d);
     a += d.len;
     if (ends_block(static_cast<Op>(d.op))) break;
   }
-  cluster_.mark_code(pc, a - pc);
+  cluster_.mark_code(ppc, a - pc);
   b.pc = pc;
+  b.ppc = ppc;
   b.bytes = a - pc;
-  Block& stored = blocks_.emplace(pc, std::move(b)).first->second;
-  slot = {pc, &stored};
+  Block& stored = blocks.emplace(pc, std::move(b)).first->second;
+  slot = {pc, &stored, fetch_key_};
   return stored;
 }
 
@@ -168,12 +202,12 @@ void Hart::fetch_timing(const Block& b) {
   if (b.fetch_gen != dmi_gen_) {
     b.fetch_memory_ps = 0;
     for (const auto& r : dmi_)
-      if (b.pc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
+      if (b.ppc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
     b.fetch_gen = dmi_gen_;
   }
   const uint64_t memory_ps = b.fetch_memory_ps;
   const uint64_t before = local_ps_;
-  for (uint64_t a = b.pc & ~(line - 1); a < b.pc + b.bytes; a += line) {
+  for (uint64_t a = b.ppc & ~(line - 1); a < b.ppc + b.bytes; a += line) {
     bool miss = false;
     local_ps_ += icache_.access(a, false, miss);
     if (miss) local_ps_ += memory_ps;
@@ -216,6 +250,7 @@ void Hart::take_trap(uint64_t cause, uint64_t tval) {
     s_.priv = PRV_M;
     s_.pc = (s_.mtvec & ~3ull) + ((irq && (s_.mtvec & 1)) ? 4 * code : 0);
   }
+  update_xlate();
 }
 
 bool Hart::check_interrupts() {
@@ -310,14 +345,14 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
 }
 
-void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause) {
+void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval) {
   prepare_payload(gp_, cmd, addr, data, len);
   sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
   const sc_core::sc_time before = sc_core::sc_time_stamp() + delay;
   bus->b_transport(gp_, delay);
   local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
   stall_ps_[StallMemory] += static_cast<uint64_t>((sc_core::sc_time_stamp() + delay - before).to_seconds() * 1e12 + 0.5);
-  if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, addr};
+  if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, tval};
 }
 
 template <typename T>
@@ -327,6 +362,10 @@ T Hart::load_slow(uint64_t addr) {
     std::swap(rd_, rd2_);  // two regions in turn (code/data and stack) stay on the fast path
     return load<T>(addr);
   }
+  if (data_checked_) {
+    checked_access(false, addr, &v, sizeof(T));
+    return v;
+  }
   if (DmiRegion* r = find_dmi(addr, false)) {
     if (addr - r->base + sizeof(T) <= r->size) {
       rd2_ = rd_;
@@ -334,7 +373,7 @@ T Hart::load_slow(uint64_t addr) {
       return load<T>(addr);
     }
   }
-  transport(tlm::TLM_READ_COMMAND, addr, &v, sizeof(T), kLoadAccessFault);
+  transport(tlm::TLM_READ_COMMAND, addr, &v, sizeof(T), kLoadAccessFault, addr);
   return v;
 }
 
@@ -345,6 +384,11 @@ void Hart::store_slow(uint64_t addr, T v) {
     std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
     local_ps_ += wr_.wr_ps;
     stall_ps_[StallMemory] += wr_.wr_ps;
+    after_store(addr + wr_.pa_delta, sizeof(T));
+    return;
+  }
+  if (data_checked_) {
+    checked_access(true, addr, &v, sizeof(T));
     return;
   }
   if (DmiRegion* r = find_dmi(addr, true)) {
@@ -354,11 +398,13 @@ void Hart::store_slow(uint64_t addr, T v) {
       std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
       local_ps_ += wr_.wr_ps;
       stall_ps_[StallMemory] += wr_.wr_ps;
+      after_store(addr, sizeof(T));
       return;
     }
   }
   if (read_only(addr, sizeof(T))) throw TrapException{kStoreAccessFault, addr};
-  transport(tlm::TLM_WRITE_COMMAND, addr, &v, sizeof(T), kStoreAccessFault);
+  transport(tlm::TLM_WRITE_COMMAND, addr, &v, sizeof(T), kStoreAccessFault, addr);
+  after_store(addr, sizeof(T));
 }
 
 template uint8_t Hart::load_slow<uint8_t>(uint64_t);

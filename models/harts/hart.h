@@ -18,7 +18,9 @@
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
+#include "harts/pmp.h"
 #include "harts/rv_insn.h"
+#include "harts/tlb.h"
 
 namespace avp {
 
@@ -86,11 +88,20 @@ class Hart : public sc_core::sc_module {
   enum Stall { StallFetch, StallMemory, StallBarrier, StallWfi, StallXintf, kStallCauses };
   uint64_t stall_ps(Stall s) const { return stall_ps_[s]; }
   void add_stall(Stall s, uint64_t ps) { stall_ps_[s] += ps; }
+  // Address translation and protection (hart_mmu.cpp): sizes from the cluster's parameters.
+  void configure_mmu(unsigned tlb_entries, unsigned pmp_entries, unsigned pmp_granularity);
+  struct MmuStats {
+    uint64_t tlb_hits = 0, tlb_misses = 0;
+    uint64_t page_walks = 0;  // misses, and hits whose cached PTE lacked the permission or D bit
+    uint64_t pte_reads = 0, page_faults = 0;
+  };
+  const MmuStats& mmu_stats() const { return mmu_stats_; }
 
  private:
   struct Block {
     std::vector<rv::Insn> insns;
     uint64_t pc = 0, bytes = 0;
+    uint64_t ppc = 0;  // physical address of pc (pc itself without translation)
     // Fetch latency of the memory holding the block, as of DMI generation fetch_gen.
     mutable uint64_t fetch_memory_ps = 0, fetch_gen = ~0ull;
   };
@@ -99,6 +110,9 @@ class Hart : public sc_core::sc_module {
     uint8_t* ptr = nullptr;
     uint64_t rd_ps = 0, wr_ps = 0;
     bool rd = false, wr = false, exec = false;  // exec: granted to an instruction fetch
+    // Physical minus virtual address: the fast paths keep regions by the address
+    // the program uses; with translation on, a region is one 4 KiB page.
+    uint64_t pa_delta = 0;
   };
 
   void thread();
@@ -129,15 +143,43 @@ class Hart : public sc_core::sc_module {
   bool read_only(uint64_t addr, uint64_t len) const {
     return ro_size_ && addr < ro_base_ + ro_size_ && ro_base_ < addr + len;
   }
-  void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause);
-  void after_store(uint64_t addr, unsigned len);
+  void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval);
+  void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause) {
+    transport(cmd, addr, data, len, fault_cause, addr);
+  }
+  void after_store(uint64_t addr, unsigned len);  // addr: physical
+
+  // Translation and PMP (hart_mmu.cpp). Accesses are "checked" when the data
+  // privilege translates or the PMP applies to it: they leave the fast
+  // regions only through checked_access, which installs page regions.
+  rv::Priv data_priv() const {
+    return (s_.priv == rv::PRV_M && (s_.mstatus & rv::mstatus::MPRV)) ? static_cast<rv::Priv>((s_.mstatus & rv::mstatus::MPP) >> 11)
+                                                                     : s_.priv;
+  }
+  bool vm_on() const { return (s_.satp >> 60) != 0; }
+  void update_xlate();         // after a change of priv, mstatus, satp or PMP
+  void translation_changed();  // drops fast regions and translated decoded blocks
+  void checked_access(bool write, uint64_t va, void* buf, unsigned len);
+  // Physical address of a data access, translation and PMP checked (throws the fault).
+  // page_ok (optional): set when the whole 4 KiB page holding it may be accessed the same way.
+  uint64_t translate_data(uint64_t va, unsigned len, unsigned access, rv::Priv p, bool* page_ok = nullptr);
+  uint64_t translate(uint64_t va, unsigned access, rv::Priv p);  // page tables only
+  rv::TlbEntry walk(uint64_t va, unsigned access, rv::Priv p, uint16_t asid);
+  bool pte_permits(uint64_t flags, unsigned access, rv::Priv p) const;
+  uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval);
+  void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval);
+  uint64_t fetch_address(uint64_t va);  // physical address of a fetch (page tables only; throws)
+  bool fetch_allowed(uint64_t pa, unsigned len) const {
+    return !pmp_.active_for(s_.priv) || pmp_.allows(pa, len, s_.priv, rv::kAccessExec);
+  }
+  void sfence(const rv::Insn& d);
   template <typename T>
   T load(uint64_t addr) {
     const uint64_t off = addr - rd_.base;
     if (off < rd_.size && rd_.size - off >= sizeof(T)) {
       T v;
       std::memcpy(&v, rd_.ptr + off, sizeof(T));
-      const uint64_t t = dcache_.enabled() ? cached(addr, false, rd_.rd_ps) : rd_.rd_ps;
+      const uint64_t t = dcache_.enabled() ? cached(addr + rd_.pa_delta, false, rd_.rd_ps) : rd_.rd_ps;
       local_ps_ += t;
       stall_ps_[StallMemory] += t;
       return v;
@@ -149,13 +191,14 @@ class Hart : public sc_core::sc_module {
     const uint64_t off = addr - wr_.base;
     if (off < wr_.size && wr_.size - off >= sizeof(T)) {
       std::memcpy(wr_.ptr + off, &v, sizeof(T));
-      const uint64_t t = dcache_.enabled() ? cached(addr, true, wr_.wr_ps) : wr_.wr_ps;
+      const uint64_t pa = addr + wr_.pa_delta;
+      const uint64_t t = dcache_.enabled() ? cached(pa, true, wr_.wr_ps) : wr_.wr_ps;
       local_ps_ += t;
       stall_ps_[StallMemory] += t;
+      after_store(pa, sizeof(T));
     } else {
-      store_slow<T>(addr, v);
+      store_slow<T>(addr, v);  // calls after_store itself
     }
-    after_store(addr, sizeof(T));
   }
   // Data-cache timing of a DMI access: the memory latency only on a miss.
   uint64_t cached(uint64_t addr, bool write, uint64_t memory_ps) {
@@ -176,7 +219,11 @@ class Hart : public sc_core::sc_module {
   InsnHistory history_;
   const unsigned id_, core_;
   rv::HartState s_;
-  std::unordered_map<uint64_t, Block> blocks_;
+  // Decoded blocks per fetch regime (fetch_key_): 0 physical and unchecked (the
+  // common case), 1 + priv for fetches that are translated or PMP-checked
+  // (those are dropped whenever translation or the PMP changes).
+  static constexpr unsigned kFetchKeys = 5;
+  std::unordered_map<uint64_t, Block> blocks_[kFetchKeys];
   std::vector<DmiRegion> dmi_;
   uint64_t dmi_gen_ = 0;  // changes whenever dmi_ does
   CacheModel icache_, dcache_;
@@ -187,12 +234,20 @@ class Hart : public sc_core::sc_module {
   struct BlockSlot {
     uint64_t pc = 0;
     const Block* block = nullptr;
+    uint8_t key = 0;
   };
   std::vector<BlockSlot> block_slots_ = std::vector<BlockSlot>(kBlockSlots);
   tlm::tlm_generic_payload gp_;
   uint64_t local_ps_ = 0;
   uint64_t stall_ps_[kStallCauses] = {};
-  uint64_t reservation_ = ~0ull;  // LR/SC reserved address (8-byte granule), ~0 = none
+  uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
+  rv::Pmp pmp_;
+  rv::Tlb tlb_;
+  MmuStats mmu_stats_;
+  bool data_checked_ = false;  // loads and stores are translated or PMP-checked
+  uint32_t data_key_ = 0;      // what the fast regions were made for (update_xlate)
+  uint8_t fetch_key_ = 0;
+  bool flush_translated_ = false;  // drop the blocks of fetch keys 1.. at the next block boundary
 
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;
   bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block

@@ -48,8 +48,9 @@ const char* rv::cause_name(uint64_t cause) {
   static const char* names[] = {"instruction address misaligned", "instruction access fault", "illegal instruction",
                                 "breakpoint", "load address misaligned", "load access fault",
                                 "store/AMO address misaligned", "store/AMO access fault", "environment call from U-mode",
-                                "environment call from S-mode", "reserved", "environment call from M-mode"};
-  return cause < 12 ? names[cause] : "reserved";
+                                "environment call from S-mode", "reserved", "environment call from M-mode",
+                                "instruction page fault", "load page fault", "reserved", "store/AMO page fault"};
+  return cause < 16 ? names[cause] : "reserved";
 }
 
 HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned harts_per_core)
@@ -86,6 +87,9 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       icache_miss(this, "icache.miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "L1 instruction cache miss penalty (plus the memory latency)"),
       dcache_hit(this, "dcache.hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "L1 data cache hit time"),
       dcache_miss(this, "dcache.miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "L1 data cache miss penalty (plus the memory latency)"),
+      tlb_entries(this, "tlb_entries", 32, "TLB entries per hart (fully associative, FIFO; 1..4096)"),
+      pmp_entries(this, "pmp_entries", 16, "PMP entries per hart (0..64)"),
+      pmp_granularity(this, "pmp_granularity", 0, "PMP granularity G: regions of at least 2^(G+2) bytes (0..20)"),
       cores_(cores),
       harts_per_core_(harts_per_core),
       code_map_((1ull << (32 - kGranuleBits)) / 64, 0),
@@ -107,6 +111,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
     throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
                      " is more than 65536");
   for (auto& h : harts_) h->history().set_length(history_length.get());
+  check_mmu_params();
   configure_costs();
   group_of_.assign(harts_.size(), 0);
   dma_.resize(harts_.size());
@@ -129,6 +134,13 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
         "waiting at barriers", "waiting in WFI", "extension-device (xcmd) calls"};
     for (unsigned c = 0; c < Hart::kStallCauses; ++c)
       st.stall[c] = std::make_unique<Counter>(this, n + "stall_" + kStallNames[c], kStallWhat[c], "ps");
+    static const char* const kMmuNames[5] = {"tlb_hits", "tlb_misses", "page_walks", "pte_reads", "page_faults"};
+    static const char* const kMmuWhat[5] = {
+        "TLB lookups that hit (accesses served by the current page's fast region do not look up)",
+        "TLB lookups that missed", "page-table walks (misses, and hits lacking a permission or the D bit)",
+        "page-table entries read by walks", "page faults raised by translation"};
+    for (unsigned c = 0; c < 5; ++c)
+      st.mmu[c] = std::make_unique<Counter>(this, n + kMmuNames[c], kMmuWhat[c], c == 3 ? "reads" : "events");
   }
   for (auto& h : harts_) h->xintf.bind(xintf_hub);
   perf_socket.register_b_transport(this, &HartCluster::perf_b_transport);
@@ -172,6 +184,12 @@ void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool st
     st.stall[c]->inc(v - st.stalls_reported[c]);
     st.stalls_reported[c] = v;
   }
+  const Hart::MmuStats& m = h.mmu_stats();
+  const uint64_t mmu_now[5] = {m.tlb_hits, m.tlb_misses, m.page_walks, m.pte_reads, m.page_faults};
+  for (unsigned c = 0; c < 5; ++c) {
+    st.mmu[c]->inc(mmu_now[c] - st.mmu_reported[c]);
+    st.mmu_reported[c] = mmu_now[c];
+  }
   const uint64_t now[6] = {h.instructions(), h.cycles(), h.icache().hits(), h.icache().misses(), h.dcache().hits(),
                            h.dcache().misses()};
   Counter* c[6] = {st.instructions.get(), st.cycles.get(), st.icache_hits.get(), st.icache_misses.get(),
@@ -199,7 +217,19 @@ void HartCluster::prepare_start(Hart& h) {
     throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
                      " is more than 65536");
   if (h.history().length() != history_length.get()) h.history().set_length(history_length.get());
+  check_mmu_params();
+  h.configure_mmu(tlb_entries, pmp_entries, pmp_granularity);
   configure_costs();
+}
+
+void HartCluster::check_mmu_params() const {
+  if (tlb_entries.get() < 1 || tlb_entries.get() > 4096)
+    throw ParamError(std::string(name()) + ".tlb_entries: " + std::to_string(tlb_entries.get()) + " is not in 1..4096");
+  if (pmp_entries.get() > 64)
+    throw ParamError(std::string(name()) + ".pmp_entries: " + std::to_string(pmp_entries.get()) + " is more than 64");
+  if (pmp_granularity.get() > 20)
+    throw ParamError(std::string(name()) + ".pmp_granularity: " + std::to_string(pmp_granularity.get()) +
+                     " is more than 20");
 }
 
 void HartCluster::start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done) {

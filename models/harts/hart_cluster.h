@@ -112,6 +112,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<uint64_t> icache_size, dcache_size;
   Param<uint32_t> icache_ways, dcache_ways, icache_line_size, dcache_line_size;
   Param<sc_core::sc_time> icache_hit, icache_miss, dcache_hit, dcache_miss;
+  Param<uint32_t> tlb_entries, pmp_entries, pmp_granularity;
 
  private:
   static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
@@ -120,6 +121,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   bool perf_access(tlm::tlm_generic_payload& gp);
   void configure_costs();
   void prepare_start(Hart& h);
+  void check_mmu_params() const;
   void xintf_b_transport(int hart, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   uint64_t xintf_device(Hart& h, const XintfRoute& r, unsigned k, uint64_t rs1, uint64_t rs2);
 
@@ -155,6 +157,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   struct HartStats {
     std::unique_ptr<Counter> instructions, cycles, icache_hits, icache_misses, dcache_hits, dcache_misses, active_cycles;
     std::unique_ptr<Counter> stall[Hart::kStallCauses];
+    std::unique_ptr<Counter> mmu[5];  // Hart::MmuStats in order
+    uint64_t mmu_reported[5] = {};
     std::unique_ptr<Utilisation> busy;
     uint64_t reported[6] = {}, stalls_reported[Hart::kStallCauses] = {};
     sc_core::sc_time counted_to;  // busy time and active cycles are counted up to here

@@ -1,5 +1,5 @@
-// Control and status registers. Satp is WARL and only holds Bare (no address
-// translation is modelled); PMP registers are storage without checks.
+// Control and status registers. satp holds Bare, Sv39 or Sv48 (WARL: a write
+// of another mode has no effect); the PMP registers are those of rv::Pmp.
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 
@@ -55,9 +55,9 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
   if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return s_.mhpmevent[csr - CSR_MHPMEVENT3];
   if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG15) {
     if (csr & 1) illegal(d);  // odd pmpcfg registers do not exist on RV64
-    return s_.pmpcfg[csr - CSR_PMPCFG0];
+    return pmp_.read_cfg(csr - CSR_PMPCFG0);
   }
-  if (csr >= CSR_PMPADDR0 && csr <= CSR_PMPADDR63) return s_.pmpaddr[csr - CSR_PMPADDR0];
+  if (csr >= CSR_PMPADDR0 && csr <= CSR_PMPADDR63) return pmp_.read_addr(csr - CSR_PMPADDR0);
   const bool fp = csr <= CSR_FCSR;
   if (fp && !(s_.mstatus & mstatus::FS)) illegal(d);
   switch (csr) {
@@ -102,8 +102,15 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
 void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
   if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) { s_.mhpmcounter[csr - CSR_MHPMCOUNTER3] = v; return; }
   if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return;  // no selectable events: WARL 0
-  if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG15) { s_.pmpcfg[csr - CSR_PMPCFG0] = v; return; }
-  if (csr >= CSR_PMPADDR0 && csr <= CSR_PMPADDR63) { s_.pmpaddr[csr - CSR_PMPADDR0] = v & ((1ull << 54) - 1); return; }
+  if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPADDR63) {
+    if (csr <= CSR_PMPCFG15) pmp_.write_cfg(csr - CSR_PMPCFG0, v);
+    else pmp_.write_addr(csr - CSR_PMPADDR0, v);
+    // Cached translations may hold checked walks: start afresh (as SFENCE.VMA x0, x0 would).
+    tlb_.flush_all();
+    translation_changed();
+    update_xlate();
+    return;
+  }
   auto dirty_fp = [&] { s_.mstatus |= mstatus::FS; };
   switch (csr) {
     case CSR_FFLAGS: s_.fflags = v & 0x1F; dirty_fp(); return;
@@ -112,6 +119,7 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
     case CSR_SSTATUS: {
       const uint64_t mask = mstatus::kSstatusMask & mstatus::kWritable;
       s_.mstatus = (s_.mstatus & ~mask) | (v & mask);
+      update_xlate();
       return;
     }
     case CSR_SIE: s_.mie = (s_.mie & ~s_.mideleg) | (v & s_.mideleg); return;
@@ -128,12 +136,18 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
     case CSR_STVAL: s_.stval = v; return;
     case CSR_SATP:
       if (s_.priv == PRV_S && (s_.mstatus & mstatus::TVM)) illegal(d);
-      if ((v >> 60) == 0) s_.satp = v;  // only Bare is supported; other modes leave satp unchanged (WARL)
+      if ((v >> 60) != 0 && (v >> 60) != 8 && (v >> 60) != 9) return;  // unsupported mode: no effect (WARL)
+      if (v != s_.satp) {  // the TLB keeps its entries: they are tagged with their ASID
+        s_.satp = v;
+        translation_changed();
+        update_xlate();
+      }
       return;
     case CSR_MSTATUS: {
       uint64_t nv = (s_.mstatus & ~mstatus::kWritable) | (v & mstatus::kWritable);
       if (((nv & mstatus::MPP) >> 11) == 2) nv = (nv & ~mstatus::MPP) | (s_.mstatus & mstatus::MPP);  // reserved MPP
       s_.mstatus = nv | mstatus::kFixed;
+      update_xlate();
       return;
     }
     case CSR_MISA: return;  // WARL, fixed

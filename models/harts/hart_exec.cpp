@@ -192,15 +192,19 @@ uint64_t Hart::exec_atomic(const Insn& d) {
   const uint64_t src = s_.x[d.rs2];
   const bool dbl = d.op >= LR_D;
   const unsigned size = dbl ? 8 : 4;
-  if (addr & (size - 1)) throw TrapException{(d.op == LR_W || d.op == LR_D) ? kLoadMisaligned : kStoreMisaligned, addr};
-  if (d.op == LR_W || d.op == LR_D) {
+  const bool lr = d.op == LR_W || d.op == LR_D;
+  if (addr & (size - 1)) throw TrapException{lr ? kLoadMisaligned : kStoreMisaligned, addr};
+  // Reservations hold physical addresses. SC and AMOs need write permission
+  // (a store/AMO fault) before their read.
+  const uint64_t pa = data_checked_ ? translate_data(addr, size, lr ? kAccessRead : kAccessWrite, data_priv()) : addr;
+  if (lr) {
     uint64_t v = dbl ? load<uint64_t>(addr) : static_cast<uint64_t>(static_cast<int32_t>(load<uint32_t>(addr)));
-    reservation_ = addr;
+    reservation_ = pa;
     cluster_.note_reservation();
     return v;
   }
   if (d.op == SC_W || d.op == SC_D) {
-    const bool ok = reservation_ == addr;
+    const bool ok = reservation_ == pa;
     reservation_ = ~0ull;
     if (!ok) return 1;
     if (dbl) store<uint64_t>(addr, src);

@@ -20,6 +20,7 @@ constexpr uint64_t kFixed = (2ull << 32) | (2ull << 34);  // UXL = SXL = 64-bit
 enum Cause : uint64_t {
   kInsnMisaligned = 0, kInsnAccessFault = 1, kIllegalInsn = 2, kBreakpoint = 3, kLoadMisaligned = 4,
   kLoadAccessFault = 5, kStoreMisaligned = 6, kStoreAccessFault = 7, kEcallU = 8, kEcallS = 9, kEcallM = 11,
+  kInsnPageFault = 12, kLoadPageFault = 13, kStorePageFault = 15,
 };
 constexpr uint64_t kInterruptBit = 1ull << 63;
 // Interrupt numbers.
@@ -57,8 +58,6 @@ struct HartState {
   uint64_t minstret = 0, mcycle = 0;
   uint64_t mhpmcounter[29] = {};
   uint64_t mhpmevent[29] = {};
-  uint64_t pmpcfg[16] = {};
-  uint64_t pmpaddr[64] = {};
 };
 
 }  // namespace avp::rv

@@ -53,6 +53,7 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
       if (to != PRV_M) st &= ~mstatus::MPRV;
       s_.mstatus = st;
       s_.priv = to;
+      update_xlate();
       return s_.mepc & ~1ull;
     }
     case SRET: {
@@ -64,6 +65,7 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
       st &= ~(mstatus::SPP | mstatus::MPRV);
       s_.mstatus = st;
       s_.priv = to;
+      update_xlate();
       return s_.sepc & ~1ull;
     }
     case WFI:
@@ -84,6 +86,7 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
       return next;
     case SFENCE_VMA:
       if (s_.priv == PRV_U || (s_.priv == PRV_S && (s_.mstatus & mstatus::TVM))) illegal(d);
+      sfence(d);
       return next;
     case CSRRW: case CSRRS: case CSRRC: case CSRRWI: case CSRRSI: case CSRRCI: {
       const unsigned csr = static_cast<unsigned>(d.imm);

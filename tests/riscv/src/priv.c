@@ -10,6 +10,7 @@ void s_trap_entry(void);
 
 volatile trap_record last;
 volatile unsigned trap_count;
+volatile uint64_t resume_pc;
 static uint64_t m_stack[512] __attribute__((aligned(16)));
 static uint64_t s_stack[512] __attribute__((aligned(16)));
 
@@ -25,7 +26,8 @@ uint64_t m_trap(frame* f) {
   last.tval = avp_csr_read(mtval);
   last.prev_mode = (avp_csr_read(mstatus) >> 11) & 3;
   trap_count++;
-  avp_csr_write(mepc, epc + insn_len(epc));
+  avp_csr_write(mepc, resume_pc ? resume_pc : epc + insn_len(epc));
+  resume_pc = 0;
   return 0;
 }
 

@@ -14,6 +14,9 @@
 typedef struct { char who; uint64_t cause, epc, tval, prev_mode; } trap_record;
 extern volatile trap_record last;
 extern volatile unsigned trap_count;
+// When set, the next M-mode trap resumes here instead of after the faulting
+// instruction (for faults whose pc cannot be read, such as fetch faults).
+extern volatile uint64_t resume_pc;
 
 void run_in_mode(uint64_t mode, void (*fn)(void));
 // Installs the trap vectors and stacks and opens memory to S/U-mode (PMP).

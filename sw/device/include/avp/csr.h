@@ -21,3 +21,5 @@
 #define AVP_MSTATUS_MPP (3ull << 11)
 #define AVP_MSTATUS_FS (3ull << 13)
 #define AVP_MSTATUS_MPRV (1ull << 17)
+#define AVP_MSTATUS_SUM (1ull << 18)
+#define AVP_MSTATUS_MXR (1ull << 19)

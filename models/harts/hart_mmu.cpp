@@ -1,0 +1,219 @@
+// Address translation (satp Bare, Sv39, Sv48) and physical memory protection
+// for the hart's loads, stores, fetches and page-table accesses.
+//
+// Nothing here runs while the hart is in Bare mode without an active PMP: the
+// fast regions of load/store (hart.h) then hold physical addresses as before.
+// Otherwise a fast region is one virtual 4 KiB page whose translation and PMP
+// check passed for the whole page; an access outside the regions comes here.
+// Every change that could alter a translation or a check (privilege, mstatus,
+// satp, SFENCE.VMA, PMP writes) drops the regions and the decoded blocks of
+// translated fetches. A and D bits are set by the page-table walker (the
+// walker writes the PTE back through the bus); docs/harts.md.
+#include "harts/hart.h"
+#include "harts/hart_cluster.h"
+
+namespace avp {
+
+using namespace rv;
+
+namespace {
+constexpr uint64_t kPage = 4096;
+constexpr uint64_t kPpnMask = (1ull << 44) - 1;
+// PTE bits.
+constexpr uint64_t V = 1, R = 2, W = 4, X = 8, U = 16, A = 64, D = 128;
+constexpr unsigned kSatpBare = 0, kSatpSv39 = 8, kSatpSv48 = 9;
+
+uint64_t page_fault(unsigned access) {
+  return (access & kAccessExec) ? kInsnPageFault : (access & kAccessWrite) ? kStorePageFault : kLoadPageFault;
+}
+uint64_t access_fault(unsigned access) {
+  return (access & kAccessExec) ? kInsnAccessFault : (access & kAccessWrite) ? kStoreAccessFault : kLoadAccessFault;
+}
+}  // namespace
+
+void Hart::configure_mmu(unsigned tlb_entries, unsigned pmp_entries, unsigned pmp_granularity) {
+  tlb_.configure(tlb_entries);
+  pmp_.configure(pmp_entries, pmp_granularity);
+}
+
+void Hart::update_xlate() {
+  const Priv dp = data_priv();
+  const bool fetch_checked = (vm_on() && s_.priv != PRV_M) || pmp_.active_for(s_.priv);
+  fetch_key_ = fetch_checked ? static_cast<uint8_t>(1 + s_.priv) : 0;
+  uint32_t key = 0;
+  if ((vm_on() && dp != PRV_M) || pmp_.active_for(dp))
+    key = 1 | dp << 1 | ((s_.mstatus & mstatus::SUM) ? 8 : 0) | ((s_.mstatus & mstatus::MXR) ? 16 : 0);
+  data_checked_ = key != 0;
+  if (key != data_key_) {
+    data_key_ = key;
+    rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
+  }
+}
+
+void Hart::translation_changed() {
+  rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
+  for (unsigned k = 1; k < kFetchKeys; ++k)
+    if (!blocks_[k].empty()) flush_translated_ = block_abort_ = true;
+}
+
+void Hart::sfence(const Insn& d) {
+  tlb_.flush(d.rs1 != 0, s_.x[d.rs1], d.rs2 != 0, static_cast<uint16_t>(s_.x[d.rs2]));
+  translation_changed();
+}
+
+bool Hart::pte_permits(uint64_t pte, unsigned access, Priv p) const {
+  if (p == PRV_U && !(pte & U)) return false;
+  if (p == PRV_S && (pte & U) && ((access & kAccessExec) || !(s_.mstatus & mstatus::SUM))) return false;
+  if (access & kAccessExec) return pte & X;
+  if (access & kAccessWrite) return pte & W;
+  return (pte & R) || ((s_.mstatus & mstatus::MXR) && (pte & X));
+}
+
+// A page-table access: read (write == nullptr) or write back *write. PMP
+// checks it as an S-mode access; a failure is an access fault of the access
+// that needed the walk.
+uint64_t Hart::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval) {
+  const unsigned access = write ? kAccessWrite : kAccessRead;
+  if (pmp_.active_for(PRV_S) && !pmp_.allows(pa, 8, PRV_S, access)) throw TrapException{fault_cause, tval};
+  // Through the interconnect, bypassing the L1 data cache model: the memory's latency.
+  uint64_t v = write ? *write : 0;
+  if (DmiRegion* r = find_dmi(pa, write != nullptr); r && r->size - (pa - r->base) >= 8) {
+    if (write) std::memcpy(r->ptr + (pa - r->base), &v, 8);
+    else std::memcpy(&v, r->ptr + (pa - r->base), 8);
+    const uint64_t ps = write ? r->wr_ps : r->rd_ps;
+    local_ps_ += ps;
+    stall_ps_[StallMemory] += ps;
+  } else {
+    transport(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, &v, 8, fault_cause, tval);
+  }
+  if (write) after_store(pa, 8);
+  else ++mmu_stats_.pte_reads;
+  return v;
+}
+
+// The page-table walk of the privileged spec (section "Virtual Address Translation Process").
+TlbEntry Hart::walk(uint64_t va, unsigned access, Priv p, uint16_t asid) {
+  ++mmu_stats_.page_walks;
+  const unsigned levels = (s_.satp >> 60) == kSatpSv39 ? 3 : 4;
+  const uint64_t pf = page_fault(access), af = access_fault(access);
+  uint64_t table = (s_.satp & kPpnMask) * kPage;
+  for (int i = static_cast<int>(levels) - 1; i >= 0; --i) {
+    const uint64_t pte_addr = table + ((va >> (12 + 9 * i)) & 511) * 8;
+    uint64_t pte = pte_access(pte_addr, nullptr, af, va);
+    // Invalid, W without R, or bits 63:54 set (Svnapot and Svpbmt are not implemented).
+    if (!(pte & V) || (!(pte & R) && (pte & W)) || (pte >> 54)) throw TrapException{pf, va};
+    const uint64_t ppn = (pte >> 10) & kPpnMask;
+    if (!(pte & (R | X))) {  // a pointer to the next level
+      table = ppn * kPage;
+      continue;
+    }
+    if (!pte_permits(pte, access, p)) throw TrapException{pf, va};
+    if (i > 0 && (ppn & ((1ull << (9 * i)) - 1))) throw TrapException{pf, va};  // misaligned superpage
+    const uint64_t updated = pte | A | ((access & kAccessWrite) ? D : 0);
+    if (updated != pte) pte = pte_access(pte_addr, &updated, af, va);
+    TlbEntry e;
+    e.tag = va >> (12 + 9 * i);
+    e.ppn = ppn & ~((1ull << (9 * i)) - 1);
+    e.asid = asid;
+    e.level = static_cast<uint8_t>(i);
+    e.flags = static_cast<uint8_t>(updated);
+    e.valid = true;
+    return e;
+  }
+  throw TrapException{pf, va};  // no leaf at level 0
+}
+
+uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
+  const unsigned bits = (s_.satp >> 60) == kSatpSv39 ? 39 : 48;
+  // Bits above the virtual address width must all equal its top bit.
+  if (static_cast<uint64_t>(static_cast<int64_t>(va << (64 - bits)) >> (64 - bits)) != va) {
+    ++mmu_stats_.page_faults;
+    throw TrapException{page_fault(access), va};
+  }
+  const uint16_t asid = static_cast<uint16_t>(s_.satp >> 44);
+  if (TlbEntry* e = tlb_.lookup(va, asid)) {
+    if (pte_permits(e->flags, access, p) && (!(access & kAccessWrite) || (e->flags & D))) {
+      ++mmu_stats_.tlb_hits;
+      return e->pa(va);
+    }
+    e->valid = false;  // walk again: the fault, or the D bit, comes from memory
+  } else {
+    ++mmu_stats_.tlb_misses;
+  }
+  try {
+    const TlbEntry e = walk(va, access, p, asid);
+    tlb_.insert(e);
+    return e.pa(va);
+  } catch (const TrapException& t) {
+    if (t.cause == page_fault(access)) ++mmu_stats_.page_faults;
+    throw;
+  }
+}
+
+uint64_t Hart::fetch_address(uint64_t va) {
+  return vm_on() && s_.priv != PRV_M ? translate(va, kAccessExec, s_.priv) : va;
+}
+
+uint64_t Hart::translate_data(uint64_t va, unsigned len, unsigned access, Priv p, bool* page_ok) {
+  const uint64_t pa = vm_on() && p != PRV_M ? translate(va, access, p) : va;
+  if (!pmp_.active_for(p)) {
+    if (page_ok) *page_ok = true;
+  } else if (page_ok && pmp_.allows(pa & ~(kPage - 1), kPage, p, access)) {
+    *page_ok = true;
+  } else if (!pmp_.allows(pa, len, p, access)) {
+    throw TrapException{access_fault(access), va};
+  }
+  return pa;
+}
+
+void Hart::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval) {
+  if (DmiRegion* r = find_dmi(pa, write); r && r->size - (pa - r->base) >= len) {
+    if (write) std::memcpy(r->ptr + (pa - r->base), buf, len);
+    else std::memcpy(buf, r->ptr + (pa - r->base), len);
+    const uint64_t ps = write ? r->wr_ps : r->rd_ps;
+    const uint64_t t = dcache_.enabled() ? cached(pa, write, ps) : ps;
+    local_ps_ += t;
+    stall_ps_[StallMemory] += t;
+  } else {
+    if (write && read_only(pa, len)) throw TrapException{fault_cause, tval};
+    transport(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, buf, len, fault_cause, tval);
+  }
+  if (write) after_store(pa, len);
+}
+
+void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
+  const unsigned access = write ? kAccessWrite : kAccessRead;
+  const uint64_t fault = access_fault(access);
+  const Priv p = data_priv();
+  const uint64_t off = va & (kPage - 1);
+  if (off + len > kPage) {  // crosses a page: both halves are checked before any byte moves
+    const unsigned first = static_cast<unsigned>(kPage - off);
+    const uint64_t pa0 = translate_data(va, first, access, p);
+    const uint64_t pa1 = translate_data(va + first, len - first, access, p);
+    phys_access(write, pa0, buf, first, fault, va);
+    phys_access(write, pa1, static_cast<uint8_t*>(buf) + first, len - first, fault, va + first);
+    return;
+  }
+  bool page_ok = false;
+  const uint64_t pa = translate_data(va, len, access, p, &page_ok);
+  const uint64_t ppage = pa & ~(kPage - 1);
+  if (page_ok) {
+    if (DmiRegion* r = find_dmi(ppage, write); r && r->size - (ppage - r->base) >= kPage) {
+      DmiRegion page = *r;
+      page.base = va & ~(kPage - 1);
+      page.size = kPage;
+      page.ptr = r->ptr + (ppage - r->base);
+      page.pa_delta = ppage - page.base;
+      if (write) {
+        wr2_ = wr_;
+        wr_ = page;
+      } else {
+        rd2_ = rd_;
+        rd_ = page;
+      }
+    }
+  }
+  phys_access(write, pa, buf, len, fault, va);
+}
+
+}  // namespace avp

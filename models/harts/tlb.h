@@ -1,0 +1,59 @@
+// A hart's translation lookaside buffer: fully associative, `entries` entries
+// (harts.tlb_entries), FIFO replacement so runs are deterministic. One entry
+// maps a page of any level (4 KiB, 2 MiB, 1 GiB, 512 GiB) for one ASID, or
+// for every ASID when the PTE is global. It caches the leaf PTE's flags, so
+// permission checks on a hit need no memory access.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace avp::rv {
+
+struct TlbEntry {
+  uint64_t tag = 0;    // va >> (12 + 9 * level)
+  uint64_t ppn = 0;    // physical page number of the (super)page's base
+  uint16_t asid = 0;
+  uint8_t level = 0;   // 0: 4 KiB page; n: superpage of 2^(12 + 9n) bytes
+  uint8_t flags = 0;   // PTE bits 7:0 (V R W X U G A D)
+  bool valid = false;
+
+  uint64_t page_bytes() const { return 1ull << (12 + 9 * level); }
+  uint64_t pa(uint64_t va) const { return (ppn << 12) + (va & (page_bytes() - 1)); }
+};
+
+class Tlb {
+ public:
+  void configure(unsigned entries) {
+    entries_.assign(entries, TlbEntry{});
+    next_ = 0;
+  }
+  TlbEntry* lookup(uint64_t va, uint16_t asid) {
+    for (auto& e : entries_)
+      if (e.valid && (va >> (12 + 9 * e.level)) == e.tag && (e.asid == asid || (e.flags & kGlobal))) return &e;
+    return nullptr;
+  }
+  void insert(const TlbEntry& e) {
+    if (entries_.empty()) return;
+    entries_[next_] = e;
+    next_ = (next_ + 1) % entries_.size();
+  }
+  void flush_all() {
+    for (auto& e : entries_) e.valid = false;
+  }
+  // SFENCE.VMA: rs1 != x0 limits the flush to entries mapping `va`; rs2 != x0
+  // to entries of `asid` that are not global.
+  void flush(bool by_va, uint64_t va, bool by_asid, uint16_t asid) {
+    for (auto& e : entries_) {
+      if (by_va && (va >> (12 + 9 * e.level)) != e.tag) continue;
+      if (by_asid && (e.asid != asid || (e.flags & kGlobal))) continue;
+      e.valid = false;
+    }
+  }
+
+ private:
+  static constexpr uint8_t kGlobal = 1 << 5;
+  std::vector<TlbEntry> entries_;
+  size_t next_ = 0;
+};
+
+}  // namespace avp::rv
