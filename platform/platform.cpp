@@ -151,6 +151,8 @@ Platform::Platform()
   info.tcim_base = base_of("tcim");
   info.tcim_size = tcim.size.get();
   info.xintf_uuids = {AVP_XINTF_UUID_HARTINFO, AVP_XINTF_UUID_BARRIER, AVP_XINTF_UUID_DMA};
+  const char* range_names[AVP_NUM_RANGES] = {"dram", "tcim", "tcdm", "tcdm_local", "dma", "perf", "cmp", "console"};
+  for (unsigned i = 0; i < AVP_NUM_RANGES; ++i) info.ranges[i] = {base_of(range_names[i]), size_of(range_names[i])};
   endpoint = std::make_unique<PcieEndpoint>("endpoint", link, info);
   PcieEndpoint& ep = *endpoint;
   acceldev = std::make_unique<AcceldevEngine>(
@@ -232,6 +234,12 @@ bool Platform::is_memory(uint64_t addr, uint64_t size) const {
 uint64_t Platform::base_of(const std::string& range) const {
   for (const auto& r : bus.ranges())
     if (r.name == range) return r.base;
+  throw std::logic_error("the address map has no range " + range);
+}
+
+uint64_t Platform::size_of(const std::string& range) const {
+  for (const auto& r : bus.ranges())
+    if (r.name == range) return r.size;
   throw std::logic_error("the address map has no range " + range);
 }
 

@@ -104,6 +104,7 @@ class Platform {
 
   // Base address of a bus range (bus.<range>.base): the one address map.
   uint64_t base_of(const std::string& range) const;
+  uint64_t size_of(const std::string& range) const;
   uint64_t dram_base() const;
   uint64_t tcdm_global_base() const;
   unsigned num_harts() const { return cores.get() * harts_per_core.get(); }

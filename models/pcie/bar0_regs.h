@@ -97,6 +97,26 @@
 #define AVP_INFO_NUM_XINTF 0x4030
 #define AVP_INFO_XINTF_UUID_LO(i) (0x4040 + 8 * (i))
 #define AVP_INFO_XINTF_UUID_HI(i) (0x4044 + 8 * (i))
+/* From version 2: the device address map as the device's units see it, one
+ * entry per range below (base and size, 64-bit each, read as 32-bit halves).
+ * Host software takes every device address from here, none from constants. */
+#define AVP_INFO_VERSION_VALUE 2
+#define AVP_INFO_NUM_RANGES 0x4034
+#define AVP_INFO_RANGE_BASE_LO(i) (0x4100 + 16 * (i))
+#define AVP_INFO_RANGE_BASE_HI(i) (0x4104 + 16 * (i))
+#define AVP_INFO_RANGE_SIZE_LO(i) (0x4108 + 16 * (i))
+#define AVP_INFO_RANGE_SIZE_HI(i) (0x410c + 16 * (i))
+enum avp_info_range {
+  AVP_RANGE_DRAM = 0,
+  AVP_RANGE_TCIM = 1,
+  AVP_RANGE_TCDM = 2,       /* every core's TCDM */
+  AVP_RANGE_TCDM_LOCAL = 3, /* the accessing core's own TCDM slice */
+  AVP_RANGE_DMA = 4,        /* the accessing unit's DMA register set */
+  AVP_RANGE_PERF = 5,       /* performance counters */
+  AVP_RANGE_CMP = 6,        /* the command processor's register mirror */
+  AVP_RANGE_CONSOLE = 7,
+  AVP_NUM_RANGES = 8
+};
 
 /* Interrupt bits beyond Acceldev's. */
 #define AVP_INTR_CMDBUF_DONE (1u << 8)

@@ -17,6 +17,8 @@ const PlatformInfo& checked(const PlatformInfo& info) {
 InfoBlock::InfoBlock(const sc_core::sc_object* owner, const PlatformInfo& info)
     : info_(checked(info)), regs_(owner, "BAR0 info", AVP_INFO_MAGIC + 0x1000, RegisterBlock::Misuse::Ignore, "info_latency") {
   XINTF_UUID.on_read([this](unsigned i) { return info_.xintf_uuids[i]; });
+  RANGE_BASE.on_read([this](unsigned i) { return info_.ranges[i].base; });
+  RANGE_SIZE.on_read([this](unsigned i) { return info_.ranges[i].size; });
 }
 
 }  // namespace avp

@@ -1,6 +1,7 @@
 // BAR0's platform information block (0x4000.., bar0_regs.h): read-only
 // registers that describe the device to host software.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -15,11 +16,15 @@ struct PlatformInfo {
   uint32_t cores = 0, harts_per_core = 0;
   uint64_t dram_base = 0, dram_size = 0, tcdm_base = 0, tcdm_per_core = 0, tcim_base = 0, tcim_size = 0;
   std::vector<uint64_t> xintf_uuids;
+  struct Range {
+    uint64_t base = 0, size = 0;
+  };
+  std::array<Range, AVP_NUM_RANGES> ranges;  // indexed by avp_info_range
 };
 
 class InfoBlock {
  public:
-  static constexpr unsigned kMaxXintf = 24;  // UUID slots up to the end of the block's page
+  static constexpr unsigned kMaxXintf = 24;  // UUID slots 0x4040..0x40FF, below the range table
 
   // Throws std::invalid_argument for more than kMaxXintf extension devices.
   InfoBlock(const sc_core::sc_object* owner, const PlatformInfo& info);
@@ -33,7 +38,7 @@ class InfoBlock {
   PlatformInfo info_;  // checked before the registers are declared
   RegisterBlock regs_;
   R32 MAGIC{regs_, "INFO_MAGIC", AVP_INFO_MAGIC, Access::RO, AVP_INFO_MAGIC_VALUE};
-  R32 VERSION{regs_, "INFO_VERSION", AVP_INFO_VERSION, Access::RO, 1};
+  R32 VERSION{regs_, "INFO_VERSION", AVP_INFO_VERSION, Access::RO, AVP_INFO_VERSION_VALUE};
   R32 CORES{regs_, "INFO_CORES", AVP_INFO_CORES, Access::RO, info_.cores};
   R32 HARTS_PER_CORE{regs_, "INFO_HARTS_PER_CORE", AVP_INFO_HARTS_PER_CORE, Access::RO, info_.harts_per_core};
   R32 DRAM_BASE_LO{regs_, "INFO_DRAM_BASE_LO", AVP_INFO_DRAM_BASE_LO, Access::RO, lo(info_.dram_base)};
@@ -48,6 +53,9 @@ class InfoBlock {
   // One 64-bit register per extension device (its two 32-bit halves are _LO and _HI).
   Reg<uint64_t> XINTF_UUID{regs_, "INFO_XINTF_UUID", AVP_INFO_XINTF_UUID_LO(0), Access::RO, 0,
                            static_cast<unsigned>(info_.xintf_uuids.size()), 8};
+  R32 NUM_RANGES{regs_, "INFO_NUM_RANGES", AVP_INFO_NUM_RANGES, Access::RO, AVP_NUM_RANGES};
+  Reg<uint64_t> RANGE_BASE{regs_, "INFO_RANGE_BASE", AVP_INFO_RANGE_BASE_LO(0), Access::RO, 0, AVP_NUM_RANGES, 16};
+  Reg<uint64_t> RANGE_SIZE{regs_, "INFO_RANGE_SIZE", AVP_INFO_RANGE_SIZE_LO(0), Access::RO, 0, AVP_NUM_RANGES, 16};
 };
 
 }  // namespace avp

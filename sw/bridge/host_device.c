@@ -61,6 +61,13 @@ avp_device *avp_device_open(avp_host *h) {
   i->tcdm_per_core = avp_mmio_read32(d->bar0, AVP_INFO_TCDM_PER_CORE);
   i->tcim_base = avp_mmio_read32(d->bar0, AVP_INFO_TCIM_BASE);
   i->tcim_size = avp_mmio_read32(d->bar0, AVP_INFO_TCIM_SIZE);
+  if (avp_mmio_read32(d->bar0, AVP_INFO_VERSION) >= 2) {
+    const uint32_t n = avp_mmio_read32(d->bar0, AVP_INFO_NUM_RANGES);
+    for (uint32_t r = 0; r < n && r < AVP_NUM_RANGES; ++r) {
+      i->ranges[r].base = rd64(d->bar0, AVP_INFO_RANGE_BASE_LO(r), AVP_INFO_RANGE_BASE_HI(r));
+      i->ranges[r].size = rd64(d->bar0, AVP_INFO_RANGE_SIZE_LO(r), AVP_INFO_RANGE_SIZE_HI(r));
+    }
+  }
   d->heap_end = i->dram_base + i->dram_size - ACCELDEV_CMP_STAGING_SIZE;
   const uint32_t mine = AVP_INTR_CMDBUF_DONE | AVP_INTR_CMP_ERROR;
   avp_mmio_write32(d->bar0, ACCELDEV_INTR, mine | AVP_INTR_CMP_QUEUE_FULL);

@@ -52,6 +52,16 @@ bool AccelDevice::open() {
   return true;
 }
 
+DeviceAddressMap AccelDevice::read_address_map() {
+  DeviceAddressMap map{};
+  const uint32_t n = rc_.mmio_read32(AVP_INFO_VERSION) >= 2 ? rc_.mmio_read32(AVP_INFO_NUM_RANGES) : 0;
+  for (uint32_t r = 0; r < n && r < AVP_NUM_RANGES; ++r) {
+    map[r].base = rc_.mmio_read32(AVP_INFO_RANGE_BASE_LO(r)) | uint64_t{rc_.mmio_read32(AVP_INFO_RANGE_BASE_HI(r))} << 32;
+    map[r].size = rc_.mmio_read32(AVP_INFO_RANGE_SIZE_LO(r)) | uint64_t{rc_.mmio_read32(AVP_INFO_RANGE_SIZE_HI(r))} << 32;
+  }
+  return map;
+}
+
 uint64_t AccelDevice::alloc(uint64_t size, uint64_t align) {
   if (size == 0) size = 1;
   for (auto it = free_.begin(); it != free_.end(); ++it) {

@@ -4,12 +4,14 @@
 // move data through BAR2, execute command buffers through BAR0 and wait for
 // them by interrupt, and report command-processor errors.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "cmdbuf.h"
+#include "pcie/bar0_regs.h"
 
 namespace avp {
 
@@ -20,6 +22,11 @@ struct AccelDeviceInfo {
   uint64_t dram_base = 0, dram_size = 0, tcdm_base = 0, tcdm_per_core = 0, tcim_base = 0, tcim_size = 0;
   std::vector<uint64_t> xintf_uuids;
 };
+
+struct DeviceRange {
+  uint64_t base = 0, size = 0;
+};
+using DeviceAddressMap = std::array<DeviceRange, AVP_NUM_RANGES>;  // indexed by avp_info_range
 
 struct CmpError {
   uint32_t code = 0;     // cmp_packets.h avp_cmp_error; 0: none
@@ -39,6 +46,9 @@ class AccelDevice {
   // message in error() when the device is not an accel-vp device.
   bool open();
   const AccelDeviceInfo& info() const { return info_; }
+  // The device address map from the info block's range table (34 BAR0 reads,
+  // so not part of open()); all zero for an info block before version 2.
+  DeviceAddressMap read_address_map();
   const std::string& error() const { return error_; }
 
   // Device DRAM (first fit, 256-byte aligned). Returns 0 when out of memory.

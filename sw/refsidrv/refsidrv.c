@@ -12,13 +12,6 @@
 
 #define MAX_DEVICES 16
 #define NUM_MAP_ENTRIES 7
-/* The platform's fixed windows (docs/spec: address map). */
-#define TCDM_PRIVATE_BASE 0x10000000ull
-#define TCDM_GLOBAL_BASE 0x18000000ull
-#define DMA_REGS_BASE 0x20002000ull
-#define DMA_REGS_SIZE 256u
-#define PERF_COUNTERS_BASE 0x20100000ull
-#define PERF_COUNTERS_SIZE 512u
 
 struct RefSiDevice {
   avp_host *host;
@@ -60,18 +53,23 @@ enum refsi_result refsiTerminate(void) {
   return refsi_success;
 }
 
-static void fill_map(struct RefSiDevice *d) {
+/* Every address comes from the device's info block (its resolved address
+ * map); a device without the range table (info version 1) is refused. */
+static int fill_map(struct RefSiDevice *d) {
   const avp_device_info *i = avp_device_get_info(d->dev);
+  const struct avp_device_range *r = i->ranges;
+  if (!r[AVP_RANGE_TCDM_LOCAL].size || !r[AVP_RANGE_DMA].size || !r[AVP_RANGE_PERF].size) return 0;
   const struct refsi_memory_map_entry map[NUM_MAP_ENTRIES] = {
-      {DRAM, i->dram_base, i->dram_size},
-      {TCIM, i->tcim_base, i->tcim_size},
-      {TCDM, TCDM_GLOBAL_BASE, (size_t)i->cores * i->tcdm_per_core},
-      {TCDM_PRIVATE, TCDM_PRIVATE_BASE, i->tcdm_per_core},
-      {KERNEL_DMA, DMA_REGS_BASE, DMA_REGS_SIZE},
-      {KERNEL_DMA_PRIVATE, DMA_REGS_BASE, DMA_REGS_SIZE},
-      {PERF_COUNTERS, PERF_COUNTERS_BASE, PERF_COUNTERS_SIZE},
+      {DRAM, r[AVP_RANGE_DRAM].base, r[AVP_RANGE_DRAM].size},
+      {TCIM, r[AVP_RANGE_TCIM].base, r[AVP_RANGE_TCIM].size},
+      {TCDM, r[AVP_RANGE_TCDM].base, r[AVP_RANGE_TCDM].size},
+      {TCDM_PRIVATE, r[AVP_RANGE_TCDM_LOCAL].base, r[AVP_RANGE_TCDM_LOCAL].size},
+      {KERNEL_DMA, r[AVP_RANGE_DMA].base, r[AVP_RANGE_DMA].size},
+      {KERNEL_DMA_PRIVATE, r[AVP_RANGE_DMA].base, r[AVP_RANGE_DMA].size},
+      {PERF_COUNTERS, r[AVP_RANGE_PERF].base, r[AVP_RANGE_PERF].size},
   };
   memcpy(d->map, map, sizeof map);
+  return 1;
 }
 
 refsi_device_t refsiOpenDevice(enum refsi_device_family family) {
@@ -80,12 +78,12 @@ refsi_device_t refsiOpenDevice(enum refsi_device_family family) {
   if (!d) return NULL;
   d->host = avp_host_connect(NULL);
   d->dev = d->host ? avp_device_open(d->host) : NULL;
-  if (!d->dev) {
+  if (!d->dev || !fill_map(d)) {
+    avp_device_close(d->dev);
     avp_host_disconnect(d->host);
     free(d);
     return NULL;
   }
-  fill_map(d);
   pthread_mutex_lock(&lock);
   int slot = -1;
   for (int i = 0; i < MAX_DEVICES && slot < 0; ++i)

@@ -27,6 +27,13 @@ TEST(AqlRuntime, LoadedKernelsHaveAlignedDescriptorsInDramWithTheirMetadata) {
     EXPECT_EQ(rt.find_kernel("nonexistent"), nullptr);
     EXPECT_EQ(k->kernel_object % 64, 0u);
     EXPECT_GE(k->kernel_object, dev.info().dram_base);
+    // The info block's range table is the platform's address map.
+    const DeviceAddressMap map = dev.read_address_map();
+    EXPECT_EQ(map[AVP_RANGE_DRAM].base, t.p.dram_base());
+    EXPECT_EQ(map[AVP_RANGE_DRAM].size, dev.info().dram_size);
+    EXPECT_EQ(map[AVP_RANGE_DMA].base, t.p.base_of("dma"));
+    EXPECT_EQ(map[AVP_RANGE_PERF].size, t.p.size_of("perf"));
+    EXPECT_EQ(map[AVP_RANGE_TCDM_LOCAL].size, dev.info().tcdm_per_core);
     EXPECT_EQ(k->kernarg_size, 32u);
     kernel_descriptor_t kd;
     ASSERT_TRUE(dev.read(k->kernel_object, &kd, sizeof kd));

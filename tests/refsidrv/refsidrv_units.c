@@ -1,8 +1,11 @@
 /* librefsidrv's reads and writes as a device unit (run under accel-vp exec
  * with 2 cores): a hart or core sees its own core's TCDM_PRIVATE slice and its
  * own KERNEL_DMA_PRIVATE register set; unknown units and addresses the unit
- * cannot see fail. */
+ * cannot see fail. With arguments TCDM_PRIVATE KERNEL_DMA PERF_COUNTERS (bases,
+ * for a platform whose address map was moved with --set bus.<range>.base),
+ * the memory map must report exactly those bases. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "refsidrv/refsidrv.h"
@@ -27,7 +30,7 @@ static struct refsi_memory_map_entry find(refsi_device_t dev, enum refsi_memory_
   return (struct refsi_memory_map_entry){UNKNOWN, 0, 0};
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   CHECK(refsiInitialize() == refsi_success);
   refsi_device_t dev = refsiOpenDevice(REFSI_M);
   CHECK(dev);
@@ -37,6 +40,16 @@ int main(void) {
   const struct refsi_memory_map_entry priv = find(dev, TCDM_PRIVATE), global = find(dev, TCDM),
                                       dmap = find(dev, KERNEL_DMA_PRIVATE), dram = find(dev, DRAM);
   CHECK(priv.size > 0 && global.size == info.num_cores * priv.size && dmap.size > 0 && dram.size > 0);
+  const struct refsi_memory_map_entry dma = find(dev, KERNEL_DMA), perf = find(dev, PERF_COUNTERS);
+  CHECK(dma.start_addr == dmap.start_addr && dma.size == dmap.size && perf.size > 0);
+  if (argc == 4) {
+    CHECK(priv.start_addr == strtoull(argv[1], NULL, 0));
+    CHECK(dmap.start_addr == strtoull(argv[2], NULL, 0));
+    CHECK(perf.start_addr == strtoull(argv[3], NULL, 0));
+  }
+  /* A hart reads its own cycle counter (per-hart block at +0) at the reported base. */
+  uint64_t cycles = 1;
+  CHECK(refsiReadDeviceMemory(dev, (uint8_t *)&cycles, perf.start_addr, 8, HART(0)) == refsi_success && cycles == 0);
 
   /* Hart 0 writes its private TCDM; its core's units and the global window
    * (core 0's slice) see the bytes, core 1's harts do not. */

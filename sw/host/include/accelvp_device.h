@@ -7,6 +7,7 @@
 #define ACCELVP_DEVICE_H
 
 #include "accelvp_host.h"
+#include "bar0_regs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,6 +18,11 @@ typedef struct avp_device avp_device;
 typedef struct avp_device_info {
   uint32_t cores, harts_per_core;
   uint64_t dram_base, dram_size, tcdm_base, tcdm_per_core, tcim_base, tcim_size;
+  /* The device address map from the info block, indexed by enum avp_info_range
+   * (bar0_regs.h); all zero for a device whose info block predates version 2. */
+  struct avp_device_range {
+    uint64_t base, size;
+  } ranges[AVP_NUM_RANGES];
 } avp_device_info;
 
 /* The command processor's report of a failed command buffer (bar0_regs.h). */
