@@ -81,7 +81,8 @@ void HostBridge::irq_watch() {
 }
 
 int HostBridge::serve(pid_t child) {
-  sc_core::sc_spawn([this] { irq_watch(); }, "host_bridge_irq");
+  if (!irq_watch_started_) sc_core::sc_spawn([this] { irq_watch(); }, "host_bridge_irq");
+  irq_watch_started_ = true;  // serve may be called again (one child after another)
   int status = 0;
   bool child_running = child > 0;
   for (;;) {

@@ -87,7 +87,7 @@ class HostBridge {
   Platform& p_;
   std::string path_;
   int listen_fd_ = -1, mem_fd_ = -1, dram_fd_ = -1;
-  bool shutdown_requested_ = false;
+  bool shutdown_requested_ = false, irq_watch_started_ = false;
   unsigned next_conn_ = 1;
   uint64_t next_session_ = 1;
   std::map<unsigned, std::unique_ptr<Conn>> conns_;

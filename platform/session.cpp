@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -136,7 +137,10 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   const sc_core::sc_time step = platform.quantum.get() > sc_core::SC_ZERO_TIME ? platform.quantum.get()
                                                                              : sc_core::sc_time(1, sc_core::SC_US);
   for (;;) {
-    sc_core::sc_time chunk = step;
+    // Idle stretches (e.g. a host program's long timed wait) are crossed in one
+    // call: nothing happens before the next pending event, so the order of
+    // events is the same and signals are still seen at once.
+    sc_core::sc_time chunk = std::max(step, sc_core::sc_time_to_pending_activity());
     if (limit > sc_core::SC_ZERO_TIME && limit - sc_core::sc_time_stamp() < chunk) chunk = limit - sc_core::sc_time_stamp();
     try {
       sc_core::sc_start(chunk);

@@ -70,6 +70,11 @@ int main(void) {
   CHECK(avp_mmio_write32(bar0, ACCELDEV_INTR_ENABLE, 0) == 0);
   /* Nothing more can come: a wait without a limit fails instead of hanging. */
   CHECK_ERRNO(avp_irq_wait(h, AVP_WAIT_FOREVER), EDEADLK);
+  /* A long timed wait with nothing else to do crosses the idle time at once
+   * (the run steps over it, not a quantum at a time): 1000 s simulated. */
+  const uint64_t t1 = avp_sim_time_ps(h);
+  CHECK_ERRNO(avp_irq_wait(h, 1000000000000ull), ETIMEDOUT);
+  CHECK(avp_sim_time_ps(h) >= t1 + 1000000000000000ull);
 
   avp_bar_unmap(bar0);
   avp_bar_unmap(bar2);

@@ -1,0 +1,124 @@
+// libFuzzer target: the host bridge's wire protocol (docs/host-bridge.md),
+// served by a whole platform as `accel-vp exec` serves it. Each input is one
+// client process (forked, so it shares nothing with the server but the
+// socket) that sends the input as requests and reads every reply; the server
+// must answer or drop it, release its session and return when it exits.
+//
+// Input: byte 0 chooses the mode. Bit 0 set: the rest goes out raw in one
+// write (framing: partial headers, oversized lengths, requests ahead of
+// replies), then the client half-closes and reads until the server closes.
+// Bit 0 clear: the rest is a sequence of requests (a 40-byte header, then as
+// many payload bytes as the header's length asks for or the input still has;
+// the length sent is the number of bytes that follow), each followed by its
+// reply. SHUTDOWN is sent as BYE: it would stop the server for later inputs.
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "accelvp_bridge_proto.h"
+#include "base/params.h"
+#include "host_bridge.h"
+#include "platform.h"
+
+namespace {
+
+avp::Platform* platform;
+avp::HostBridge* bridge;
+
+// The client's way out: not a noreturn call, which ASan would check against
+// the stack bounds the SystemC coroutines of the parent left it with.
+void leave(int code) {
+  syscall(SYS_exit_group, code);
+}
+
+// Reads one reply (and the descriptor HELLO and DRAM_SHARE pass with it).
+bool read_reply(int fd) {
+  avpb_reply r;
+  char ctrl[CMSG_SPACE(sizeof(int))];
+  iovec iov{&r, sizeof r};
+  msghdr m{};
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = ctrl;
+  m.msg_controllen = sizeof ctrl;
+  const ssize_t n = recvmsg(fd, &m, MSG_WAITALL);
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+    if (c->cmsg_type == SCM_RIGHTS) {
+      int passed;
+      std::memcpy(&passed, CMSG_DATA(c), sizeof passed);
+      close(passed);
+    }
+  if (n != static_cast<ssize_t>(sizeof r)) return false;
+  if (r.length > AVPB_MAX_PAYLOAD) leave(3);  // the server broke its own limit
+  static uint8_t payload[AVPB_MAX_PAYLOAD];
+  return r.length == 0 || recv(fd, payload, r.length, MSG_WAITALL) == static_cast<ssize_t>(r.length);
+}
+
+void run_client(const uint8_t* data, size_t size) {  // never returns
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un sa{};
+  sa.sun_family = AF_UNIX;
+  std::strcpy(sa.sun_path, bridge->path().c_str());
+  if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) leave(2);
+  const timeval limit{10, 0};  // a reply that never comes is the server's fault: the run times out
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  if (data[0] & 1) {
+    if (send(fd, data + 1, size - 1, MSG_NOSIGNAL) >= 0) shutdown(fd, SHUT_WR);
+    while (read_reply(fd)) {
+    }
+    leave(0);
+  }
+  size_t at = 1;
+  while (at < size) {
+    avpb_request q{};
+    const size_t head = std::min(sizeof q, size - at);
+    std::memcpy(&q, data + at, head);
+    at += head;
+    const size_t len = std::min<size_t>(q.length, size - at);
+    q.length = static_cast<uint32_t>(len);
+    if (q.op == AVPB_SHUTDOWN) q.op = AVPB_BYE;
+    const bool sent = send(fd, &q, sizeof q, MSG_NOSIGNAL) == sizeof q &&
+                      (!len || send(fd, data + at, len, MSG_NOSIGNAL) == static_cast<ssize_t>(len));
+    at += len;
+    if (!sent || !read_reply(fd)) break;  // dropped (or BYE): the server closed
+  }
+  leave(0);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  avp::set_default_log_level(avp::Level::Error);
+  platform = new avp::Platform();
+  bridge = new avp::HostBridge(*platform, "/tmp/avp-fuzz-bridge-" + std::to_string(getpid()) + ".sock");
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 2) return 0;
+  const pid_t child = fork();
+  if (child < 0) return 0;
+  if (child == 0) run_client(data, size);
+  bool served = false;
+  int status = -1;
+  sc_core::sc_spawn([&] {
+    status = bridge->serve(child);
+    served = true;
+    sc_core::sc_pause();
+  });
+  sc_core::sc_start();  // until serve() returns (or nothing is left to happen)
+  if (!served || status != 0) __builtin_trap();  // the server stopped serving, or the client saw a broken reply
+  return 0;
+}
+
+// libsystemc.so refers to sc_main; libFuzzer's main() runs instead.
+int sc_main(int, char**) { return 0; }
