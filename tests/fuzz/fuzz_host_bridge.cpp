@@ -99,6 +99,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   avp::set_default_log_level(avp::Level::Error);
   platform = new avp::Platform();
   bridge = new avp::HostBridge(*platform, "/tmp/avp-fuzz-bridge-" + std::to_string(getpid()) + ".sock");
+  std::atexit([] { unlink(bridge->path().c_str()); });  // libFuzzer leaves through exit(): the bridge is never destroyed
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   return 0;
 }
