@@ -65,7 +65,25 @@ class Hart : public sc_core::sc_module {
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS); }
+  // An extension device runs in the hart's place: it takes the offset the
+  // call arrived with, its accesses add to it, and it returns local_time().
+  void set_local_time(const sc_core::sc_time& t) { local_ps_ = static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); }
   void sync();  // waits the local offset away
+  // An access on the hart's bus as the hart (timed at its local time); a
+  // refused access throws TrapException{fault_cause, addr}.
+  void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause) {
+    transport(cmd, addr, data, len, fault_cause, addr);
+  }
+  // When it started its current (or last) program or kernel instance, and whether that is a kernel instance.
+  const sc_core::sc_time& started() const { return started_; }
+  bool runs_kernel() const { return kernel_; }
+  uint64_t instruction_limit() const { return limit_; }
+  // Another hart stored to addr: drops this hart's LR reservation of that
+  // 8-byte granule. True while the hart still holds a reservation.
+  bool break_reservation(uint64_t addr) {
+    if (reservation_ != ~0ull && (reservation_ >> 3) == (addr >> 3)) reservation_ = ~0ull;
+    return reservation_ != ~0ull;
+  }
 
   // Debug-path memory access through the hart's own view (no timing).
   bool debug_read(uint64_t addr, void* dst, unsigned len);
@@ -144,9 +162,6 @@ class Hart : public sc_core::sc_module {
     return ro_size_ && addr < ro_base_ + ro_size_ && ro_base_ < addr + len;
   }
   void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval);
-  void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause) {
-    transport(cmd, addr, data, len, fault_cause, addr);
-  }
   void after_store(uint64_t addr, unsigned len);  // addr: physical
 
   // Translation and PMP (hart_mmu.cpp). Accesses are "checked" when the data
@@ -263,7 +278,6 @@ class Hart : public sc_core::sc_module {
   uint64_t instance_ = 0;  // a0 at launch (the instance id of a kernel)
   std::function<void(const HartExit&)> done_;
   sc_core::sc_event start_event_, irq_event_;
-  friend class HartCluster;
 };
 
 }  // namespace avp

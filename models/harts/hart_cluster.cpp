@@ -172,13 +172,13 @@ void HartCluster::configure_costs() {
 
 void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool stopped) {
   HartStats& st = hart_stats_[h.id()];
-  const sc_core::sc_time from = st.counted_to > h.started_ ? st.counted_to : h.started_;
+  const sc_core::sc_time from = st.counted_to > h.started() ? st.counted_to : h.started();
   if (at > from) {
     st.busy->add_busy(from, at);
     st.active_cycles->inc(static_cast<uint64_t>((at - from) / clock_period.get() + 0.5));
     st.counted_to = at;
   }
-  if (stopped && h.kernel_) instance_time_.sample((at - h.started_).to_seconds() * 1e9);
+  if (stopped && h.runs_kernel()) instance_time_.sample((at - h.started()).to_seconds() * 1e9);
   for (unsigned c = 0; c < Hart::kStallCauses; ++c) {
     const uint64_t v = h.stall_ps(static_cast<Hart::Stall>(c));
     st.stall[c]->inc(v - st.stalls_reported[c]);
@@ -335,7 +335,7 @@ void HartCluster::report_trap(Hart& h, uint64_t cause, uint64_t tval) {
 }
 
 void HartCluster::report_limit(Hart& h) {
-  AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << h.limit_
+  AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << h.instruction_limit()
                                << " reached at pc 0x" << std::hex << h.state().pc << with_symbol(h.state().pc) << " ("
                                << name() << ".instruction_limit)\n"
                                << describe_history(h));
@@ -343,11 +343,7 @@ void HartCluster::report_limit(Hart& h) {
 
 void HartCluster::break_reservations(uint64_t addr) {
   unsigned active = 0;
-  for (auto& h : harts_) {
-    if (h->reservation_ == ~0ull) continue;
-    if ((h->reservation_ >> 3) == (addr >> 3)) h->reservation_ = ~0ull;
-    else ++active;
-  }
+  for (auto& h : harts_) active += h->break_reservation(addr);
   reservations_ = active;
 }
 
@@ -422,7 +418,7 @@ void HartCluster::xintf_b_transport(int hart, tlm::tlm_generic_payload& gp, sc_c
   auto* p = reinterpret_cast<XintfPayload*>(gp.get_data_ptr());
   Hart& h = *harts_[hart];
   xintf_calls_.inc();
-  h.local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
+  h.set_local_time(delay);
   try {
     p->rd = xintf_device(h, XintfRoute{static_cast<XintfDevice>(p->device), p->subdevice}, p->k, p->rs1, p->rs2);
   } catch (const TrapException& t) {
