@@ -18,6 +18,7 @@
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
+#include "harts/perf_events.h"
 #include "harts/pmp.h"
 #include "harts/rv_insn.h"
 #include "harts/tlb.h"
@@ -90,6 +91,11 @@ class Hart : public sc_core::sc_module {
   bool debug_write(uint64_t addr, const void* src, unsigned len);
 
   uint64_t instructions() const { return s_.minstret; }
+  // mhpmcounter`n` (3..31): 3..17 count RefSi's performance events (perf_events.h).
+  uint64_t hpm_counter(unsigned n) const {
+    const uint64_t v = s_.mhpmcounter[n - 3];
+    return n <= rv::kLastEventCounter ? v + rv::event_counter(s_.events, n) : v;
+  }
   void set_debug_hook(HartDebugHook* hook) { debug_ = hook; }
   void set_tracer(HartTracer* tracer) { tracer_ = tracer; }
   // The last instructions executed since the hart was started (error reports).

@@ -376,7 +376,7 @@ bool HartCluster::perf_access(tlm::tlm_generic_payload& gp) {
     }
     const HartState& s = harts_[unit_index(ext->unit)]->state();
     const unsigned i = static_cast<unsigned>(off / 8);
-    v = i == 0 ? s.mcycle : i == 1 ? 0 : i == 2 ? s.minstret : s.mhpmcounter[i - 3];
+    v = i == 0 ? s.mcycle : i == 1 ? 0 : i == 2 ? s.minstret : harts_[unit_index(ext->unit)]->hpm_counter(i);
   } else if (off == AVP_PERF_STATS_CONTROL) {
     v = StatRegistry::instance().dumps().size() + StatRegistry::instance().dumps_dropped();
   } else {

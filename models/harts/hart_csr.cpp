@@ -49,10 +49,13 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
     if (csr == CSR_CYCLE) return s_.mcycle;
     if (csr == CSR_INSTRET) return s_.minstret;
     if (csr == CSR_TIME) return cluster_.time_ns(*this);
-    return s_.mhpmcounter[csr - CSR_HPMCOUNTER3];
+    return hpm_counter(csr - CSR_CYCLE);
   }
-  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) return s_.mhpmcounter[csr - CSR_MHPMCOUNTER3];
-  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return s_.mhpmevent[csr - CSR_MHPMEVENT3];
+  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) return hpm_counter(csr - CSR_MCYCLE);
+  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) {
+    const unsigned n = csr - (CSR_MHPMEVENT3 - 3);
+    return n <= kLastEventCounter ? n : 0;  // hard-wired: counter n counts event n
+  }
   if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG15) {
     if (csr & 1) illegal(d);  // odd pmpcfg registers do not exist on RV64
     return pmp_.read_cfg(csr - CSR_PMPCFG0);
@@ -100,8 +103,12 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
 }
 
 void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
-  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) { s_.mhpmcounter[csr - CSR_MHPMCOUNTER3] = v; return; }
-  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return;  // no selectable events: WARL 0
+  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) {
+    const unsigned n = csr - CSR_MCYCLE;
+    s_.mhpmcounter[n - 3] = n <= kLastEventCounter ? v - event_counter(s_.events, n) : v;
+    return;
+  }
+  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return;  // fixed events: WARL
   if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPADDR63) {
     if (csr <= CSR_PMPCFG15) pmp_.write_cfg(csr - CSR_PMPCFG0, v);
     else pmp_.write_addr(csr - CSR_PMPADDR0, v);

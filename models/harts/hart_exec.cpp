@@ -176,6 +176,7 @@ void Hart::run_block_loop(const Block& b) {
     if (kObserved && tracer_) tracer_->after(*this, pc, d);
     const unsigned cls = d.cls;
     ++s_.minstret;
+    ++s_.events[d.event];
     s_.mcycle += cost_cycles[cls];
     local_ps_ += cost_ps[cls];
     pc = next;

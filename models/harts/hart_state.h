@@ -2,6 +2,8 @@
 #pragma once
 #include <cstdint>
 
+#include "harts/perf_events.h"
+
 namespace avp::rv {
 
 enum Priv : uint8_t { PRV_U = 0, PRV_S = 1, PRV_M = 3 };
@@ -56,7 +58,10 @@ struct HartState {
   uint64_t menvcfg = 0, senvcfg = 0;
   uint32_t fflags = 0, frm = 0;
   uint64_t minstret = 0, mcycle = 0;
+  // mhpmcounter3..31; for 3..17 the value software wrote minus the event
+  // count at that time (the counter reads event count + this), see hpm_counter.
   uint64_t mhpmcounter[29] = {};
+  uint64_t events[kNumPerfEvents] = {};  // retired instructions per PerfEvent (perf_events.h)
   uint64_t mhpmevent[29] = {};
 };
 

@@ -1,5 +1,6 @@
 // RV64IMAFDC decoder. Compressed instructions are expanded to 32-bit
 // encodings so there is one decoder and one executor.
+#include "perf_events.h"
 #include "rv_insn.h"
 
 namespace avp::rv {
@@ -276,6 +277,7 @@ Insn decode32(uint32_t raw) {
   }
   d.op = op;
   d.cls = static_cast<uint8_t>(op_class(op));
+  d.event = perf_event(op);
   return d;
 }
 

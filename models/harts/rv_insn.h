@@ -50,6 +50,7 @@ struct Insn {
   uint8_t rm = 0;   // FP rounding mode field; funct3 for XCMD/XEXT
   uint8_t len = 4;  // 2 for compressed
   uint8_t cls = 0;  // OpClass, for the timing model
+  uint8_t event = 0;  // PerfEvent (perf_events.h), counted when the instruction retires
   int64_t imm = 0;  // sign-extended immediate; CSR number for CSR ops
   uint32_t raw = 0; // the instruction bits as fetched (16 bits for compressed)
 };

@@ -1,0 +1,30 @@
+// Performance events of the harts. Every retired instruction counts one event
+// (Insn::event, set at decode); the hardware performance counters
+// mhpmcounter3..17 are the RefSi driver API's counter ids 3..17
+// (REFSI_PERF_CNTR_*), derived from those event counts (docs/harts.md,
+// "Performance counters").
+#pragma once
+#include <cstdint>
+
+#include "harts/rv_insn.h"
+
+namespace avp::rv {
+
+enum PerfEvent : uint8_t {
+  kEvOther,   // system instructions (CSR, fences, ECALL, ...)
+  kEvInt,     // integer computation, multiply and divide
+  kEvFloat,   // floating-point computation (not FP loads and stores)
+  kEvBranch,  // conditional branches and jumps
+  kEvLoad1, kEvLoad2, kEvLoad4, kEvLoad8,      // loads (and LR) by access size
+  kEvStore1, kEvStore2, kEvStore4, kEvStore8,  // stores (and SC, AMOs) by access size
+  kNumPerfEvents
+};
+
+PerfEvent perf_event(Op op);
+
+// The hardware counters with a fixed event: mhpmcounter3..17.
+constexpr unsigned kFirstEventCounter = 3, kLastEventCounter = 17;
+// Counter `id` (kFirstEventCounter..kLastEventCounter) from the event counts.
+uint64_t event_counter(const uint64_t* events, unsigned id);
+
+}  // namespace avp::rv
