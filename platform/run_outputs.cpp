@@ -50,6 +50,7 @@ std::string RunEnd::kind() const {
   if (finished) return "finished";
   if (signal) return "interrupted";
   if (time_limit) return "time_limit";
+  if (killed) return "killed";
   return error.empty() ? "starved" : "error";
 }
 

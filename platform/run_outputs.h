@@ -18,9 +18,10 @@ struct RunEnd {
   bool finished = false;   // the workload returned
   int signal = 0;          // SIGINT/SIGTERM stopped it (0: not interrupted)
   bool time_limit = false; // platform.time_limit reached
+  bool killed = false;     // the debugger's kill stopped the simulation
   std::string error;       // an exception ended the run: its message
   std::string message;     // one line for people ("" for a normal end)
-  // "finished", "interrupted", "time_limit", "error" or "starved".
+  // "finished", "interrupted", "time_limit", "killed", "error" or "starved".
   std::string kind() const;
 };
 

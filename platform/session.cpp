@@ -166,6 +166,8 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   }
   status_line_end();
   end.finished = res.finished;
+  // Only the GDB server's kill stops the simulation without the workload finishing.
+  end.killed = !res.finished && !end.signal && !end.time_limit && sc_core::sc_get_status() == sc_core::SC_STOPPED;
 
   res.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   res.sim_seconds = sc_core::sc_time_stamp().to_seconds();
@@ -177,9 +179,8 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   } else if (!res.finished) {
     end.message = "workload '" + name + "' did not finish: " +
                   (end.time_limit ? "simulated time limit reached (platform.time_limit = " + platform.time_limit.value_string() + ")"
-                                  : sc_core::sc_get_status() == sc_core::SC_STOPPED
-                                        ? std::string("killed by the debugger")  // only the GDB server's kill stops it so
-                                        : std::string("simulation starved (no more events)")) +
+                                  : end.killed ? std::string("killed by the debugger")
+                                               : std::string("simulation starved (no more events)")) +
                   " at " + format_time(sc_core::sc_time_stamp());
     std::cerr << "accel-vp: " << end.message << "\n";
     res.exit_code = 3;

@@ -12,6 +12,8 @@ interrupt: Ctrl-C while running is reported as SIGINT (T02); `k` ends the
 run with the usual summary.
 first-instruction: -S stops a workload when the first hart is about to run
 its first kernel instruction; -S needs a port; -g is port 1234."""
+import json
+import os
 import re
 import socket
 import subprocess
@@ -143,6 +145,8 @@ elif mode == "interrupt":
     expect("summary after kill", out, r"(?s).*== accel-vp summary: elf:.*simulated time.*")
     expect("accel-vp says the debugger killed it", err, r"(?s).*did not finish: killed by the debugger.*")
     expect("accel-vp exit status after kill", str(sim.returncode), "3")
+    with open(os.path.join("gdb_test_interrupt", "manifest.json")) as f:
+        expect("the manifest says the debugger killed the run", json.load(f)["ending"], "killed")
 elif mode == "first-instruction":
     # -S: a workload's debugger connects when the first kernel instruction is about to run.
     sim, port = start("gdb_test_first", ["-S"], ["run", "vecadd", "--args", "64"])
