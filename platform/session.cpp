@@ -139,8 +139,10 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   for (;;) {
     // Idle stretches (e.g. a host program's long timed wait) are crossed in one
     // call: nothing happens before the next pending event, so the order of
-    // events is the same and signals are still seen at once.
-    sc_core::sc_time chunk = std::max(step, sc_core::sc_time_to_pending_activity());
+    // events is the same and signals are still seen at once. Before the first
+    // sc_start no process has run, so nothing is pending yet: one step then.
+    sc_core::sc_time chunk = step;
+    if (sc_core::sc_get_status() == sc_core::SC_PAUSED) chunk = std::max(step, sc_core::sc_time_to_pending_activity());
     if (limit > sc_core::SC_ZERO_TIME && limit - sc_core::sc_time_stamp() < chunk) chunk = limit - sc_core::sc_time_stamp();
     try {
       sc_core::sc_start(chunk);

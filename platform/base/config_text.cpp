@@ -1,12 +1,12 @@
-#include "config_text.h"
+#include "base/config_text.h"
 
 #include <algorithm>
 #include <sstream>
 
 #include <yaml-cpp/eventhandler.h>
 
-#include "params.h"
-#include "utf8.h"
+#include "base/params.h"
+#include "base/utf8.h"
 
 namespace avp {
 

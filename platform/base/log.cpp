@@ -1,12 +1,12 @@
-#include "log.h"
+#include "base/log.h"
 
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <systemc>
 
-#include "params.h"
-#include "status_line.h"
+#include "base/params.h"
+#include "base/status_line.h"
 
 namespace avp {
 namespace {

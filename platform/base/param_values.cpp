@@ -1,6 +1,6 @@
 // Parameter values as text: numbers (with underscores, k/M/G suffixes and hex),
 // booleans and times with units, each error naming the parameter.
-#include "params.h"
+#include "base/params.h"
 
 #include <algorithm>
 #include <cctype>

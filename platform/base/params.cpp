@@ -1,4 +1,4 @@
-#include "params.h"
+#include "base/params.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,8 +11,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "config_text.h"
-#include "input_file.h"
+#include "base/config_text.h"
+#include "base/input_file.h"
 
 namespace avp {
 

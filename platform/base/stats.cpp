@@ -1,8 +1,8 @@
-#include "stats.h"
+#include "base/stats.h"
 
 #include <cmath>
 
-#include "params.h"
+#include "base/params.h"
 
 namespace avp {
 

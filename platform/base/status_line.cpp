@@ -1,4 +1,4 @@
-#include "status_line.h"
+#include "base/status_line.h"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-#include "symbols.h"
+#include "base/symbols.h"
 
 #include <cstdio>
 

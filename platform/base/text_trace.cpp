@@ -1,8 +1,8 @@
-#include "text_trace.h"
+#include "base/text_trace.h"
 
 #include <cinttypes>
 
-#include "params.h"
+#include "base/params.h"
 
 namespace avp {
 namespace {

@@ -1,9 +1,9 @@
-#include "trace.h"
+#include "base/trace.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "params.h"
+#include "base/params.h"
 
 namespace avp {
 namespace {

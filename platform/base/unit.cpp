@@ -1,4 +1,4 @@
-#include "unit.h"
+#include "base/unit.h"
 
 namespace avp {
 

@@ -1,10 +1,10 @@
-#include "vcd.h"
+#include "base/vcd.h"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "params.h"
+#include "base/params.h"
 
 namespace avp {
 
