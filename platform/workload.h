@@ -43,6 +43,7 @@ const Workload* find_workload(const std::string& name);
 std::vector<const Workload*> all_workloads();  // sorted by name
 // Registers the workloads of every part of the platform (workload_list.cpp).
 void register_all_workloads();
+void register_memcheck_workload();  // memcheck_workload.cpp
 
 // The workload `make run` runs.
 extern const char* const kDefaultWorkload;

@@ -1,14 +1,8 @@
 // Every part of the platform that ships workloads registers them here.
+#include "example_workloads.h"
 #include "workload.h"
 
 namespace avp {
-
-void register_memcheck_workload();
-void register_cmp_examples();
-void register_matmul_example();
-void register_stream_examples();
-void register_acceldev_examples();
-void register_aql_examples();
 
 const char* const kDefaultWorkload = "vecadd";
 

@@ -13,6 +13,7 @@
 #include "kernel_loader.h"
 #include "pcie/bar0_regs.h"
 #include "platform.h"
+#include "example_workloads.h"
 #include "workload.h"
 
 using namespace avp;
@@ -213,10 +214,6 @@ TEST(AcceldevCmp, AFailedSubmitIsNotCountedDoneBecauseAHostBufferCompleted) {
 }
 
 #ifdef AVP_KERNEL_ADD_ELF
-namespace avp {
-void register_acceldev_examples();
-}
-
 // Runs the workload on a fresh platform (one per test process); its exit code.
 int run_acceldev_kernel(const std::vector<std::string>& args) {
   register_acceldev_examples();

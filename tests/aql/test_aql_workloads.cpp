@@ -9,6 +9,7 @@
 
 #include "aql_bench.h"
 #include "aql_setup.h"
+#include "example_workloads.h"
 #include "workload.h"
 
 using namespace avp;
@@ -157,10 +158,6 @@ TEST(AqlMultiqueue, FourQueuesShareTheProcessorRoundRobinOnePacketAtATime) {
       }
     }
   });
-}
-
-namespace avp {
-void register_aql_examples();  // aql_examples.cpp
 }
 
 namespace {
