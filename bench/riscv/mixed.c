@@ -8,13 +8,17 @@
 //   poly    a double-precision polynomial (a little FP)
 // Each hart prints "bench mixed hart H: result R instret N" (run_bench.py
 // parses it; R is a checksum that must match QEMU's). MIXED_ROUNDS sets the
-// work: the default gives about 107 M instructions per hart.
+// work: the default gives about 107 M instructions per hart. Built with
+// AVP_BENCH_SV39 the work runs in S-mode with Sv39 translation on.
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "avp/csr.h"
 #include "avp/device.h"
+#ifdef AVP_BENCH_SV39
+#include "sv39_run.h"
+#endif
 
 #ifndef MIXED_ROUNDS
 #define MIXED_ROUNDS 240
@@ -126,7 +130,11 @@ int main(int hart) {
   if (hart >= MAX_HARTS) return 0;
   avp_barrier();
   const uint64_t i0 = avp_csr_read(minstret);
+#ifdef AVP_BENCH_SV39
+  const uint64_t result = run_sv39(mixed, (unsigned)hart);  // S-mode, Sv39 (sv39_run.h)
+#else
   const uint64_t result = mixed((unsigned)hart);
+#endif
   const uint64_t i1 = avp_csr_read(minstret);
   printf("bench mixed hart %d: result %016llx instret %llu\n", hart, (unsigned long long)result,
          (unsigned long long)(i1 - i0));

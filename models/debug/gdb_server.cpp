@@ -28,11 +28,20 @@ const char* const kMalformed = "E01";
 const char* const kNoThread = "E02";
 const char* const kNoRegister = "E03";
 const char* const kBadAccess = "E14";
+const char* const kNoTrigger = "E28";  // ENOSPC: every trigger of some hart is in use
 
 }  // namespace
 
 GdbServer::GdbServer(HartCluster& harts, unsigned port)
-    : harts_(harts), conn_(port), threads_(harts.num_harts()), start_states_(harts.num_harts()) {}
+    : harts_(harts),
+      conn_(port),
+      threads_(harts.num_harts()),
+      start_states_(harts.num_harts()),
+      watchpoints_([&harts] {
+        std::vector<rv::Triggers*> units;
+        for (unsigned h = 0; h < harts.num_harts(); ++h) units.push_back(&harts.hart(h).triggers());
+        return units;
+      }()) {}
 
 GdbServer::~GdbServer() = default;
 
@@ -74,6 +83,7 @@ void GdbServer::accept_and_serve(Hart* first) {
 
 void GdbServer::detach_hooks() {
   attached_ = false;
+  watchpoints_.clear();  // the debugger's triggers go with it
   for (unsigned h = 0; h < harts_.num_harts(); ++h) harts_.hart(h).set_debug_hook(nullptr);
 }
 
@@ -83,17 +93,16 @@ void GdbServer::finish(int exit_code) {
   detach_hooks();
 }
 
-std::string GdbServer::watch_hit(const Hart& h, const rv::Insn& insn) const {
-  DataAccess access;
-  if (watchpoints_.empty() || !data_access(insn, h.state(), access)) return "";
-  return watchpoints_.hit(access);
+std::string GdbServer::watch_hit(Hart& h, const rv::Insn& insn, uint64_t pc) {
+  std::string field;
+  watchpoints_.hit(h.id(), insn, pc, h.state(), false, field);
+  return field;
 }
 
 bool GdbServer::wants_stop(Hart& h, const rv::Insn& insn, uint64_t pc, std::string& watch_field) {
   watch_field.clear();
   if (step_hart_ == static_cast<int>(h.id()) || interrupted_ || breakpoints_.count(pc)) return true;
-  watch_field = watch_hit(h, insn);
-  return !watch_field.empty();
+  return watchpoints_.hit(h.id(), insn, pc, h.state(), true, watch_field);
 }
 
 void GdbServer::before_instruction(Hart& h, const rv::Insn& insn, uint64_t pc) {
@@ -124,7 +133,7 @@ void GdbServer::before_instruction(Hart& h, const rv::Insn& insn, uint64_t pc) {
   stop(h, watch);
   if (!attached_ || h.state().pc != pc || !watch.empty()) return;
   // After a breakpoint or step stop the instruction still makes its access.
-  watch = watch_hit(h, insn);
+  watch = watch_hit(h, insn, pc);
   if (!watch.empty()) stop(h, watch);
 }
 
@@ -247,19 +256,19 @@ std::string GdbServer::handle(const gdb::Request& r, bool& resume, Resume& how) 
 }
 
 std::string GdbServer::point_request(const gdb::Request& r) {
-  // Zt,addr,kind: t 0/1 software/hardware breakpoint (both kept by the
-  // server; the code is never patched), 2/3/4 write/read/access watchpoint
-  // of `kind` bytes.
+  // Zt,addr,kind: t 0 software breakpoint (kept by the server; the code is
+  // never patched), 1 hardware breakpoint, 2/3/4 write/read/access
+  // watchpoint of `kind` bytes; 1-4 take the harts' triggers (watchpoints.h).
   const bool insert = r.kind == Kind::InsertPoint;
-  if (r.op <= 1) {
+  if (r.op == 0) {
     if (insert) breakpoints_.insert(r.number);
     else breakpoints_.erase(r.number);
     return "OK";
   }
   const auto type = static_cast<Watchpoints::Kind>(r.op);
   if (r.length == 0) return kMalformed;
-  if (insert) watchpoints_.insert(type, r.number, r.length);
-  else if (!watchpoints_.remove(type, r.number, r.length)) return kMalformed;
+  if (insert) return watchpoints_.insert(type, r.number, r.length) ? "OK" : kNoTrigger;
+  if (!watchpoints_.remove(type, r.number, r.length)) return kMalformed;
   return "OK";
 }
 

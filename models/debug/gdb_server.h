@@ -1,6 +1,7 @@
 // A GDB remote-serial-protocol server for the harts. Each hart is a thread;
-// software and hardware breakpoints, data watchpoints (watchpoints.h), single
-// step, continue, interrupt (Ctrl-C), integer/FP/CSR registers and the
+// software breakpoints, hardware breakpoints and data watchpoints on the
+// harts' debug triggers (watchpoints.h), single step, continue, interrupt
+// (Ctrl-C), integer/FP/CSR registers and the
 // privilege mode with an RV64GC target description, memory through the
 // hart's own view (windows included), monitor commands (gdb_monitor.cpp).
 // While the debugger holds the target the whole simulation stands still: the
@@ -49,7 +50,7 @@ class GdbServer : public HartDebugHook {
   enum class Resume { Continue, Step, Detach, Kill };
   Resume serve(bool report_stop);
   void detach_hooks();
-  std::string watch_hit(const Hart& h, const rv::Insn& insn) const;
+  std::string watch_hit(Hart& h, const rv::Insn& insn, uint64_t pc);  // data watchpoints only
   // Whether `h` stops before `insn` at `pc` (watch_field: the watchpoint part of the stop reply).
   bool wants_stop(Hart& h, const rv::Insn& insn, uint64_t pc, std::string& watch_field);
   void stop(Hart& h, const std::string& watch_field);  // reports a stop of `h` and serves until it resumes

@@ -5,38 +5,38 @@
 
 namespace avp {
 
-using namespace rv;
+using rv::Triggers;
 
-bool data_access(const Insn& d, const HartState& s, DataAccess& a) {
-  const uint64_t base = s.x[d.rs1];
-  a = DataAccess{};
-  a.addr = base + d.imm;
-  switch (d.op) {
-    case LB: case LBU: a.len = 1; a.read = true; return true;
-    case LH: case LHU: a.len = 2; a.read = true; return true;
-    case LW: case LWU: case FLW: a.len = 4; a.read = true; return true;
-    case LD: case FLD: a.len = 8; a.read = true; return true;
-    case SB: a.len = 1; a.write = true; return true;
-    case SH: a.len = 2; a.write = true; return true;
-    case SW: case FSW: a.len = 4; a.write = true; return true;
-    case SD: case FSD: a.len = 8; a.write = true; return true;
-    default: break;
+namespace {
+uint64_t trigger_kinds(Watchpoints::Kind k) {
+  switch (k) {
+    case Watchpoints::Break: return Triggers::kExecute;
+    case Watchpoints::Write: return Triggers::kStore;
+    case Watchpoints::Read: return Triggers::kLoad;
+    default: return Triggers::kLoad | Triggers::kStore;
   }
-  if (d.op < LR_W || d.op > AMOMAXU_D) return false;
-  // Atomics address x[rs1] with no offset; LR reads, SC writes, AMOs do both.
-  a.addr = base;
-  a.len = d.op >= LR_D ? 8 : 4;
-  a.read = d.op != SC_W && d.op != SC_D;
-  a.write = d.op != LR_W && d.op != LR_D;
+}
+}  // namespace
+
+bool Watchpoints::insert(Kind kind, uint64_t addr, uint64_t len) {
+  Point p{kind, addr, std::max<uint64_t>(len, 1), {}};
+  for (rv::Triggers* u : units_) {
+    const int index = u->debugger_insert(trigger_kinds(kind), addr, kind == Break ? 1 : p.len);
+    if (index < 0) {
+      for (size_t i = 0; i < p.triggers.size(); ++i) units_[i]->debugger_remove(p.triggers[i]);
+      return false;
+    }
+    p.triggers.push_back(index);
+  }
+  list_.push_back(std::move(p));
   return true;
 }
-
-void Watchpoints::insert(Kind kind, uint64_t addr, uint64_t len) { list_.push_back({kind, addr, std::max<uint64_t>(len, 1)}); }
 
 bool Watchpoints::remove(Kind kind, uint64_t addr, uint64_t len) {
   const uint64_t n = std::max<uint64_t>(len, 1);
   for (auto it = list_.begin(); it != list_.end(); ++it) {
     if (it->kind == kind && it->addr == addr && it->len == n) {
+      for (size_t i = 0; i < it->triggers.size(); ++i) units_[i]->debugger_remove(it->triggers[i]);
       list_.erase(it);
       return true;
     }
@@ -44,16 +44,26 @@ bool Watchpoints::remove(Kind kind, uint64_t addr, uint64_t len) {
   return false;
 }
 
-std::string Watchpoints::hit(const DataAccess& a) const {
-  for (const Watch& w : list_) {
-    const bool kind_matches = w.kind == Access || (w.kind == Write && a.write) || (w.kind == Read && a.read);
-    if (!kind_matches || a.addr >= w.addr + w.len || w.addr >= a.addr + a.len) continue;
-    char field[48];
-    std::snprintf(field, sizeof field, "%s:%llx;", w.kind == Write ? "watch" : w.kind == Read ? "rwatch" : "awatch",
-                  static_cast<unsigned long long>(std::max(a.addr, w.addr)));
-    return field;
+void Watchpoints::clear() {
+  while (!list_.empty()) remove(list_.back().kind, list_.back().addr, list_.back().len);
+}
+
+bool Watchpoints::hit(unsigned unit, const rv::Insn& insn, uint64_t pc, const rv::HartState& s, bool execute,
+                      std::string& field) {
+  field.clear();
+  if (list_.empty() || unit >= units_.size()) return false;
+  const auto t = units_[unit]->match(insn, pc, s, true, execute);
+  if (!t) return false;
+  for (const Point& p : list_) {
+    if (p.triggers[unit] != static_cast<int>(t->index)) continue;
+    if (p.kind == Break) return true;
+    char text[48];
+    std::snprintf(text, sizeof text, "%s:%llx;", p.kind == Write ? "watch" : p.kind == Read ? "rwatch" : "awatch",
+                  static_cast<unsigned long long>(std::max(t->access.addr, p.addr)));
+    field = text;
+    return true;
   }
-  return "";
+  return false;
 }
 
 }  // namespace avp

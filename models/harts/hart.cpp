@@ -249,6 +249,7 @@ void Hart::take_trap(uint64_t cause, uint64_t tval) {
     s_.mstatus = st;
     s_.priv = PRV_M;
     s_.pc = (s_.mtvec & ~3ull) + ((irq && (s_.mtvec & 1)) ? 4 * code : 0);
+    triggers_.trap_to_m();
   }
   update_xlate();
 }

@@ -22,6 +22,7 @@
 #include "harts/pmp.h"
 #include "harts/rv_insn.h"
 #include "harts/tlb.h"
+#include "harts/triggers.h"
 
 namespace avp {
 
@@ -114,6 +115,10 @@ class Hart : public sc_core::sc_module {
   void add_stall(Stall s, uint64_t ps) { stall_ps_[s] += ps; }
   // Address translation and protection (hart_mmu.cpp): sizes from the cluster's parameters.
   void configure_mmu(unsigned tlb_entries, unsigned pmp_entries, unsigned pmp_granularity);
+  // The trigger module (Sdtrig, triggers.h). A start resets the triggers
+  // software programmed; the debugger's (dmode) stay while their number does.
+  void configure_triggers(unsigned count);
+  rv::Triggers& triggers() { return triggers_; }
   struct MmuStats {
     uint64_t tlb_hits = 0, tlb_misses = 0;
     uint64_t page_walks = 0;  // misses, and hits whose cached PTE lacked the permission or D bit
@@ -264,6 +269,7 @@ class Hart : public sc_core::sc_module {
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
   rv::Pmp pmp_;
   rv::Tlb tlb_;
+  rv::Triggers triggers_;
   MmuStats mmu_stats_;
   bool data_checked_ = false;  // loads and stores are translated or PMP-checked
   uint32_t data_key_ = 0;      // what the fast regions were made for (update_xlate)

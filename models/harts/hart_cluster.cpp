@@ -90,6 +90,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       tlb_entries(this, "tlb_entries", 32, "TLB entries per hart (fully associative, FIFO; 1..4096)"),
       pmp_entries(this, "pmp_entries", 16, "PMP entries per hart (0..64)"),
       pmp_granularity(this, "pmp_granularity", 0, "PMP granularity G: regions of at least 2^(G+2) bytes (0..20)"),
+      triggers(this, "triggers", 4, "debug triggers per hart (Sdtrig, mcontrol/mcontrol6; 0..64, 0: none)"),
       cores_(cores),
       harts_per_core_(harts_per_core),
       code_map_((1ull << (32 - kGranuleBits)) / 64, 0),
@@ -112,6 +113,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                      " is more than 65536");
   for (auto& h : harts_) h->history().set_length(history_length.get());
   check_mmu_params();
+  for (auto& h : harts_) h->configure_triggers(triggers);  // a debugger may program them before any start
   configure_costs();
   group_of_.assign(harts_.size(), 0);
   dma_.resize(harts_.size());
@@ -219,6 +221,7 @@ void HartCluster::prepare_start(Hart& h) {
   if (h.history().length() != history_length.get()) h.history().set_length(history_length.get());
   check_mmu_params();
   h.configure_mmu(tlb_entries, pmp_entries, pmp_granularity);
+  h.configure_triggers(triggers);
   configure_costs();
 }
 
@@ -227,6 +230,8 @@ void HartCluster::check_mmu_params() const {
     throw ParamError(std::string(name()) + ".tlb_entries: " + std::to_string(tlb_entries.get()) + " is not in 1..4096");
   if (pmp_entries.get() > 64)
     throw ParamError(std::string(name()) + ".pmp_entries: " + std::to_string(pmp_entries.get()) + " is more than 64");
+  if (triggers.get() > rv::Triggers::kMaxTriggers)
+    throw ParamError(std::string(name()) + ".triggers: " + std::to_string(triggers.get()) + " is more than 64");
   if (pmp_granularity.get() > 20)
     throw ParamError(std::string(name()) + ".pmp_granularity: " + std::to_string(pmp_granularity.get()) +
                      " is more than 20");

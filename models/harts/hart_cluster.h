@@ -112,7 +112,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<uint64_t> icache_size, dcache_size;
   Param<uint32_t> icache_ways, dcache_ways, icache_line_size, dcache_line_size;
   Param<sc_core::sc_time> icache_hit, icache_miss, dcache_hit, dcache_miss;
-  Param<uint32_t> tlb_entries, pmp_entries, pmp_granularity;
+  Param<uint32_t> tlb_entries, pmp_entries, pmp_granularity, triggers;
 
  private:
   static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes

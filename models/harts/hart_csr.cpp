@@ -1,5 +1,6 @@
 // Control and status registers. satp holds Bare, Sv39 or Sv48 (WARL: a write
-// of another mode has no effect); the PMP registers are those of rv::Pmp.
+// of another mode has no effect); the PMP registers are those of rv::Pmp, the
+// trigger registers (0x7A0-0x7A5) those of rv::Triggers.
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 
@@ -61,6 +62,10 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
     return pmp_.read_cfg(csr - CSR_PMPCFG0);
   }
   if (csr >= CSR_PMPADDR0 && csr <= CSR_PMPADDR63) return pmp_.read_addr(csr - CSR_PMPADDR0);
+  if (csr >= CSR_TSELECT && csr <= CSR_TCONTROL) {
+    if (!triggers_.count()) illegal(d);
+    return triggers_.read(csr);
+  }
   const bool fp = csr <= CSR_FCSR;
   if (fp && !(s_.mstatus & mstatus::FS)) illegal(d);
   switch (csr) {
@@ -116,6 +121,11 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
     tlb_.flush_all();
     translation_changed();
     update_xlate();
+    return;
+  }
+  if (csr >= CSR_TSELECT && csr <= CSR_TCONTROL) {
+    triggers_.write(csr, v);  // read() checked that triggers exist
+    block_abort_ = true;      // the next instruction starts a block that checks the triggers
     return;
   }
   auto dirty_fp = [&] { s_.mstatus |= mstatus::FS; };

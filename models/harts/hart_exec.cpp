@@ -137,8 +137,8 @@ void Hart::run_block(const Block& b) {
   if (icache_.enabled()) fetch_timing(b);
   history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
   try {
-    // Debuggers and tracers see every instruction; without them the loop has no hook branches.
-    if (debug_ || tracer_) run_block_loop<true>(b);
+    // Debuggers, tracers and armed triggers see every instruction; without them the loop has no hook branches.
+    if (debug_ || tracer_ || triggers_.native_armed()) run_block_loop<true>(b);
     else run_block_loop<false>(b);
   } catch (const TrapException&) {
     // The trapping instruction (at s_.pc) is the last one the history keeps.
@@ -170,6 +170,9 @@ void Hart::run_block_loop(const Block& b) {
           break;
         }
       }
+      // Breakpoint exceptions of triggers (action 0) before the instruction does anything.
+      if (triggers_.native_armed())
+        if (const auto hit = triggers_.match(d, pc, s_, false)) throw TrapException{kBreakpoint, hit->tval};
       if (tracer_) tracer_->before(*this, pc, d);
     }
     const uint64_t next = exec(d, pc);

@@ -36,6 +36,11 @@ void Hart::configure_mmu(unsigned tlb_entries, unsigned pmp_entries, unsigned pm
   pmp_.configure(pmp_entries, pmp_granularity);
 }
 
+void Hart::configure_triggers(unsigned count) {
+  if (count == triggers_.count()) triggers_.reset_software();
+  else triggers_.configure(count);
+}
+
 void Hart::update_xlate() {
   const Priv dp = data_priv();
   const bool fetch_checked = (vm_on() && s_.priv != PRV_M) || pmp_.active_for(s_.priv);

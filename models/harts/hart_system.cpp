@@ -53,6 +53,7 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
       if (to != PRV_M) st &= ~mstatus::MPRV;
       s_.mstatus = st;
       s_.priv = to;
+      triggers_.mret();
       update_xlate();
       return s_.mepc & ~1ull;
     }

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "acceldev_fds.h"
 #include "acceldev_uapi.h"
 #include "host_client.h"
 
@@ -25,25 +26,9 @@
 #define PAGE 4096u
 #define ACCELDEV_CHAR_MAJOR 240 /* from the range Linux leaves for local use */
 
-enum kind { FREE = 0, DEVICE, BUFFER };
-
-struct context {
-  uint64_t handle;
-  int refs; /* the device fd and each open buffer fd */
-};
-
-struct entry {
-  enum kind kind;
-  struct context *ctx;
-  uint64_t buffer, size, npages;
-  uint64_t *pages; /* bus address of each page in the shared host memory */
-};
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct entry *table;
-static size_t table_len;
 static pthread_mutex_t connect_lock = PTHREAD_MUTEX_INITIALIZER; /* apart: connecting maps memory */
 static avp_host *host;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /* The C library's own functions, for everything that is not ours. */
 #define REAL(name, ret, ...)                                                  \
@@ -59,34 +44,10 @@ REAL(mmap, void *, void *, size_t, int, int, int, off_t)
 REAL(read, ssize_t, int, void *, size_t)
 REAL(write, ssize_t, int, const void *, size_t)
 REAL(fstat, int, int, struct stat *)
-
-/* Takes a copy of fd's entry (kind FREE when the fd is not ours). */
-static struct entry lookup(int fd) {
-  struct entry e = {FREE, NULL, 0, 0, 0, NULL};
-  pthread_mutex_lock(&lock);
-  if (fd >= 0 && (size_t)fd < table_len) e = table[fd];
-  pthread_mutex_unlock(&lock);
-  return e;
-}
-
-static int install(int fd, struct entry e) {
-  pthread_mutex_lock(&lock);
-  if ((size_t)fd >= table_len) {
-    size_t n = table_len ? table_len : 64;
-    while (n <= (size_t)fd) n *= 2;
-    struct entry *t = realloc(table, n * sizeof *t);
-    if (!t) {
-      pthread_mutex_unlock(&lock);
-      return -1;
-    }
-    memset(t + table_len, 0, (n - table_len) * sizeof *t);
-    table = t;
-    table_len = n;
-  }
-  table[fd] = e;
-  pthread_mutex_unlock(&lock);
-  return 0;
-}
+REAL(dup, int, int)
+REAL(dup2, int, int, int)
+REAL(dup3, int, int, int, int)
+REAL(fcntl, int, int, int, ...)
 
 static int fail(int err) {
   errno = err;
@@ -96,7 +57,29 @@ static int fail(int err) {
 /* A server error as the driver's errno; the bridge gone is an I/O error. */
 static int fail_status(int st) { return fail(st == -EPIPE || st == -EPROTO ? EIO : -st); }
 
+/* The child of a fork shares its parent's bridge connections: it must not
+ * talk on them. It forgets them (connecting anew when it opens the device)
+ * and keeps the inherited descriptors only to close them. */
+static void lock_for_fork(void) {
+  pthread_mutex_lock(&connect_lock);
+  fds_lock();
+}
+
+static void unlock_after_fork(void) {
+  fds_unlock();
+  pthread_mutex_unlock(&connect_lock);
+}
+
+static void forget_parent_connection(void) {
+  host = NULL;
+  fds_mark_inherited();
+  unlock_after_fork();
+}
+
+static void install_atfork(void) { pthread_atfork(lock_for_fork, unlock_after_fork, forget_parent_connection); }
+
 static avp_host *connect_once(void) {
+  pthread_once(&atfork_once, install_atfork);
   pthread_mutex_lock(&connect_lock);
   if (!host) host = avp_host_connect(NULL);
   avp_host *h = host;
@@ -106,10 +89,7 @@ static avp_host *connect_once(void) {
 
 /* Drops one reference of a context; the last one closes it on the device. */
 static void context_unref(struct context *c) {
-  pthread_mutex_lock(&lock);
-  const int last = --c->refs == 0;
-  pthread_mutex_unlock(&lock);
-  if (!last) return;
+  if (!fds_unref_context(c)) return;
   avp_host_call(host, AVPB_DEV_CLOSE, c->handle, 0, 0, 0, NULL, 0, NULL, NULL, 0);
   free(c);
 }
@@ -130,7 +110,7 @@ static int open_device(const char *path, int flags) {
   if (st) return fail_status(st);
   struct context *c = calloc(1, sizeof *c);
   int fd = c ? placeholder_fd("acceldev0", flags) : -1;
-  if (fd < 0 || install(fd, (struct entry){DEVICE, c, 0, 0, 0, NULL})) {
+  if (fd < 0 || fds_install(fd, (struct entry){DEVICE, c, NULL, 0})) {
     int e = errno ? errno : ENOMEM;
     avp_host_call(h, AVPB_DEV_CLOSE, r.r[0], 0, 0, 0, NULL, 0, NULL, NULL, 0);
     if (fd >= 0) close(fd);
@@ -170,23 +150,75 @@ EXPORT int openat64(int dirfd, const char *path, int flags, ...) __attribute__((
 EXPORT int __openat_2(int dirfd, const char *path, int flags) { return openat(dirfd, path, flags); }
 EXPORT int __openat64_2(int dirfd, const char *path, int flags) { return openat(dirfd, path, flags); }
 
-EXPORT int close(int fd) {
-  struct entry e = {FREE, NULL, 0, 0, 0, NULL};
-  pthread_mutex_lock(&lock);
-  if (fd >= 0 && (size_t)fd < table_len) {
-    e = table[fd];
-    memset(&table[fd], 0, sizeof table[fd]);
+/* What closing one descriptor of ours does once the descriptor itself is
+ * gone: the last descriptor of a buffer releases it, the last of a context
+ * closes the context. An inherited descriptor releases nothing. */
+static void release(struct entry e) {
+  if (e.kind == FREE || e.inherited) return;
+  if (e.kind == BUFFER) {
+    if (fds_unref_buffer(e.buf)) {
+      avp_host_call(host, AVPB_DEV_CLOSE_BUFFER, e.ctx->handle, e.buf->handle, 0, 0, NULL, 0, NULL, NULL, 0);
+      free(e.buf->pages);
+      free(e.buf);
+    }
   }
-  pthread_mutex_unlock(&lock);
+  context_unref(e.ctx);
+}
+
+EXPORT int close(int fd) {
+  struct entry e = fds_take(fd);
   resolve_close();
   int rc = real_close(fd);
-  if (e.kind == BUFFER) {
-    avp_host_call(host, AVPB_DEV_CLOSE_BUFFER, e.ctx->handle, e.buffer, 0, 0, NULL, 0, NULL, NULL, 0);
-    free(e.pages);
-  }
-  if (e.kind != FREE) context_unref(e.ctx);
+  release(e);
   return rc;
 }
+
+/* A duplicate refers to what the original refers to (one more reference). */
+static int share(int from, int to) {
+  struct entry e = fds_lookup(from);
+  if (e.kind == FREE || to < 0 || to == from) return to;
+  if (!e.inherited) fds_ref(e);
+  if (fds_install(to, e)) {
+    release(e);
+    resolve_close();
+    real_close(to);
+    return fail(EMFILE);
+  }
+  return to;
+}
+
+EXPORT int dup(int fd) {
+  resolve_dup();
+  return share(fd, real_dup(fd));
+}
+
+/* dup2/dup3 close `to` first when it is open: so does its entry. */
+static int dup_onto(int from, int to, int rc) {
+  if (rc < 0 || from == to) return rc;
+  release(fds_take(to));
+  return share(from, rc);
+}
+
+EXPORT int dup2(int from, int to) {
+  resolve_dup2();
+  return dup_onto(from, to, real_dup2(from, to));
+}
+
+EXPORT int dup3(int from, int to, int flags) {
+  resolve_dup3();
+  return dup_onto(from, to, real_dup3(from, to, flags));
+}
+
+EXPORT int fcntl(int fd, int cmd, ...) {
+  va_list ap;
+  va_start(ap, cmd);
+  void *arg = va_arg(ap, void *); /* an int or a pointer, passed on as it came */
+  va_end(ap);
+  resolve_fcntl();
+  const int rc = real_fcntl(fd, cmd, arg);
+  return cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC ? share(fd, rc) : rc;
+}
+EXPORT int fcntl64(int fd, int cmd, ...) __attribute__((alias("fcntl")));
 
 static int create_buffer(struct entry dev, struct acceldev_ioctl_create_buffer *arg) {
   if (!arg) return fail(EFAULT);
@@ -205,14 +237,15 @@ static int create_buffer(struct entry dev, struct acceldev_ioctl_create_buffer *
     return fail_status(st);
   }
   int fd = placeholder_fd("acceldev-buffer", 0);
-  pthread_mutex_lock(&lock);
-  ++dev.ctx->refs;
-  pthread_mutex_unlock(&lock);
-  if (fd < 0 || install(fd, (struct entry){BUFFER, dev.ctx, r.r[0], (uint64_t)arg->size, npages, pages})) {
+  struct buffer *b = calloc(1, sizeof *b);
+  fds_ref((struct entry){DEVICE, dev.ctx, NULL, 0});
+  if (b) *b = (struct buffer){r.r[0], (uint64_t)arg->size, npages, pages, 1};
+  if (fd < 0 || !b || fds_install(fd, (struct entry){BUFFER, dev.ctx, b, 0})) {
     int e = errno ? errno : ENOMEM;
     avp_host_call(host, AVPB_DEV_CLOSE_BUFFER, dev.ctx->handle, r.r[0], 0, 0, NULL, 0, NULL, NULL, 0);
     if (fd >= 0) close(fd);
     free(pages);
+    free(b);
     context_unref(dev.ctx);
     return fail(e);
   }
@@ -222,10 +255,10 @@ static int create_buffer(struct entry dev, struct acceldev_ioctl_create_buffer *
 
 static int run(struct entry dev, const struct acceldev_ioctl_run *arg) {
   if (!arg) return fail(EFAULT);
-  struct entry code = lookup(arg->cfd);
+  struct entry code = fds_lookup(arg->cfd);
   if (code.kind == FREE && fcntl(arg->cfd, F_GETFD) < 0) return fail(EBADF);
   if (code.kind != BUFFER || code.ctx != dev.ctx) return fail(EINVAL); /* not a buffer of this context */
-  int st = avp_host_call(host, AVPB_DEV_RUN, dev.ctx->handle, code.buffer, arg->addr, arg->size, NULL, 0, NULL, NULL, 0);
+  int st = avp_host_call(host, AVPB_DEV_RUN, dev.ctx->handle, code.buf->handle, arg->addr, arg->size, NULL, 0, NULL, NULL, 0);
   return st ? fail_status(st) : 0;
 }
 
@@ -234,12 +267,13 @@ EXPORT int ioctl(int fd, unsigned long request, ...) {
   va_start(ap, request);
   void *arg = va_arg(ap, void *);
   va_end(ap);
-  struct entry e = lookup(fd);
-  if (e.kind == BUFFER) return fail(ENOTTY);
+  struct entry e = fds_lookup(fd);
   if (e.kind == FREE) {
     resolve_ioctl();
     return real_ioctl(fd, request, arg);
   }
+  if (e.inherited) return fail(EIO); /* the parent's context: a forked child opens its own */
+  if (e.kind == BUFFER) return fail(ENOTTY);
   switch (request) {
     case ACCELDEV_IOCTL_CREATE_BUFFER:
       return create_buffer(e, arg);
@@ -258,7 +292,7 @@ EXPORT int ioctl(int fd, unsigned long request, ...) {
 
 /* A buffer fd maps the buffer's pages of the shared host memory in place of
  * the placeholder; pages past the buffer stay the placeholder's (SIGBUS). */
-static void *map_buffer(struct entry b, void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+static void *map_buffer(const struct buffer *b, void *addr, size_t len, int prot, int flags, int fd, off_t off) {
   if (!(flags & MAP_SHARED) || len == 0 || off < 0 || (off & (PAGE - 1))) {
     errno = EINVAL;
     return MAP_FAILED;
@@ -267,12 +301,12 @@ static void *map_buffer(struct entry b, void *addr, size_t len, int prot, int fl
   uint8_t *base = real_mmap(addr, len, prot, flags, fd, 0);
   if (base == MAP_FAILED) return MAP_FAILED;
   const int memfd = avp_host_mem_fd(host);
-  for (uint64_t i = 0, first = (uint64_t)off / PAGE; first + i < b.npages && i * PAGE < len;) {
+  for (uint64_t i = 0, first = (uint64_t)off / PAGE; first + i < b->npages && i * PAGE < len;) {
     uint64_t run = 1;  /* physically contiguous pages map in one call */
-    while (first + i + run < b.npages && (i + run) * PAGE < len && b.pages[first + i + run] == b.pages[first + i] + run * PAGE)
+    while (first + i + run < b->npages && (i + run) * PAGE < len && b->pages[first + i + run] == b->pages[first + i] + run * PAGE)
       ++run;
     const size_t bytes = (i + run) * PAGE > len ? len - i * PAGE : run * PAGE;
-    if (real_mmap(base + i * PAGE, bytes, prot, MAP_SHARED | MAP_FIXED, memfd, (off_t)b.pages[first + i]) == MAP_FAILED) {
+    if (real_mmap(base + i * PAGE, bytes, prot, MAP_SHARED | MAP_FIXED, memfd, (off_t)b->pages[first + i]) == MAP_FAILED) {
       int e = errno;
       munmap(base, len);
       errno = e;
@@ -284,8 +318,12 @@ static void *map_buffer(struct entry b, void *addr, size_t len, int prot, int fl
 }
 
 EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
-  struct entry e = lookup(fd);
-  if (e.kind == BUFFER) return map_buffer(e, addr, len, prot, flags, fd, off);
+  struct entry e = fds_lookup(fd);
+  if (e.kind == BUFFER && e.inherited) {
+    errno = ENODEV; /* the parent's buffer: its mappings from before the fork stay */
+    return MAP_FAILED;
+  }
+  if (e.kind == BUFFER) return map_buffer(e.buf, addr, len, prot, flags, fd, off);
   if (e.kind == DEVICE) {
     errno = ENODEV; /* the device file itself maps nothing */
     return MAP_FAILED;
@@ -297,19 +335,19 @@ EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t o
 
 /* Neither the device file nor a buffer has read or write operations. */
 EXPORT ssize_t read(int fd, void *buf, size_t n) {
-  if (lookup(fd).kind != FREE) return fail(EINVAL);
+  if (fds_lookup(fd).kind != FREE) return fail(EINVAL);
   resolve_read();
   return real_read(fd, buf, n);
 }
 
 EXPORT ssize_t write(int fd, const void *buf, size_t n) {
-  if (lookup(fd).kind != FREE) return fail(EINVAL);
+  if (fds_lookup(fd).kind != FREE) return fail(EINVAL);
   resolve_write();
   return real_write(fd, buf, n);
 }
 
 EXPORT int fstat(int fd, struct stat *st) {
-  struct entry e = lookup(fd);
+  struct entry e = fds_lookup(fd);
   resolve_fstat();
   int rc = real_fstat(fd, st);
   if (rc != 0 || e.kind == FREE) return rc;
@@ -319,7 +357,7 @@ EXPORT int fstat(int fd, struct stat *st) {
     st->st_size = 0;
   } else {
     st->st_mode = S_IFREG | 0600;
-    st->st_size = (off_t)e.size;
+    st->st_size = (off_t)e.buf->size;
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "debug/watchpoints.h"
+#include "harts/data_access.h"
 
 using namespace avp;
 using namespace avp::rv;
@@ -44,21 +45,40 @@ TEST(Watchpoints, DataAccessOfLoadsStoresAndAtomics) {
 }
 
 TEST(Watchpoints, KindsRangesAndReportedAddress) {
-  Watchpoints w;
+  rv::Triggers t0, t1;
+  t0.configure(4);
+  t1.configure(4);
+  Watchpoints w({&t0, &t1});
   EXPECT_TRUE(w.empty());
-  w.insert(Watchpoints::Write, 0x1004, 4);
-  const DataAccess load{0x1000, 8, true, false}, store{0x1000, 8, false, true}, below{0x1000, 4, false, true};
-  EXPECT_EQ(w.hit(load), "");                // a read does not trigger a write watchpoint
-  EXPECT_EQ(w.hit(store), "watch:1004;");    // the first watched byte the access touches
-  EXPECT_EQ(w.hit(below), "");               // [0x1000, 0x1004) does not overlap
-  w.insert(Watchpoints::Read, 0x1000, 1);
-  EXPECT_EQ(w.hit(load), "rwatch:1000;");
-  w.insert(Watchpoints::Access, 0x2000, 8);
-  EXPECT_EQ(w.hit({0x2007, 1, false, true}), "awatch:2007;");
-  EXPECT_EQ(w.hit({0x2008, 1, true, false}), "");
+  HartState s;
+  s.x[5] = 0x1000;
+  std::string field;
+  ASSERT_TRUE(w.insert(Watchpoints::Write, 0x1004, 4));
+  const Insn ld = insn(LD, 5), sd = insn(SD, 5), sw = insn(SW, 5);
+  EXPECT_FALSE(w.hit(0, ld, 0x100, s, true, field));  // a read does not trigger a write watchpoint
+  EXPECT_TRUE(w.hit(1, sd, 0x100, s, true, field));   // on every hart
+  EXPECT_EQ(field, "watch:1004;");                    // the first watched byte the access touches
+  EXPECT_FALSE(w.hit(0, sw, 0x100, s, true, field));  // [0x1000, 0x1004) does not overlap
+  ASSERT_TRUE(w.insert(Watchpoints::Read, 0x1000, 1));
+  EXPECT_TRUE(w.hit(0, ld, 0x100, s, true, field));
+  EXPECT_EQ(field, "rwatch:1000;");
+  // 12 bytes: a chained pair of triggers.
+  ASSERT_TRUE(w.insert(Watchpoints::Access, 0x2004, 12));
+  s.x[6] = 0x200F;
+  EXPECT_TRUE(w.hit(0, insn(SB, 6), 0x100, s, true, field));
+  EXPECT_EQ(field, "awatch:200f;");
+  s.x[6] = 0x2010;
+  EXPECT_FALSE(w.hit(0, insn(LB, 6), 0x100, s, true, field));
+  // Four triggers per hart are used up: a fourth point does not fit anywhere.
+  EXPECT_FALSE(w.insert(Watchpoints::Break, 0x400, 4));
   EXPECT_FALSE(w.remove(Watchpoints::Read, 0x1000, 2));  // must match kind, address and length
   EXPECT_TRUE(w.remove(Watchpoints::Read, 0x1000, 1));
-  EXPECT_TRUE(w.remove(Watchpoints::Write, 0x1004, 4));
-  EXPECT_TRUE(w.remove(Watchpoints::Access, 0x2000, 8));
+  ASSERT_TRUE(w.insert(Watchpoints::Break, 0x400, 4));
+  EXPECT_TRUE(w.hit(1, insn(ADDI, 0), 0x400, s, true, field));
+  EXPECT_EQ(field, "");
+  EXPECT_FALSE(w.hit(1, insn(ADDI, 0), 0x400, s, false, field));  // data watchpoints only
+  w.clear();
   EXPECT_TRUE(w.empty());
+  EXPECT_FALSE(w.hit(0, sd, 0x100, s, true, field));
+  EXPECT_EQ(t0.debugger_insert(rv::Triggers::kExecute, 0, 1), 0);  // every trigger is free again
 }
