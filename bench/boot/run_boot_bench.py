@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Boot to the U-Boot prompt: OpenSBI's generic fw_jump.elf with U-Boot's
+S-mode build (Debian packages opensbi and u-boot-qemu) on accel-vp
+(`accel-vp boot`, 1 hart) and on qemu-system-riscv64 virt, in the same run.
+
+Figures: the wall time from starting the simulator to the prompt (best of
+--repeat runs; accel-vp against QEMU) and accel-vp's simulated time to the
+prompt (from the manifest's UART lines: the simulated time of the prompt's
+first byte). A newline is typed when U-Boot's autoboot countdown shows, so
+it stops at its first check on both; then `poweroff` ends the run.
+
+With AVP_BENCH_RESULTS set, the figures are written there as JSON
+(bench/bench_results.h describes the format)."""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf"
+UBOOT_S = "/usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin"
+PROMPT = b"=> "
+
+
+def to_prompt(cmd, timeout):
+    """Runs cmd, types a newline, waits for the prompt, powers off; returns
+    (wall seconds to the prompt, output)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = bytearray()
+    seen = threading.Event()
+    done = threading.Event()
+
+    def reader():
+        while True:
+            b = p.stdout.read1(4096)
+            if not b:
+                break
+            out.extend(b)
+            if PROMPT in out and not seen.is_set():
+                seen.t = time.monotonic()
+                seen.set()
+        done.set()
+
+    threading.Thread(target=reader, daemon=True).start()
+    # A key as soon as the countdown shows (input typed before U-Boot reads
+    # the console may be dropped when the UART is reset).
+    deadline = time.monotonic() + timeout
+    while b"autoboot" not in out and not done.is_set() and time.monotonic() < deadline:
+        time.sleep(0.002)
+    p.stdin.write(b"\n")
+    p.stdin.flush()
+    if not seen.wait(max(1, deadline - time.monotonic())):
+        p.kill()
+        raise RuntimeError("no U-Boot prompt within %d s from %s:\n%s" % (timeout, cmd[0], out.decode(errors="replace")[-3000:]))
+    wall = seen.t - t0
+    p.stdin.write(b"poweroff\n")
+    p.stdin.flush()
+    try:
+        p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+    done.wait(5)
+    return wall, out.decode(errors="replace")
+
+
+def prompt_sim_time(manifest_path):
+    """The simulated time (s) of the first UART line that begins with the prompt."""
+    with open(manifest_path) as f:
+        m = json.load(f)
+    for line in m.get("uart", []):
+        if line["text"].startswith("=> "):
+            return line["start_ns"] * 1e-9
+    raise RuntimeError("no prompt line in the manifest's uart lines: %s" % manifest_path)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--accel-vp", required=True)
+    ap.add_argument("--qemu", required=True)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--timeout", type=int, default=300)
+    args = ap.parse_args()
+    for f in (OPENSBI, UBOOT_S):
+        if not os.path.exists(f):
+            print("bench-boot: %s is missing (Debian packages opensbi, u-boot-qemu)" % f)
+            return 1
+    work = tempfile.mkdtemp(prefix="bench-boot-")
+    avp_cmd = [args.accel_vp, "--no-progress", "-o", work, "boot", "--harts", "1", "--firmware", OPENSBI,
+               "--kernel", UBOOT_S]
+    qemu_cmd = [args.qemu, "-machine", "virt", "-smp", "1", "-m", "1G", "-nographic", "-monitor", "none",
+                "-no-reboot", "-bios", OPENSBI, "-kernel", UBOOT_S]
+    avp_wall = min(to_prompt(avp_cmd, args.timeout)[0] for _ in range(args.repeat))
+    sim = prompt_sim_time(os.path.join(work, "manifest.json"))
+    qemu_wall = min(to_prompt(qemu_cmd, args.timeout)[0] for _ in range(args.repeat))
+    shutil.rmtree(work, ignore_errors=True)
+    print("boot to the U-Boot prompt (OpenSBI fw_jump + U-Boot S-mode, 1 hart), best of %d:" % args.repeat)
+    print("  accel-vp: %.3f s wall, %.6f s simulated" % (avp_wall, sim))
+    print("  qemu-system-riscv64: %.3f s wall" % qemu_wall)
+    print("  accel-vp / QEMU wall time: %.1f" % (avp_wall / max(qemu_wall, 1e-9)))
+    path = os.environ.get("AVP_BENCH_RESULTS")
+    if path:
+        figures = [{"name": "boot.uboot_prompt_wall", "value": avp_wall, "unit": "s", "higher_is_better": False,
+                    "reference": {"name": "qemu-system-riscv64", "value": qemu_wall, "unit": "s"}},
+                   {"name": "boot.uboot_prompt_simulated", "value": sim, "unit": "s", "higher_is_better": False}]
+        with open(path, "w") as f:
+            json.dump({"figures": figures}, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
