@@ -24,13 +24,33 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
       ->check(kNonEmpty)
       ->excludes(workload_opt);
   cmd->add_option("--harts", *harts, "harts that run the --elf program (default 1)");
-  cmd->callback([&ctx, workload, args, list, elf, harts] {
+  auto uart = std::make_shared<std::string>();
+  cmd->add_option("--uart", *uart,
+                  "connect the UART for an --elf program: stdio (input from stdin), tcp:PORT or pty "
+                  "(default: its output to stdout, no input)")
+      ->check(kNonEmpty);
+  cmd->callback([&ctx, workload, args, list, elf, harts, uart] {
+    if (!uart->empty() && elf->empty()) {
+      std::cerr << "accel-vp: --uart needs --elf (workloads do not use the UART)\n";
+      ctx.exit_code = 2;
+      return;
+    }
     if (!elf->empty()) {
       auto platform = make_platform(ctx);
       if (*harts == 0 || *harts > platform->num_harts()) {
         std::cerr << "accel-vp: --harts " << *harts << ": the platform has " << platform->num_harts() << " harts\n";
         ctx.exit_code = 2;
         return;
+      }
+      if (!uart->empty()) {
+        try {
+          platform->uart.connect(*uart);
+        } catch (const std::exception& e) {
+          std::cerr << "accel-vp: " << e.what() << "\n";
+          ctx.exit_code = 2;
+          return;
+        }
+        if (*uart != "stdio") std::cerr << "accel-vp: UART on " << platform->uart.backend().description() << "\n";
       }
       std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform, *harts);
       RunResult r = run_session(*platform, ctx.session, "elf:" + *elf, [&](Platform& p) {
