@@ -15,7 +15,7 @@ void CacheModel::configure(const CacheGeometry& g, const char* what) {
   line_bits_ = 0;
   while ((1u << line_bits_) < g.line) ++line_bits_;
   ways_.assign(sets_ * g.ways, Way{});
-  mru_block_ = ~0ull;
+  forget();
 }
 
 uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
@@ -27,8 +27,7 @@ uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
       set[w].used = clock_;
       set[w].dirty |= write;
       ++hits_;
-      mru_block_ = block;
-      mru_ = &set[w];
+      remember(block, &set[w]);
       miss = false;
       return g_.hit_ps;
     }
@@ -42,8 +41,7 @@ uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
     t += g_.miss_ps;
   }
   *victim = Way{block, clock_, write};
-  mru_block_ = block;
-  mru_ = victim;
+  remember(block, victim);
   return t;
 }
 
@@ -56,13 +54,13 @@ uint64_t CacheModel::flush() {
     }
     w = Way{};
   }
-  mru_block_ = ~0ull;
+  forget();
   return t;
 }
 
 void CacheModel::invalidate() {
   for (auto& w : ways_) w = Way{};
-  mru_block_ = ~0ull;
+  forget();
 }
 
 }  // namespace avp

@@ -19,19 +19,22 @@ class CacheModel {
   // Throws ParamError (naming `what`) for a geometry that is not a power-of-two split.
   void configure(const CacheGeometry& g, const char* what);
   bool enabled() const { return sets_ != 0; }
+  unsigned line_bits() const { return line_bits_; }
   // Time of one access (without the memory latency of a fill, which the
   // caller adds when `miss` is set); a write marks the line dirty. A miss that
   // evicts a dirty line also pays for writing it back.
-  uint64_t access(uint64_t addr, bool write, bool& miss) {
-    // Fast path: the line of the previous access (most recently used, so
-    // present); the same bookkeeping as a hit found by the set search.
-    const uint64_t block = addr >> line_bits_;
-    if (block == mru_block_) {
-      mru_->used = ++clock_;
-      mru_->dirty |= write;
-      ++hits_;
-      miss = false;
-      return g_.hit_ps;
+  uint64_t access(uint64_t addr, bool write, bool& miss) { return access_line(addr >> line_bits_, write, miss); }
+  // The same for the line number `block` (address >> line_bits()).
+  uint64_t access_line(uint64_t block, bool write, bool& miss) {
+    // Fast paths: the line of the previous access (most recently used, so
+    // present), or the line before it while its way still holds it (a loop
+    // that spans two lines, code and data alternating); the same bookkeeping
+    // as a hit found by the set search.
+    if (block == recent_block_[last_]) return hit(recent_[last_], write, miss);
+    const unsigned other = last_ ^ 1u;
+    if (block == recent_block_[other] && recent_[other]->tag == block) {
+      last_ = other;
+      return hit(recent_[other], write, miss);
     }
     return access_set(block, write, miss);
   }
@@ -48,14 +51,30 @@ class CacheModel {
     uint64_t used = 0;
     bool dirty = false;
   };
+  uint64_t hit(Way* way, bool write, bool& miss) {
+    way->used = ++clock_;
+    way->dirty |= write;
+    ++hits_;
+    miss = false;
+    return g_.hit_ps;
+  }
   uint64_t access_set(uint64_t block, bool write, bool& miss);
+  void remember(uint64_t block, Way* way) {
+    if (way != recent_[last_]) last_ ^= 1u;  // the other entry becomes the most recent
+    recent_block_[last_] = block;
+    recent_[last_] = way;
+  }
+  void forget() { recent_block_[0] = recent_block_[1] = ~0ull; }
   CacheGeometry g_;
   uint64_t sets_ = 0;
   unsigned line_bits_ = 0;
   std::vector<Way> ways_;
   uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0;
-  uint64_t mru_block_ = ~0ull;  // line (address >> line bits) of the last access; ~0: none
-  Way* mru_ = nullptr;
+  // The lines (address >> line bits; ~0: none) of the last two accesses and
+  // their ways: [last_] the most recent, the other one's way may have been reused since.
+  uint64_t recent_block_[2] = {~0ull, ~0ull};
+  Way* recent_[2] = {nullptr, nullptr};
+  unsigned last_ = 0;
 };
 
 }  // namespace avp

@@ -195,26 +195,6 @@ void Hart::invalidate_decoded() {
   block_abort_ = true;
 }
 
-void Hart::fetch_timing(const Block& b) {
-  // Instruction-cache timing: one access per line the block spans; a miss
-  // pays the fetch latency of the memory that holds the code.
-  const uint64_t line = cluster_.icache_line();
-  if (b.fetch_gen != dmi_gen_) {
-    b.fetch_memory_ps = 0;
-    for (const auto& r : dmi_)
-      if (b.ppc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
-    b.fetch_gen = dmi_gen_;
-  }
-  const uint64_t memory_ps = b.fetch_memory_ps;
-  const uint64_t before = local_ps_;
-  for (uint64_t a = b.ppc & ~(line - 1); a < b.ppc + b.bytes; a += line) {
-    bool miss = false;
-    local_ps_ += icache_.access(a, false, miss);
-    if (miss) local_ps_ += memory_ps;
-  }
-  stall_ps_[StallFetch] += local_ps_ - before;
-}
-
 void Hart::illegal(const Insn& d) const { throw TrapException{kIllegalInsn, d.raw}; }
 
 void Hart::take_trap(uint64_t cause, uint64_t tval) {

@@ -131,8 +131,11 @@ class Hart : public sc_core::sc_module {
     std::vector<rv::Insn> insns;
     uint64_t pc = 0, bytes = 0;
     uint64_t ppc = 0;  // physical address of pc (pc itself without translation)
-    // Fetch latency of the memory holding the block, as of DMI generation fetch_gen.
-    mutable uint64_t fetch_memory_ps = 0, fetch_gen = ~0ull;
+    // Fetch latency of the memory holding the block and the I-cache lines it
+    // spans, as of DMI generation fetch_gen and line size 2^fetch_line_bits.
+    mutable uint64_t fetch_memory_ps = 0, fetch_gen = ~0ull, first_line = 0;
+    mutable uint32_t lines = 0;
+    mutable uint8_t fetch_line_bits = 0;
   };
   struct DmiRegion {
     uint64_t base = 0, size = 0;  // size 0: empty

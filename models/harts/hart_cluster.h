@@ -74,7 +74,6 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
   // Used by harts.
   uint64_t quantum_ps() const { return quantum_ps_; }
-  uint64_t icache_line() const { return icache_line_size.get(); }
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
   uint64_t time_ns(const Hart& h) const;  // the `time` CSR: time_source, or simulated ns without one

@@ -132,6 +132,29 @@ inline uint64_t mulhsu(int64_t a, uint64_t b) {
   return next;
 }
 
+// Inlined into run_block: per block, so its call overhead counts on short blocks.
+[[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b) {
+  // Instruction-cache timing: one access per line the block spans; a miss
+  // pays the fetch latency of the memory that holds the code.
+  if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) {
+    b.fetch_memory_ps = 0;
+    for (const auto& r : dmi_)
+      if (b.ppc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
+    b.fetch_gen = dmi_gen_;
+    b.fetch_line_bits = static_cast<uint8_t>(icache_.line_bits());
+    b.first_line = b.ppc >> b.fetch_line_bits;
+    b.lines = static_cast<uint32_t>(((b.ppc + b.bytes - 1) >> b.fetch_line_bits) - b.first_line + 1);
+  }
+  uint64_t t = 0;
+  for (uint32_t i = 0; i < b.lines; ++i) {
+    bool miss = false;
+    t += icache_.access_line(b.first_line + i, false, miss);
+    if (miss) t += b.fetch_memory_ps;
+  }
+  local_ps_ += t;
+  stall_ps_[StallFetch] += t;
+}
+
 void Hart::run_block(const Block& b) {
   block_abort_ = false;
   if (icache_.enabled()) fetch_timing(b);
