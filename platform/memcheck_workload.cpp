@@ -41,7 +41,7 @@ static int memcheck(Platform& p, const WorkloadArgs&) {
 }
 
 void register_memcheck_workload() {
-  register_workload({"memcheck", "host writes, reads back and checks every device memory through the interconnect", memcheck});
+  register_workload({"memcheck", "host writes, reads back and checks every device memory through the interconnect", memcheck, {}});
 }
 
 }  // namespace avp

@@ -49,7 +49,7 @@ void register_acceldev_kernel_example();  // acceldev_kernel.cpp
 
 void register_acceldev_examples() {
   register_acceldev_kernel_example();
-  register_workload({"acceldev", "Acceldev context: FILL a paged host buffer with user commands and wait on a fence", acceldev_fill});
+  register_workload({"acceldev", "Acceldev context: FILL a paged host buffer with user commands and wait on a fence", acceldev_fill, {}});
 }
 
 }  // namespace avp

@@ -128,7 +128,7 @@ void register_aql_examples() {
                       WorkloadArg::path("code_object", "the SDK's aql_kernels.co", "code object holding the kernel \"vecadd\"")}});
   register_workload({"aql-chain", "dependent AQL dispatches on two queues ordered by barrier-AND packets", aql_chain,
                      {WorkloadArg::number("stages", 1, kMaxStages, 8, "dependent dispatches per queue")}});
-  register_workload({"aql-multiqueue", "four AQL queues at once, each with a vector add and a two-stage chain", aql_multiqueue});
+  register_workload({"aql-multiqueue", "four AQL queues at once, each with a vector add and a two-stage chain", aql_multiqueue, {}});
 }
 
 }  // namespace avp

@@ -101,7 +101,9 @@ TEST(AqlChain, BarrierAndOrdersDependentDispatchesAcrossTwoQueues) {
     EXPECT_EQ(chain.first_wrong_stage(dev), -1);
     for (size_t k = 0; k < chain.signals.size(); ++k) {
       EXPECT_EQ(rt.signal_value(chain.signals[k]), 0) << k;
-      if (k) EXPECT_LT(signal_of(t, chain.signals[k - 1]).end_ts, signal_of(t, chain.signals[k]).start_ts) << k;
+      if (k) {
+        EXPECT_LT(signal_of(t, chain.signals[k - 1]).end_ts, signal_of(t, chain.signals[k]).start_ts) << k;
+      }
     }
     EXPECT_EQ(t.queue(even).read_dispatch_id, 3u + 2u);  // stages 0, 2, 4 and the barriers of 2 and 4
     EXPECT_EQ(t.queue(odd).read_dispatch_id, 6u);        // stages 1, 3, 5, each behind a barrier
