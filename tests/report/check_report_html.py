@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Renders report.html of a real run in headless Chromium: no console messages
 (errors or otherwise), the JavaScript-built charts are in the DOM, and a
-screenshot shows them (their bar colours are present). Exit 77 (skipped) when
-Chromium is not installed."""
+screenshot shows them (their bar colours are present), and at 1280 px
+nothing reaches past the page and no chart label is clipped
+(html_layout.py). Exit 77 (skipped) when Chromium is not installed."""
 import argparse
 import os
 import re
@@ -10,6 +11,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+from html_layout import layout_problems
 
 # Fill colours of report_html.cpp's charts: utilisation, histogram, timeline, occupancy bars.
 CHART_COLOURS = {"utilisation": (0x4A, 0x7B, 0xD0), "histogram": (0x5A, 0xA0, 0x5A),
@@ -71,6 +74,11 @@ def main():
         sys.exit("too few bars or timeline slices rendered")
     if "<table>" not in dom and "<tbody>" not in dom:
         sys.exit("the counter and hart tables are missing")
+
+    summary, problems = layout_problems(binary, os.path.join(out, "report.html"))
+    print(summary)
+    if problems:
+        sys.exit("report.html layout at 1280 px:\n" + "\n".join(problems))
 
     shot = os.path.join(out, "report.png")
     run_chromium(binary, ["--window-size=1280,4000", "--screenshot=" + shot], url, out, "screenshot")

@@ -2,13 +2,18 @@
 """The sweep chart renders in a browser: runs a 2 x 2 sweep with two metrics,
 loads sweep.html in headless Chromium (no network: --dump-dom of a file) and
 checks the drawn SVG: one line per series and one marker per point of each
-metric's chart, the axis labels, and the table of results. Exit code 77 (skipped) without Chromium."""
+metric's chart, the axis labels, the table of results, and the layout at
+1280 px (tests/report/html_layout.py: nothing past the page, no clipped
+label). Exit code 77 (skipped) without Chromium."""
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "report"))
+from html_layout import layout_problems  # noqa: E402
 
 browser = next((b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
 if not browser:
@@ -33,6 +38,12 @@ with tempfile.TemporaryDirectory(prefix="avp-chart-") as d:
         "table rows (header + 6 points)": (dom.count("<tr>"), 7),
     }
     bad = {k: v for k, v in checks.items() if v[0] != v[1]}
+    summary, problems = layout_problems(browser, out + "/sweep.html")
+    print(summary)
+    for p in problems:
+        print("layout:", p)
+    if problems:
+        bad["layout"] = problems
     for k, (got, want) in checks.items():
         print(f"{k}: {got} (expected {want})")
     if "simulated_time_ns against dram.read_latency" not in dom:
