@@ -59,23 +59,45 @@ function timeAxis(s, x0, w, y, lo, hi) {
     s.appendChild(el('text', {x, y: y + 16, 'font-size': 10, 'text-anchor': 'middle', class: 'tick'}, fmtTime(v, step)));
   }
 }
+// A 0-100 % axis along y under bars that start at x0 and are w wide at 100 %.
+function pctAxis(s, x0, w, y) {
+  s.appendChild(el('line', {x1: x0, y1: y, x2: x0 + w, y2: y, stroke: '#888', class: 'axis'}));
+  for (let p = 0; p <= 100; p += 25) {
+    const x = x0 + w * p / 100;
+    s.appendChild(el('line', {x1: x, y1: y, x2: x, y2: y + 4, stroke: '#888'}));
+    s.appendChild(el('text', {x, y: y + 15, 'font-size': 10, 'text-anchor': 'middle', class: 'tick'}, p + ' %'));
+  }
+}
+// Names of rows left out of a chart because they are all zero, said under it.
+function folded(parent, names, what) {
+  if (!names.length) return;
+  const d = document.createElement('div'); d.className = 'muted folded';
+  d.textContent = `${names.length} ${what} (not drawn): ${names.join(', ')}`;
+  parent.appendChild(d);
+}
 const run = R.run || {};
 document.getElementById('run').textContent = `workload ${run.workload}, simulated ${(run.simulated_time_ns/1000).toFixed(3)} us, wall ${Number(run.wall_time_s).toFixed(3)} s, seed ${run.seed}, config ${run.config_hash}, version ${run.version}`;
 // Utilisation bars.
 const util = [];
 for (const [u, g] of Object.entries(R.units)) for (const [s, v] of Object.entries(g.utilisation || {})) util.push([u + '.' + s, v.fraction]);
 util.sort((a, b) => b[1] - a[1]);
-const us = svg(760, 20 * util.length + 10);
+const busyUnits = util.filter(([, f]) => f > 0);
+const us = svg(760, 20 * busyUnits.length + 30);
 us.setAttribute('class', 'chart utilisation');
-util.forEach(([n, f], i) => {
+busyUnits.forEach(([n, f], i) => {
   us.appendChild(el('text', {x: 0, y: 20 * i + 14, 'font-size': 12}, n));
   us.appendChild(el('rect', {x: 260, y: 20 * i + 3, width: Math.max(1, 400 * f), height: 14, fill: '#4a7bd0', class: 'bar'}));
   us.appendChild(el('text', {x: 670, y: 20 * i + 14, 'font-size': 12}, (100 * f).toFixed(1) + ' %'));
 });
-document.getElementById('util').appendChild(util.length ? us : document.createTextNode('no utilisation statistics'));
+pctAxis(us, 260, 400, 20 * busyUnits.length + 4);
+const utilBox = document.getElementById('util');
+utilBox.appendChild(busyUnits.length ? us : document.createTextNode(util.length ? 'no unit was busy' : 'no utilisation statistics'));
+folded(utilBox, util.filter(([, f]) => !(f > 0)).map(([n]) => n), 'units idle the whole run (0.0 %)');
 // Queue occupancy: time-weighted mean (bar) and maximum (tick).
 const occ = [];
-for (const [u, g] of Object.entries(R.units)) for (const [s, o] of Object.entries(g.occupancy || {})) occ.push([u + '.' + s, o]);
+const occAll = [];
+for (const [u, g] of Object.entries(R.units)) for (const [s, o] of Object.entries(g.occupancy || {})) occAll.push([u + '.' + s, o]);
+for (const q of occAll) if (q[1].max > 0) occ.push(q);
 if (occ.length) {
   const top = Math.max(1, ...occ.map(([, o]) => o.max));
   const os = svg(900, 20 * occ.length + 10);
@@ -87,9 +109,10 @@ if (occ.length) {
     os.appendChild(el('text', {x: 670, y: 20 * i + 14, 'font-size': 12}, `mean ${o.mean.toFixed(3)} max ${o.max} ${o.unit}`));
   });
   document.getElementById('occupancy').appendChild(os);
-} else {
+} else if (!occAll.length) {
   document.getElementById('occupancy').textContent = 'no queue statistics';
 }
+folded(document.getElementById('occupancy'), occAll.filter(([, o]) => !(o.max > 0)).map(([n]) => n), 'queues empty the whole run');
 // Harts: instructions, IPC, cache hit rates and stall time by cause (stacked bar of the busy time).
 const harts = Object.entries(R.units).filter(([, g]) => g.derived && g.counters && g.counters.instructions);
 if (harts.length) {
@@ -108,7 +131,7 @@ if (harts.length) {
     ht.appendChild(tr);
   }
   document.getElementById('harts').appendChild(ht);
-  const ss = svg(760, 20 * harts.length + 30);
+  const ss = svg(760, 20 * harts.length + 50);
   ss.setAttribute('class', 'chart stalls');
   harts.forEach(([u, g], i) => {
     ss.appendChild(el('text', {x: 0, y: 20 * i + 14, 'font-size': 12}, u));
@@ -119,9 +142,10 @@ if (harts.length) {
       x += w;
     }
   });
+  pctAxis(ss, 160, 500, 20 * harts.length + 4);
   causes.forEach((c, k) => {
-    ss.appendChild(el('rect', {x: 160 + 90 * k, y: 20 * harts.length + 10, width: 10, height: 10, fill: colours[k % colours.length]}));
-    ss.appendChild(el('text', {x: 174 + 90 * k, y: 20 * harts.length + 19, 'font-size': 11}, c));
+    ss.appendChild(el('rect', {x: 160 + 90 * k, y: 20 * harts.length + 30, width: 10, height: 10, fill: colours[k % colours.length]}));
+    ss.appendChild(el('text', {x: 174 + 90 * k, y: 20 * harts.length + 39, 'font-size': 11}, c));
   });
   const cap = document.createElement('div'); cap.className = 'muted'; cap.textContent = 'stall time as a share of each hart\'s busy time';
   document.getElementById('harts').appendChild(ss); document.getElementById('harts').appendChild(cap);
@@ -135,27 +159,38 @@ for (const [u, g] of Object.entries(R.units)) for (const [s, h] of Object.entrie
   const div = document.createElement('div'); div.className = 'hist';
   div.appendChild(document.createTextNode(`${u}.${s} (${h.unit}): n=${h.count} p50=${h.p50.toFixed(1)} p95=${h.p95.toFixed(1)} p99=${h.p99.toFixed(1)}`));
   const b = h.buckets, max = Math.max(...b.map(x => x[1]));
-  const hs = svg(300, 94);
+  // Bars from x = 40 (left of it the count axis), values along x.
+  const hs = svg(340, 94);
   hs.setAttribute('class', 'chart histogram');
+  hs.appendChild(el('line', {x1: 38, y1: 2, x2: 38, y2: 78, stroke: '#888', class: 'axis'}));
+  hs.appendChild(el('text', {x: 35, y: 10, 'font-size': 10, 'text-anchor': 'end', class: 'tick'}, `${max}`));
+  hs.appendChild(el('text', {x: 35, y: 78, 'font-size': 10, 'text-anchor': 'end', class: 'tick'}, '0'));
+  hs.appendChild(el('text', {x: 35, y: 44, 'font-size': 9, 'text-anchor': 'end'}, 'count'));
   b.forEach(([v, n], i) => {
-    const r = el('rect', {x: 300 * i / b.length, y: 78 - 76 * n / max, width: Math.max(1, 300 / b.length - 1), height: 76 * n / max, fill: '#5aa05a', class: 'bar'});
+    const r = el('rect', {x: 40 + 300 * i / b.length, y: 78 - 76 * n / max, width: Math.max(1, 300 / b.length - 1), height: 76 * n / max, fill: '#5aa05a', class: 'bar'});
     r.appendChild(el('title', {}, `${v.toPrecision(4)} ${h.unit}: ${n}`));
     hs.appendChild(r);
   });
-  hs.appendChild(el('text', {x: 0, y: 92, 'font-size': 10}, `${h.min.toPrecision(4)}`));
-  hs.appendChild(el('text', {x: 300, y: 92, 'font-size': 10, 'text-anchor': 'end'}, `${h.max.toPrecision(4)} ${h.unit} (buckets in value order)`));
+  hs.appendChild(el('text', {x: 40, y: 92, 'font-size': 10}, `${h.min.toPrecision(4)}`));
+  hs.appendChild(el('text', {x: 340, y: 92, 'font-size': 10, 'text-anchor': 'end'}, `${h.max.toPrecision(4)} ${h.unit} (buckets in value order)`));
   div.appendChild(document.createElement('br')); div.appendChild(hs);
   document.getElementById('hist').appendChild(div);
 }
 // Counters (statistics of the other groups are in the sections above).
 const table = document.createElement('table');
 table.innerHTML = '<tr><th>counter</th><th>value</th><th>unit</th></tr>';
+const zeroCounters = [];
 for (const [u, g] of Object.entries(R.units)) for (const [s, c] of Object.entries(g.counters || {})) {
+  if (!c.value) {
+    zeroCounters.push(`${u}.${s}`);
+    continue;
+  }
   const tr = document.createElement('tr');
   tr.innerHTML = `<td>${u}.${s}</td><td>${c.value}</td><td>${c.unit}</td>`;
   table.appendChild(tr);
 }
 document.getElementById('counters').appendChild(table);
+folded(document.getElementById('counters'), zeroCounters, 'counters that stayed 0');
 </script></body></html>
 )HTML";
 }  // namespace
