@@ -51,7 +51,9 @@ sc_core::sc_time PcieLink::occupy(Dir dir, uint64_t bytes, const sc_core::sc_tim
   const sc_core::sc_time start = std::max(at, busy_until_[dir]);
   busy_until_[dir] = start + wire_time(bytes);
   (dir == Down ? busy_down_ : busy_up_).add_busy(start, busy_until_[dir]);
-  Trace::instance().slice(std::string(name()) + (dir == Down ? ".down" : ".up"), std::to_string(bytes) + " B", start,
+  // Timeline slices are named by TLP type and payload ("MWr 64 B", "CplD 4 B", "MRd").
+  Trace::instance().slice(std::string(name()) + (dir == Down ? ".down" : ".up"),
+                          bytes ? std::string(tlp) + " " + std::to_string(bytes) + " B" : std::string(tlp), start,
                           busy_until_[dir]);
   transfer_latency_[dir].sample((busy_until_[dir] - at).to_seconds() * 1e9);
   if (TextTrace::instance().on(kTracePcie)) trace_tlps(dir, bytes, start, tlp);

@@ -3,7 +3,8 @@
 (errors or otherwise), the JavaScript-built charts are in the DOM, and a
 screenshot shows them (their bar colours are present), and at 1280 px
 nothing reaches past the page and no chart label is clipped
-(html_layout.py). Exit 77 (skipped) when Chromium is not installed."""
+(html_layout.py); the PCIe slices of the timeline are named by TLP type and
+size. Exit 77 (skipped) when Chromium is not installed."""
 import argparse
 import os
 import re
@@ -56,6 +57,13 @@ def main():
     if run.returncode != 0:
         sys.exit(f"accel-vp run vecadd failed ({run.returncode}):\n{run.stderr[-3000:]}")
     url = "file://" + os.path.join(out, "report.html")
+    # PCIe traffic in the timeline is named by TLP type and payload size.
+    with open(os.path.join(out, "trace.json")) as f:
+        names = set(re.findall(r'"name":\s*"((?:MWr|MRd|CplD)[^"]*)"', f.read()))
+    bad = [n for n in names if not re.fullmatch(r"(MWr|CplD) \d+ B|MRd", n)]
+    if not {"MRd", "CplD 4 B"} <= names or not any(n.startswith("MWr ") for n in names) or bad:
+        sys.exit(f"PCIe slices not named by TLP type and size: {sorted(names)[:10]}")
+    print("PCIe slices:", ", ".join(sorted(names)))
 
     r = run_chromium(binary, ["--enable-logging=stderr", "--v=0", "--dump-dom"], url, out, "dom")
     console = [l for l in r.stderr.splitlines() if ":CONSOLE" in l]
