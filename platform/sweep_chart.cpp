@@ -12,32 +12,55 @@ const D = JSON.parse(document.getElementById('data').textContent), NS = 'http://
 function el(t, a, x) { const e = document.createElementNS(NS, t); for (const k in a) e.setAttribute(k, a[k]); if (x !== undefined) e.textContent = x; return e; }
 const axis = D.axes[0], colors = ['#4a7bd0', '#d07a4a', '#5aa05a', '#a05aa0', '#a0a05a', '#5aa0a0'];
 const W = 560, H = 240, X0 = 80, Y0 = 270, fmt = v => Number(v.toPrecision(4)).toLocaleString('en');
+// The unit a metric's name carries (simulated_time_ns, ...), for its axis.
+const unitOf = m => (m.match(/_(ns|us|ms|s|bytes|ps)$/) || [, ''])[1] || (m.endsWith('.fraction') ? 'fraction' : '');
+// Round ticks from 0: 1, 2 or 5 times a power of ten, about 5 of them up to at least ymax.
+function ticks(ymax) {
+  const raw = ymax / 5, p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map(m => m * p).find(v => v >= raw);
+  const t = [];
+  for (let v = 0; v < ymax + step - step * 1e-9; v += step) t.push(+v.toPrecision(12));
+  return t;
+}
 for (const metric of D.metrics) {
   const h = document.createElement('h2'); h.textContent = `${metric} against ${axis}`; document.getElementById('charts').appendChild(h);
   const rows = D.rows.filter(r => r[metric] !== null), series = {};
-  for (const r of rows) { const key = D.axes.slice(1).map(a => `${a}=${r[a]}`).join(' ') || metric; (series[key] = series[key] || []).push([r[axis], r[metric]]); }
-  const xs = [...new Set(D.rows.map(r => r[axis]))], ymax = Math.max(...rows.map(r => r[metric]), 1e-12);
+  for (const r of rows) { const key = D.axes.slice(1).map(a => `${a}=${r[a]}`).join(' ') || metric; (series[key] = series[key] || []).push([r[axis], r[metric], r.report]); }
+  const xs = [...new Set(D.rows.map(r => r[axis]))], yt = ticks(Math.max(...rows.map(r => r[metric]), 1e-12));
+  const ymax = yt[yt.length - 1], unit = unitOf(metric);
   const px = x => X0 + W * (xs.indexOf(x) + 0.5) / xs.length, py = y => Y0 - H * y / ymax;
-  const s = el('svg', {width: X0 + W + 200, height: Y0 + 40});
+  const keys = Object.keys(series), legendW = Math.max(120, 7 * Math.max(...keys.map(k => k.length)));
+  const s = el('svg', {width: X0 + W + 20 + legendW, height: Math.max(Y0 + 40, Y0 - H + 14 * keys.length + 10)});
   s.appendChild(el('line', {x1: X0, y1: Y0, x2: X0 + W, y2: Y0, stroke: '#000'}));
   s.appendChild(el('line', {x1: X0, y1: Y0 - H, x2: X0, y2: Y0, stroke: '#000'}));
-  for (const f of [0, 0.25, 0.5, 0.75, 1]) {
-    s.appendChild(el('line', {x1: X0 - 4, y1: py(f * ymax), x2: X0 + W, y2: py(f * ymax), stroke: f ? '#ddd' : '#000'}));
-    s.appendChild(el('text', {x: X0 - 6, y: py(f * ymax) + 4, 'text-anchor': 'end'}, fmt(f * ymax)));
+  for (const v of yt) {
+    s.appendChild(el('line', {x1: X0 - 4, y1: py(v), x2: X0 + W, y2: py(v), stroke: v ? '#ddd' : '#000'}));
+    s.appendChild(el('text', {x: X0 - 6, y: py(v) + 4, 'text-anchor': 'end', class: 'tick'}, fmt(v)));
   }
+  if (unit) s.appendChild(el('text', {x: X0 - 6, y: Y0 - H - 12, 'text-anchor': 'end'}, unit));
   xs.forEach(x => s.appendChild(el('text', {x: px(x), y: Y0 + 16, 'text-anchor': 'middle'}, x)));
   s.appendChild(el('text', {x: X0 + W / 2, y: Y0 + 34, 'text-anchor': 'middle'}, axis));
   Object.entries(series).forEach(([key, pts], k) => {
     const c = colors[k % colors.length];
     s.appendChild(el('path', {d: pts.map(([x, y], i) => `${i ? 'L' : 'M'}${px(x)},${py(y)}`).join(' '), fill: 'none', stroke: c, 'stroke-width': 2, class: 'series'}));
-    for (const [x, y] of pts) { const d = el('circle', {cx: px(x), cy: py(y), r: 3, fill: c}); d.appendChild(el('title', {}, `${key} ${axis}=${x}: ${y}`)); s.appendChild(d); }
+    for (const [x, y, report] of pts) {
+      // Each point links to its own run's report.
+      const a = el('a', {href: report}), d = el('circle', {cx: px(x), cy: py(y), r: 3, fill: c});
+      d.appendChild(el('title', {}, `${key} ${axis}=${x}: ${y} (click: its report)`));
+      a.appendChild(d);
+      s.appendChild(a);
+    }
     s.appendChild(el('text', {x: X0 + W + 10, y: Y0 - H + 14 * k, fill: c}, key));
   });
   document.getElementById('charts').appendChild(s);
 }
 const t = document.createElement('table'), cols = D.axes.concat(D.metrics);
-const head = t.insertRow(); for (const c of cols) head.appendChild(document.createElement('th')).textContent = c;
-for (const r of D.rows) { const tr = t.insertRow(); for (const c of cols) tr.insertCell().textContent = r[c] === null ? '' : typeof r[c] === 'number' ? +r[c].toPrecision(12) : r[c]; }
+const head = t.insertRow(); for (const c of cols.concat(['report'])) head.appendChild(document.createElement('th')).textContent = c;
+for (const r of D.rows) {
+  const tr = t.insertRow();
+  for (const c of cols) tr.insertCell().textContent = r[c] === null ? '' : typeof r[c] === 'number' ? +r[c].toPrecision(12) : r[c];
+  const a = document.createElement('a'); a.href = r.report; a.textContent = 'report'; tr.insertCell().appendChild(a);
+}
 document.getElementById('table').appendChild(t);
 </script></body></html>
 )HTML";

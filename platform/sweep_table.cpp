@@ -1,6 +1,7 @@
 #include "sweep_table.h"
 
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -132,6 +133,8 @@ std::vector<std::string> write_sweep_results(const std::vector<SweepPoint>& poin
   for (const auto& p : points) {
     nlohmann::json row;
     for (const auto& [name, v] : p.values) row[name] = v;
+    // The point's own report, relative to the sweep directory (sweep.html links it).
+    row["report"] = std::filesystem::path(p.dir + "/report.html").lexically_relative(out).generic_string();
     const nlohmann::json m = point_complete(p) ? read_manifest(p.dir) : nlohmann::json();
     for (const auto& metric : metrics) {
       row[metric] = metric_value(m, metric);

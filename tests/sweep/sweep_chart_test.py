@@ -2,7 +2,8 @@
 """The sweep chart renders in a browser: runs a 2 x 2 sweep with two metrics,
 loads sweep.html in headless Chromium (no network: --dump-dom of a file) and
 checks the drawn SVG: one line per series and one marker per point of each
-metric's chart, the axis labels, the table of results, and the layout at
+metric's chart, the axis labels with round ticks and the unit, a link from
+every point and table row to that point's report, the table of results, and the layout at
 1280 px (tests/report/html_layout.py: nothing past the page, no clipped
 label). Exit code 77 (skipped) without Chromium."""
 import os
@@ -36,7 +37,14 @@ with tempfile.TemporaryDirectory(prefix="avp-chart-") as d:
         "x labels of the first axis": (dom.count(">100ns</text>"), 2),
         "legend entries": (dom.count(">platform.seed=2</text>"), 2),
         "table rows (header + 6 points)": (dom.count("<tr>"), 7),
+        "report links (6 points x 2 charts + 6 table rows)": (len(re.findall(r'<a href="point_[^"]*/report.html"', dom)), 18),
+        "unit of the time axis": (dom.count(">ns</text>"), 1),
+        "round y ticks of the time chart": (dom.count(">200,000</text>"), 1),
     }
+    missing = [h for h in set(re.findall(r'<a href="(point_[^"]*)"', dom)) if not os.path.exists(os.path.join(out, h))]
+    if missing:
+        print("links to missing reports:", missing)
+        checks["linked reports exist"] = (0, 1)
     bad = {k: v for k, v in checks.items() if v[0] != v[1]}
     summary, problems = layout_problems(browser, out + "/sweep.html")
     print(summary)
