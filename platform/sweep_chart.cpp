@@ -44,11 +44,16 @@ for (const metric of D.metrics) {
     const c = colors[k % colors.length];
     s.appendChild(el('path', {d: pts.map(([x, y], i) => `${i ? 'L' : 'M'}${px(x)},${py(y)}`).join(' '), fill: 'none', stroke: c, 'stroke-width': 2, class: 'series'}));
     for (const [x, y, report] of pts) {
-      // Each point links to its own run's report.
-      const a = el('a', {href: report}), d = el('circle', {cx: px(x), cy: py(y), r: 3, fill: c});
-      d.appendChild(el('title', {}, `${key} ${axis}=${x}: ${y} (click: its report)`));
-      a.appendChild(d);
-      s.appendChild(a);
+      // Each point links to its own run's report (when the page has them).
+      const d = el('circle', {cx: px(x), cy: py(y), r: 3, fill: c});
+      d.appendChild(el('title', {}, `${key} ${axis}=${x}: ${y}` + (report ? ' (click: its report)' : '')));
+      if (report) {
+        const a = el('a', {href: report});
+        a.appendChild(d);
+        s.appendChild(a);
+      } else {
+        s.appendChild(d);
+      }
     }
     s.appendChild(el('text', {x: X0 + W + 10, y: Y0 - H + 14 * k, fill: c}, key));
   });
@@ -59,7 +64,8 @@ const head = t.insertRow(); for (const c of cols.concat(['report'])) head.append
 for (const r of D.rows) {
   const tr = t.insertRow();
   for (const c of cols) tr.insertCell().textContent = r[c] === null ? '' : typeof r[c] === 'number' ? +r[c].toPrecision(12) : r[c];
-  const a = document.createElement('a'); a.href = r.report; a.textContent = 'report'; tr.insertCell().appendChild(a);
+  const cell = tr.insertCell();
+  if (r.report) { const a = document.createElement('a'); a.href = r.report; a.textContent = 'report'; cell.appendChild(a); }
 }
 document.getElementById('table').appendChild(t);
 </script></body></html>
