@@ -26,6 +26,9 @@ namespace avp {
 
 namespace {
 
+// Where a sweep writes without -o: its own directory, apart from single runs' accel-vp-out.
+constexpr const char* kDefaultSweepDir = "accel-vp-sweep";
+
 struct SweepOptions {
   std::vector<std::string> workloads{kDefaultWorkload};
   std::vector<std::string> workload_args;
@@ -33,6 +36,7 @@ struct SweepOptions {
   std::vector<std::string> metrics{"simulated_time_ns"};
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool slurm = false;
+  SlurmOptions slurm_options;
 };
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -152,7 +156,16 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
       ->delimiter(',');
   cmd->add_option("--jobs", o->jobs, "points run at once (default: the number of cores)")->check(CLI::Range(1u, 4096u));
   cmd->add_flag("--slurm", o->slurm, "run the missing points as a Slurm job array (writes sweep.sbatch, submits it with sbatch)");
-  cmd->callback([&ctx, o] {
+  cmd->add_flag("--slurm-script-only", o->slurm_options.script_only,
+                "with --slurm: write sweep.sbatch and do not submit it");
+  cmd->add_option("--slurm-partition", o->slurm_options.partition, "with --slurm: #SBATCH --partition");
+  cmd->add_option("--slurm-time", o->slurm_options.time, "with --slurm: #SBATCH --time (a task's time limit, e.g. 00:30:00)");
+  cmd->add_option("--slurm-mem", o->slurm_options.mem, "with --slurm: #SBATCH --mem (memory per task, e.g. 2G)");
+  auto* out_option = app.get_option("--out");
+  cmd->callback([&ctx, o, out_option] {
+    const bool slurm_extras = o->slurm_options.script_only || !o->slurm_options.partition.empty() ||
+                              !o->slurm_options.time.empty() || !o->slurm_options.mem.empty();
+    if (slurm_extras && !o->slurm) throw ParamError("--slurm-script-only, --slurm-partition, --slurm-time and --slurm-mem need --slurm");
     SweepAxes axes = parse_axes(o->params);
     for (const auto& w : o->workloads)
       if (!find_workload(w)) throw ParamError("--workload " + w + ": no such workload (accel-vp run --list shows them)");
@@ -162,7 +175,11 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
       check_axes(axes);
       check_metrics(o->metrics);
     }
-    const std::string out = std::filesystem::absolute(ctx.session.out_dir).lexically_normal().string();
+    // A sweep has its own default directory, and never shares one with a single run.
+    const std::string dir = out_option->count() ? ctx.session.out_dir : std::string(kDefaultSweepDir);
+    const std::string out = std::filesystem::absolute(dir).lexically_normal().string();
+    if (std::filesystem::exists(out + "/manifest.json"))
+      throw ParamError("-o " + dir + ": holds a single run (manifest.json); a sweep needs a directory of its own");
     std::filesystem::create_directories(out);
     std::vector<SweepPoint> points = sweep_grid(axes, out);
     std::vector<const SweepPoint*> todo;
@@ -185,7 +202,7 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
     if (o->slurm && !todo.empty()) {
       std::printf("accel-vp sweep: %zu points, %zu done, %zu to run on Slurm\n", points.size(), points.size() - todo.size(),
                   todo.size());
-      ctx.exit_code = submit_slurm_array(todo, self_exe(), out);
+      ctx.exit_code = submit_slurm_array(todo, self_exe(), out, o->slurm_options);
       return;
     }
     const size_t failed = run_local(self_exe(), todo, o->jobs);

@@ -107,6 +107,56 @@ TEST(Sweep, SlurmModeWritesAJobArrayOfTheMissingPoints) {
   EXPECT_EQ(s.find("'platform.seed=2'"), std::string::npos) << s;
 }
 
+TEST(Sweep, SlurmScriptOnlyPassesPartitionTimeAndMemoryAndSubmitsNothing) {
+  fs::remove_all("sweep_slurm_opts");
+  // A sbatch on PATH that would fail the test if it were called.
+  fs::create_directories("sweep_slurm_opts/bin");
+  std::ofstream("sweep_slurm_opts/bin/sbatch") << "#!/bin/sh\necho SBATCH-CALLED; exit 1\n";
+  fs::permissions("sweep_slurm_opts/bin/sbatch", fs::perms::owner_all);
+  const std::string path = "env PATH=" + fs::absolute("sweep_slurm_opts/bin").string() + ":/usr/bin:/bin";
+  const CliResult r = run_accel_vp("-o sweep_slurm_opts sweep --slurm --slurm-script-only --slurm-partition debug "
+                                   "--slurm-time 00:10:00 --slurm-mem 2G --workload memcheck --param platform.seed=1,2",
+                                   path);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.find("SBATCH-CALLED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not submitted (--slurm-script-only)"), std::string::npos) << r.out;
+  const std::string s = read_text("sweep_slurm_opts/sweep.sbatch");
+  for (const char* line : {"#SBATCH --partition=debug\n", "#SBATCH --time=00:10:00\n", "#SBATCH --mem=2G\n"})
+    EXPECT_NE(s.find(line), std::string::npos) << line << s;
+  // Without --slurm the Slurm options are an error.
+  EXPECT_EQ(run_accel_vp("-o sweep_slurm_opts sweep --slurm-mem 2G --workload memcheck --param platform.seed=1").code, 2);
+}
+
+TEST(Sweep, AFailedSubmissionSaysWhatToDo) {
+  fs::remove_all("sweep_slurm_down");
+  fs::create_directories("sweep_slurm_down/bin");
+  // sbatch as it fails when no controller answers.
+  std::ofstream("sweep_slurm_down/bin/sbatch")
+      << "#!/bin/sh\necho 'sbatch: error: Batch job submission failed: Unable to contact slurm controller' >&2; exit 1\n";
+  fs::permissions("sweep_slurm_down/bin/sbatch", fs::perms::owner_all);
+  const std::string path = "env PATH=" + fs::absolute("sweep_slurm_down/bin").string() + ":/usr/bin:/bin";
+  const CliResult r = run_accel_vp("-o sweep_slurm_down sweep --slurm --workload memcheck --param platform.seed=1", path);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("Unable to contact slurm controller"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("scontrol ping"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists("sweep_slurm_down/sweep.sbatch"));
+}
+
+TEST(Sweep, HasItsOwnDefaultDirectoryAndNeverSharesOneWithARun) {
+  fs::remove_all("sweep_own");
+  fs::create_directories("sweep_own");
+  // Without -o: accel-vp-sweep in the working directory, not accel-vp-out.
+  const CliResult r = run_accel_vp("sweep --workload memcheck --param platform.seed=1", "cd sweep_own &&");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::exists("sweep_own/accel-vp-sweep/results.csv"));
+  EXPECT_FALSE(fs::exists("sweep_own/accel-vp-out"));
+  // A single run's directory is refused.
+  ASSERT_EQ(run_accel_vp("-o sweep_own/single run memcheck").code, 0);
+  const CliResult mixed = run_accel_vp("-o sweep_own/single sweep --workload memcheck --param platform.seed=1");
+  EXPECT_EQ(mixed.code, 2) << mixed.out;
+  EXPECT_NE(mixed.out.find("holds a single run"), std::string::npos) << mixed.out;
+}
+
 TEST(Sweep, BadInputIsAClearErrorBeforeAnythingRuns) {
   struct Case {
     std::string args, message;
