@@ -68,6 +68,7 @@ void print_registers(Platform& p, std::ostream& os) {
     block.print(os);
   };
   on_bus("console", p.console.registers());
+  on_bus("perf", p.harts.perf.registers());
 }
 
 }  // namespace avp

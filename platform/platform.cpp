@@ -137,7 +137,7 @@ Platform::Platform()
   tcdm_local.init.bind(tcdm.socket);
   bus.init.bind(tcdm.socket);
   bus.init.bind(dram.socket);
-  bus.init.bind(harts.perf_socket);
+  bus.init.bind(harts.perf.socket);
   bus.init.bind(cmp.mirror);
   bus.init.bind(dma.regs);
   bus.init.bind(console.socket);

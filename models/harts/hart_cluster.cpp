@@ -54,7 +54,6 @@ const char* rv::cause_name(uint64_t cause) {
 
 HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned harts_per_core)
     : sc_module(name),
-      perf_socket("perf_socket"),
       xintf_hub("xintf_hub"),
       clock_period(this, "clock_period", sc_core::sc_time(1, sc_core::SC_NS), "hart clock period"),
       instruction_limit(this, "instruction_limit", 200'000'000ull,
@@ -90,6 +89,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       pmp_entries(this, "pmp_entries", 16, "PMP entries per hart (0..64)"),
       pmp_granularity(this, "pmp_granularity", 0, "PMP granularity G: regions of at least 2^(G+2) bytes (0..20)"),
       triggers(this, "triggers", 4, "debug triggers per hart (Sdtrig, mcontrol/mcontrol6; 0..64, 0: none)"),
+      perf("perf", *this, clock_period.get()),
       cores_(cores),
       harts_per_core_(harts_per_core),
       code_map_((1ull << (32 - kGranuleBits)) / 64, 0),
@@ -144,8 +144,6 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       st.mmu[c] = std::make_unique<Counter>(this, n + kMmuNames[c], kMmuWhat[c], c == 3 ? "reads" : "events");
   }
   for (auto& h : harts_) h->xintf.bind(xintf_hub);
-  perf_socket.register_b_transport(this, &HartCluster::perf_b_transport);
-  perf_socket.register_transport_dbg(this, &HartCluster::perf_transport_dbg);
   xintf_hub.register_b_transport(this, &HartCluster::xintf_b_transport);
 }
 
@@ -361,6 +359,12 @@ void HartCluster::code_written(uint64_t addr, unsigned len) {
     if (g < code_map_.size() * 64) code_map_[g >> 6] &= ~(1ull << (g & 63));
   code_flushes_.inc();
   for (auto& h : harts_) h->invalidate_decoded();
+}
+
+HartCluster::Totals HartCluster::totals() const {
+  Totals t{0, 0, code_flushes_.value(), barriers_done_.value(), prints_.value(), traps_.value(), xintf_calls_.value()};
+  for (const auto& h : harts_) t.instructions += h->instructions(), t.cycles += h->cycles();
+  return t;
 }
 
 // ---- extension devices ----

@@ -15,6 +15,7 @@
 #include "base/stats.h"
 #include "dma/dma_regs.h"
 #include "harts/hart.h"
+#include "harts/perf_counter_block.h"
 #include "harts/hart_control.h"
 #include "harts/xintf_map.h"
 
@@ -22,8 +23,6 @@ namespace avp {
 
 class HartCluster : public sc_core::sc_module, public HartControl {
  public:
-  // Performance counters at 0x2010_0000: per-hart block (+0x000) and global (+0x100).
-  tlm_utils::simple_target_socket<HartCluster> perf_socket;
   // Extension devices: every hart's xintf socket binds here (socket index = hart).
   tlm_utils::multi_passthrough_target_socket<HartCluster> xintf_hub;
 
@@ -112,12 +111,15 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<uint32_t> icache_ways, dcache_ways, icache_line_size, dcache_line_size;
   Param<sc_core::sc_time> icache_hit, icache_miss, dcache_hit, dcache_miss;
   Param<uint32_t> tlb_entries, pmp_entries, pmp_granularity, triggers;
+  // The performance-counter block (its own unit; bound on the device bus at bus.perf.base).
+  PerfCounterBlock perf;
+  struct Totals {
+    uint64_t instructions, cycles, code_flushes, barriers, prints, traps, xintf_calls;
+  };
+  Totals totals() const;
 
  private:
   static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
-  void perf_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned perf_transport_dbg(tlm::tlm_generic_payload& gp);
-  bool perf_access(tlm::tlm_generic_payload& gp);
   void configure_costs();
   void prepare_start(Hart& h);
   void check_mmu_params() const;

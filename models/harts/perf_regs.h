@@ -1,6 +1,6 @@
 /* Performance-counter block of the hart cluster (docs/harts.md, "Performance
  * counters"), shared by the model, the device SDK and tests. 64-bit
- * registers, 8-byte aligned accesses only. */
+ * registers (aligned 32-bit reads of either half work too). */
 #ifndef AVP_PERF_REGS_H
 #define AVP_PERF_REGS_H
 

@@ -108,7 +108,13 @@ RegisterBlock::Outcome RegisterBlock::access(tlm::tlm_generic_payload& gp, sc_co
   const char* bad_size = "access size or alignment does not match the register";
   Outcome out;
   uint64_t v = 0;
-  if (gp.is_write()) {
+  current_gp_ = &gp;
+  current_delay_ = &delay;
+  const char* refused = check_ ? check_(gp) : nullptr;
+  if (refused) {
+    out = misuse(gp.is_write(), offset, len, Fault::Unmapped, refused);
+    if (gp.is_read() && policy_ == Misuse::Ignore) std::memset(gp.get_data_ptr(), 0xFF, len);
+  } else if (gp.is_write()) {
     if (sized) std::memcpy(&v, gp.get_data_ptr(), len);
     out = sized ? write(offset, len, v) : misuse(true, offset, len, Fault::Size, bad_size);
   } else {
@@ -116,6 +122,8 @@ RegisterBlock::Outcome RegisterBlock::access(tlm::tlm_generic_payload& gp, sc_co
     if (out == Outcome::Read) std::memcpy(gp.get_data_ptr(), &v, len);
     else if (policy_ == Misuse::Ignore) std::memset(gp.get_data_ptr(), 0xFF, len);
   }
+  current_gp_ = nullptr;
+  current_delay_ = nullptr;
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
   if (out == Outcome::Misused && policy_ == Misuse::BusError)
     status = last_fault_ == Fault::Size       ? tlm::TLM_BURST_ERROR_RESPONSE
@@ -126,13 +134,15 @@ RegisterBlock::Outcome RegisterBlock::access(tlm::tlm_generic_payload& gp, sc_co
 }
 
 unsigned RegisterBlock::debug(tlm::tlm_generic_payload& gp) {
-  if (!gp.is_read() || gp.get_data_length() > 8) return 0;
+  if (!gp.is_read() || gp.get_data_length() > 8 || (check_ && check_(gp))) return 0;
   bank_ = selector_ ? selector_(gp) : 0;
   const char* why = "";
   Fault fault = Fault::None;
   const Hit h = decode(gp.get_address(), gp.get_data_length(), false, fault, why);
   if (!h.reg) return 0;
+  current_gp_ = &gp;
   const uint64_t v = (h.reg->read_element(h.idx) & h.mask) >> h.shift;
+  current_gp_ = nullptr;
   std::memcpy(gp.get_data_ptr(), &v, gp.get_data_length());
   return gp.get_data_length();
 }

@@ -60,6 +60,13 @@ class RegisterBlock {
   void set_bank_selector(std::function<unsigned(const tlm::tlm_generic_payload&)> selector) {
     selector_ = std::move(selector);
   }
+  // A check before every TLM and debug access: a non-null reason refuses the
+  // access as an unmapped one (for registers only some initiators may reach).
+  void set_access_check(std::function<const char*(const tlm::tlm_generic_payload&)> check) { check_ = std::move(check); }
+  // The TLM access being served, for callbacks that need its initiator or
+  // time (null outside one: direct read()/write(); the delay is null for debug accesses).
+  const tlm::tlm_generic_payload* current_payload() const { return current_gp_; }
+  const sc_core::sc_time* current_delay() const { return current_delay_; }
   unsigned bank() const { return bank_; }
 
   void reset();  // every register to its reset value, every bank
@@ -90,6 +97,9 @@ class RegisterBlock {
   std::vector<RegisterBase*> regs_;
   std::map<uint64_t, std::pair<RegisterBase*, unsigned>> elements_;  // offset -> element
   std::function<unsigned(const tlm::tlm_generic_payload&)> selector_;
+  std::function<const char*(const tlm::tlm_generic_payload&)> check_;
+  const tlm::tlm_generic_payload* current_gp_ = nullptr;
+  const sc_core::sc_time* current_delay_ = nullptr;
   unsigned bank_ = 0;
   Fault last_fault_ = Fault::None;  // of the last misuse, for the response
   Logger log_;

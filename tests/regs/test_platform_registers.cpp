@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "accel_vp_cli.h"
+#include "base/payload.h"
 #include "base/stats.h"
+#include "harts/perf_regs.h"
 #include "platform.h"
 
 using namespace avp;
@@ -92,6 +94,42 @@ TEST(PlatformRegisters, InfoPrintsTheMapOfEveryBlock) {
                            "0x1000  64-bit   RW  reset 0x0  CB_ADDR", "BAR0 0x2000..0x3fff: BAR0 AQL",
                            "0x3018  64-bit   WO  reset 0x0  AQL_DOORBELL[3]", "0x2038  64-bit   RO  reset 0x0  AQL_RING_BASE[1]",
                            "BAR0 0x4000..0xffff: BAR0 info", "0x4000  32-bit   RO  reset 0x31505641  INFO_MAGIC",
-                           "INFO_XINTF_UUID[2]", "console (misuse: bus error)", "0x0008  32-bit   RO  reset 0x0  STATUS"})
+                           "INFO_XINTF_UUID[2]", "console (misuse: bus error)", "0x0008  32-bit   RO  reset 0x0  STATUS",
+                           "bus 0x20100000: perf (misuse: bus error)", "0x01f8  64-bit   RW  reset 0x0  stats_control"})
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+}
+
+TEST(PlatformRegisters, PerfCounterBlockAnswersHartsAndRefusesOthersTheirCounters) {
+  Platform p;
+  RegisterBlock& perf = p.harts.perf.registers();
+  auto access = [&](UnitId unit, tlm::tlm_command cmd, uint64_t offset, unsigned len, uint64_t& value) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(cmd);
+    gp.set_address(offset);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    gp.set_data_length(len);
+    gp.set_streaming_width(len);
+    set_unit(gp, unit);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    perf.access(gp, delay);
+    EXPECT_EQ(delay, p.harts.clock_period.get());  // one hart clock per access
+    return gp.get_response_status();
+  };
+  const UnitId hart0 = make_unit(UnitKind::Hart, 0);
+  uint64_t v = 0;
+  EXPECT_EQ(access(hart0, tlm::TLM_READ_COMMAND, AVP_PERF_HART_INSTRET, 8, v), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(access(hart0, tlm::TLM_READ_COMMAND, AVP_PERF_HART_INSTRET + 4, 4, v), tlm::TLM_OK_RESPONSE);  // upper half
+  // The per-hart part answers harts only; the totals answer anyone.
+  EXPECT_EQ(access(kHostUnit, tlm::TLM_READ_COMMAND, AVP_PERF_HART_INSTRET, 8, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(access(make_unit(UnitKind::Hart, 999), tlm::TLM_READ_COMMAND, 0, 8, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  v = 7;
+  EXPECT_EQ(access(kHostUnit, tlm::TLM_READ_COMMAND, AVP_PERF_INSTRUCTIONS, 8, v), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(v, 0u);  // nothing ran
+  EXPECT_EQ(access(kHostUnit, tlm::TLM_READ_COMMAND, 0x1F0, 8, v), tlm::TLM_OK_RESPONSE);  // reserved totals read 0
+  // Misuse is a bus error: writes of counters, bad sizes.
+  EXPECT_EQ(access(hart0, tlm::TLM_WRITE_COMMAND, AVP_PERF_INSTRUCTIONS, 8, v), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(access(hart0, tlm::TLM_READ_COMMAND, AVP_PERF_INSTRUCTIONS, 2, v), tlm::TLM_BURST_ERROR_RESPONSE);
+  // STATS_CONTROL reads the number of dumps so far.
+  EXPECT_EQ(access(hart0, tlm::TLM_READ_COMMAND, AVP_PERF_STATS_CONTROL, 8, v), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(v, StatRegistry::instance().dumps().size());
 }
