@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "base/cache_traffic.h"
 #include "base/fetch.h"
 #include "base/unit.h"
 
@@ -110,15 +111,15 @@ void WindowUnit::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   uint64_t eff = 0;
   const Window* w = nullptr;
   const uint64_t addr = gp.get_address();
-  if (!translate(gp, gp.is_write(), eff, &w)) {
+  if (!translate(gp, writes(gp), eff, &w)) {
     faults_.inc();
-    AVP_LOG(log_, Warn, "refused " << (gp.is_write() ? "write" : "read") << " at 0x" << std::hex << addr << std::dec
+    AVP_LOG(log_, Warn, "refused " << (writes(gp) ? "write" : "read") << " at 0x" << std::hex << addr << std::dec
                                    << " (" << gp.get_data_length() << " bytes) by " << unit_name(unit_of(gp))
                                    << ": no window allows it");
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  accesses_.inc();
+  if (!is_functional(gp)) accesses_.inc();  // a cached access counts as its fills and write-backs
   gp.set_address(eff);
   init->b_transport(gp, delay);
   gp.set_address(addr);

@@ -36,8 +36,10 @@ uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
   ++misses_;
   miss = true;
   uint64_t t = g_.miss_ps;
+  written_back_ = ~0ull;
   if (victim->dirty) {
     ++writebacks_;
+    written_back_ = victim->tag;
     t += g_.miss_ps;
   }
   *victim = Way{block, clock_, write};
@@ -45,12 +47,13 @@ uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
   return t;
 }
 
-uint64_t CacheModel::flush() {
+uint64_t CacheModel::flush(const std::function<void(uint64_t line)>& on_writeback) {
   uint64_t t = 0;
   for (auto& w : ways_) {
     if (w.dirty) {
       ++writebacks_;
       t += g_.miss_ps;
+      if (on_writeback) on_writeback(w.tag);
     }
     w = Way{};
   }

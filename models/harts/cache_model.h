@@ -3,6 +3,7 @@
 // write-backs cost their configured latencies and feed the statistics.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace avp {
@@ -38,8 +39,11 @@ class CacheModel {
     }
     return access_set(block, write, miss);
   }
-  // Writes back and invalidates every line; returns the time the write-backs take.
-  uint64_t flush();
+  // The line (address >> line_bits()) the last miss wrote back; ~0: none.
+  uint64_t written_back() const { return written_back_; }
+  // Writes back and invalidates every line; returns the time the write-backs
+  // take. on_writeback (optional) sees each dirty line.
+  uint64_t flush(const std::function<void(uint64_t line)>& on_writeback = {});
   void invalidate();
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
@@ -70,6 +74,7 @@ class CacheModel {
   unsigned line_bits_ = 0;
   std::vector<Way> ways_;
   uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0;
+  uint64_t written_back_ = ~0ull;
   // The lines (address >> line bits; ~0: none) of the last two accesses and
   // their ways: [last_] the most recent, the other one's way may have been reused since.
   uint64_t recent_block_[2] = {~0ull, ~0ull};

@@ -12,6 +12,7 @@ using namespace rv;
 Hart::Hart(sc_core::sc_module_name name, HartCluster& cluster, unsigned hart_id, unsigned core_id)
     : sc_module(name), bus("bus"), xintf("xintf"), cluster_(cluster), id_(hart_id), core_(core_id) {
   set_unit(gp_, make_unit(UnitKind::Hart, id_), core_);
+  set_unit(traffic_gp_, make_unit(UnitKind::Hart, id_), core_);
   bus.register_invalidate_direct_mem_ptr(this, &Hart::invalidate_dmi);
   SC_HAS_PROCESS(Hart);
   SC_THREAD(thread);
@@ -31,6 +32,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   ret_addr_ = l.ra;
   launch_id_ = l.launch_id;
   set_context(gp_, l.context);  // every bus access of the instance carries its context
+  set_context(traffic_gp_, l.context);
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   done_ = std::move(done);
   reservation_ = ~0ull;

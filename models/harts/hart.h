@@ -64,6 +64,9 @@ class Hart : public sc_core::sc_module {
   // trap ends it); otherwise a bare-metal program (traps go to mtvec).
   void start(const HartLaunch& l, bool kernel, std::function<void(const HartExit&)> done);
   void invalidate_decoded();  // drop every decoded block (fence.i, SYNC_CACHE ICACHE, code writes)
+  // Writes back every dirty D-cache line (each a write-back on the bus) and
+  // invalidates the cache; returns the time the write-backs take.
+  uint64_t flush_dcache();
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS); }
@@ -131,16 +134,17 @@ class Hart : public sc_core::sc_module {
     std::vector<rv::Insn> insns;
     uint64_t pc = 0, bytes = 0;
     uint64_t ppc = 0;  // physical address of pc (pc itself without translation)
-    // Fetch latency of the memory holding the block and the I-cache lines it
-    // spans, as of DMI generation fetch_gen and line size 2^fetch_line_bits.
-    mutable uint64_t fetch_memory_ps = 0, fetch_gen = ~0ull, first_line = 0;
+    // Whether the block's code is cacheable memory (I-cache misses fill lines
+    // from it) and the I-cache lines it spans, as of DMI generation fetch_gen
+    // and line size 2^fetch_line_bits.
+    mutable uint64_t fetch_gen = ~0ull, first_line = 0;
     mutable uint32_t lines = 0;
     mutable uint8_t fetch_line_bits = 0;
+    mutable bool fetch_cached = false;
   };
   struct DmiRegion {
     uint64_t base = 0, size = 0;  // size 0: empty
     uint8_t* ptr = nullptr;
-    uint64_t rd_ps = 0, wr_ps = 0;
     bool rd = false, wr = false, exec = false;  // exec: granted to an instruction fetch
     // Physical minus virtual address: the fast paths keep regions by the address
     // the program uses; with translation on, a region is one 4 KiB page.
@@ -196,6 +200,8 @@ class Hart : public sc_core::sc_module {
   rv::TlbEntry walk(uint64_t va, unsigned access, rv::Priv p, uint16_t asid);
   bool pte_permits(uint64_t flags, unsigned access, rv::Priv p) const;
   uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval);
+  // A data access at a physical address outside the fast regions: DMI, a
+  // functional transaction to cacheable memory, or a device transaction.
   void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval);
   uint64_t fetch_address(uint64_t va);  // physical address of a fetch (page tables only; throws)
   bool fetch_allowed(uint64_t pa, unsigned len) const {
@@ -208,9 +214,7 @@ class Hart : public sc_core::sc_module {
     if (off < rd_.size && rd_.size - off >= sizeof(T)) {
       T v;
       std::memcpy(&v, rd_.ptr + off, sizeof(T));
-      const uint64_t t = dcache_.enabled() ? cached(addr + rd_.pa_delta, false, rd_.rd_ps) : rd_.rd_ps;
-      local_ps_ += t;
-      stall_ps_[StallMemory] += t;
+      add_memory_time(data_time(addr + rd_.pa_delta, false, sizeof(T)));
       return v;
     }
     return load_slow<T>(addr);
@@ -221,20 +225,30 @@ class Hart : public sc_core::sc_module {
     if (off < wr_.size && wr_.size - off >= sizeof(T)) {
       std::memcpy(wr_.ptr + off, &v, sizeof(T));
       const uint64_t pa = addr + wr_.pa_delta;
-      const uint64_t t = dcache_.enabled() ? cached(pa, true, wr_.wr_ps) : wr_.wr_ps;
-      local_ps_ += t;
-      stall_ps_[StallMemory] += t;
+      add_memory_time(data_time(pa, true, sizeof(T)));
       after_store(pa, sizeof(T));
     } else {
       store_slow<T>(addr, v);  // calls after_store itself
     }
   }
-  // Data-cache timing of a DMI access: the memory latency only on a miss.
-  uint64_t cached(uint64_t addr, bool write, uint64_t memory_ps) {
+  // Memory timing (hart_memory_timing.cpp, base/cache_traffic.h): the time
+  // of a data access to memory, whether its data moved by DMI or not: the
+  // D-cache model, whose misses send a line fill (and the write-back of a
+  // dirty victim) to the bus; without a D-cache, the access itself.
+  uint64_t data_time(uint64_t pa, bool write, unsigned len) {
+    if (!dcache_.enabled()) return bus_traffic(pa, write, len, false);
     bool miss = false;
-    const uint64_t t = dcache_.access(addr, write, miss);
-    return miss ? t + memory_ps : t;
+    const uint64_t t = dcache_.access(pa, write, miss);
+    return miss ? t + dcache_miss(pa) : t;
   }
+  void add_memory_time(uint64_t t) {
+    local_ps_ += t;
+    stall_ps_[StallMemory] += t;
+  }
+  uint64_t dcache_miss(uint64_t pa);  // the fill's latency
+  // A Timing transaction of len bytes at pa; its latency (ps).
+  uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch);
+  bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
   void fetch_timing(const Block& b);
   template <typename T>
   T load_slow(uint64_t addr);
@@ -267,6 +281,7 @@ class Hart : public sc_core::sc_module {
   };
   std::vector<BlockSlot> block_slots_ = std::vector<BlockSlot>(kBlockSlots);
   tlm::tlm_generic_payload gp_;
+  tlm::tlm_generic_payload traffic_gp_;  // Probe and Timing transactions (base/cache_traffic.h)
   uint64_t local_ps_ = 0;
   uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none

@@ -244,7 +244,7 @@ sc_core::sc_time HartCluster::flush_dcaches() {
   // The caches are timing models (memory is coherent): a flush costs the
   // write-back of each dirty line; the harts' caches write back in parallel.
   uint64_t longest = 0;
-  for (auto& h : harts_) longest = std::max(longest, h->dcache().flush());
+  for (auto& h : harts_) longest = std::max(longest, h->flush_dcache());
   return sc_core::sc_time(static_cast<double>(longest), sc_core::SC_PS);
 }
 

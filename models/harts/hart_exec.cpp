@@ -135,11 +135,12 @@ inline uint64_t mulhsu(int64_t a, uint64_t b) {
 // Inlined into run_block: per block, so its call overhead counts on short blocks.
 [[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b) {
   // Instruction-cache timing: one access per line the block spans; a miss
-  // pays the fetch latency of the memory that holds the code.
+  // fills the line from the memory that holds the code (no fill for code
+  // outside cacheable memory, such as the host window).
   if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) {
-    b.fetch_memory_ps = 0;
-    for (const auto& r : dmi_)
-      if (b.ppc - r.base < r.size) b.fetch_memory_ps = r.rd_ps;
+    b.fetch_cached = false;
+    for (const auto& r : dmi_) b.fetch_cached |= b.ppc - r.base < r.size;
+    if (!b.fetch_cached) b.fetch_cached = cacheable(b.ppc, 4, true);
     b.fetch_gen = dmi_gen_;
     b.fetch_line_bits = static_cast<uint8_t>(icache_.line_bits());
     b.first_line = b.ppc >> b.fetch_line_bits;
@@ -149,7 +150,7 @@ inline uint64_t mulhsu(int64_t a, uint64_t b) {
   for (uint32_t i = 0; i < b.lines; ++i) {
     bool miss = false;
     t += icache_.access_line(b.first_line + i, false, miss);
-    if (miss) t += b.fetch_memory_ps;
+    if (miss && b.fetch_cached) t += bus_traffic((b.first_line + i) << b.fetch_line_bits, false, 1u << b.fetch_line_bits, true);
   }
   local_ps_ += t;
   stall_ps_[StallFetch] += t;

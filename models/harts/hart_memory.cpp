@@ -1,6 +1,7 @@
 // A hart's memory accesses outside the inlined fast paths: DMI regions
 // (find_dmi, invalidation), TLM transport with the hart's local time, the
 // slow paths of loads and stores, and the debugger's and the fetch's reads.
+// Their timing: hart_memory_timing.cpp.
 #include "base/fetch.h"
 #include "base/payload.h"
 #include "base/unit.h"
@@ -37,8 +38,6 @@ Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   r.rd = dmi.is_read_allowed() && fetch_ext.read_ok;
   r.wr = dmi.is_write_allowed();
   r.exec = dmi.is_read_allowed() && fetch_ext.exec_ok;
-  r.rd_ps = static_cast<uint64_t>(dmi.get_read_latency().to_seconds() * 1e12 + 0.5);
-  r.wr_ps = static_cast<uint64_t>(dmi.get_write_latency().to_seconds() * 1e12 + 0.5);
   if (ro_size_ && r.wr && r.base < ro_base_ + ro_size_ && ro_base_ <= r.base + (r.size - 1)) {
     // Clip the writable region to the side of the read-only range that holds addr.
     const uint64_t end = r.base + (r.size - 1);
@@ -100,7 +99,7 @@ T Hart::load_slow(uint64_t addr) {
       return load<T>(addr);
     }
   }
-  transport(tlm::TLM_READ_COMMAND, addr, &v, sizeof(T), kLoadAccessFault, addr);
+  phys_access(false, addr, &v, sizeof(T), kLoadAccessFault, addr);
   return v;
 }
 
@@ -109,8 +108,7 @@ void Hart::store_slow(uint64_t addr, T v) {
   if (addr - wr2_.base < wr2_.size && wr2_.size - (addr - wr2_.base) >= sizeof(T)) {
     std::swap(wr_, wr2_);
     std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
-    local_ps_ += wr_.wr_ps;
-    stall_ps_[StallMemory] += wr_.wr_ps;
+    add_memory_time(data_time(addr + wr_.pa_delta, true, sizeof(T)));
     after_store(addr + wr_.pa_delta, sizeof(T));
     return;
   }
@@ -123,15 +121,12 @@ void Hart::store_slow(uint64_t addr, T v) {
       wr2_ = wr_;
       wr_ = *r;
       std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
-      local_ps_ += wr_.wr_ps;
-      stall_ps_[StallMemory] += wr_.wr_ps;
+      add_memory_time(data_time(addr, true, sizeof(T)));
       after_store(addr, sizeof(T));
       return;
     }
   }
-  if (read_only(addr, sizeof(T))) throw TrapException{kStoreAccessFault, addr};
-  transport(tlm::TLM_WRITE_COMMAND, addr, &v, sizeof(T), kStoreAccessFault, addr);
-  after_store(addr, sizeof(T));
+  phys_access(true, addr, &v, sizeof(T), kStoreAccessFault, addr);  // calls after_store
 }
 
 template uint8_t Hart::load_slow<uint8_t>(uint64_t);

@@ -80,14 +80,12 @@ bool Hart::pte_permits(uint64_t pte, unsigned access, Priv p) const {
 uint64_t Hart::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval) {
   const unsigned access = write ? kAccessWrite : kAccessRead;
   if (pmp_.active_for(PRV_S) && !pmp_.allows(pa, 8, PRV_S, access)) throw TrapException{fault_cause, tval};
-  // Through the interconnect, bypassing the L1 data cache model: the memory's latency.
+  // Uncached, bypassing the L1 data cache model: the bus and the memory time it.
   uint64_t v = write ? *write : 0;
   if (DmiRegion* r = find_dmi(pa, write != nullptr); r && r->size - (pa - r->base) >= 8) {
     if (write) std::memcpy(r->ptr + (pa - r->base), &v, 8);
     else std::memcpy(&v, r->ptr + (pa - r->base), 8);
-    const uint64_t ps = write ? r->wr_ps : r->rd_ps;
-    local_ps_ += ps;
-    stall_ps_[StallMemory] += ps;
+    add_memory_time(bus_traffic(pa, write != nullptr, 8, false));
   } else {
     transport(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, &v, 8, fault_cause, tval);
   }
@@ -169,21 +167,6 @@ uint64_t Hart::translate_data(uint64_t va, unsigned len, unsigned access, Priv p
     throw TrapException{access_fault(access), va};
   }
   return pa;
-}
-
-void Hart::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval) {
-  if (DmiRegion* r = find_dmi(pa, write); r && r->size - (pa - r->base) >= len) {
-    if (write) std::memcpy(r->ptr + (pa - r->base), buf, len);
-    else std::memcpy(buf, r->ptr + (pa - r->base), len);
-    const uint64_t ps = write ? r->wr_ps : r->rd_ps;
-    const uint64_t t = dcache_.enabled() ? cached(pa, write, ps) : ps;
-    local_ps_ += t;
-    stall_ps_[StallMemory] += t;
-  } else {
-    if (write && read_only(pa, len)) throw TrapException{fault_cause, tval};
-    transport(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, buf, len, fault_cause, tval);
-  }
-  if (write) after_store(pa, len);
 }
 
 void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {

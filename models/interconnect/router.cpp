@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 
+#include "base/cache_traffic.h"
 #include "base/unit.h"
 
 namespace avp {
@@ -30,8 +31,8 @@ unsigned Router::add_port(const std::string& port, sc_core::sc_time latency, dou
   p.latency = std::make_unique<Param<sc_core::sc_time>>(this, port + ".latency", latency,
                                                         "interconnect latency added to every access to " + port);
   p.bandwidth = std::make_unique<Param<double>>(this, port + ".bandwidth", bandwidth,
-                                                "bandwidth of the " + port + " port in bytes/ns (0 = unlimited; limited ports grant no DMI)");
-  p.accesses = std::make_unique<Counter>(this, port + ".accesses", "transactions routed to " + port, "transactions");
+                                                "bandwidth of the " + port + " port in bytes/ns (0 = unlimited)");
+  p.accesses = std::make_unique<Counter>(this, port + ".accesses", "transactions routed to " + port + " (harts: cache fills, write-backs, uncached accesses)", "transactions");
   p.bytes = std::make_unique<Counter>(this, port + ".bytes", "bytes routed to " + port, "bytes");
   p.busy = std::make_unique<Utilisation>(this, port + ".busy", "occupancy of the " + port + " port");
   ports_.push_back(std::move(p));
@@ -103,6 +104,12 @@ void Router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
+  gp.set_address(m->r.absolute ? addr : addr - m->r.base);
+  if (is_functional(gp)) {  // the data of a cached access: its fill or write-back is what the bus carries
+    init[m->r.port]->b_transport(gp, delay);
+    gp.set_address(addr);
+    return;
+  }
   Port& p = ports_[m->r.port];
   p.accesses->inc();
   p.bytes->inc(gp.get_data_length());
@@ -116,7 +123,6 @@ void Router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     p.busy->add_busy(start, p.busy_until);
     delay += (start - arrive) + occupy;
   }
-  gp.set_address(m->r.absolute ? addr : addr - m->r.base);
   init[m->r.port]->b_transport(gp, delay);
   gp.set_address(addr);
 }
@@ -139,7 +145,6 @@ bool Router::get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_d
   const MappedRange* m = lookup(addr);
   if (!m) return false;
   const Port& p = ports_[m->r.port];
-  if (p.bandwidth->get() > 0) return false;
   const uint64_t shift = m->r.absolute ? 0 : m->r.base;
   gp.set_address(addr - shift);
   bool ok = init[m->r.port]->get_direct_mem_ptr(gp, dmi);

@@ -27,8 +27,9 @@ class Router : public sc_core::sc_module {
   ~Router() override;
 
   // A target port. Parameters <router>.<port>.latency and .bandwidth (bytes per
-  // ns; 0 = unlimited). A port with a bandwidth limit grants no DMI, so every
-  // access is counted against the port's occupancy.
+  // ns; 0 = unlimited). Harts' accesses through DMI reach the port's
+  // statistics and occupancy as their caches' fills and write-backs
+  // (base/cache_traffic.h), so a bandwidth limit does not need to refuse DMI.
   unsigned add_port(const std::string& port, sc_core::sc_time latency = sc_core::SC_ZERO_TIME, double bandwidth = 0);
   // An address range served by `port`. Its base is the parameter
   // <router>.<range>.base. The target sees addresses relative to the base,

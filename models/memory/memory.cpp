@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "base/cache_traffic.h"
+
 namespace avp {
 
 Memory::Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_time default_latency)
@@ -18,8 +20,8 @@ Memory::Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_
       log_(this->name()),
       reads_(this, "reads", "read transactions", "transactions"),
       writes_(this, "writes", "write transactions", "transactions"),
-      bytes_read_(this, "bytes_read", "bytes read by transactions (DMI accesses are not counted)", "bytes"),
-      bytes_written_(this, "bytes_written", "bytes written by transactions (DMI accesses are not counted)", "bytes"),
+      bytes_read_(this, "bytes_read", "bytes read (harts: their caches' line fills and uncached reads)", "bytes"),
+      bytes_written_(this, "bytes_written", "bytes written (harts: their caches' write-backs and uncached writes)", "bytes"),
       dmi_grants_(this, "dmi_grants", "DMI pointers granted", "grants") {
   if (size.get() == 0) throw ParamError(std::string(this->name()) + ".size: must not be 0");
   void* p = mmap(nullptr, size.get(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -97,24 +99,45 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
 }
 
 void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (is_functional(gp)) {  // a hart's cache model times it (base/cache_traffic.h)
+    access(gp);
+    return;
+  }
+  if (is_timing_only(gp)) {  // a hart's fill, write-back or uncached access: counted and timed, no data
+    if (gp.get_address() > size.get() || gp.get_data_length() > size.get() - gp.get_address()) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    count(writes(gp), gp.get_data_length(), delay);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   if (!access(gp)) {
     AVP_LOG(log_, Warn, "access past the end: offset 0x" << std::hex << gp.get_address() << std::dec << " length "
                                                          << gp.get_data_length());
     return;
   }
-  if (gp.is_read()) {
-    reads_.inc();
-    bytes_read_.inc(gp.get_data_length());
-    delay += read_latency.get();
-  } else if (gp.is_write()) {
-    writes_.inc();
-    bytes_written_.inc(gp.get_data_length());
-    delay += write_latency.get();
-  }
+  if (gp.is_read() || gp.is_write()) count(gp.is_write(), gp.get_data_length(), delay);
   gp.set_dmi_allowed(dmi_enabled.get());
 }
 
+void Memory::count(bool write, uint64_t bytes, sc_core::sc_time& delay) {
+  if (write) {
+    writes_.inc();
+    bytes_written_.inc(bytes);
+    delay += write_latency.get();
+  } else {
+    reads_.inc();
+    bytes_read_.inc(bytes);
+    delay += read_latency.get();
+  }
+}
+
 unsigned Memory::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
+  if (CacheTrafficExtension* c = cache_traffic(gp); c && c->kind == CacheTrafficExtension::Probe) {
+    c->memory = gp.get_address() < size.get();
+    return 0;
+  }
   return access(gp) ? gp.get_data_length() : 0;
 }
 

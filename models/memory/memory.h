@@ -45,6 +45,7 @@ class Memory : public sc_core::sc_module {
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   bool access(tlm::tlm_generic_payload& gp);
+  void count(bool write, uint64_t bytes, sc_core::sc_time& delay);  // statistics and latency of an access
 
   uint8_t* data_ = nullptr;
   int share_fd_ = -1;

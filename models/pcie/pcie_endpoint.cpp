@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "base/cache_traffic.h"
 #include "base/payload.h"
 #include "base/unit.h"
 #include "base/vcd.h"
@@ -287,6 +288,8 @@ void PcieEndpoint::upstream_transport(tlm::tlm_generic_payload& gp, sc_core::sc_
 }
 
 unsigned PcieEndpoint::dma_transport_dbg(tlm::tlm_generic_payload& gp) {
+  // Host memory lies across the link: harts do not cache it (base/cache_traffic.h).
+  if (const CacheTrafficExtension* c = cache_traffic(gp); c && c->kind == CacheTrafficExtension::Probe) return 0;
   const uint32_t ctx = context_of(gp);
   if (ctx == kNoContext) return upstream->transport_dbg(gp);
   const uint64_t addr = gp.get_address();

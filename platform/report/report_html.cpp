@@ -56,7 +56,10 @@ function timeAxis(s, x0, w, y, lo, hi) {
   for (const v of ticks) {
     const x = x0 + w * (v - lo) / ((hi - lo) || 1);
     s.appendChild(el('line', {x1: x, y1: y, x2: x, y2: y + 4, stroke: '#888'}));
-    s.appendChild(el('text', {x, y: y + 16, 'font-size': 10, 'text-anchor': 'middle', class: 'tick'}, fmtTime(v, step)));
+    // A label that would stick out past an end of the axis is aligned to that end.
+    const label = fmtTime(v, step), half = label.length * 3;
+    const anchor = x + half > x0 + w ? 'end' : x - half < x0 ? 'start' : 'middle';
+    s.appendChild(el('text', {x, y: y + 16, 'font-size': 10, 'text-anchor': anchor, class: 'tick'}, label));
   }
 }
 // A 0-100 % axis along y under bars that start at x0 and are w wide at 100 %.

@@ -1,0 +1,88 @@
+// A hart's memory timing (base/cache_traffic.h): the caches decide when the
+// bus is used, the bus and the memories how long it takes. Whether the data
+// moved by DMI or by a functional transaction does not enter: line fills,
+// write-backs and uncached accesses are Timing transactions in both cases, so
+// simulated times and the bus and memory statistics do not depend on DMI.
+#include "base/cache_traffic.h"
+#include "base/fetch.h"
+#include "base/payload.h"
+#include "harts/hart.h"
+
+namespace avp {
+
+uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch) {
+  // No data moves: the pointer only satisfies initiators that expect one.
+  static unsigned char scratch[256];
+  CacheTrafficExtension traffic;
+  traffic.kind = CacheTrafficExtension::Timing;
+  traffic.write = write;
+  FetchExtension fetch_ext;
+  fetch_ext.fetch = true;
+  prepare_payload(traffic_gp_, tlm::TLM_IGNORE_COMMAND, pa, scratch, len);
+  traffic_gp_.set_extension(&traffic);
+  if (fetch) traffic_gp_.set_extension(&fetch_ext);
+  sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
+  bus->b_transport(traffic_gp_, delay);
+  traffic_gp_.clear_extension(&traffic);
+  if (fetch) traffic_gp_.clear_extension(&fetch_ext);
+  const uint64_t end = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
+  return end > local_ps_ ? end - local_ps_ : 0;
+}
+
+uint64_t Hart::dcache_miss(uint64_t pa) {
+  const unsigned bits = dcache_.line_bits();
+  const unsigned line = 1u << bits;
+  // The dirty victim goes to a write buffer: its write-back occupies the bus
+  // but the hart does not wait for it (the cache model charges its transfer).
+  if (const uint64_t victim = dcache_.written_back(); victim != ~0ull) bus_traffic(victim << bits, true, line, false);
+  return bus_traffic(pa >> bits << bits, false, line, false);
+}
+
+uint64_t Hart::flush_dcache() {
+  const unsigned bits = dcache_.line_bits();
+  return dcache_.flush([this, bits](uint64_t line) { bus_traffic(line << bits, true, 1u << bits, false); });
+}
+
+bool Hart::cacheable(uint64_t pa, unsigned len, bool fetch) {
+  unsigned char scratch[8];
+  CacheTrafficExtension probe;
+  probe.kind = CacheTrafficExtension::Probe;
+  FetchExtension fetch_ext;
+  fetch_ext.fetch = fetch;
+  prepare_payload(traffic_gp_, tlm::TLM_READ_COMMAND, pa, scratch, len < sizeof scratch ? len : sizeof scratch);
+  traffic_gp_.set_extension(&probe);
+  traffic_gp_.set_extension(&fetch_ext);
+  bus->transport_dbg(traffic_gp_);
+  traffic_gp_.clear_extension(&probe);
+  traffic_gp_.clear_extension(&fetch_ext);
+  return probe.memory;
+}
+
+void Hart::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval) {
+  if (DmiRegion* r = find_dmi(pa, write); r && r->size - (pa - r->base) >= len) {
+    if (write) std::memcpy(r->ptr + (pa - r->base), buf, len);
+    else std::memcpy(buf, r->ptr + (pa - r->base), len);
+    add_memory_time(data_time(pa, write, len));
+  } else {
+    if (write && read_only(pa, len)) throw TrapException{fault_cause, tval};
+    if (cacheable(pa, len, false)) {
+      // The data moves functionally; the cache model times the access as it would a DMI one.
+      CacheTrafficExtension functional;
+      functional.kind = CacheTrafficExtension::Functional;
+      gp_.set_extension(&functional);
+      try {
+        transport(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, buf, len, fault_cause, tval);
+      } catch (...) {
+        gp_.clear_extension(&functional);
+        throw;
+      }
+      gp_.clear_extension(&functional);
+      add_memory_time(data_time(pa, write, len));
+    } else {
+      transport(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, buf, len, fault_cause, tval);
+    }
+  }
+  if (write) after_store(pa, len);
+}
+
+}  // namespace avp
