@@ -35,6 +35,8 @@ unsigned Router::add_port(const std::string& port, sc_core::sc_time latency, dou
   p.accesses = std::make_unique<Counter>(this, port + ".accesses", "transactions routed to " + port + " (harts: cache fills, write-backs, uncached accesses)", "transactions");
   p.bytes = std::make_unique<Counter>(this, port + ".bytes", "bytes routed to " + port, "bytes");
   p.busy = std::make_unique<Utilisation>(this, port + ".busy", "occupancy of the " + port + " port");
+  p.queue_delay = std::make_unique<Histogram>(this, port + ".queue_delay",
+                                              "wait of a transfer for the " + port + " port (bandwidth-limited ports)", "ns");
   ports_.push_back(std::move(p));
   return static_cast<unsigned>(ports_.size() - 1);
 }
@@ -115,13 +117,16 @@ void Router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   p.bytes->inc(gp.get_data_length());
   delay += p.latency->get();
   if (p.bandwidth->get() > 0) {
-    // The burst occupies the port for size / bandwidth; a busy port delays it.
-    const sc_core::sc_time arrive = sc_core::sc_time_stamp() + delay;
-    const sc_core::sc_time start = std::max(arrive, p.busy_until);
+    // The burst needs the port for size / bandwidth of its free time from
+    // its arrival on (bandwidth_calendar.h); the rest of its wait is queueing.
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time arrive = now + delay;
     const sc_core::sc_time occupy(gp.get_data_length() / p.bandwidth->get(), sc_core::SC_NS);
-    p.busy_until = start + occupy;
-    p.busy->add_busy(start, p.busy_until);
-    delay += (start - arrive) + occupy;
+    p.calendar.forget_before(now.value());
+    const sc_core::sc_time end = sc_core::sc_time::from_value(p.calendar.reserve(arrive.value(), occupy.value()));
+    p.busy->add_disjoint(occupy);
+    p.queue_delay->sample((end - arrive - occupy).to_seconds() * 1e9);
+    delay += end - arrive;
   }
   init[m->r.port]->b_transport(gp, delay);
   gp.set_address(addr);

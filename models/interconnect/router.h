@@ -15,6 +15,7 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
+#include "interconnect/bandwidth_calendar.h"
 
 namespace avp {
 
@@ -30,6 +31,8 @@ class Router : public sc_core::sc_module {
   // ns; 0 = unlimited). Harts' accesses through DMI reach the port's
   // statistics and occupancy as their caches' fills and write-backs
   // (base/cache_traffic.h), so a bandwidth limit does not need to refuse DMI.
+  // A limited port's transfers queue for it in simulated-time order
+  // (bandwidth_calendar.h); <router>.<port>.queue_delay samples the wait.
   unsigned add_port(const std::string& port, sc_core::sc_time latency = sc_core::SC_ZERO_TIME, double bandwidth = 0);
   // An address range served by `port`. Its base is the parameter
   // <router>.<range>.base. The target sees addresses relative to the base,
@@ -56,7 +59,8 @@ class Router : public sc_core::sc_module {
     std::unique_ptr<Param<double>> bandwidth;
     std::unique_ptr<Counter> accesses, bytes;
     std::unique_ptr<Utilisation> busy;
-    sc_core::sc_time busy_until;
+    std::unique_ptr<Histogram> queue_delay;
+    BandwidthCalendar calendar;
   };
   struct MappedRange {
     Range r;

@@ -76,6 +76,8 @@ class Utilisation : public StatBase {
       : StatBase(owner, local, std::move(description), "fraction") {}
   Utilisation(std::string name, std::string description) : StatBase(std::move(name), std::move(description), "fraction") {}
   void add_busy(const sc_core::sc_time& start, const sc_core::sc_time& end);
+  // Busy time known not to overlap any counted before (a port's reserved slots, whatever their order).
+  void add_disjoint(const sc_core::sc_time& duration) { busy_ += duration; }
   sc_core::sc_time busy() const { return busy_; }
   // Busy fraction of [since, until] (since: 0 or the last reset); until defaults to the current simulated time.
   double fraction(const sc_core::sc_time& until = sc_core::sc_time_stamp()) const;

@@ -1,0 +1,31 @@
+// Reservations of a port's bandwidth over simulated time, for initiators that
+// run ahead of SystemC time (temporal decoupling). A transfer uses the port's
+// free time from its arrival on, in the gaps that transfers simulated before
+// it left, until it has had its length: so the queueing it sees depends on
+// the simulated times of the others, not on the order in which the
+// simulation thread issued them, and the port never idles while a transfer
+// waits (a gap shorter than a transfer is used, not lost). Issued in time
+// order, it is the classic first-come first-served queue.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+
+namespace avp {
+
+class BandwidthCalendar {
+ public:
+  // Reserves `length` of port time from `arrive` on; returns when the
+  // transfer ends (units: the caller's; arrive + length on an idle port).
+  uint64_t reserve(uint64_t arrive, uint64_t length);
+  // Drops reservations that ended by `now`: no transfer can arrive before it.
+  void forget_before(uint64_t now);
+  size_t intervals() const { return busy_.size(); }
+
+ private:
+  using Busy = std::map<uint64_t, uint64_t>;  // start -> end; disjoint, touching ones merged
+  Busy::iterator occupy(uint64_t from, uint64_t to);  // [from, to) was free
+  Busy busy_;
+};
+
+}  // namespace avp
