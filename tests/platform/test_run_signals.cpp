@@ -35,8 +35,15 @@ struct Running {
     }
   }
   // Waits until the run loop catches `sig` (its handler shows in /proc), i.e. the simulation runs.
+  // The pid is the shell until it execs accel-vp, and the shell may catch the signal too.
   bool wait_until_catching(int sig) const {
     for (int i = 0; i < 2000; ++i) {
+      std::string comm;
+      std::getline(std::ifstream("/proc/" + std::to_string(pid) + "/comm"), comm);
+      if (comm != "accel-vp") {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
       std::ifstream st("/proc/" + std::to_string(pid) + "/status");
       std::string line;
       while (std::getline(st, line))
