@@ -138,7 +138,7 @@ Platform::Platform()
   bus.init.bind(tcdm.socket);
   bus.init.bind(dram.socket);
   bus.init.bind(harts.perf.socket);
-  bus.init.bind(cmp.mirror);
+  bus.init.bind(cmp.mirror.socket);
   bus.init.bind(dma.regs);
   bus.init.bind(console.socket);
   PlatformInfo info;

@@ -17,7 +17,6 @@ constexpr uint32_t kCmdbufDone = AVP_INTR_CMDBUF_DONE, kCmpError = AVP_INTR_CMP_
 CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows)
     : sc_module(name),
       bus("bus"),
-      mirror("mirror"),
       fetch_latency(this, "fetch_latency", sc_core::sc_time(2, sc_core::SC_NS), "fixed cost of fetching one chunk (plus memory latency)"),
       decode_latency(this, "decode_latency", sc_core::sc_time(1, sc_core::SC_NS), "time per decode cycle of a packet"),
       execute_latency(this, "execute_latency", sc_core::sc_time(4, sc_core::SC_NS), "fixed cost of executing a packet"),
@@ -31,6 +30,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
                         "largest COPY_MEM64 count; a larger one fails the command without copying (0 = no limit)"),
       decoder(this, "decoder", "tlm", "packet decoder: tlm, rtl (the Verilated decoder of rtl/) or lockstep (both, compared)"),
       rtl_vcd(this, "rtl_vcd", "", "VCD file of the RTL decoder's pins (decoder rtl or lockstep; empty: none)"),
+      mirror("mirror", *this),
       harts_(harts),
       windows_(windows),
       log_(this->name()),
@@ -49,8 +49,6 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
     per_opcode_[op] = std::make_unique<Counter>(this, std::string("op.") + cmp_opcode_name(op), "packets executed", "packets");
   set_unit(gp_, kCmpUnit);
   for (const char* track : {"", ".queue", ".dispatch"}) Trace::instance().declare(std::string(this->name()) + track);
-  mirror.register_b_transport(this, &CommandProcessor::mirror_b_transport);
-  mirror.register_transport_dbg(this, &CommandProcessor::mirror_transport_dbg);
   SC_HAS_PROCESS(CommandProcessor);
   SC_THREAD(thread);
 }
@@ -210,44 +208,6 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
     }
     offset += 8 * (1 + static_cast<uint64_t>(c.payload_chunks));
   }
-}
-
-bool CommandProcessor::mirror_read(uint64_t off, uint64_t& v) const {
-  if (off < AVP_CMP_NUM_REGS * 8) {
-    v = regs_[off / 8];
-    return true;
-  }
-  const CmpStatusWord s = status();
-  switch (off) {
-    case AVP_CMP_MIRROR_STATUS: v = s.busy; return true;
-    case AVP_CMP_MIRROR_ERR_CODE: v = s.error_code; return true;
-    case AVP_CMP_MIRROR_ERR_OFFSET: v = s.error_offset; return true;
-    case AVP_CMP_MIRROR_ERR_INFO: v = s.error_info; return true;
-    case AVP_CMP_MIRROR_ERR_PC: v = s.error_pc; return true;
-    case AVP_CMP_MIRROR_ERR_CAUSE: v = s.error_cause; return true;
-    case AVP_CMP_MIRROR_DONE_COUNT: v = completed_; return true;
-    default: return false;
-  }
-}
-
-void CommandProcessor::mirror_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  uint64_t v = 0;
-  delay += decode_latency.get();
-  if (!gp.is_read() || gp.get_data_length() != 8 || (gp.get_address() & 7) || !mirror_read(gp.get_address(), v)) {
-    AVP_LOG(log_, Warn, "refused " << (gp.is_read() ? "read" : "write") << " of the register mirror at offset 0x"
-                                   << std::hex << gp.get_address() << " (read-only, 64-bit)");
-    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  std::memcpy(gp.get_data_ptr(), &v, 8);
-  gp.set_response_status(tlm::TLM_OK_RESPONSE);
-}
-
-unsigned CommandProcessor::mirror_transport_dbg(tlm::tlm_generic_payload& gp) {
-  uint64_t v = 0;
-  if (!gp.is_read() || gp.get_data_length() != 8 || !mirror_read(gp.get_address(), v)) return 0;
-  std::memcpy(gp.get_data_ptr(), &v, 8);
-  return 8;
 }
 
 }  // namespace avp

@@ -18,6 +18,7 @@
 #include "base/stats.h"
 #include "base/unit.h"
 #include "cmp/cmp_host_interface.h"
+#include "cmp/cmp_register_mirror.h"
 #include "cmp/packet_decoder.h"
 #include "cmp/window_unit.h"
 #include "harts/hart_control.h"
@@ -27,7 +28,6 @@ namespace avp {
 class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
  public:
   tlm_utils::simple_initiator_socket<CommandProcessor> bus;    // memory and device accesses (unit CMP)
-  tlm_utils::simple_target_socket<CommandProcessor> mirror;    // read-only register block at 0x2000_0000
 
   Param<sc_core::sc_time> fetch_latency, decode_latency, execute_latency, complete_latency, launch_latency;
   Param<uint32_t> queue_depth;
@@ -35,6 +35,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   Param<uint64_t> max_copy_elements;
   Param<std::string> decoder;
   Param<std::string> rtl_vcd;
+  CmpRegisterMirror mirror;  // read-only register block at 0x2000_0000 (bind mirror.socket)
 
   CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows);
   // The TCDM's global view (from the address map): default stacks and KTB copies live there.
@@ -88,9 +89,6 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   bool write64(uint64_t addr, uint64_t v, sc_core::sc_time& delay, tlm::tlm_response_status* st = nullptr);
   bool read_block(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay);
   bool write_block(uint64_t addr, const void* src, unsigned len, sc_core::sc_time& delay);
-  void mirror_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned mirror_transport_dbg(tlm::tlm_generic_payload& gp);
-  bool mirror_read(uint64_t off, uint64_t& v) const;
   void raise(uint32_t bits);
 
   HartControl& harts_;

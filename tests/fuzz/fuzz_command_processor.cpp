@@ -41,7 +41,7 @@ struct Rig {
     bus.init.bind(dram.socket);
     bus.init.bind(tcdm.socket);
     bus.init.bind(dma.regs);
-    bus.init.bind(cmp.mirror);
+    bus.init.bind(cmp.mirror.socket);
     bus.init.bind(windows.targ);
     windows.init.bind(bus.targ);
     cmp.bus.bind(bus.targ);
