@@ -1,7 +1,8 @@
 // The command processor's registers and status, mirrored read-only on the
 // device bus at 0x2000_0000 (cmp_packets.h, AVP_CMP_MIRROR_*) for harts and
-// debuggers. Misuse (a write, an access other than an aligned 64-bit one, an
-// unused offset) gets an error response: the hart takes an access fault.
+// debuggers. Misuse (a write, an access other than an aligned 64-bit one or
+// 32-bit half, an unused offset) gets an error response: the hart takes an
+// access fault.
 #pragma once
 #include <systemc>
 #include <tlm>

@@ -242,8 +242,8 @@ TEST(CommandProcessor, RegisterMirrorIsReadOnly) {
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     // The register framework's misuse rules (regs/register_block.h).
     EXPECT_EQ(t.p.device_port.write(0x2000'0000, &v, 8, d), tlm::TLM_COMMAND_ERROR_RESPONSE);
-    uint32_t half = 0;
-    EXPECT_EQ(t.p.device_port.read(0x2000'0000 + AVP_CMP_MIRROR_STATUS, &half, 4, d), tlm::TLM_BURST_ERROR_RESPONSE);
+    uint16_t part = 0;
+    EXPECT_EQ(t.p.device_port.read(0x2000'0000 + AVP_CMP_MIRROR_STATUS, &part, 2, d), tlm::TLM_BURST_ERROR_RESPONSE);
     EXPECT_EQ(t.p.device_port.read(0x2000'0000 + AVP_CMP_MIRROR_DONE_COUNT + 8, &v, 8, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_EQ(t.p.device_port.read(0x2000'0000 + AVP_CMP_MIRROR_DONE_COUNT, &v, 8, d), tlm::TLM_OK_RESPONSE);
   });
