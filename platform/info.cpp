@@ -70,6 +70,7 @@ void print_registers(Platform& p, std::ostream& os) {
   on_bus("console", p.console.registers());
   on_bus("perf", p.harts.perf.registers());
   on_bus("cmp", p.cmp.mirror.registers());
+  on_bus("dma", p.dma.registers());
 }
 
 }  // namespace avp

@@ -19,7 +19,6 @@ DmaController::DmaController(sc_core::sc_module_name name)
       channels(this, "channels", 4, "independent transfer channels (transfers on different channels complete out of order)"),
       bandwidth(this, "bandwidth", 16.0, "bandwidth of one channel in bytes/ns"),
       setup_latency(this, "setup_latency", sc_core::sc_time(50, sc_core::SC_NS), "time from start to the first byte moved"),
-      register_latency(this, "register_latency", sc_core::sc_time(2, sc_core::SC_NS), "latency of a register access"),
       max_transfer_bytes(this, "max_transfer_bytes", 1ull << 30,
                          "largest transfer (bytes per row x rows x planes); a larger one fails at once with the DMASTATUS "
                          "error, nothing moved (0 = no limit)"),
@@ -34,6 +33,15 @@ DmaController::DmaController(sc_core::sc_module_name name)
   if (bandwidth.get() <= 0) throw ParamError(std::string(this->name()) + ".bandwidth: must be positive");
   regs.register_b_transport(this, &DmaController::b_transport);
   regs.register_transport_dbg(this, &DmaController::transport_dbg);
+  regs_.set_bank_selector([](const tlm::tlm_generic_payload& gp) { return static_cast<unsigned>(unit_of(gp)); });
+  DMACTRL.on_read([this] { return DMACTRL.get() & ~uint64_t{AVP_DMACTRL_START}; }).on_write([this](uint64_t v) {
+    if (v & AVP_DMACTRL_START) start();
+  });
+  DMASTARTSEQ.on_read([this] { return unit_state().last_started; });
+  DMADONESEQ.on_read([this] { return unit_state().done_seq; }).on_write([this](uint64_t v) { wait_done(v); });
+  DMASTATUS.on_read([this] { return unit_state().status; }).on_write([this](uint64_t v) {
+    if (v & 1) unit_state().status = 0;
+  });
   set_unit(gp_, make_unit(UnitKind::Dma, 0));
   for (unsigned c = 0; c < channels.get(); ++c) {
     channels_.push_back(std::make_unique<Channel>());
@@ -48,108 +56,49 @@ DmaController::DmaController(sc_core::sc_module_name name)
 
 DmaController::~DmaController() = default;
 
-bool DmaController::reg_read(RegSet& r, uint64_t off, uint64_t& v) {
-  switch (off) {
-    case AVP_DMACTRL: v = r.ctrl & ~uint64_t{AVP_DMACTRL_START}; return true;
-    case AVP_DMASTARTSEQ: v = r.last_started; return true;
-    case AVP_DMADONESEQ: v = r.done_seq; return true;
-    case AVP_DMASRCADDR: v = r.src; return true;
-    case AVP_DMADSTADDR: v = r.dst; return true;
-    case AVP_DMAXFERSIZE0: case AVP_DMAXFERSIZE1: case AVP_DMAXFERSIZE2: v = r.size[(off - AVP_DMAXFERSIZE0) / 8]; return true;
-    case AVP_DMAXFERSRCSTRIDE0: case AVP_DMAXFERSRCSTRIDE1: v = r.sstride[(off - AVP_DMAXFERSRCSTRIDE0) / 8]; return true;
-    case AVP_DMAXFERDSTSTRIDE0: case AVP_DMAXFERDSTSTRIDE1: v = r.dstride[(off - AVP_DMAXFERDSTSTRIDE0) / 8]; return true;
-    case AVP_DMASTATUS: v = r.status; return true;
-    default: return false;
-  }
-}
-
-bool DmaController::reg_write(RegSet& r, UnitId unit, uint32_t context, uint64_t off, uint64_t v, sc_core::sc_time& delay, bool& error) {
-  switch (off) {
-    case AVP_DMACTRL:
-      r.ctrl = v;
-      if (v & AVP_DMACTRL_START) start(r, unit, context, sc_core::sc_time_stamp() + delay);
-      return true;
-    case AVP_DMADONESEQ: {
-      // The writer is suspended in simulated time until every transfer <= v is done.
-      const uint64_t target = std::min(v, r.last_started);
-      sc_core::wait(delay);
-      delay = sc_core::SC_ZERO_TIME;
-      while (r.done_seq < target) sc_core::wait(done_event_);
-      if ((r.status & 1) && (r.status >> 32) <= target) error = true;
-      return true;
-    }
-    case AVP_DMASRCADDR: r.src = v; return true;
-    case AVP_DMADSTADDR: r.dst = v; return true;
-    case AVP_DMAXFERSIZE0: case AVP_DMAXFERSIZE1: case AVP_DMAXFERSIZE2: r.size[(off - AVP_DMAXFERSIZE0) / 8] = v; return true;
-    case AVP_DMAXFERSRCSTRIDE0: case AVP_DMAXFERSRCSTRIDE1: r.sstride[(off - AVP_DMAXFERSRCSTRIDE0) / 8] = v; return true;
-    case AVP_DMAXFERDSTSTRIDE0: case AVP_DMAXFERDSTSTRIDE1: r.dstride[(off - AVP_DMAXFERDSTSTRIDE0) / 8] = v; return true;
-    case AVP_DMASTATUS:
-      if (v & 1) r.status = 0;
-      return true;
-    case AVP_DMASTARTSEQ: return true;  // read-only: ignored
-    default: return false;
-  }
-}
-
-void DmaController::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  const uint64_t off = gp.get_address();
-  delay += register_latency.get();
-  if (gp.get_data_length() != 8 || (off & 7)) {
-    AVP_LOG(log_, Warn, "register access of " << gp.get_data_length() << " bytes at offset 0x" << std::hex << off
-                                              << " (64-bit aligned accesses only)");
-    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
-  const UnitId unit = unit_of(gp);
-  RegSet& r = sets_[unit];
-  uint64_t v = 0;
-  bool ok = false, error = false;
-  if (gp.is_read()) {
-    ok = reg_read(r, off, v);
-    if (ok) std::memcpy(gp.get_data_ptr(), &v, 8);
-  } else if (gp.is_write()) {
-    std::memcpy(&v, gp.get_data_ptr(), 8);
-    ok = reg_write(r, unit, context_of(gp), off, v, delay, error);
-  }
-  if (!ok) {
-    AVP_LOG(log_, Warn, "access to unused DMA register offset 0x" << std::hex << off << " by " << unit_name(unit));
-    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  gp.set_response_status(error ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
-}
-
-unsigned DmaController::transport_dbg(tlm::tlm_generic_payload& gp) {
-  if (!gp.is_read() || gp.get_data_length() != 8) return 0;
-  uint64_t v = 0;
-  if (!reg_read(sets_[unit_of(gp)], gp.get_address(), v)) return 0;
-  std::memcpy(gp.get_data_ptr(), &v, 8);
-  return 8;
-}
-
 unsigned DmaController::outstanding(uint32_t context) const {
   auto it = outstanding_.find(context);
   return it == outstanding_.end() ? 0 : it->second;
 }
 
-void DmaController::start(RegSet& r, UnitId unit, uint32_t context, const sc_core::sc_time& at) {
+void DmaController::wait_done(uint64_t n) {
+  // The writer is suspended in simulated time until every transfer <= n of
+  // its unit is done; the access's delay and response are taken before the
+  // wait (others may be served meanwhile, register_block.h).
+  UnitState& r = unit_state();
+  sc_core::sc_time& delay = *regs_.current_delay();
+  tlm::tlm_response_status& response = *regs_.current_response();
+  const uint64_t target = std::min(n, r.last_started);
+  sc_core::wait(delay);
+  delay = sc_core::SC_ZERO_TIME;
+  while (r.done_seq < target) sc_core::wait(done_event_);
+  if ((r.status & 1) && (r.status >> 32) <= target) response = tlm::TLM_GENERIC_ERROR_RESPONSE;
+}
+
+void DmaController::start() {
+  const tlm::tlm_generic_payload& gp = *regs_.current_payload();
+  const UnitId unit = unit_of(gp);
+  const uint32_t context = context_of(gp);
+  const sc_core::sc_time at = sc_core::sc_time_stamp() + *regs_.current_delay();
+  UnitState& r = sets_[unit];
   auto t = std::make_shared<Transfer>();
   t->unit = unit;
   t->context = context;
   ++outstanding_[context];
   t->id = ++r.last_started;
   if (t->id == 0) t->id = ++r.last_started;  // ids skip 0 on wrap
-  t->src = r.src;
-  t->dst = r.dst;
-  const unsigned dims = (r.ctrl >> 4) & 3;
-  t->size[0] = r.size[0];
-  t->size[1] = dims >= 2 ? r.size[1] : 1;
-  t->size[2] = dims >= 3 ? r.size[2] : 1;
-  const bool sstr = r.ctrl & AVP_DMACTRL_SRC_STRIDE, dstr = r.ctrl & AVP_DMACTRL_DST_STRIDE;
-  t->src_stride[0] = sstr ? r.sstride[0] : t->size[0];
-  t->src_stride[1] = sstr ? r.sstride[1] : t->size[0] * t->size[1];
-  t->dst_stride[0] = dstr ? r.dstride[0] : t->size[0];
-  t->dst_stride[1] = dstr ? r.dstride[1] : t->size[0] * t->size[1];
+  const uint64_t ctrl = DMACTRL.get();  // the registers of the access's bank: this unit's
+  t->src = DMASRCADDR.get();
+  t->dst = DMADSTADDR.get();
+  const unsigned dims = (ctrl >> 4) & 3;
+  t->size[0] = DMAXFERSIZE.get(0);
+  t->size[1] = dims >= 2 ? DMAXFERSIZE.get(1) : 1;
+  t->size[2] = dims >= 3 ? DMAXFERSIZE.get(2) : 1;
+  const bool sstr = ctrl & AVP_DMACTRL_SRC_STRIDE, dstr = ctrl & AVP_DMACTRL_DST_STRIDE;
+  t->src_stride[0] = sstr ? DMAXFERSRCSTRIDE.get(0) : t->size[0];
+  t->src_stride[1] = sstr ? DMAXFERSRCSTRIDE.get(1) : t->size[0] * t->size[1];
+  t->dst_stride[0] = dstr ? DMAXFERDSTSTRIDE.get(0) : t->size[0];
+  t->dst_stride[1] = dstr ? DMAXFERDSTSTRIDE.get(1) : t->size[0] * t->size[1];
   t->issued = at;
   r.pending[t->id] = false;
   uint64_t rows = 0, total = 0;
@@ -241,7 +190,7 @@ void DmaController::trace_transfer(unsigned ch, const Transfer& t, const sc_core
 }
 
 void DmaController::complete(Transfer& t) {
-  RegSet& r = sets_[t.unit];
+  UnitState& r = sets_[t.unit];
   r.pending[t.id] = true;
   if (--outstanding_[t.context] == 0) outstanding_.erase(t.context);
   transfers_.inc();

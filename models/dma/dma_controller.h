@@ -17,7 +17,9 @@
 #include "base/params.h"
 #include "base/stats.h"
 #include "base/unit.h"
+#include "dma/dma_regs.h"
 #include "regs/interrupt_out.h"
+#include "regs/register_block.h"
 
 namespace avp {
 
@@ -30,7 +32,6 @@ class DmaController : public sc_core::sc_module {
   static constexpr unsigned kMaxChannels = 64;  // each channel is a SystemC thread and statistics
   Param<double> bandwidth;             // bytes per ns per channel
   Param<sc_core::sc_time> setup_latency;
-  Param<sc_core::sc_time> register_latency;
   Param<uint64_t> max_transfer_bytes;  // bytes x rows x planes of one transfer
 
   explicit DmaController(sc_core::sc_module_name name);
@@ -55,14 +56,15 @@ class DmaController : public sc_core::sc_module {
   // done; done_event() fires whenever a transfer completes.
   unsigned outstanding(uint32_t context) const;
   const sc_core::sc_event& done_event() const { return done_event_; }
+  RegisterBlock& registers() { return regs_; }
 
  private:
-  struct RegSet {
-    uint64_t ctrl = 0, src = 0, dst = 0, size[3] = {0, 0, 0}, sstride[2] = {0, 0}, dstride[2] = {0, 0};
+  // What a unit's transfers left behind (the registers that hold it read it).
+  struct UnitState {
     uint64_t last_started = 0;
     std::map<uint64_t, bool> pending;  // id -> failed, for ids not yet retired in order
     uint64_t done_seq = 0;             // highest id with it and all earlier ones done
-    uint64_t status = 0;
+    uint64_t status = 0;               // DMASTATUS
   };
   struct Channel {
     std::deque<std::shared_ptr<Transfer>> queue;
@@ -71,18 +73,18 @@ class DmaController : public sc_core::sc_module {
     std::unique_ptr<Occupancy> occupancy;
   };
 
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& gp);
-  bool reg_read(RegSet& r, uint64_t off, uint64_t& v);
-  bool reg_write(RegSet& r, UnitId unit, uint32_t context, uint64_t off, uint64_t v, sc_core::sc_time& delay, bool& error);
-  void start(RegSet& r, UnitId unit, uint32_t context, const sc_core::sc_time& at);
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { regs_.access(gp, delay); }
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
+  UnitState& unit_state() { return sets_[unit_of(*regs_.current_payload())]; }  // of the access being served
+  void start();          // a START written to DMACTRL
+  void wait_done(uint64_t n);  // N written to DMADONESEQ
   void channel_thread(unsigned ch);
   bool move(Transfer& t, sc_core::sc_time& delay);
   bool copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_time& delay);
   void complete(Transfer& t);
   void trace_transfer(unsigned ch, const Transfer& t, const sc_core::sc_time& begin) const;
 
-  std::map<UnitId, RegSet> sets_;
+  std::map<UnitId, UnitState> sets_;
   std::map<uint32_t, unsigned> outstanding_;  // context -> transfers not done
   std::vector<std::unique_ptr<Channel>> channels_;
   sc_core::sc_event done_event_;
@@ -91,6 +93,18 @@ class DmaController : public sc_core::sc_module {
   Logger log_;
   Counter transfers_, bytes_, errors_;
   Histogram latency_;
+  // One register set per unit: the unit of the access selects the bank.
+  RegisterBlock regs_{this, "dma", AVP_DMA_SIZE, RegisterBlock::Misuse::BusError, "register_latency",
+                      sc_core::sc_time(2, sc_core::SC_NS)};
+  Reg<uint64_t> DMACTRL{regs_, "DMACTRL", AVP_DMACTRL, Access::RW};
+  Reg<uint64_t> DMASTARTSEQ{regs_, "DMASTARTSEQ", AVP_DMASTARTSEQ, Access::RO};
+  Reg<uint64_t> DMADONESEQ{regs_, "DMADONESEQ", AVP_DMADONESEQ, Access::RW};
+  Reg<uint64_t> DMASRCADDR{regs_, "DMASRCADDR", AVP_DMASRCADDR, Access::RW};
+  Reg<uint64_t> DMADSTADDR{regs_, "DMADSTADDR", AVP_DMADSTADDR, Access::RW};
+  Reg<uint64_t> DMAXFERSIZE{regs_, "DMAXFERSIZE", AVP_DMAXFERSIZE0, Access::RW, 0, 3, 8};
+  Reg<uint64_t> DMAXFERSRCSTRIDE{regs_, "DMAXFERSRCSTRIDE", AVP_DMAXFERSRCSTRIDE0, Access::RW, 0, 2, 8};
+  Reg<uint64_t> DMAXFERDSTSTRIDE{regs_, "DMAXFERDSTSTRIDE", AVP_DMAXFERDSTSTRIDE0, Access::RW, 0, 2, 8};
+  Reg<uint64_t> DMASTATUS{regs_, "DMASTATUS", AVP_DMASTATUS, Access::RW};
 };
 
 }  // namespace avp

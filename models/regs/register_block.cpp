@@ -108,8 +108,10 @@ RegisterBlock::Outcome RegisterBlock::access(tlm::tlm_generic_payload& gp, sc_co
   const char* bad_size = "access size or alignment does not match the register";
   Outcome out;
   uint64_t v = 0;
+  tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
   current_gp_ = &gp;
   current_delay_ = &delay;
+  current_response_ = &status;
   const char* refused = check_ ? check_(gp) : nullptr;
   if (refused) {
     out = misuse(gp.is_write(), offset, len, Fault::Unmapped, refused);
@@ -124,7 +126,7 @@ RegisterBlock::Outcome RegisterBlock::access(tlm::tlm_generic_payload& gp, sc_co
   }
   current_gp_ = nullptr;
   current_delay_ = nullptr;
-  tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
+  current_response_ = nullptr;
   if (out == Outcome::Misused && policy_ == Misuse::BusError)
     status = last_fault_ == Fault::Size       ? tlm::TLM_BURST_ERROR_RESPONSE
              : last_fault_ == Fault::Unmapped ? tlm::TLM_ADDRESS_ERROR_RESPONSE

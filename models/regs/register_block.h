@@ -64,9 +64,13 @@ class RegisterBlock {
   // access as an unmapped one (for registers only some initiators may reach).
   void set_access_check(std::function<const char*(const tlm::tlm_generic_payload&)> check) { check_ = std::move(check); }
   // The TLM access being served, for callbacks that need its initiator or
-  // time (null outside one: direct read()/write(); the delay is null for debug accesses).
+  // time (null outside one: direct read()/write(); the delay is null for debug
+  // accesses). A callback may add to the delay, or wait it away, and may answer
+  // an error through current_response() (OK unless it does). A callback that
+  // waits takes them at entry: another access may be served meanwhile.
   const tlm::tlm_generic_payload* current_payload() const { return current_gp_; }
-  const sc_core::sc_time* current_delay() const { return current_delay_; }
+  sc_core::sc_time* current_delay() const { return current_delay_; }
+  tlm::tlm_response_status* current_response() const { return current_response_; }
   unsigned bank() const { return bank_; }
 
   void reset();  // every register to its reset value, every bank
@@ -99,7 +103,8 @@ class RegisterBlock {
   std::function<unsigned(const tlm::tlm_generic_payload&)> selector_;
   std::function<const char*(const tlm::tlm_generic_payload&)> check_;
   const tlm::tlm_generic_payload* current_gp_ = nullptr;
-  const sc_core::sc_time* current_delay_ = nullptr;
+  sc_core::sc_time* current_delay_ = nullptr;
+  tlm::tlm_response_status* current_response_ = nullptr;
   unsigned bank_ = 0;
   Fault last_fault_ = Fault::None;  // of the last misuse, for the response
   Logger log_;

@@ -161,3 +161,38 @@ TEST(Dma, ChannelsCompleteOutOfOrderAndDoneSeqRetiresInOrder) {
   auto* transfers = dynamic_cast<const Counter*>(StatRegistry::instance().find("dma.transfers"));
   EXPECT_EQ(transfers->value(), 2u);
 }
+
+// The register framework's misuse rules (regs/register_block.h) and per-unit
+// banks: one unit's DMASRCADDR is not another's.
+TEST(Dma, RegisterMisuseAndPerUnitRegisterSets) {
+  CmpBench t;
+  t.run([&] {
+    Dma dma{t};
+    EXPECT_EQ(dma.w(AVP_DMASTARTSEQ, 5), tlm::TLM_COMMAND_ERROR_RESPONSE);  // read-only
+    EXPECT_EQ(dma.r(AVP_DMASTARTSEQ), 0u);
+    EXPECT_EQ(dma.w(AVP_DMASTATUS + 8, 1), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // no register there
+    uint16_t part = 0;
+    EXPECT_EQ(t.p.device_port.read(AVP_DMA_BASE + AVP_DMASRCADDR, &part, 2, dma.d), tlm::TLM_BURST_ERROR_RESPONSE);
+    EXPECT_EQ(dma.w(AVP_DMASRCADDR, 0x1234'5678'9ABC'DEF0), tlm::TLM_OK_RESPONSE);
+    uint32_t high = 0;  // a 32-bit half of a 64-bit register is legal
+    EXPECT_EQ(t.p.device_port.read(AVP_DMA_BASE + AVP_DMASRCADDR + 4, &high, 4, dma.d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(high, 0x1234'5678u);
+    EXPECT_EQ(dma.r(AVP_DMACTRL), 0u);
+    dma.w(AVP_DMACTRL, AVP_DMACTRL_DIMS(2));  // no START: nothing starts, the value stays
+    EXPECT_EQ(dma.r(AVP_DMACTRL), AVP_DMACTRL_DIMS(2));
+    EXPECT_EQ(dma.r(AVP_DMASTARTSEQ), 0u);
+    // Hart 3's set is its own.
+    tlm::tlm_generic_payload gp;
+    set_unit(gp, make_unit(UnitKind::Hart, 3), 0);
+    uint64_t v = ~0ull;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(AVP_DMA_BASE + AVP_DMASRCADDR);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    gp.set_data_length(8);
+    gp.set_streaming_width(8);
+    t.p.device_port.socket->b_transport(gp, dma.d);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(v, 0u);
+    EXPECT_EQ(dma.r(AVP_DMASRCADDR), 0x1234'5678'9ABC'DEF0u);
+  });
+}
