@@ -84,7 +84,7 @@ Platform::Platform()
       cmp("cmp", harts, windows),
       dma("dma"),
       console("console", cores.get() * harts_per_core.get(),
-              [this](unsigned hart, const sc_core::sc_time& when, const std::string& text) { harts.console_line(hart, when, text); }),
+              [this](unsigned hart, const sc_core::sc_time& when, const std::string& text) { harts.console().line(hart, when, text); }),
       link("link"),
       host("host", link),
       clint("clint", cores.get() * harts_per_core.get()),

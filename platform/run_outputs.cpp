@@ -88,10 +88,10 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   m["errors"] = log_count(Level::Error);
   m["statistics"] = StatRegistry::instance().to_json();
   nlohmann::json console = nlohmann::json::array();
-  for (const auto& l : platform.harts.console_lines())
+  for (const auto& l : platform.harts.console().lines())
     console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
   m["console"] = console;
-  m["console_dropped"] = platform.harts.console_dropped();
+  m["console_dropped"] = platform.harts.console().dropped();
   if (!platform.uart.lines().empty()) {
     nlohmann::json uart = nlohmann::json::array();
     for (const auto& l : platform.uart.lines())

@@ -93,6 +93,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       cores_(cores),
       harts_per_core_(harts_per_core),
       code_map_((1ull << (32 - kGranuleBits)) / 64, 0),
+      console_(this->name(), [this](unsigned hart) { return std::string(harts_.at(hart)->name()); }),
       log_(this->name()),
       instructions_(this, "instructions", "instructions retired by all harts", "instructions"),
       traps_(this, "traps", "runs ended by an unhandled trap", "traps"),
@@ -266,23 +267,7 @@ void HartCluster::print(Hart& h, const std::string& text) {
   prints_.inc();
   std::string t = text;
   if (!t.empty() && t.back() == '\n') t.pop_back();
-  console_line(h.id(), sc_core::sc_time_stamp() + h.local_time(), t);
-}
-
-void HartCluster::console_line(unsigned hart, const sc_core::sc_time& when, const std::string& text) {
-  const std::string line = "[hart" + std::to_string(hart) + "] " + text;
-  if (console_lines_.size() < kKeptConsoleLines) {
-    const std::string kept = text.substr(0, kKeptConsoleChars);
-    console_.push_back("[hart" + std::to_string(hart) + "] " + kept);
-    console_lines_.push_back({hart, when, kept});
-  } else {
-    ++console_dropped_;
-  }
-  AVP_LOG(log_, Debug, "[hart" << hart << " @ " << when << "] " << text);
-  Trace::instance().slice(harts_.at(hart)->name(), "print", when, when, {{"text", text}});
-  status_line_end();
-  std::printf("%s\n", line.c_str());
-  std::fflush(stdout);
+  console_.line(h.id(), sc_core::sc_time_stamp() + h.local_time(), t);
 }
 
 unsigned HartCluster::count_running(const std::function<bool(const Hart&)>& member) const {

@@ -1,6 +1,8 @@
 // The hart cluster: C cores x H harts, the xintf hub with its extension
-// devices, the performance-counter block, host calls (console, barrier) and
-// the bookkeeping harts share (LR/SC reservations, code pages).
+// devices, host calls (print, barrier) and the bookkeeping harts share (LR/SC
+// reservations, code pages). The performance-counter block
+// (perf_counter_block.h) and the console sink (console_log.h) are units of
+// their own that it holds.
 #pragma once
 #include <memory>
 #include <string>
@@ -14,6 +16,7 @@
 #include "base/params.h"
 #include "base/stats.h"
 #include "dma/dma_regs.h"
+#include "harts/console_log.h"
 #include "harts/hart.h"
 #include "harts/perf_counter_block.h"
 #include "harts/hart_control.h"
@@ -52,24 +55,12 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
   // Bare-metal start (traps go to mtvec, host calls end the run).
   void start_bare_metal(unsigned hart, const HartLaunch& l, std::function<void(const HartExit&)> done);
-  // Console output of ECALL prints and of the console device, in order
-  // ("[hartN] text", as printed on stdout).
-  const std::vector<std::string>& console() const { return console_; }
-  // The same lines with their hart and simulated time (the hart's local time).
-  struct ConsoleLine {
-    unsigned hart;
-    sc_core::sc_time time;
-    std::string text;
-  };
-  const std::vector<ConsoleLine>& console_lines() const { return console_lines_; }
+  // Console output of ECALL prints and of the console device (console_log.h).
+  ConsoleLog& console() { return console_; }
+  const ConsoleLog& console() const { return console_; }
   // Instructions retired by every hart since the start, those of running launches included
   // (for the progress line and the summary; statistics resets do not touch it).
   uint64_t instructions_retired() const;
-  // Only the first kKeptConsoleLines lines (each cut to kKeptConsoleChars) are
-  // kept for the manifest, so a kernel printing in a loop cannot exhaust the
-  // host; every line still goes to stdout. Lines not kept are counted here.
-  static constexpr size_t kKeptConsoleLines = 10000, kKeptConsoleChars = 1024;
-  uint64_t console_dropped() const { return console_dropped_; }
 
   // Used by harts.
   uint64_t quantum_ps() const { return quantum_ps_; }
@@ -79,8 +70,6 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // The platform's timer (the CLINT's mtime at a simulated time).
   std::function<uint64_t(const sc_core::sc_time&)> time_source;
   void print(Hart& h, const std::string& text);  // ECALL print
-  // A console line of `hart` at simulated time `when` (ECALL prints and the console device).
-  void console_line(unsigned hart, const sc_core::sc_time& when, const std::string& text);
   void barrier(Hart& h);
   // Region-of-interest statistics (ECALL a7 = 3, perf STATS_CONTROL): AVP_STATS_DUMP
   // dumps every statistic, AVP_STATS_RESET then resets them, at simulated time `at`.
@@ -134,9 +123,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   uint64_t cost_cycles_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
   std::vector<uint64_t> code_map_;
   unsigned reservations_ = 0;
-  std::vector<std::string> console_;
-  std::vector<ConsoleLine> console_lines_;
-  uint64_t console_dropped_ = 0;
+  ConsoleLog console_;
   uint64_t dma_base_ = AVP_DMA_BASE;
   struct BarrierGroup {
     unsigned arrived = 0;

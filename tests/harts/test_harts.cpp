@@ -67,10 +67,10 @@ TEST(Harts, EcallExitCarriesTheCode) {
 TEST(Harts, EcallPrintGoesToTheConsole) {
   Bench b;
   EXPECT_EQ(b.run("print_hello", 3).kind, HartExitKind::Returned);
-  ASSERT_EQ(b.p.harts.console().size(), 1u);
-  EXPECT_EQ(b.p.harts.console()[0], "[hart3] hello from the hart");
-  ASSERT_EQ(b.p.harts.console_lines().size(), 1u);
-  const auto& line = b.p.harts.console_lines()[0];
+  ASSERT_EQ(b.p.harts.console().text().size(), 1u);
+  EXPECT_EQ(b.p.harts.console().text()[0], "[hart3] hello from the hart");
+  ASSERT_EQ(b.p.harts.console().lines().size(), 1u);
+  const auto& line = b.p.harts.console().lines()[0];
   EXPECT_EQ(line.hart, 3u);
   EXPECT_EQ(line.text, "hello from the hart");
   EXPECT_GT(line.time, sc_core::SC_ZERO_TIME);  // after the launch and three instructions
