@@ -116,7 +116,6 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
   for (auto& h : harts_) h->configure_triggers(triggers);  // a debugger may program them before any start
   configure_costs();
   group_of_.assign(harts_.size(), 0);
-  dma_.resize(harts_.size());
   hart_stats_.resize(harts_.size());
   for (auto& h : harts_) {
     HartStats& st = hart_stats_[h->id()];
@@ -364,7 +363,7 @@ void HartCluster::xintf_b_transport(int hart, tlm::tlm_generic_payload& gp, sc_c
   xintf_calls_.inc();
   h.set_local_time(delay);
   try {
-    p->rd = xintf_device(h, XintfRoute{static_cast<XintfDevice>(p->device), p->subdevice}, p->k, p->rs1, p->rs2);
+    p->rd = xintf_devices_.call(h, XintfRoute{static_cast<XintfDevice>(p->device), p->subdevice}, p->k, p->rs1, p->rs2);
   } catch (const TrapException& t) {
     p->fault = 1;
     p->fault_cause = t.cause;

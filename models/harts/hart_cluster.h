@@ -1,8 +1,8 @@
-// The hart cluster: C cores x H harts, the xintf hub with its extension
-// devices, host calls (print, barrier) and the bookkeeping harts share (LR/SC
-// reservations, code pages). The performance-counter block
-// (perf_counter_block.h) and the console sink (console_log.h) are units of
-// their own that it holds.
+// The hart cluster: C cores x H harts, the xintf hub that routes their
+// extension calls, host calls (print, barrier) and the bookkeeping harts share
+// (LR/SC reservations, code pages). The performance-counter block
+// (perf_counter_block.h), the extension devices (xintf_devices.h) and the
+// console sink (console_log.h) are units of their own that it holds.
 #pragma once
 #include <memory>
 #include <string>
@@ -15,11 +15,11 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
-#include "dma/dma_regs.h"
 #include "harts/console_log.h"
 #include "harts/hart.h"
 #include "harts/perf_counter_block.h"
 #include "harts/hart_control.h"
+#include "harts/xintf_devices.h"
 #include "harts/xintf_map.h"
 
 namespace avp {
@@ -95,7 +95,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<std::string> xintf_luns, xintf_devices;
   // The DMA register block the xintf DMA device programs: the platform sets
   // it from its address map (bus.dma.base) at elaboration.
-  void set_dma_base(uint64_t base) { dma_base_ = base; }
+  void set_dma_base(uint64_t base) { xintf_devices_.set_dma_base(base); }
+  // Meets the running harts for which `member` holds; they leave together at
+  // the time the last arrived (ECALL barriers, the xintf barrier device).
+  void meet(Hart& h, uint32_t key, const std::function<bool(const Hart&)>& member);
   Param<uint64_t> icache_size, dcache_size;
   Param<uint32_t> icache_ways, dcache_ways, icache_line_size, dcache_line_size;
   Param<sc_core::sc_time> icache_hit, icache_miss, dcache_hit, dcache_miss;
@@ -113,7 +116,6 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   void prepare_start(Hart& h);
   void check_mmu_params() const;
   void xintf_b_transport(int hart, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  uint64_t xintf_device(Hart& h, const XintfRoute& r, unsigned k, uint64_t rs1, uint64_t rs2);
 
   unsigned cores_, harts_per_core_;
   std::vector<std::unique_ptr<Hart>> harts_;
@@ -124,7 +126,6 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   std::vector<uint64_t> code_map_;
   unsigned reservations_ = 0;
   ConsoleLog console_;
-  uint64_t dma_base_ = AVP_DMA_BASE;
   struct BarrierGroup {
     unsigned arrived = 0;
     uint64_t generation = 0;
@@ -134,13 +135,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   std::map<uint32_t, BarrierGroup> barriers_;
   std::map<std::pair<uint64_t, uint64_t>, unsigned> trap_sites_;  // (cause, pc) -> first hart reported
   std::vector<uint32_t> group_of_;  // launch id of each running hart
-  // Meets the running harts for which `member` holds; they leave together at the time the last arrived.
-  void meet(Hart& h, uint32_t key, const std::function<bool(const Hart&)>& member);
   unsigned count_running(const std::function<bool(const Hart&)>& member) const;
-  struct DmaState {
-    uint64_t src = 0, dst = 0;
-  };
-  std::vector<DmaState> dma_;
   // Per-hart statistics (instructions, cycles, cache hits and misses), updated when a hart stops.
   struct HartStats {
     std::unique_ptr<Counter> instructions, cycles, icache_hits, icache_misses, dcache_hits, dcache_misses, active_cycles;
@@ -156,6 +151,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // Adds what hart `h` did up to `at` to its statistics; `stopped`: its launch ended.
   void update_hart_stats(Hart& h, const sc_core::sc_time& at, bool stopped);
   XintfMap xintf_map_;
+  XintfDevices xintf_devices_{*this};
   Logger log_;
   uint64_t retired_by_stopped_ = 0;
   Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;
