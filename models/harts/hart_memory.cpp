@@ -107,10 +107,7 @@ template <typename T>
 void Hart::store_slow(uint64_t addr, T v) {
   if (addr - wr2_.base < wr2_.size && wr2_.size - (addr - wr2_.base) >= sizeof(T)) {
     std::swap(wr_, wr2_);
-    std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
-    add_memory_time(data_time(addr + wr_.pa_delta, true, sizeof(T)));
-    after_store(addr + wr_.pa_delta, sizeof(T));
-    return;
+    return store<T>(addr, v);
   }
   if (data_checked_) {
     checked_access(true, addr, &v, sizeof(T));
@@ -120,10 +117,7 @@ void Hart::store_slow(uint64_t addr, T v) {
     if (addr - r->base + sizeof(T) <= r->size) {
       wr2_ = wr_;
       wr_ = *r;
-      std::memcpy(wr_.ptr + (addr - wr_.base), &v, sizeof(T));
-      add_memory_time(data_time(addr, true, sizeof(T)));
-      after_store(addr, sizeof(T));
-      return;
+      return store<T>(addr, v);
     }
   }
   phys_access(true, addr, &v, sizeof(T), kStoreAccessFault, addr);  // calls after_store
