@@ -100,7 +100,7 @@ function(_avp_device_sdk VARIANT OUT_VAR)
       get_filename_component(base ${src} NAME_WE)
       _avp_device_compile(${AVP_DEVICE_SDK_DIR}/${src} ${dir}/${base}.o
         FLAGS -D${_avp_define_${VARIANT}} -I${AVP_DEVICE_SDK_DIR}/include -I${AVP_DEVICE_SDK_DIR}/src
-              -I${AVP_DEVICE_SDK_DIR}/../../models)
+              -I${AVP_DEVICE_SDK_DIR}/../../platform/interfaces/include)
     endforeach()
     add_custom_target(avp_device_sdk_${VARIANT} DEPENDS ${objs})
   endif()

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "debug/gdb_server.h"
-#include "harts/elf_loader.h"
+#include "base/elf_loader.h"
 #include "platform.h"
 
 namespace avp {

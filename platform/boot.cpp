@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "device_tree.h"
-#include "harts/elf_loader.h"
+#include "base/elf_loader.h"
 #include "platform.h"
 
 namespace avp {

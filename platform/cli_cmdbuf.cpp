@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "cmp/packet_decoder.h"
 #include "cli_gdb.h"
-#include "harts/elf_loader.h"
+#include "base/elf_loader.h"
 #include "platform.h"
 
 namespace avp {

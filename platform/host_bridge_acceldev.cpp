@@ -51,7 +51,7 @@ void HostBridge::drain_device() {
 int HostBridge::acceldev_wait(Context& c, uint32_t value) {
   // The driver's wait for callers in several SystemC threads, which also
   // gives up when the simulation has nothing left to do (the fence can never come).
-  PcieRootComplex& rc = driver_->rc();
+  HostPort& rc = driver_->rc();
   const uint64_t gen = starved_gen_;
   for (;;) {
     if (c.ctx->in_error()) return -EIO;

@@ -1,12 +1,12 @@
 # Generates the SystemVerilog constants of the command decoder (opcodes, error
-# codes, register count) from models/cmp/cmp_packets.h, the single description
+# codes, register count) from platform/interfaces/include/cmp/cmp_packets.h, the single description
 # shared with the C++ model: the RTL cannot drift from the header. Runs at
 # configure time; a change of the header reconfigures, regenerates and (through
 # Verilator's dependency list) re-verilates.
 function(avp_generate_cmp_defs header out)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${header})
   file(READ ${header} text)
-  set(body "// Generated from models/cmp/cmp_packets.h by rtl/cmp_defs.cmake: do not edit.\n")
+  set(body "// Generated from platform/interfaces/include/cmp/cmp_packets.h by rtl/cmp_defs.cmake: do not edit.\n")
   string(APPEND body "/* verilator lint_off UNUSEDPARAM */\n")
   foreach(kind opcode error reg)
     string(REGEX MATCH "enum avp_cmp_${kind} {[^}]*}" block "${text}")

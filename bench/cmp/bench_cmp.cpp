@@ -8,7 +8,7 @@
 
 #include "cmdbuf.h"
 #include "dma/dma_regs.h"
-#include "harts/elf_loader.h"
+#include "base/elf_loader.h"
 #include "kernel_loader.h"
 #include "base/log.h"
 #include "bench_results.h"

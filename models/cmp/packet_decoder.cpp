@@ -57,35 +57,6 @@ DecodedCommand TlmPacketDecoder::decode(const uint64_t* chunks, size_t available
   return d;
 }
 
-const char* cmp_opcode_name(unsigned op) {
-  static const char* names[] = {"NOP", "FINISH", "WRITE_REG64", "LOAD_REG64", "STORE_REG64",
-                                "STORE_IMM64", "COPY_MEM64", "RUN_KERNEL_SLICE", "RUN_INSTANCES", "SYNC_CACHE"};
-  return op < 10 ? names[op] : "UNKNOWN";
-}
-
-const char* cmp_error_name(unsigned e) {
-  static const char* names[] = {"ok", "bad header", "odd COUNT", "wrong payload count", "unknown opcode",
-                                "register index >= 40", "buffer truncated inside a packet", "no FINISH",
-                                "memory access error", "bad window", "MAX_HARTS too large", "kernel trap",
-                                "kernel exit with non-zero code", "kernel instruction limit", "DMA transfer failed",
-                                "reserved (15)", "RTL decoder mismatch or timeout (lockstep)",
-                                "kernel watchdog timeout", "size above the documented limit"};
-  return e < sizeof(names) / sizeof(names[0]) ? names[e] : "unknown error";
-}
-
-std::string cmp_error_detail(unsigned code, uint32_t info, uint64_t pc, uint64_t cause) {
-  if (!(info & (1u << 31))) return "";
-  std::ostringstream os;
-  os << "hart " << ((info >> 8) & 0xFFFF) << " pc 0x" << std::hex << pc << std::dec;
-  switch (code) {
-    case AVP_CMP_ERR_KERNEL_TRAP: os << " trap cause " << cause; break;
-    case AVP_CMP_ERR_KERNEL_EXIT: os << " exit code " << static_cast<int64_t>(cause); break;
-    case AVP_CMP_ERR_KERNEL_TIMEOUT: os << " instance " << cause; break;
-    default: break;
-  }
-  return os.str();
-}
-
 std::string DecodedCommand::describe() const {
   std::ostringstream os;
   os << cmp_opcode_name(opcode) << " inline=0x" << std::hex << inline_value << std::dec << " payload=" << payload_chunks;

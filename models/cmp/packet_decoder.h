@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cmp/cmp_names.h"
 #include "cmp/cmp_packets.h"
 
 namespace avp {
@@ -36,11 +37,5 @@ class TlmPacketDecoder : public PacketDecoder {
 
 // Payload chunks of an opcode given its inline field, or -1 for NOP (any) / unknown.
 int expected_payload(unsigned opcode, uint32_t inline_value);
-const char* cmp_opcode_name(unsigned opcode);
-const char* cmp_error_name(unsigned error);
-// "hart H pc 0x... trap cause C" / "... exit code N" / "... instance I" from the
-// status registers (ERR_INFO, ERR_PC, ERR_CAUSE: its meaning depends on the code);
-// empty when ERR_INFO names no hart.
-std::string cmp_error_detail(unsigned code, uint32_t info, uint64_t pc, uint64_t cause);
 
 }  // namespace avp

@@ -1,4 +1,4 @@
-// The memory-mapped console (models/console/console_regs.h): harts write bytes
+// The memory-mapped console (platform/interfaces/include/console/console_regs.h): harts write bytes
 // to TXDATA; each hart's bytes collect into a line that is emitted on '\n', on
 // a FLUSH write, when it reaches AVP_CONSOLE_LINE_MAX bytes, and at the end of
 // the simulation. Lines go to `on_line` with the hart and the simulated time of

@@ -13,25 +13,26 @@
 #include "base/log.h"
 #include "base/stats.h"
 #include "memory/memory.h"
+#include "pcie/host_port.h"
 #include "pcie/pcie_link.h"
 
 namespace avp {
 
-class PcieRootComplex : public sc_core::sc_module {
+class PcieRootComplex : public sc_core::sc_module, public HostPort {
  public:
   Memory host_mem;
   tlm_utils::simple_initiator_socket<PcieRootComplex> cfg_out, bar0_out, bar2_out;
 
   PcieRootComplex(sc_core::sc_module_name name, PcieLink& link);
 
-  uint32_t cfg_read32(uint32_t off);
-  void cfg_write32(uint32_t off, uint32_t v);
-  uint32_t mmio_read32(uint32_t off);          // BAR0
-  void mmio_write32(uint32_t off, uint32_t v); // BAR0, posted
-  uint64_t mmio_read64(uint32_t off);          // BAR0, one 8-byte request
-  void mmio_write64(uint32_t off, uint64_t v); // BAR0, posted, one 8-byte request
-  bool bar2_write(uint64_t off, const void* data, uint64_t len);
-  bool bar2_read(uint64_t off, void* data, uint64_t len);
+  uint32_t cfg_read32(uint32_t off) override;
+  void cfg_write32(uint32_t off, uint32_t v) override;
+  uint32_t mmio_read32(uint32_t off) override;
+  void mmio_write32(uint32_t off, uint32_t v) override;
+  uint64_t mmio_read64(uint32_t off) override;
+  void mmio_write64(uint32_t off, uint64_t v) override;
+  bool bar2_write(uint64_t off, const void* data, uint64_t len) override;
+  bool bar2_read(uint64_t off, void* data, uint64_t len) override;
   // One access of any size the link carries (1, 2, 4, 8 bytes for registers,
   // up to 4 KiB for BAR2) to configuration space (bar < 0) or BAR0/BAR2, for
   // host programs outside the simulator. False for another BAR or a failed access.
@@ -40,14 +41,13 @@ class PcieRootComplex : public sc_core::sc_module {
   // Interrupts from the endpoint.
   void intx(bool level);
   void msi(uint64_t addr, uint32_t data);
-  bool irq_level() const { return level_; }
-  const sc_core::sc_event& irq_event() const { return irq_event_; }
+  bool irq_level() const override { return level_; }
+  const sc_core::sc_event& irq_event() const override { return irq_event_; }
   uint64_t interrupts() const { return irqs_.value(); }
 
-  // Host memory: a simple allocator for driver and runtime buffers (never
-  // returns 0), and direct access for host code.
-  uint64_t alloc(uint64_t size, uint64_t align = 4096);
-  uint8_t* host_ptr(uint64_t pa) { return host_mem.data() + pa; }
+  // Host memory (HostPort): a bump allocator for driver and runtime buffers.
+  uint64_t alloc(uint64_t size, uint64_t align = 4096) override;
+  uint8_t* host_ptr(uint64_t pa) override { return host_mem.data() + pa; }
 
  private:
   tlm::tlm_response_status access(tlm_utils::simple_initiator_socket<PcieRootComplex>& s, tlm::tlm_command cmd,

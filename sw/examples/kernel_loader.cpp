@@ -6,7 +6,7 @@
 
 #include "accel_device.h"
 
-#include "harts/elf_loader.h"
+#include "base/elf_loader.h"
 #include "platform.h"
 #include "workload.h"
 

@@ -2,9 +2,9 @@
 
 #include <sstream>
 
-#include "cmp/packet_decoder.h"
+#include "cmp/cmp_names.h"
 #include "pcie/bar0_regs.h"
-#include "pcie/root_complex.h"
+#include "pcie/host_port.h"
 
 namespace avp {
 

@@ -15,7 +15,7 @@
 
 namespace avp {
 
-class PcieRootComplex;
+class HostPort;
 
 struct AccelDeviceInfo {
   uint32_t cores = 0, harts_per_core = 0;
@@ -39,7 +39,7 @@ struct CmpError {
 
 class AccelDevice {
  public:
-  explicit AccelDevice(PcieRootComplex& rc) : rc_(rc) {}
+  explicit AccelDevice(HostPort& rc) : rc_(rc) {}
 
   // Checks the ids, assigns the BARs, enables memory, bus mastering and the
   // command-processor interrupts, reads the information block. False with a
@@ -66,7 +66,7 @@ class AccelDevice {
 
  private:
   bool dram_range(uint64_t addr, uint64_t len) const;
-  PcieRootComplex& rc_;
+  HostPort& rc_;
   AccelDeviceInfo info_;
   std::string error_;
   std::map<uint64_t, uint64_t> free_;  // start -> size

@@ -5,7 +5,7 @@
 
 #include "acceldev_driver.h"
 #include "pcie/bar0_regs.h"
-#include "pcie/root_complex.h"
+#include "pcie/host_port.h"
 
 namespace avp {
 

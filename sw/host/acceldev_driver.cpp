@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "pcie/bar0_regs.h"
-#include "pcie/root_complex.h"
+#include "pcie/host_port.h"
 
 namespace avp {
 

@@ -13,7 +13,7 @@
 
 namespace avp {
 
-class PcieRootComplex;
+class HostPort;
 class AcceldevContext;
 
 // Encodes the user command CMP_SUBMIT (platform extension, docs/pcie.md): run
@@ -36,7 +36,7 @@ class AcceldevStatus {
 
 class AcceldevDriver {
  public:
-  explicit AcceldevDriver(PcieRootComplex& rc) : rc_(rc) {}
+  explicit AcceldevDriver(HostPort& rc) : rc_(rc) {}
   // The start-up sequence: clear INTR, enable interrupts, attach the context
   // config array (255 x 192 bytes in host memory), set ENABLE.
   bool start();
@@ -58,7 +58,7 @@ class AcceldevDriver {
   void wait_interrupt();
   uint64_t config_base() const { return configs_; }
   uint8_t* config(unsigned ctx);
-  PcieRootComplex& rc() { return rc_; }
+  HostPort& rc() { return rc_; }
   uint32_t seen_interrupts() const { return seen_; }
 
  private:
@@ -74,7 +74,7 @@ class AcceldevDriver {
   uint64_t alloc_page();  // zero-filled; 0 when host memory is exhausted
   void free_page(uint64_t pa) { free_pages_.push_back(pa); }
 
-  PcieRootComplex& rc_;
+  HostPort& rc_;
   uint64_t configs_ = 0;
   std::vector<bool> used_ = std::vector<bool>(255, false);
   uint32_t seen_ = 0;        // every INTR bit observed since start

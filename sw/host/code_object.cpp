@@ -8,7 +8,7 @@
 
 #include "aql/aql_packets.h"
 #include "code_object_metadata.h"
-#include "harts/elf_loader.h"
+#include "base/elf_loader.h"
 
 namespace avp {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "accel_device.h"
 #include "pcie/bar0_regs.h"
-#include "pcie/root_complex.h"
+#include "pcie/host_port.h"
 
 namespace avp {
 

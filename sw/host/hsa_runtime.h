@@ -17,14 +17,14 @@
 namespace avp {
 
 class AccelDevice;
-class PcieRootComplex;
+class HostPort;
 
 // hsa_signal_condition_t
 enum class SignalCondition { kEq = 0, kNe = 1, kLt = 2, kGte = 3 };
 
 class HsaRuntime {
  public:
-  explicit HsaRuntime(PcieRootComplex& rc) : rc_(rc) {}
+  explicit HsaRuntime(HostPort& rc) : rc_(rc) {}
 
   struct Queue {
     unsigned index;    // BAR0 registration slot
@@ -70,7 +70,7 @@ class HsaRuntime {
 
  private:
   uint64_t publish(Queue& q, const void* packet);
-  PcieRootComplex& rc_;
+  HostPort& rc_;
   std::vector<CodeObject> code_objects_;
   std::string load_error_;
 };

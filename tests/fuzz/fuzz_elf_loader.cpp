@@ -1,4 +1,4 @@
-// libFuzzer target: the ELF loader (models/harts/elf_loader) on arbitrary
+// libFuzzer target: the ELF loader (platform/base/elf_loader) on arbitrary
 // files. Every file either loads or gives ElfError (never a crash, another
 // exception or an allocation beyond the input's reach); a loaded image
 // writes only inside its reported address range.
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fuzz_file.h"
-#include "harts/elf_loader.h"
+#include "base/elf_loader.h"
 
 namespace {
 

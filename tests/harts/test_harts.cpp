@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "harts/elf_loader.h"
+#include "base/elf_loader.h"
 #include "harts/trap_report.h"
 #include "platform.h"
 

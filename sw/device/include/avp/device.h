@@ -42,7 +42,7 @@ int avp_printf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 int avp_vprintf(const char* fmt, va_list ap);
 
 // The memory-mapped console device (accel-vp; registers in
-// models/console/console_regs.h, default base). Each hart's bytes form its
+// platform/interfaces/include/console/console_regs.h, default base). Each hart's bytes form its
 // own lines, printed like avp_print lines. On QEMU these go to stdout.
 void avp_console_putc(char c);        // '\n' prints the hart's line
 void avp_console_puts(const char* s);  // the bytes of `s` (no newline added)

@@ -1,4 +1,4 @@
-#include "harts/elf_loader.h"
+#include "base/elf_loader.h"
 
 #include <fcntl.h>
 #include <gelf.h>
