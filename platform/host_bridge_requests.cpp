@@ -10,6 +10,7 @@
 #include "host_bridge.h"
 #include "pcie/bar0_regs.h"
 #include "platform.h"
+#include "base/local_time.h"
 
 namespace avp {
 namespace {
@@ -194,10 +195,11 @@ int HostBridge::unit_access(Conn& c, std::vector<uint8_t>& out) {
   const uint64_t len = write ? c.payload.size() : q.a[2];
   if (len == 0 || len > AVPB_MAX_PAYLOAD || q.a[1] + len < q.a[1]) return -EINVAL;
   if (!write) out.resize(len);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  const tlm::tlm_response_status st = p_.device_port.access_as(unit, core, write, q.a[1], write ? c.payload.data() : out.data(),
-                                                               static_cast<unsigned>(len), delay);
-  sc_core::wait(delay);
+  LocalTime time;
+  const tlm::tlm_response_status st = time.annotate([&](sc_core::sc_time& d) {
+    return p_.device_port.access_as(unit, core, write, q.a[1], write ? c.payload.data() : out.data(), static_cast<unsigned>(len), d);
+  });
+  time.sync();
   if (st == tlm::TLM_OK_RESPONSE) return 0;
   out.clear();
   return st == tlm::TLM_ADDRESS_ERROR_RESPONSE || st == tlm::TLM_BURST_ERROR_RESPONSE ? -EFAULT : -EIO;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/local_time.h"
 #include "base/trace.h"
 #include "pcie/bar0_regs.h"
 
@@ -95,19 +96,15 @@ void AcceldevEngine::feed(unsigned word, uint32_t v) {
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void AcceldevEngine::sync(sc_core::sc_time& delay) {
-  sc_core::wait(delay);
-  delay = sc_core::SC_ZERO_TIME;
-}
-
 void AcceldevEngine::thread() {
   for (;;) {
     while (queue_.empty() || !enabled()) sc_core::wait(wake_);
     const Command c = queue_.front();
     queue_.pop_front();
-    sc_core::sc_time delay = decode_latency.get();
-    device_command(c, delay);
-    sync(delay);
+    LocalTime time;  // the command's: decode and execution, synced when it is done
+    time.add(decode_latency.get());
+    time.annotate([&](sc_core::sc_time& delay) { device_command(c, delay); });
+    time.sync();
     device_commands_.inc();
   }
 }
@@ -118,7 +115,7 @@ void AcceldevEngine::device_command(const Command& c, sc_core::sc_time& delay) {
     case ACCELDEV_DEVICE_CMD_TYPE_NOP:
       return;
     case ACCELDEV_DEVICE_CMD_TYPE_FENCE:
-      sync(delay);
+      LocalTime::sync(delay);
       fence_last_ = c.w[1];
       if (fence_last_ == fence_wait_) irq.raise(ACCELDEV_INTR_FENCE_WAIT);
       return;
@@ -139,7 +136,7 @@ void AcceldevEngine::device_command(const Command& c, sc_core::sc_time& delay) {
       break;
   }
   AVP_LOG(log_, Warn, "invalid device command 0x" << std::hex << c.w[0] << " (CMD_ERROR)");
-  sync(delay);
+  LocalTime::sync(delay);
   irq.raise(ACCELDEV_INTR_CMD_ERROR);
 }
 
@@ -155,7 +152,7 @@ void AcceldevEngine::mark_error(uint32_t ctx, Fault f, sc_core::sc_time& delay) 
   status |= ACCELDEV_CONTEXT_STATUS_ERROR;
   host_(true, config_addr(ctx) + ACCELDEV_CONFIG_STATUS, &status, 1, delay);
   context_errors_.inc();
-  sync(delay);
+  LocalTime::sync(delay);
   irq.raise(f == Fault::Cmd ? ACCELDEV_INTR_CMD_ERROR : f == Fault::Slot ? ACCELDEV_INTR_SLOT_ERROR : ACCELDEV_INTR_MEM_ERROR);
 }
 
@@ -180,7 +177,7 @@ void AcceldevEngine::run(uint32_t ctx, uint64_t code_pt, uint32_t offset, uint32
   for (uint64_t at = offset; at + 20 <= static_cast<uint64_t>(offset) + size; at += 20) {
     // Each user command starts when the previous one has ended, so a reset
     // or a cleared ENABLE takes effect between commands at the right time.
-    sync(delay);
+    LocalTime::sync(delay);
     if (aborted()) return;
     // ENABLE is checked before every user command: clearing it pauses here.
     while (!enabled()) {
@@ -214,7 +211,7 @@ AcceldevEngine::Fault AcceldevEngine::user_command(uint32_t ctx, const uint32_t*
       uint32_t counter = 0;
       const uint64_t at = config_addr(ctx) + ACCELDEV_CONFIG_FENCE_COUNTER;
       if (!read32(at, counter, delay) || !write32(at, counter + 1, delay)) return Fault::Mem;
-      sync(delay);
+      LocalTime::sync(delay);
       irq.raise(ACCELDEV_INTR_USER_FENCE_WAIT);
       return Fault::None;
     }
@@ -236,7 +233,7 @@ AcceldevEngine::Fault AcceldevEngine::walk_slot(uint32_t ctx, uint32_t slot, uin
   for (uint64_t va = start; va < start + len;) {
     const uint64_t n = std::min<uint64_t>(4096 - (va & 0xFFF), start + len - va);
     uint64_t pa = 0;
-    sync(delay);
+    LocalTime::sync(delay);
     if (aborted()) return Fault::None;
     if (translate(pt, va, pa, delay) != Fault::None) return Fault::Mem;  // pages already visited keep their effect
     if (!page(pa, va, static_cast<unsigned>(n), delay)) return Fault::Mem;
@@ -281,7 +278,7 @@ AcceldevEngine::Fault AcceldevEngine::cmp_submit(uint32_t ctx, const uint32_t* w
                                    << " is not device memory (CMD_ERROR)");
     return Fault::Cmd;
   }
-  sync(delay);
+  LocalTime::sync(delay);
   CmpHostInterface& cmp = *cmp_.cmp;
   while (!cmp.idle()) sc_core::wait(cmp.idle_event());  // the staging area is free
   const sc_core::sc_time begin = sc_core::sc_time_stamp();

@@ -96,7 +96,6 @@ class AcceldevEngine : public sc_core::sc_module {
   void mark_error(uint32_t ctx, Fault f, sc_core::sc_time& delay);
   bool read32(uint64_t pa, uint32_t& v, sc_core::sc_time& d) { return host_(false, pa, &v, 4, d); }
   bool write32(uint64_t pa, uint32_t v, sc_core::sc_time& d) { return host_(true, pa, &v, 4, d); }
-  void sync(sc_core::sc_time& delay);
   bool enabled() const { return enable_ & 1; }
 
   void map_registers();

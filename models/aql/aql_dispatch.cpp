@@ -136,7 +136,7 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
   bool faulted = false;
   sc_core::sc_event finished;
   acquire_fence(p.header);
-  flush();
+  time_.sync();
   // Each work-group runs on one hart, as harts become free.
   while ((next < total && !faulted) || running) {
     for (unsigned h = 0; h < harts_.num_harts() && next < total && !faulted; ++h) {

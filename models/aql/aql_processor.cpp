@@ -175,7 +175,7 @@ void AqlProcessor::fail(unsigned q, QueueError e, const std::string& why) {
     const int64_t v = e;
     host_write(inactive + offsetof(amd_signal_t, value), &v, 8);
   }
-  flush();
+  time_.sync();
   irq.raise(AVP_INTR_AQL_ERROR);
 }
 
@@ -187,7 +187,7 @@ void AqlProcessor::thread() {
       const unsigned q = (next_ + k) % q_.size();
       if (!q_[q].active || q_[q].blocked_until > sc_core::sc_time_stamp()) continue;
       const bool retired = service(q);
-      flush();  // the reads of a packet or of barrier dependencies take link time even when nothing retires
+      time_.sync();  // the reads of a packet or of barrier dependencies take link time even when nothing retires
       if (q_[q].barrier_waiting) {
         q_[q].barrier_waiting = false;
         q_[q].blocked_until = sc_core::sc_time_stamp() + poll_interval.get();
@@ -230,7 +230,7 @@ bool AqlProcessor::service(unsigned q) {
     fail(q, kErrMemory, "cannot read packet " + std::to_string(read_id));
     return false;
   }
-  const sc_core::sc_time start = sc_core::sc_time_stamp() + delay_;
+  const sc_core::sc_time start = time_.now();
   uint16_t header;
   std::memcpy(&header, raw, 2);
   const uint8_t type = header & 0xFF;
@@ -242,7 +242,7 @@ bool AqlProcessor::service(unsigned q) {
     fail(q, e, packet + " has an invalid header " + hex);
     return false;
   }
-  delay_ += packet_latency.get();
+  time_.add(packet_latency.get());
   uint64_t signal = 0;
   if (type == kKernelDispatch) {
     hsa_kernel_dispatch_packet_t p;
@@ -293,7 +293,7 @@ bool AqlProcessor::service(unsigned q) {
     fail(q, kErrMemory, packet + ": cannot update its completion signal");
     return false;
   }
-  flush();
+  time_.sync();
   retired(q, read_id, type, start);
   if (TextTrace::instance().on(kTraceAql))
     TextTrace::instance().line(to_ps(start), Q.track,
@@ -328,22 +328,22 @@ AqlProcessor::Barrier AqlProcessor::barrier_state(const hsa_barrier_packet_t& p,
 // (and decoded code: the host may have loaded new code) and data caches; a
 // release writes their dirty lines back. Each costs the cluster's flush time.
 void AqlProcessor::acquire_fence(uint16_t header) {
-  if ((header >> kAcquireShift) & 3) delay_ += harts_.invalidate_icaches() + harts_.flush_dcaches();
+  if ((header >> kAcquireShift) & 3) time_.add(harts_.invalidate_icaches() + harts_.flush_dcaches());
 }
 
 void AqlProcessor::release_fence(uint16_t header) {
-  if ((header >> kReleaseShift) & 3) delay_ += harts_.flush_dcaches();
+  if ((header >> kReleaseShift) & 3) time_.add(harts_.flush_dcaches());
 }
 
 bool AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start, bool profiling, DispatchTimes* times) {
   // Timestamps first, so a waiter that sees the new value reads them valid.
   if (profiling) {
     const uint64_t ts[2] = {static_cast<uint64_t>(start.to_seconds() * 1e9),
-                            static_cast<uint64_t>((sc_core::sc_time_stamp() + delay_).to_seconds() * 1e9)};
+                            static_cast<uint64_t>(time_.now().to_seconds() * 1e9)};
     if (!host_write(signal + offsetof(amd_signal_t, start_ts), ts, 16)) return false;
   }
   if (!atomic_add(signal + offsetof(amd_signal_t, value), -1)) return false;
-  flush();
+  time_.sync();
   if (times) {
     times->signal_updated = sc_core::sc_time_stamp();
     end_to_signal_.sample((times->signal_updated - times->last_end).to_seconds() * 1e9);
@@ -355,28 +355,23 @@ bool AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start, bool
   static_assert(offsetof(amd_signal_t, event_id) - offsetof(amd_signal_t, event_mailbox_ptr) == 8);
   if (!host_read(signal + offsetof(amd_signal_t, event_mailbox_ptr), &ev, 12)) return false;
   if (ev.mailbox && !host_write(ev.mailbox, &ev.event_id, 4)) return false;
-  flush();
+  time_.sync();
   if (times) times->interrupt = sc_core::sc_time_stamp();
   irq.raise(AVP_INTR_AQL_SIGNAL);
   return true;
-}
-
-void AqlProcessor::flush() {
-  sc_core::wait(delay_);
-  delay_ = sc_core::SC_ZERO_TIME;
 }
 
 // ---- memory ----
 
 bool AqlProcessor::device_read(uint64_t addr, void* d, unsigned n) {
   prepare_payload(gp_, tlm::TLM_READ_COMMAND, addr, d, n);
-  bus->b_transport(gp_, delay_);
+  time_.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });
   return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
 
 bool AqlProcessor::device_write(uint64_t addr, const void* d, unsigned n) {
   prepare_payload(gp_, tlm::TLM_WRITE_COMMAND, addr, d, n);
-  bus->b_transport(gp_, delay_);
+  time_.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });
   return gp_.get_response_status() == tlm::TLM_OK_RESPONSE;
 }
 
@@ -393,7 +388,7 @@ bool AqlProcessor::atomic_add(uint64_t pa, int64_t v) {
   gp.set_extension(&ext);
   uint64_t old = 0;
   prepare_payload(gp, tlm::TLM_WRITE_COMMAND, map_.host_window + pa, &old, 8);
-  bus->b_transport(gp, delay_);
+  time_.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp, delay); });
   gp.clear_extension(&ext);
   return gp.get_response_status() == tlm::TLM_OK_RESPONSE;
 }

@@ -16,6 +16,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "aql/aql_packets.h"
+#include "base/local_time.h"
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
@@ -83,7 +84,6 @@ class AqlProcessor : public sc_core::sc_module {
   // Statistics and timeline of a retired packet: latency from the doorbell that announced it.
   void retired(unsigned q, uint64_t id, uint8_t type, const sc_core::sc_time& start);
   void fail(unsigned q, aql::QueueError e, const std::string& why);
-  void flush();  // waits for the accumulated transaction time
   aql::QueueError check_header(uint16_t header) const;
   aql::QueueError check_dispatch(const aql::hsa_kernel_dispatch_packet_t& p, aql::kernel_descriptor_t& kd, std::string& why);
   aql::QueueError dispatch(unsigned q, uint64_t id, uint64_t packet_addr, const aql::hsa_kernel_dispatch_packet_t& p);
@@ -107,7 +107,7 @@ class AqlProcessor : public sc_core::sc_module {
   uint32_t launch_seq_ = 0x10000;
   sc_core::sc_event doorbell_;
   bool doorbell_pending_ = false;
-  sc_core::sc_time delay_;
+  LocalTime time_;  // ahead of SystemC time: packet processing and its memory accesses (base/local_time.h)
   tlm::tlm_generic_payload gp_;
   Logger log_;
   DispatchTimes last_;

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "base/payload.h"
+#include "base/local_time.h"
 #include "base/text_trace.h"
 #include "base/trace.h"
 #include "base/unit.h"
@@ -130,8 +131,7 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
   const uint64_t tsd_off = (regs_[AVP_CMP_TSD_INFO] >> 16) & 0xFFFFFF, tsd_size = regs_[AVP_CMP_TSD_INFO] >> 40;
   const uint64_t packed = (kargs_size && kub_size) ? kub + kargs_off : 0;
 
-  sc_core::wait(delay);  // dispatch starts once the command has been fetched and decoded
-  delay = sc_core::SC_ZERO_TIME;
+  LocalTime::sync(delay);  // dispatch starts once the command has been fetched and decoded
   const sc_core::sc_time begin = sc_core::sc_time_stamp();
   const uint32_t launch = ++launch_seq_;
   Failure failure;
@@ -160,7 +160,8 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
       l.context = context_;
       l.deadline = deadline;
       l.a[0] = next;
-      sc_core::sc_time d = launch_latency.get();
+      LocalTime launch_time;  // this launch's: the hart's initial state written, then it starts
+      launch_time.add(launch_latency.get());
       if (slice) {
         l.a[1] = c.payload[1];
         l.a[2] = packed;
@@ -169,8 +170,11 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
         if (tsd_size && kub_size) {
           // The KTB: a private copy of the thread-specific data at the bottom of the hart's TCDM slice.
           std::vector<uint8_t> tsd(tsd_size);
-          if (!read_block(kub + tsd_off, tsd.data(), static_cast<unsigned>(tsd_size), d) ||
-              !write_block(slice_base, tsd.data(), static_cast<unsigned>(tsd_size), d)) {
+          const bool copied = launch_time.annotate([&](sc_core::sc_time& d) {
+            return read_block(kub + tsd_off, tsd.data(), static_cast<unsigned>(tsd_size), d) &&
+                   write_block(slice_base, tsd.data(), static_cast<unsigned>(tsd_size), d);
+          });
+          if (!copied) {
             failure = {AVP_CMP_ERR_MEMORY, "cannot copy the thread-specific data to hart " + std::to_string(h) + "'s KTB"};
             break;
           }
@@ -179,7 +183,7 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
       } else {
         for (unsigned i = 0; i < ((c.inline_value >> 8) & 7); ++i) l.a[1 + i] = c.payload[1 + i];
       }
-      sc_core::wait(d);
+      launch_time.sync();
       ++running;
       instance_on[h] = static_cast<int64_t>(next);
       ++next;

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "base/local_time.h"
 #include "base/text_trace.h"
 #include "base/trace.h"
 #include "base/unit.h"
@@ -12,6 +13,12 @@ namespace avp {
 
 namespace {
 constexpr uint32_t kCmdbufDone = AVP_INTR_CMDBUF_DONE, kCmpError = AVP_INTR_CMP_ERROR, kQueueFull = AVP_INTR_CMP_QUEUE_FULL;
+
+std::vector<CounterArray::Element> opcode_counters() {
+  std::vector<CounterArray::Element> e;
+  for (unsigned op = 0; op < 10; ++op) e.push_back({cmp_opcode_name(op), "packets executed", ""});
+  return e;
+}
 }
 
 CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows)
@@ -39,14 +46,13 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
       packets_(this, "packets", "packets executed", "packets"),
       queue_full_(this, "queue_full", "submissions refused because the queue was full", "submissions"),
       instances_(this, "instances", "kernel instances run", "instances"),
+      per_opcode_(this, "op.", opcode_counters(), "packets"),
       command_latency_(this, "command_latency", "time per packet from header fetch to completion", "ns"),
       buffer_latency_(this, "buffer_latency", "time from submission to completion of a buffer", "ns"),
       kernel_latency_(this, "kernel_latency", "time of a RUN_* command", "ns"),
       queue_occupancy_(this, "queue_occupancy", "command buffers submitted and not finished (waiting or executing)", "buffers"),
       busy_time_(this, "busy", "time the CMP executes buffers") {
   decoder_impl_ = std::make_unique<TlmPacketDecoder>();
-  for (unsigned op = 0; op < 10; ++op)
-    per_opcode_[op] = std::make_unique<Counter>(this, std::string("op.") + cmp_opcode_name(op), "packets executed", "packets");
   set_unit(gp_, kCmpUnit);
   for (const char* track : {"", ".queue", ".dispatch"}) Trace::instance().declare(std::string(this->name()) + track);
   SC_HAS_PROCESS(CommandProcessor);
@@ -152,7 +158,7 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
   uint64_t offset = 0;
   for (;;) {
     const sc_core::sc_time start = sc_core::sc_time_stamp();
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    LocalTime time;  // the packet's fetch, decode and execute; synced when it completes
     const size_t remaining = static_cast<size_t>((b.size - std::min(offset, b.size)) / 8);
     uint64_t chunks[9] = {};
     if (remaining == 0) {
@@ -160,8 +166,8 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
       return false;
     }
     // Fetch header.
-    delay += fetch_latency.get();
-    if (!read_block(b.addr + offset, &chunks[0], 8, delay)) {
+    time.add(fetch_latency.get());
+    if (!time.annotate([&](sc_core::sc_time& d) { return read_block(b.addr + offset, &chunks[0], 8, d); })) {
       fail(b, offset, 0, {AVP_CMP_ERR_MEMORY, "cannot fetch the packet header"});
       return false;
     }
@@ -172,25 +178,25 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
                               : 0;
     const unsigned have = static_cast<unsigned>(std::min<size_t>(body, remaining - 1));
     if (have) {
-      delay += fetch_latency.get() * have;
-      if (!read_block(b.addr + offset + 8, &chunks[1], have * 8, delay)) {
+      time.add(fetch_latency.get() * have);
+      if (!time.annotate([&](sc_core::sc_time& d) { return read_block(b.addr + offset + 8, &chunks[1], have * 8, d); })) {
         fail(b, offset, AVP_CMP_HEADER_OPCODE(h), {AVP_CMP_ERR_MEMORY, "cannot fetch the packet body"});
         return false;
       }
     }
     // Decode.
     const DecodedCommand c = decoder_impl_->decode(chunks, remaining);
-    delay += decode_latency.get() * c.cycles;
+    time.add(decode_latency.get() * c.cycles);
     if (c.error) {
       fail(b, offset, c.opcode, {c.error, c.describe()});
       return false;
     }
     // Execute.
-    delay += execute_latency.get();
-    const Failure f = execute(c, delay);
-    sc_core::wait(delay);
+    time.add(execute_latency.get());
+    const Failure f = time.annotate([&](sc_core::sc_time& d) { return execute(c, d); });
+    time.sync();
     packets_.inc();
-    per_opcode_[c.opcode]->inc();
+    per_opcode_[c.opcode].inc();
     command_latency_.sample((sc_core::sc_time_stamp() - start).to_seconds() * 1e9);
     Trace::instance().slice(name(), cmp_opcode_name(c.opcode), start, sc_core::sc_time_stamp(), {{"offset", offset}});
     if (TextTrace::instance().on(kTraceCmp)) trace_command(b, offset, c, start, f);
@@ -199,7 +205,8 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
       return false;
     }
     if (c.opcode == AVP_CMP_FINISH) {
-      sc_core::wait(complete_latency.get());
+      time.add(complete_latency.get());
+      time.sync();
       trace_end(b, "completion interrupt");
       ++completed_;
       buffers_.inc();

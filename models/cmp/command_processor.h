@@ -106,7 +106,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   tlm::tlm_generic_payload gp_;
   Logger log_;
   Counter buffers_, failed_buffers_, packets_, queue_full_, instances_;
-  std::unique_ptr<Counter> per_opcode_[10];
+  CounterArray per_opcode_;  // op.<NAME>
   Histogram command_latency_, buffer_latency_, kernel_latency_;
   Occupancy queue_occupancy_;
   Utilisation busy_time_;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "base/local_time.h"
 #include "base/payload.h"
 #include "base/text_trace.h"
 #include "base/trace.h"
@@ -69,8 +70,7 @@ void DmaController::wait_done(uint64_t n) {
   sc_core::sc_time& delay = *regs_.current_delay();
   tlm::tlm_response_status& response = *regs_.current_response();
   const uint64_t target = std::min(n, r.last_started);
-  sc_core::wait(delay);
-  delay = sc_core::SC_ZERO_TIME;
+  LocalTime::sync(delay);
   while (r.done_seq < target) sc_core::wait(done_event_);
   if ((r.status & 1) && (r.status >> 32) <= target) response = tlm::TLM_GENERIC_ERROR_RESPONSE;
 }
@@ -165,10 +165,11 @@ void DmaController::channel_thread(unsigned ch) {
     std::shared_ptr<Transfer> t = c.queue.front();
     if (t->issued > sc_core::sc_time_stamp()) sc_core::wait(t->issued - sc_core::sc_time_stamp());
     const sc_core::sc_time begin = sc_core::sc_time_stamp();
-    sc_core::sc_time delay = setup_latency.get();
+    LocalTime time;  // the transfer's: set-up and its reads and writes, synced when it is done
+    time.add(setup_latency.get());
     set_context(gp_, t->context);
-    if (!t->failed && !move(*t, delay)) t->failed = true;
-    sc_core::wait(delay);
+    if (!t->failed && !time.annotate([&](sc_core::sc_time& delay) { return move(*t, delay); })) t->failed = true;
+    time.sync();
     c.queue.pop_front();
     c.occupancy->set(c.queue.size());
     c.busy->add_busy(begin, sc_core::sc_time_stamp());

@@ -64,10 +64,7 @@ void Hart::thread() {
 }
 
 void Hart::sync() {
-  if (local_ps_) {
-    sc_core::wait(sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS));
-    local_ps_ = 0;
-  }
+  if (time_.ps()) time_.sync();  // the hart syncs often: no delta cycle when it is not ahead
   // The kernel watchdog's deadline, checked whenever the hart meets SystemC
   // time (every quantum at least): the run loop ends the instance.
   if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && sc_core::sc_time_stamp() >= deadline_)
@@ -94,7 +91,7 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
 }
 
 void Hart::run() {
-  const uint64_t quantum = cluster_.quantum_ps();
+  time_.set_quantum(LocalTime::from_ps(cluster_.quantum_ps()));
   while (!stop_) {
     if (timed_out_) {
       finish(HartExitKind::Timeout);
@@ -124,7 +121,7 @@ void Hart::run() {
     } catch (const TrapException& t) {
       take_trap(t.cause, t.tval);
     }
-    if (local_ps_ >= quantum) sync();
+    if (time_.quantum_used()) sync();
     if (limit_ && s_.minstret >= limit_ && !stop_) {
       cluster_.report_limit(*this);
       finish(HartExitKind::Limit);

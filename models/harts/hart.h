@@ -14,6 +14,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "base/local_time.h"
 #include "harts/cache_model.h"
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
@@ -69,10 +70,10 @@ class Hart : public sc_core::sc_module {
   uint64_t flush_dcache();
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
-  sc_core::sc_time local_time() const { return sc_core::sc_time(static_cast<double>(local_ps_), sc_core::SC_PS); }
+  sc_core::sc_time local_time() const { return time_.offset(); }
   // An extension device runs in the hart's place: it takes the offset the
   // call arrived with, its accesses add to it, and it returns local_time().
-  void set_local_time(const sc_core::sc_time& t) { local_ps_ = static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); }
+  void set_local_time(const sc_core::sc_time& t) { time_.set(t); }
   void sync();  // waits the local offset away
   // An access on the hart's bus as the hart (timed at its local time); a
   // refused access throws TrapException{fault_cause, addr}.
@@ -242,7 +243,7 @@ class Hart : public sc_core::sc_module {
     return miss ? t + dcache_miss(pa) : t;
   }
   void add_memory_time(uint64_t t) {
-    local_ps_ += t;
+    time_.add_ps(t);
     stall_ps_[StallMemory] += t;
   }
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
@@ -282,7 +283,7 @@ class Hart : public sc_core::sc_module {
   std::vector<BlockSlot> block_slots_ = std::vector<BlockSlot>(kBlockSlots);
   tlm::tlm_generic_payload gp_;
   tlm::tlm_generic_payload traffic_gp_;  // Probe and Timing transactions (base/cache_traffic.h)
-  uint64_t local_ps_ = 0;
+  LocalTime time_;  // ahead of SystemC time (base/local_time.h)
   uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
   rv::Pmp pmp_;

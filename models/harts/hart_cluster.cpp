@@ -129,19 +129,23 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
     st.dcache_misses = std::make_unique<Counter>(this, n + "dcache_misses", "L1 data cache misses", "accesses");
     st.active_cycles = std::make_unique<Counter>(this, n + "active_cycles", "clock cycles running (instructions and stalls)", "cycles");
     st.busy = std::make_unique<Utilisation>(this, n + "busy", "time running a kernel instance or program");
-    static const char* const kStallNames[Hart::kStallCauses] = {"fetch", "memory", "barrier", "wfi", "xintf"};
-    static const char* const kStallWhat[Hart::kStallCauses] = {
-        "instruction fetch: I-cache time and fill latency", "data accesses: D-cache time, memory and device latency",
-        "waiting at barriers", "waiting in WFI", "extension-device (xcmd) calls"};
-    for (unsigned c = 0; c < Hart::kStallCauses; ++c)
-      st.stall[c] = std::make_unique<Counter>(this, n + "stall_" + kStallNames[c], kStallWhat[c], "ps");
-    static const char* const kMmuNames[5] = {"tlb_hits", "tlb_misses", "page_walks", "pte_reads", "page_faults"};
-    static const char* const kMmuWhat[5] = {
-        "TLB lookups that hit (accesses served by the current page's fast region do not look up)",
-        "TLB lookups that missed", "page-table walks (misses, and hits lacking a permission or the D bit)",
-        "page-table entries read by walks", "page faults raised by translation"};
-    for (unsigned c = 0; c < 5; ++c)
-      st.mmu[c] = std::make_unique<Counter>(this, n + kMmuNames[c], kMmuWhat[c], c == 3 ? "reads" : "events");
+    st.stall = std::make_unique<CounterArray>(
+        this, n + "stall_",
+        std::vector<CounterArray::Element>{{"fetch", "instruction fetch: I-cache time and fill latency", ""},
+                                           {"memory", "data accesses: D-cache time, memory and device latency", ""},
+                                           {"barrier", "waiting at barriers", ""},
+                                           {"wfi", "waiting in WFI", ""},
+                                           {"xintf", "extension-device (xcmd) calls", ""}},
+        "ps");
+    st.mmu = std::make_unique<CounterArray>(
+        this, n,
+        std::vector<CounterArray::Element>{
+            {"tlb_hits", "TLB lookups that hit (accesses served by the current page's fast region do not look up)", ""},
+            {"tlb_misses", "TLB lookups that missed", ""},
+            {"page_walks", "page-table walks (misses, and hits lacking a permission or the D bit)", ""},
+            {"pte_reads", "page-table entries read by walks", "reads"},
+            {"page_faults", "page faults raised by translation", ""}},
+        "events");
   }
   for (auto& h : harts_) h->xintf.bind(xintf_hub);
   xintf_hub.register_b_transport(this, &HartCluster::xintf_b_transport);
@@ -180,13 +184,13 @@ void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool st
   if (stopped && h.runs_kernel()) instance_time_.sample((at - h.started()).to_seconds() * 1e9);
   for (unsigned c = 0; c < Hart::kStallCauses; ++c) {
     const uint64_t v = h.stall_ps(static_cast<Hart::Stall>(c));
-    st.stall[c]->inc(v - st.stalls_reported[c]);
+    (*st.stall)[c].inc(v - st.stalls_reported[c]);
     st.stalls_reported[c] = v;
   }
   const Hart::MmuStats& m = h.mmu_stats();
   const uint64_t mmu_now[5] = {m.tlb_hits, m.tlb_misses, m.page_walks, m.pte_reads, m.page_faults};
   for (unsigned c = 0; c < 5; ++c) {
-    st.mmu[c]->inc(mmu_now[c] - st.mmu_reported[c]);
+    (*st.mmu)[c].inc(mmu_now[c] - st.mmu_reported[c]);
     st.mmu_reported[c] = mmu_now[c];
   }
   const uint64_t now[6] = {h.instructions(), h.cycles(), h.icache().hits(), h.icache().misses(), h.dcache().hits(),

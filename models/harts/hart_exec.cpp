@@ -152,7 +152,7 @@ inline uint64_t mulhsu(int64_t a, uint64_t b) {
     t += icache_.access_line(b.first_line + i, false, miss);
     if (miss && b.fetch_cached) t += bus_traffic((b.first_line + i) << b.fetch_line_bits, false, 1u << b.fetch_line_bits, true);
   }
-  local_ps_ += t;
+  time_.add_ps(t);
   stall_ps_[StallFetch] += t;
 }
 
@@ -205,7 +205,7 @@ void Hart::run_block_loop(const Block& b) {
     ++s_.minstret;
     ++s_.events[d.event];
     s_.mcycle += cost_cycles[cls];
-    local_ps_ += cost_ps[cls];
+    time_.add_ps(cost_ps[cls]);
     pc = next;
     if (block_abort_ || stop_) {
       history_.end_block_early(static_cast<uint32_t>(it - first + 1));

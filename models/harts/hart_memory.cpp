@@ -73,11 +73,9 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval) {
   prepare_payload(gp_, cmd, addr, data, len);
-  sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
-  const sc_core::sc_time before = sc_core::sc_time_stamp() + delay;
-  bus->b_transport(gp_, delay);
-  local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
-  stall_ps_[StallMemory] += static_cast<uint64_t>((sc_core::sc_time_stamp() + delay - before).to_seconds() * 1e12 + 0.5);
+  const sc_core::sc_time before = time_.now();
+  time_.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });
+  stall_ps_[StallMemory] += LocalTime::to_ps(time_.now() - before);
   if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, tval};
 }
 

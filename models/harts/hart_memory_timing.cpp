@@ -21,12 +21,12 @@ uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch) {
   prepare_payload(traffic_gp_, tlm::TLM_IGNORE_COMMAND, pa, scratch, len);
   traffic_gp_.set_extension(&traffic);
   if (fetch) traffic_gp_.set_extension(&fetch_ext);
-  sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
+  sc_core::sc_time delay = time_.offset();  // the transaction's time; the caller adds its latency
   bus->b_transport(traffic_gp_, delay);
   traffic_gp_.clear_extension(&traffic);
   if (fetch) traffic_gp_.clear_extension(&fetch_ext);
-  const uint64_t end = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
-  return end > local_ps_ ? end - local_ps_ : 0;
+  const uint64_t end = LocalTime::to_ps(delay);
+  return end > time_.ps() ? end - time_.ps() : 0;
 }
 
 uint64_t Hart::dcache_miss(uint64_t pa) {

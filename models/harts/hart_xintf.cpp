@@ -39,13 +39,14 @@ void Hart::exec_xintf(const Insn& d) {
       gp.set_data_length(sizeof(p));
       gp.set_streaming_width(sizeof(p));
       gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      sc_core::sc_time delay(static_cast<double>(local_ps_), sc_core::SC_PS);
+      // Not annotate(): the device runs in the hart's place and uses its local time (set_local_time).
+      sc_core::sc_time delay = time_.offset();
       // The call's time (waits included), less what a barrier device already counted.
       const sc_core::sc_time before = sc_core::sc_time_stamp() + delay;
       const uint64_t barrier_before = stall_ps_[StallBarrier];
       xintf->b_transport(gp, delay);
-      local_ps_ = static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
-      const uint64_t call_ps = static_cast<uint64_t>((sc_core::sc_time_stamp() + delay - before).to_seconds() * 1e12 + 0.5);
+      time_.set(delay);
+      const uint64_t call_ps = LocalTime::to_ps(time_.now() - before);
       stall_ps_[StallXintf] += call_ps - std::min(call_ps, stall_ps_[StallBarrier] - barrier_before);
       if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) illegal(d);  // hardware configuration error
       // A device's illegal-instruction trap ("hardware configuration error":

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/local_time.h"
 #include "base/unit.h"
 
 namespace avp {
@@ -33,10 +34,13 @@ tlm::tlm_response_status PcieRootComplex::access(tlm_utils::simple_initiator_soc
   // read completes when the data is back.
   const sc_core::sc_time arrive = cmd == tlm::TLM_WRITE_COMMAND ? link_.posted(PcieLink::Down, len, start)
                                                                 : link_.read(PcieLink::Down, len, start);
-  sc_core::wait(arrive - start);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  s->b_transport(gp, d);
-  if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
+  // The host CPU does not run ahead: it syncs before the request reaches the
+  // endpoint and waits the device's answer out.
+  LocalTime time;
+  time.add(arrive - start);
+  time.sync();
+  time.annotate([&](sc_core::sc_time& d) { s->b_transport(gp, d); });
+  if (time.ps()) time.sync();
   const bool read = cmd == tlm::TLM_READ_COMMAND;
   Histogram* h = &s == &bar0_out ? (read ? &bar0_read_latency_ : &bar0_write_latency_)
                  : &s == &bar2_out ? (read ? &bar2_read_latency_ : &bar2_write_latency_)

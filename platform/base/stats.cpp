@@ -20,6 +20,18 @@ nlohmann::json Counter::to_json() const {
   return {{"type", "counter"}, {"value", value_}, {"unit", unit()}, {"description", description()}};
 }
 
+CounterArray::CounterArray(const sc_core::sc_object* owner, const std::string& prefix,
+                           const std::vector<Element>& elements, const std::string& unit) {
+  for (const Element& e : elements)
+    counters_.push_back(std::make_unique<Counter>(owner, prefix + e.label, e.description, e.unit.empty() ? unit : e.unit));
+}
+
+uint64_t CounterArray::total() const {
+  uint64_t n = 0;
+  for (const auto& c : counters_) n += c->value();
+  return n;
+}
+
 int Histogram::bucket_of(double v) {
   if (v <= 0) return INT32_MIN;
   int exp = 0;

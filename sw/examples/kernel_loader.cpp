@@ -7,6 +7,7 @@
 #include "accel_device.h"
 
 #include "base/elf_loader.h"
+#include "base/local_time.h"
 #include "platform.h"
 #include "workload.h"
 
@@ -28,24 +29,26 @@ LoadedKernel load_kernel(const std::string& elf, uint64_t dram,
 }
 
 bool host_write(Platform& p, uint64_t addr, const void* data, uint64_t len) {
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  LocalTime time;
   const auto* b = static_cast<const uint8_t*>(data);
   for (uint64_t off = 0; off < len; off += 4096) {
     const unsigned n = static_cast<unsigned>(std::min<uint64_t>(4096, len - off));
-    if (p.device_port.write(addr + off, b + off, n, delay) != tlm::TLM_OK_RESPONSE) return false;
+    if (time.annotate([&](sc_core::sc_time& d) { return p.device_port.write(addr + off, b + off, n, d); }) != tlm::TLM_OK_RESPONSE)
+      return false;
   }
-  sc_core::wait(delay);
+  time.sync();
   return true;
 }
 
 bool host_read(Platform& p, uint64_t addr, void* data, uint64_t len) {
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  LocalTime time;
   auto* b = static_cast<uint8_t*>(data);
   for (uint64_t off = 0; off < len; off += 4096) {
     const unsigned n = static_cast<unsigned>(std::min<uint64_t>(4096, len - off));
-    if (p.device_port.read(addr + off, b + off, n, delay) != tlm::TLM_OK_RESPONSE) return false;
+    if (time.annotate([&](sc_core::sc_time& d) { return p.device_port.read(addr + off, b + off, n, d); }) != tlm::TLM_OK_RESPONSE)
+      return false;
   }
-  sc_core::wait(delay);
+  time.sync();
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,25 @@ class Counter : public StatBase {
 
  private:
   uint64_t value_ = 0;
+};
+
+// A fixed array of counters indexed 0..n-1 (per opcode, per stall cause, per
+// event kind): element i is a Counter registered as "<module>.<prefix><label>"
+// with its own description; its unit is the array's unless the element names one.
+class CounterArray {
+ public:
+  struct Element {
+    std::string label, description, unit;
+  };
+  CounterArray(const sc_core::sc_object* owner, const std::string& prefix, const std::vector<Element>& elements,
+               const std::string& unit);
+  Counter& operator[](size_t i) { return *counters_[i]; }
+  const Counter& operator[](size_t i) const { return *counters_[i]; }
+  size_t size() const { return counters_.size(); }
+  uint64_t total() const;
+
+ private:
+  std::vector<std::unique_ptr<Counter>> counters_;
 };
 
 // Log-linear buckets (64 per power of two): percentiles within 1.6 %, exact
