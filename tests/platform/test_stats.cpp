@@ -54,3 +54,22 @@ TEST(Stats, RegistryCollectsByName) {
   auto j = StatRegistry::instance().to_json();
   EXPECT_EQ(j["unit.count"]["value"], 3);
 }
+
+TEST(Stats, CounterArrayRegistersOneCounterPerElement) {
+  struct Owner : sc_core::sc_object {
+    Owner() : sc_object("arr_owner") {}
+  } owner;
+  CounterArray a(&owner, "op.",
+                 {{"NOP", "packets executed", ""}, {"FINISH", "packets executed", ""}, {"READS", "reads", "reads"}},
+                 "packets");
+  ASSERT_EQ(a.size(), 3u);
+  a[1].inc();
+  a[2].inc(5);
+  EXPECT_EQ(a.total(), 6u);
+  const StatBase* finish = StatRegistry::instance().find("arr_owner.op.FINISH");
+  ASSERT_NE(finish, nullptr);
+  EXPECT_EQ(finish->to_json()["value"], 1);
+  EXPECT_EQ(finish->unit(), "packets");
+  EXPECT_EQ(StatRegistry::instance().find("arr_owner.op.READS")->unit(), "reads");
+  EXPECT_EQ(StatRegistry::instance().find("arr_owner.op.NOP")->to_json()["value"], 0);
+}

@@ -1,0 +1,85 @@
+// avp::LocalTime, the one local-time pattern: offset arithmetic, the quantum,
+// annotate (b_transport chains) and sync against the SystemC kernel.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include <systemc>
+
+#include "base/local_time.h"
+
+using namespace avp;
+using sc_core::SC_NS;
+using sc_core::SC_PS;
+using sc_core::sc_time;
+
+TEST(LocalTime, AddsInPicosecondsAndCountsTheQuantumFromTheLastSync) {
+  LocalTime t;
+  EXPECT_EQ(t.ps(), 0u);
+  t.add_ps(1ull << 62);
+  EXPECT_FALSE(t.quantum_used());  // no quantum set: never used up
+  t.set(sc_core::SC_ZERO_TIME);
+  t.add(sc_time(2, SC_NS));
+  t.add_ps(500);
+  EXPECT_EQ(t.ps(), 2500u);
+  EXPECT_EQ(t.offset(), sc_time(2500, SC_PS));
+  EXPECT_FALSE(t.quantum_used());
+  t.set_quantum(sc_time(3, SC_NS));
+  EXPECT_FALSE(t.quantum_used());
+  t.add_ps(499);
+  EXPECT_FALSE(t.quantum_used());
+  t.add_ps(1);
+  EXPECT_TRUE(t.quantum_used());
+  t.set(sc_time(7, SC_PS));
+  EXPECT_EQ(t.ps(), 7u);
+  EXPECT_EQ(LocalTime::to_ps(LocalTime::from_ps(123456789012ull)), 123456789012ull);
+}
+
+TEST(LocalTime, AnnotateHandsTheOffsetToTheCallAndKeepsWhatItAdds) {
+  LocalTime t;
+  t.add_ps(1000);
+  const int r = t.annotate([](sc_time& delay) {
+    EXPECT_EQ(delay, sc_time(1000, SC_PS));
+    delay += sc_time(3, SC_NS);  // what a target annotates
+    return 42;
+  });
+  EXPECT_EQ(r, 42);
+  EXPECT_EQ(t.ps(), 4000u);
+  // A call that throws still leaves its annotation behind.
+  EXPECT_THROW(t.annotate([](sc_time& delay) {
+    delay += sc_time(1, SC_NS);
+    throw std::runtime_error("refused");
+  }),
+               std::runtime_error);
+  EXPECT_EQ(t.ps(), 5000u);
+}
+
+TEST(LocalTime, SyncWaitsTheOffsetAwayAndAZeroOffsetYieldsOneDelta) {
+  struct Results {
+    sc_time after_sync, after_zero_sync;
+    uint64_t deltas_before = 0, deltas_after = 0, ps_after = 1;
+    sc_time annotation_after;
+  } r;
+  sc_core::sc_spawn([&r] {
+    LocalTime t;
+    t.add(sc_time(1500, SC_PS));
+    EXPECT_EQ(t.now(), sc_time(1500, SC_PS));
+    t.sync();
+    r.after_sync = sc_core::sc_time_stamp();
+    r.ps_after = t.ps();
+    r.deltas_before = sc_core::sc_delta_count();
+    t.sync();
+    r.deltas_after = sc_core::sc_delta_count();
+    r.after_zero_sync = sc_core::sc_time_stamp();
+    sc_time annotation(2, SC_NS);
+    LocalTime::sync(annotation);
+    r.annotation_after = annotation;
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(r.after_sync, sc_time(1500, SC_PS));
+  EXPECT_EQ(r.ps_after, 0u);
+  EXPECT_EQ(r.after_zero_sync, sc_time(1500, SC_PS));
+  EXPECT_EQ(r.deltas_after, r.deltas_before + 1);
+  EXPECT_EQ(r.annotation_after, sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(3500, SC_PS));
+}
