@@ -108,11 +108,8 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       const unsigned id = c * harts_per_core + h;
       harts_.push_back(std::make_unique<Hart>(("hart" + std::to_string(id)).c_str(), *this, id, c));
     }
-  if (history_length.get() > 65536)
-    throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
-                     " is more than 65536");
+  check_params();  // once, here: parameters take their values before elaboration and keep them
   for (auto& h : harts_) h->history().set_length(history_length.get());
-  check_mmu_params();
   for (auto& h : harts_) h->configure_triggers(triggers);  // a debugger may program them before any start
   configure_costs();
   group_of_.assign(harts_.size(), 0);
@@ -212,21 +209,18 @@ void HartCluster::launch(unsigned hart, const HartLaunch& l, std::function<void(
   h.start(l, true, std::move(done));
 }
 
-// Parameters may change between construction and a start (tests, sweeps): the
-// starting hart takes the current history length; the other harts' histories
-// are left alone, they may be running earlier instances.
+// A start resets the starting hart's TLB, PMP and software triggers to their
+// configured sizes; the other harts, and their histories, are left alone:
+// they may be running earlier instances.
 void HartCluster::prepare_start(Hart& h) {
+  h.configure_mmu(tlb_entries, pmp_entries, pmp_granularity);
+  h.configure_triggers(triggers);
+}
+
+void HartCluster::check_params() const {
   if (history_length.get() > 65536)
     throw ParamError(std::string(this->name()) + ".history_length: " + std::to_string(history_length.get()) +
                      " is more than 65536");
-  if (h.history().length() != history_length.get()) h.history().set_length(history_length.get());
-  check_mmu_params();
-  h.configure_mmu(tlb_entries, pmp_entries, pmp_granularity);
-  h.configure_triggers(triggers);
-  configure_costs();
-}
-
-void HartCluster::check_mmu_params() const {
   if (tlb_entries.get() < 1 || tlb_entries.get() > 4096)
     throw ParamError(std::string(name()) + ".tlb_entries: " + std::to_string(tlb_entries.get()) + " is not in 1..4096");
   if (pmp_entries.get() > 64)

@@ -114,7 +114,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
   void configure_costs();
   void prepare_start(Hart& h);
-  void check_mmu_params() const;
+  void check_params() const;  // throws ParamError naming the first bad parameter
   void xintf_b_transport(int hart, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 
   unsigned cores_, harts_per_core_;
