@@ -159,8 +159,6 @@ void HartCluster::configure_costs() {
     cost_cycles_[i] = cycles[i];
     cost_ps_[i] = cycles[i] * period;
   }
-  quantum_ps_ = static_cast<uint64_t>(tlm::tlm_global_quantum::instance().get().to_seconds() * 1e12 + 0.5);
-  if (quantum_ps_ == 0) quantum_ps_ = 1000000;
   auto ps = [](const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); };
   if (caches_configured_) return;  // caches stay warm between launches
   caches_configured_ = true;
@@ -209,10 +207,14 @@ void HartCluster::launch(unsigned hart, const HartLaunch& l, std::function<void(
   h.start(l, true, std::move(done));
 }
 
-// A start resets the starting hart's TLB, PMP and software triggers to their
-// configured sizes; the other harts, and their histories, are left alone:
+// A start takes the current quantum and resets the starting hart's TLB, PMP
+// and software triggers to their configured sizes; the other harts, and their histories, are left alone:
 // they may be running earlier instances.
 void HartCluster::prepare_start(Hart& h) {
+  // TLM's global quantum is not a parameter of the cluster: the platform sets
+  // it after constructing the harts, and a test may change it between runs.
+  quantum_ps_ = LocalTime::to_ps(tlm::tlm_global_quantum::instance().get());
+  if (quantum_ps_ == 0) quantum_ps_ = 1000000;
   h.configure_mmu(tlb_entries, pmp_entries, pmp_granularity);
   h.configure_triggers(triggers);
 }
