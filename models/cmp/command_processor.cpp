@@ -16,7 +16,7 @@ constexpr uint32_t kCmdbufDone = AVP_INTR_CMDBUF_DONE, kCmpError = AVP_INTR_CMP_
 
 std::vector<CounterArray::Element> opcode_counters() {
   std::vector<CounterArray::Element> e;
-  for (unsigned op = 0; op < 10; ++op) e.push_back({cmp_opcode_name(op), "packets executed", ""});
+  for (unsigned op = AVP_CMP_NOP; op <= AVP_CMP_SYNC_CACHE; ++op) e.push_back({cmp_opcode_name(op), "packets executed", ""});
   return e;
 }
 }

@@ -91,7 +91,7 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
 }
 
 void Hart::run() {
-  time_.set_quantum(LocalTime::from_ps(cluster_.quantum_ps()));
+  time_.set_quantum(cluster_.quantum());
   while (!stop_) {
     if (timed_out_) {
       finish(HartExitKind::Timeout);

@@ -151,7 +151,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
 HartCluster::~HartCluster() = default;
 
 void HartCluster::configure_costs() {
-  const uint64_t period = static_cast<uint64_t>(clock_period.get().to_seconds() * 1e12 + 0.5);
+  const uint64_t period = to_ps(clock_period.get());
   if (period == 0) throw ParamError(std::string(name()) + ".clock_period: must be positive");
   const uint32_t cycles[] = {cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul,
                              cycles_div, cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system};
@@ -159,12 +159,11 @@ void HartCluster::configure_costs() {
     cost_cycles_[i] = cycles[i];
     cost_ps_[i] = cycles[i] * period;
   }
-  auto ps = [](const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); };
   if (caches_configured_) return;  // caches stay warm between launches
   caches_configured_ = true;
   for (auto& h : harts_) {
-    h->icache().configure({icache_size, icache_ways, icache_line_size, ps(icache_hit), ps(icache_miss)}, "harts.icache");
-    h->dcache().configure({dcache_size, dcache_ways, dcache_line_size, ps(dcache_hit), ps(dcache_miss)}, "harts.dcache");
+    h->icache().configure({icache_size, icache_ways, icache_line_size, to_ps(icache_hit), to_ps(icache_miss)}, "harts.icache");
+    h->dcache().configure({dcache_size, dcache_ways, dcache_line_size, to_ps(dcache_hit), to_ps(dcache_miss)}, "harts.dcache");
   }
 }
 
@@ -213,8 +212,8 @@ void HartCluster::launch(unsigned hart, const HartLaunch& l, std::function<void(
 void HartCluster::prepare_start(Hart& h) {
   // TLM's global quantum is not a parameter of the cluster: the platform sets
   // it after constructing the harts, and a test may change it between runs.
-  quantum_ps_ = LocalTime::to_ps(tlm::tlm_global_quantum::instance().get());
-  if (quantum_ps_ == 0) quantum_ps_ = 1000000;
+  quantum_ = tlm::tlm_global_quantum::instance().get();
+  if (quantum_ == sc_core::SC_ZERO_TIME) quantum_ = sc_core::sc_time(1, sc_core::SC_US);
   h.configure_mmu(tlb_entries, pmp_entries, pmp_granularity);
   h.configure_triggers(triggers);
 }
@@ -290,7 +289,7 @@ void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Har
   }
   const sc_core::sc_time arrived = sc_core::sc_time_stamp();
   while (g.generation == gen) sc_core::wait(g.release);
-  h.add_stall(Hart::StallBarrier, static_cast<uint64_t>((sc_core::sc_time_stamp() - arrived).to_seconds() * 1e12 + 0.5));
+  h.add_stall(Hart::StallBarrier, to_ps(sc_core::sc_time_stamp() - arrived));
 }
 
 void HartCluster::barrier(Hart& h) {

@@ -63,7 +63,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   uint64_t instructions_retired() const;
 
   // Used by harts.
-  uint64_t quantum_ps() const { return quantum_ps_; }
+  const sc_core::sc_time& quantum() const { return quantum_; }  // TLM's global quantum when the last hart started
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
   uint64_t time_ns(const Hart& h) const;  // the `time` CSR: time_source, or simulated ns without one
@@ -120,7 +120,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   unsigned cores_, harts_per_core_;
   std::vector<std::unique_ptr<Hart>> harts_;
   sc_core::sc_event idle_event_;
-  uint64_t quantum_ps_ = 1000000;
+  sc_core::sc_time quantum_{1, sc_core::SC_US};
   uint64_t cost_ps_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
   uint64_t cost_cycles_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
   std::vector<uint64_t> code_map_;

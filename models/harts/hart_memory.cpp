@@ -75,7 +75,7 @@ void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned l
   prepare_payload(gp_, cmd, addr, data, len);
   const sc_core::sc_time before = time_.now();
   time_.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });
-  stall_ps_[StallMemory] += LocalTime::to_ps(time_.now() - before);
+  stall_ps_[StallMemory] += to_ps(time_.now() - before);
   if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, tval};
 }
 

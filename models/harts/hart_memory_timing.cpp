@@ -25,7 +25,7 @@ uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch) {
   bus->b_transport(traffic_gp_, delay);
   traffic_gp_.clear_extension(&traffic);
   if (fetch) traffic_gp_.clear_extension(&fetch_ext);
-  const uint64_t end = LocalTime::to_ps(delay);
+  const uint64_t end = to_ps(delay);
   return end > time_.ps() ? end - time_.ps() : 0;
 }
 

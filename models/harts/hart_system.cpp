@@ -81,7 +81,7 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
           else if (now < deadline_) sc_core::wait(deadline_ - now, irq_event_);
           else timed_out_ = block_abort_ = true;  // the run loop ends the instance
         }
-        stall_ps_[StallWfi] += static_cast<uint64_t>((sc_core::sc_time_stamp() - asleep).to_seconds() * 1e12 + 0.5);
+        stall_ps_[StallWfi] += to_ps(sc_core::sc_time_stamp() - asleep);
         cluster_.wfi_end(*this);
       }
       return next;

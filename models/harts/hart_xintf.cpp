@@ -46,7 +46,7 @@ void Hart::exec_xintf(const Insn& d) {
       const uint64_t barrier_before = stall_ps_[StallBarrier];
       xintf->b_transport(gp, delay);
       time_.set(delay);
-      const uint64_t call_ps = LocalTime::to_ps(time_.now() - before);
+      const uint64_t call_ps = to_ps(time_.now() - before);
       stall_ps_[StallXintf] += call_ps - std::min(call_ps, stall_ps_[StallBarrier] - barrier_before);
       if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) illegal(d);  // hardware configuration error
       // A device's illegal-instruction trap ("hardware configuration error":

@@ -2,14 +2,11 @@
 
 #include <cstring>
 
+#include "base/local_time.h"
 #include "harts/hart_state.h"
 #include "sysdev/sysdev_regs.h"
 
 namespace avp {
-
-namespace {
-uint64_t to_ps(const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); }
-}  // namespace
 
 Clint::Clint(sc_core::sc_module_name name, unsigned harts)
     : sc_module(name),

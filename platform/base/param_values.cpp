@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "base/local_time.h"
+
 namespace avp {
 namespace {
 
@@ -123,7 +125,7 @@ sc_core::sc_time parse_time(const std::string& raw, const std::string& what) {
 
 std::string format_time(const sc_core::sc_time& t) {
   // Picks the largest unit that keeps an integral value, so round trips are exact.
-  uint64_t ps = static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5);
+  const uint64_t ps = to_ps(t);
   if (ps == 0) return "0 ns";
   if (ps % 1000000000000ull == 0) return std::to_string(ps / 1000000000000ull) + " s";
   if (ps % 1000000 == 0) return std::to_string(ps / 1000000) + " us";

@@ -31,8 +31,6 @@ unsigned parse_hart_number(const std::string& t, const std::string& list) {
 
 }  // namespace
 
-uint64_t to_ps(const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); }
-
 unsigned parse_trace_categories(const std::string& list) {
   static const std::pair<const char*, unsigned> names[] = {{"insn", kTraceInsn}, {"mem", kTraceMem}, {"cmp", kTraceCmp},
                                                            {"dma", kTraceDma},   {"pcie", kTracePcie}, {"aql", kTraceAql}};

@@ -32,7 +32,7 @@ TEST(LocalTime, AddsInPicosecondsAndCountsTheQuantumFromTheLastSync) {
   EXPECT_TRUE(t.quantum_used());
   t.set(sc_time(7, SC_PS));
   EXPECT_EQ(t.ps(), 7u);
-  EXPECT_EQ(LocalTime::to_ps(LocalTime::from_ps(123456789012ull)), 123456789012ull);
+  EXPECT_EQ(to_ps(from_ps(123456789012ull)), 123456789012ull);
 }
 
 TEST(LocalTime, AnnotateHandsTheOffsetToTheCallAndKeepsWhatItAdds) {

@@ -19,10 +19,12 @@
 
 namespace avp {
 
+// Simulated time as integer picoseconds and back (exact below 2^53 ps).
+inline uint64_t to_ps(const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); }
+inline sc_core::sc_time from_ps(uint64_t ps) { return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS); }
+
 class LocalTime {
  public:
-  static uint64_t to_ps(const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); }
-  static sc_core::sc_time from_ps(uint64_t ps) { return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS); }
 
   void add(const sc_core::sc_time& t) { ps_ += to_ps(t); }
   void add_ps(uint64_t ps) { ps_ += ps; }

@@ -11,6 +11,8 @@
 
 #include <systemc>
 
+#include "base/local_time.h"  // to_ps: trace lines are stamped in picoseconds
+
 namespace avp {
 
 enum TraceCategory : unsigned {
@@ -50,7 +52,5 @@ class TextTrace {
   FILE* file_ = nullptr;
   uint64_t lines_ = 0;
 };
-
-uint64_t to_ps(const sc_core::sc_time& t);
 
 }  // namespace avp
