@@ -83,8 +83,8 @@ int run_cmdbuf(Platform& p, const std::vector<std::string>& buffers, const std::
     }
   }
   if (gdb) gdb->attach();
-  const uint64_t dram_end = p.dram_base() + p.dram.size.get();
-  uint64_t at = p.dram_base() + p.dram.size.get() / 2;  // buffers live in the upper half of DRAM
+  const uint64_t dram_end = p.dram_base() + p.dram.size();
+  uint64_t at = p.dram_base() + p.dram.size() / 2;  // buffers live in the upper half of DRAM
   int code = 0;
   for (const auto& path : buffers) {
     std::vector<uint8_t> data;

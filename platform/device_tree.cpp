@@ -65,13 +65,13 @@ const Router::Range& range(const Platform& p, const std::string& name) {
 const char* hart_isa_string() { return "rv64imafdc_zicsr_zifencei"; }
 
 std::pair<uint64_t, uint64_t> firmware_memory(const Platform& p) {
-  const uint64_t base = p.dram_base(), end = base + p.dram.size.get();
+  const uint64_t base = p.dram_base(), end = base + p.dram.size();
   if (base < kFirmwareMemoryBase && end > kFirmwareMemoryBase) return {kFirmwareMemoryBase, end - kFirmwareMemoryBase};
   return {base, end - base};
 }
 
 uint64_t default_dtb_address(const Platform& p) {
-  return (p.dram_base() + p.dram.size.get() - (2u << 20)) & ~((2ull << 20) - 1);
+  return (p.dram_base() + p.dram.size() - (2u << 20)) & ~((2ull << 20) - 1);
 }
 
 std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOptions& o) {

@@ -50,7 +50,7 @@ void HostBridge::handle(Conn& c) {
       c.session = s;
       s->conns = 1;
       r.r[0] = AVPB_VERSION;
-      r.r[1] = p_.host.host_mem.size.get();
+      r.r[1] = p_.host.host_mem.size();
       r.r[2] = s->id;
       r.r[3] = s->token;
       fd_to_pass = mem_fd_;
@@ -70,7 +70,7 @@ void HostBridge::handle(Conn& c) {
     shutdown_requested_ = true;
   } else if (q.op == AVPB_DRAM_SHARE) {
     r.r[0] = p_.dram_base();
-    r.r[1] = p_.dram.size.get();
+    r.r[1] = p_.dram.size();
     fd_to_pass = dram_fd_;
   } else if (q.op == AVPB_SIM_TIME) {
     r.r[0] = sc_core::sc_time_stamp().value();
@@ -135,7 +135,7 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
       return unit_access(c, out);
     case AVPB_HOST_ALLOC: {
       const uint64_t size = q.a[0], align = q.a[1] ? q.a[1] : 4096;
-      if (size == 0 || size > rc.host_mem.size.get() || (align & (align - 1)) || align > (1u << 30)) return -EINVAL;
+      if (size == 0 || size > rc.host_mem.size() || (align & (align - 1)) || align > (1u << 30)) return -EINVAL;
       try {
         r.r[0] = rc.alloc(size, align);
       } catch (const std::runtime_error&) {

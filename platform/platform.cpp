@@ -74,7 +74,8 @@ Platform::Platform()
       tcdm_slice("platform.tcdm_per_core", 4 * MiB, "TCDM bytes per core (core-local view size)"),
       bus("bus"),
       tcim("tcim", 60 * KiB, sc_core::sc_time(1, sc_core::SC_NS)),
-      tcdm("tcdm", static_cast<uint64_t>(cores.get()) * tcdm_slice.get(), sc_core::sc_time(1, sc_core::SC_NS)),
+      tcdm("tcdm", Memory::DerivedSize{static_cast<uint64_t>(cores.get()) * tcdm_slice.get(), "platform.cores x platform.tcdm_per_core"},
+           sc_core::sc_time(1, sc_core::SC_NS)),
       tcdm_local("tcdm_local", tcdm_slice.get()),
       dram("dram", 2 * GiB, sc_core::sc_time(50, sc_core::SC_NS)),
       device_port("device_port"),
@@ -93,20 +94,17 @@ Platform::Platform()
       poweroff("poweroff"),
       htif("htif", [this](uint64_t a, void* d, unsigned n) { return device_port.read_debug(a, d, n); },
            [this](uint64_t a, void* d, unsigned n) { return device_port.write_debug(a, d, n); }) {
-  if (tcdm.size.get() != static_cast<uint64_t>(cores.get()) * tcdm_slice.get())
-    throw ParamError("tcdm.size must equal platform.cores x platform.tcdm_per_core (" +
-                     std::to_string(static_cast<uint64_t>(cores.get()) * tcdm_slice.get()) + ")");
   tlm::tlm_global_quantum::instance().set(quantum.get());
   cmp.set_decoder(make_packet_decoder(cmp.decoder.get(), cmp.rtl_vcd.get()));
 
   const unsigned p_tcim = bus.add_port("tcim");
-  bus.map(p_tcim, "tcim", 0x1000, tcim.size.get());
+  bus.map(p_tcim, "tcim", 0x1000, tcim.size());
   const unsigned p_local = bus.add_port("tcdm_local");
   bus.map(p_local, "tcdm_local", 0x1000'0000, tcdm_slice.get());
   const unsigned p_tcdm = bus.add_port("tcdm");
-  bus.map(p_tcdm, "tcdm", 0x1800'0000, tcdm.size.get());
+  bus.map(p_tcdm, "tcdm", 0x1800'0000, tcdm.size());
   const unsigned p_dram = bus.add_port("dram");
-  bus.map(p_dram, "dram", 0x4000'0000, dram.size.get());
+  bus.map(p_dram, "dram", 0x4000'0000, dram.size());
   const unsigned p_perf = bus.add_port("perf");
   bus.map(p_perf, "perf", 0x2010'0000, 0x200);
   const unsigned p_cmp = bus.add_port("cmp");
@@ -145,11 +143,11 @@ Platform::Platform()
   info.cores = cores.get();
   info.harts_per_core = harts_per_core.get();
   info.dram_base = dram_base();
-  info.dram_size = dram.size.get();
+  info.dram_size = dram.size();
   info.tcdm_base = tcdm_global_base();
   info.tcdm_per_core = tcdm_slice.get();
   info.tcim_base = base_of("tcim");
-  info.tcim_size = tcim.size.get();
+  info.tcim_size = tcim.size();
   info.xintf_uuids = {AVP_XINTF_UUID_HARTINFO, AVP_XINTF_UUID_BARRIER, AVP_XINTF_UUID_DMA};
   const char* range_names[AVP_NUM_RANGES] = {"dram", "tcim", "tcdm", "tcdm_local", "dma", "perf", "cmp", "console"};
   for (unsigned i = 0; i < AVP_NUM_RANGES; ++i) info.ranges[i] = {base_of(range_names[i]), size_of(range_names[i])};

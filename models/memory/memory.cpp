@@ -11,9 +11,14 @@
 namespace avp {
 
 Memory::Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_time default_latency)
+    : Memory(name, default_size, nullptr, default_latency) {}
+
+Memory::Memory(sc_core::sc_module_name name, const DerivedSize& size, sc_core::sc_time default_latency)
+    : Memory(name, size.bytes, &size.derivation, default_latency) {}
+
+Memory::Memory(sc_core::sc_module_name name, uint64_t size, const std::string* derivation, sc_core::sc_time default_latency)
     : sc_module(name),
       socket("socket"),
-      size(this, "size", default_size, "size in bytes"),
       read_latency(this, "read_latency", default_latency, "latency of a read access"),
       write_latency(this, "write_latency", default_latency, "latency of a write access"),
       dmi_enabled(this, "dmi", true, "grant direct memory interface pointers to initiators"),
@@ -22,10 +27,19 @@ Memory::Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_
       writes_(this, "writes", "write transactions", "transactions"),
       bytes_read_(this, "bytes_read", "bytes read (harts: their caches' line fills and uncached reads)", "bytes"),
       bytes_written_(this, "bytes_written", "bytes written (harts: their caches' write-backs and uncached writes)", "bytes"),
-      dmi_grants_(this, "dmi_grants", "DMI pointers granted", "grants") {
-  if (size.get() == 0) throw ParamError(std::string(this->name()) + ".size: must not be 0");
-  void* p = mmap(nullptr, size.get(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw ParamError(std::string(this->name()) + ".size: cannot reserve " + size.value_string() + " bytes");
+      dmi_grants_(this, "dmi_grants", "DMI pointers granted", "grants"),
+      size_param_(derivation ? nullptr : std::make_unique<Param<uint64_t>>(this, "size", size, "size in bytes")),
+      size_(size_param_ ? size_param_->get() : size) {
+  if (derivation) {
+    const std::string param = std::string(this->name()) + ".size";
+    if (Preset* p = ParamRegistry::instance().preset_for(param)) {
+      p->used = true;
+      ParamRegistry::instance().report(param + " is not a parameter: the size is " + *derivation + "; set those instead");
+    }
+  }
+  if (size_ == 0) throw ParamError(std::string(this->name()) + ".size: must not be 0");
+  void* p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw ParamError(std::string(this->name()) + ".size: cannot reserve " + std::to_string(size_) + " bytes");
   data_ = static_cast<uint8_t*>(p);
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
@@ -33,7 +47,7 @@ Memory::Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_
 }
 
 Memory::~Memory() {
-  munmap(data_, size.get());
+  munmap(data_, size_);
   if (share_fd_ >= 0) close(share_fd_);
 }
 
@@ -41,8 +55,8 @@ int Memory::share() {
   if (share_fd_ >= 0) return share_fd_;
   const int fd = memfd_create(name(), MFD_CLOEXEC);
   if (fd < 0) return -1;
-  if (ftruncate(fd, static_cast<off_t>(size.get())) != 0 ||
-      mmap(data_, size.get(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+  if (ftruncate(fd, static_cast<off_t>(size_)) != 0 ||
+      mmap(data_, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
     close(fd);
     return -1;
   }
@@ -51,23 +65,23 @@ int Memory::share() {
 }
 
 void Memory::write(uint64_t offset, const void* src, uint64_t len) {
-  if (offset > size.get() || len > size.get() - offset) throw std::out_of_range(std::string(name()) + ": write past the end");
+  if (offset > size_ || len > size_ - offset) throw std::out_of_range(std::string(name()) + ": write past the end");
   std::memcpy(data_ + offset, src, len);
 }
 
 void Memory::read(uint64_t offset, void* dst, uint64_t len) const {
-  if (offset > size.get() || len > size.get() - offset) throw std::out_of_range(std::string(name()) + ": read past the end");
+  if (offset > size_ || len > size_ - offset) throw std::out_of_range(std::string(name()) + ": read past the end");
   std::memcpy(dst, data_ + offset, len);
 }
 
 void Memory::invalidate_dmi() {
-  for (unsigned i = 0; i < socket.size(); ++i) socket[i]->invalidate_direct_mem_ptr(0, size.get() - 1);
+  for (unsigned i = 0; i < socket.size(); ++i) socket[i]->invalidate_direct_mem_ptr(0, size_ - 1);
 }
 
 bool Memory::access(tlm::tlm_generic_payload& gp) {
   const uint64_t addr = gp.get_address();
   const uint64_t len = gp.get_data_length();
-  if (addr > size.get() || len > size.get() - addr) {
+  if (addr > size_ || len > size_ - addr) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
@@ -104,7 +118,7 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     return;
   }
   if (is_timing_only(gp)) {  // a hart's fill, write-back or uncached access: counted and timed, no data
-    if (gp.get_address() > size.get() || gp.get_data_length() > size.get() - gp.get_address()) {
+    if (gp.get_address() > size_ || gp.get_data_length() > size_ - gp.get_address()) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
@@ -135,18 +149,18 @@ void Memory::count(bool write, uint64_t bytes, sc_core::sc_time& delay) {
 
 unsigned Memory::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
   if (CacheTrafficExtension* c = cache_traffic(gp); c && c->kind == CacheTrafficExtension::Probe) {
-    c->memory = gp.get_address() < size.get();
+    c->memory = gp.get_address() < size_;
     return 0;
   }
   return access(gp) ? gp.get_data_length() : 0;
 }
 
 bool Memory::get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
-  if (!dmi_enabled.get() || gp.get_address() >= size.get()) return false;
+  if (!dmi_enabled.get() || gp.get_address() >= size_) return false;
   dmi_grants_.inc();
   dmi.set_dmi_ptr(data_);
   dmi.set_start_address(0);
-  dmi.set_end_address(size.get() - 1);
+  dmi.set_end_address(size_ - 1);
   dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
   dmi.set_read_latency(read_latency.get());
   dmi.set_write_latency(write_latency.get());

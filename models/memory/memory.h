@@ -3,6 +3,7 @@
 // costs only what a run uses.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <systemc>
@@ -20,12 +21,21 @@ class Memory : public sc_core::sc_module {
   // Several views (global, core-local) may bind; each sees offsets from 0.
   tlm_utils::multi_passthrough_target_socket<Memory> socket;
 
-  Param<uint64_t> size;
   Param<sc_core::sc_time> read_latency;
   Param<sc_core::sc_time> write_latency;
   Param<bool> dmi_enabled;
 
+  // The size is the parameter "<name>.size".
   Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_time default_latency);
+  // The size is derived from other parameters (`derivation` says how, e.g.
+  // "platform.cores x platform.tcdm_per_core"): there is no size parameter,
+  // and a preset of "<name>.size" is an error naming the derivation.
+  struct DerivedSize {
+    uint64_t bytes;
+    std::string derivation;
+  };
+  Memory(sc_core::sc_module_name name, const DerivedSize& size, sc_core::sc_time default_latency);
+  uint64_t size() const { return size_; }
   ~Memory() override;
 
   uint8_t* data() { return data_; }
@@ -41,11 +51,15 @@ class Memory : public sc_core::sc_module {
   int share();
 
  private:
+  Memory(sc_core::sc_module_name name, uint64_t size, const std::string* derivation, sc_core::sc_time default_latency);
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   bool access(tlm::tlm_generic_payload& gp);
   void count(bool write, uint64_t bytes, sc_core::sc_time& delay);  // statistics and latency of an access
+
+  std::unique_ptr<Param<uint64_t>> size_param_;  // absent when the size is derived
+  uint64_t size_ = 0;
 
   uint8_t* data_ = nullptr;
   int share_fd_ = -1;

@@ -107,15 +107,15 @@ void PcieRootComplex::intx(bool level) {
 
 void PcieRootComplex::msi(uint64_t addr, uint32_t data) {
   // The MSI write lands in host memory (the interrupt controller's doorbell) after crossing the link.
-  if (addr + 4 <= host_mem.size.get()) host_mem.write(addr, &data, 4);
+  if (addr + 4 <= host_mem.size()) host_mem.write(addr, &data, 4);
   irqs_.inc();
   irq_event_.notify(link_.wire_time(4));
 }
 
 uint64_t PcieRootComplex::alloc(uint64_t size, uint64_t align) {
   const uint64_t at = (next_ + align - 1) & ~(align - 1);
-  if (at + size > host_mem.size.get())
-    throw std::runtime_error(std::string(name()) + ": host memory exhausted (" + host_mem.size.value_string() + ")");
+  if (at + size > host_mem.size())
+    throw std::runtime_error(std::string(name()) + ": host memory exhausted (" + std::to_string(host_mem.size()) + ")");
   next_ = at + size;
   std::memset(host_mem.data() + at, 0, size);
   return at;

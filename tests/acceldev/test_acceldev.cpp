@@ -263,6 +263,6 @@ TEST(Pcie, ConfigSpaceIdentifiesTheDeviceAndSizesItsBars) {
     t.p.host.cfg_write32(0x1C, 0xFFFFFFFFu);
     const uint64_t bar2 = t.p.host.cfg_read32(0x18) | uint64_t{t.p.host.cfg_read32(0x1C)} << 32;
     EXPECT_EQ(bar2 & 0xF, 0xCu);  // 64-bit, prefetchable
-    EXPECT_EQ(~(bar2 & ~0xFull) + 1, t.p.dram.size.get());
+    EXPECT_EQ(~(bar2 & ~0xFull) + 1, t.p.dram.size());
   });
 }

@@ -62,7 +62,7 @@ struct Rig {
   uint32_t raised = 0;
   AqlProcessor aql{"aql", harts, {0x1800'0000, 1 << 20, kWindow, 0x1000}};
   Rig() {
-    bus.map(bus.add_port("dram"), "dram", kDram, dram.size.get());
+    bus.map(bus.add_port("dram"), "dram", kDram, dram.size());
     bus.map(bus.add_port("host"), "host", kWindow, kHostSize);
     bus.init.bind(dram.socket);
     bus.init.bind(host.socket);

@@ -30,14 +30,14 @@ struct Rig {
   CommandProcessor cmp{"cmp", harts, windows};
   DmaController dma{"dma"};
   Rig() {
-    bus.map(bus.add_port("dram"), "dram", 0x4000'0000, dram.size.get());
-    bus.map(bus.add_port("tcdm"), "tcdm", 0x1800'0000, tcdm.size.get());
+    bus.map(bus.add_port("dram"), "dram", 0x4000'0000, dram.size());
+    bus.map(bus.add_port("tcdm"), "tcdm", 0x1800'0000, tcdm.size());
     bus.map(bus.add_port("dma"), "dma", 0x2000'2000, 0x100);
     bus.map(bus.add_port("cmp"), "cmp", 0x2000'0000, 0x1000);
     const unsigned w = bus.add_port("windows");
     bus.map(w, "windows_low", 0x1'0000, 0x0FFF'0000, true);
     windows.set_window_ranges({{0x1'0000, 0x0FFF'0000}});
-    cmp.set_tcdm(0x1800'0000, tcdm.size.get());
+    cmp.set_tcdm(0x1800'0000, tcdm.size());
     bus.init.bind(dram.socket);
     bus.init.bind(tcdm.socket);
     bus.init.bind(dma.regs);

@@ -29,6 +29,8 @@ TEST(CliInputs, NumbersThatMeanNothingAreRefusedNamingTheParameter) {
   expect_error("--set dram.size=99999999999999999999 info", "dram.size");
   expect_error("--set platform.quantum=1fs info", "time resolution");
   expect_error("--set platform.quantum=-1ns info", "platform.quantum");
+  // A derived size is not a parameter: setting it names what defines it.
+  expect_error("--set tcdm.size=1MiB info", "platform.cores x platform.tcdm_per_core");
   // Zero needs no unit.
   EXPECT_EQ(run_accel_vp("--set platform.time_limit=0 info").code, 0);
 }
@@ -132,4 +134,13 @@ TEST(CliInputs, ElfHeadersThatCannotBeReadAreNamed) {
   expect_error("-o inputs_out run --elf inputs_be.elf", "big-endian ELF file");
   write_text("inputs_phent.elf", elf_header(1, 48));
   expect_error("-o inputs_out run --elf inputs_phent.elf", "e_phentsize is 48, not 56");
+}
+
+TEST(CliInputs, TheTcdmSizeFollowsTheCoresAndThePerCoreSize) {
+  const auto three = run_accel_vp("--set platform.cores=3 info");
+  ASSERT_EQ(three.code, 0) << three.out;
+  EXPECT_NE(three.out.find("0x000018000000 .. 0x000018bfffff  tcdm "), std::string::npos) << three.out;  // 3 x 4 MiB
+  const auto small = run_accel_vp("--set platform.tcdm_per_core=1MiB info");
+  ASSERT_EQ(small.code, 0) << small.out;
+  EXPECT_NE(small.out.find("0x000018000000 .. 0x0000181fffff  tcdm "), std::string::npos) << small.out;  // 2 x 1 MiB
 }
