@@ -53,13 +53,13 @@ void bench(Platform& p) {
   results.add("cmp.register_packets", n / wall, "packets/s");
 
   // 2. Kernel launch: one instance of the vector-add kernel, then 64 on all harts.
-  LoadedKernel k = load_kernel(AVP_KERNEL_ADD_ELF, dram + 0x10'0000,
+  LoadedKernel k = load_kernel(AVP_KERNEL_ADD_ELF, dram + 0x10'0000, 0x10'0000,  // its data starts at +0x20'0000
                                [&](uint64_t a, const void* d, uint64_t len) { return p.device_port.write_debug(a, d, len); });
   for (unsigned instances : {1u, 64u}) {
     CommandBuffer cb;
     cb.window(0, k.link_base, k.dram, (k.size + 0xFFF) & ~0xFFFull, AVP_CMP_WIN_SHARED, 7)
         .write_reg(AVP_CMP_ENTRY_PT_FN, k.entry)
-        .write_reg(AVP_CMP_RETURN_ADDR, 0x1000)
+        .write_reg(AVP_CMP_RETURN_ADDR, p.base_of("tcim"))
         .write_reg(AVP_CMP_STACK_TOP, 0)  // each hart's own TCDM slice
         .run_instances(0, instances, {dram + 0x20'0000, dram + 0x20'0000, dram + 0x30'0000})
         .finish();

@@ -13,18 +13,32 @@
 
 namespace avp {
 
-LoadedKernel load_kernel(const std::string& elf, uint64_t dram,
+LoadedKernel load_kernel(const std::string& elf, uint64_t dram, uint64_t capacity,
                          const std::function<bool(uint64_t, const void*, uint64_t)>& write) {
+  // The image is linked at a window address, which is only known once every
+  // segment is read: keep the bytes, then place them relative to its first page.
+  struct Piece {
+    uint64_t addr;
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<Piece> pieces;
+  ElfImage img = load_elf(elf, [&](uint64_t a, const void* d, uint64_t len) {
+    const auto* b = static_cast<const uint8_t*>(d);
+    pieces.push_back({a, std::vector<uint8_t>(b, b + len)});
+    return true;
+  });
   LoadedKernel k;
   k.dram = dram;
-  ElfImage img = load_elf(elf, [&](uint64_t a, const void* d, uint64_t len) {
-    // Segments are linked in the window range; their bytes go to DRAM.
-    return a >= 0x1'0000 && a < 0x1000'0000 && write(dram + (a - 0x1'0000), d, len);
-  });
-  register_symbols(img);  // the harts run it at its link addresses (through the window)
-  k.link_base = 0x1'0000;
+  k.link_base = img.lowest & ~0xFFFull;
   k.size = img.highest - k.link_base;
   k.entry = img.entry;
+  if (k.size > capacity)
+    throw ElfError(elf + ": the image is " + std::to_string(k.size) + " bytes from its first page, more than the " +
+                   std::to_string(capacity) + " bytes it is loaded into");
+  for (const Piece& p : pieces)
+    if (!write(dram + (p.addr - k.link_base), p.bytes.data(), p.bytes.size()))
+      throw ElfError(elf + ": cannot write the bytes linked at " + std::to_string(p.addr) + " to device memory");
+  register_symbols(img);  // the harts run it at its link addresses (through the window)
   return k;
 }
 
@@ -61,9 +75,11 @@ unsigned run_command_buffer(Platform& p, const CommandBuffer& cb, uint64_t addr)
 }
 
 bool load_kernel_into(AccelDevice& dev, const char* elf, const char* who, LoadedKernel& k) {
-  const uint64_t kernel_at = dev.alloc(1 << 20, 4096);
+  constexpr uint64_t kBlock = 1 << 20;
+  const uint64_t kernel_at = dev.alloc(kBlock, 4096);
   try {
-    k = load_kernel(elf, kernel_at, [&](uint64_t a, const void* d, uint64_t len) { return dev.write(a, d, len); });
+    k = load_kernel(elf, kernel_at, kBlock, [&](uint64_t a, const void* d, uint64_t len) { return dev.write(a, d, len); });
+    k.return_addr = dev.info().tcim_base;
   } catch (const ElfError& e) {
     std::fprintf(stderr, "%s: %s\n", who, e.what());
     return false;
@@ -75,7 +91,7 @@ CommandBuffer& append_kernel_setup(CommandBuffer& cb, const LoadedKernel& k) {
   return cb.window(0, k.link_base, k.dram, (k.size + 0xFFF) & ~0xFFFull, AVP_CMP_WIN_SHARED, 7)
       .sync_cache(AVP_CMP_SYNC_ICACHE)
       .write_reg(AVP_CMP_ENTRY_PT_FN, k.entry)
-      .write_reg(AVP_CMP_RETURN_ADDR, 0x1000)
+      .write_reg(AVP_CMP_RETURN_ADDR, k.return_addr)
       .write_reg(AVP_CMP_STACK_TOP, 0);
 }
 

@@ -19,14 +19,18 @@ struct LoadedKernel {
   uint64_t dram = 0;       // where its bytes live in DRAM (the window target)
   uint64_t size = 0;       // bytes from link_base to the end of the image
   uint64_t entry = 0;
+  // RETURN_ADDR: reaching it ends an instance. The TCIM base (from the device's
+  // information block): window kernels never execute there.
+  uint64_t return_addr = 0;
 };
 
-// Loads `elf` (linked at the window range) so that its bytes land at `dram`;
+// Loads `elf` (linked at a window address; its first page is the window's
+// base) so that its bytes land at `dram`, in at most `capacity` bytes;
 // `write(device_addr, data, len)` places them. Throws ElfError.
-LoadedKernel load_kernel(const std::string& elf, uint64_t dram,
+LoadedKernel load_kernel(const std::string& elf, uint64_t dram, uint64_t capacity,
                          const std::function<bool(uint64_t, const void*, uint64_t)>& write);
-// Loads `elf` into a fresh 1 MiB block of device DRAM through BAR2; on
-// failure prints "<who>: <why>" and returns false.
+// Loads `elf` into a fresh 1 MiB block of device DRAM through BAR2 and sets
+// its return address; on failure prints "<who>: <why>" and returns false.
 bool load_kernel_into(AccelDevice& dev, const char* elf, const char* who, LoadedKernel& k);
 // Appends what makes a loaded kernel runnable: the window onto its image,
 // an I-cache sync and the entry, return-address and stack registers.

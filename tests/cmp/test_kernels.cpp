@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "base/elf_loader.h"
 #include "cmp_fixture.h"
 #include "kernel_loader.h"
 
@@ -13,7 +14,11 @@ using avp::test::CmpBench;
 
 namespace {
 LoadedKernel load(CmpBench& t, const char* elf) {
-  return load_kernel(elf, t.dram(0x10'0000), [&](uint64_t a, const void* d, uint64_t n) { return t.p.device_port.write_debug(a, d, n); });
+  // The kernel's block ends where the tests' data begins (0x40'0000).
+  LoadedKernel k = load_kernel(elf, t.dram(0x10'0000), 0x30'0000,
+                               [&](uint64_t a, const void* d, uint64_t n) { return t.p.device_port.write_debug(a, d, n); });
+  k.return_addr = t.p.base_of("tcim");
+  return k;
 }
 CommandBuffer launch(const LoadedKernel& k) {
   CommandBuffer cb;
@@ -21,7 +26,7 @@ CommandBuffer launch(const LoadedKernel& k) {
       .sync_cache(AVP_CMP_SYNC_ICACHE)
       .write_reg(AVP_CMP_ENTRY_PT_FN, k.entry)
       .write_reg(AVP_CMP_STACK_TOP, 0)
-      .write_reg(AVP_CMP_RETURN_ADDR, 0x1000);
+      .write_reg(AVP_CMP_RETURN_ADDR, k.return_addr);
   return cb;
 }
 void run(CmpBench& t, const CommandBuffer& cb) {
@@ -103,4 +108,18 @@ TEST(Kernels, PerformanceCountersSampledWithCopyMem64) {
   EXPECT_EQ(instret0, instret1);  // the same work on both harts
   EXPECT_GE(cycles0, instret0);
   EXPECT_GE(t.peek(samples + 24), instret0 + instret1);
+}
+
+TEST(KernelLoader, TheWindowBaseIsTheImagesFirstPageAndTheImageMustFitItsBlock) {
+  CmpBench t;
+  const LoadedKernel k = load(t, AVP_KERNEL_MATMUL_ELF);
+  EXPECT_EQ(k.link_base, 0x1'0000u);  // kernel.ld's default __avp_kernel_base
+  EXPECT_GT(k.size, 0u);
+  EXPECT_GE(k.entry, k.link_base);
+  EXPECT_LT(k.entry, k.link_base + k.size);
+  uint64_t written = 0;
+  EXPECT_THROW(load_kernel(AVP_KERNEL_MATMUL_ELF, t.dram(0x10'0000), k.size - 1,
+                           [&](uint64_t, const void*, uint64_t n) { written += n; return true; }),
+               ElfError);
+  EXPECT_EQ(written, 0u);  // nothing is placed when the image does not fit
 }

@@ -19,7 +19,7 @@ TEST(LaunchSequence, RunKernelSliceWithKubKtbAndDmaReplicatedState) {
   const uint64_t kernel_at = dram + 0x10'0000, kub = dram + 0x20'0000, state = dram + 0x21'0000, out = dram + 0x30'0000;
   const uint64_t harts = t.p.num_harts(), per_slice = 12, slices = 2;
   const uint64_t hart_slice = t.p.tcdm_slice.get() / t.p.harts_per_core.get();
-  LoadedKernel k = load_kernel(AVP_KERNEL_SLICE_ELF, kernel_at,
+  LoadedKernel k = load_kernel(AVP_KERNEL_SLICE_ELF, kernel_at, kub - kernel_at,
                                [&](uint64_t a, const void* d, uint64_t n) { return t.p.device_port.write_debug(a, d, n); });
   // KUB: packed arguments at +0x40, thread-specific data template at +0x80.
   const int64_t args[3] = {static_cast<int64_t>(out), 10, static_cast<int64_t>(per_slice)};
@@ -45,7 +45,7 @@ TEST(LaunchSequence, RunKernelSliceWithKubKtbAndDmaReplicatedState) {
       .sync_cache(AVP_CMP_SYNC_DCACHE | AVP_CMP_SYNC_ICACHE)
       .write_reg(AVP_CMP_ENTRY_PT_FN, k.entry)
       .write_reg(AVP_CMP_STACK_TOP, 0)
-      .write_reg(AVP_CMP_RETURN_ADDR, 0x1000)
+      .write_reg(AVP_CMP_RETURN_ADDR, t.p.base_of("tcim"))
       .write_reg(AVP_CMP_KUB_DESC, kub | (uint64_t{1} << 48))          // 256 bytes
       .write_reg(AVP_CMP_KARGS_INFO, (uint64_t{0x40} << 16) | (uint64_t{24} << 40))
       .write_reg(AVP_CMP_TSD_INFO, (uint64_t{0x80} << 16) | (uint64_t{16} << 40));
