@@ -226,33 +226,49 @@ int avp_device_wait_idle(avp_device *d, avp_cmp_failure *err) {
   return e.code ? (errno = EIO, -1) : 0;
 }
 
+/* Reads program header i of an ELF64 file. */
+static int read_phdr(FILE *f, const Elf64_Ehdr *eh, unsigned i, Elf64_Phdr *ph) {
+  return fseek(f, (long)(eh->e_phoff + i * sizeof *ph), SEEK_SET) == 0 && fread(ph, sizeof *ph, 1, f) == 1;
+}
+
 int avp_device_load_kernel(avp_device *d, const char *elf_path, avp_kernel *k) {
-  const uint64_t link_base = 0x10000, window_end = 0x10000000;
+  const uint64_t capacity = 1 << 20; /* the DRAM block the image is copied to */
   FILE *f = fopen(elf_path, "rb");
   if (!f) return -1;
   Elf64_Ehdr eh;
   int ok = fread(&eh, sizeof eh, 1, f) == 1 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
            eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr);
-  k->dram = ok ? avp_device_alloc(d, 1 << 20, 4096) : 0;
-  k->link_base = link_base;
+  /* The image is linked at a window address: place it relative to its first
+   * page, which only the program headers tell. */
+  uint64_t lowest = UINT64_MAX, highest = 0;
+  for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph;
+    ok = read_phdr(f, &eh, i, &ph);
+    if (!ok || ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+    ok = ph.p_filesz <= ph.p_memsz && ph.p_vaddr + ph.p_memsz > ph.p_vaddr;
+    if (ph.p_vaddr < lowest) lowest = ph.p_vaddr;
+    if (ph.p_vaddr + ph.p_memsz > highest) highest = ph.p_vaddr + ph.p_memsz;
+  }
+  ok = ok && highest > 0 && highest - (lowest & ~0xFFFull) <= capacity;
+  k->link_base = lowest & ~0xFFFull;
+  k->size = ok ? highest - k->link_base : 0;
   k->entry = eh.e_entry;
-  k->size = 0;
+  k->return_addr = avp_device_get_info(d)->tcim_base;
+  k->dram = ok ? avp_device_alloc(d, capacity, 4096) : 0;
   ok = ok && k->dram;
   for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
     Elf64_Phdr ph;
-    ok = fseek(f, (long)(eh.e_phoff + i * sizeof ph), SEEK_SET) == 0 && fread(&ph, sizeof ph, 1, f) == 1;
+    ok = read_phdr(f, &eh, i, &ph);
     if (!ok || ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
-    ok = ph.p_vaddr >= link_base && ph.p_vaddr + ph.p_memsz <= window_end && ph.p_vaddr + ph.p_memsz - link_base <= (1 << 20) &&
-         ph.p_filesz <= ph.p_memsz;
-    uint8_t *seg = ok ? calloc(1, ph.p_memsz) : NULL;
+    uint8_t *seg = calloc(1, ph.p_memsz);
     ok = seg && fseek(f, (long)ph.p_offset, SEEK_SET) == 0 && (ph.p_filesz == 0 || fread(seg, ph.p_filesz, 1, f) == 1) &&
-         avp_device_write(d, k->dram + (ph.p_vaddr - link_base), seg, ph.p_memsz) == 0;
+         avp_device_write(d, k->dram + (ph.p_vaddr - k->link_base), seg, ph.p_memsz) == 0;
     free(seg);
-    if (ok && ph.p_vaddr + ph.p_memsz - link_base > k->size) k->size = ph.p_vaddr + ph.p_memsz - link_base;
   }
   fclose(f);
   if (!ok) {
     if (k->dram) avp_device_free(d, k->dram);
+    k->dram = 0;
     errno = ENOEXEC;
     return -1;
   }

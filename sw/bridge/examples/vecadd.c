@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
                                       AVP_CMP_WIN_PERM_W | AVP_CMP_WIN_PERM_X | AVP_CMP_WIN_SIZE((k.size + 0xFFF) & ~0xFFFull));
   emit(AVP_CMP_SYNC_CACHE, AVP_CMP_SYNC_ICACHE, 0, NULL);
   write_reg(AVP_CMP_ENTRY_PT_FN, k.entry);
-  write_reg(AVP_CMP_RETURN_ADDR, 0x1000);
+  write_reg(AVP_CMP_RETURN_ADDR, k.return_addr);
   write_reg(AVP_CMP_STACK_TOP, 0);
   const uint64_t run[4] = {n, a_at, b_at, out_at};
   emit(AVP_CMP_RUN_INSTANCES, AVP_CMP_RUN_INLINE(0, 3), 4, run);

@@ -71,10 +71,13 @@ int avp_device_submit(avp_device *d, uint64_t cb_addr, size_t bytes);
  * previous wait. */
 int avp_device_wait_idle(avp_device *d, avp_cmp_failure *err);
 
-/* Loads a device kernel ELF (linked in the kernel window at 0x10000) into a
- * new 1 MiB block of device DRAM. */
+/* Loads a device kernel ELF into a new 1 MiB block of device DRAM. The image
+ * is linked at window addresses: link_base is its first page (map a window
+ * from there onto dram), size its extent from link_base, return_addr the TCIM
+ * base the harts return to (from the information block). -1 with errno
+ * ENOEXEC for a file that is not an ELF64 image or does not fit the block. */
 typedef struct avp_kernel {
-  uint64_t dram, link_base, size, entry;
+  uint64_t dram, link_base, size, entry, return_addr;
 } avp_kernel;
 int avp_device_load_kernel(avp_device *d, const char *elf_path, avp_kernel *k);
 

@@ -11,32 +11,60 @@
 
 #include "refsidrv/refsidrv.h"
 
-#define KERNEL_LINK_BASE 0x10000u /* the SDK links kernels into window 0 from here */
-#define KERNEL_AREA (1u << 20)
+#define KERNEL_AREA (1u << 20) /* the DRAM block a kernel image is copied to */
 
 static const uint32_t kExternal = REFSI_UNIT_ID(REFSI_UNIT_KIND_EXTERNAL, 0);
 
-/* Copies the ELF's loadable segments to `dram` + (vaddr - link base). */
-static int load_kernel(refsi_device_t dev, const char *path, refsi_addr_t dram, uint64_t *entry, uint64_t *size) {
+/* A kernel image in device DRAM: linked at window addresses from link_base
+ * (its first page), `size` bytes from there. */
+struct kernel_image {
+  uint64_t link_base, size, entry;
+};
+
+static int read_phdr(FILE *f, const Elf64_Ehdr *eh, unsigned i, Elf64_Phdr *ph) {
+  return fseek(f, (long)(eh->e_phoff + i * sizeof *ph), SEEK_SET) == 0 && fread(ph, sizeof *ph, 1, f) == 1;
+}
+
+/* Copies the ELF's loadable segments to `dram` + (vaddr - first page); the
+ * image must fit KERNEL_AREA. */
+static int load_kernel(refsi_device_t dev, const char *path, refsi_addr_t dram, struct kernel_image *k) {
   FILE *f = fopen(path, "rb");
   Elf64_Ehdr eh;
   int ok = f && fread(&eh, sizeof eh, 1, f) == 1 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
            eh.e_ident[EI_CLASS] == ELFCLASS64;
-  *entry = ok ? eh.e_entry : 0;
-  *size = 0;
+  uint64_t lowest = UINT64_MAX, highest = 0;
   for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
     Elf64_Phdr ph;
-    ok = fseek(f, (long)(eh.e_phoff + i * sizeof ph), SEEK_SET) == 0 && fread(&ph, sizeof ph, 1, f) == 1;
+    ok = read_phdr(f, &eh, i, &ph);
     if (!ok || ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
-    ok = ph.p_vaddr >= KERNEL_LINK_BASE && ph.p_vaddr - KERNEL_LINK_BASE + ph.p_memsz <= KERNEL_AREA && ph.p_filesz <= ph.p_memsz;
-    uint8_t *seg = ok ? calloc(1, ph.p_memsz) : NULL;
+    ok = ph.p_filesz <= ph.p_memsz && ph.p_vaddr + ph.p_memsz > ph.p_vaddr;
+    if (ph.p_vaddr < lowest) lowest = ph.p_vaddr;
+    if (ph.p_vaddr + ph.p_memsz > highest) highest = ph.p_vaddr + ph.p_memsz;
+  }
+  k->link_base = lowest & ~0xFFFull;
+  ok = ok && highest > 0 && highest - k->link_base <= KERNEL_AREA;
+  k->size = ok ? highest - k->link_base : 0;
+  k->entry = ok ? eh.e_entry : 0;
+  for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph;
+    ok = read_phdr(f, &eh, i, &ph);
+    if (!ok || ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+    uint8_t *seg = calloc(1, ph.p_memsz);
     ok = seg && fseek(f, (long)ph.p_offset, SEEK_SET) == 0 && (ph.p_filesz == 0 || fread(seg, ph.p_filesz, 1, f) == 1) &&
-         refsiWriteDeviceMemory(dev, dram + ph.p_vaddr - KERNEL_LINK_BASE, seg, ph.p_memsz, kExternal) == refsi_success;
+         refsiWriteDeviceMemory(dev, dram + ph.p_vaddr - k->link_base, seg, ph.p_memsz, kExternal) == refsi_success;
     free(seg);
-    if (ok && ph.p_vaddr - KERNEL_LINK_BASE + ph.p_memsz > *size) *size = ph.p_vaddr - KERNEL_LINK_BASE + ph.p_memsz;
   }
   if (f) fclose(f);
   return ok ? 0 : -1;
+}
+
+/* The start of the device's TCIM, where the harts return to; 0 when the
+ * device's memory map lists none. */
+static uint64_t tcim_base(refsi_device_t dev) {
+  struct refsi_memory_map_entry e;
+  for (size_t i = 0; refsiQueryDeviceMemoryMap(dev, i, &e) == refsi_success; ++i)
+    if (e.kind == TCIM) return e.start_addr;
+  return 0;
 }
 
 static uint64_t cb[64];
@@ -55,21 +83,22 @@ static int run_kernel(refsi_device_t dev, const char *elf, uint64_t instances, c
                       const char *who) {
   const refsi_addr_t kernel = refsiAllocDeviceMemory(dev, KERNEL_AREA, 4096, DRAM);
   const refsi_addr_t cb_at = refsiAllocDeviceMemory(dev, sizeof cb, 8, DRAM);
-  uint64_t entry, size;
-  if (!kernel || !cb_at || load_kernel(dev, elf, kernel, &entry, &size)) {
+  const uint64_t return_addr = tcim_base(dev);
+  struct kernel_image k;
+  if (!kernel || !cb_at || !return_addr || load_kernel(dev, elf, kernel, &k)) {
     fprintf(stderr, "%s: cannot load %s\n", who, elf);
     return 2;
   }
   ncb = 0;
   /* Window 0 onto the kernel (size - 1 in bits 63:32 of MODE, rwx in 6:4). */
-  write_reg(CMP_REG_WINDOW_BASE0, KERNEL_LINK_BASE);
+  write_reg(CMP_REG_WINDOW_BASE0, k.link_base);
   write_reg(CMP_REG_WINDOW_TARGET0, kernel);
   write_reg(CMP_REG_WINDOW_SCALE0, 0);
   write_reg(CMP_REG_WINDOW_MODE0, CMP_WINDOW_ACTIVE | CMP_WINDOW_MODE_SHARED << 1 | 0x70ull |
-                                      (((size + 0xFFF) & ~0xFFFull) - 1) << 32);
+                                      (((k.size + 0xFFF) & ~0xFFFull) - 1) << 32);
   packet(CMP_SYNC_CACHE, CMP_CACHE_SYNC_ACC_ICACHE, 0, NULL);
-  write_reg(CMP_REG_ENTRY_PT_FN, entry);
-  write_reg(CMP_REG_RETURN_ADDR, 0x1000);
+  write_reg(CMP_REG_ENTRY_PT_FN, k.entry);
+  write_reg(CMP_REG_RETURN_ADDR, return_addr);
   write_reg(CMP_REG_STACK_TOP, 0);
   uint64_t run[8] = {instances};
   memcpy(run + 1, args, nargs * sizeof *args);
