@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -33,6 +34,9 @@ Logger& bridge_log() {
 // How often, in simulated time, the gate looks for other clients' requests
 // while one is in progress.
 const sc_core::sc_time kPollInterval(1, sc_core::SC_US);
+// How often, in wall-clock time, the gate looks at its sockets and the child
+// while it serves ring requests without sleeping.
+constexpr std::chrono::microseconds kSocketCheck(20);
 constexpr size_t kMaxInput = 2 * (sizeof(avpb_request) + AVPB_MAX_PAYLOAD);
 
 }  // namespace
@@ -89,7 +93,10 @@ int HostBridge::serve(pid_t child) {
     for (auto it = conns_.begin(); it != conns_.end();) it = it->second->finished ? conns_.erase(it) : std::next(it);
     bool busy = false;
     for (auto& [id, c] : conns_) busy |= c->busy;
-    if (child_running) {
+    // Socket and child checks cost system calls: while ring requests keep
+    // coming they are made once per kSocketCheck of wall-clock time.
+    const bool checked = ring_served_ && std::chrono::steady_clock::now() < sockets_checked_ + kSocketCheck;
+    if (child_running && !checked) {
       int st = 0;
       if (waitpid(child, &st, WNOHANG) == child) {
         child_running = false;
@@ -99,26 +106,20 @@ int HostBridge::serve(pid_t child) {
     const bool stopping = child > 0 ? !child_running : shutdown_requested_;
     if (stopping && conns_.empty()) return status;
 
-    std::vector<pollfd> pfd{{listen_fd_, POLLIN, 0}};
-    std::vector<Conn*> order;
-    for (auto& [id, c] : conns_) {
-      if (c->dead) continue;
-      pfd.push_back({c->fd, static_cast<short>(POLLIN | (c->out.empty() ? 0 : POLLOUT)), 0});
-      order.push_back(c.get());
-    }
     // Blocking here freezes simulated time: nothing is asked of the device.
+    // A ring request that comes while the gate spins saves the sleep.
     const int timeout = busy ? 0 : child_running ? 20 : stopping ? 20 : -1;
-    if (poll(pfd.data(), pfd.size(), timeout) < 0 && errno != EINTR)
-      throw std::runtime_error(std::string("host bridge: poll: ") + std::strerror(errno));
-    if (pfd[0].revents & POLLIN) accept_clients();
-    for (size_t i = 0; i < order.size(); ++i) {
-      Conn& c = *order[i];
-      if (pfd[i + 1].revents & POLLOUT) flush(c);
-      if (pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)) read_from(c);
+    const bool sleeps = timeout != 0 && !await_ring_request();
+    if (sleeps || !checked) {
+      check_sockets(sleeps ? timeout : 0);
+      if (sleeps) set_ring_polling(true);
+      sockets_checked_ = std::chrono::steady_clock::now();
+      ring_served_ = false;
     }
     for (auto& [id, c] : conns_) {
       if (c->busy || c->finished) continue;
       c->has_request = take_request(*c);
+      if (!c->has_request) ring_served_ |= c->has_request = take_ring_request(*c);
       if (c->has_request || c->dead) {
         c->busy = true;  // until its thread has answered (or released a closed client's session)
         c->wake.notify(sc_core::SC_ZERO_TIME);
@@ -137,6 +138,37 @@ int HostBridge::serve(pid_t child) {
       starved_ev_.notify(sc_core::SC_ZERO_TIME);
     }
     sc_core::wait(std::max(kPollInterval, sc_core::sc_time_to_pending_activity()), done_ev_);
+  }
+}
+
+std::vector<pollfd> HostBridge::socket_set(std::vector<Conn*>& order) const {
+  std::vector<pollfd> pfd{{listen_fd_, POLLIN, 0}};
+  for (auto& [id, c] : conns_) {
+    if (c->dead) continue;
+    pfd.push_back({c->fd, static_cast<short>(POLLIN | (c->out.empty() ? 0 : POLLOUT)), 0});
+    order.push_back(c.get());
+  }
+  return pfd;
+}
+
+bool HostBridge::socket_ready() const {
+  std::vector<Conn*> order;
+  std::vector<pollfd> pfd = socket_set(order);
+  return poll(pfd.data(), pfd.size(), 0) > 0;
+}
+
+void HostBridge::check_sockets(int timeout_ms) {
+  std::vector<Conn*> order;
+  std::vector<pollfd> pfd = socket_set(order);
+  if (poll(pfd.data(), pfd.size(), timeout_ms) < 0) {
+    if (errno == EINTR) return;
+    throw std::runtime_error(std::string("host bridge: poll: ") + std::strerror(errno));
+  }
+  if (pfd[0].revents & POLLIN) accept_clients();
+  for (size_t i = 0; i < order.size(); ++i) {
+    Conn& c = *order[i];
+    if (pfd[i + 1].revents & POLLOUT) flush(c);
+    if (pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)) read_from(c);
   }
 }
 
@@ -183,9 +215,13 @@ void HostBridge::flush(Conn& c) {
 }
 
 bool HostBridge::take_request(Conn& c) {
-  if (c.in.size() < sizeof(avpb_request)) return false;
   avpb_request r;
-  std::memcpy(&r, c.in.data(), sizeof r);
+  for (;;) {
+    if (c.in.size() < sizeof(avpb_request)) return false;
+    std::memcpy(&r, c.in.data(), sizeof r);
+    if (r.op != AVPB_RING_DOORBELL || r.length) break;
+    c.in.erase(c.in.begin(), c.in.begin() + sizeof r);  // its request is in the ring
+  }
   if (r.length > AVPB_MAX_PAYLOAD) {
     drop(c, "oversized message (" + std::to_string(r.length) + " payload bytes, at most " +
                 std::to_string(AVPB_MAX_PAYLOAD) + ")");
@@ -206,6 +242,7 @@ void HostBridge::drop(Conn& c, const std::string& why) {
 
 void HostBridge::send_reply(Conn& c, const avpb_reply& r, const void* payload, uint32_t len, int pass_fd) {
   if (c.dead) return;
+  if (c.from_ring) return ring_reply(c, r, payload, len);  // its requests pass no descriptor
   const auto* h = reinterpret_cast<const uint8_t*>(&r);
   c.out.insert(c.out.end(), h, h + sizeof r);
   if (len) c.out.insert(c.out.end(), static_cast<const uint8_t*>(payload), static_cast<const uint8_t*>(payload) + len);

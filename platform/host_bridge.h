@@ -4,8 +4,10 @@
 // interrupt and Acceldev device-file requests; each connection is served by
 // its own SystemC thread at the simulated time the request reaches the device.
 #pragma once
+#include <poll.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -48,8 +50,15 @@ class HostBridge {
     uint64_t next_context = 1;
     std::map<uint64_t, Context> contexts;
   };
+  // A connection's shared request ring (AVPB_RING), unmapped with the connection.
+  struct RingUnmap {
+    void operator()(avpb_ring* r) const;
+  };
   struct Conn {
     int fd = -1;
+    std::unique_ptr<avpb_ring, RingUnmap> ring;
+    uint32_t ring_seen = 0;  // sequence number of the last request taken from the ring
+    bool from_ring = false;  // the request in progress came through the ring
     unsigned id = 0;
     std::shared_ptr<Session> session;
     std::vector<uint8_t> in, out;
@@ -60,6 +69,9 @@ class HostBridge {
   };
 
   // Gate (host_bridge.cpp): sockets, dispatch, and when simulated time may pass.
+  std::vector<pollfd> socket_set(std::vector<Conn*>& order) const;  // the listener, then each live connection
+  bool socket_ready() const;           // something to accept, read or write now
+  void check_sockets(int timeout_ms);  // poll: accept, read and write what is ready
   void accept_clients();
   void read_from(Conn& c);
   void flush(Conn& c);
@@ -68,6 +80,18 @@ class HostBridge {
   void conn_thread(Conn* c);
   void send_reply(Conn& c, const avpb_reply& r, const void* payload, uint32_t len, int pass_fd = -1);
   void irq_watch();
+
+  // Request rings (host_bridge_ring.cpp): shared-memory requests without a
+  // system call while the gate polls.
+  int open_ring(Conn& c);  // AVPB_RING: maps the ring, returns its memfd to pass (or -errno)
+  bool take_ring_request(Conn& c);
+  void ring_reply(Conn& c, const avpb_reply& r, const void* payload, uint32_t len);
+  bool ring_request_pending() const;
+  // Before the gate blocks on its sockets: spins a short while for ring
+  // requests; if none came, tells clients to ring the doorbell (returns
+  // false; set_ring_polling(true) once awake).
+  bool await_ring_request();
+  void set_ring_polling(bool polling);
 
   // Requests (host_bridge_requests.cpp): run in the connection's SystemC thread.
   void handle(Conn& c);
@@ -88,6 +112,8 @@ class HostBridge {
   std::string path_;
   int listen_fd_ = -1, mem_fd_ = -1, dram_fd_ = -1;
   bool shutdown_requested_ = false, irq_watch_started_ = false;
+  bool ring_served_ = false;  // a ring request was taken since the sockets were last checked
+  std::chrono::steady_clock::time_point sockets_checked_;
   unsigned next_conn_ = 1;
   uint64_t next_session_ = 1;
   std::map<unsigned, std::unique_ptr<Conn>> conns_;

@@ -1,8 +1,10 @@
 // The host bridge's requests, each run in its connection's SystemC thread so
 // that accesses take the simulated time of the PCIe link and the device.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -20,6 +22,11 @@ bool reg_size(uint64_t s, bool allow64) { return s == 1 || s == 2 || s == 4 || (
 // Requests that may come before HELLO / ATTACH.
 bool opens_session(uint32_t op) { return op == AVPB_HELLO || op == AVPB_ATTACH; }
 
+// Requests that belong to the socket (they pass a descriptor or end the connection).
+bool socket_only(uint32_t op) {
+  return opens_session(op) || op == AVPB_BYE || op == AVPB_DRAM_SHARE || op == AVPB_RING || op == AVPB_RING_DOORBELL;
+}
+
 }  // namespace
 
 void HostBridge::handle(Conn& c) {
@@ -30,7 +37,10 @@ void HostBridge::handle(Conn& c) {
   int fd_to_pass = -1;
   int st = 0;
   std::string drop_reason;  // the client is disconnected after this reply
-  if (!c.session && !opens_session(q.op)) {
+  bool close_passed = false;  // the descriptor passed is a new one, the server's copy goes
+  if (c.from_ring && socket_only(q.op)) {
+    st = -EINVAL;
+  } else if (!c.session && !opens_session(q.op)) {
     st = -EPERM;
     drop_reason = "request " + std::to_string(q.op) + " before HELLO";
   } else if (c.session && opens_session(q.op)) {
@@ -72,6 +82,11 @@ void HostBridge::handle(Conn& c) {
     r.r[0] = p_.dram_base();
     r.r[1] = p_.dram.size();
     fd_to_pass = dram_fd_;
+  } else if (q.op == AVPB_RING) {
+    fd_to_pass = q.length ? -EINVAL : open_ring(c);
+    st = std::min(fd_to_pass, 0);
+    r.r[0] = sizeof(avpb_ring);
+    close_passed = fd_to_pass >= 0;
   } else if (q.op == AVPB_SIM_TIME) {
     r.r[0] = sc_core::sc_time_stamp().value();
   } else if (q.op >= AVPB_DEV_OPEN && q.op <= AVPB_DEV_CLOSE_BUFFER) {
@@ -84,7 +99,8 @@ void HostBridge::handle(Conn& c) {
   r.status = st;
   r.length = static_cast<uint32_t>(out.size());
   r.sim_time_ps = sc_core::sc_time_stamp().value();
-  send_reply(c, r, out.data(), r.length, fd_to_pass);
+  send_reply(c, r, out.data(), r.length, st == 0 ? fd_to_pass : -1);
+  if (close_passed) close(fd_to_pass);
   if (!drop_reason.empty()) drop(c, drop_reason);
 }
 

@@ -1,9 +1,12 @@
 /* libaccelvp-host: sessions, connections and the host-memory mapping. A
  * session is the first connection (HELLO, which brings the memfd); calls
  * from several threads at once each take a free connection, opening more
- * with ATTACH, so a blocking call never holds up the others. */
+ * with ATTACH, so a blocking call never holds up the others. Each connection
+ * asks for a request ring (AVPB_RING): requests that pass no descriptor go
+ * through it, without a system call while the server polls (host_ring.c). */
 #define _GNU_SOURCE
 #include "host_client.h"
+#include "host_ring.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -16,13 +19,19 @@
 
 #define MAX_IDLE 64
 
+/* A connection: its socket and, when the server gave one, its request ring. */
+struct conn {
+  int fd;
+  struct avpb_ring *ring;
+};
+
 struct avp_host {
   char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
   uint64_t session, token, mem_size;
   int mem_fd;
   uint8_t *mem;
   pthread_mutex_t lock;
-  int idle[MAX_IDLE];
+  struct conn idle[MAX_IDLE];
   int nidle;
 };
 
@@ -107,53 +116,75 @@ static int exchange(int fd, const struct avpb_request *q, const void *payload, s
   return r->status;
 }
 
-static int take_conn(avp_host *h) {
+/* Asks for the connection's request ring; without one (an older server, or
+ * ACCELVP_NO_RING set) its requests go over the socket. */
+static void open_ring(struct conn *c) {
+  c->ring = NULL;
+  const char *off = getenv(AVPB_NO_RING_ENV);
+  if (off && *off) return;
+  struct avpb_request q = {AVPB_RING, 0, {0, 0, 0, 0}};
+  struct avpb_reply r;
+  int fd = -1;
+  if (exchange(c->fd, &q, NULL, &r, NULL, 0, &fd) == 0 && fd >= 0 && r.r[0] == sizeof(struct avpb_ring))
+    c->ring = avp_ring_map(fd);
+  if (fd >= 0) close(fd);
+}
+
+static void close_conn(struct conn *c) {
+  if (c->ring) avp_ring_unmap(c->ring);
+  close(c->fd);
+}
+
+static int take_conn(avp_host *h, struct conn *c) {
   pthread_mutex_lock(&h->lock);
-  int fd = h->nidle ? h->idle[--h->nidle] : -1;
+  const int found = h->nidle > 0;
+  if (found) *c = h->idle[--h->nidle];
   pthread_mutex_unlock(&h->lock);
-  if (fd >= 0) return fd;
-  fd = dial(h->path);
-  if (fd < 0) return -1;
+  if (found) return 0;
+  c->fd = dial(h->path);
+  if (c->fd < 0) return -1;
   struct avpb_request q = {AVPB_ATTACH, 0, {h->session, h->token, 0, 0}};
   struct avpb_reply r;
-  int st = exchange(fd, &q, NULL, &r, NULL, 0, NULL);
+  int st = exchange(c->fd, &q, NULL, &r, NULL, 0, NULL);
   if (st) {
-    close(fd);
+    close(c->fd);
     errno = -st;
     return -1;
   }
-  return fd;
+  open_ring(c);
+  return 0;
 }
 
-static void give_conn(avp_host *h, int fd, int broken) {
+static void give_conn(avp_host *h, struct conn *c, int broken) {
   pthread_mutex_lock(&h->lock);
   if (!broken && h->nidle < MAX_IDLE) {
-    h->idle[h->nidle++] = fd;
-    fd = -1;
+    h->idle[h->nidle++] = *c;
+    c = NULL;
   }
   pthread_mutex_unlock(&h->lock);
-  if (fd >= 0) close(fd);
+  if (c) close_conn(c);
 }
 
 int avp_host_call(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, const void *payload,
                   uint32_t len, struct avpb_reply *reply, void *out, uint32_t out_cap) {
   struct avpb_reply local;
   if (!reply) reply = &local;
-  int fd = take_conn(h);
-  if (fd < 0) return errno ? -errno : -EPIPE;
+  struct conn c;
+  if (take_conn(h, &c)) return errno ? -errno : -EPIPE;
   struct avpb_request q = {op, len, {a0, a1, a2, a3}};
-  int st = exchange(fd, &q, payload, reply, out, out_cap, NULL);
-  give_conn(h, fd, st == -EPIPE || st == -EPROTO);
+  int st = c.ring ? avp_ring_exchange(c.ring, c.fd, &q, payload, reply, out, out_cap)
+                  : exchange(c.fd, &q, payload, reply, out, out_cap, NULL);
+  give_conn(h, &c, st == -EPIPE || st == -EPROTO);
   return st;
 }
 
 int avp_host_call_fd(avp_host *h, uint32_t op, struct avpb_reply *reply, int *passed_fd) {
   *passed_fd = -1;
-  int fd = take_conn(h);
-  if (fd < 0) return errno ? -errno : -EPIPE;
+  struct conn c;
+  if (take_conn(h, &c)) return errno ? -errno : -EPIPE;
   struct avpb_request q = {op, 0, {0, 0, 0, 0}};
-  int st = exchange(fd, &q, NULL, reply, NULL, 0, passed_fd);
-  give_conn(h, fd, st == -EPIPE || st == -EPROTO);
+  int st = exchange(c.fd, &q, NULL, reply, NULL, 0, passed_fd);
+  give_conn(h, &c, st == -EPIPE || st == -EPROTO);
   if (st && *passed_fd >= 0) {
     close(*passed_fd);
     *passed_fd = -1;
@@ -195,7 +226,9 @@ avp_host *avp_host_connect(const char *socket_path) {
     close(fd);
     goto fail;
   }
-  h->idle[h->nidle++] = fd;
+  struct conn *c = &h->idle[h->nidle++];
+  c->fd = fd;
+  open_ring(c);
   return h;
 fail:;
   int e = errno;
@@ -210,8 +243,8 @@ void avp_host_disconnect(avp_host *h) {
   if (!h) return;
   for (int i = 0; i < h->nidle; ++i) {
     struct avpb_request q = {AVPB_BYE, 0, {0, 0, 0, 0}};
-    (void)write_all(h->idle[i], &q, sizeof q);
-    close(h->idle[i]);
+    (void)write_all(h->idle[i].fd, &q, sizeof q);
+    close_conn(&h->idle[i]);
   }
   munmap(h->mem, h->mem_size);
   close(h->mem_fd);

@@ -11,12 +11,18 @@
 // many payload bytes as the header's length asks for or the input still has;
 // the length sent is the number of bytes that follow), each followed by its
 // reply. SHUTDOWN is sent as BYE: it would stop the server for later inputs.
+// Bit 1 set (with bit 0 clear): after HELLO and RING on the socket, the
+// requests go through the connection's request ring instead, with their
+// lengths as the input gives them (oversized ones included).
+#include <poll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -37,8 +43,9 @@ void leave(int code) {
   syscall(SYS_exit_group, code);
 }
 
-// Reads one reply (and the descriptor HELLO and DRAM_SHARE pass with it).
-bool read_reply(int fd) {
+// Reads one reply; the descriptor HELLO, DRAM_SHARE and RING pass with it
+// goes to *passed_fd, or is closed.
+bool read_reply(int fd, int* passed_fd = nullptr) {
   avpb_reply r;
   char ctrl[CMSG_SPACE(sizeof(int))];
   iovec iov{&r, sizeof r};
@@ -52,12 +59,50 @@ bool read_reply(int fd) {
     if (c->cmsg_type == SCM_RIGHTS) {
       int passed;
       std::memcpy(&passed, CMSG_DATA(c), sizeof passed);
-      close(passed);
+      if (passed_fd) *passed_fd = passed;
+      else close(passed);
     }
   if (n != static_cast<ssize_t>(sizeof r)) return false;
   if (r.length > AVPB_MAX_PAYLOAD) leave(3);  // the server broke its own limit
   static uint8_t payload[AVPB_MAX_PAYLOAD];
   return r.length == 0 || recv(fd, payload, r.length, MSG_WAITALL) == static_cast<ssize_t>(r.length);
+}
+
+// Requests through the connection's request ring; leaves when the server
+// drops the client.
+void run_ring_client(int fd, const uint8_t* data, size_t size) {
+  avpb_request hello{AVPB_HELLO, 0, {AVPB_MAGIC, AVPB_VERSION, 0, 0}}, ring{AVPB_RING, 0, {}};
+  int ring_fd = -1;
+  if (send(fd, &hello, sizeof hello, MSG_NOSIGNAL) != sizeof hello || !read_reply(fd) ||
+      send(fd, &ring, sizeof ring, MSG_NOSIGNAL) != sizeof ring || !read_reply(fd, &ring_fd) || ring_fd < 0)
+    leave(0);  // refused (a raw input before this one may have asked the server to shut down)
+  void* p = mmap(nullptr, sizeof(avpb_ring), PROT_READ | PROT_WRITE, MAP_SHARED, ring_fd, 0);
+  if (p == MAP_FAILED) leave(2);
+  auto* g = static_cast<avpb_ring*>(p);
+  const avpb_request doorbell{AVPB_RING_DOORBELL, 0, {}};
+  size_t at = 1;
+  while (at < size) {
+    avpb_request q{};
+    const size_t head = std::min(sizeof q, size - at);
+    std::memcpy(&q, data + at, head);
+    at += head;
+    if (q.op == AVPB_SHUTDOWN) q.op = AVPB_BYE;
+    const size_t len = std::min<size_t>({q.length, size - at, AVPB_MAX_PAYLOAD});
+    std::memcpy(&g->req, &q, sizeof q);
+    std::memcpy(g->req_payload, data + at, len);
+    at += len;
+    const uint32_t seq = g->req_seq + 1;
+    __atomic_store_n(&g->req_seq, seq, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&g->server_polling, __ATOMIC_SEQ_CST) &&
+        send(fd, &doorbell, sizeof doorbell, MSG_NOSIGNAL) != sizeof doorbell)
+      leave(0);
+    while (__atomic_load_n(&g->rep_seq, __ATOMIC_SEQ_CST) != seq) {
+      pollfd pf{fd, POLLIN, 0};
+      if (poll(&pf, 1, 1) != 0) leave(0);  // dropped: the server closed (a reply never comes here)
+    }
+    if (g->rep.length > AVPB_MAX_PAYLOAD) leave(3);  // the server broke its own limit
+  }
+  leave(0);
 }
 
 void run_client(const uint8_t* data, size_t size) {  // never returns
@@ -68,6 +113,7 @@ void run_client(const uint8_t* data, size_t size) {  // never returns
   if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) leave(2);
   const timeval limit{10, 0};  // a reply that never comes is the server's fault: the run times out
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  if ((data[0] & 3) == 2) run_ring_client(fd, data, size);
   if (data[0] & 1) {
     if (send(fd, data + 1, size - 1, MSG_NOSIGNAL) >= 0) shutdown(fd, SHUT_WR);
     while (read_reply(fd)) {
@@ -86,6 +132,7 @@ void run_client(const uint8_t* data, size_t size) {  // never returns
     const bool sent = send(fd, &q, sizeof q, MSG_NOSIGNAL) == sizeof q &&
                       (!len || send(fd, data + at, len, MSG_NOSIGNAL) == static_cast<ssize_t>(len));
     at += len;
+    if (sent && q.op == AVPB_RING_DOORBELL && !len) continue;  // the one request without a reply
     if (!sent || !read_reply(fd)) break;  // dropped (or BYE): the server closed
   }
   leave(0);

@@ -13,6 +13,9 @@
 #define AVPB_MAX_PAYLOAD (64u * 1024u)
 /* Environment variable naming the socket (set by `accel-vp exec`). */
 #define AVPB_SOCKET_ENV "ACCELVP_SOCKET"
+/* Environment variable that, set non-empty, keeps libaccelvp-host's requests
+ * on the socket (no request rings: for comparison and diagnosis). */
+#define AVPB_NO_RING_ENV "ACCELVP_NO_RING"
 /* IRQ_WAIT without a timeout; it fails with EDEADLK when the simulation has
  * nothing left to do (no interrupt can come). */
 #define AVPB_IRQ_WAIT_FOREVER (~(uint64_t)0)
@@ -38,6 +41,8 @@ enum avpb_op {
   AVPB_UNIT_READ = 19,   /* a0 = unit (kind << 24 | index), a1 = device address, a2 = length <= AVPB_MAX_PAYLOAD -> payload */
   AVPB_UNIT_WRITE = 20,  /* a0 = unit, a1 = device address, payload = the bytes */
   AVPB_DRAM_SHARE = 21,  /* -> r0 = DRAM base, r1 = DRAM size; DRAM's memfd comes with it (SCM_RIGHTS): untimed access */
+  AVPB_RING = 22,        /* -> r0 = size of the connection's request ring (struct avpb_ring), whose memfd comes with it (SCM_RIGHTS) */
+  AVPB_RING_DOORBELL = 23, /* no payload, no reply: look at this connection's ring (sent when avpb_ring.server_polling is 0) */
   AVPB_DEV_OPEN = 30,    /* Acceldev context -> r0 = context handle */
   AVPB_DEV_CLOSE = 31,   /* a0 = context: waits for its runs, unbinds, frees the id */
   AVPB_DEV_CREATE_BUFFER = 32, /* a0 = context, a1 = type (0 code, 1 data), a2 = size -> r0 = buffer handle, r1 = slot, payload = uint64 bus address of each page */
@@ -59,6 +64,30 @@ struct avpb_reply {
   uint64_t sim_time_ps; /* simulated time when the reply left the simulator */
   uint32_t length;      /* payload bytes that follow */
   uint32_t reserved;
+};
+
+/* A connection's request ring (AVPB_RING): shared memory through which a
+ * client posts the requests that pass no descriptor, without a system call
+ * while the server polls. One request in flight, as on the socket. The
+ * sequence and flag words are accessed atomically (sequentially consistent
+ * stores and loads) by both sides:
+ *   client: writes req (+ payload), req_seq += 1; if server_polling is 0,
+ *           sends AVPB_RING_DOORBELL on the socket; waits for rep_seq ==
+ *           req_seq (spinning, then sleeping on rep_seq as a futex with
+ *           client_sleeping = 1).
+ *   server: takes req once req_seq moved, answers in rep (+ payload),
+ *           rep_seq = req_seq, FUTEX_WAKE on rep_seq if client_sleeping.
+ * HELLO, ATTACH, BYE, DRAM_SHARE, RING and RING_DOORBELL are refused through
+ * the ring (EINVAL): they belong to the socket. */
+struct avpb_ring {
+  uint32_t req_seq;         /* written by the client */
+  uint32_t rep_seq;         /* written by the server; a futex word */
+  uint32_t server_polling;  /* written by the server: 0 while it sleeps on its sockets */
+  uint32_t client_sleeping; /* written by the client: 1 while it sleeps on rep_seq */
+  struct avpb_request req;
+  uint8_t req_payload[AVPB_MAX_PAYLOAD];
+  struct avpb_reply rep;
+  uint8_t rep_payload[AVPB_MAX_PAYLOAD];
 };
 
 #endif
