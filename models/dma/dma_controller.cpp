@@ -23,6 +23,9 @@ DmaController::DmaController(sc_core::sc_module_name name)
       max_transfer_bytes(this, "max_transfer_bytes", 1ull << 30,
                          "largest transfer (bytes per row x rows x planes); a larger one fails at once with the DMASTATUS "
                          "error, nothing moved (0 = no limit)"),
+      burst_bytes(this, "burst_bytes", 4096,
+                  "largest read or write of a transfer on the bus at once (a power of two, 64..65536): the granularity "
+                  "at which it shares a port with other initiators"),
       log_(this->name()),
       transfers_(this, "transfers", "transfers completed (including failed ones)", "transfers"),
       bytes_(this, "bytes", "bytes moved", "bytes"),
@@ -32,6 +35,10 @@ DmaController::DmaController(sc_core::sc_module_name name)
     throw ParamError(std::string(this->name()) + ".channels = " + channels.value_string() + ": must be 1.." +
                      std::to_string(kMaxChannels));
   if (bandwidth.get() <= 0) throw ParamError(std::string(this->name()) + ".bandwidth: must be positive");
+  const uint64_t burst = burst_bytes.get();
+  if (burst < 64 || burst > 65536 || (burst & (burst - 1)))
+    throw ParamError(std::string(this->name()) + ".burst_bytes = " + burst_bytes.value_string() +
+                     ": must be a power of two in 64..65536");
   regs.register_b_transport(this, &DmaController::b_transport);
   regs.register_transport_dbg(this, &DmaController::transport_dbg);
   regs_.set_bank_selector([](const tlm::tlm_generic_payload& gp) { return static_cast<unsigned>(unit_of(gp)); });
@@ -123,9 +130,9 @@ void DmaController::start() {
 }
 
 bool DmaController::copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_time& delay) {
-  constexpr uint64_t kChunk = 4096;
-  for (uint64_t done = 0; done < len; done += kChunk) {
-    const unsigned n = static_cast<unsigned>(std::min(kChunk, len - done));
+  const uint64_t burst = burst_bytes.get();
+  for (uint64_t done = 0; done < len; done += burst) {
+    const unsigned n = static_cast<unsigned>(std::min(burst, len - done));
     buf_.resize(n);
     for (int pass = 0; pass < 2; ++pass) {
       prepare_payload(gp_, pass == 0 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, pass == 0 ? src + done : dst + done,
@@ -139,6 +146,10 @@ bool DmaController::copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_t
     }
     delay += sc_core::sc_time(n / bandwidth.get(), sc_core::SC_NS);
     bytes_.inc(n);
+    // A long transfer keeps to the quantum like every other initiator, so
+    // that it takes its chunks of a shared port's bandwidth in simulated-time
+    // order with theirs instead of reserving the whole transfer at its start.
+    if (delay >= tlm::tlm_global_quantum::instance().get()) LocalTime::sync(delay);
   }
   return true;
 }

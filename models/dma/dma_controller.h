@@ -33,6 +33,7 @@ class DmaController : public sc_core::sc_module {
   Param<double> bandwidth;             // bytes per ns per channel
   Param<sc_core::sc_time> setup_latency;
   Param<uint64_t> max_transfer_bytes;  // bytes x rows x planes of one transfer
+  Param<uint64_t> burst_bytes;         // largest read or write a transfer makes on the bus at once
 
   explicit DmaController(sc_core::sc_module_name name);
   ~DmaController() override;

@@ -25,16 +25,30 @@ Router::Router(sc_core::sc_module_name name)
 
 Router::~Router() = default;
 
-unsigned Router::add_port(const std::string& port, sc_core::sc_time latency, double bandwidth) {
+unsigned Router::add_port(const std::string& port, sc_core::sc_time latency, double bandwidth, uint32_t channels,
+                          uint64_t interleave) {
   Port p;
   p.name = port;
   p.latency = std::make_unique<Param<sc_core::sc_time>>(this, port + ".latency", latency,
                                                         "interconnect latency added to every access to " + port);
   p.bandwidth = std::make_unique<Param<double>>(this, port + ".bandwidth", bandwidth,
-                                                "bandwidth of the " + port + " port in bytes/ns (0 = unlimited)");
+                                                "bandwidth of each channel of the " + port + " port in bytes/ns (0 = unlimited)");
+  p.channels = std::make_unique<Param<uint32_t>>(this, port + ".channels", channels,
+                                                 "independent channels of the " + port + " port, each with its bandwidth");
+  p.interleave = std::make_unique<Param<uint64_t>>(
+      this, port + ".interleave", interleave, "bytes of consecutive addresses on one channel of " + port + " before the next");
+  const std::string where = std::string(name()) + "." + port;
+  if (p.bandwidth->get() < 0) throw ParamError(where + ".bandwidth = " + p.bandwidth->value_string() + ": must not be negative");
+  if (p.channels->get() < 1 || p.channels->get() > 64)
+    throw ParamError(where + ".channels = " + p.channels->value_string() + ": must be 1..64");
+  const uint64_t il = p.interleave->get();
+  if (il < 8 || (il & (il - 1)))
+    throw ParamError(where + ".interleave = " + p.interleave->value_string() + ": must be a power of two of at least 8 bytes");
+  p.calendars.resize(p.channels->get());
+  p.channel_bytes.resize(p.channels->get());
   p.accesses = std::make_unique<Counter>(this, port + ".accesses", "transactions routed to " + port + " (harts: cache fills, write-backs, uncached accesses)", "transactions");
   p.bytes = std::make_unique<Counter>(this, port + ".bytes", "bytes routed to " + port, "bytes");
-  p.busy = std::make_unique<Utilisation>(this, port + ".busy", "occupancy of the " + port + " port");
+  p.busy = std::make_unique<Utilisation>(this, port + ".busy", "occupancy of the " + port + " port (mean over its channels)");
   p.queue_delay = std::make_unique<Histogram>(this, port + ".queue_delay",
                                               "wait of a transfer for the " + port + " port (bandwidth-limited ports)", "ns");
   ports_.push_back(std::move(p));
@@ -116,20 +130,38 @@ void Router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   p.accesses->inc();
   p.bytes->inc(gp.get_data_length());
   delay += p.latency->get();
-  if (p.bandwidth->get() > 0) {
-    // The burst needs the port for size / bandwidth of its free time from
-    // its arrival on (bandwidth_calendar.h); the rest of its wait is queueing.
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const sc_core::sc_time arrive = now + delay;
-    const sc_core::sc_time occupy(gp.get_data_length() / p.bandwidth->get(), sc_core::SC_NS);
-    p.calendar.forget_before(now.value());
-    const sc_core::sc_time end = sc_core::sc_time::from_value(p.calendar.reserve(arrive.value(), occupy.value()));
-    p.busy->add_disjoint(occupy);
-    p.queue_delay->sample((end - arrive - occupy).to_seconds() * 1e9);
-    delay += end - arrive;
-  }
+  if (p.bandwidth->get() > 0) occupy(p, gp.get_address(), gp.get_data_length(), delay);
   init[m->r.port]->b_transport(gp, delay);
   gp.set_address(addr);
+}
+
+void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_time& delay) {
+  // The burst's bytes go to the channels its addresses interleave over; each
+  // channel's share needs bytes / bandwidth of that channel's free time from
+  // the arrival on (bandwidth_calendar.h). The burst ends with its last
+  // share; the rest of its wait beyond the longest share is queueing.
+  const uint64_t il = p.interleave->get(), nch = p.calendars.size();
+  std::fill(p.channel_bytes.begin(), p.channel_bytes.end(), 0);
+  for (uint64_t a = target_addr, left = bytes; left;) {
+    const uint64_t chunk = std::min(left, il - (a & (il - 1)));
+    p.channel_bytes[(a / il) % nch] += chunk;
+    a += chunk;
+    left -= chunk;
+  }
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time arrive = now + delay;
+  sc_core::sc_time end = arrive, longest = sc_core::SC_ZERO_TIME, total = sc_core::SC_ZERO_TIME;
+  for (uint64_t c = 0; c < nch; ++c) {
+    if (!p.channel_bytes[c]) continue;
+    const sc_core::sc_time occupy(p.channel_bytes[c] / p.bandwidth->get(), sc_core::SC_NS);
+    p.calendars[c].forget_before(now.value());
+    end = std::max(end, sc_core::sc_time::from_value(p.calendars[c].reserve(arrive.value(), occupy.value())));
+    longest = std::max(longest, occupy);
+    total += occupy;
+  }
+  p.busy->add_disjoint(total / static_cast<double>(nch));  // the mean over the channels
+  p.queue_delay->sample((end - arrive - longest).to_seconds() * 1e9);
+  delay += end - arrive;
 }
 
 unsigned Router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {

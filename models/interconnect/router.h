@@ -27,13 +27,17 @@ class Router : public sc_core::sc_module {
   explicit Router(sc_core::sc_module_name name);
   ~Router() override;
 
-  // A target port. Parameters <router>.<port>.latency and .bandwidth (bytes per
-  // ns; 0 = unlimited). Harts' accesses through DMI reach the port's
-  // statistics and occupancy as their caches' fills and write-backs
-  // (base/cache_traffic.h), so a bandwidth limit does not need to refuse DMI.
-  // A limited port's transfers queue for it in simulated-time order
-  // (bandwidth_calendar.h); <router>.<port>.queue_delay samples the wait.
-  unsigned add_port(const std::string& port, sc_core::sc_time latency = sc_core::SC_ZERO_TIME, double bandwidth = 0);
+  // A target port. Parameters <router>.<port>.latency, .bandwidth (bytes per
+  // ns of each channel; 0 = unlimited), .channels (independent channels, each
+  // with that bandwidth) and .interleave (bytes of consecutive target
+  // addresses on one channel before the next). Harts' accesses through DMI
+  // reach the port's statistics and occupancy as their caches' fills and
+  // write-backs (base/cache_traffic.h), so a bandwidth limit does not need to
+  // refuse DMI. A limited port's transfers queue for their channels in
+  // simulated-time order (bandwidth_calendar.h); <router>.<port>.queue_delay
+  // samples the wait.
+  unsigned add_port(const std::string& port, sc_core::sc_time latency = sc_core::SC_ZERO_TIME, double bandwidth = 0,
+                    uint32_t channels = 1, uint64_t interleave = 256);
   // An address range served by `port`. Its base is the parameter
   // <router>.<range>.base. The target sees addresses relative to the base,
   // unless `absolute` (then it sees the unmodified address). Throws ParamError
@@ -57,11 +61,17 @@ class Router : public sc_core::sc_module {
     std::string name;
     std::unique_ptr<Param<sc_core::sc_time>> latency;
     std::unique_ptr<Param<double>> bandwidth;
+    std::unique_ptr<Param<uint32_t>> channels;
+    std::unique_ptr<Param<uint64_t>> interleave;
     std::unique_ptr<Counter> accesses, bytes;
     std::unique_ptr<Utilisation> busy;
     std::unique_ptr<Histogram> queue_delay;
-    BandwidthCalendar calendar;
+    std::vector<BandwidthCalendar> calendars;  // one per channel
+    std::vector<uint64_t> channel_bytes;       // scratch: a transfer's bytes per channel
   };
+  // Queues a transfer of a bandwidth-limited port on its channels; its delay
+  // grows by the wait and the transfer time.
+  void occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_time& delay);
   struct MappedRange {
     Range r;
     std::unique_ptr<Param<uint64_t>> base_param;

@@ -55,6 +55,33 @@ TEST(Dma, OneDimensionalCopyTakesTheTimeItsParametersGive) {
   EXPECT_DOUBLE_EQ(lat->mean(), 50 + 50 + 50 + 256);
 }
 
+TEST(Dma, BurstsOfBurstBytesEachPayTheMemoryLatency) {
+  ParamRegistry::instance().add_preset("dma.burst_bytes", "1024", "test");
+  CmpBench t;
+  auto accesses = [] { return dynamic_cast<const Counter*>(StatRegistry::instance().find("bus.dram.accesses"))->value(); };
+  const uint64_t before = accesses();
+  t.run([&] {
+    Dma dma{t};
+    dma.w(AVP_DMADONESEQ, dma.copy1d(t.dram(0x10000), t.dram(0x20000), 4096));
+  });
+  EXPECT_EQ(accesses() - before, 8u);  // four 1 KiB reads and four 1 KiB writes
+  // setup 50 ns + 4 x (DRAM read 50 ns + DRAM write 50 ns) + 4096 B / 16 B/ns.
+  auto* lat = dynamic_cast<const Histogram*>(StatRegistry::instance().find("dma.transfer_latency"));
+  ASSERT_NE(lat, nullptr);
+  EXPECT_DOUBLE_EQ(lat->mean(), 50 + 4 * (50 + 50) + 256);
+}
+
+TEST(Dma, BurstBytesMustBeAPowerOfTwoFrom64) {
+  ParamRegistry::instance().add_preset("dma.burst_bytes", "1000", "test");  // one platform per process
+  try {
+    CmpBench t;
+    ADD_FAILURE() << "dma.burst_bytes=1000 accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("dma.burst_bytes = 1000: must be a power of two in 64..65536"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Dma, TextTraceHasOneLinePerTransferWithItsFields) {
   CmpBench t;
   TextTraceOptions opt;
