@@ -92,7 +92,15 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
 
 void Hart::run() {
   time_.set_quantum(cluster_.quantum());
+  parallel_ = cluster_.parallel();
   while (!stop_) {
+    if (parallel_ && !debug_ && !tracer_ && !triggers_.native_armed()) {
+      cluster_.slices().run(*this);
+      if (slice_end_ != SliceEnd::Serial) {
+        finish_slice();
+        continue;
+      }
+    }
     if (timed_out_) {
       finish(HartExitKind::Timeout);
       break;
@@ -121,7 +129,7 @@ void Hart::run() {
     } catch (const TrapException& t) {
       take_trap(t.cause, t.tval);
     }
-    if (time_.quantum_used()) sync();
+    if (time_.quantum_used()) quantum_sync();
     if (limit_ && s_.minstret >= limit_ && !stop_) {
       cluster_.report_limit(*this);
       finish(HartExitKind::Limit);

@@ -4,6 +4,7 @@
 // block, on barriers and when it idles.
 #pragma once
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -129,8 +130,21 @@ class Hart : public sc_core::sc_module {
     uint64_t pte_reads = 0, page_faults = 0;
   };
   const MmuStats& mmu_stats() const { return mmu_stats_; }
+  // Parallel quantum schedule (hart_slices.h, hart_slice.cpp): runs whole
+  // blocks until the quantum is used or the next step needs the SystemC
+  // kernel (a device access, an atomic, a system instruction, a block not
+  // decoded yet, a pending interrupt...); may run on any host thread while
+  // the simulation thread waits. The hart's own thread finishes it.
+  void run_slice();
+  sc_core::sc_event& slice_done() { return slice_done_; }
 
  private:
+  // Thrown in a slice before the instruction that needs the kernel has done anything.
+  struct NeedsKernel {};
+  enum class SliceEnd { Serial, Block, Resume, Trap, Code, Error };
+  void finish_slice();    // in the hart's thread: the part of the slice the kernel must see
+  void quantum_sync();    // sync(), or in the parallel schedule sync_to_grid()
+  void sync_to_grid();    // waits to the last quantum boundary not after the local time
   struct Block {
     std::vector<rv::Insn> insns;
     uint64_t pc = 0, bytes = 0;
@@ -154,9 +168,12 @@ class Hart : public sc_core::sc_module {
 
   void thread();
   void run();
-  void run_block(const Block& b);
+  const Block* decoded_block(uint64_t pc);  // nullptr when pc's block is not decoded
+  DmiRegion* known_dmi(uint64_t addr, bool write, bool fetch);  // find_dmi without asking the bus
+  // resumed: the rest of a block a slice left at instruction `from`.
+  void run_block(const Block& b, uint32_t from = 0, bool resumed = false);
   template <bool kObserved>
-  void run_block_loop(const Block& b);
+  void run_block_loop(const Block& b, uint32_t from);
   const Block& block_at(uint64_t pc);
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_system(const rv::Insn& d, uint64_t pc);
@@ -309,6 +326,17 @@ class Hart : public sc_core::sc_module {
   uint64_t instance_ = 0;  // a0 at launch (the instance id of a kernel)
   std::function<void(const HartExit&)> done_;
   sc_core::sc_event start_event_, irq_event_;
+  // Parallel quantum schedule.
+  bool parallel_ = false, in_slice_ = false;
+  SliceEnd slice_end_ = SliceEnd::Serial;
+  const Block* resume_block_ = nullptr;
+  uint32_t resume_index_ = 0;
+  TrapException slice_trap_{};
+  std::exception_ptr slice_error_;
+  bool code_hit_ = false;  // a slice's store hit decoded code: the kernel invalidates after the slice
+  uint64_t code_addr_ = 0;
+  unsigned code_len_ = 0;
+  sc_core::sc_event slice_done_;
 };
 
 }  // namespace avp

@@ -60,6 +60,12 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                         "instructions a hart may retire in one run before it is stopped (0 = no limit)"),
       history_length(this, "history_length", 16,
                      "instructions each hart remembers for error reports (the last ones executed, at most 65536)"),
+      parallel_quantum(this, "parallel_quantum", false,
+                       "run the harts in the parallel quantum schedule (docs/harts.md, \"Parallel harts\"); implied by "
+                       "host_threads > 1"),
+      host_threads(this, "host_threads", 1,
+                   "host threads that run the harts' slices of a quantum (1..256; above 1 the schedule is the parallel "
+                   "quantum one)"),
       cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
       cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
       cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),
@@ -109,6 +115,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       harts_.push_back(std::make_unique<Hart>(("hart" + std::to_string(id)).c_str(), *this, id, c));
     }
   check_params();  // once, here: parameters take their values before elaboration and keep them
+  if (parallel()) slices_ = std::make_unique<HartSlices>(host_threads.get());
   for (auto& h : harts_) h->history().set_length(history_length.get());
   for (auto& h : harts_) h->configure_triggers(triggers);  // a debugger may program them before any start
   configure_costs();
@@ -228,6 +235,8 @@ void HartCluster::check_params() const {
     throw ParamError(std::string(name()) + ".pmp_entries: " + std::to_string(pmp_entries.get()) + " is more than 64");
   if (triggers.get() > rv::Triggers::kMaxTriggers)
     throw ParamError(std::string(name()) + ".triggers: " + std::to_string(triggers.get()) + " is more than 64");
+  if (host_threads.get() < 1 || host_threads.get() > 256)
+    throw ParamError(std::string(name()) + ".host_threads: " + std::to_string(host_threads.get()) + " is not in 1..256");
   if (pmp_granularity.get() > 20)
     throw ParamError(std::string(name()) + ".pmp_granularity: " + std::to_string(pmp_granularity.get()) +
                      " is more than 20");

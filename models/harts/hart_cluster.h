@@ -5,6 +5,7 @@
 // console sink (console_log.h) are units of their own that it holds.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "harts/hart.h"
 #include "harts/perf_counter_block.h"
 #include "harts/hart_control.h"
+#include "harts/hart_slices.h"
 #include "harts/xintf_devices.h"
 #include "harts/xintf_map.h"
 
@@ -32,6 +34,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<sc_core::sc_time> clock_period;
   Param<uint64_t> instruction_limit;
   Param<uint32_t> history_length;
+  Param<bool> parallel_quantum;
+  Param<uint32_t> host_threads;
   Param<uint32_t> cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul, cycles_div,
       cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system;
 
@@ -64,6 +68,11 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
   // Used by harts.
   const sc_core::sc_time& quantum() const { return quantum_; }  // TLM's global quantum when the last hart started
+  // The parallel quantum schedule (hart_slices.h) and the lock that guards
+  // what harts share (bus and memory statistics, reservations) in it.
+  bool parallel() const { return parallel_quantum.get() || host_threads.get() > 1; }
+  HartSlices& slices() { return *slices_; }
+  std::mutex& shared_lock() { return shared_lock_; }
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
   uint64_t time_ns(const Hart& h) const;  // the `time` CSR: time_source, or simulated ns without one
@@ -156,6 +165,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   uint64_t retired_by_stopped_ = 0;
   Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;
   Histogram instance_time_;
+  std::unique_ptr<HartSlices> slices_;
+  std::mutex shared_lock_;
 };
 
 }  // namespace avp

@@ -156,14 +156,16 @@ inline uint64_t mulhsu(int64_t a, uint64_t b) {
   stall_ps_[StallFetch] += t;
 }
 
-void Hart::run_block(const Block& b) {
-  block_abort_ = false;
-  if (icache_.enabled()) fetch_timing(b);
-  history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
+void Hart::run_block(const Block& b, uint32_t from, bool resumed) {
+  if (!resumed) {  // a block a slice left has been timed and recorded already
+    block_abort_ = false;
+    if (icache_.enabled()) fetch_timing(b);
+    history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
+  }
   try {
     // Debuggers, tracers and armed triggers see every instruction; without them the loop has no hook branches.
-    if (debug_ || tracer_ || triggers_.native_armed()) run_block_loop<true>(b);
-    else run_block_loop<false>(b);
+    if (debug_ || tracer_ || triggers_.native_armed()) run_block_loop<true>(b, from);
+    else run_block_loop<false>(b, from);
   } catch (const TrapException&) {
     // The trapping instruction (at s_.pc) is the last one the history keeps.
     uint32_t n = 0;
@@ -174,14 +176,14 @@ void Hart::run_block(const Block& b) {
 }
 
 template <bool kObserved>
-void Hart::run_block_loop(const Block& b) {
+void Hart::run_block_loop(const Block& b, uint32_t from) {
   uint64_t pc = s_.pc;
   const uint64_t* cost_ps = cluster_.cost_ps();
   const uint64_t* cost_cycles = cluster_.cost_cycles();
   // Pointers fixed before the loop: exec() stores through memory the compiler cannot tell from b.insns.
   const Insn* const first = b.insns.data();
   const Insn* const end = first + b.insns.size();
-  for (const Insn* it = first; it != end; ++it) {
+  for (const Insn* it = first + from; it != end; ++it) {
     const Insn& d = *it;
     s_.pc = pc;
     if (kObserved) {
@@ -216,6 +218,7 @@ void Hart::run_block_loop(const Block& b) {
 }
 
 uint64_t Hart::exec_atomic(const Insn& d) {
+  if (in_slice_) throw NeedsKernel{};  // atomic with respect to every other hart: in the simulation thread
   const uint64_t addr = s_.x[d.rs1];
   const uint64_t src = s_.x[d.rs2];
   const bool dbl = d.op >= LR_D;

@@ -16,9 +16,15 @@ using namespace rv;
 // FetchExtension: targets with an execute permission refuse a fetch request
 // they do not allow and say whether the region granted may be fetched from
 // and read as data.
-Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
+Hart::DmiRegion* Hart::known_dmi(uint64_t addr, bool write, bool fetch) {
   for (auto& r : dmi_)
     if (addr - r.base < r.size && (fetch ? r.exec : write ? r.wr : r.rd)) return &r;
+  return nullptr;
+}
+
+Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
+  if (DmiRegion* r = known_dmi(addr, write, fetch)) return r;
+  if (in_slice_) throw NeedsKernel{};  // asking the bus for DMI is the kernel's
   if (write && read_only(addr, 1)) return nullptr;
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
@@ -72,6 +78,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 }
 
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval) {
+  if (in_slice_) throw NeedsKernel{};  // a device access: in the simulation thread, in hart order
   prepare_payload(gp_, cmd, addr, data, len);
   const sc_core::sc_time before = time_.now();
   time_.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });
@@ -87,6 +94,7 @@ T Hart::load_slow(uint64_t addr) {
     return load<T>(addr);
   }
   if (data_checked_) {
+    if (in_slice_) throw NeedsKernel{};  // translation may walk page tables through the bus
     checked_access(false, addr, &v, sizeof(T));
     return v;
   }
@@ -97,6 +105,7 @@ T Hart::load_slow(uint64_t addr) {
       return load<T>(addr);
     }
   }
+  if (in_slice_) throw NeedsKernel{};
   phys_access(false, addr, &v, sizeof(T), kLoadAccessFault, addr);
   return v;
 }
@@ -108,6 +117,7 @@ void Hart::store_slow(uint64_t addr, T v) {
     return store<T>(addr, v);
   }
   if (data_checked_) {
+    if (in_slice_) throw NeedsKernel{};
     checked_access(true, addr, &v, sizeof(T));
     return;
   }
@@ -118,6 +128,7 @@ void Hart::store_slow(uint64_t addr, T v) {
       return store<T>(addr, v);
     }
   }
+  if (in_slice_) throw NeedsKernel{};
   phys_access(true, addr, &v, sizeof(T), kStoreAccessFault, addr);  // calls after_store
 }
 
@@ -131,8 +142,22 @@ template void Hart::store_slow<uint32_t>(uint64_t, uint32_t);
 template void Hart::store_slow<uint64_t>(uint64_t, uint64_t);
 
 void Hart::after_store(uint64_t addr, unsigned len) {
-  if (cluster_.reservations_active()) cluster_.break_reservations(addr);
-  if (cluster_.is_code(addr, len)) cluster_.code_written(addr, len);
+  if (cluster_.reservations_active()) {
+    if (in_slice_) {
+      std::lock_guard<std::mutex> lk(cluster_.shared_lock());
+      cluster_.break_reservations(addr);
+    } else {
+      cluster_.break_reservations(addr);
+    }
+  }
+  if (cluster_.is_code(addr, len)) {
+    if (!in_slice_) return cluster_.code_written(addr, len);
+    // In a slice the other harts are running: invalidating their code is the
+    // kernel's, after the slice, which ends with this instruction.
+    code_hit_ = block_abort_ = true;
+    code_addr_ = addr;
+    code_len_ = len;
+  }
 }
 
 bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {

@@ -7,6 +7,7 @@
 #include "base/fetch.h"
 #include "base/payload.h"
 #include "harts/hart.h"
+#include "harts/hart_cluster.h"
 
 namespace avp {
 
@@ -22,7 +23,12 @@ uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch) {
   traffic_gp_.set_extension(&traffic);
   if (fetch) traffic_gp_.set_extension(&fetch_ext);
   sc_core::sc_time delay = time_.offset();  // the transaction's time; the caller adds its latency
-  bus->b_transport(traffic_gp_, delay);
+  if (in_slice_) {
+    std::lock_guard<std::mutex> lk(cluster_.shared_lock());  // the bus's and the memory's statistics are shared
+    bus->b_transport(traffic_gp_, delay);
+  } else {
+    bus->b_transport(traffic_gp_, delay);
+  }
   traffic_gp_.clear_extension(&traffic);
   if (fetch) traffic_gp_.clear_extension(&fetch_ext);
   const uint64_t end = to_ps(delay);
@@ -52,7 +58,12 @@ bool Hart::cacheable(uint64_t pa, unsigned len, bool fetch) {
   prepare_payload(traffic_gp_, tlm::TLM_READ_COMMAND, pa, scratch, len < sizeof scratch ? len : sizeof scratch);
   traffic_gp_.set_extension(&probe);
   traffic_gp_.set_extension(&fetch_ext);
-  bus->transport_dbg(traffic_gp_);
+  if (in_slice_) {
+    std::lock_guard<std::mutex> lk(cluster_.shared_lock());
+    bus->transport_dbg(traffic_gp_);
+  } else {
+    bus->transport_dbg(traffic_gp_);
+  }
   traffic_gp_.clear_extension(&probe);
   traffic_gp_.clear_extension(&fetch_ext);
   return probe.memory;

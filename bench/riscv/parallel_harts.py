@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Parallel harts (docs/harts.md, "Parallel harts"): the SDK benchmark
+(avp_bench.c: integer loop, CRC32, matrix multiply, copies; independent work
+on every hart) on all harts, in the serial schedule and in the parallel
+quantum schedule on 1, 2, ... host threads up to the machine's cores.
+Prints wall-clock seconds, aggregate MIPS (instructions of all harts per
+wall-clock second) and the speed-up over the serial schedule and over the
+one-hart rate (the same program on one hart), measured in the same run; the simulated time of each run shows what the schedule
+changed (the parallel quantum schedule syncs on quantum boundaries).
+
+  parallel_harts.py ACCEL_VP ELF [HARTS] [QUANTUM]"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run(accel_vp, elf, harts, quantum, sets):
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [accel_vp, "--no-progress", "-o", out, "--set", "platform.quantum=" + quantum]
+        cmd += [a for s in sets for a in ("--set", s)] + ["run", "--elf", elf, "--harts", str(harts)]
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        wall = time.monotonic() - t0
+        if p.returncode != 0:
+            sys.exit("%s failed (%d):\n%s" % (" ".join(cmd), p.returncode, p.stdout[-2000:]))
+        with open(os.path.join(out, "manifest.json")) as f:
+            m = json.load(f)
+    return wall, m["statistics"]["harts.instructions"]["value"], m["simulated_time_ns"]
+
+
+def main():
+    accel_vp, elf = sys.argv[1:3]
+    harts = int(sys.argv[3]) if len(sys.argv) > 3 else 8
+    quantum = sys.argv[4] if len(sys.argv) > 4 else "10us"
+    cores = os.cpu_count() or 1
+    modes = [("serial", [])] + [("parallel, %d host thread%s" % (n, "s" if n > 1 else ""),
+                                 ["harts.parallel_quantum=true", "harts.host_threads=%d" % n])
+                                for n in range(1, max(2, cores) + 1)]
+    wall, insns, _ = min((run(accel_vp, elf, 1, quantum, []) for _ in range(2)), key=lambda r: r[0])
+    one = insns / wall / 1e6
+    print("parallel harts: 1 hart, quantum %s, serial: %.2f s wall, %.1f MIPS (the one-hart rate)" % (quantum, wall, one))
+    base = None
+    for name, sets in modes:
+        wall, insns, sim = min((run(accel_vp, elf, harts, quantum, sets) for _ in range(2)), key=lambda r: r[0])
+        mips = insns / wall / 1e6
+        base = base or mips
+        print("parallel harts: %d harts, quantum %s, %-28s %6.2f s wall, %7.1f MIPS aggregate, %.2fx serial, %.2fx one "
+              "hart (%d instructions, %.0f ns simulated)"
+              % (harts, quantum, name + ":", wall, mips, mips / base, mips / one, insns, sim))
+    print("parallel harts: host cores %d" % cores)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+// A hart's part of the parallel quantum schedule (hart_slices.h): the slice
+// that may run on any host thread, and what its own SystemC thread does
+// after it. A slice does what the serial run loop does, block by block, and
+// stops before anything that needs the SystemC kernel or touches another
+// hart; the hart's thread then does that step exactly as the serial loop
+// would, so the same slices in one host thread or several give the same
+// results.
+#include "harts/hart.h"
+#include "harts/hart_cluster.h"
+
+namespace avp {
+
+const Hart::Block* Hart::decoded_block(uint64_t pc) {
+  const BlockSlot& slot = block_slots_[(pc >> 1) & (kBlockSlots - 1)];
+  if (slot.pc == pc && slot.key == fetch_key_ && slot.block) return slot.block;
+  auto& blocks = blocks_[fetch_key_];
+  auto it = blocks.find(pc);
+  return it == blocks.end() ? nullptr : &it->second;
+}
+
+void Hart::run_slice() {
+  in_slice_ = true;
+  slice_end_ = SliceEnd::Serial;
+  try {
+    for (;;) {
+      // The serial loop's checks at a block boundary: any of them is the kernel's.
+      if (stop_ || timed_out_ || (kernel_ && s_.pc == ret_addr_) || flush_ || flush_translated_ || (s_.mip & s_.mie))
+        break;
+      const Block* b = decoded_block(s_.pc);
+      if (!b) break;  // decoding reads memory through the bus
+      try {
+        run_block(*b);
+      } catch (const NeedsKernel&) {
+        // The instruction at s_.pc has not started: the hart's thread runs the block from there.
+        uint32_t n = 0;
+        for (uint64_t pc = b->pc; n + 1 < b->insns.size() && pc != s_.pc; ++n) pc += b->insns[n].len;
+        resume_block_ = b;
+        resume_index_ = n;
+        slice_end_ = SliceEnd::Resume;
+        break;
+      } catch (const TrapException& t) {  // run_block has ended the history's block
+        slice_trap_ = t;
+        slice_end_ = SliceEnd::Trap;
+        break;
+      }
+      if (code_hit_) {
+        slice_end_ = SliceEnd::Code;
+        break;
+      }
+      if (time_.quantum_used() || (limit_ && s_.minstret >= limit_)) {
+        slice_end_ = SliceEnd::Block;
+        break;
+      }
+    }
+  } catch (...) {
+    slice_error_ = std::current_exception();
+    slice_end_ = SliceEnd::Error;
+  }
+  in_slice_ = false;
+}
+
+void Hart::finish_slice() {
+  switch (slice_end_) {
+    case SliceEnd::Trap:
+      take_trap(slice_trap_.cause, slice_trap_.tval);
+      break;
+    case SliceEnd::Resume:
+      try {
+        run_block(*resume_block_, resume_index_, true);
+      } catch (const TrapException& t) {
+        take_trap(t.cause, t.tval);
+      }
+      break;
+    case SliceEnd::Code:
+      code_hit_ = false;
+      cluster_.code_written(code_addr_, code_len_);
+      break;
+    case SliceEnd::Error:
+      std::rethrow_exception(std::exchange(slice_error_, nullptr));
+    default:
+      break;
+  }
+  // The rest of the serial loop's iteration.
+  if (time_.quantum_used()) quantum_sync();
+  if (limit_ && s_.minstret >= limit_ && !stop_) {
+    cluster_.report_limit(*this);
+    finish(HartExitKind::Limit);
+  }
+}
+
+void Hart::quantum_sync() {
+  if (parallel_) sync_to_grid();
+  else sync();
+}
+
+void Hart::sync_to_grid() {
+  // Harts that wake at the same quantum boundary run their next slices
+  // together; the local time beyond the boundary stays ahead, so nothing is
+  // lost or added.
+  const uint64_t now = to_ps(sc_core::sc_time_stamp()), q = to_ps(cluster_.quantum());
+  const uint64_t boundary = (now + time_.ps()) / q * q;
+  if (boundary > now) {
+    const uint64_t ahead = now + time_.ps() - boundary;
+    time_.set(from_ps(boundary - now));
+    time_.sync();
+    time_.add_ps(ahead);
+  }
+  if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && sc_core::sc_time_stamp() >= deadline_)
+    timed_out_ = block_abort_ = true;
+}
+
+}  // namespace avp

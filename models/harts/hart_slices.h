@@ -1,0 +1,52 @@
+// The parallel quantum schedule of the harts (docs/harts.md, "Parallel
+// harts"): harts that reach a quantum boundary at the same simulated time
+// run their next slice (Hart::run_slice: blocks until the quantum is used or
+// something needs the SystemC kernel) together, on the simulation thread and
+// host_threads - 1 host threads, while the simulation thread waits for all of
+// them. Each hart's thread then finishes its slice serially, in hart order.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <systemc>
+
+namespace avp {
+
+class Hart;
+
+class HartSlices {
+ public:
+  explicit HartSlices(unsigned host_threads);
+  ~HartSlices();
+  HartSlices(const HartSlices&) = delete;
+  HartSlices& operator=(const HartSlices&) = delete;
+
+  // From hart h's SystemC thread: runs h.run_slice() with the other harts that
+  // ask in the same delta cycle; returns once it has run.
+  void run(Hart& h);
+
+ private:
+  void dispatch();  // SystemC thread: one batch per delta cycle with requests
+  void run_batch(const std::vector<Hart*>& batch);
+  void host_thread();
+  bool take_and_run();  // runs one hart of the batch; false when none is left
+
+  std::vector<Hart*> ready_;
+  sc_core::sc_event ready_ev_;
+  bool dispatching_ = false;
+  // The batch the host threads share (taken under m_); `generation_`
+  // announces a new batch (spun on, then waited for), `unfinished_` counts down.
+  std::vector<Hart*> batch_;
+  size_t next_ = 0;
+  std::atomic<size_t> unfinished_{0};
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> quit_{false};
+  std::mutex m_;
+  std::condition_variable work_cv_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace avp
