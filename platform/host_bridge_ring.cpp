@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstring>
 
+#include "base/cpu_relax.h"
 #include "host_bridge.h"
 
 namespace avp {
@@ -27,12 +28,6 @@ constexpr std::chrono::microseconds kSocketLook(20);
 
 uint32_t load(const uint32_t& w) { return __atomic_load_n(&w, __ATOMIC_SEQ_CST); }
 void store(uint32_t& w, uint32_t v) { __atomic_store_n(&w, v, __ATOMIC_SEQ_CST); }
-
-void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
 
 }  // namespace
 

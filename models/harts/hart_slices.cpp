@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "base/cpu_relax.h"
 #include "harts/hart.h"
 
 namespace avp {
@@ -12,12 +13,6 @@ namespace {
 // of a quantum follow each other every few microseconds of wall-clock time,
 // and a wake-up costs about as much.
 constexpr std::chrono::microseconds kSpin(200);
-
-void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
 
 }  // namespace
 
