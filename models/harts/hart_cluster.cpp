@@ -338,7 +338,7 @@ void HartCluster::report_limit(Hart& h) {
 void HartCluster::break_reservations(uint64_t addr) {
   unsigned active = 0;
   for (auto& h : harts_) active += h->break_reservation(addr);
-  reservations_ = active;
+  reservations_.store(active, std::memory_order_relaxed);
 }
 
 void HartCluster::mark_code(uint64_t addr, uint64_t len) {

@@ -4,6 +4,7 @@
 // (perf_counter_block.h), the extension devices (xintf_devices.h) and the
 // console sink (console_log.h) are units of their own that it holds.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -90,8 +91,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   void report_limit(Hart& h);
   void wfi_begin(Hart& h) {}
   void wfi_end(Hart& h) {}
-  bool reservations_active() const { return reservations_ != 0; }
-  void note_reservation() { ++reservations_; }
+  // Read by harts' slices on other host threads (hart_slices.h); written under shared_lock() there.
+  bool reservations_active() const { return reservations_.load(std::memory_order_relaxed) != 0; }
+  void note_reservation() { reservations_.fetch_add(1, std::memory_order_relaxed); }
   void break_reservations(uint64_t addr);
   void mark_code(uint64_t addr, uint64_t len);
   bool is_code(uint64_t addr, unsigned len) const {
@@ -133,7 +135,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   uint64_t cost_ps_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
   uint64_t cost_cycles_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
   std::vector<uint64_t> code_map_;
-  unsigned reservations_ = 0;
+  std::atomic<unsigned> reservations_{0};
   ConsoleLog console_;
   struct BarrierGroup {
     unsigned arrived = 0;
