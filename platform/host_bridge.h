@@ -1,8 +1,9 @@
 // The host bridge: the platform as a PCIe device for host programs in their
 // own processes (docs/host-bridge.md). A Unix-domain socket server whose
 // clients get the host memory as a shared memfd and send configuration, MMIO,
-// interrupt and Acceldev device-file requests; each connection is served by
-// its own SystemC thread at the simulated time the request reaches the device.
+// interrupt and Acceldev device-file requests, on the socket or through the
+// connection's shared-memory request ring; each connection is served by its
+// own SystemC thread at the simulated time the request reaches the device.
 #pragma once
 #include <poll.h>
 #include <sys/types.h>

@@ -1,7 +1,9 @@
 /* Wire protocol of the host bridge (docs/host-bridge.md): the messages a host
- * process and `accel-vp serve` exchange over a Unix-domain stream socket. One
- * layout for the server, the host library and the tests. Little-endian,
- * fixed-size headers, every request answered by exactly one reply. */
+ * process and `accel-vp serve` exchange over a Unix-domain stream socket or a
+ * connection's shared-memory request ring (struct avpb_ring). One layout for
+ * the server, the host library and the tests. Little-endian, fixed-size
+ * headers, every request answered by exactly one reply (RING_DOORBELL
+ * excepted). */
 #ifndef ACCELVP_BRIDGE_PROTO_H
 #define ACCELVP_BRIDGE_PROTO_H
 
