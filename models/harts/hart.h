@@ -7,6 +7,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -145,6 +146,8 @@ class Hart : public sc_core::sc_module {
   void finish_slice();    // in the hart's thread: the part of the slice the kernel must see
   void quantum_sync();    // sync(), or in the parallel schedule sync_to_grid()
   void sync_to_grid();    // waits to the last quantum boundary not after the local time
+  // The cluster's lock on what harts share, taken only in a slice (the serial schedule needs none).
+  std::unique_lock<std::mutex> shared_lock();
   struct Block {
     std::vector<rv::Insn> insns;
     uint64_t pc = 0, bytes = 0;

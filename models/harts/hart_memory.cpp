@@ -141,14 +141,16 @@ template void Hart::store_slow<uint16_t>(uint64_t, uint16_t);
 template void Hart::store_slow<uint32_t>(uint64_t, uint32_t);
 template void Hart::store_slow<uint64_t>(uint64_t, uint64_t);
 
+std::unique_lock<std::mutex> Hart::shared_lock() {
+  std::unique_lock<std::mutex> lk(cluster_.shared_lock(), std::defer_lock);
+  if (in_slice_) lk.lock();  // other harts' slices may be running on other host threads
+  return lk;
+}
+
 void Hart::after_store(uint64_t addr, unsigned len) {
   if (cluster_.reservations_active()) {
-    if (in_slice_) {
-      std::lock_guard<std::mutex> lk(cluster_.shared_lock());
-      cluster_.break_reservations(addr);
-    } else {
-      cluster_.break_reservations(addr);
-    }
+    const auto lk = shared_lock();
+    cluster_.break_reservations(addr);
   }
   if (cluster_.is_code(addr, len)) {
     if (!in_slice_) return cluster_.code_written(addr, len);

@@ -23,10 +23,8 @@ uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch) {
   traffic_gp_.set_extension(&traffic);
   if (fetch) traffic_gp_.set_extension(&fetch_ext);
   sc_core::sc_time delay = time_.offset();  // the transaction's time; the caller adds its latency
-  if (in_slice_) {
-    std::lock_guard<std::mutex> lk(cluster_.shared_lock());  // the bus's and the memory's statistics are shared
-    bus->b_transport(traffic_gp_, delay);
-  } else {
+  {
+    const auto lk = shared_lock();  // the bus's and the memory's statistics are shared
     bus->b_transport(traffic_gp_, delay);
   }
   traffic_gp_.clear_extension(&traffic);
@@ -58,10 +56,8 @@ bool Hart::cacheable(uint64_t pa, unsigned len, bool fetch) {
   prepare_payload(traffic_gp_, tlm::TLM_READ_COMMAND, pa, scratch, len < sizeof scratch ? len : sizeof scratch);
   traffic_gp_.set_extension(&probe);
   traffic_gp_.set_extension(&fetch_ext);
-  if (in_slice_) {
-    std::lock_guard<std::mutex> lk(cluster_.shared_lock());
-    bus->transport_dbg(traffic_gp_);
-  } else {
+  {
+    const auto lk = shared_lock();
     bus->transport_dbg(traffic_gp_);
   }
   traffic_gp_.clear_extension(&probe);

@@ -10,14 +10,7 @@
 #include "accelvp_bridge_proto.h"
 #include "accelvp_host.h"
 #include "check.h"
-
-static int dial(void) {
-  struct sockaddr_un sa = {.sun_family = AF_UNIX};
-  strncpy(sa.sun_path, getenv(AVPB_SOCKET_ENV), sizeof sa.sun_path - 1);
-  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-  CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0);
-  return fd;
-}
+#include "raw_client.h"
 
 static void send_req3(int fd, uint32_t op, uint32_t length, uint64_t a0, uint64_t a1, uint64_t a2) {
   struct avpb_request q = {op, length, {a0, a1, a2, 0}};

@@ -15,14 +15,7 @@
 #include "accelvp_host.h"
 #include "bar0_regs.h"
 #include "check.h"
-
-static int dial(void) {
-  struct sockaddr_un sa = {.sun_family = AF_UNIX};
-  strncpy(sa.sun_path, getenv(AVPB_SOCKET_ENV), sizeof sa.sun_path - 1);
-  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-  CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0);
-  return fd;
-}
+#include "raw_client.h"
 
 /* One socket exchange without payloads; the descriptor passed, or -1. */
 static int call(int fd, uint32_t op, uint32_t length, uint64_t a0, uint64_t a1, struct avpb_reply *r) {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -68,6 +69,19 @@ bool read_reply(int fd, int* passed_fd = nullptr) {
   return r.length == 0 || recv(fd, payload, r.length, MSG_WAITALL) == static_cast<ssize_t>(r.length);
 }
 
+// The next request of the input from `at` on and its payload length (at most
+// what the header asks for, what the input still has and `cap`); SHUTDOWN
+// becomes BYE. `at` moves past the header; the payload starts there.
+avpb_request next_request(const uint8_t* data, size_t size, size_t& at, size_t& len, size_t cap) {
+  avpb_request q{};
+  const size_t head = std::min(sizeof q, size - at);
+  std::memcpy(&q, data + at, head);
+  at += head;
+  if (q.op == AVPB_SHUTDOWN) q.op = AVPB_BYE;
+  len = std::min<size_t>({q.length, size - at, cap});
+  return q;
+}
+
 // Requests through the connection's request ring; leaves when the server
 // drops the client.
 void run_ring_client(int fd, const uint8_t* data, size_t size) {
@@ -82,12 +96,8 @@ void run_ring_client(int fd, const uint8_t* data, size_t size) {
   const avpb_request doorbell{AVPB_RING_DOORBELL, 0, {}};
   size_t at = 1;
   while (at < size) {
-    avpb_request q{};
-    const size_t head = std::min(sizeof q, size - at);
-    std::memcpy(&q, data + at, head);
-    at += head;
-    if (q.op == AVPB_SHUTDOWN) q.op = AVPB_BYE;
-    const size_t len = std::min<size_t>({q.length, size - at, AVPB_MAX_PAYLOAD});
+    size_t len = 0;
+    const avpb_request q = next_request(data, size, at, len, AVPB_MAX_PAYLOAD);  // its length as the input gives it
     std::memcpy(&g->req, &q, sizeof q);
     std::memcpy(g->req_payload, data + at, len);
     at += len;
@@ -122,13 +132,9 @@ void run_client(const uint8_t* data, size_t size) {  // never returns
   }
   size_t at = 1;
   while (at < size) {
-    avpb_request q{};
-    const size_t head = std::min(sizeof q, size - at);
-    std::memcpy(&q, data + at, head);
-    at += head;
-    const size_t len = std::min<size_t>(q.length, size - at);
-    q.length = static_cast<uint32_t>(len);
-    if (q.op == AVPB_SHUTDOWN) q.op = AVPB_BYE;
+    size_t len = 0;
+    avpb_request q = next_request(data, size, at, len, SIZE_MAX);
+    q.length = static_cast<uint32_t>(len);  // the bytes that follow
     const bool sent = send(fd, &q, sizeof q, MSG_NOSIGNAL) == sizeof q &&
                       (!len || send(fd, data + at, len, MSG_NOSIGNAL) == static_cast<ssize_t>(len));
     at += len;
