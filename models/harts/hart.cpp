@@ -64,6 +64,7 @@ void Hart::thread() {
 }
 
 void Hart::sync() {
+  settle();
   if (time_.ps()) time_.sync();  // the hart syncs often: no delta cycle when it is not ahead
   // The kernel watchdog's deadline, checked whenever the hart meets SystemC
   // time (every quantum at least): the run loop ends the instance.
@@ -124,8 +125,12 @@ void Hart::run() {
     }
     if ((s_.mip & s_.mie) && check_interrupts()) continue;
     try {
-      const Block& b = block_at(s_.pc);
-      run_block(b);
+      if (!parallel_ && !debug_ && !tracer_ && !triggers_.native_armed()) {
+        run_chain();
+      } else {
+        const Block& b = block_at(s_.pc);
+        run_block(b);
+      }
     } catch (const TrapException& t) {
       take_trap(t.cause, t.tval);
     }
@@ -189,6 +194,8 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   cluster_.mark_code(ppc, a - pc);
   b.pc = pc;
   b.ppc = ppc;
+  b.key = fetch_key_;
+  note_block_costs(b);
   b.bytes = a - pc;
   Block& stored = blocks.emplace(pc, std::move(b)).first->second;
   slot = {pc, &stored, fetch_key_};

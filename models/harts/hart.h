@@ -159,6 +159,18 @@ class Hart : public sc_core::sc_module {
     mutable uint32_t lines = 0;
     mutable uint8_t fetch_line_bits = 0;
     mutable bool fetch_cached = false;
+    uint8_t key = 0;  // the fetch regime it was decoded for (blocks_[key])
+    // What running all of it retires (Hart::retire_block): its instructions'
+    // own time and cycles, and its instructions per PerfEvent (`events` kinds).
+    uint64_t own_ps = 0, own_cycles = 0;
+    uint8_t events = 0;
+    uint8_t event_id[rv::kNumPerfEvents] = {}, event_n[rv::kNumPerfEvents] = {};
+    // The last two blocks that ran after this one (decoded for the same fetch
+    // regime, so they live exactly as long as it does): run_chain follows
+    // them without a lookup. link_pc ~0: none (a pc is never odd).
+    mutable uint64_t link_pc[2] = {~0ull, ~0ull};
+    mutable const Block* link[2] = {nullptr, nullptr};
+    mutable uint8_t next_link = 0;
   };
   struct DmiRegion {
     uint64_t base = 0, size = 0;  // size 0: empty
@@ -175,6 +187,23 @@ class Hart : public sc_core::sc_module {
   DmiRegion* known_dmi(uint64_t addr, bool write, bool fetch);  // find_dmi without asking the bus
   // resumed: the rest of a block a slice left at instruction `from`.
   void run_block(const Block& b, uint32_t from = 0, bool resumed = false);
+  // The serial schedule's hot path: blocks one after another, following
+  // their links, while no check of the run loop would stop or divert the hart.
+  void run_chain();
+  void enter_block(const Block& b);   // I-cache timing and history of a block about to run
+  void trapped_in(const Block& b);    // a trap at s_.pc ended b early: the history keeps what ran
+  const Block& next_block(const Block& b);  // the block at s_.pc after b, by b's links
+  bool chain_goes_on() const;
+  // Retiring (minstret, mcycle, the events, the instructions' own time) is
+  // counted per block: run_block_loop<false> counts a block when it ends, and
+  // settle() counts the instructions before cur_ as soon as anything may look
+  // (a bus or device access, a system or extension instruction, a trap).
+  void settle() {
+    if (lazy_) settle_to(static_cast<uint32_t>(cur_ - lazy_->insns.data()));
+  }
+  void settle_to(uint32_t n);  // counts lazy_'s instructions up to n
+  void retire_block(const Block& b);
+  void note_block_costs(Block& b) const;
   template <bool kObserved>
   void run_block_loop(const Block& b, uint32_t from);
   const Block& block_at(uint64_t pc);
@@ -304,6 +333,11 @@ class Hart : public sc_core::sc_module {
   tlm::tlm_generic_payload gp_;
   tlm::tlm_generic_payload traffic_gp_;  // Probe and Timing transactions (base/cache_traffic.h)
   LocalTime time_;  // ahead of SystemC time (base/local_time.h)
+  // Per-block retiring (settle()): the block running in run_block_loop<false>,
+  // the instruction executing, and how many of the block's are counted.
+  const Block* lazy_ = nullptr;
+  const rv::Insn* cur_ = nullptr;
+  uint32_t settled_ = 0;
   uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
   rv::Pmp pmp_;

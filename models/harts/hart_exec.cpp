@@ -156,65 +156,166 @@ inline uint64_t mulhsu(int64_t a, uint64_t b) {
   stall_ps_[StallFetch] += t;
 }
 
-void Hart::run_block(const Block& b, uint32_t from, bool resumed) {
-  if (!resumed) {  // a block a slice left has been timed and recorded already
-    block_abort_ = false;
-    if (icache_.enabled()) fetch_timing(b);
-    history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
-  }
-  try {
-    // Debuggers, tracers and armed triggers see every instruction; without them the loop has no hook branches.
-    if (debug_ || tracer_ || triggers_.native_armed()) run_block_loop<true>(b, from);
-    else run_block_loop<false>(b, from);
-  } catch (const TrapException&) {
-    // The trapping instruction (at s_.pc) is the last one the history keeps.
-    uint32_t n = 0;
-    for (uint64_t pc = b.pc; n + 1 < b.insns.size() && pc != s_.pc; ++n) pc += b.insns[n].len;
-    history_.end_block_early(n + 1);
-    throw;
-  }
-}
-
+// kObserved: a debugger, tracer or armed triggers see every instruction,
+// which retires at once. Otherwise the loop has no hook branches and retiring
+// is counted per block (settle()).
 template <bool kObserved>
-void Hart::run_block_loop(const Block& b, uint32_t from) {
+[[gnu::always_inline]] inline void Hart::run_block_loop(const Block& b, uint32_t from) {
   uint64_t pc = s_.pc;
   const uint64_t* cost_ps = cluster_.cost_ps();
   const uint64_t* cost_cycles = cluster_.cost_cycles();
   // Pointers fixed before the loop: exec() stores through memory the compiler cannot tell from b.insns.
   const Insn* const first = b.insns.data();
   const Insn* const end = first + b.insns.size();
-  for (const Insn* it = first + from; it != end; ++it) {
-    const Insn& d = *it;
-    s_.pc = pc;
-    if (kObserved) {
-      if (debug_) {
-        debug_->before_instruction(*this, d, pc);
-        const bool moved = s_.pc != pc;  // the debugger moved the pc
-        if (stop_ || moved) {
-          history_.end_block_early(static_cast<uint32_t>(it - first));
-          if (moved) pc = s_.pc;
-          break;
+  const Insn* it = first + from;
+  if (!kObserved) {
+    lazy_ = &b;
+    settled_ = from;
+  }
+  try {
+    for (; it != end; ++it) {
+      const Insn& d = *it;
+      s_.pc = pc;
+      if (kObserved) {
+        if (debug_) {
+          debug_->before_instruction(*this, d, pc);
+          const bool moved = s_.pc != pc;  // the debugger moved the pc
+          if (stop_ || moved) {
+            history_.end_block_early(static_cast<uint32_t>(it - first));
+            if (moved) pc = s_.pc;
+            break;
+          }
         }
+        // Breakpoint exceptions of triggers (action 0) before the instruction does anything.
+        if (triggers_.native_armed())
+          if (const auto hit = triggers_.match(d, pc, s_, false)) throw TrapException{kBreakpoint, hit->tval};
+        if (tracer_) tracer_->before(*this, pc, d);
       }
-      // Breakpoint exceptions of triggers (action 0) before the instruction does anything.
-      if (triggers_.native_armed())
-        if (const auto hit = triggers_.match(d, pc, s_, false)) throw TrapException{kBreakpoint, hit->tval};
-      if (tracer_) tracer_->before(*this, pc, d);
+      cur_ = &d;
+      const uint64_t next = exec(d, pc);
+      if (kObserved) {
+        if (tracer_) tracer_->after(*this, pc, d);
+        const unsigned cls = d.cls;
+        ++s_.minstret;
+        ++s_.events[d.event];
+        s_.mcycle += cost_cycles[cls];
+        time_.add_ps(cost_ps[cls]);
+      }
+      pc = next;
+      if (block_abort_ || stop_) {
+        ++it;
+        history_.end_block_early(static_cast<uint32_t>(it - first));
+        break;
+      }
     }
-    const uint64_t next = exec(d, pc);
-    if (kObserved && tracer_) tracer_->after(*this, pc, d);
-    const unsigned cls = d.cls;
-    ++s_.minstret;
-    ++s_.events[d.event];
-    s_.mcycle += cost_cycles[cls];
-    time_.add_ps(cost_ps[cls]);
-    pc = next;
-    if (block_abort_ || stop_) {
-      history_.end_block_early(static_cast<uint32_t>(it - first + 1));
-      break;
+  } catch (...) {  // the instruction at it has not retired
+    if (!kObserved) {
+      settle_to(static_cast<uint32_t>(it - first));
+      lazy_ = nullptr;
     }
+    throw;
+  }
+  if (!kObserved) {
+    if (settled_ == 0 && it == end) retire_block(b);
+    else settle_to(static_cast<uint32_t>(it - first));
+    lazy_ = nullptr;
   }
   if (!stop_) s_.pc = pc;
+}
+
+void Hart::settle_to(uint32_t n) {
+  const uint64_t* cost_ps = cluster_.cost_ps();
+  const uint64_t* cost_cycles = cluster_.cost_cycles();
+  for (uint32_t i = settled_; i < n; ++i) {
+    const Insn& d = lazy_->insns[i];
+    ++s_.minstret;
+    ++s_.events[d.event];
+    s_.mcycle += cost_cycles[d.cls];
+    time_.add_ps(cost_ps[d.cls]);
+  }
+  if (n > settled_) settled_ = n;
+}
+
+[[gnu::always_inline]] inline void Hart::retire_block(const Block& b) {
+  s_.minstret += b.insns.size();
+  s_.mcycle += b.own_cycles;
+  time_.add_ps(b.own_ps);
+  for (unsigned i = 0; i < b.events; ++i) s_.events[b.event_id[i]] += b.event_n[i];
+}
+
+void Hart::note_block_costs(Block& b) const {
+  for (const Insn& d : b.insns) {
+    b.own_ps += cluster_.cost_ps()[d.cls];
+    b.own_cycles += cluster_.cost_cycles()[d.cls];
+    unsigned i = 0;
+    while (i < b.events && b.event_id[i] != d.event) ++i;
+    if (i == b.events) b.event_id[b.events++] = d.event;
+    ++b.event_n[i];
+  }
+}
+
+[[gnu::always_inline]] inline void Hart::enter_block(const Block& b) {
+  block_abort_ = false;
+  if (icache_.enabled()) fetch_timing(b);
+  history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
+}
+
+void Hart::trapped_in(const Block& b) {
+  // The trapping instruction (at s_.pc) is the last one the history keeps.
+  uint32_t n = 0;
+  for (uint64_t pc = b.pc; n + 1 < b.insns.size() && pc != s_.pc; ++n) pc += b.insns[n].len;
+  history_.end_block_early(n + 1);
+}
+
+void Hart::run_block(const Block& b, uint32_t from, bool resumed) {
+  if (!resumed) enter_block(b);  // a block a slice left has been timed and recorded already
+  try {
+    // Debuggers, tracers and armed triggers see every instruction; without them the loop has no hook branches.
+    if (debug_ || tracer_ || triggers_.native_armed()) run_block_loop<true>(b, from);
+    else run_block_loop<false>(b, from);
+  } catch (const TrapException&) {
+    trapped_in(b);
+    throw;
+  }
+}
+
+// Every check the run loop (Hart::run) makes between two blocks, other than
+// the flushes, which only a block that sets block_abort_ asks for.
+[[gnu::always_inline]] inline bool Hart::chain_goes_on() const {
+  return !(stop_ || block_abort_ || time_.quantum_used() || (limit_ && s_.minstret >= limit_) ||
+           (kernel_ && s_.pc == ret_addr_) || (s_.mip & s_.mie) || debug_ || tracer_ || triggers_.native_armed());
+}
+
+[[gnu::always_inline]] inline const Hart::Block& Hart::next_block(const Block& b) {
+  const uint64_t pc = s_.pc;
+  const bool same_regime = b.key == fetch_key_;
+  if (same_regime) {
+    if (b.link_pc[0] == pc) return *b.link[0];
+    if (b.link_pc[1] == pc) return *b.link[1];
+  }
+  const Block& next = block_at(pc);
+  if (same_regime) {
+    const unsigned i = b.next_link;
+    b.next_link ^= 1;
+    b.link_pc[i] = pc;
+    b.link[i] = &next;
+  }
+  return next;
+}
+
+void Hart::run_chain() {
+  const Block* b = &block_at(s_.pc);
+  for (;;) {
+    enter_block(*b);
+    try {
+      run_block_loop<false>(*b, 0);
+    } catch (const TrapException&) {
+      trapped_in(*b);
+      throw;
+    }
+    if (!chain_goes_on()) return;
+    b = &next_block(*b);
+  }
 }
 
 uint64_t Hart::exec_atomic(const Insn& d) {

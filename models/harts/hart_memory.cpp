@@ -79,6 +79,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval) {
   if (in_slice_) throw NeedsKernel{};  // a device access: in the simulation thread, in hart order
+  settle();
   prepare_payload(gp_, cmd, addr, data, len);
   const sc_core::sc_time before = time_.now();
   time_.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });

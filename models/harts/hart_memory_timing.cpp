@@ -12,6 +12,7 @@
 namespace avp {
 
 uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch) {
+  settle();  // the transaction's time counts the instructions before this one
   // No data moves: the pointer only satisfies initiators that expect one.
   static unsigned char scratch[256];
   CacheTrafficExtension traffic;

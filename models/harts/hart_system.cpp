@@ -36,6 +36,7 @@ bool Hart::host_call() {
 }
 
 uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
+  settle();  // CSRs, host calls and WFI see the instructions before this one retired
   if (in_slice_) throw NeedsKernel{};
   const uint64_t next = pc + d.len;
   switch (d.op) {
