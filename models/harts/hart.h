@@ -34,7 +34,7 @@ class Hart;
 
 // A debugger's view of execution: called before every instruction (decoded,
 // not yet executed) while set; without a hook or tracer a block runs in a
-// loop with no hook branches (Hart::run_block_loop). It may block the whole
+// loop with no hook branches (Hart::run_insns). It may block the whole
 // simulation (the GDB server does, while the debugger holds the target) and
 // may change registers, including the pc.
 // Data watchpoints are checked here from the instruction's operands, so the
@@ -195,7 +195,7 @@ class Hart : public sc_core::sc_module {
   const Block& next_block(const Block& b);  // the block at s_.pc after b, by b's links
   bool chain_goes_on() const;
   // Retiring (minstret, mcycle, the events, the instructions' own time) is
-  // counted per block: run_block_loop<false> counts a block when it ends, and
+  // counted per block: run_insns counts a block when it ends, and
   // settle() counts the instructions before cur_ as soon as anything may look
   // (a bus or device access, a system or extension instruction, a trap).
   void settle() {
@@ -204,10 +204,13 @@ class Hart : public sc_core::sc_module {
   void settle_to(uint32_t n);  // counts lazy_'s instructions up to n
   void retire_block(const Block& b);
   void note_block_costs(Block& b) const;
-  template <bool kObserved>
-  void run_block_loop(const Block& b, uint32_t from);
+  // hart_chain.cpp: the threaded loop, from instruction `from` of b (entered);
+  // chain: the blocks after it too, while chain_goes_on().
+  void run_insns(const Block* b, uint32_t from, bool chain);
+  void run_observed(const Block& b, uint32_t from);  // hart_exec.cpp: each instruction seen
   const Block& block_at(uint64_t pc);
   uint64_t exec(const rv::Insn& d, uint64_t pc);
+  uint64_t exec_other(const rv::Insn& d, uint64_t pc);  // atomic, FP, extension, system; returns the next pc
   uint64_t exec_system(const rv::Insn& d, uint64_t pc);
   uint64_t exec_atomic(const rv::Insn& d);
   void exec_fp(const rv::Insn& d);
@@ -258,8 +261,9 @@ class Hart : public sc_core::sc_module {
     return !pmp_.active_for(s_.priv) || pmp_.allows(pa, len, s_.priv, rv::kAccessExec);
   }
   void sfence(const rv::Insn& d);
+  // Inlined into the ISS loop (as is data_time): one call per access is a measurable part of it.
   template <typename T>
-  T load(uint64_t addr) {
+  [[gnu::always_inline]] T load(uint64_t addr) {
     const uint64_t off = addr - rd_.base;
     if (off < rd_.size && rd_.size - off >= sizeof(T)) {
       T v;
@@ -270,7 +274,7 @@ class Hart : public sc_core::sc_module {
     return load_slow<T>(addr);
   }
   template <typename T>
-  void store(uint64_t addr, T v) {
+  [[gnu::always_inline]] void store(uint64_t addr, T v) {
     const uint64_t off = addr - wr_.base;
     if (off < wr_.size && wr_.size - off >= sizeof(T)) {
       std::memcpy(wr_.ptr + off, &v, sizeof(T));
@@ -285,7 +289,7 @@ class Hart : public sc_core::sc_module {
   // of a data access to memory, whether its data moved by DMI or not: the
   // D-cache model, whose misses send a line fill (and the write-back of a
   // dirty victim) to the bus; without a D-cache, the access itself.
-  uint64_t data_time(uint64_t pa, bool write, unsigned len) {
+  [[gnu::always_inline]] uint64_t data_time(uint64_t pa, bool write, unsigned len) {
     if (!dcache_.enabled()) return bus_traffic(pa, write, len, false);
     bool miss = false;
     const uint64_t t = dcache_.access(pa, write, miss);
@@ -333,7 +337,7 @@ class Hart : public sc_core::sc_module {
   tlm::tlm_generic_payload gp_;
   tlm::tlm_generic_payload traffic_gp_;  // Probe and Timing transactions (base/cache_traffic.h)
   LocalTime time_;  // ahead of SystemC time (base/local_time.h)
-  // Per-block retiring (settle()): the block running in run_block_loop<false>,
+  // Per-block retiring (settle()): the block running in run_insns,
   // the instruction executing, and how many of the block's are counted.
   const Block* lazy_ = nullptr;
   const rv::Insn* cur_ = nullptr;

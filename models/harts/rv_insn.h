@@ -6,15 +6,19 @@
 
 namespace avp::rv {
 
-#define AVP_RV_OPS(X)                                                                                   \
-  X(ILLEGAL) X(LUI) X(AUIPC) X(JAL) X(JALR) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU)                  \
+// The instructions rv_semantics.h defines, and FENCE (a no-op here: memory is coherent), in Op order.
+#define AVP_RV_BASE_OPS(X)                                                                              \
+  X(LUI) X(AUIPC) X(JAL) X(JALR) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU)                             \
   X(LB) X(LH) X(LW) X(LD) X(LBU) X(LHU) X(LWU) X(SB) X(SH) X(SW) X(SD)                                   \
   X(ADDI) X(SLTI) X(SLTIU) X(XORI) X(ORI) X(ANDI) X(SLLI) X(SRLI) X(SRAI)                                \
   X(ADD) X(SUB) X(SLL) X(SLT) X(SLTU) X(XOR) X(SRL) X(SRA) X(OR) X(AND)                                  \
   X(ADDIW) X(SLLIW) X(SRLIW) X(SRAIW) X(ADDW) X(SUBW) X(SLLW) X(SRLW) X(SRAW)                            \
   X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM) X(REMU)                                        \
   X(MULW) X(DIVW) X(DIVUW) X(REMW) X(REMUW)                                                              \
-  X(FENCE) X(FENCE_I) X(ECALL) X(EBREAK) X(MRET) X(SRET) X(WFI) X(SFENCE_VMA)                            \
+  X(FENCE)
+// The rest: system, atomic, floating-point and extension instructions.
+#define AVP_RV_OTHER_OPS(X)                                                                             \
+  X(FENCE_I) X(ECALL) X(EBREAK) X(MRET) X(SRET) X(WFI) X(SFENCE_VMA)                                     \
   X(CSRRW) X(CSRRS) X(CSRRC) X(CSRRWI) X(CSRRSI) X(CSRRCI)                                               \
   X(LR_W) X(SC_W) X(AMOSWAP_W) X(AMOADD_W) X(AMOXOR_W) X(AMOAND_W) X(AMOOR_W)                            \
   X(AMOMIN_W) X(AMOMAX_W) X(AMOMINU_W) X(AMOMAXU_W)                                                      \
@@ -30,6 +34,7 @@ namespace avp::rv {
   X(FMV_X_D) X(FEQ_D) X(FLT_D) X(FLE_D) X(FCLASS_D) X(FCVT_D_W) X(FCVT_D_WU) X(FCVT_D_L) X(FCVT_D_LU)    \
   X(FMV_D_X)                                                                                             \
   X(XCMD) X(XEXT)
+#define AVP_RV_OPS(X) X(ILLEGAL) AVP_RV_BASE_OPS(X) AVP_RV_OTHER_OPS(X)
 
 enum Op : uint16_t {
 #define AVP_RV_ENUM(name) name,

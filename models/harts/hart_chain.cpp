@@ -1,0 +1,258 @@
+// The hart's hot path in the serial schedule and in slices: a threaded
+// interpreter over decoded blocks (run_insns), blocks that chain to the
+// blocks that ran after them (run_chain), and retiring counted per block
+// (settle_to, retire_block). Simulated results are those of the observed
+// loop (hart_exec.cpp), instruction by instruction.
+#include "harts/hart.h"
+#include "harts/hart_cluster.h"
+#include "harts/rv_semantics.h"
+
+namespace avp {
+
+using namespace rv;
+
+// Inlined: once per block, so a call would count on short blocks.
+[[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b) {
+  // Instruction-cache timing: one access per line the block spans; a miss
+  // fills the line from the memory that holds the code (no fill for code
+  // outside cacheable memory, such as the host window).
+  if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) {
+    b.fetch_cached = false;
+    for (const auto& r : dmi_) b.fetch_cached |= b.ppc - r.base < r.size;
+    if (!b.fetch_cached) b.fetch_cached = cacheable(b.ppc, 4, true);
+    b.fetch_gen = dmi_gen_;
+    b.fetch_line_bits = static_cast<uint8_t>(icache_.line_bits());
+    b.first_line = b.ppc >> b.fetch_line_bits;
+    b.lines = static_cast<uint32_t>(((b.ppc + b.bytes - 1) >> b.fetch_line_bits) - b.first_line + 1);
+  }
+  uint64_t t = 0;
+  for (uint32_t i = 0; i < b.lines; ++i) {
+    bool miss = false;
+    t += icache_.access_line(b.first_line + i, false, miss);
+    if (miss && b.fetch_cached) t += bus_traffic((b.first_line + i) << b.fetch_line_bits, false, 1u << b.fetch_line_bits, true);
+  }
+  time_.add_ps(t);
+  stall_ps_[StallFetch] += t;
+}
+
+// kObserved: a debugger, tracer or armed triggers see every instruction,
+// which retires at once. Otherwise the loop has no hook branches and retiring
+// is counted per block (settle()).
+
+[[gnu::always_inline]] inline void Hart::enter_block(const Block& b) {
+  block_abort_ = false;
+  if (icache_.enabled()) fetch_timing(b);
+  history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
+}
+
+void Hart::settle_to(uint32_t n) {
+  const uint64_t* cost_ps = cluster_.cost_ps();
+  const uint64_t* cost_cycles = cluster_.cost_cycles();
+  for (uint32_t i = settled_; i < n; ++i) {
+    const Insn& d = lazy_->insns[i];
+    ++s_.minstret;
+    ++s_.events[d.event];
+    s_.mcycle += cost_cycles[d.cls];
+    time_.add_ps(cost_ps[d.cls]);
+  }
+  if (n > settled_) settled_ = n;
+}
+
+[[gnu::always_inline]] inline void Hart::retire_block(const Block& b) {
+  s_.minstret += b.insns.size();
+  s_.mcycle += b.own_cycles;
+  time_.add_ps(b.own_ps);
+  for (unsigned i = 0; i < b.events; ++i) s_.events[b.event_id[i]] += b.event_n[i];
+}
+
+void Hart::note_block_costs(Block& b) const {
+  for (const Insn& d : b.insns) {
+    b.own_ps += cluster_.cost_ps()[d.cls];
+    b.own_cycles += cluster_.cost_cycles()[d.cls];
+    unsigned i = 0;
+    while (i < b.events && b.event_id[i] != d.event) ++i;
+    if (i == b.events) b.event_id[b.events++] = d.event;
+    ++b.event_n[i];
+  }
+}
+// Every check the run loop (Hart::run) makes between two blocks, other than
+// the flushes, which only a block that sets block_abort_ asks for.
+[[gnu::always_inline]] inline bool Hart::chain_goes_on() const {
+  return !(stop_ || block_abort_ || time_.quantum_used() || (limit_ && s_.minstret >= limit_) ||
+           (kernel_ && s_.pc == ret_addr_) || (s_.mip & s_.mie) || debug_ || tracer_ || triggers_.native_armed());
+}
+
+[[gnu::always_inline]] inline const Hart::Block& Hart::next_block(const Block& b) {
+  const uint64_t pc = s_.pc;
+  const bool same_regime = b.key == fetch_key_;
+  if (same_regime) {
+    if (b.link_pc[0] == pc) return *b.link[0];
+    if (b.link_pc[1] == pc) return *b.link[1];
+  }
+  const Block& next = block_at(pc);
+  if (same_regime) {
+    const unsigned i = b.next_link;
+    b.next_link ^= 1;
+    b.link_pc[i] = pc;
+    b.link[i] = &next;
+  }
+  return next;
+}
+
+// Threaded dispatch: each handler jumps to the next instruction's handler
+// (one indirect jump per instruction, predicted per handler), and nothing
+// retires until the block ends or settle() is asked (cur_ is the instruction
+// executing). Loads, stores and the out-of-line instructions may stop the
+// hart or abort the block; the others cannot. With `chain`, the blocks that
+// follow run too, while chain_goes_on(). Not inlined: the handler table
+// holds the addresses of its labels.
+void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
+  static const void* const kHandler[NUM_OPS] = {
+#define AVP_HANDLER_ADDRESS(op) &&op_##op,
+      AVP_RV_OPS(AVP_HANDLER_ADDRESS)
+#undef AVP_HANDLER_ADDRESS
+  };
+  uint64_t* const x = s_.x;
+  for (;;) {
+    const Insn* const first = blk->insns.data();
+    const Insn* const end = first + blk->insns.size();
+    const Insn* it = first + from;
+    uint64_t pc = s_.pc;
+    lazy_ = blk;
+    settled_ = from;
+    try {
+#define AVP_DISPATCH()      \
+  do {                      \
+    s_.pc = pc;             \
+    cur_ = it;              \
+    goto* kHandler[it->op]; \
+  } while (0)
+#define AVP_NEXT()              \
+  do {                          \
+    if (++it == end) goto done; \
+    AVP_DISPATCH();             \
+  } while (0)
+#define AVP_NEXT_CHECKED()                   \
+  do {                                       \
+    if (block_abort_ || stop_) goto aborted; \
+    AVP_NEXT();                              \
+  } while (0)
+#define AVP_OPERANDS()                          \
+  const Insn& d = *it;                          \
+  [[maybe_unused]] const uint64_t a = x[d.rs1]; \
+  [[maybe_unused]] const uint64_t b = x[d.rs2]
+      AVP_DISPATCH();
+#define AVP_RESULT(op, e) \
+  op_##op : {             \
+    AVP_OPERANDS();       \
+    x[d.rd] = (e);        \
+    x[0] = 0;             \
+    pc += d.len;          \
+    AVP_NEXT();           \
+  }
+      AVP_RV_RESULT_OPS(AVP_RESULT)
+#undef AVP_RESULT
+#define AVP_LOAD(op, e) \
+  op_##op : {           \
+    AVP_OPERANDS();     \
+    x[d.rd] = (e);      \
+    x[0] = 0;           \
+    pc += d.len;        \
+    AVP_NEXT_CHECKED(); \
+  }
+      AVP_RV_LOAD_OPS(AVP_LOAD)
+#undef AVP_LOAD
+#define AVP_STORE(op, T)                    \
+  op_##op : {                               \
+    AVP_OPERANDS();                         \
+    store<T>(a + d.imm, static_cast<T>(b)); \
+    pc += d.len;                            \
+    AVP_NEXT_CHECKED();                     \
+  }
+      AVP_RV_STORE_OPS(AVP_STORE)
+#undef AVP_STORE
+#define AVP_BRANCH(op, c)               \
+  op_##op : {                           \
+    AVP_OPERANDS();                     \
+    pc = (c) ? pc + d.imm : pc + d.len; \
+    AVP_NEXT();                         \
+  }
+      AVP_RV_BRANCH_OPS(AVP_BRANCH)
+#undef AVP_BRANCH
+#define AVP_JUMP(op, t)          \
+  op_##op : {                    \
+    AVP_OPERANDS();              \
+    const uint64_t target = (t); \
+    x[d.rd] = pc + d.len;        \
+    x[0] = 0;                    \
+    pc = target;                 \
+    AVP_NEXT();                  \
+  }
+      AVP_RV_JUMP_OPS(AVP_JUMP)
+#undef AVP_JUMP
+    op_FENCE : {
+      pc += it->len;
+      AVP_NEXT();
+    }
+#define AVP_HANDLER_LABEL(op) op_##op:
+      AVP_RV_OTHER_OPS(AVP_HANDLER_LABEL)
+#undef AVP_HANDLER_LABEL
+    op_ILLEGAL : {
+      pc = exec_other(*it, pc);
+      AVP_NEXT_CHECKED();
+    }
+#undef AVP_OPERANDS
+#undef AVP_NEXT_CHECKED
+#undef AVP_NEXT
+#undef AVP_DISPATCH
+    } catch (const TrapException&) {  // the instruction at it has not retired
+      settle_to(static_cast<uint32_t>(it - first));
+      lazy_ = nullptr;
+      trapped_in(*blk);
+      throw;
+    } catch (...) {  // NeedsKernel (before the instruction did anything), or an error
+      settle_to(static_cast<uint32_t>(it - first));
+      lazy_ = nullptr;
+      throw;
+    }
+  aborted:
+    ++it;
+    history_.end_block_early(static_cast<uint32_t>(it - first));
+  done:
+    if (settled_ == 0 && it == end) retire_block(*blk);
+    else settle_to(static_cast<uint32_t>(it - first));
+    lazy_ = nullptr;
+    if (!stop_) s_.pc = pc;
+    if (!chain || !chain_goes_on()) return;
+    blk = &next_block(*blk);
+    enter_block(*blk);
+    from = 0;
+  }
+}
+
+void Hart::trapped_in(const Block& b) {
+  // The trapping instruction (at s_.pc) is the last one the history keeps.
+  uint32_t n = 0;
+  for (uint64_t pc = b.pc; n + 1 < b.insns.size() && pc != s_.pc; ++n) pc += b.insns[n].len;
+  history_.end_block_early(n + 1);
+}
+
+void Hart::run_block(const Block& b, uint32_t from, bool resumed) {
+  if (!resumed) enter_block(b);  // a block a slice left has been timed and recorded already
+  // Debuggers, tracers and armed triggers see every instruction; without them the loop has no hook branches.
+  if (!debug_ && !tracer_ && !triggers_.native_armed()) return run_insns(&b, from, false);
+  try {
+    run_observed(b, from);
+  } catch (const TrapException&) {
+    trapped_in(b);
+    throw;
+  }
+}
+
+void Hart::run_chain() {
+  const Block& b = block_at(s_.pc);
+  enter_block(b);
+  run_insns(&b, 0, true);
+}
+
+}  // namespace avp
