@@ -1,6 +1,7 @@
 #include "platform.h"
 
 #include <cstring>
+#include <stdexcept>
 
 #include "base/payload.h"
 #include "base/unit.h"
@@ -94,6 +95,9 @@ Platform::Platform()
       poweroff("poweroff"),
       htif("htif", [this](uint64_t a, void* d, unsigned n) { return device_port.read_debug(a, d, n); },
            [this](uint64_t a, void* d, unsigned n) { return device_port.write_debug(a, d, n); }) {
+  // Local times count integer picoseconds as the times' values (base/local_time.h).
+  if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
+    throw std::logic_error("accel-vp needs SystemC's default time resolution of 1 ps");
   tlm::tlm_global_quantum::instance().set(quantum.get());
   cmp.set_decoder(make_packet_decoder(cmp.decoder.get(), cmp.rtl_vcd.get()));
 

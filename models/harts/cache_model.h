@@ -31,7 +31,11 @@ class CacheModel {
     // present), or the line before it while its way still holds it (a loop
     // that spans two lines, code and data alternating); the same bookkeeping
     // as a hit found by the set search.
-    if (block == recent_block_[last_]) return hit(recent_[last_], write, miss);
+    if (hit_again(block)) {
+      recent_[last_]->dirty |= write;
+      miss = false;
+      return g_.hit_ps;
+    }
     const unsigned other = last_ ^ 1u;
     if (block == recent_block_[other] && recent_[other]->tag == block) {
       last_ = other;
@@ -39,6 +43,22 @@ class CacheModel {
     }
     return access_set(block, write, miss);
   }
+  // A read of the line of the last access (its set's most recently used
+  // line already, so only the count changes) is a hit; false for any other line.
+  bool hit_again(uint64_t block) {
+    if (block != recent_block_[last_]) return false;
+    ++hits_;
+    return true;
+  }
+  // Reads of lines `first` and first + 1 after the last two accesses were
+  // those: hits that leave every set's order as it was.
+  bool hit_again(uint64_t first, uint64_t second) {
+    const unsigned other = last_ ^ 1u;
+    if (second != recent_block_[last_] || first != recent_block_[other] || recent_[other]->tag != first) return false;
+    hits_ += 2;
+    return true;
+  }
+  uint64_t hit_time() const { return g_.hit_ps; }
   // The line (address >> line_bits()) the last miss wrote back; ~0: none.
   uint64_t written_back() const { return written_back_; }
   // Writes back and invalidates every line; returns the time the write-backs

@@ -304,6 +304,7 @@ class Hart : public sc_core::sc_module {
   uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch);
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
   void fetch_timing(const Block& b);
+  void locate_fetch(const Block& b);  // the block's I-cache lines and whether its code is cacheable
   template <typename T>
   T load_slow(uint64_t addr);
   template <typename T>

@@ -11,19 +11,19 @@ namespace avp {
 
 using namespace rv;
 
-// Inlined: once per block, so a call would count on short blocks.
+// Instruction-cache timing of a block about to run: one access per line it
+// spans; a miss fills the line from the memory that holds the code (no fill
+// for code outside cacheable memory, such as the host window). Inlined for
+// the common cases, a block within the line fetched last or a loop over the
+// same two lines.
 [[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b) {
-  // Instruction-cache timing: one access per line the block spans; a miss
-  // fills the line from the memory that holds the code (no fill for code
-  // outside cacheable memory, such as the host window).
-  if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) {
-    b.fetch_cached = false;
-    for (const auto& r : dmi_) b.fetch_cached |= b.ppc - r.base < r.size;
-    if (!b.fetch_cached) b.fetch_cached = cacheable(b.ppc, 4, true);
-    b.fetch_gen = dmi_gen_;
-    b.fetch_line_bits = static_cast<uint8_t>(icache_.line_bits());
-    b.first_line = b.ppc >> b.fetch_line_bits;
-    b.lines = static_cast<uint32_t>(((b.ppc + b.bytes - 1) >> b.fetch_line_bits) - b.first_line + 1);
+  if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) locate_fetch(b);
+  if (b.lines == 1 ? icache_.hit_again(b.first_line) : b.lines == 2 && icache_.hit_again(b.first_line, b.first_line + 1)) {
+    if (const uint64_t t = b.lines * icache_.hit_time()) {
+      time_.add_ps(t);
+      stall_ps_[StallFetch] += t;
+    }
+    return;
   }
   uint64_t t = 0;
   for (uint32_t i = 0; i < b.lines; ++i) {
@@ -35,9 +35,15 @@ using namespace rv;
   stall_ps_[StallFetch] += t;
 }
 
-// kObserved: a debugger, tracer or armed triggers see every instruction,
-// which retires at once. Otherwise the loop has no hook branches and retiring
-// is counted per block (settle()).
+void Hart::locate_fetch(const Block& b) {
+  b.fetch_cached = false;
+  for (const auto& r : dmi_) b.fetch_cached |= b.ppc - r.base < r.size;
+  if (!b.fetch_cached) b.fetch_cached = cacheable(b.ppc, 4, true);
+  b.fetch_gen = dmi_gen_;
+  b.fetch_line_bits = static_cast<uint8_t>(icache_.line_bits());
+  b.first_line = b.ppc >> b.fetch_line_bits;
+  b.lines = static_cast<uint32_t>(((b.ppc + b.bytes - 1) >> b.fetch_line_bits) - b.first_line + 1);
+}
 
 [[gnu::always_inline]] inline void Hart::enter_block(const Block& b) {
   block_abort_ = false;

@@ -19,9 +19,11 @@
 
 namespace avp {
 
-// Simulated time as integer picoseconds and back (exact below 2^53 ps).
-inline uint64_t to_ps(const sc_core::sc_time& t) { return static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5); }
-inline sc_core::sc_time from_ps(uint64_t ps) { return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS); }
+// Simulated time as integer picoseconds and back: the time resolution is
+// SystemC's default of 1 ps (Platform checks it), so a time's value is its
+// picoseconds.
+inline uint64_t to_ps(const sc_core::sc_time& t) { return t.value(); }
+inline sc_core::sc_time from_ps(uint64_t ps) { return sc_core::sc_time::from_value(ps); }
 
 class LocalTime {
  public:
