@@ -68,7 +68,13 @@ void Hart::settle_to(uint32_t n) {
   s_.minstret += b.insns.size();
   s_.mcycle += b.own_cycles;
   time_.add_ps(b.own_ps);
-  for (unsigned i = 0; i < b.events; ++i) s_.events[b.event_id[i]] += b.event_n[i];
+  // Local copies: the byte fields may alias anything to the compiler, which would reload them per event.
+  const unsigned kinds = b.events;
+  for (unsigned i = 0; i < kinds; ++i) {
+    const unsigned id = b.event_id[i];
+    const uint64_t n = b.event_n[i];
+    s_.events[id] += n;
+  }
 }
 
 void Hart::note_block_costs(Block& b) const {
