@@ -126,7 +126,7 @@ void Hart::run() {
     if ((s_.mip & s_.mie) && check_interrupts()) continue;
     try {
       if (!parallel_ && !debug_ && !tracer_ && !triggers_.native_armed()) {
-        run_chain();
+        run_chain(block_at(s_.pc));
       } else {
         const Block& b = block_at(s_.pc);
         run_block(b);

@@ -187,12 +187,12 @@ class Hart : public sc_core::sc_module {
   DmiRegion* known_dmi(uint64_t addr, bool write, bool fetch);  // find_dmi without asking the bus
   // resumed: the rest of a block a slice left at instruction `from`.
   void run_block(const Block& b, uint32_t from = 0, bool resumed = false);
-  // The serial schedule's hot path: blocks one after another, following
-  // their links, while no check of the run loop would stop or divert the hart.
-  void run_chain();
+  // The hot path: blocks one after another from `first`, following their
+  // links, while no check of the run loop would stop or divert the hart.
+  void run_chain(const Block& first);
   void enter_block(const Block& b);   // I-cache timing and history of a block about to run
   void trapped_in(const Block& b);    // a trap at s_.pc ended b early: the history keeps what ran
-  const Block& next_block(const Block& b);  // the block at s_.pc after b, by b's links
+  const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
   bool chain_goes_on() const;
   // Retiring (minstret, mcycle, the events, the instructions' own time) is
   // counted per block: run_insns counts a block when it ends, and
@@ -372,6 +372,7 @@ class Hart : public sc_core::sc_module {
   bool parallel_ = false, in_slice_ = false;
   SliceEnd slice_end_ = SliceEnd::Serial;
   const Block* resume_block_ = nullptr;
+  const Block* left_block_ = nullptr;  // the block run_insns was in when NeedsKernel left it
   uint32_t resume_index_ = 0;
   TrapException slice_trap_{};
   std::exception_ptr slice_error_;

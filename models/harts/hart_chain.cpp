@@ -94,19 +94,21 @@ void Hart::note_block_costs(Block& b) const {
            (kernel_ && s_.pc == ret_addr_) || (s_.mip & s_.mie) || debug_ || tracer_ || triggers_.native_armed());
 }
 
-[[gnu::always_inline]] inline const Hart::Block& Hart::next_block(const Block& b) {
+// In a slice, a block not decoded yet ends the chain (nullptr): decoding reads
+// memory through the bus.
+[[gnu::always_inline]] inline const Hart::Block* Hart::next_block(const Block& b) {
   const uint64_t pc = s_.pc;
   const bool same_regime = b.key == fetch_key_;
   if (same_regime) {
-    if (b.link_pc[0] == pc) return *b.link[0];
-    if (b.link_pc[1] == pc) return *b.link[1];
+    if (b.link_pc[0] == pc) return b.link[0];
+    if (b.link_pc[1] == pc) return b.link[1];
   }
-  const Block& next = block_at(pc);
-  if (same_regime) {
+  const Block* next = in_slice_ ? decoded_block(pc) : &block_at(pc);
+  if (same_regime && next) {
     const unsigned i = b.next_link;
     b.next_link ^= 1;
     b.link_pc[i] = pc;
-    b.link[i] = &next;
+    b.link[i] = next;
   }
   return next;
 }
@@ -225,6 +227,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     } catch (...) {  // NeedsKernel (before the instruction did anything), or an error
       settle_to(static_cast<uint32_t>(it - first));
       lazy_ = nullptr;
+      left_block_ = blk;
       throw;
     }
   aborted:
@@ -236,7 +239,8 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     lazy_ = nullptr;
     if (!stop_) s_.pc = pc;
     if (!chain || !chain_goes_on()) return;
-    blk = &next_block(*blk);
+    blk = next_block(*blk);
+    if (!blk) return;
     enter_block(*blk);
     from = 0;
   }
@@ -261,10 +265,9 @@ void Hart::run_block(const Block& b, uint32_t from, bool resumed) {
   }
 }
 
-void Hart::run_chain() {
-  const Block& b = block_at(s_.pc);
-  enter_block(b);
-  run_insns(&b, 0, true);
+void Hart::run_chain(const Block& first) {
+  enter_block(first);
+  run_insns(&first, 0, true);
 }
 
 }  // namespace avp

@@ -26,19 +26,22 @@ void Hart::run_slice() {
       // The serial loop's checks at a block boundary: any of them is the kernel's.
       if (stop_ || timed_out_ || (kernel_ && s_.pc == ret_addr_) || flush_ || flush_translated_ || (s_.mip & s_.mie))
         break;
-      const Block* b = decoded_block(s_.pc);
-      if (!b) break;  // decoding reads memory through the bus
+      const Block* first = decoded_block(s_.pc);
+      if (!first) break;  // decoding reads memory through the bus
       try {
-        run_block(*b);
+        // Chained blocks (hart_chain.cpp) until a check above, the ones below
+        // or a block not decoded yet stops them.
+        run_chain(*first);
       } catch (const NeedsKernel&) {
         // The instruction at s_.pc has not started: the hart's thread runs the block from there.
+        const Block* b = left_block_;
         uint32_t n = 0;
         for (uint64_t pc = b->pc; n + 1 < b->insns.size() && pc != s_.pc; ++n) pc += b->insns[n].len;
         resume_block_ = b;
         resume_index_ = n;
         slice_end_ = SliceEnd::Resume;
         break;
-      } catch (const TrapException& t) {  // run_block has ended the history's block
+      } catch (const TrapException& t) {  // run_insns has ended the history's block
         slice_trap_ = t;
         slice_end_ = SliceEnd::Trap;
         break;
