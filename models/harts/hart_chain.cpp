@@ -156,26 +156,22 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
   [[maybe_unused]] const uint64_t a = x[d.rs1]; \
   [[maybe_unused]] const uint64_t b = x[d.rs2]
       AVP_DISPATCH();
-#define AVP_RESULT(op, e) \
-  op_##op : {             \
-    AVP_OPERANDS();       \
-    x[d.rd] = (e);        \
-    x[0] = 0;             \
-    pc += d.len;          \
-    AVP_NEXT();           \
+// A result in rd, then the next instruction (NEXT: AVP_NEXT, or AVP_NEXT_CHECKED after a load).
+#define AVP_RESULT_THEN(op, e, NEXT) \
+  op_##op : {                        \
+    AVP_OPERANDS();                  \
+    x[d.rd] = (e);                   \
+    x[0] = 0;                        \
+    pc += d.len;                     \
+    NEXT();                          \
   }
+#define AVP_RESULT(op, e) AVP_RESULT_THEN(op, e, AVP_NEXT)
+#define AVP_LOAD(op, e) AVP_RESULT_THEN(op, e, AVP_NEXT_CHECKED)
       AVP_RV_RESULT_OPS(AVP_RESULT)
-#undef AVP_RESULT
-#define AVP_LOAD(op, e) \
-  op_##op : {           \
-    AVP_OPERANDS();     \
-    x[d.rd] = (e);      \
-    x[0] = 0;           \
-    pc += d.len;        \
-    AVP_NEXT_CHECKED(); \
-  }
       AVP_RV_LOAD_OPS(AVP_LOAD)
 #undef AVP_LOAD
+#undef AVP_RESULT
+#undef AVP_RESULT_THEN
 #define AVP_STORE(op, T)                    \
   op_##op : {                               \
     AVP_OPERANDS();                         \

@@ -48,7 +48,7 @@ uint64_t Triggers::legal_tdata1(uint64_t v, bool debugger, bool last) const {
   if (ty != 2 && ty != 6) return (15ull << 60) | dmode;
   uint64_t r = (static_cast<uint64_t>(ty) << 60) | dmode | (v & (kEnables | kModes));
   const uint64_t match = field(v, kMatchShift);
-  r |= (match <= kLess ? match : kEqual) << kMatchShift;
+  r |= (match <= kLess ? match : static_cast<uint64_t>(kEqual)) << kMatchShift;
   // Action 1 (enter Debug Mode) needs dmode; every other action is 0.
   const uint64_t action = field(v, kActionShift);
   if (action == 1 && dmode) r |= 1ull << kActionShift;
