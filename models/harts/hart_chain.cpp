@@ -87,6 +87,7 @@ void Hart::note_block_costs(Block& b) const {
     ++b.event_n[i];
   }
 }
+
 // Every check the run loop (Hart::run) makes between two blocks, other than
 // the flushes, which only a block that sets block_abort_ asks for.
 [[gnu::always_inline]] inline bool Hart::chain_goes_on() const {
