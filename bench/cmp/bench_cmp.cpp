@@ -73,19 +73,25 @@ void bench(Platform& p) {
                 format_time(p.cmp.complete_latency).c_str());
   }
 
-  // 3. DMA: 64 x 1 MiB DRAM to DRAM on the host's register set.
+  // 3. DMA: 64 x 1 MiB DRAM to DRAM on the host's register set, once
+  // untimed first: the host's first touch of the simulated DRAM's pages
+  // (page faults, zeroing) is not the model's speed.
   const uint64_t mib = 1 << 20, count = 64;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   auto reg = [&](uint64_t off, uint64_t v) { p.device_port.write(AVP_DMA_BASE + off, &v, 8, d); };
+  auto copies = [&](uint64_t done_before) {
+    for (uint64_t i = 0; i < count; ++i) {
+      reg(AVP_DMASRCADDR, dram + 0x1000'0000);
+      reg(AVP_DMADSTADDR, dram + 0x2000'0000 + i * mib);
+      reg(AVP_DMAXFERSIZE0, mib);
+      reg(AVP_DMACTRL, AVP_DMACTRL_START | AVP_DMACTRL_DIMS(1));
+    }
+    reg(AVP_DMADONESEQ, done_before + count);
+  };
+  copies(0);
   s0 = sc_core::sc_time_stamp();
   w0 = Clock::now();
-  for (uint64_t i = 0; i < count; ++i) {
-    reg(AVP_DMASRCADDR, dram + 0x1000'0000);
-    reg(AVP_DMADSTADDR, dram + 0x2000'0000 + i * mib);
-    reg(AVP_DMAXFERSIZE0, mib);
-    reg(AVP_DMACTRL, AVP_DMACTRL_START | AVP_DMACTRL_DIMS(1));
-  }
-  reg(AVP_DMADONESEQ, count);
+  copies(count);
   wall = seconds_since(w0);
   const double sim_s = (sc_core::sc_time_stamp() - s0).to_seconds();
   std::printf("DMA: %llu x 1 MiB on %u channels at %.1f B/ns each: %.2f GB/s simulated, %.2f GB/s wall-clock copy rate\n",
