@@ -9,10 +9,15 @@ accesses, bytes). Speed work on the ISS must leave all of them unchanged; a
 change that is meant to alter simulated timing updates the pins (--update) in
 a commit of its own that says why.
 
-  pinned_results.py --accel-vp BIN --pins pinned_results.json --elf NAME=PATH ... [--set name=value ...] [--update]
+  pinned_results.py --accel-vp BIN --pins pinned_results.json --elf NAME=PATH ... [--set name=value ...]
+                    [--trace CATEGORIES] [--cases NAME,...] [--update]
 
 --set runs every case with extra parameters (the DMI-off variant uses it:
-results must not depend on the simulation fast path). The memories' DMI
+results must not depend on the simulation fast path). --trace CATEGORIES
+runs with accel-vp's text trace on (to the null device), which puts the
+harts on the observed interpreter loop (each instruction retired at once,
+docs/harts.md) instead of the threaded one: the results must be the same.
+--cases limits the run to some cases of the pin file. The memories' DMI
 grant counts are not compared: they say how the simulation ran."""
 import argparse
 import json
@@ -38,13 +43,15 @@ def figures(report):
     return out
 
 
-def run_case(accel_vp, case, elf, sets):
+def run_case(accel_vp, case, elf, sets, trace):
     with tempfile.TemporaryDirectory(prefix="pinned-") as out:
         cmd = [accel_vp, "--no-progress", "-o", out]
+        if trace:
+            cmd += ["--trace", trace, "--trace-file", os.devnull]
         for s in case.get("set", []) + sets:
             cmd += ["--set", s]
         cmd += ["run", "--elf", elf, "--harts", str(case["harts"])]
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
         if p.returncode != 0:
             raise RuntimeError("%s exited with %d:\n%s" % (" ".join(cmd), p.returncode, p.stdout.decode()[-2000:]))
         with open(os.path.join(out, "report.json")) as f:
@@ -57,14 +64,21 @@ def main():
     ap.add_argument("--pins", required=True)
     ap.add_argument("--elf", action="append", default=[], help="NAME=PATH of a program the pin file names")
     ap.add_argument("--set", action="append", default=[], help="extra parameter for every case")
+    ap.add_argument("--trace", help="text trace categories to run with (the observed interpreter loop)")
+    ap.add_argument("--cases", help="comma-separated case names (default: every case)")
     ap.add_argument("--update", action="store_true", help="rewrite the pins from this run")
     args = ap.parse_args()
     elfs = dict(e.split("=", 1) for e in args.elf)
     with open(args.pins) as f:
         pins = json.load(f)
     failures = 0
+    chosen = args.cases.split(",") if args.cases else None
+    if chosen and (args.update or set(chosen) - {c["name"] for c in pins["cases"]}):
+        ap.error("--cases: names of the pin file's cases, and not with --update")
     for case in pins["cases"]:
-        got = run_case(args.accel_vp, case, elfs[case["program"]], args.set)
+        if chosen and case["name"] not in chosen:
+            continue
+        got = run_case(args.accel_vp, case, elfs[case["program"]], args.set, args.trace)
         if args.update:
             case["figures"] = got
             continue
