@@ -95,7 +95,7 @@ void Hart::run() {
   time_.set_quantum(cluster_.quantum());
   parallel_ = cluster_.parallel();
   while (!stop_) {
-    if (parallel_ && !debug_ && !tracer_ && !triggers_.native_armed()) {
+    if (parallel_ && !observed()) {
       cluster_.slices().run(*this);
       if (slice_end_ != SliceEnd::Serial) {
         finish_slice();
@@ -125,12 +125,9 @@ void Hart::run() {
     }
     if ((s_.mip & s_.mie) && check_interrupts()) continue;
     try {
-      if (!parallel_ && !debug_ && !tracer_ && !triggers_.native_armed()) {
-        run_chain(block_at(s_.pc));
-      } else {
-        const Block& b = block_at(s_.pc);
-        run_block(b);
-      }
+      const Block& b = block_at(s_.pc);
+      if (parallel_ || observed()) run_block(b);  // one block: then the slices, or the observed loop
+      else run_chain(b);
     } catch (const TrapException& t) {
       take_trap(t.cause, t.tval);
     }

@@ -194,6 +194,9 @@ class Hart : public sc_core::sc_module {
   void trapped_in(const Block& b);    // a trap at s_.pc ended b early: the history keeps what ran
   const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
   bool chain_goes_on() const;
+  // A debugger, tracer or armed trigger sees every instruction: the observed loop runs.
+  bool observed() const { return debug_ || tracer_ || triggers_.native_armed(); }
+  uint32_t index_of_pc(const Block& b) const;  // the instruction of b at s_.pc (its last one if none)
   // Retiring (minstret, mcycle, the events, the instructions' own time) is
   // counted per block: run_insns counts a block when it ends, and
   // settle() counts the instructions before cur_ as soon as anything may look

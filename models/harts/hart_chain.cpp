@@ -92,7 +92,7 @@ void Hart::note_block_costs(Block& b) const {
 // the flushes, which only a block that sets block_abort_ asks for.
 [[gnu::always_inline]] inline bool Hart::chain_goes_on() const {
   return !(stop_ || block_abort_ || time_.quantum_used() || (limit_ && s_.minstret >= limit_) ||
-           (kernel_ && s_.pc == ret_addr_) || (s_.mip & s_.mie) || debug_ || tracer_ || triggers_.native_armed());
+           (kernel_ && s_.pc == ret_addr_) || (s_.mip & s_.mie) || observed());
 }
 
 // In a slice, a block not decoded yet ends the chain (nullptr): decoding reads
@@ -243,17 +243,21 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
   }
 }
 
-void Hart::trapped_in(const Block& b) {
-  // The trapping instruction (at s_.pc) is the last one the history keeps.
+uint32_t Hart::index_of_pc(const Block& b) const {
   uint32_t n = 0;
   for (uint64_t pc = b.pc; n + 1 < b.insns.size() && pc != s_.pc; ++n) pc += b.insns[n].len;
-  history_.end_block_early(n + 1);
+  return n;
+}
+
+void Hart::trapped_in(const Block& b) {
+  // The trapping instruction (at s_.pc) is the last one the history keeps.
+  history_.end_block_early(index_of_pc(b) + 1);
 }
 
 void Hart::run_block(const Block& b, uint32_t from, bool resumed) {
   if (!resumed) enter_block(b);  // a block a slice left has been timed and recorded already
   // Debuggers, tracers and armed triggers see every instruction; without them the loop has no hook branches.
-  if (!debug_ && !tracer_ && !triggers_.native_armed()) return run_insns(&b, from, false);
+  if (!observed()) return run_insns(&b, from, false);
   try {
     run_observed(b, from);
   } catch (const TrapException&) {

@@ -34,11 +34,8 @@ void Hart::run_slice() {
         run_chain(*first);
       } catch (const NeedsKernel&) {
         // The instruction at s_.pc has not started: the hart's thread runs the block from there.
-        const Block* b = left_block_;
-        uint32_t n = 0;
-        for (uint64_t pc = b->pc; n + 1 < b->insns.size() && pc != s_.pc; ++n) pc += b->insns[n].len;
-        resume_block_ = b;
-        resume_index_ = n;
+        resume_block_ = left_block_;
+        resume_index_ = index_of_pc(*left_block_);
         slice_end_ = SliceEnd::Resume;
         break;
       } catch (const TrapException& t) {  // run_insns has ended the history's block

@@ -36,8 +36,8 @@ bool Hart::host_call() {
 }
 
 uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
-  settle();  // CSRs, host calls and WFI see the instructions before this one retired
   if (in_slice_) throw NeedsKernel{};
+  settle();  // CSRs, host calls and WFI see the instructions before this one retired
   const uint64_t next = pc + d.len;
   switch (d.op) {
     case ECALL:
