@@ -6,6 +6,8 @@
 #include <functional>
 #include <vector>
 
+#include "base/host_lines.h"
+
 namespace avp {
 
 struct CacheGeometry {
@@ -92,7 +94,7 @@ class CacheModel {
   CacheGeometry g_;
   uint64_t sets_ = 0;
   unsigned line_bits_ = 0;
-  std::vector<Way> ways_;
+  std::vector<Way, HostLineAllocator<Way>> ways_;  // written by the hart's host thread (base/host_lines.h)
   uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0;
   uint64_t written_back_ = ~0ull;
   // The lines (address >> line bits; ~0: none) of the last two accesses and

@@ -16,6 +16,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "base/host_lines.h"
 #include "base/local_time.h"
 #include "harts/cache_model.h"
 #include "harts/hart_control.h"
@@ -50,7 +51,7 @@ struct TrapException {
   uint64_t tval;
 };
 
-class Hart : public sc_core::sc_module {
+class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.h
  public:
   tlm_utils::simple_initiator_socket<Hart> bus;    // to the device interconnect
   tlm_utils::simple_initiator_socket<Hart> xintf;  // to the extension devices
@@ -148,8 +149,8 @@ class Hart : public sc_core::sc_module {
   void sync_to_grid();    // waits to the last quantum boundary not after the local time
   // The cluster's lock on what harts share, taken only in a slice (the serial schedule needs none).
   std::unique_lock<std::mutex> shared_lock();
-  struct Block {
-    std::vector<rv::Insn> insns;
+  struct alignas(kHostLine) Block {
+    std::vector<rv::Insn, HostLineAllocator<rv::Insn>> insns;
     uint64_t pc = 0, bytes = 0;
     uint64_t ppc = 0;  // physical address of pc (pc itself without translation)
     // Whether the block's code is cacheable memory (I-cache misses fill lines
@@ -337,7 +338,8 @@ class Hart : public sc_core::sc_module {
     const Block* block = nullptr;
     uint8_t key = 0;
   };
-  std::vector<BlockSlot> block_slots_ = std::vector<BlockSlot>(kBlockSlots);
+  std::vector<BlockSlot, HostLineAllocator<BlockSlot>> block_slots_ =
+      std::vector<BlockSlot, HostLineAllocator<BlockSlot>>(kBlockSlots);
   tlm::tlm_generic_payload gp_;
   tlm::tlm_generic_payload traffic_gp_;  // Probe and Timing transactions (base/cache_traffic.h)
   LocalTime time_;  // ahead of SystemC time (base/local_time.h)

@@ -13,6 +13,8 @@
 
 #include <systemc>
 
+#include "base/host_lines.h"
+
 namespace avp {
 
 class Hart;
@@ -39,10 +41,11 @@ class HartSlices {
   bool dispatching_ = false;
   // The batch the host threads share (taken under m_); `generation_`
   // announces a new batch (spun on, then waited for), `unfinished_` counts down.
-  std::vector<Hart*> batch_;
+  // Each on host lines of its own (base/host_lines.h): other threads spin on them.
+  alignas(kHostLine) std::vector<Hart*> batch_;
   size_t next_ = 0;
-  std::atomic<size_t> unfinished_{0};
-  std::atomic<uint64_t> generation_{0};
+  alignas(kHostLine) std::atomic<size_t> unfinished_{0};
+  alignas(kHostLine) std::atomic<uint64_t> generation_{0};
   std::atomic<bool> quit_{false};
   std::mutex m_;
   std::condition_variable work_cv_;

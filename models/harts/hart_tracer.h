@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/host_lines.h"
 #include "harts/rv_insn.h"
 
 namespace avp {
@@ -81,7 +82,7 @@ class InsnHistory {
     uint64_t pc = 0;
     uint32_t n = 0;
   };
-  std::vector<Run> ring_ = std::vector<Run>(1);
+  std::vector<Run, HostLineAllocator<Run>> ring_ = std::vector<Run, HostLineAllocator<Run>>(1);  // base/host_lines.h
   std::vector<Entry> frozen_;
   uint64_t pos_ = 0, mask_ = 0;
   unsigned length_ = 0;
