@@ -39,22 +39,40 @@ unsigned mxcsr_mode(Rm rm) {
   }
 }
 
-// Sets the host rounding mode and clears the flags for one operation; the
-// destructor collects the flags and restores round-to-nearest.
-struct HostOp {
-  uint32_t& flags;
-  unsigned saved;
-  HostOp(Rm rm, uint32_t& f) : flags(f), saved(_mm_getcsr()) { _mm_setcsr((saved & ~(0x6000u | 0x3Fu)) | mxcsr_mode(rm)); }
-  ~HostOp() {
-    const unsigned e = _mm_getcsr();
-    if (e & 0x01) flags |= NV;
-    if (e & 0x04) flags |= DZ;
-    if (e & 0x08) flags |= OF;
-    if (e & 0x10) flags |= UF;
-    if (e & 0x20) flags |= NX;
-    _mm_setcsr(saved & ~(0x6000u | 0x3Fu));
+// MXCSR exception-flag bits of RISC-V flags, and back (DE, bit 1, has none).
+unsigned host_flags(uint32_t f) {
+  return (f & NV ? 0x01u : 0u) | (f & DZ ? 0x04u : 0u) | (f & OF ? 0x08u : 0u) | (f & UF ? 0x10u : 0u) | (f & NX ? 0x20u : 0u);
+}
+uint32_t guest_flags(unsigned e) {
+  const uint32_t nv = NV, dz = DZ, of = OF, uf = UF, nx = NX;
+  return (e & 0x01 ? nv : 0u) | (e & 0x04 ? dz : 0u) | (e & 0x08 ? of : 0u) | (e & 0x10 ? uf : 0u) | (e & 0x20 ? nx : 0u);
+}
+
+// One operation in the guest's rounding mode, its flags ORed into `flags`.
+// Between operations the host is in round-to-nearest and its flags are left
+// as the last operation raised them: writing MXCSR costs far more than
+// reading it, so it is written only to change the mode or to clear a host
+// flag that `flags` does not already hold (such a flag, left set, would be
+// reported again, which changes nothing: `flags` has it).
+template <typename F, typename Op>
+F in_host_mode(Rm rm, uint32_t& flags, Op op) {
+  if (rm == RNE && (flags & NX)) {
+    // Round-to-nearest with NX held: a finite result of normal magnitude (not
+    // near the smallest normals, where tininess is decided) can only have
+    // raised NX (OF gives an infinity, NV a NaN, DZ an infinity, UF a tiny
+    // result), so the flags need not be read at all.
+    const F r = op();
+    if (std::isfinite(r) && std::fabs(r) >= 2 * std::numeric_limits<F>::min()) return r;
   }
-};
+  const unsigned csr = _mm_getcsr(), mode = mxcsr_mode(rm);
+  if ((csr & 0x6000u) != mode || (csr & 0x3Fu & ~host_flags(flags))) _mm_setcsr((csr & ~(0x6000u | 0x3Fu)) | mode);
+  F r = op();
+  asm volatile("" : "+x"(r));  // computed before the flags are read: the compiler may sink it past a plain MXCSR read
+  const unsigned e = _mm_getcsr();
+  flags |= guest_flags(e);
+  if (e & 0x6000u) _mm_setcsr(e & ~0x6000u);
+  return r;
+}
 
 // Whether the exact sum of `terms` is zero, by Shewchuk's grow-expansion: each
 // TwoSum is error-free in round-to-nearest, so the expansion is exact.
@@ -102,21 +120,10 @@ F apply_rmm(F rne, F rtz, TieTest exact_is) {
 
 template <typename F, typename Op, typename TieTest>
 F rounded(Rm rm, uint32_t& flags, Op op, TieTest tie) {
-  if (rm != RMM) {
-    HostOp h(rm, flags);
-    return op();
-  }
-  F rne;
-  {
-    HostOp h(RNE, flags);
-    rne = op();
-  }
+  if (rm != RMM) return in_host_mode<F>(rm, flags, op);
+  const F rne = in_host_mode<F>(RNE, flags, op);
   uint32_t ignored = 0;
-  F rtz;
-  {
-    HostOp h(RTZ, ignored);
-    rtz = op();
-  }
+  const F rtz = in_host_mode<F>(RTZ, ignored, op);
   return apply_rmm(rne, rtz, tie);
 }
 

@@ -19,7 +19,9 @@ void Hart::exec_fp(const Insn& d) {
   uint64_t* f = s_.f;
   uint64_t* x = s_.x;
   const uint64_t fa = f[d.rs1], fb = f[d.rs2], fc = f[d.rs3];
-  uint32_t flags = 0;
+  // With mstatus.FS Dirty already, the accrued flags go in: an operation may
+  // report them again (fp_ops.cpp, HostOp), which changes neither fflags nor FS.
+  uint32_t flags = (s_.mstatus & mstatus::FS) == mstatus::FS ? s_.fflags : 0;
   Rm rm = static_cast<Rm>(d.rm);
   auto need_rm = [&] {
     if (rm == 7) rm = static_cast<Rm>(s_.frm);
