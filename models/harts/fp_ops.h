@@ -1,5 +1,5 @@
 // IEEE-754 arithmetic with RISC-V semantics on top of the host FPU: rounding
-// modes through <cfenv> (round-to-nearest-max-magnitude is derived from
+// modes through MXCSR (round-to-nearest-max-magnitude is derived from
 // round-to-nearest-even with an exact tie test), flags from the host's
 // exception flags, canonical NaNs, and the RISC-V rules for min/max,
 // comparisons, classification and saturating conversions.
@@ -16,7 +16,9 @@ constexpr uint64_t kCanonicalNaN64 = 0x7FF8000000000000ull;
 
 enum class BinOp { Add, Sub, Mul, Div };
 
-// Each returns the result bits and ORs the raised flags into `flags`.
+// Each returns the result bits and ORs the raised flags into `flags`. Flags
+// `flags` holds already (the guest's accrued ones) may be reported again: that
+// lets the operation skip MXCSR accesses.
 uint32_t f32_bin(BinOp op, uint32_t a, uint32_t b, Rm rm, uint32_t& flags);
 uint64_t f64_bin(BinOp op, uint64_t a, uint64_t b, Rm rm, uint32_t& flags);
 uint32_t f32_sqrt(uint32_t a, Rm rm, uint32_t& flags);
