@@ -139,7 +139,9 @@ TEST(Triggers, ChainsNeedEveryLink) {
     s.x[6] = a;
     const auto hit = t.match(sw, 0x100, s, false);
     EXPECT_EQ(hit.has_value(), a >= 0x3000 && a < 0x3010) << std::hex << a;
-    if (hit) EXPECT_EQ(hit->index, 0u);
+    if (hit) {
+      EXPECT_EQ(hit->index, 0u);
+    }
   }
   s.x[6] = 0x3004;
   EXPECT_FALSE(t.match(load_word(6), 0x100, s, false));  // a load: the store trigger stays quiet
