@@ -85,9 +85,13 @@ bool HartSlices::take_and_run() {
 void HartSlices::host_thread() {
   uint64_t seen = 0;
   for (;;) {
+    // The batch is noticed within one pause (a slice lasts a few microseconds);
+    // the clock is read every 64.
     const auto until = std::chrono::steady_clock::now() + kSpin;
-    while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until)
-      for (int i = 0; i < 64; ++i) cpu_relax();
+    for (unsigned i = 1; generation_.load(std::memory_order_acquire) == seen; ++i) {
+      cpu_relax();
+      if (i % 64 == 0 && std::chrono::steady_clock::now() >= until) break;
+    }
     if (generation_.load(std::memory_order_acquire) == seen) {
       std::unique_lock<std::mutex> lk(m_);
       work_cv_.wait(lk, [&] { return generation_.load() != seen; });
