@@ -20,7 +20,7 @@ void Hart::exec_fp(const Insn& d) {
   uint64_t* x = s_.x;
   const uint64_t fa = f[d.rs1], fb = f[d.rs2], fc = f[d.rs3];
   // With mstatus.FS Dirty already, the accrued flags go in: an operation may
-  // report them again (fp_ops.cpp, HostOp), which changes neither fflags nor FS.
+  // report them again (fp_ops.cpp, in_host_mode), which changes neither fflags nor FS.
   uint32_t flags = (s_.mstatus & mstatus::FS) == mstatus::FS ? s_.fflags : 0;
   Rm rm = static_cast<Rm>(d.rm);
   auto need_rm = [&] {
