@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 #include "bench_results.h"
 #include "harts/fp_ops.h"
@@ -20,12 +19,6 @@
 namespace {
 
 using namespace avp::rv::fp;
-
-uint64_t bits(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
 
 template <typename F>
 double ns_per_op(long n, F op) {
@@ -42,14 +35,11 @@ double ns_per_op(long n, F op) {
 int main(int argc, char** argv) {
   const long n = argc > 1 ? std::atol(argv[1]) : 20000000;
   // Inexact operands (1.1 * 0.7 + 0.3 rounds) and exact ones (dyadic values).
-  const uint64_t in_a = bits(1.1), in_b[2] = {bits(0.7), bits(0.9)}, in_c = bits(0.3);
-  const uint64_t ex_a = bits(1.5), ex_b[2] = {bits(0.25), bits(0.75)}, ex_c = bits(0.5);
+  const uint64_t in_a = bits_of(1.1), in_b[2] = {bits_of(0.7), bits_of(0.9)}, in_c = bits_of(0.3);
+  const uint64_t ex_a = bits_of(1.5), ex_b[2] = {bits_of(0.25), bits_of(0.75)}, ex_c = bits_of(0.5);
   const double host = ns_per_op(n, [&](long i) {
     volatile double a = 1.1, b = (i & 1) ? 0.9 : 0.7, c = 0.3;
-    double r = std::fma(a, b, c);
-    uint64_t u;
-    std::memcpy(&u, &r, sizeof u);
-    return u;
+    return bits_of(std::fma(a, b, c));
   });
   struct Case {
     const char* name;

@@ -5,6 +5,7 @@
 // comparisons, classification and saturating conversions.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 namespace avp::rv::fp {
 
@@ -15,6 +16,18 @@ constexpr uint32_t kCanonicalNaN32 = 0x7FC00000u;
 constexpr uint64_t kCanonicalNaN64 = 0x7FF8000000000000ull;
 
 enum class BinOp { Add, Sub, Mul, Div };
+
+// The bits of a host value, as the operations take them.
+inline uint64_t bits_of(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, sizeof b);
+  return b;
+}
+inline uint32_t bits_of(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
 
 // Each returns the result bits and ORs the raised flags into `flags`. Flags
 // `flags` holds already (the guest's accrued ones) may be reported again: that

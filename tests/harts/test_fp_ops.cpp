@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <random>
 
@@ -16,17 +15,6 @@
 namespace {
 
 using namespace avp::rv::fp;
-
-uint64_t bits(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
-uint32_t bits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
 
 TEST(FpFlags, AccruedInexactDoesNotHideOtherFlags) {
   const double big = std::numeric_limits<double>::max(), tiny = std::numeric_limits<double>::min();
@@ -39,19 +27,19 @@ TEST(FpFlags, AccruedInexactDoesNotHideOtherFlags) {
   static double b_big, b_tiny, b_inf;  // captureless lambdas read them
   b_big = big, b_tiny = tiny, b_inf = inf;
   const Case cases[] = {
-      {"max * max overflows", [](uint32_t& f) { return f64_bin(BinOp::Mul, bits(b_big), bits(b_big), RNE, f); }, OF | NX},
-      {"min * 0.3 underflows", [](uint32_t& f) { return f64_bin(BinOp::Mul, bits(b_tiny), bits(0.3), RNE, f); }, UF | NX},
-      {"0 / 0 is invalid", [](uint32_t& f) { return f64_bin(BinOp::Div, bits(0.0), bits(0.0), RNE, f); }, NV},
-      {"1 / 0 divides by zero", [](uint32_t& f) { return f64_bin(BinOp::Div, bits(1.0), bits(0.0), RNE, f); }, DZ},
-      {"inf - inf is invalid", [](uint32_t& f) { return f64_bin(BinOp::Sub, bits(b_inf), bits(b_inf), RNE, f); }, NV},
-      {"sqrt(-1) is invalid", [](uint32_t& f) { return f64_sqrt(bits(-1.0), RNE, f); }, NV},
-      {"fma overflows", [](uint32_t& f) { return f64_fma(bits(b_big), bits(2.0), bits(1.0), false, false, RNE, f); }, OF | NX},
+      {"max * max overflows", [](uint32_t& f) { return f64_bin(BinOp::Mul, bits_of(b_big), bits_of(b_big), RNE, f); }, OF | NX},
+      {"min * 0.3 underflows", [](uint32_t& f) { return f64_bin(BinOp::Mul, bits_of(b_tiny), bits_of(0.3), RNE, f); }, UF | NX},
+      {"0 / 0 is invalid", [](uint32_t& f) { return f64_bin(BinOp::Div, bits_of(0.0), bits_of(0.0), RNE, f); }, NV},
+      {"1 / 0 divides by zero", [](uint32_t& f) { return f64_bin(BinOp::Div, bits_of(1.0), bits_of(0.0), RNE, f); }, DZ},
+      {"inf - inf is invalid", [](uint32_t& f) { return f64_bin(BinOp::Sub, bits_of(b_inf), bits_of(b_inf), RNE, f); }, NV},
+      {"sqrt(-1) is invalid", [](uint32_t& f) { return f64_sqrt(bits_of(-1.0), RNE, f); }, NV},
+      {"fma overflows", [](uint32_t& f) { return f64_fma(bits_of(b_big), bits_of(2.0), bits_of(1.0), false, false, RNE, f); }, OF | NX},
       {"f32 max * 2 overflows",
        [](uint32_t& f) -> uint64_t {
-         return f32_bin(BinOp::Mul, bits(std::numeric_limits<float>::max()), bits(2.0f), RNE, f);
+         return f32_bin(BinOp::Mul, bits_of(std::numeric_limits<float>::max()), bits_of(2.0f), RNE, f);
        },
        OF | NX},
-      {"f64 -> f32 overflows", [](uint32_t& f) -> uint64_t { return f64_to_f32(bits(1e300), RNE, f); }, OF | NX},
+      {"f64 -> f32 overflows", [](uint32_t& f) -> uint64_t { return f64_to_f32(bits_of(1e300), RNE, f); }, OF | NX},
   };
   for (const Case& c : cases) {
     uint32_t none = 0, accrued = NX;
@@ -64,14 +52,14 @@ TEST(FpFlags, AccruedInexactDoesNotHideOtherFlags) {
 
 TEST(FpFlags, AFlagLeftInTheHostIsNotReportedLater) {
   uint32_t f = 0;
-  f64_bin(BinOp::Mul, bits(std::numeric_limits<double>::max()), bits(2.0), RNE, f);  // leaves OF, NX in the host
+  f64_bin(BinOp::Mul, bits_of(std::numeric_limits<double>::max()), bits_of(2.0), RNE, f);  // leaves OF, NX in the host
   ASSERT_EQ(f, OF | NX);
   uint32_t exact = 0;
-  f64_bin(BinOp::Add, bits(1.0), bits(2.0), RNE, exact);
+  f64_bin(BinOp::Add, bits_of(1.0), bits_of(2.0), RNE, exact);
   EXPECT_EQ(exact, 0u);
-  f64_bin(BinOp::Mul, bits(std::numeric_limits<double>::max()), bits(2.0), RNE, f);
+  f64_bin(BinOp::Mul, bits_of(std::numeric_limits<double>::max()), bits_of(2.0), RNE, f);
   uint32_t accrued = NX;  // NX may be reported again, OF must not be
-  f64_bin(BinOp::Add, bits(1.0), bits(2.0), RNE, accrued);
+  f64_bin(BinOp::Add, bits_of(1.0), bits_of(2.0), RNE, accrued);
   EXPECT_EQ(accrued, static_cast<uint32_t>(NX));
 }
 
