@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <systemc>  // declares sc_main (C linkage)
+
 #include "bench_results.h"
 #include "harts/fp_ops.h"
 
@@ -32,7 +34,7 @@ double ns_per_op(long n, F op) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int sc_main(int argc, char** argv) {  // the model library links SystemC, whose main calls this
   const long n = argc > 1 ? std::atol(argv[1]) : 20000000;
   // Inexact operands (1.1 * 0.7 + 0.3 rounds) and exact ones (dyadic values).
   const uint64_t in_a = bits_of(1.1), in_b[2] = {bits_of(0.7), bits_of(0.9)}, in_c = bits_of(0.3);
@@ -58,4 +60,5 @@ int main(int argc, char** argv) {
     std::printf("fp ops: f64_fma, %-8s %.2f ns per operation, %.1fx the host's\n", c.name, t, t / host);
     results.add(std::string("fp.f64_fma.") + c.name, t, "ns/op", "host.fma", host, false);
   }
+  return 0;
 }
