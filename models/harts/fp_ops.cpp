@@ -39,13 +39,23 @@ unsigned mxcsr_mode(Rm rm) {
   }
 }
 
-// MXCSR exception-flag bits of RISC-V flags, and back (DE, bit 1, has none).
-unsigned host_flags(uint32_t f) {
-  return (f & NV ? 0x01u : 0u) | (f & DZ ? 0x04u : 0u) | (f & OF ? 0x08u : 0u) | (f & UF ? 0x10u : 0u) | (f & NX ? 0x20u : 0u);
+// MXCSR exception-flag bits and the RISC-V flags they stand for (DE, bit 1, has none).
+constexpr struct {
+  unsigned host;
+  uint32_t guest;
+} kFlagBits[] = {{0x01, NV}, {0x04, DZ}, {0x08, OF}, {0x10, UF}, {0x20, NX}};
+
+unsigned host_flags(uint32_t guest) {
+  unsigned host = 0;
+  for (const auto& b : kFlagBits)
+    if (guest & b.guest) host |= b.host;
+  return host;
 }
-uint32_t guest_flags(unsigned e) {
-  const uint32_t nv = NV, dz = DZ, of = OF, uf = UF, nx = NX;
-  return (e & 0x01 ? nv : 0u) | (e & 0x04 ? dz : 0u) | (e & 0x08 ? of : 0u) | (e & 0x10 ? uf : 0u) | (e & 0x20 ? nx : 0u);
+uint32_t guest_flags(unsigned host) {
+  uint32_t guest = 0;
+  for (const auto& b : kFlagBits)
+    if (host & b.host) guest |= b.guest;
+  return guest;
 }
 
 // One operation in the guest's rounding mode, its flags ORed into `flags`.
@@ -60,7 +70,8 @@ F in_host_mode(Rm rm, uint32_t& flags, Op op) {
     // Round-to-nearest with NX held: a finite result of normal magnitude (not
     // near the smallest normals, where tininess is decided) can only have
     // raised NX (OF gives an infinity, NV a NaN, DZ an infinity, UF a tiny
-    // result), so the flags need not be read at all.
+    // result), so the flags need not be read at all; otherwise the
+    // operation runs again below, with them read.
     const F r = op();
     if (std::isfinite(r) && std::fabs(r) >= 2 * std::numeric_limits<F>::min()) return r;
   }

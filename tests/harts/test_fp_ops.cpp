@@ -16,16 +16,16 @@ namespace {
 
 using namespace avp::rv::fp;
 
+// Namespace scope: the cases' captureless lambdas read them.
+const double b_big = std::numeric_limits<double>::max(), b_tiny = std::numeric_limits<double>::min();
+const double b_inf = std::numeric_limits<double>::infinity();
+
 TEST(FpFlags, AccruedInexactDoesNotHideOtherFlags) {
-  const double big = std::numeric_limits<double>::max(), tiny = std::numeric_limits<double>::min();
-  const double inf = std::numeric_limits<double>::infinity();
   struct Case {
     const char* what;
     uint64_t (*op)(uint32_t&);
     uint32_t raised;
   };
-  static double b_big, b_tiny, b_inf;  // captureless lambdas read them
-  b_big = big, b_tiny = tiny, b_inf = inf;
   const Case cases[] = {
       {"max * max overflows", [](uint32_t& f) { return f64_bin(BinOp::Mul, bits_of(b_big), bits_of(b_big), RNE, f); }, OF | NX},
       {"min * 0.3 underflows", [](uint32_t& f) { return f64_bin(BinOp::Mul, bits_of(b_tiny), bits_of(0.3), RNE, f); }, UF | NX},
