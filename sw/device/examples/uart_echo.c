@@ -75,8 +75,7 @@ int main(int hart) {
   *AVP_PLIC_THRESHOLD(PLIC_CONTEXT) = 0;
   AVP_PLIC_ENABLE(PLIC_CONTEXT)[AVP_UART_IRQ / 32] = 1u << (AVP_UART_IRQ % 32);
   avp_csr_set(mie, MIE_MEIE);
-  avp_csr_set(mstatus, AVP_MSTATUS_MIE);
-  while (!quit) __asm__ volatile("wfi");
+  while (!quit) avp_wfi_take_interrupts();  // mstatus.MIE stays clear between the check and WFI
   avp_csr_clear(mie, MIE_MEIE);
   put_text("uart: ");
   put_number(lines);

@@ -23,3 +23,15 @@
 #define AVP_MSTATUS_MPRV (1ull << 17)
 #define AVP_MSTATUS_SUM (1ull << 18)
 #define AVP_MSTATUS_MXR (1ull << 19)
+
+// Sleeps until an interrupt is pending and takes it, for a loop that checks
+// what the handler sets while mstatus.MIE is clear:
+//   while (!done) avp_wfi_take_interrupts();   (mstatus.MIE clear, as at reset)
+// Checking with interrupts enabled loses a wake-up when the last interrupt
+// comes between the check and WFI, which then waits for one that never comes.
+// WFI wakes on a pending enabled interrupt even with MIE clear.
+static inline void avp_wfi_take_interrupts(void) {
+  __asm__ volatile("wfi" ::: "memory");
+  avp_csr_set(mstatus, AVP_MSTATUS_MIE);  // the pending interrupt is taken here
+  avp_csr_clear(mstatus, AVP_MSTATUS_MIE);
+}
