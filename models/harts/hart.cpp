@@ -114,6 +114,7 @@ void Hart::run() {
       history_.freeze();
       for (auto& m : blocks_) m.clear();
       for (auto& slot : block_slots_) slot = BlockSlot{};
+      code_.reset();
       flush_ = flush_translated_ = false;
     }
     if (flush_translated_) {
@@ -195,6 +196,7 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   note_block_costs(b);
   b.bytes = a - pc;
   Block& stored = blocks.emplace(pc, std::move(b)).first->second;
+  if (cluster_.translate_blocks.get()) translate(stored);
   slot = {pc, &stored, fetch_key_};
   return stored;
 }

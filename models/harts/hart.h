@@ -18,6 +18,7 @@
 
 #include "base/host_lines.h"
 #include "base/local_time.h"
+#include "harts/block_translator.h"
 #include "harts/cache_model.h"
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
@@ -172,6 +173,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
     mutable uint64_t link_pc[2] = {~0ull, ~0ull};
     mutable const Block* link[2] = {nullptr, nullptr};
     mutable uint8_t next_link = 0;
+    TranslatedBlock code = nullptr;  // its host code (block_translator.h), if translated
   };
   struct DmiRegion {
     uint64_t base = 0, size = 0;  // size 0: empty
@@ -212,6 +214,14 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // chain: the blocks after it too, while chain_goes_on().
   void run_insns(const Block* b, uint32_t from, bool chain);
   void run_observed(const Block& b, uint32_t from);  // hart_exec.cpp: each instruction seen
+  // hart_translate.cpp: a new block's host code, and the helpers it calls (block_translator.h).
+  void translate(Block& b);
+  template <typename T, typename R>
+  static JitStep translated_load(void* hart, uint64_t addr, uint64_t pc, const rv::Insn* d) noexcept;
+  template <typename T>
+  static JitStep translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
+  static JitStep translated_other(void* hart, uint64_t pc, const rv::Insn* d) noexcept;
+  JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_other(const rv::Insn& d, uint64_t pc);  // atomic, FP, extension, system; returns the next pc
@@ -348,6 +358,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const Block* lazy_ = nullptr;
   const rv::Insn* cur_ = nullptr;
   uint32_t settled_ = 0;
+  CodeArena code_;                       // the translated blocks' code
+  std::exception_ptr translated_error_;  // what a helper of translated code caught
   uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
   rv::Pmp pmp_;

@@ -136,6 +136,17 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     lazy_ = blk;
     settled_ = from;
     try {
+      if (from == 0 && blk->code) {  // translated (hart_translate.cpp): the same steps in host code
+        const JitStep r = blk->code(x, this);
+        it = first + static_cast<uint32_t>(r.status);
+        pc = r.value;
+        if (r.status >> 32 == kExitDone) goto done;
+        if (r.status >> 32 == kExitAborted) {
+          --it;  // the last one that ran
+          goto aborted;
+        }
+        std::rethrow_exception(std::exchange(translated_error_, nullptr));
+      }
 #define AVP_DISPATCH()      \
   do {                      \
     s_.pc = pc;             \

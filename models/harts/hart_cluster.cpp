@@ -66,6 +66,9 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       host_threads(this, "host_threads", 1,
                    "host threads that run the harts' slices of a quantum (1..256; above 1 the schedule is the parallel "
                    "quantum one)"),
+      translate_blocks(this, "translate", true,
+                       "run decoded blocks as x86-64 host code (docs/performance.md, \"Block translation\"); false: "
+                       "interpret them (the same simulated results)"),
       cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
       cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
       cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),

@@ -1,0 +1,336 @@
+#include "harts/block_translator.h"
+
+#include <algorithm>
+#include <iterator>
+#include <vector>
+
+#include "harts/rv_semantics.h"
+#include "harts/x86_asm.h"
+
+namespace avp {
+
+#if defined(__x86_64__)
+
+bool block_translation_available() { return true; }
+
+namespace {
+
+using rv::Insn;
+using x86::Reg;
+
+// Operations translated code calls rather than inlines (as rv_semantics.h defines them).
+uint64_t op_mulhsu(uint64_t a, uint64_t b) { return rv::sem::mulhsu(a, b); }
+uint64_t op_div(uint64_t a, uint64_t b) { return rv::sem::div(a, b); }
+uint64_t op_divu(uint64_t a, uint64_t b) { return b == 0 ? ~0ull : a / b; }
+uint64_t op_rem(uint64_t a, uint64_t b) { return rv::sem::rem(a, b); }
+uint64_t op_remu(uint64_t a, uint64_t b) { return b == 0 ? a : a % b; }
+uint64_t op_divw(uint64_t a, uint64_t b) { return rv::sem::divw(a, b); }
+uint64_t op_divuw(uint64_t a, uint64_t b) { return rv::sem::divuw(a, b); }
+uint64_t op_remw(uint64_t a, uint64_t b) { return rv::sem::remw(a, b); }
+uint64_t op_remuw(uint64_t a, uint64_t b) { return rv::sem::remuw(a, b); }
+
+constexpr Reg kGuestRegs = x86::R15;  // the guest register file (x)
+// Callee-saved host registers that hold the block's most used guest registers.
+constexpr Reg kCached[] = {x86::RBX, x86::RBP, x86::R12, x86::R13, x86::R14};
+constexpr Reg kSaved[] = {x86::R15, x86::R14, x86::R13, x86::R12, x86::RBP, x86::RBX};  // pushed in this order
+
+bool is_load(unsigned op) { return op >= rv::LB && op <= rv::LWU; }
+bool is_store(unsigned op) { return op >= rv::SB && op <= rv::SD; }
+bool is_branch(unsigned op) { return op >= rv::BEQ && op <= rv::BGEU; }
+// Instructions the code does itself, neither through a helper nor as a no-op.
+bool is_inline(unsigned op) { return op >= rv::LUI && op < rv::FENCE && !is_load(op) && !is_store(op); }
+bool reads_rs2(unsigned op) {
+  return is_branch(op) || is_store(op) || (op >= rv::ADD && op <= rv::AND) || (op >= rv::ADDW && op <= rv::SRAW) ||
+         (op >= rv::MUL && op <= rv::REMUW);
+}
+bool reads_rs1(unsigned op) { return op != rv::LUI && op != rv::AUIPC && op != rv::JAL; }
+bool writes_rd(unsigned op) { return !is_branch(op) && !is_store(op); }
+
+class Translator {
+ public:
+  Translator(const Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& h)
+      : insns_(insns), n_(n), pc_(pc), helpers_(h) {}
+
+  std::vector<uint8_t>& translate() {
+    choose_cached();
+    for (Reg r : kSaved) a_.push(r);
+    a_.alu_imm(x86::SUB, x86::RSP, 8);  // the stack stays 16-byte aligned at calls
+    a_.store(x86::RSP, 0, x86::RSI);     // the hart, for the helpers
+    a_.mov(kGuestRegs, x86::RDI);
+    reload();
+    uint64_t pc = pc_;
+    bool ended = false;
+    for (uint32_t i = 0; i < n_ && !ended; ++i) {
+      ended = instruction(i, pc);
+      pc += insns_[i].len;
+    }
+    if (!ended) exit(pc, n_);
+    for (const Stub& s : stubs_) stub(s);
+    for (size_t f : to_epilogue_) a_.bind(f);
+    write_back();
+    a_.alu_imm(x86::ADD, x86::RSP, 8);
+    for (size_t i = std::size(kSaved); i-- > 0;) a_.pop(kSaved[i]);
+    a_.ret();
+    return a_.bytes();
+  }
+
+ private:
+  // An out-of-line exit after helper call `index` reported something other than kExitDone.
+  struct Stub {
+    size_t fixup;
+    uint32_t index;
+    uint64_t next_pc;
+    bool load, other;  // other: the helper returned the next pc
+    bool diverted;     // other: the next pc is not the next instruction's
+  };
+
+  void choose_cached() {
+    unsigned uses[32] = {};
+    for (size_t i = 0; i < n_; ++i) {
+      const Insn& d = insns_[i];
+      if (!is_inline(d.op) && !is_load(d.op) && !is_store(d.op)) continue;
+      if (reads_rs1(d.op)) ++uses[d.rs1];
+      if (reads_rs2(d.op)) ++uses[d.rs2];
+      if (writes_rd(d.op)) ++uses[d.rd];
+    }
+    uses[0] = 0;
+    for (Reg host : kCached) {
+      const unsigned g = static_cast<unsigned>(std::max_element(uses, uses + 32) - uses);
+      if (uses[g] < 2) break;  // one access: memory is as good
+      host_[g] = static_cast<int8_t>(host);
+      uses[g] = 0;
+    }
+  }
+  void reload() {
+    for (unsigned g = 1; g < 32; ++g)
+      if (host_[g] >= 0) a_.load(static_cast<Reg>(host_[g]), kGuestRegs, 8 * g);
+  }
+  void write_back() {
+    for (unsigned g = 1; g < 32; ++g)
+      if (host_[g] >= 0 && written_[g]) a_.store(kGuestRegs, 8 * g, static_cast<Reg>(host_[g]));
+  }
+  // Guest register g into host register r.
+  void into(Reg r, unsigned g) {
+    if (g == 0) a_.zero(r);
+    else if (host_[g] >= 0) a_.mov(r, static_cast<Reg>(host_[g]));
+    else a_.load(r, kGuestRegs, 8 * g);
+  }
+  // Guest register g as a source operand: its host register, or loaded into tmp.
+  Reg source(unsigned g, Reg tmp) {
+    if (g != 0 && host_[g] >= 0) return static_cast<Reg>(host_[g]);
+    into(tmp, g);
+    return tmp;
+  }
+  void result(unsigned g, Reg r) {
+    if (g == 0) return;
+    written_[g] = true;
+    if (host_[g] >= 0) a_.mov(static_cast<Reg>(host_[g]), r);
+    else a_.store(kGuestRegs, 8 * g, r);
+  }
+  void exit(uint64_t next_pc, uint64_t status) {
+    a_.mov_imm(x86::RAX, next_pc);
+    a_.mov_imm(x86::RDX, status);
+    to_epilogue_.push_back(a_.jmp());
+  }
+  void call_pure(uint64_t (*fn)(uint64_t, uint64_t), const Insn& d) {
+    into(x86::RDI, d.rs1);
+    into(x86::RSI, d.rs2);
+    a_.call(reinterpret_cast<const void*>(fn));
+  }
+  void stub(const Stub& s) {
+    a_.bind(s.fixup);
+    if (!s.diverted) {
+      a_.alu_imm(x86::CMP, x86::RDX, kExitTrapped);
+      const size_t aborted = a_.jcc(x86::NE);
+      a_.mov_imm(x86::RDX, s.index | uint64_t{kExitTrapped} << 32);
+      to_epilogue_.push_back(a_.jmp());
+      a_.bind(aborted);
+    }
+    if (s.load) result(insns_[s.index].rd, x86::RAX);
+    if (!s.other) a_.mov_imm(x86::RAX, s.next_pc);
+    a_.mov_imm(x86::RDX, (s.index + 1) | uint64_t{kExitAborted} << 32);
+    to_epilogue_.push_back(a_.jmp());
+  }
+  void checked(uint32_t i, uint64_t next_pc, bool load, bool other) {
+    a_.test(x86::RDX, x86::RDX);
+    stubs_.push_back({a_.jcc(x86::NE), i, next_pc, load, other, false});
+  }
+
+  bool instruction(uint32_t i, uint64_t pc);
+  bool control(const Insn& d, uint64_t pc);
+  void alu(const Insn& d, uint64_t pc);
+
+  const Insn* insns_;
+  const size_t n_;
+  const uint64_t pc_;
+  const TranslationHelpers& helpers_;
+  x86::Asm a_;
+  int8_t host_[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  bool written_[32] = {};
+  std::vector<Stub> stubs_;
+  std::vector<size_t> to_epilogue_;
+};
+
+// One instruction; true when it ended the block (the code has left).
+bool Translator::instruction(uint32_t i, uint64_t pc) {
+  const Insn& d = insns_[i];
+  const uint64_t next = pc + d.len;
+  if (is_load(d.op) || is_store(d.op)) {
+    into(x86::RSI, d.rs1);
+    if (d.imm) a_.alu_imm(x86::ADD, x86::RSI, static_cast<int32_t>(d.imm));
+    if (is_load(d.op)) {
+      a_.mov_imm(x86::RDX, pc);
+      a_.mov_imm(x86::RCX, reinterpret_cast<uint64_t>(&d));
+      a_.load(x86::RDI, x86::RSP, 0);
+      a_.call(reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB]));
+      checked(i, next, true, false);
+      result(d.rd, x86::RAX);
+    } else {
+      into(x86::RDX, d.rs2);
+      a_.mov_imm(x86::RCX, pc);
+      a_.mov_imm(x86::R8, reinterpret_cast<uint64_t>(&d));
+      a_.load(x86::RDI, x86::RSP, 0);
+      a_.call(reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
+      checked(i, next, false, false);
+    }
+    return false;
+  }
+  if (is_branch(d.op) || d.op == rv::JAL || d.op == rv::JALR) return control(d, pc), true;
+  if (is_inline(d.op)) {
+    alu(d, pc);
+    return false;
+  }
+  if (d.op == rv::FENCE) return false;  // memory is coherent
+  // Everything else runs in the hart (exec_other), which reads and writes the registers in memory.
+  write_back();
+  a_.load(x86::RDI, x86::RSP, 0);
+  a_.mov_imm(x86::RSI, pc);
+  a_.mov_imm(x86::RDX, reinterpret_cast<uint64_t>(&d));
+  a_.call(reinterpret_cast<const void*>(helpers_.other));
+  reload();
+  checked(i, 0, false, true);
+  if (i + 1 == n_) {  // its next pc is the block's
+    a_.mov_imm(x86::RDX, n_);
+    to_epilogue_.push_back(a_.jmp());
+    return true;
+  }
+  a_.mov_imm(x86::RCX, next);
+  a_.alu(x86::CMP, x86::RAX, x86::RCX);
+  stubs_.push_back({a_.jcc(x86::NE), i, 0, false, true, true});
+  return false;
+}
+
+bool Translator::control(const Insn& d, uint64_t pc) {
+  const uint64_t next = pc + d.len;
+  if (d.op == rv::JAL) {
+    a_.mov_imm(x86::RAX, next);
+    result(d.rd, x86::RAX);
+    exit(pc + d.imm, n_);
+    return true;
+  }
+  if (d.op == rv::JALR) {
+    into(x86::RAX, d.rs1);  // the target before rd changes (rd may be rs1)
+    if (d.imm) a_.alu_imm(x86::ADD, x86::RAX, static_cast<int32_t>(d.imm));
+    a_.alu_imm(x86::AND, x86::RAX, -2);
+    a_.mov_imm(x86::RCX, next);
+    result(d.rd, x86::RCX);
+    a_.mov_imm(x86::RDX, n_);
+    to_epilogue_.push_back(a_.jmp());
+    return true;
+  }
+  static constexpr x86::Cond kCond[] = {x86::E, x86::NE, x86::L, x86::GE, x86::B, x86::AE};
+  into(x86::RAX, d.rs1);
+  a_.alu(x86::CMP, x86::RAX, source(d.rs2, x86::RCX));
+  const size_t taken = a_.jcc(kCond[d.op - rv::BEQ]);
+  exit(next, n_);
+  a_.bind(taken);
+  exit(pc + d.imm, n_);
+  return true;
+}
+
+void Translator::alu(const Insn& d, uint64_t pc) {
+  using namespace x86;
+  const auto imm = static_cast<int32_t>(d.imm);
+  const auto shamt = static_cast<uint8_t>(d.imm);
+  switch (d.op) {
+    case rv::LUI: a_.mov_imm(RAX, static_cast<uint64_t>(d.imm)); break;
+    case rv::AUIPC: a_.mov_imm(RAX, pc + d.imm); break;
+    case rv::MULHSU: call_pure(op_mulhsu, d); break;
+    case rv::DIV: call_pure(op_div, d); break;
+    case rv::DIVU: call_pure(op_divu, d); break;
+    case rv::REM: call_pure(op_rem, d); break;
+    case rv::REMU: call_pure(op_remu, d); break;
+    case rv::DIVW: call_pure(op_divw, d); break;
+    case rv::DIVUW: call_pure(op_divuw, d); break;
+    case rv::REMW: call_pure(op_remw, d); break;
+    case rv::REMUW: call_pure(op_remuw, d); break;
+    case rv::SLL: case rv::SRL: case rv::SRA: case rv::SLLW: case rv::SRLW: case rv::SRAW: {
+      into(RCX, d.rs2);
+      into(RAX, d.rs1);
+      const bool w = d.op <= rv::SRA;
+      const Shift s = (d.op == rv::SLL || d.op == rv::SLLW) ? SHL : (d.op == rv::SRL || d.op == rv::SRLW) ? SHR : SAR;
+      a_.shift_cl(s, RAX, w);  // x86 masks the count as RISC-V does (63 or 31)
+      if (!w) a_.movsxd(RAX, RAX);
+      break;
+    }
+    default: {
+      into(RAX, d.rs1);
+      switch (d.op) {
+        case rv::ADDI: if (imm) a_.alu_imm(ADD, RAX, imm); break;
+        case rv::SLTI: a_.alu_imm(CMP, RAX, imm); a_.setcc_rax(L); break;
+        case rv::SLTIU: a_.alu_imm(CMP, RAX, imm); a_.setcc_rax(B); break;
+        case rv::XORI: a_.alu_imm(XOR, RAX, imm); break;
+        case rv::ORI: a_.alu_imm(OR, RAX, imm); break;
+        case rv::ANDI: a_.alu_imm(AND, RAX, imm); break;
+        case rv::SLLI: a_.shift_imm(SHL, RAX, shamt & 63); break;
+        case rv::SRLI: a_.shift_imm(SHR, RAX, shamt & 63); break;
+        case rv::SRAI: a_.shift_imm(SAR, RAX, shamt & 63); break;
+        case rv::ADDIW: a_.alu_imm(ADD, RAX, imm, false); a_.movsxd(RAX, RAX); break;
+        case rv::SLLIW: a_.shift_imm(SHL, RAX, shamt & 31, false); a_.movsxd(RAX, RAX); break;
+        case rv::SRLIW: a_.shift_imm(SHR, RAX, shamt & 31, false); a_.movsxd(RAX, RAX); break;
+        case rv::SRAIW: a_.shift_imm(SAR, RAX, shamt & 31, false); a_.movsxd(RAX, RAX); break;
+        default: {
+          const Reg b = source(d.rs2, RCX);
+          switch (d.op) {
+            case rv::ADD: a_.alu(ADD, RAX, b); break;
+            case rv::SUB: a_.alu(SUB, RAX, b); break;
+            case rv::XOR: a_.alu(XOR, RAX, b); break;
+            case rv::OR: a_.alu(OR, RAX, b); break;
+            case rv::AND: a_.alu(AND, RAX, b); break;
+            case rv::SLT: a_.alu(CMP, RAX, b); a_.setcc_rax(L); break;
+            case rv::SLTU: a_.alu(CMP, RAX, b); a_.setcc_rax(x86::B); break;
+            case rv::ADDW: a_.alu(ADD, RAX, b, false); a_.movsxd(RAX, RAX); break;
+            case rv::SUBW: a_.alu(SUB, RAX, b, false); a_.movsxd(RAX, RAX); break;
+            case rv::MUL: a_.imul(RAX, b); break;
+            case rv::MULW: a_.imul(RAX, b, false); a_.movsxd(RAX, RAX); break;
+            case rv::MULH: a_.mul_wide(b, true); a_.mov(RAX, RDX); break;
+            case rv::MULHU: a_.mul_wide(b, false); a_.mov(RAX, RDX); break;
+          }
+        }
+      }
+    }
+  }
+  result(d.rd, RAX);
+}
+
+}  // namespace
+
+TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& helpers,
+                                CodeArena& arena) {
+  Translator t(insns, n, pc, helpers);
+  const std::vector<uint8_t>& code = t.translate();
+  return reinterpret_cast<TranslatedBlock>(arena.add(code.data(), code.size()));
+}
+
+#else
+
+bool block_translation_available() { return false; }
+
+TranslatedBlock translate_block(const rv::Insn*, size_t, uint64_t, const TranslationHelpers&, CodeArena&) {
+  return nullptr;
+}
+
+#endif
+
+}  // namespace avp

@@ -1,0 +1,29 @@
+#include "harts/code_arena.h"
+
+#include <sys/mman.h>
+
+#include <cstring>
+
+namespace avp {
+
+CodeArena::~CodeArena() {
+  if (base_) munmap(base_, size_);
+}
+
+void* CodeArena::add(const uint8_t* code, size_t n) {
+  if (!mapped_) {
+    mapped_ = true;  // one attempt: a host that refuses executable memory interprets
+    void* p = mmap(nullptr, size_, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) base_ = static_cast<uint8_t*>(p);
+  }
+  const size_t at = (used_ + 15) & ~size_t{15};  // 16-byte aligned entries
+  if (!base_ || at + n > size_) {
+    full_ = base_ != nullptr;
+    return nullptr;
+  }
+  std::memcpy(base_ + at, code, n);
+  used_ = at + n;
+  return base_ + at;
+}
+
+}  // namespace avp

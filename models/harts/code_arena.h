@@ -1,0 +1,31 @@
+// Executable memory for translated blocks (block_translator.h): one mapping
+// per hart, filled from the start and emptied as a whole, when every decoded
+// block is dropped (QEMU's translation cache does the same when it fills).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace avp {
+
+class CodeArena {
+ public:
+  static constexpr size_t kDefaultSize = size_t{16} << 20;
+  explicit CodeArena(size_t size = kDefaultSize) : size_(size) {}
+  ~CodeArena();
+  CodeArena(const CodeArena&) = delete;
+  CodeArena& operator=(const CodeArena&) = delete;
+
+  // Copies `n` bytes of code in; nullptr when the arena is full or the host
+  // gives no executable memory (the block is then interpreted).
+  void* add(const uint8_t* code, size_t n);
+  void reset() { used_ = 0; full_ = false; }
+  size_t used() const { return used_; }
+  bool full() const { return full_; }
+
+ private:
+  uint8_t* base_ = nullptr;
+  size_t size_, used_ = 0;
+  bool mapped_ = false, full_ = false;
+};
+
+}  // namespace avp

@@ -1,0 +1,70 @@
+// Block translation on the hart's side (block_translator.h): which blocks get
+// host code, and the helpers that code calls for loads, stores and every
+// instruction it does not inline. A helper does what the threaded loop
+// (hart_chain.cpp) does for the instruction: the pc and the instruction
+// executing are the hart's before it runs, traps and errors are caught and
+// kept for run_insns to rethrow, and an aborted block or a stopped hart is
+// reported, so translated and interpreted blocks give the same results.
+#include "harts/hart.h"
+#include "harts/hart_cluster.h"
+
+namespace avp {
+
+using namespace rv;
+
+JitStep Hart::failed() noexcept {
+  translated_error_ = std::current_exception();
+  return {0, kExitTrapped};
+}
+
+template <typename T, typename R>
+JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn* d) noexcept {
+  Hart& h = *static_cast<Hart*>(hart);
+  h.s_.pc = pc;
+  h.cur_ = d;
+  try {
+    const auto v = static_cast<uint64_t>(static_cast<R>(h.load<T>(addr)));
+    return {v, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
+  } catch (...) {
+    return h.failed();
+  }
+}
+
+template <typename T>
+JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const Insn* d) noexcept {
+  Hart& h = *static_cast<Hart*>(hart);
+  h.s_.pc = pc;
+  h.cur_ = d;
+  try {
+    h.store<T>(addr, static_cast<T>(v));
+    return {0, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
+  } catch (...) {
+    return h.failed();
+  }
+}
+
+JitStep Hart::translated_other(void* hart, uint64_t pc, const Insn* d) noexcept {
+  Hart& h = *static_cast<Hart*>(hart);
+  h.s_.pc = pc;
+  h.cur_ = d;
+  try {
+    const uint64_t next = h.exec_other(*d, pc);
+    return {next, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
+  } catch (...) {
+    return h.failed();
+  }
+}
+
+void Hart::translate(Block& b) {
+  static const TranslationHelpers helpers = {
+      {&translated_load<uint8_t, int8_t>, &translated_load<uint16_t, int16_t>, &translated_load<uint32_t, int32_t>,
+       &translated_load<uint64_t, uint64_t>, &translated_load<uint8_t, uint8_t>, &translated_load<uint16_t, uint16_t>,
+       &translated_load<uint32_t, uint32_t>},
+      {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
+      &translated_other};
+  b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, code_);
+  // A full arena is emptied with the blocks, at the next block boundary (their code runs until then).
+  if (!b.code && code_.full()) flush_ = true;
+}
+
+}  // namespace avp

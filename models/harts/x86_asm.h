@@ -1,0 +1,147 @@
+// The few x86-64 instructions the block translator (block_translator.cpp)
+// emits, encoded into a byte buffer. Registers are numbered as the ISA does
+// (rax 0 .. r15 15); `w` selects 64-bit operands (REX.W), 32-bit otherwise.
+// Memory operands are [base + disp32].
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace avp::x86 {
+
+enum Reg : uint8_t { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
+// Group-1 ALU operations: the /digit of 81 /d and the opcode base of the r/m, r form (base + 1).
+enum Alu : uint8_t { ADD = 0, OR = 1, AND = 4, SUB = 5, XOR = 6, CMP = 7 };
+enum Shift : uint8_t { SHL = 4, SHR = 5, SAR = 7 };
+enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, L = 0xC, GE = 0xD };
+
+class Asm {
+ public:
+  std::vector<uint8_t>& bytes() { return b_; }
+  size_t size() const { return b_.size(); }
+
+  void mov(Reg dst, Reg src) {
+    if (dst != src) rr(0x89, src, dst, true);
+  }
+  void load(Reg dst, Reg base, int32_t disp) { mem(0x8B, dst, base, disp); }
+  void store(Reg base, int32_t disp, Reg src) { mem(0x89, src, base, disp); }
+  void mov_imm(Reg dst, uint64_t v) {
+    if (static_cast<int64_t>(v) == static_cast<int32_t>(v)) {  // sign-extended imm32
+      rex(true, 0, dst);
+      put(0xC7);
+      modrm(3, 0, dst);
+      imm32(static_cast<uint32_t>(v));
+    } else {
+      rex(true, 0, dst);
+      put(0xB8 + (dst & 7));
+      std::memcpy(grow(8), &v, 8);
+    }
+  }
+  void zero(Reg dst) { rr(0x31, dst, dst, false); }  // xor r32, r32
+  void alu(Alu op, Reg dst, Reg src, bool w = true) { rr(static_cast<uint8_t>(op * 8 + 1), src, dst, w); }
+  void alu_imm(Alu op, Reg dst, int32_t imm, bool w = true) {
+    rex(w, 0, dst);
+    put(0x81);
+    modrm(3, op, dst);
+    imm32(static_cast<uint32_t>(imm));
+  }
+  void test(Reg a, Reg b) { rr(0x85, b, a, true); }
+  void shift_imm(Shift op, Reg dst, uint8_t n, bool w = true) {
+    rex(w, 0, dst);
+    put(0xC1);
+    modrm(3, op, dst);
+    put(n);
+  }
+  void shift_cl(Shift op, Reg dst, bool w = true) {
+    rex(w, 0, dst);
+    put(0xD3);
+    modrm(3, op, dst);
+  }
+  void imul(Reg dst, Reg src, bool w = true) {
+    rex(w, dst, src);
+    put(0x0F);
+    put(0xAF);
+    modrm(3, dst, src);
+  }
+  // rdx:rax = rax * src, unsigned (mul) or signed (imul).
+  void mul_wide(Reg src, bool is_signed) {
+    rex(true, 0, src);
+    put(0xF7);
+    modrm(3, is_signed ? 5 : 4, src);
+  }
+  void movsxd(Reg dst, Reg src) {  // dst = sign-extended low 32 bits of src
+    rex(true, dst, src);
+    put(0x63);
+    modrm(3, dst, src);
+  }
+  void setcc_rax(Cond c) {  // rax = condition ? 1 : 0
+    put(0x0F);
+    put(0x90 + c);
+    put(0xC0);  // setcc al
+    put(0x0F);
+    put(0xB6);
+    put(0xC0);  // movzx eax, al
+  }
+  void push(Reg r) {
+    if (r & 8) put(0x41);
+    put(0x50 + (r & 7));
+  }
+  void pop(Reg r) {
+    if (r & 8) put(0x41);
+    put(0x58 + (r & 7));
+  }
+  void call(const void* fn) {
+    mov_imm(RAX, reinterpret_cast<uint64_t>(fn));
+    put(0xFF);
+    put(0xD0);  // call rax
+  }
+  void ret() { put(0xC3); }
+  // Forward jumps: the returned offset is patched by bind().
+  size_t jcc(Cond c) {
+    put(0x0F);
+    put(0x80 + c);
+    return rel32();
+  }
+  size_t jmp() {
+    put(0xE9);
+    return rel32();
+  }
+  void bind(size_t fixup) { bind(fixup, b_.size()); }
+  void bind(size_t fixup, size_t target) {
+    const int32_t rel = static_cast<int32_t>(target - (fixup + 4));
+    std::memcpy(&b_[fixup], &rel, 4);
+  }
+
+ private:
+  void put(uint8_t v) { b_.push_back(v); }
+  uint8_t* grow(size_t n) {
+    b_.resize(b_.size() + n);
+    return &b_[b_.size() - n];
+  }
+  void imm32(uint32_t v) { std::memcpy(grow(4), &v, 4); }
+  size_t rel32() {
+    imm32(0);
+    return b_.size() - 4;
+  }
+  void rex(bool w, unsigned reg, unsigned rm) {
+    const uint8_t r = static_cast<uint8_t>(0x40 | (w ? 8 : 0) | ((reg & 8) ? 4 : 0) | ((rm & 8) ? 1 : 0));
+    if (r != 0x40) put(r);
+  }
+  void modrm(unsigned mod, unsigned reg, unsigned rm) { put(static_cast<uint8_t>(mod << 6 | (reg & 7) << 3 | (rm & 7))); }
+  void rr(uint8_t opcode, unsigned reg, unsigned rm, bool w) {
+    rex(w, reg, rm);
+    put(opcode);
+    modrm(3, reg, rm);
+  }
+  void mem(uint8_t opcode, unsigned reg, unsigned base, int32_t disp) {
+    rex(true, reg, base);
+    put(opcode);
+    modrm(2, reg, base);
+    if ((base & 7) == RSP) put(0x24);  // SIB: base only
+    imm32(static_cast<uint32_t>(disp));
+  }
+
+  std::vector<uint8_t> b_;
+};
+
+}  // namespace avp::x86
