@@ -48,8 +48,9 @@ bool writes_rd(unsigned op) { return !is_branch(op) && !is_store(op); }
 
 class Translator {
  public:
-  Translator(const Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& h)
-      : insns_(insns), n_(n), pc_(pc), helpers_(h) {}
+  Translator(const Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& h, const BlockRetire* r,
+             const BlockChain* c)
+      : insns_(insns), n_(n), pc_(pc), helpers_(h), retire_(r), chain_(r ? c : nullptr) {}
 
   std::vector<uint8_t>& translate() {
     choose_cached();
@@ -57,6 +58,7 @@ class Translator {
     a_.alu_imm(x86::SUB, x86::RSP, 8);  // the stack stays 16-byte aligned at calls
     a_.store(x86::RSP, 0, x86::RSI);     // the hart, for the helpers
     a_.mov(kGuestRegs, x86::RDI);
+    if (a_.size() != kTranslatedInnerEntry) return a_.bytes().clear(), a_.bytes();  // the encoding changed: no code
     reload();
     uint64_t pc = pc_;
     bool ended = false;
@@ -64,10 +66,13 @@ class Translator {
       ended = instruction(i, pc);
       pc += insns_[i].len;
     }
-    if (!ended) exit(pc, n_);
+    if (!ended) exit(pc);
+    for (size_t f : to_tail_) a_.bind(f);
+    tail();
     for (const Stub& s : stubs_) stub(s);
     for (size_t f : to_epilogue_) a_.bind(f);
     write_back();
+    for (size_t f : to_frame_exit_) a_.bind(f);
     a_.alu_imm(x86::ADD, x86::RSP, 8);
     for (size_t i = std::size(kSaved); i-- > 0;) a_.pop(kSaved[i]);
     a_.ret();
@@ -109,6 +114,74 @@ class Translator {
     for (unsigned g = 1; g < 32; ++g)
       if (host_[g] >= 0 && written_[g]) a_.store(kGuestRegs, 8 * g, static_cast<Reg>(host_[g]));
   }
+  // After the retire (rax: the next pc, r8: the hart): on to the next block,
+  // or to the code after this (the exit as retired) when the chain ends here.
+  void chain() {
+    using namespace x86;
+    const BlockChain& c = *chain_;
+    std::vector<size_t> end;
+    for (int32_t flag : {c.stop, c.block_abort}) {
+      a_.cmp_byte(R8, flag, 0);
+      end.push_back(a_.jcc(NE));
+    }
+    a_.cmp_byte(R8, c.chain_enabled, 0);
+    end.push_back(a_.jcc(E));
+    a_.load(RCX, R8, c.time_ps);
+    a_.alu_from_mem(CMP, RCX, R8, c.quantum_ps);
+    end.push_back(a_.jcc(AE));
+    a_.load(RCX, R8, c.limit);
+    a_.test(RCX, RCX);
+    const size_t no_limit = a_.jcc(E);
+    a_.alu_from_mem(CMP, RCX, R8, c.minstret);
+    end.push_back(a_.jcc(BE));  // limit <= minstret
+    a_.bind(no_limit);
+    a_.cmp_byte(R8, c.kernel, 0);
+    const size_t not_kernel = a_.jcc(E);
+    a_.alu_from_mem(CMP, RAX, R8, c.ret_addr);
+    end.push_back(a_.jcc(E));
+    a_.bind(not_kernel);
+    a_.load(RCX, R8, c.mip);
+    a_.alu_from_mem(AND, RCX, R8, c.mie);
+    end.push_back(a_.jcc(NE));
+    for (int32_t hook : {c.debug_hook, c.tracer}) {
+      a_.alu_mem_imm(CMP, R8, hook, 0);
+      end.push_back(a_.jcc(NE));
+    }
+    a_.cmp_byte(R8, c.armed, 0);
+    end.push_back(a_.jcc(NE));
+    a_.cmp_byte(R8, c.fetch_key, c.key);
+    end.push_back(a_.jcc(NE));
+    // The linked block: rcx = link[i] for the i with link_pc[i] == pc.
+    a_.mov_imm(RDX, reinterpret_cast<uint64_t>(c.link_pc));
+    a_.mov_imm(RCX, reinterpret_cast<uint64_t>(c.link));
+    a_.alu_from_mem(CMP, RAX, RDX, 0);
+    const size_t first = a_.jcc(E);
+    a_.alu_from_mem(CMP, RAX, RDX, 8);
+    end.push_back(a_.jcc(NE));
+    a_.alu_imm(ADD, RCX, 8);
+    a_.bind(first);
+    a_.load(RCX, RCX, 0);
+    a_.test(RCX, RCX);
+    end.push_back(a_.jcc(E));
+    a_.load(RDX, RCX, c.code_in_block);
+    a_.test(RDX, RDX);
+    end.push_back(a_.jcc(E));
+    // Leave this block's frame contents: its registers to memory, then enter the next.
+    write_back();
+    a_.mov(RBX, RAX);  // the pc, kept across the call (the registers are written back)
+    a_.mov(RDI, R8);
+    a_.mov(RSI, RCX);
+    a_.mov(RDX, RAX);
+    a_.call(reinterpret_cast<const void*>(c.enter));
+    a_.test(RAX, RAX);
+    const size_t failed = a_.jcc(E);
+    a_.jmp_rax();
+    a_.bind(failed);
+    a_.mov(RAX, RBX);
+    a_.mov_imm(RDX, uint64_t{kExitEnterFailed} << 32);
+    to_frame_exit_.push_back(a_.jmp());
+    for (size_t f : end) a_.bind(f);
+  }
   // Guest register g into host register r.
   void into(Reg r, unsigned g) {
     if (g == 0) a_.zero(r);
@@ -127,9 +200,32 @@ class Translator {
     if (host_[g] >= 0) a_.mov(static_cast<Reg>(host_[g]), r);
     else a_.store(kGuestRegs, 8 * g, r);
   }
-  void exit(uint64_t next_pc, uint64_t status) {
+  // The block ran to its end: the next pc in rax, then the tail.
+  void exit(uint64_t next_pc) {
     a_.mov_imm(x86::RAX, next_pc);
-    a_.mov_imm(x86::RDX, status);
+    to_tail_.push_back(a_.jmp());
+  }
+  void tail() {
+    size_t plain = 0;
+    if (retire_) {
+      const BlockRetire& r = *retire_;
+      a_.load(x86::R8, x86::RSP, 0);
+      a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
+      plain = a_.jcc(x86::NE);
+      const auto add = [this](int32_t field, uint64_t v) {
+        a_.mov_imm(x86::RCX, v);
+        a_.alu_to_mem(x86::ADD, x86::R8, field, x86::RCX);
+      };
+      add(r.minstret, n_);
+      add(r.mcycle, r.cycles);
+      add(r.time_ps, r.ps);
+      for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
+      if (chain_) chain();
+      a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);
+      to_epilogue_.push_back(a_.jmp());
+      a_.bind(plain);
+    }
+    a_.mov_imm(x86::RDX, n_);
     to_epilogue_.push_back(a_.jmp());
   }
   void call_pure(uint64_t (*fn)(uint64_t, uint64_t), const Insn& d) {
@@ -164,12 +260,15 @@ class Translator {
   const size_t n_;
   const uint64_t pc_;
   const TranslationHelpers& helpers_;
+  const BlockRetire* retire_;
+  const BlockChain* chain_;  // only with retire_
   x86::Asm a_;
   int8_t host_[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   bool written_[32] = {};
   std::vector<Stub> stubs_;
-  std::vector<size_t> to_epilogue_;
+  std::vector<size_t> to_tail_, to_epilogue_;
+  std::vector<size_t> to_frame_exit_;  // registers written back already
 };
 
 // One instruction; true when it ended the block (the code has left).
@@ -211,8 +310,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
   reload();
   checked(i, 0, false, true);
   if (i + 1 == n_) {  // its next pc is the block's
-    a_.mov_imm(x86::RDX, n_);
-    to_epilogue_.push_back(a_.jmp());
+    to_tail_.push_back(a_.jmp());
     return true;
   }
   a_.mov_imm(x86::RCX, next);
@@ -226,7 +324,7 @@ bool Translator::control(const Insn& d, uint64_t pc) {
   if (d.op == rv::JAL) {
     a_.mov_imm(x86::RAX, next);
     result(d.rd, x86::RAX);
-    exit(pc + d.imm, n_);
+    exit(pc + d.imm);
     return true;
   }
   if (d.op == rv::JALR) {
@@ -235,17 +333,16 @@ bool Translator::control(const Insn& d, uint64_t pc) {
     a_.alu_imm(x86::AND, x86::RAX, -2);
     a_.mov_imm(x86::RCX, next);
     result(d.rd, x86::RCX);
-    a_.mov_imm(x86::RDX, n_);
-    to_epilogue_.push_back(a_.jmp());
+    to_tail_.push_back(a_.jmp());
     return true;
   }
   static constexpr x86::Cond kCond[] = {x86::E, x86::NE, x86::L, x86::GE, x86::B, x86::AE};
   into(x86::RAX, d.rs1);
   a_.alu(x86::CMP, x86::RAX, source(d.rs2, x86::RCX));
   const size_t taken = a_.jcc(kCond[d.op - rv::BEQ]);
-  exit(next, n_);
+  exit(next);
   a_.bind(taken);
-  exit(pc + d.imm, n_);
+  exit(pc + d.imm);
   return true;
 }
 
@@ -317,9 +414,10 @@ void Translator::alu(const Insn& d, uint64_t pc) {
 }  // namespace
 
 TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& helpers,
-                                CodeArena& arena) {
-  Translator t(insns, n, pc, helpers);
+                                const BlockRetire* retire, const BlockChain* chain, CodeArena& arena) {
+  Translator t(insns, n, pc, helpers, retire, chain);
   const std::vector<uint8_t>& code = t.translate();
+  if (code.empty()) return nullptr;
   return reinterpret_cast<TranslatedBlock>(arena.add(code.data(), code.size()));
 }
 
@@ -327,7 +425,8 @@ TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, co
 
 bool block_translation_available() { return false; }
 
-TranslatedBlock translate_block(const rv::Insn*, size_t, uint64_t, const TranslationHelpers&, CodeArena&) {
+TranslatedBlock translate_block(const rv::Insn*, size_t, uint64_t, const TranslationHelpers&, const BlockRetire*,
+                                const BlockChain*, CodeArena&) {
   return nullptr;
 }
 

@@ -26,6 +26,20 @@ enum BlockExit : uint32_t {
   kExitDone = 0,     // went on (a block: all of it ran, value is the next pc)
   kExitAborted = 1,  // completed, then the block was aborted or the hart stopped (value: the next pc)
   kExitTrapped = 2,  // threw (the hart keeps the exception); the instruction did not complete
+  kExitRetired = 3,  // a block: as kExitDone, and the code has retired it (BlockRetire)
+  kExitEnterFailed = 4,  // entering the next block (BlockChain::enter) threw; value: its pc
+};
+
+// Retiring a block that ran to its end, as Hart::retire_block does, done by
+// the code itself when no helper has counted part of the block yet (the
+// 32-bit `settled` is 0): the counters are 64-bit fields at these offsets
+// from the hart pointer.
+struct BlockRetire {
+  int32_t settled, minstret, mcycle, time_ps, events;  // events: the first of the per-event counters
+  uint64_t cycles, ps;                                 // the block's own cycles and time
+  unsigned kinds;                                      // events counted: ids[k] counts[k] times
+  const uint8_t* ids;
+  const uint8_t* counts;
 };
 
 using TranslatedBlock = JitStep (*)(uint64_t* x, void* hart);
@@ -40,13 +54,40 @@ struct TranslationHelpers {
   JitStep (*other)(void*, uint64_t, const rv::Insn*);
 };
 
+// Going on to the next block in the code itself, after a block retired
+// (what run_insns does between blocks: Hart::chain_goes_on, next_block and
+// enter_block): hart fields at these offsets (bool: 1 byte, the rest 64-bit)
+// end the chain, and the next block is one of the two this block links to,
+// if translated. `enter` (hart, next block, its pc) enters it and returns the
+// address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
+// threw (the hart keeps the exception).
+struct BlockChain {
+  int32_t chain_enabled;                     // bool: chaining is allowed at all
+  int32_t stop, block_abort, kernel, armed;  // bool: any set ends the chain (kernel: at pc == ret_addr)
+  int32_t time_ps, quantum_ps;               // the chain ends once time_ps >= quantum_ps
+  int32_t limit, minstret;                   // ... or minstret >= limit (limit 0: none)
+  int32_t ret_addr, mip, mie;                // ... or mip & mie
+  int32_t debug_hook, tracer;                // pointers: either set ends it
+  int32_t fetch_key;                         // byte: must equal `key`
+  uint8_t key;
+  const uint64_t* link_pc;    // the block's two link slots: link_pc[i] -> link[i]
+  const void* const* link;
+  int32_t code_in_block;      // offset of a block's TranslatedBlock (nullptr: not translated)
+  const uint8_t* (*enter)(void* hart, const void* block, uint64_t pc);
+};
+
+// Where chained code enters a block: after its prologue, which every block shares.
+constexpr size_t kTranslatedInnerEntry = 28;
+
 // Whether this host runs translated code (x86-64).
 bool block_translation_available();
 
 // Code for the n instructions at `insns` (which must stay where they are
 // while the code lives), the first at `pc`; nullptr when the arena is full
-// or the host has no translator.
+// or the host has no translator. Without `retire`, a block that runs to its
+// end reports kExitDone; with `chain` as well, it goes on to the next block
+// where it can, and reports on the block it ended in.
 TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& helpers,
-                                CodeArena& arena);
+                                const BlockRetire* retire, const BlockChain* chain, CodeArena& arena);
 
 }  // namespace avp

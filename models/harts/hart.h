@@ -221,6 +221,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   template <typename T>
   static JitStep translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
   static JitStep translated_other(void* hart, uint64_t pc, const rv::Insn* d) noexcept;
+  static const uint8_t* translated_enter(void* hart, const void* block, uint64_t pc) noexcept;
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
   uint64_t exec(const rv::Insn& d, uint64_t pc);
@@ -359,6 +360,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const rv::Insn* cur_ = nullptr;
   uint32_t settled_ = 0;
   CodeArena code_;                       // the translated blocks' code
+  bool chain_code_ = false;              // translated code may go on to the next block (run_insns' chain)
   std::exception_ptr translated_error_;  // what a helper of translated code caught
   uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none

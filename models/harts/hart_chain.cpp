@@ -128,9 +128,10 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
 #undef AVP_HANDLER_ADDRESS
   };
   uint64_t* const x = s_.x;
+  chain_code_ = chain;
   for (;;) {
-    const Insn* const first = blk->insns.data();
-    const Insn* const end = first + blk->insns.size();
+    const Insn* first = blk->insns.data();
+    const Insn* end = first + blk->insns.size();
     const Insn* it = first + from;
     uint64_t pc = s_.pc;
     lazy_ = blk;
@@ -138,8 +139,15 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     try {
       if (from == 0 && blk->code) {  // translated (hart_translate.cpp): the same steps in host code
         const JitStep r = blk->code(x, this);
-        it = first + static_cast<uint32_t>(r.status);
         pc = r.value;
+        if (r.status >> 32 == kExitEnterFailed) goto enter_failed;
+        if (lazy_ != blk) {  // the code went on to the blocks after it and ended in this one
+          blk = lazy_;
+          first = blk->insns.data();
+          end = first + blk->insns.size();
+        }
+        it = first + static_cast<uint32_t>(r.status);
+        if (r.status >> 32 == kExitRetired) goto retired;
         if (r.status >> 32 == kExitDone) goto done;
         if (r.status >> 32 == kExitAborted) {
           --it;  // the last one that ran
@@ -244,6 +252,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
   done:
     if (settled_ == 0 && it == end) retire_block(*blk);
     else settle_to(static_cast<uint32_t>(it - first));
+  retired:
     lazy_ = nullptr;
     if (!stop_) s_.pc = pc;
     if (!chain || !chain_goes_on()) return;
@@ -252,6 +261,26 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     enter_block(*blk);
     from = 0;
   }
+enter_failed:  // as enter_block above throwing
+  std::rethrow_exception(std::exchange(translated_error_, nullptr));
+}
+
+// Translated code going on to block `block` (BlockChain::enter).
+const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc) noexcept {
+  Hart& h = *static_cast<Hart*>(hart);
+  const Block& b = *static_cast<const Block*>(block);
+  // As run_insns between two blocks: the one that ended is counted, the next entered.
+  h.lazy_ = nullptr;
+  h.s_.pc = pc;
+  try {
+    h.enter_block(b);
+  } catch (...) {
+    h.failed();
+    return nullptr;
+  }
+  h.lazy_ = &b;
+  h.settled_ = 0;
+  return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
 }
 
 uint32_t Hart::index_of_pc(const Block& b) const {

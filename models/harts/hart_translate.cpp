@@ -62,7 +62,19 @@ void Hart::translate(Block& b) {
        &translated_load<uint32_t, uint32_t>},
       {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
       &translated_other};
-  b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, code_);
+  const auto offset = [this](const void* field) {
+    return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(this));
+  };
+  const BlockRetire retire{offset(&settled_), offset(&s_.minstret), offset(&s_.mcycle), offset(time_.ps_address()),
+                           offset(&s_.events[0]), b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
+  const BlockChain chain{offset(&chain_code_), offset(&stop_), offset(&block_abort_), offset(&kernel_),
+                         offset(triggers_.native_armed_address()), offset(time_.ps_address()),
+                         offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
+                         offset(&s_.mip), offset(&s_.mie), offset(&debug_), offset(&tracer_), offset(&fetch_key_), b.key,
+                         b.link_pc, reinterpret_cast<const void* const*>(b.link),
+                         static_cast<int32_t>(reinterpret_cast<const char*>(&b.code) - reinterpret_cast<const char*>(&b)),
+                         &translated_enter};
+  b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   // A full arena is emptied with the blocks, at the next block boundary (their code runs until then).
   if (!b.code && code_.full()) flush_ = true;
 }

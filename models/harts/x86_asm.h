@@ -13,7 +13,7 @@ enum Reg : uint8_t { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R
 // Group-1 ALU operations: the /digit of 81 /d and the opcode base of the r/m, r form (base + 1).
 enum Alu : uint8_t { ADD = 0, OR = 1, AND = 4, SUB = 5, XOR = 6, CMP = 7 };
 enum Shift : uint8_t { SHL = 4, SHR = 5, SAR = 7 };
-enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, L = 0xC, GE = 0xD };
+enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, L = 0xC, GE = 0xD };
 
 class Asm {
  public:
@@ -46,6 +46,24 @@ class Asm {
     imm32(static_cast<uint32_t>(imm));
   }
   void test(Reg a, Reg b) { rr(0x85, b, a, true); }
+  void alu_to_mem(Alu op, Reg base, int32_t disp, Reg src) { mem(static_cast<uint8_t>(op * 8 + 1), src, base, disp); }
+  void alu_from_mem(Alu op, Reg dst, Reg base, int32_t disp) { mem(static_cast<uint8_t>(op * 8 + 3), dst, base, disp); }
+  void cmp_byte(Reg base, int32_t disp, uint8_t v) {  // cmp byte [base + disp], v
+    rex(false, 0, base);
+    put(0x80);
+    modrm(2, CMP, base);
+    if ((base & 7) == RSP) put(0x24);
+    imm32(static_cast<uint32_t>(disp));
+    put(v);
+  }
+  void jmp_rax() {
+    put(0xFF);
+    put(0xE0);
+  }
+  void alu_mem_imm(Alu op, Reg base, int32_t disp, int32_t imm, bool w = true) {
+    mem(0x81, op, base, disp, w);
+    imm32(static_cast<uint32_t>(imm));
+  }
   void shift_imm(Shift op, Reg dst, uint8_t n, bool w = true) {
     rex(w, 0, dst);
     put(0xC1);
@@ -133,8 +151,8 @@ class Asm {
     put(opcode);
     modrm(3, reg, rm);
   }
-  void mem(uint8_t opcode, unsigned reg, unsigned base, int32_t disp) {
-    rex(true, reg, base);
+  void mem(uint8_t opcode, unsigned reg, unsigned base, int32_t disp, bool w = true) {
+    rex(w, reg, base);
     put(opcode);
     modrm(2, reg, base);
     if ((base & 7) == RSP) put(0x24);  // SIB: base only

@@ -32,6 +32,9 @@ struct Fake {
   uint64_t fail_pc = ~0ull;      // the helper called for this pc reports fail_kind
   uint64_t fail_kind = kExitDone;
   std::vector<Call> calls;
+  // What a block's code retires when it runs to its end (BlockRetire's fields).
+  uint32_t settled = 0;
+  uint64_t minstret = 0, mcycle = 0, ps = 0, events[4] = {};
   uint64_t status(uint64_t pc) const { return pc == fail_pc ? fail_kind : uint64_t{kExitDone}; }
 };
 
@@ -174,7 +177,7 @@ TEST(BlockTranslator, RandomBlocksMatchTheReference) {
     ref_fake.x = want_x;
     code_fake.x = got_x;
     const JitStep want = reference(block, pc, want_x, ref_fake);
-    const TranslatedBlock code = translate_block(block.data(), block.size(), pc, kHelpers, arena);
+    const TranslatedBlock code = translate_block(block.data(), block.size(), pc, kHelpers, nullptr, nullptr, arena);
     if (!code) {
       arena.reset();
       --round;
@@ -191,6 +194,49 @@ TEST(BlockTranslator, RandomBlocksMatchTheReference) {
   }
 }
 
+// A block that runs to its end retires itself unless part of it is counted
+// already (settled), in which case the counters are left to the hart.
+TEST(BlockTranslator, RetiresABlockThatRanToItsEnd) {
+  if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+  CodeArena arena;
+  RandomBlocks gen(777);
+  for (int round = 0; round < 2000; ++round) {
+    const std::vector<Insn> block = gen.block();
+    Fake f;
+    uint64_t x[32] = {};
+    f.x = x;
+    f.settled = gen.next() % 4 == 0 ? 1 : 0;
+    const auto offset = [&f](const void* field) {
+      return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&f));
+    };
+    const uint8_t ids[] = {2, 0, 3}, counts[] = {5, 1, 250};
+    const unsigned kinds = gen.next() % 4;
+    const BlockRetire retire{offset(&f.settled), offset(&f.minstret), offset(&f.mcycle), offset(&f.ps),
+                             offset(&f.events[0]), 7 + gen.next() % 100, uint64_t{1} << 40 | gen.next(), kinds, ids, counts};
+    const TranslatedBlock code = translate_block(block.data(), block.size(), 0x2000, kHelpers, &retire, nullptr, arena);
+    if (!code) {
+      arena.reset();
+      --round;
+      continue;
+    }
+    const JitStep s = code(x, &f);
+    SCOPED_TRACE("round " + std::to_string(round));
+    ASSERT_EQ(static_cast<uint32_t>(s.status), block.size());
+    uint64_t want_events[4] = {};
+    if (f.settled == 0) {
+      ASSERT_EQ(s.status >> 32, kExitRetired);
+      ASSERT_EQ(f.minstret, block.size());
+      ASSERT_EQ(f.mcycle, retire.cycles);
+      ASSERT_EQ(f.ps, retire.ps);
+      for (unsigned k = 0; k < kinds; ++k) want_events[ids[k]] += counts[k];
+    } else {
+      ASSERT_EQ(s.status >> 32, kExitDone);
+      ASSERT_EQ(f.minstret + f.mcycle + f.ps, 0u);
+    }
+    for (unsigned e = 0; e < 4; ++e) ASSERT_EQ(f.events[e], want_events[e]) << "event " << e;
+  }
+}
+
 // A W shift uses five bits of the count (x86 and RISC-V agree), not six.
 TEST(BlockTranslator, WShiftsMaskTheCountToFiveBits) {
   if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
@@ -204,7 +250,7 @@ TEST(BlockTranslator, WShiftsMaskTheCountToFiveBits) {
   uint64_t x[32] = {};
   x[11] = 0x80000000ull;
   x[12] = 35;  // a count of 35 shifts by 3 in a W operation
-  const TranslatedBlock code = translate_block(block.data(), 1, 0x1000, kHelpers, arena);
+  const TranslatedBlock code = translate_block(block.data(), 1, 0x1000, kHelpers, nullptr, nullptr, arena);
   ASSERT_NE(code, nullptr);
   Fake f;
   f.x = x;

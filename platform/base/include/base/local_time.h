@@ -31,6 +31,9 @@ class LocalTime {
   void add(const sc_core::sc_time& t) { ps_ += to_ps(t); }
   void add_ps(uint64_t ps) { ps_ += ps; }
   uint64_t ps() const { return ps_; }
+  // For generated code that adds to the offset and checks the quantum (harts' translated blocks).
+  const uint64_t* ps_address() const { return &ps_; }
+  const uint64_t* quantum_address() const { return &quantum_ps_; }
   sc_core::sc_time offset() const { return from_ps(ps_); }
   void set(const sc_core::sc_time& offset) { ps_ = to_ps(offset); }
   // The initiator's own notion of now: SystemC time plus its offset.
