@@ -222,6 +222,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   static JitStep translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
   static JitStep translated_other(void* hart, uint64_t pc, const rv::Insn* d) noexcept;
   static const uint8_t* translated_enter(void* hart, const void* block, uint64_t pc) noexcept;
+  const uint8_t* enter_translated(const Block& b) noexcept;  // translated_enter's general case
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
   uint64_t exec(const rv::Insn& d, uint64_t pc);
@@ -319,6 +320,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch);
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
   void fetch_timing(const Block& b);
+  bool fetch_hits_again(const Block& b);  // fetch_timing's common case; false: nothing done
   void locate_fetch(const Block& b);  // the block's I-cache lines and whether its code is cacheable
   template <typename T>
   T load_slow(uint64_t addr);

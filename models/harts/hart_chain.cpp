@@ -11,6 +11,18 @@ namespace avp {
 
 using namespace rv;
 
+// The block's lines are the last ones fetched, located as they are now: hits, timed.
+[[gnu::always_inline]] inline bool Hart::fetch_hits_again(const Block& b) {
+  if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) return false;
+  if (!(b.lines == 1 ? icache_.hit_again(b.first_line) : b.lines == 2 && icache_.hit_again(b.first_line, b.first_line + 1)))
+    return false;
+  if (const uint64_t t = b.lines * icache_.hit_time()) {
+    time_.add_ps(t);
+    stall_ps_[StallFetch] += t;
+  }
+  return true;
+}
+
 // Instruction-cache timing of a block about to run: one access per line it
 // spans; a miss fills the line from the memory that holds the code (no fill
 // for code outside cacheable memory, such as the host window). Inlined for
@@ -18,13 +30,7 @@ using namespace rv;
 // same two lines.
 [[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b) {
   if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) locate_fetch(b);
-  if (b.lines == 1 ? icache_.hit_again(b.first_line) : b.lines == 2 && icache_.hit_again(b.first_line, b.first_line + 1)) {
-    if (const uint64_t t = b.lines * icache_.hit_time()) {
-      time_.add_ps(t);
-      stall_ps_[StallFetch] += t;
-    }
-    return;
-  }
+  if (fetch_hits_again(b)) return;
   uint64_t t = 0;
   for (uint32_t i = 0; i < b.lines; ++i) {
     bool miss = false;
@@ -272,14 +278,24 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
   // As run_insns between two blocks: the one that ended is counted, the next entered.
   h.lazy_ = nullptr;
   h.s_.pc = pc;
-  try {
-    h.enter_block(b);
-  } catch (...) {
-    h.failed();
-    return nullptr;
-  }
+  // The common case without a call: enter_block with an I-cache that hits again.
+  if (h.icache_.enabled() && !h.fetch_hits_again(b)) return h.enter_translated(b);
+  h.block_abort_ = false;
+  h.history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
   h.lazy_ = &b;
   h.settled_ = 0;
+  return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
+}
+
+const uint8_t* Hart::enter_translated(const Block& b) noexcept {
+  try {
+    enter_block(b);
+  } catch (...) {
+    failed();
+    return nullptr;
+  }
+  lazy_ = &b;
+  settled_ = 0;
   return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
 }
 
