@@ -98,6 +98,13 @@ JitStep reference(const std::vector<Insn>& insns, uint64_t pc, uint64_t* x, Fake
   return {pc, n};
 }
 
+// The block's code; a full arena is emptied first (the earlier blocks' code is not run again).
+TranslatedBlock translate(const std::vector<Insn>& block, uint64_t pc, const BlockRetire* retire, CodeArena& arena) {
+  if (TranslatedBlock code = translate_block(block.data(), block.size(), pc, kHelpers, retire, nullptr, arena)) return code;
+  arena.reset();
+  return translate_block(block.data(), block.size(), pc, kHelpers, retire, nullptr, arena);
+}
+
 class RandomBlocks {
  public:
   explicit RandomBlocks(uint32_t seed) : rng_(seed) {}
@@ -177,12 +184,8 @@ TEST(BlockTranslator, RandomBlocksMatchTheReference) {
     ref_fake.x = want_x;
     code_fake.x = got_x;
     const JitStep want = reference(block, pc, want_x, ref_fake);
-    const TranslatedBlock code = translate_block(block.data(), block.size(), pc, kHelpers, nullptr, nullptr, arena);
-    if (!code) {
-      arena.reset();
-      --round;
-      continue;
-    }
+    const TranslatedBlock code = translate(block, pc, nullptr, arena);
+    ASSERT_NE(code, nullptr);
     const JitStep got = code(got_x, &code_fake);
     SCOPED_TRACE("round " + std::to_string(round));
     ASSERT_EQ(got.status, want.status);
@@ -213,12 +216,8 @@ TEST(BlockTranslator, RetiresABlockThatRanToItsEnd) {
     const unsigned kinds = gen.next() % 4;
     const BlockRetire retire{offset(&f.settled), offset(&f.minstret), offset(&f.mcycle), offset(&f.ps),
                              offset(&f.events[0]), 7 + gen.next() % 100, uint64_t{1} << 40 | gen.next(), kinds, ids, counts};
-    const TranslatedBlock code = translate_block(block.data(), block.size(), 0x2000, kHelpers, &retire, nullptr, arena);
-    if (!code) {
-      arena.reset();
-      --round;
-      continue;
-    }
+    const TranslatedBlock code = translate(block, 0x2000, &retire, arena);
+    ASSERT_NE(code, nullptr);
     const JitStep s = code(x, &f);
     SCOPED_TRACE("round " + std::to_string(round));
     ASSERT_EQ(static_cast<uint32_t>(s.status), block.size());
