@@ -11,6 +11,9 @@ class CodeArena {
  public:
   static constexpr size_t kDefaultSize = size_t{16} << 20;
   explicit CodeArena(size_t size = kDefaultSize) : size_(size) {}
+  void set_size(size_t size) {  // before the first add: the mapping is made then
+    if (!mapped_) size_ = size;
+  }
   ~CodeArena();
   CodeArena(const CodeArena&) = delete;
   CodeArena& operator=(const CodeArena&) = delete;

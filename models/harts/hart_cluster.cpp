@@ -69,6 +69,9 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       translate_blocks(this, "translate", true,
                        "run decoded blocks as x86-64 host code (docs/performance.md, \"Block translation\"); false: "
                        "interpret them (the same simulated results)"),
+      translation_cache_kib(this, "translation_cache", 16384,
+                            "KiB of host code per hart for translated blocks (4..1048576); when it fills up, every "
+                            "decoded block of the hart is dropped and translated again as it runs"),
       cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
       cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
       cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),
@@ -240,6 +243,9 @@ void HartCluster::check_params() const {
     throw ParamError(std::string(name()) + ".triggers: " + std::to_string(triggers.get()) + " is more than 64");
   if (host_threads.get() < 1 || host_threads.get() > 256)
     throw ParamError(std::string(name()) + ".host_threads: " + std::to_string(host_threads.get()) + " is not in 1..256");
+  if (translation_cache_kib.get() < 4 || translation_cache_kib.get() > 1048576)
+    throw ParamError(std::string(name()) + ".translation_cache: " + std::to_string(translation_cache_kib.get()) +
+                     " KiB is not in 4..1048576");
   if (pmp_granularity.get() > 20)
     throw ParamError(std::string(name()) + ".pmp_granularity: " + std::to_string(pmp_granularity.get()) +
                      " is more than 20");

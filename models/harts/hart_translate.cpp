@@ -62,6 +62,7 @@ void Hart::translate(Block& b) {
        &translated_load<uint32_t, uint32_t>},
       {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
       &translated_other};
+  code_.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
   const auto offset = [this](const void* field) {
     return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(this));
   };
