@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harts/rv_semantics.h"
+#include "harts/translated_chain.h"
 #include "harts/x86_asm.h"
 
 namespace avp {
@@ -117,69 +118,9 @@ class Translator {
   // After the retire (rax: the next pc, r8: the hart): on to the next block,
   // or to the code after this (the exit as retired) when the chain ends here.
   void chain() {
-    using namespace x86;
-    const BlockChain& c = *chain_;
-    std::vector<size_t> end;
-    for (int32_t flag : {c.stop, c.block_abort}) {
-      a_.cmp_byte(R8, flag, 0);
-      end.push_back(a_.jcc(NE));
-    }
-    a_.cmp_byte(R8, c.chain_enabled, 0);
-    end.push_back(a_.jcc(E));
-    a_.load(RCX, R8, c.time_ps);
-    a_.alu_from_mem(CMP, RCX, R8, c.quantum_ps);
-    end.push_back(a_.jcc(AE));
-    a_.load(RCX, R8, c.limit);
-    a_.test(RCX, RCX);
-    const size_t no_limit = a_.jcc(E);
-    a_.alu_from_mem(CMP, RCX, R8, c.minstret);
-    end.push_back(a_.jcc(BE));  // limit <= minstret
-    a_.bind(no_limit);
-    a_.cmp_byte(R8, c.kernel, 0);
-    const size_t not_kernel = a_.jcc(E);
-    a_.alu_from_mem(CMP, RAX, R8, c.ret_addr);
-    end.push_back(a_.jcc(E));
-    a_.bind(not_kernel);
-    a_.load(RCX, R8, c.mip);
-    a_.alu_from_mem(AND, RCX, R8, c.mie);
-    end.push_back(a_.jcc(NE));
-    for (int32_t hook : {c.debug_hook, c.tracer}) {
-      a_.alu_mem_imm(CMP, R8, hook, 0);
-      end.push_back(a_.jcc(NE));
-    }
-    a_.cmp_byte(R8, c.armed, 0);
-    end.push_back(a_.jcc(NE));
-    a_.cmp_byte(R8, c.fetch_key, c.key);
-    end.push_back(a_.jcc(NE));
-    // The linked block: rcx = link[i] for the i with link_pc[i] == pc.
-    a_.mov_imm(RDX, reinterpret_cast<uint64_t>(c.link_pc));
-    a_.mov_imm(RCX, reinterpret_cast<uint64_t>(c.link));
-    a_.alu_from_mem(CMP, RAX, RDX, 0);
-    const size_t first = a_.jcc(E);
-    a_.alu_from_mem(CMP, RAX, RDX, 8);
-    end.push_back(a_.jcc(NE));
-    a_.alu_imm(ADD, RCX, 8);
-    a_.bind(first);
-    a_.load(RCX, RCX, 0);
-    a_.test(RCX, RCX);
-    end.push_back(a_.jcc(E));
-    a_.load(RDX, RCX, c.code_in_block);
-    a_.test(RDX, RDX);
-    end.push_back(a_.jcc(E));
-    // Leave this block's frame contents: its registers to memory, then enter the next.
-    write_back();
-    a_.mov(RBX, RAX);  // the pc, kept across the call (the registers are written back)
-    a_.mov(RDI, R8);
-    a_.mov(RSI, RCX);
-    a_.mov(RDX, RAX);
-    a_.call(reinterpret_cast<const void*>(c.enter));
-    a_.test(RAX, RAX);
-    const size_t failed = a_.jcc(E);
-    a_.jmp_rax();
-    a_.bind(failed);
-    a_.mov(RAX, RBX);
-    a_.mov_imm(RDX, uint64_t{kExitEnterFailed} << 32);
-    to_frame_exit_.push_back(a_.jmp());
+    const std::vector<size_t> end = emit_chain_checks(a_, *chain_);
+    write_back();  // the next block reloads what it keeps in registers
+    to_frame_exit_.push_back(emit_enter_next(a_, *chain_));
     for (size_t f : end) a_.bind(f);
   }
   // Guest register g into host register r.

@@ -1,0 +1,23 @@
+// The code between two translated blocks (block_translator.h, BlockChain):
+// the checks of Hart::chain_goes_on and next_block's links, then entering
+// the next block. Emitted after a block retired, with rax holding the next
+// pc and r8 the hart.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "harts/block_translator.h"
+#include "harts/x86_asm.h"
+
+namespace avp {
+
+// The checks; returns the jumps taken when the chain ends here. Falls
+// through with rcx = the linked block at the next pc, which is translated.
+std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c);
+
+// Enters the block in rcx (the block's registers are written back) and jumps
+// to its code; returns the jump taken when entering threw, which leaves with
+// kExitEnterFailed and the pc in rax, registers written back already.
+size_t emit_enter_next(x86::Asm& a, const BlockChain& c);
+
+}  // namespace avp
