@@ -1,0 +1,179 @@
+// Translated blocks going on to the next block in their code
+// (models/harts/translated_chain.cpp): a block that loops to itself runs
+// until the quantum is used; each of the run loop's other checks, a missing
+// link, an untranslated successor or another fetch regime ends the chain
+// after one block; entering the next block gets its block and pc, and an
+// enter that fails is reported with the pc. The hart is a fake whose fields
+// the code reads at the offsets BlockChain gives.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#include "harts/block_translator.h"
+
+namespace {
+
+using namespace avp;
+using namespace avp::rv;
+
+struct FakeBlock {
+  uint64_t link_pc[2] = {~0ull, ~0ull};
+  const FakeBlock* link[2] = {nullptr, nullptr};
+  TranslatedBlock code = nullptr;
+};
+
+struct FakeHart {
+  uint32_t settled = 0;
+  uint64_t minstret = 0, mcycle = 0, time_ps = 0, quantum_ps = 0, events[2] = {};
+  uint64_t limit = 0, ret_addr = 0, mip = 0, mie = 0;
+  void* debug_hook = nullptr;
+  void* tracer = nullptr;
+  bool chain_enabled = true, stop = false, block_abort = false, kernel = false, armed = false;
+  uint8_t fetch_key = 0;
+  bool enter_fails = false;
+  std::vector<std::pair<const FakeBlock*, uint64_t>> entered;
+};
+
+const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
+  FakeHart& h = *static_cast<FakeHart*>(hart);
+  const auto& b = *static_cast<const FakeBlock*>(block);
+  h.entered.emplace_back(&b, pc);
+  if (h.enter_fails) return nullptr;
+  return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
+}
+
+constexpr uint64_t kPc = 0x1000;
+constexpr uint64_t kBlockPs = 3000;
+
+class TranslatedChain : public ::testing::Test {
+ protected:
+  // The block at kPc: x1 += 1, then a jump back to kPc; linked to itself.
+  void SetUp() override {
+    Insn add;
+    add.op = ADDI;
+    add.rd = add.rs1 = 1;
+    add.imm = 1;
+    Insn jump;
+    jump.op = JAL;
+    jump.imm = -4;
+    insns_ = {add, jump};
+    const auto offset = [this](const void* field) {
+      return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
+    };
+    const uint8_t ids[] = {1};
+    const uint8_t counts[] = {2};
+    const BlockRetire retire{offset(&hart_.settled), offset(&hart_.minstret), offset(&hart_.mcycle),
+                             offset(&hart_.time_ps),  offset(&hart_.events[0]), 2, kBlockPs, 1, ids, counts};
+    const BlockChain chain{offset(&hart_.chain_enabled), offset(&hart_.stop), offset(&hart_.block_abort),
+                           offset(&hart_.kernel), offset(&hart_.armed), offset(&hart_.time_ps),
+                           offset(&hart_.quantum_ps), offset(&hart_.limit), offset(&hart_.minstret),
+                           offset(&hart_.ret_addr), offset(&hart_.mip), offset(&hart_.mie),
+                           offset(&hart_.debug_hook), offset(&hart_.tracer), offset(&hart_.fetch_key), 0,
+                           block_.link_pc, reinterpret_cast<const void* const*>(block_.link),
+                           static_cast<int32_t>(offsetof(FakeBlock, code)), &fake_enter};
+    block_.code = translate_block(insns_.data(), insns_.size(), kPc, TranslationHelpers{}, &retire, &chain, arena_);
+    ASSERT_NE(block_.code, nullptr);
+    fresh();
+  }
+  // Before a run: the block linked to itself, counters and registers zero, a quantum of five blocks.
+  void fresh() {
+    block_.link_pc[1] = kPc;
+    block_.link[1] = &block_;
+    hart_ = FakeHart{};
+    hart_.quantum_ps = 5 * kBlockPs;
+    std::fill(std::begin(x_), std::end(x_), 0);
+  }
+  JitStep run() { return block_.code(x_, &hart_); }
+  // The chain ended after the first block: retired, nothing entered.
+  void expect_one_block() {
+    const JitStep s = run();
+    EXPECT_EQ(s.value, kPc);
+    EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
+    EXPECT_EQ(x_[1], 1u);
+    EXPECT_EQ(hart_.minstret, 2u);
+    EXPECT_TRUE(hart_.entered.empty());
+  }
+
+  std::vector<Insn> insns_;
+  CodeArena arena_;
+  FakeBlock block_;
+  FakeHart hart_;
+  uint64_t x_[32] = {};
+};
+
+TEST_F(TranslatedChain, RunsUntilTheQuantumIsUsed) {
+  const JitStep s = run();
+  EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
+  EXPECT_EQ(s.value, kPc);
+  EXPECT_EQ(x_[1], 5u);  // five blocks of 3000 ps fill the 15000 ps quantum
+  EXPECT_EQ(hart_.minstret, 10u);
+  EXPECT_EQ(hart_.mcycle, 10u);
+  EXPECT_EQ(hart_.time_ps, 5 * kBlockPs);
+  EXPECT_EQ(hart_.events[1], 10u);
+  ASSERT_EQ(hart_.entered.size(), 4u);
+  for (const auto& [block, pc] : hart_.entered) {
+    EXPECT_EQ(block, &block_);
+    EXPECT_EQ(pc, kPc);
+  }
+}
+
+TEST_F(TranslatedChain, StopsAtTheInstructionLimit) {
+  hart_.limit = 6;
+  run();
+  EXPECT_EQ(hart_.minstret, 6u);
+  EXPECT_EQ(x_[1], 3u);
+}
+
+TEST_F(TranslatedChain, EachCheckEndsTheChain) {
+  const std::vector<std::pair<const char*, void (*)(FakeHart&)>> checks = {
+      {"chaining off", [](FakeHart& h) { h.chain_enabled = false; }},
+      {"stop", [](FakeHart& h) { h.stop = true; }},
+      {"block abort", [](FakeHart& h) { h.block_abort = true; }},
+      {"quantum used", [](FakeHart& h) { h.time_ps = h.quantum_ps; }},
+      {"limit reached", [](FakeHart& h) { h.limit = 2; }},
+      {"kernel returns", [](FakeHart& h) { h.kernel = true; h.ret_addr = kPc; }},
+      {"interrupt pending", [](FakeHart& h) { h.mip = h.mie = 0x80; }},
+      {"debugger", [](FakeHart& h) { h.debug_hook = &h; }},
+      {"tracer", [](FakeHart& h) { h.tracer = &h; }},
+      {"trigger armed", [](FakeHart& h) { h.armed = true; }},
+      {"other fetch regime", [](FakeHart& h) { h.fetch_key = 1; }},
+  };
+  for (const auto& [what, set] : checks) {
+    SCOPED_TRACE(what);
+    fresh();
+    set(hart_);
+    expect_one_block();
+  }
+  // Negative controls: a kernel return elsewhere, an interrupt not enabled, a limit ahead.
+  fresh();
+  hart_.kernel = true;
+  hart_.ret_addr = kPc + 4;
+  hart_.mip = 0x80;
+  hart_.limit = 100;
+  run();
+  EXPECT_EQ(hart_.entered.size(), 4u);
+}
+
+TEST_F(TranslatedChain, EndsWithoutALinkOrCode) {
+  block_.link_pc[1] = ~0ull;
+  expect_one_block();
+  fresh();
+  FakeBlock untranslated;
+  block_.link[1] = &untranslated;
+  expect_one_block();
+}
+
+TEST_F(TranslatedChain, ReportsAFailedEnter) {
+  hart_.enter_fails = true;
+  const JitStep s = run();
+  EXPECT_EQ(s.status, uint64_t{kExitEnterFailed} << 32);
+  EXPECT_EQ(s.value, kPc);
+  ASSERT_EQ(hart_.entered.size(), 1u);
+  EXPECT_EQ(x_[1], 1u);  // the registers of the block that ran are written back
+}
+
+}  // namespace
