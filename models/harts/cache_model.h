@@ -38,10 +38,10 @@ class CacheModel {
       miss = false;
       return g_.hit_ps;
     }
-    const unsigned other = last_ ^ 1u;
-    if (block == recent_block_[other] && recent_[other]->tag == block) {
-      last_ = other;
-      return hit(recent_[other], write, miss);
+    if (hit_previous(block)) {
+      recent_[last_]->dirty |= write;
+      miss = false;
+      return g_.hit_ps;
     }
     return access_set(block, write, miss);
   }
@@ -49,6 +49,16 @@ class CacheModel {
   // line already, so only the count changes) is a hit; false for any other line.
   bool hit_again(uint64_t block) {
     if (block != recent_block_[last_]) return false;
+    ++hits_;
+    return true;
+  }
+  // An access to the line of the access before the last one while its way
+  // still holds it: a hit found without the set search (the same bookkeeping).
+  bool hit_previous(uint64_t block) {
+    const unsigned other = last_ ^ 1u;
+    if (block != recent_block_[other] || recent_[other]->tag != block) return false;
+    last_ = other;
+    recent_[other]->used = ++clock_;
     ++hits_;
     return true;
   }
@@ -77,13 +87,6 @@ class CacheModel {
     uint64_t used = 0;
     bool dirty = false;
   };
-  uint64_t hit(Way* way, bool write, bool& miss) {
-    way->used = ++clock_;
-    way->dirty |= write;
-    ++hits_;
-    miss = false;
-    return g_.hit_ps;
-  }
   uint64_t access_set(uint64_t block, bool write, bool& miss);
   void remember(uint64_t block, Way* way) {
     if (way != recent_[last_]) last_ ^= 1u;  // the other entry becomes the most recent

@@ -11,10 +11,11 @@ namespace avp {
 
 using namespace rv;
 
-// The block's lines are the last ones fetched, located as they are now: hits, timed.
+// The block's lines are the last ones fetched (or its one line the one before), located as they are now: hits, timed.
 [[gnu::always_inline]] inline bool Hart::fetch_hits_again(const Block& b) {
   if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) return false;
-  if (!(b.lines == 1 ? icache_.hit_again(b.first_line) : b.lines == 2 && icache_.hit_again(b.first_line, b.first_line + 1)))
+  if (!(b.lines == 1 ? icache_.hit_again(b.first_line) || icache_.hit_previous(b.first_line)
+                     : b.lines == 2 && icache_.hit_again(b.first_line, b.first_line + 1)))
     return false;
   if (const uint64_t t = b.lines * icache_.hit_time()) {
     time_.add_ps(t);
