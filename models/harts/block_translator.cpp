@@ -59,7 +59,10 @@ class Translator {
     a_.alu_imm(x86::SUB, x86::RSP, 8);  // the stack stays 16-byte aligned at calls
     a_.store(x86::RSP, 0, x86::RSI);     // the hart, for the helpers
     a_.mov(kGuestRegs, x86::RDI);
-    if (a_.size() != kTranslatedInnerEntry) return a_.bytes().clear(), a_.bytes();  // the encoding changed: no code
+    if (a_.size() != kTranslatedInnerEntry) {  // the encoding changed: no code
+      a_.bytes().clear();
+      return a_.bytes();
+    }
     reload();
     uint64_t pc = pc_;
     bool ended = false;

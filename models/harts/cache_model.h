@@ -33,12 +33,7 @@ class CacheModel {
     // present), or the line before it while its way still holds it (a loop
     // that spans two lines, code and data alternating); the same bookkeeping
     // as a hit found by the set search.
-    if (hit_again(block)) {
-      recent_[last_]->dirty |= write;
-      miss = false;
-      return g_.hit_ps;
-    }
-    if (hit_previous(block)) {
+    if (hit_again(block) || hit_previous(block)) {
       recent_[last_]->dirty |= write;
       miss = false;
       return g_.hit_ps;

@@ -22,7 +22,6 @@ class CodeArena {
   // gives no executable memory (the block is then interpreted).
   void* add(const uint8_t* code, size_t n);
   void reset() { used_ = 0; full_ = false; }
-  size_t used() const { return used_; }
   bool full() const { return full_; }
 
  private:
