@@ -6,7 +6,6 @@
 
 #include "harts/rv_semantics.h"
 #include "harts/translated_chain.h"
-#include "harts/translated_data.h"
 #include "harts/x86_asm.h"
 
 namespace avp {
@@ -51,8 +50,8 @@ bool writes_rd(unsigned op) { return !is_branch(op) && !is_store(op); }
 class Translator {
  public:
   Translator(const Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& h, const BlockRetire* r,
-             const BlockChain* c, const DataFastPath* data)
-      : insns_(insns), n_(n), pc_(pc), helpers_(h), retire_(r), chain_(r ? c : nullptr), data_(data) {}
+             const BlockChain* c)
+      : insns_(insns), n_(n), pc_(pc), helpers_(h), retire_(r), chain_(r ? c : nullptr) {}
 
   std::vector<uint8_t>& translate() {
     choose_cached();
@@ -74,7 +73,6 @@ class Translator {
     if (!ended) exit(pc);
     for (size_t f : to_tail_) a_.bind(f);
     tail();
-    for (const SlowAccess& s : slow_) slow_access(s);
     for (const Stub& s : stubs_) stub(s);
     for (size_t f : to_epilogue_) a_.bind(f);
     write_back();
@@ -93,13 +91,6 @@ class Translator {
     uint64_t next_pc;
     bool load, other;  // other: the helper returned the next pc
     bool diverted;     // other: the next pc is not the next instruction's
-  };
-  // A load or store the code tried itself (translated_data.h): the jumps to its helper call.
-  struct SlowAccess {
-    std::vector<size_t> fixups;
-    uint32_t index;
-    uint64_t pc;
-    size_t join;  // where the code goes on after the access
   };
 
   void choose_cached() {
@@ -200,29 +191,6 @@ class Translator {
     a_.mov_imm(x86::RDX, (s.index + 1) | uint64_t{kExitAborted} << 32);
     to_epilogue_.push_back(a_.jmp());
   }
-  // The helper call of load or store i at pc (the address in rsi).
-  void memory_helper(uint32_t i, uint64_t pc) {
-    const Insn& d = insns_[i];
-    if (is_load(d.op)) {
-      a_.mov_imm(x86::RDX, pc);
-      a_.mov_imm(x86::RCX, reinterpret_cast<uint64_t>(&d));
-      a_.load(x86::RDI, x86::RSP, 0);
-      a_.call(reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB]));
-      checked(i, pc + d.len, true, false);
-    } else {
-      into(x86::RDX, d.rs2);
-      a_.mov_imm(x86::RCX, pc);
-      a_.mov_imm(x86::R8, reinterpret_cast<uint64_t>(&d));
-      a_.load(x86::RDI, x86::RSP, 0);
-      a_.call(reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
-      checked(i, pc + d.len, false, false);
-    }
-  }
-  void slow_access(const SlowAccess& s) {
-    for (size_t f : s.fixups) a_.bind(f);
-    memory_helper(s.index, s.pc);
-    a_.bind(a_.jmp(), s.join);
-  }
   void checked(uint32_t i, uint64_t next_pc, bool load, bool other) {
     a_.test(x86::RDX, x86::RDX);
     stubs_.push_back({a_.jcc(x86::NE), i, next_pc, load, other, false});
@@ -238,13 +206,11 @@ class Translator {
   const TranslationHelpers& helpers_;
   const BlockRetire* retire_;
   const BlockChain* chain_;  // only with retire_
-  const DataFastPath* data_;  // nullptr: every load and store calls its helper
   x86::Asm a_;
   int8_t host_[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   bool written_[32] = {};
   std::vector<Stub> stubs_;
-  std::vector<SlowAccess> slow_;
   std::vector<size_t> to_tail_, to_epilogue_;
   std::vector<size_t> to_frame_exit_;  // registers written back already
 };
@@ -256,16 +222,21 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
   if (is_load(d.op) || is_store(d.op)) {
     into(x86::RSI, d.rs1);
     if (d.imm) a_.alu_imm(x86::ADD, x86::RSI, static_cast<int32_t>(d.imm));
-    if (data_) {  // the common case in the code, the rest out of line
-      static constexpr unsigned kLoadSize[] = {1, 2, 4, 8, 1, 2, 4};
-      a_.load(x86::R8, x86::RSP, 0);
-      slow_.push_back({is_load(d.op) ? emit_fast_load(a_, *data_, kLoadSize[d.op - rv::LB], d.op <= rv::LD)
-                                     : emit_fast_store(a_, *data_, 1u << (d.op - rv::SB), source(d.rs2, x86::RDI)),
-                       i, pc, a_.size()});
+    if (is_load(d.op)) {
+      a_.mov_imm(x86::RDX, pc);
+      a_.mov_imm(x86::RCX, reinterpret_cast<uint64_t>(&d));
+      a_.load(x86::RDI, x86::RSP, 0);
+      a_.call(reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB]));
+      checked(i, next, true, false);
+      result(d.rd, x86::RAX);
     } else {
-      memory_helper(i, pc);
+      into(x86::RDX, d.rs2);
+      a_.mov_imm(x86::RCX, pc);
+      a_.mov_imm(x86::R8, reinterpret_cast<uint64_t>(&d));
+      a_.load(x86::RDI, x86::RSP, 0);
+      a_.call(reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
+      checked(i, next, false, false);
     }
-    if (is_load(d.op)) result(d.rd, x86::RAX);
     return false;
   }
   if (is_branch(d.op) || d.op == rv::JAL || d.op == rv::JALR) return control(d, pc), true;
@@ -387,9 +358,8 @@ void Translator::alu(const Insn& d, uint64_t pc) {
 }  // namespace
 
 TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& helpers,
-                                const BlockRetire* retire, const BlockChain* chain, const DataFastPath* data,
-                                CodeArena& arena) {
-  Translator t(insns, n, pc, helpers, retire, chain, data);
+                                const BlockRetire* retire, const BlockChain* chain, CodeArena& arena) {
+  Translator t(insns, n, pc, helpers, retire, chain);
   const std::vector<uint8_t>& code = t.translate();
   if (code.empty()) return nullptr;
   return reinterpret_cast<TranslatedBlock>(arena.add(code.data(), code.size()));
@@ -400,7 +370,7 @@ TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, co
 bool block_translation_available() { return false; }
 
 TranslatedBlock translate_block(const rv::Insn*, size_t, uint64_t, const TranslationHelpers&, const BlockRetire*,
-                                const BlockChain*, const DataFastPath*, CodeArena&) {
+                                const BlockChain*, CodeArena&) {
   return nullptr;
 }
 

@@ -82,16 +82,12 @@ constexpr size_t kTranslatedInnerEntry = 28;
 // Whether this host runs translated code (x86-64).
 bool block_translation_available();
 
-struct DataFastPath;  // translated_data.h
-
 // Code for the n instructions at `insns` (which must stay where they are
 // while the code lives), the first at `pc`; nullptr when the arena is full
 // or the host has no translator. Without `retire`, a block that runs to its
 // end reports kExitDone; with `chain` as well, it goes on to the next block
-// where it can, and reports on the block it ended in. With `data`, loads and
-// stores take their common case in the code and call helpers for the rest.
+// where it can, and reports on the block it ended in.
 TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& helpers,
-                                const BlockRetire* retire, const BlockChain* chain, const DataFastPath* data,
-                                CodeArena& arena);
+                                const BlockRetire* retire, const BlockChain* chain, CodeArena& arena);
 
 }  // namespace avp

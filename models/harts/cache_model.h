@@ -2,7 +2,6 @@
 // set-associative with LRU replacement and dirty bits, so hits, misses and
 // write-backs cost their configured latencies and feed the statistics.
 #pragma once
-#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -67,16 +66,6 @@ class CacheModel {
     return true;
   }
   uint64_t hit_time() const { return g_.hit_ps; }
-  // Where hit_again's state is, for generated code that takes its path
-  // itself (the harts' translated loads and stores, translated_data.h).
-  struct HitAgainState {
-    const unsigned* last;          // which of the two below is the most recent
-    const uint64_t* recent_block;  // [2]
-    const void* recent_way;        // Way*[2]
-    const uint64_t* hits;
-    size_t way_dirty;  // offset of a way's dirty flag (bool)
-  };
-  HitAgainState hit_again_state() const { return {&last_, recent_block_, recent_, &hits_, offsetof(Way, dirty)}; }
   // The line (address >> line_bits()) the last miss wrote back; ~0: none.
   uint64_t written_back() const { return written_back_; }
   // Writes back and invalidates every line; returns the time the write-backs

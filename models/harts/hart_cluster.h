@@ -104,15 +104,6 @@ class HartCluster : public sc_core::sc_module, public HartControl {
                                          (((addr + len - 1) >> kGranuleBits) != g && is_code(addr + len - 1, 1)));
   }
   void code_written(uint64_t addr, unsigned len);
-  // For translated stores (translated_data.h), which check themselves that
-  // after_store would have nothing to do: reservations_active()'s word and is_code()'s map.
-  const unsigned* reservations_word() const {
-    static_assert(sizeof(reservations_) == sizeof(unsigned) && std::atomic<unsigned>::is_always_lock_free);
-    return reinterpret_cast<const unsigned*>(&reservations_);
-  }
-  const uint64_t* code_map() const { return code_map_.data(); }
-  uint64_t code_granules() const { return code_map_.size() * 64; }
-  static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
   const XintfMap& xintf_map() const { return xintf_map_; }
   Param<std::string> xintf_luns, xintf_devices;
   // The DMA register block the xintf DMA device programs: the platform sets
@@ -133,6 +124,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Totals totals() const;
 
  private:
+  static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
   void configure_costs();
   void prepare_start(Hart& h);
   void check_params() const;  // throws ParamError naming the first bad parameter

@@ -7,7 +7,6 @@
 // reported, so translated and interpreted blocks give the same results.
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
-#include "harts/translated_data.h"
 
 namespace avp {
 
@@ -76,18 +75,7 @@ void Hart::translate(Block& b) {
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          static_cast<int32_t>(reinterpret_cast<const char*>(&b.code) - reinterpret_cast<const char*>(&b)),
                          &translated_enter};
-  // Loads and stores: what load(), store() and data_time() use.
-  const auto region = [&](const DmiRegion& r) {
-    return DataFastPath::Region{offset(&r.base), offset(&r.size), offset(&r.ptr), offset(&r.pa_delta)};
-  };
-  const CacheModel::HitAgainState d = dcache_.hit_again_state();
-  const DataFastPath data{region(rd_), region(wr_), offset(d.last), offset(d.recent_block), offset(d.recent_way),
-                          static_cast<int32_t>(d.way_dirty), offset(d.hits), offset(time_.ps_address()),
-                          offset(&stall_ps_[StallMemory]), dcache_.line_bits(), dcache_.hit_time(),
-                          cluster_.reservations_word(), cluster_.code_map(), cluster_.code_granules(),
-                          HartCluster::kGranuleBits};
-  b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain,
-                           dcache_.enabled() ? &data : nullptr, code_);
+  b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   // A full arena is emptied with the blocks, at the next block boundary (their code runs until then).
   if (!b.code && code_.full()) flush_ = true;
 }

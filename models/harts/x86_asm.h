@@ -13,7 +13,7 @@ enum Reg : uint8_t { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R
 // Group-1 ALU operations: the /digit of 81 /d and the opcode base of the r/m, r form (base + 1).
 enum Alu : uint8_t { ADD = 0, OR = 1, AND = 4, SUB = 5, XOR = 6, CMP = 7 };
 enum Shift : uint8_t { SHL = 4, SHR = 5, SAR = 7 };
-enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, A = 7, L = 0xC, GE = 0xD };
+enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, L = 0xC, GE = 0xD };
 
 class Asm {
  public:
@@ -25,30 +25,6 @@ class Asm {
   }
   void load(Reg dst, Reg base, int32_t disp) { mem(0x8B, dst, base, disp); }
   void store(Reg base, int32_t disp, Reg src) { mem(0x89, src, base, disp); }
-  void load32(Reg dst, Reg base, int32_t disp) { mem(0x8B, dst, base, disp, false); }  // zero-extends
-  // dst = the `size`-byte value at [base + disp], sign- or zero-extended to 64 bits.
-  void load_sized(Reg dst, Reg base, int32_t disp, unsigned size, bool sign) {
-    if (size == 8) return load(dst, base, disp);
-    if (size == 4) return sign ? mem(0x63, dst, base, disp) : load32(dst, base, disp);  // movsxd / mov r32
-    mem(static_cast<uint8_t>((sign ? 0xBE : 0xB6) + (size == 2)), dst, base, disp, true, true);  // movsx / movzx
-  }
-  // The low `size` bytes of src to [base + disp].
-  void store_sized(Reg base, int32_t disp, Reg src, unsigned size) {
-    if (size == 8) return store(base, disp, src);
-    if (size == 2) put(0x66);
-    if (size == 1 && src >= RSP && src <= RDI && base < R8) put(0x40);  // spl..dil, not ah..bh
-    mem(size == 1 ? 0x88 : 0x89, src, base, disp, false);
-  }
-  void store_byte_imm(Reg base, int32_t disp, uint8_t v) {  // mov byte [base + disp], v
-    mem(0xC6, 0, base, disp, false);
-    put(v);
-  }
-  void bt(Reg a, Reg bit) {  // CF = bit (bit & 63) of a
-    rex(true, bit, a);
-    put(0x0F);
-    put(0xA3);
-    modrm(3, bit, a);
-  }
   void mov_imm(Reg dst, uint64_t v) {
     if (static_cast<int64_t>(v) == static_cast<int32_t>(v)) {  // sign-extended imm32
       rex(true, 0, dst);
@@ -175,10 +151,8 @@ class Asm {
     put(opcode);
     modrm(3, reg, rm);
   }
-  // two_byte: the opcode follows 0F.
-  void mem(uint8_t opcode, unsigned reg, unsigned base, int32_t disp, bool w = true, bool two_byte = false) {
+  void mem(uint8_t opcode, unsigned reg, unsigned base, int32_t disp, bool w = true) {
     rex(w, reg, base);
-    if (two_byte) put(0x0F);
     put(opcode);
     modrm(2, reg, base);
     if ((base & 7) == RSP) put(0x24);  // SIB: base only

@@ -100,9 +100,9 @@ JitStep reference(const std::vector<Insn>& insns, uint64_t pc, uint64_t* x, Fake
 
 // The block's code; a full arena is emptied first (the earlier blocks' code is not run again).
 TranslatedBlock translate(const std::vector<Insn>& block, uint64_t pc, const BlockRetire* retire, CodeArena& arena) {
-  if (TranslatedBlock code = translate_block(block.data(), block.size(), pc, kHelpers, retire, nullptr, nullptr, arena)) return code;
+  if (TranslatedBlock code = translate_block(block.data(), block.size(), pc, kHelpers, retire, nullptr, arena)) return code;
   arena.reset();
-  return translate_block(block.data(), block.size(), pc, kHelpers, retire, nullptr, nullptr, arena);
+  return translate_block(block.data(), block.size(), pc, kHelpers, retire, nullptr, arena);
 }
 
 class RandomBlocks {
@@ -249,7 +249,7 @@ TEST(BlockTranslator, WShiftsMaskTheCountToFiveBits) {
   uint64_t x[32] = {};
   x[11] = 0x80000000ull;
   x[12] = 35;  // a count of 35 shifts by 3 in a W operation
-  const TranslatedBlock code = translate_block(block.data(), 1, 0x1000, kHelpers, nullptr, nullptr, nullptr, arena);
+  const TranslatedBlock code = translate_block(block.data(), 1, 0x1000, kHelpers, nullptr, nullptr, arena);
   ASSERT_NE(code, nullptr);
   Fake f;
   f.x = x;

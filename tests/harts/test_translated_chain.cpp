@@ -75,7 +75,7 @@ class TranslatedChain : public ::testing::Test {
                            offset(&hart_.debug_hook), offset(&hart_.tracer), offset(&hart_.fetch_key), 0,
                            block_.link_pc, reinterpret_cast<const void* const*>(block_.link),
                            static_cast<int32_t>(offsetof(FakeBlock, code)), &fake_enter};
-    block_.code = translate_block(insns_.data(), insns_.size(), kPc, TranslationHelpers{}, &retire, &chain, nullptr, arena_);
+    block_.code = translate_block(insns_.data(), insns_.size(), kPc, TranslationHelpers{}, &retire, &chain, arena_);
     ASSERT_NE(block_.code, nullptr);
     fresh();
   }
