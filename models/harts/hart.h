@@ -140,6 +140,14 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // the simulation thread waits. The hart's own thread finishes it.
   void run_slice();
   sc_core::sc_event& slice_done() { return slice_done_; }
+  // Between slices without the hart's thread (HartSlices parks the hart):
+  // after a slice that only used its quantum, the quantum boundary its
+  // thread would wait for (its local time set as sync_to_grid sets it), or
+  // 0 when the thread has more to do. At that boundary, unpark() does what
+  // sync_to_grid does after its wait and says whether the next slice may
+  // run without the thread too.
+  uint64_t park_until_grid();
+  bool unpark();
 
  private:
   // Thrown in a slice before the instruction that needs the kernel has done anything.
@@ -148,6 +156,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void finish_slice();    // in the hart's thread: the part of the slice the kernel must see
   void quantum_sync();    // sync(), or in the parallel schedule sync_to_grid()
   void sync_to_grid();    // waits to the last quantum boundary not after the local time
+  uint64_t grid_boundary();  // sync_to_grid before its wait: the boundary (0: none ahead)
+  void check_deadline();     // on meeting SystemC time: the kernel watchdog
   // The cluster's lock on what harts share, taken only in a slice (the serial schedule needs none).
   std::unique_lock<std::mutex> shared_lock();
   struct alignas(kHostLine) Block {
@@ -395,6 +405,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const Block* resume_block_ = nullptr;
   const Block* left_block_ = nullptr;  // the block run_insns was in when NeedsKernel left it
   uint32_t resume_index_ = 0;
+  uint64_t grid_ahead_ = 0;  // the local time beyond the boundary sync_to_grid waits for
   TrapException slice_trap_{};
   std::exception_ptr slice_error_;
   bool code_hit_ = false;  // a slice's store hit decoded code: the kernel invalidates after the slice

@@ -94,19 +94,35 @@ void Hart::quantum_sync() {
 }
 
 void Hart::sync_to_grid() {
+  if (grid_boundary()) {
+    time_.sync();
+    time_.add_ps(grid_ahead_);
+  }
+  check_deadline();
+}
+
+uint64_t Hart::grid_boundary() {
   // Harts that wake at the same quantum boundary run their next slices
   // together; the local time beyond the boundary stays ahead, so nothing is
   // lost or added.
   const uint64_t now = to_ps(sc_core::sc_time_stamp()), q = to_ps(cluster_.quantum());
   const uint64_t boundary = (now + time_.ps()) / q * q;
-  if (boundary > now) {
-    const uint64_t ahead = now + time_.ps() - boundary;
-    time_.set(from_ps(boundary - now));
-    time_.sync();
-    time_.add_ps(ahead);
-  }
-  if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && sc_core::sc_time_stamp() >= deadline_)
-    timed_out_ = block_abort_ = true;
+  if (boundary <= now) return 0;
+  grid_ahead_ = now + time_.ps() - boundary;
+  time_.set(from_ps(boundary - now));
+  return boundary;
+}
+
+uint64_t Hart::park_until_grid() {
+  // What finish_slice would do after such a slice: only sync_to_grid.
+  const bool only_sync = slice_end_ == SliceEnd::Block && time_.quantum_used() && !(limit_ && s_.minstret >= limit_);
+  return only_sync ? grid_boundary() : 0;
+}
+
+bool Hart::unpark() {
+  time_.set(from_ps(grid_ahead_));
+  check_deadline();
+  return !observed();  // a tracer attached meanwhile: the thread's observed loop runs
 }
 
 }  // namespace avp

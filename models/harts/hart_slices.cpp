@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "base/cpu_relax.h"
+#include "base/local_time.h"
 #include "harts/hart.h"
 
 namespace avp {
@@ -42,14 +43,35 @@ void HartSlices::run(Hart& h) {
 
 void HartSlices::dispatch() {
   for (;;) {
-    sc_core::wait(ready_ev_);
+    if (parked_.empty()) {
+      sc_core::wait(ready_ev_);
+    } else {
+      sc_core::wait(from_ps(parked_.begin()->first - to_ps(sc_core::sc_time_stamp())), ready_ev_);
+      if (unpark_due()) continue;
+    }
     std::vector<Hart*> batch;
     batch.swap(ready_);
     std::sort(batch.begin(), batch.end(), [](const Hart* a, const Hart* b) { return a->id() < b->id(); });
     run_batch(batch);
     // Immediate: the harts resume in this evaluation phase, in hart order.
-    for (Hart* h : batch) h->slice_done().notify();
+    for (Hart* h : batch) {
+      if (const uint64_t boundary = h->park_until_grid()) parked_.emplace(boundary, h);
+      else h->slice_done().notify();
+    }
   }
+}
+
+bool HartSlices::unpark_due() {
+  const uint64_t now = to_ps(sc_core::sc_time_stamp());
+  if (parked_.begin()->first > now) return false;
+  // The boundary's first delta cycle, where the harts' threads would wake
+  // from sync_to_grid and ask: the batch runs in the next one, as theirs would.
+  for (auto it = parked_.begin(); it != parked_.end() && it->first <= now; it = parked_.erase(it)) {
+    if (it->second->unpark()) ready_.push_back(it->second);
+    else it->second->slice_done().notify();
+  }
+  if (!ready_.empty()) ready_ev_.notify(sc_core::SC_ZERO_TIME);
+  return true;
 }
 
 void HartSlices::run_batch(const std::vector<Hart*>& batch) {
