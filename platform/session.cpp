@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "base/params.h"
+#include "base/run_ahead.h"
 #include "base/status_line.h"
 #include "base/text_trace.h"
 #include "base/trace.h"
@@ -128,24 +129,34 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
       },
       "host_program");
 
-  // Runs one quantum at a time so signals are seen within a quantum of
-  // simulated time; the order of events is the same as in one sc_start.
+  // Runs the simulation in chunks so signals, snapshot requests and the
+  // progress line are seen every few milliseconds of wall-clock time; the
+  // order of events is the same as in one sc_start. A chunk starts at one
+  // quantum and doubles while chunks take less than kChunkWall / 4, halves
+  // above kChunkWall. Where it stops bounds run-ahead (base/run_ahead.h).
   install_run_signals();
   Progress progress(opt.progress && isatty(STDERR_FILENO), start);
   RunEnd end;
   const sc_core::sc_time limit = platform.time_limit.get();
   const sc_core::sc_time step = platform.quantum.get() > sc_core::SC_ZERO_TIME ? platform.quantum.get()
                                                                              : sc_core::sc_time(1, sc_core::SC_US);
+  constexpr auto kChunkWall = std::chrono::milliseconds(20);
+  sc_core::sc_time span = step;
   for (;;) {
     // Idle stretches (e.g. a host program's long timed wait) are crossed in one
     // call: nothing happens before the next pending event, so the order of
     // events is the same and signals are still seen at once. Before the first
     // sc_start no process has run, so nothing is pending yet: one step then.
-    sc_core::sc_time chunk = step;
-    if (sc_core::sc_get_status() == sc_core::SC_PAUSED) chunk = std::max(step, sc_core::sc_time_to_pending_activity());
+    sc_core::sc_time chunk = span;
+    if (sc_core::sc_get_status() == sc_core::SC_PAUSED) chunk = std::max(span, sc_core::sc_time_to_pending_activity());
     if (limit > sc_core::SC_ZERO_TIME && limit - sc_core::sc_time_stamp() < chunk) chunk = limit - sc_core::sc_time_stamp();
     try {
+      RunAhead::bound(chunk);
+      const auto chunk_start = Clock::now();
       sc_core::sc_start(chunk);
+      const auto wall = Clock::now() - chunk_start;
+      if (wall < kChunkWall / 4 && span < step * 1000000) span = span * 2;
+      else if (wall > kChunkWall && span > step) span = std::max(step, span / 2);
     } catch (const std::exception& e) {
       // The manifest says how the run ended even when an error ends it.
       status_line_end();

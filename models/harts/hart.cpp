@@ -66,13 +66,14 @@ void Hart::thread() {
 void Hart::sync() {
   settle();
   if (time_.ps()) time_.sync();  // the hart syncs often: no delta cycle when it is not ahead
-  check_deadline();
+  check_deadline(sc_core::sc_time_stamp());
 }
 
-void Hart::check_deadline() {
+void Hart::check_deadline(const sc_core::sc_time& now) {
   // The kernel watchdog's deadline, checked whenever the hart meets SystemC
-  // time (every quantum at least): the run loop ends the instance.
-  if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && sc_core::sc_time_stamp() >= deadline_)
+  // time or runs on past a quantum's end (every quantum at least): the run
+  // loop ends the instance.
+  if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && now >= deadline_)
     timed_out_ = block_abort_ = true;
 }
 

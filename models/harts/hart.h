@@ -154,10 +154,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   struct NeedsKernel {};
   enum class SliceEnd { Serial, Block, Resume, Trap, Code, Error };
   void finish_slice();    // in the hart's thread: the part of the slice the kernel must see
-  void quantum_sync();    // sync(), or in the parallel schedule sync_to_grid()
+  void quantum_sync();    // sync() or run on (run_ahead.h); in the parallel schedule sync_to_grid()
   void sync_to_grid();    // waits to the last quantum boundary not after the local time
   uint64_t grid_boundary();  // sync_to_grid before its wait: the boundary (0: none ahead)
-  void check_deadline();     // on meeting SystemC time: the kernel watchdog
+  void check_deadline(const sc_core::sc_time& now);  // the kernel watchdog, at the hart's time now
   // The cluster's lock on what harts share, taken only in a slice (the serial schedule needs none).
   std::unique_lock<std::mutex> shared_lock();
   struct alignas(kHostLine) Block {

@@ -25,6 +25,7 @@ Hart::DmiRegion* Hart::known_dmi(uint64_t addr, bool write, bool fetch) {
 Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   if (DmiRegion* r = known_dmi(addr, write, fetch)) return r;
   if (in_slice_) throw NeedsKernel{};  // asking the bus for DMI is the kernel's
+  time_.catch_up();
   if (write && read_only(addr, 1)) return nullptr;
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
@@ -80,6 +81,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval) {
   if (in_slice_) throw NeedsKernel{};  // a device access: in the simulation thread, in hart order
   settle();
+  time_.catch_up();
   prepare_payload(gp_, cmd, addr, data, len);
   const sc_core::sc_time before = time_.now();
   time_.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });

@@ -89,7 +89,12 @@ void Hart::finish_slice() {
 }
 
 void Hart::quantum_sync() {
-  if (parallel_) sync_to_grid();
+  if (parallel_) {
+    sync_to_grid();
+    return;
+  }
+  settle();
+  if (time_.run_on()) check_deadline(time_.now());  // nothing else pending before the local time (run_ahead.h)
   else sync();
 }
 
@@ -98,7 +103,7 @@ void Hart::sync_to_grid() {
     time_.sync();
     time_.add_ps(grid_ahead_);
   }
-  check_deadline();
+  check_deadline(sc_core::sc_time_stamp());
 }
 
 uint64_t Hart::grid_boundary() {
@@ -121,7 +126,7 @@ uint64_t Hart::park_until_grid() {
 
 bool Hart::unpark() {
   time_.set(from_ps(grid_ahead_));
-  check_deadline();
+  check_deadline(sc_core::sc_time_stamp());
   return !observed();  // a tracer attached meanwhile: the thread's observed loop runs
 }
 

@@ -14,6 +14,7 @@ using namespace rv;
 void Hart::exec_xintf(const Insn& d) {
   if (in_slice_) throw NeedsKernel{};
   settle();
+  time_.catch_up();
   const uint64_t rs1 = s_.x[d.rs1], rs2 = s_.x[d.rs2];
   uint64_t rd = 0;
   if (d.op == XEXT) {

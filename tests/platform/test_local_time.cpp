@@ -83,3 +83,70 @@ TEST(LocalTime, SyncWaitsTheOffsetAwayAndAZeroOffsetYieldsOneDelta) {
   EXPECT_EQ(r.annotation_after, sc_core::SC_ZERO_TIME);
   EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(3500, SC_PS));
 }
+
+// Run-ahead (base/run_ahead.h): past a quantum's end without a wait only
+// inside a bounded simulation loop and only while nothing else is pending;
+// catch_up then waits to where the skipped wait would have left SystemC time.
+TEST(LocalTime, RunsOnOnlyWhenNothingIsPendingAndCatchesUpBeforeItIsSeen) {
+  struct Results {
+    bool unbounded = true, alone = false, beside_a_timed_wait = true;
+    uint64_t ps_after_run_on = 0, ps_after_catch_up = 0, ps_after_rebase = 0;
+    bool used_after_run_on = true, used_a_quantum_later = false, used_after_rebase = true;
+    sc_time stamp_after_run_on, stamp_after_catch_up;
+  } r;
+  const sc_time start = sc_core::sc_time_stamp();
+  sc_core::sc_spawn([&r] {
+    LocalTime t;
+    t.set_quantum(sc_time(1, SC_NS));
+    t.add_ps(1500);
+    r.unbounded = t.run_on();  // no simulation loop has said where sc_start stops
+  });
+  sc_core::sc_start(sc_time(10, SC_NS));
+
+  RunAhead::bound(sc_time(100, SC_NS));
+  sc_core::sc_spawn([&r] {
+    LocalTime t;
+    t.set_quantum(sc_time(1, SC_NS));
+    t.add_ps(1500);
+    r.alone = t.run_on();
+    r.stamp_after_run_on = sc_core::sc_time_stamp();
+    r.ps_after_run_on = t.ps();
+    r.used_after_run_on = t.quantum_used();  // the next quantum counts from 1500 ps
+    t.add_ps(999);
+    const bool before_end = t.quantum_used();
+    t.add_ps(1);
+    r.used_a_quantum_later = !before_end && t.quantum_used();
+    t.catch_up();  // to 1500 ps: where the wait run_on skipped would have ended
+    r.stamp_after_catch_up = sc_core::sc_time_stamp();
+    r.ps_after_catch_up = t.ps();
+    // A wait inside a call moves SystemC time past the run-on point: the quantum counts from there.
+    t.add_ps(1500);
+    t.run_on();
+    t.annotate([](sc_time& delay) { LocalTime::sync(delay); });
+    r.ps_after_rebase = t.ps();
+    r.used_after_rebase = t.quantum_used();
+  });
+  sc_core::sc_start(sc_time(100, SC_NS));
+
+  RunAhead::bound(sc_time(100, SC_NS));
+  sc_core::sc_spawn([] { sc_core::wait(sc_time(50, SC_NS)); });  // pending: a timed wait
+  sc_core::sc_spawn([&r] {
+    LocalTime t;
+    t.set_quantum(sc_time(1, SC_NS));
+    t.add_ps(1500);
+    r.beside_a_timed_wait = t.run_on();
+  });
+  sc_core::sc_start(sc_time(100, SC_NS));
+
+  EXPECT_FALSE(r.unbounded);
+  EXPECT_TRUE(r.alone);
+  EXPECT_FALSE(r.beside_a_timed_wait);
+  EXPECT_EQ(r.stamp_after_run_on - start, sc_time(10, SC_NS));  // no wait: SystemC time stayed
+  EXPECT_EQ(r.ps_after_run_on, 1500u);
+  EXPECT_FALSE(r.used_after_run_on);
+  EXPECT_TRUE(r.used_a_quantum_later);
+  EXPECT_EQ(r.stamp_after_catch_up - start, sc_time(11500, SC_PS));
+  EXPECT_EQ(r.ps_after_catch_up, 1000u);  // 2500 ps of local time, 1500 of them waited
+  EXPECT_EQ(r.ps_after_rebase, 0u);
+  EXPECT_FALSE(r.used_after_rebase);
+}

@@ -10,12 +10,17 @@
 // Unlike tlm_quantumkeeper, the quantum is counted from the last sync (not
 // aligned to multiples of the global quantum), and the offset is an integer
 // number of picoseconds (SystemC's default resolution, which the platform
-// keeps), so a hart's add per instruction is one integer addition.
+// keeps), so a hart's add per instruction is one integer addition. Where
+// nothing else is pending before the local time, a quantum's end may be
+// passed without a wait (run_on, run_ahead.h); the next quantum is then
+// counted from there, as if the initiator had synced.
 #pragma once
 #include <cstdint>
 #include <utility>
 
 #include <systemc>
+
+#include "base/run_ahead.h"
 
 namespace avp {
 
@@ -33,14 +38,20 @@ class LocalTime {
   uint64_t ps() const { return ps_; }
   // For generated code that adds to the offset and checks the quantum (harts' translated blocks).
   const uint64_t* ps_address() const { return &ps_; }
-  const uint64_t* quantum_address() const { return &quantum_ps_; }
+  const uint64_t* quantum_address() const { return &quantum_end_ps_; }
   sc_core::sc_time offset() const { return from_ps(ps_); }
-  void set(const sc_core::sc_time& offset) { ps_ = to_ps(offset); }
+  void set(const sc_core::sc_time& offset) {
+    ps_ = to_ps(offset);
+    if (run_from_ps_) rebase();  // SystemC time may have moved (a wait in a b_transport)
+  }
   // The initiator's own notion of now: SystemC time plus its offset.
   sc_core::sc_time now() const { return sc_core::sc_time_stamp() + offset(); }
 
-  void set_quantum(const sc_core::sc_time& q) { quantum_ps_ = to_ps(q); }
-  bool quantum_used() const { return ps_ >= quantum_ps_; }
+  void set_quantum(const sc_core::sc_time& q) {
+    quantum_ps_ = quantum_end_ps_ = to_ps(q);
+    run_from_ps_ = 0;
+  }
+  bool quantum_used() const { return ps_ >= quantum_end_ps_; }
 
   // Waits the offset away. Like tlm_quantumkeeper::sync, a zero offset still
   // yields for one delta cycle, so that a unit that syncs after an effect
@@ -48,6 +59,28 @@ class LocalTime {
   void sync() {
     sc_core::wait(offset());
     ps_ = 0;
+    quantum_end_ps_ = quantum_ps_;
+    run_from_ps_ = 0;
+  }
+  // At a quantum's end: goes on without a wait where RunAhead allows it
+  // (true), the next quantum counted from the local time as after a sync.
+  bool run_on() {
+    if (!RunAhead::allows(offset())) return false;
+    run_from_ps_ = to_ps(sc_core::sc_time_stamp()) + ps_;
+    quantum_end_ps_ = ps_ + quantum_ps_;
+    return true;
+  }
+  // Before anything other processes may see (a device access, a system
+  // instruction...): waits to the time of the last run_on, where the wait
+  // it skipped would have left SystemC time, so the access meets SystemC
+  // time and the offset it would have met without run-ahead.
+  void catch_up() {
+    if (!run_from_ps_) return;
+    const uint64_t now = to_ps(sc_core::sc_time_stamp());
+    sc_core::wait(from_ps(run_from_ps_ - now));
+    ps_ -= run_from_ps_ - now;
+    quantum_end_ps_ = quantum_ps_;
+    run_from_ps_ = 0;
   }
   // The same for code deep in a call chain that holds only the annotation.
   static void sync(sc_core::sc_time& annotation) {
@@ -70,8 +103,22 @@ class LocalTime {
   }
 
  private:
+  // After a wait that moved SystemC time (to or past the local time the
+  // initiator ran on from, at most), the quantum counts from the later of the two.
+  void rebase() {
+    const uint64_t now = to_ps(sc_core::sc_time_stamp());
+    if (now >= run_from_ps_) {
+      quantum_end_ps_ = quantum_ps_;
+      run_from_ps_ = 0;
+    } else {
+      quantum_end_ps_ = run_from_ps_ - now + quantum_ps_;
+    }
+  }
+
   uint64_t ps_ = 0;
   uint64_t quantum_ps_ = ~0ull;
+  uint64_t quantum_end_ps_ = ~0ull;  // the offset at which the quantum is used
+  uint64_t run_from_ps_ = 0;         // SystemC time (ps) of the last run_on; 0: synced since
 };
 
 }  // namespace avp

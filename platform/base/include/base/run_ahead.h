@@ -1,0 +1,31 @@
+// Run-ahead past a quantum's end (docs/platform.md, "Run-ahead"). An
+// initiator that has used its quantum syncs so that the other processes can
+// run up to its local time. When nothing at all is pending in the simulation
+// -- no process runnable, no event notified, no timed wait -- that wait
+// would only move SystemC time to the initiator's local time and come
+// straight back: the initiator may go on instead. Nothing else can happen
+// until it does something other processes see, and there it first waits to
+// where its last skipped wait would have left SystemC time (catch_up in
+// LocalTime), so every process runs at the same simulated time and in the
+// same order as without run-ahead. Only an empty simulation qualifies: the
+// kernel orders events due at the same time by the history of its event
+// queue, which a skipped wait would change.
+//
+// sc_start(duration) stops at a time that no event marks, so run-ahead is
+// only allowed inside a simulation loop that says where its sc_start will
+// stop (bound()); without one (a test that calls sc_start itself)
+// initiators sync at every quantum's end as before.
+#pragma once
+#include <systemc>
+
+namespace avp {
+
+class RunAhead {
+ public:
+  // Before each sc_start(chunk) of the simulation loop.
+  static void bound(const sc_core::sc_time& chunk);
+  // Whether an initiator `offset` ahead of SystemC time may go on instead of syncing.
+  static bool allows(const sc_core::sc_time& offset);
+};
+
+}  // namespace avp
