@@ -94,7 +94,7 @@ void Hart::quantum_sync() {
     return;
   }
   settle();
-  if (time_.run_on()) check_deadline(time_.now());  // nothing else pending before the local time (run_ahead.h)
+  if (time_.run_on()) check_deadline(time_.now());  // nothing else pending at all (run_ahead.h)
   else sync();
 }
 

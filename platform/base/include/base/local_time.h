@@ -10,8 +10,8 @@
 // Unlike tlm_quantumkeeper, the quantum is counted from the last sync (not
 // aligned to multiples of the global quantum), and the offset is an integer
 // number of picoseconds (SystemC's default resolution, which the platform
-// keeps), so a hart's add per instruction is one integer addition. Where
-// nothing else is pending before the local time, a quantum's end may be
+// keeps), so a hart's add per instruction is one integer addition. When
+// nothing else at all is pending in the simulation, a quantum's end may be
 // passed without a wait (run_on, run_ahead.h); the next quantum is then
 // counted from there, as if the initiator had synced.
 #pragma once
