@@ -79,8 +79,7 @@ class LocalTime {
     const uint64_t now = to_ps(sc_core::sc_time_stamp());
     sc_core::wait(from_ps(run_from_ps_ - now));
     ps_ -= run_from_ps_ - now;
-    quantum_end_ps_ = quantum_ps_;
-    run_from_ps_ = 0;
+    rebase();  // SystemC time is at the run-on point now: the quantum counts from here
   }
   // The same for code deep in a call chain that holds only the annotation.
   static void sync(sc_core::sc_time& annotation) {
