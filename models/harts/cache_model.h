@@ -40,6 +40,20 @@ class CacheModel {
     }
     return access_set(block, write, miss);
   }
+  // access_line for an access that remembers where its line was (`way`, an
+  // index the set search updates; any value at first): when that way
+  // still holds the line, the hit is found without the set search, with the
+  // same bookkeeping, so the result is access_line's.
+  uint64_t access_line(uint64_t block, bool write, bool& miss, uint32_t& way) {
+    if (hit_again(block) || hit_previous(block) || hit_way(block, way)) {
+      recent_[last_]->dirty |= write;
+      miss = false;
+      return g_.hit_ps;
+    }
+    const uint64_t t = access_set(block, write, miss);
+    way = static_cast<uint32_t>(recent_[last_] - ways_.data());
+    return t;
+  }
   // A read of the line of the last access (its set's most recently used
   // line already, so only the count changes) is a hit; false for any other line.
   bool hit_again(uint64_t block) {
@@ -55,6 +69,15 @@ class CacheModel {
     last_ = other;
     recent_[other]->used = ++clock_;
     ++hits_;
+    return true;
+  }
+  // A hit in way `way` (an index into all the ways), as the set search would find it.
+  bool hit_way(uint64_t block, uint32_t way) {
+    if (way >= ways_.size() || ways_[way].tag != block) return false;
+    Way* w = &ways_[way];
+    w->used = ++clock_;
+    ++hits_;
+    remember(block, w);
     return true;
   }
   // Reads of lines `first` and first + 1 after the last two accesses were

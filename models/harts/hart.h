@@ -171,6 +171,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
     mutable uint32_t lines = 0;
     mutable uint8_t fetch_line_bits = 0;
     mutable bool fetch_cached = false;
+    mutable uint32_t fetch_way[2] = {};  // where its first two lines were last found (CacheModel::access_line)
     uint8_t key = 0;  // the fetch regime it was decoded for (blocks_[key])
     // What running all of it retires (Hart::retire_block): its instructions'
     // own time and cycles, and its instructions per PerfEvent (`events` kinds).
@@ -318,7 +319,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   [[gnu::always_inline]] uint64_t data_time(uint64_t pa, bool write, unsigned len) {
     if (!dcache_.enabled()) return bus_traffic(pa, write, len, false);
     bool miss = false;
-    const uint64_t t = dcache_.access(pa, write, miss);
+    const uint64_t line = pa >> dcache_.line_bits();
+    const uint64_t t = dcache_.access_line(line, write, miss, data_way_[line & (kDataWayHints - 1)]);
     return miss ? t + dcache_miss(pa) : t;
   }
   void add_memory_time(uint64_t t) {
@@ -412,6 +414,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t code_addr_ = 0;
   unsigned code_len_ = 0;
   sc_core::sc_event slice_done_;
+  // Where the D-cache last found lines, by line number modulo kDataWayHints
+  // (CacheModel::access_line): most hits skip the set search.
+  static constexpr unsigned kDataWayHints = 1024;
+  uint32_t data_way_[kDataWayHints] = {};
 };
 
 }  // namespace avp

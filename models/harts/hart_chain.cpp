@@ -35,7 +35,8 @@ using namespace rv;
   uint64_t t = 0;
   for (uint32_t i = 0; i < b.lines; ++i) {
     bool miss = false;
-    t += icache_.access_line(b.first_line + i, false, miss);
+    t += i < 2 ? icache_.access_line(b.first_line + i, false, miss, b.fetch_way[i])
+               : icache_.access_line(b.first_line + i, false, miss);
     if (miss && b.fetch_cached) t += bus_traffic((b.first_line + i) << b.fetch_line_bits, false, 1u << b.fetch_line_bits, true);
   }
   time_.add_ps(t);
