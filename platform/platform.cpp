@@ -98,6 +98,7 @@ Platform::Platform()
   // Local times count integer picoseconds as the times' values (base/local_time.h).
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::logic_error("accel-vp needs SystemC's default time resolution of 1 ps");
+  dram.model_row_buffers();  // dram.banks, ... (0 banks by default: not modelled)
   tlm::tlm_global_quantum::instance().set(quantum.get());
   cmp.set_decoder(make_packet_decoder(cmp.decoder.get(), cmp.rtl_vcd.get()));
 

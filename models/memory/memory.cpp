@@ -122,7 +122,7 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
-    count(writes(gp), gp.get_data_length(), delay);
+    count(writes(gp), gp.get_address(), gp.get_data_length(), delay);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -131,11 +131,12 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
                                                          << gp.get_data_length());
     return;
   }
-  if (gp.is_read() || gp.is_write()) count(gp.is_write(), gp.get_data_length(), delay);
+  if (gp.is_read() || gp.is_write()) count(gp.is_write(), gp.get_address(), gp.get_data_length(), delay);
   gp.set_dmi_allowed(dmi_enabled.get());
 }
 
-void Memory::count(bool write, uint64_t bytes, sc_core::sc_time& delay) {
+void Memory::count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay) {
+  if (rows_) delay += rows_->access(offset, bytes);
   if (write) {
     writes_.inc();
     bytes_written_.inc(bytes);

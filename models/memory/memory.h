@@ -1,4 +1,5 @@
-// A memory target (DRAM, TCIM, TCDM) with DMI and configurable latency.
+// A memory target (DRAM, TCIM, TCDM) with DMI, configurable latency and, for
+// DRAM studies, optional banks with open rows (row_buffers.h).
 // Storage is reserved lazily (pages are backed on first touch), so a 2 GiB DRAM
 // costs only what a run uses.
 #pragma once
@@ -13,6 +14,7 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
+#include "memory/row_buffers.h"
 
 namespace avp {
 
@@ -36,6 +38,9 @@ class Memory : public sc_core::sc_module {
   };
   Memory(sc_core::sc_module_name name, const DerivedSize& size, sc_core::sc_time default_latency);
   uint64_t size() const { return size_; }
+  // Makes this memory a DRAM with banks and open rows (row_buffers.h): its
+  // parameters and statistics exist from then on. Call during elaboration.
+  void model_row_buffers() { rows_ = std::make_unique<RowBuffers>(this); }
   ~Memory() override;
 
   uint8_t* data() { return data_; }
@@ -56,7 +61,8 @@ class Memory : public sc_core::sc_module {
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   bool access(tlm::tlm_generic_payload& gp);
-  void count(bool write, uint64_t bytes, sc_core::sc_time& delay);  // statistics and latency of an access
+  // Statistics and latency of an access of `bytes` at `offset`.
+  void count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay);
 
   std::unique_ptr<Param<uint64_t>> size_param_;  // absent when the size is derived
   uint64_t size_ = 0;
@@ -65,6 +71,7 @@ class Memory : public sc_core::sc_module {
   int share_fd_ = -1;
   Logger log_;
   Counter reads_, writes_, bytes_read_, bytes_written_, dmi_grants_;
+  std::unique_ptr<RowBuffers> rows_;  // DRAM only (model_row_buffers)
 };
 
 }  // namespace avp

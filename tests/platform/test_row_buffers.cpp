@@ -1,0 +1,106 @@
+// DRAM banks with open rows (models/memory/row_buffers.h): hits add nothing,
+// a closed bank adds the activation, another open row the precharge as well;
+// rows interleave over the banks and a burst pays per row it touches; no
+// banks (the default) adds nothing; bad parameters are refused by name; in
+// the platform, the DRAM's accesses pay it and count it.
+#include <gtest/gtest.h>
+
+#include "base/unit.h"
+#include "memory/row_buffers.h"
+#include "platform.h"
+
+using namespace avp;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+namespace {
+
+struct Owner : sc_core::sc_module {
+  explicit Owner(const char* name) : sc_core::sc_module(sc_core::sc_module_name(name)) {}
+};
+
+uint64_t counter(const std::string& name) {
+  auto* c = dynamic_cast<const Counter*>(StatRegistry::instance().find(name));
+  return c ? c->value() : ~0ull;
+}
+
+void preset(const std::string& name, const std::string& value) {
+  ParamRegistry::instance().add_preset(name, value, "test");
+}
+
+}  // namespace
+
+TEST(RowBuffers, OpenRowsDecideTheLatency) {
+  preset("rowmem.banks", "4");
+  preset("rowmem.row_bytes", "1024");
+  preset("rowmem.activate_latency", "10 ns");
+  preset("rowmem.precharge_latency", "20 ns");
+  Owner owner("rowmem");
+  RowBuffers rows(&owner);
+  EXPECT_EQ(rows.access(0, 64), sc_time(10, SC_NS));     // bank 0 had no row open
+  EXPECT_EQ(rows.access(64, 64), sc_time(0, SC_NS));     // the same row
+  EXPECT_EQ(rows.access(1024, 64), sc_time(10, SC_NS));  // the next row is bank 1's
+  EXPECT_EQ(rows.access(4096, 8), sc_time(30, SC_NS));   // bank 0 again, its second row: precharge and activate
+  EXPECT_EQ(rows.access(0, 8), sc_time(30, SC_NS));      // and back
+  EXPECT_EQ(rows.access(1000, 48), sc_time(0, SC_NS));   // across rows 0 and 1: both open
+  EXPECT_EQ(rows.access(3000, 2048), sc_time(50, SC_NS));  // rows 2, 3 (banks with none open), 4 (bank 0 has row 0)
+  EXPECT_EQ(counter("rowmem.row_hits"), 3u);
+  EXPECT_EQ(counter("rowmem.row_activations"), 4u);
+  EXPECT_EQ(counter("rowmem.row_conflicts"), 3u);
+  ParamRegistry::instance().clear_presets();
+}
+
+TEST(RowBuffers, NoBanksAddNothing) {
+  Owner owner("plain");
+  RowBuffers rows(&owner);
+  EXPECT_EQ(rows.access(0, 64), sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(rows.access(1 << 20, 64), sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(counter("plain.row_hits") + counter("plain.row_activations") + counter("plain.row_conflicts"), 0u);
+}
+
+TEST(RowBuffers, BadParametersAreRefusedNamingThem) {
+  for (const auto& [name, value] : {std::pair{"bad1.row_bytes", "1000"}, {"bad2.row_bytes", "32"}, {"bad3.banks", "5000"}}) {
+    preset(name, value);
+    const std::string module = std::string(name).substr(0, 4);
+    Owner owner(module.c_str());
+    try {
+      RowBuffers rows(&owner);
+      ADD_FAILURE() << name << "=" << value << " was accepted";
+    } catch (const ParamError& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+    ParamRegistry::instance().clear_presets();
+  }
+}
+
+TEST(RowBuffers, TheDramPaysAndCountsThem) {
+  preset("dram.banks", "8");
+  preset("dram.activate_latency", "12 ns");
+  preset("dram.precharge_latency", "18 ns");
+  Platform p;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const uint64_t dram = p.base_of("dram");
+  const auto read_time = [&](uint64_t offset) {
+    uint64_t v = 0;
+    tlm::tlm_generic_payload gp;
+    set_unit(gp, kHostUnit, 0);
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(dram + offset);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    gp.set_data_length(8);
+    gp.set_streaming_width(8);
+    sc_time d = sc_core::SC_ZERO_TIME;
+    p.device_port.socket->b_transport(gp, d);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    return d;
+  };
+  const sc_time opened = read_time(0x100);
+  const sc_time hit = read_time(0x108);
+  const sc_time conflict = read_time(0x100 + 8 * 2048);  // bank 0's next row (8 banks of 2 KiB rows)
+  EXPECT_EQ(opened - hit, sc_time(12, SC_NS));
+  EXPECT_EQ(conflict - hit, sc_time(30, SC_NS));
+  EXPECT_EQ(counter("dram.row_hits"), 1u);
+  EXPECT_EQ(counter("dram.row_activations"), 1u);
+  EXPECT_EQ(counter("dram.row_conflicts"), 1u);
+  ParamRegistry::instance().clear_presets();
+}
