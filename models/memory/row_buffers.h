@@ -1,5 +1,5 @@
 // Open-page DRAM timing: the memory's banks and the row each keeps open
-// (docs/platform.md, "Memory"). The memory is split into `banks` banks of
+// (docs/platform.md, "Interconnect"). The memory is split into `banks` banks of
 // rows of `row_bytes`, interleaved row by row (bank = row number modulo the
 // bank count). An access to its bank's open row adds nothing to the memory's
 // read or write latency; to a bank with no open row it adds the activation
