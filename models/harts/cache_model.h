@@ -29,21 +29,15 @@ class CacheModel {
   uint64_t access(uint64_t addr, bool write, bool& miss) { return access_line(addr >> line_bits_, write, miss); }
   // The same for the line number `block` (address >> line_bits()).
   uint64_t access_line(uint64_t block, bool write, bool& miss) {
-    // Fast paths: the line of the previous access (most recently used, so
-    // present), or the line before it while its way still holds it (a loop
-    // that spans two lines, code and data alternating); the same bookkeeping
-    // as a hit found by the set search.
-    if (hit_again(block) || hit_previous(block)) {
-      recent_[last_]->dirty |= write;
-      miss = false;
-      return g_.hit_ps;
-    }
-    return access_set(block, write, miss);
+    uint32_t no_way = ~0u;
+    return access_line(block, write, miss, no_way);
   }
-  // access_line for an access that remembers where its line was (`way`, an
-  // index the set search updates; any value at first): when that way
-  // still holds the line, the hit is found without the set search, with the
-  // same bookkeeping, so the result is access_line's.
+  // The same for an access that remembers where its line was (`way`, an
+  // index the set search updates; any value at first). Fast paths, each with
+  // the bookkeeping of a hit found by the set search: the line of the
+  // previous access (most recently used, so present), the line before it
+  // while its way still holds it (a loop that spans two lines, code and data
+  // alternating), or the remembered way while it still holds the line.
   uint64_t access_line(uint64_t block, bool write, bool& miss, uint32_t& way) {
     if (hit_again(block) || hit_previous(block) || hit_way(block, way)) {
       recent_[last_]->dirty |= write;
