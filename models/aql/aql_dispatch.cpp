@@ -106,6 +106,14 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
   std::string why;
   if (const QueueError e = check_dispatch(p, kd, why)) return failed(e, why);
 
+  const uint32_t grid[3] = {p.grid_size_x, p.grid_size_y, p.grid_size_z};
+  const uint32_t wg[3] = {p.workgroup_size_x, p.workgroup_size_y, p.workgroup_size_z};
+  uint64_t groups[3], total = 1;
+  for (int d = 0; d < 3; ++d) {
+    groups[d] = (uint64_t{grid[d]} + wg[d] - 1) / wg[d];
+    if (__builtin_mul_overflow(total, groups[d], &total)) return failed(kErrDimensions, "more than 2^64 work-groups");
+  }
+
   // Initial state in a0..a7: the enabled inputs densely, in the seed's SGPR order.
   std::vector<uint64_t> common;
   const uint16_t props = kd.kernel_code_properties;
@@ -116,17 +124,20 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
   if (props & kEnableDispatchId) common.push_back(id);
   if (props & kEnableFlatScratchInit) common.push_back(0);
   if (props & kEnablePrivateSegmentSize) common.push_back(p.private_segment_size + kd.private_segment_fixed_size);
+  // The grid's work-group counts; Y and Z, as the seed says, only while
+  // fewer than 16 SGPRs come before them (the inputs above take 4, 2 or 1).
+  static constexpr unsigned kSgprs[] = {4, 2, 2, 2, 2, 2, 1};
+  unsigned sgprs = 0;
+  for (unsigned bit = 0; bit < 7; ++bit) sgprs += (props >> bit & 1) * kSgprs[bit];
+  for (unsigned d = 0; d < 3; ++d) {
+    if (!(props & (kEnableGridWorkgroupCountX << d)) || (d > 0 && sgprs >= 16)) continue;
+    common.push_back(groups[d]);
+    ++sgprs;
+  }
   const bool wg_id[3] = {bool(kd.compute_pgm_rsrc2 & kRsrc2WorkgroupIdX), bool(kd.compute_pgm_rsrc2 & kRsrc2WorkgroupIdY),
                          bool(kd.compute_pgm_rsrc2 & kRsrc2WorkgroupIdZ)};
   if (common.size() + wg_id[0] + wg_id[1] + wg_id[2] > 8) return failed(kErrKernelObject, "more than 8 initial registers enabled");
 
-  const uint32_t grid[3] = {p.grid_size_x, p.grid_size_y, p.grid_size_z};
-  const uint32_t wg[3] = {p.workgroup_size_x, p.workgroup_size_y, p.workgroup_size_z};
-  uint64_t groups[3], total = 1;
-  for (int d = 0; d < 3; ++d) {
-    groups[d] = (uint64_t{grid[d]} + wg[d] - 1) / wg[d];
-    if (__builtin_mul_overflow(total, groups[d], &total)) return failed(kErrDimensions, "more than 2^64 work-groups");
-  }
   const unsigned hpc = harts_.num_harts() / harts_.num_cores();
   const uint64_t slice = map_.tcdm_per_core / hpc;
   const uint32_t launch = ++launch_seq_;

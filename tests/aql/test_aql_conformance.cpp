@@ -234,3 +234,100 @@ TEST(AqlConformance, UnknownAgentFunctionsAndBadAddressesStopTheirQueue) {
     EXPECT_TRUE(t.p.host.mmio_read32(ACCELDEV_INTR) & AVP_INTR_AQL_ERROR);
   });
 }
+
+namespace {
+
+// A kernel that stores a0..a7 at its code + 512, outside the code's 256-byte
+// granule (auipc t0, 0; sd a0..a7, 512..568(t0); ret).
+std::vector<uint32_t> registers_kernel() {
+  auto sd = [](unsigned rs2, unsigned rs1, unsigned imm) {
+    return (imm >> 5) << 25 | rs2 << 20 | rs1 << 15 | 3u << 12 | (imm & 31) << 7 | 0x23;
+  };
+  std::vector<uint32_t> code = {0x00000297};  // auipc t0, 0
+  for (unsigned r = 0; r < 8; ++r) code.push_back(sd(10 + r, 5, 512 + 8 * r));
+  code.push_back(AqlEmptyKernel::kRet);
+  return code;
+}
+
+// The a0..a7 a dispatch of that kernel with these enables sees (the buffer holds ~0 before).
+std::vector<uint64_t> initial_registers(AccelDevice& dev, HsaRuntime& rt, HsaRuntime::Queue& q, uint16_t properties,
+                                        uint32_t rsrc2, const uint32_t grid[3], const uint16_t wg[3]) {
+  const uint64_t kd_addr = dev.alloc(1024, 256), regs_addr = kd_addr + 64 + 512;
+  kernel_descriptor_t kd{};
+  kd.max_flat_workgroup_size = 1024;
+  kd.kernel_code_entry_byte_offset = 64;
+  kd.kernel_code_properties = properties;
+  kd.compute_pgm_rsrc2 = rsrc2;
+  const std::vector<uint32_t> code = registers_kernel();
+  std::vector<uint64_t> regs(8, ~0ull);
+  EXPECT_TRUE(dev.write(kd_addr, &kd, sizeof kd) && dev.write(kd_addr + 64, code.data(), 4 * code.size()) &&
+              dev.write(regs_addr, regs.data(), 64));
+  hsa_kernel_dispatch_packet_t p{};
+  p.header = kKernelDispatch;
+  p.setup = 3;
+  p.grid_size_x = grid[0], p.grid_size_y = grid[1], p.grid_size_z = grid[2];
+  p.workgroup_size_x = wg[0], p.workgroup_size_y = wg[1], p.workgroup_size_z = wg[2];
+  p.kernel_object = kd_addr;
+  if (properties & kEnableKernargSegmentPtr) p.kernarg_address = dev.alloc(64, 16);
+  p.completion_signal = rt.create_signal(1);
+  rt.dispatch(q, p);
+  EXPECT_TRUE(rt.wait_signal_eq(p.completion_signal, 0, kTimeout));
+  EXPECT_TRUE(dev.read(regs_addr, regs.data(), 64));
+  return regs;
+}
+
+}  // namespace
+
+// The seed's kernel_code_properties bits 455..457: ceil(grid / work-group) per
+// dimension after the other enabled inputs, before the work-group ids; Y and Z
+// only while fewer than 16 SGPRs precede them.
+TEST(AqlConformance, GridWorkgroupCountsFollowTheOtherInputsInTheSeedsOrder) {
+  Rig t;
+  t.run([&](AccelDevice& dev, HsaRuntime& rt, AqlEmptyKernel&) {
+    auto q0 = rt.create_queue(0, 8);
+    const uint32_t grid[3] = {7, 4, 3};
+    const uint16_t wg[3] = {7, 4, 3};  // one work-group, so its ids are 0
+    const uint16_t counts = kEnableGridWorkgroupCountX | kEnableGridWorkgroupCountY | kEnableGridWorkgroupCountZ;
+    // The dispatch id (2 SGPRs), the three counts, the X work-group id.
+    std::vector<uint64_t> r = initial_registers(dev, rt, q0, kEnableDispatchId | counts, kRsrc2WorkgroupIdX, grid, wg);
+    EXPECT_EQ(r[0], 0u);  // the first packet of the queue
+    EXPECT_EQ(r[1], 1u);
+    EXPECT_EQ(r[2], 1u);
+    EXPECT_EQ(r[3], 1u);
+    EXPECT_EQ(r[4], 0u);     // work-group id X
+    EXPECT_EQ(r[5], 0u);     // the registers after the inputs start at 0
+    // 36 / 7 rounds up to 6 work-groups (the last one partial), 12 / 4 = 3, 6 / 3 = 2.
+    const uint32_t ragged[3] = {36, 12, 6};
+    const uint16_t wg2[3] = {7, 4, 3};
+    r = initial_registers(dev, rt, q0, counts, 0, ragged, wg2);
+    EXPECT_EQ((std::vector<uint64_t>{r[0], r[1], r[2], r[3]}), (std::vector<uint64_t>{6, 3, 2, 0}));
+    // Buffer 4 + dispatch 2 + queue 2 + kernarg 2 + id 2 + scratch 2 + size 1 = 15 SGPRs, X makes 16: no Y, Z
+    // (a ninth register would fail the dispatch).
+    const uint16_t inputs = kEnablePrivateSegmentBuffer | kEnableDispatchPtr | kEnableQueuePtr |
+                            kEnableKernargSegmentPtr | kEnableDispatchId | kEnableFlatScratchInit |
+                            kEnablePrivateSegmentSize;
+    r = initial_registers(dev, rt, q0, inputs | counts, 0, ragged, wg2);
+    EXPECT_EQ(r[0], 0u);  // no private segment buffer
+    EXPECT_EQ(r[7], 6u);  // X after the seven other inputs
+    // Without X: Y after those 15, then 16: no Z.
+    r = initial_registers(dev, rt, q0, inputs | kEnableGridWorkgroupCountY | kEnableGridWorkgroupCountZ, 0, ragged, wg2);
+    EXPECT_EQ(r[7], 3u);
+    // Without the kernarg pointer (13 SGPRs): Y and Z both.
+    r = initial_registers(dev, rt, q0, (inputs & ~kEnableKernargSegmentPtr) | kEnableGridWorkgroupCountY |
+                                       kEnableGridWorkgroupCountZ, 0, ragged, wg2);
+    EXPECT_EQ(r[6], 3u);
+    EXPECT_EQ(r[7], 2u);
+    // A reserved bit (458) still fails the dispatch.
+    const uint64_t kd_addr = dev.alloc(128, 64);
+    kernel_descriptor_t kd{};
+    kd.max_flat_workgroup_size = 1024;
+    kd.kernel_code_entry_byte_offset = 64;
+    kd.kernel_code_properties = 1u << 10;
+    ASSERT_TRUE(dev.write(kd_addr, &kd, sizeof kd) && dev.write(kd_addr + 64, &AqlEmptyKernel::kRet, 4));
+    AqlEmptyKernel reserved;
+    reserved.descriptor = kd_addr;
+    auto q = rt.create_queue(1, 8);
+    rt.dispatch(q, reserved.packet(rt.create_signal(1)));
+    EXPECT_EQ(t.wait_error(q), uint32_t{kErrKernelObject});
+  });
+}

@@ -159,15 +159,15 @@ static_assert(offsetof(kernel_descriptor_t, kernel_code_properties) == 56);
 // code_flags: bit 96 is_dynamic_call_stack, bit 97 is_xnack_enabled.
 constexpr uint32_t kKdIsDynamicCallStack = 1u << 0, kKdIsXnackEnabled = 1u << 1;
 constexpr uint32_t kKdCodeFlagsReserved = ~(kKdIsDynamicCallStack | kKdIsXnackEnabled);
-// kernel_code_properties bits 9:7 (grid work-group counts, not implemented by
-// the CP: must be 0) and 15:10 (reserved).
-constexpr uint16_t kKdPropertiesReserved = 0xFF80;
+// kernel_code_properties bits 15:10 (reserved).
+constexpr uint16_t kKdPropertiesReserved = 0xFC00;
 
 // kernel_code_properties: the enabled "SGPR" inputs, given to the kernel in a0.. in this order.
 enum : uint16_t {
   kEnablePrivateSegmentBuffer = 1 << 0, kEnableDispatchPtr = 1 << 1, kEnableQueuePtr = 1 << 2,
   kEnableKernargSegmentPtr = 1 << 3, kEnableDispatchId = 1 << 4, kEnableFlatScratchInit = 1 << 5,
-  kEnablePrivateSegmentSize = 1 << 6,
+  kEnablePrivateSegmentSize = 1 << 6, kEnableGridWorkgroupCountX = 1 << 7, kEnableGridWorkgroupCountY = 1 << 8,
+  kEnableGridWorkgroupCountZ = 1 << 9,
 };
 // compute_pgm_rsrc2: ENABLE_SGPR_WORKGROUP_ID_X/Y/Z.
 constexpr uint32_t kRsrc2WorkgroupIdX = 1u << 7, kRsrc2WorkgroupIdY = 1u << 8, kRsrc2WorkgroupIdZ = 1u << 9;
