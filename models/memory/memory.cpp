@@ -22,14 +22,14 @@ Memory::Memory(sc_core::sc_module_name name, uint64_t size, const std::string* d
       read_latency(this, "read_latency", default_latency, "latency of a read access"),
       write_latency(this, "write_latency", default_latency, "latency of a write access"),
       dmi_enabled(this, "dmi", true, "grant direct memory interface pointers to initiators"),
+      size_param_(derivation ? nullptr : std::make_unique<Param<uint64_t>>(this, "size", size, "size in bytes")),
+      size_(size_param_ ? size_param_->get() : size),
       log_(this->name()),
       reads_(this, "reads", "read transactions", "transactions"),
       writes_(this, "writes", "write transactions", "transactions"),
       bytes_read_(this, "bytes_read", "bytes read (harts: their caches' line fills and uncached reads)", "bytes"),
       bytes_written_(this, "bytes_written", "bytes written (harts: their caches' write-backs and uncached writes)", "bytes"),
-      dmi_grants_(this, "dmi_grants", "DMI pointers granted", "grants"),
-      size_param_(derivation ? nullptr : std::make_unique<Param<uint64_t>>(this, "size", size, "size in bytes")),
-      size_(size_param_ ? size_param_->get() : size) {
+      dmi_grants_(this, "dmi_grants", "DMI pointers granted", "grants") {
   if (derivation) {
     const std::string param = std::string(this->name()) + ".size";
     if (Preset* p = ParamRegistry::instance().preset_for(param)) {
