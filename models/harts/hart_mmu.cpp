@@ -103,15 +103,24 @@ TlbEntry Hart::walk(uint64_t va, unsigned access, Priv p, uint16_t asid) {
   for (int i = static_cast<int>(levels) - 1; i >= 0; --i) {
     const uint64_t pte_addr = table + ((va >> (12 + 9 * i)) & 511) * 8;
     uint64_t pte = pte_access(pte_addr, nullptr, af, va);
-    // Invalid, W without R, or bits 63:54 set (Svnapot and Svpbmt are not implemented).
-    if (!(pte & V) || (!(pte & R) && (pte & W)) || (pte >> 54)) throw TrapException{pf, va};
-    const uint64_t ppn = (pte >> 10) & kPpnMask;
+    // Invalid, W without R, or bits 62:54 set (reserved; Svpbmt is not
+    // implemented); N (Svnapot) only in a leaf, below.
+    if (!(pte & V) || (!(pte & R) && (pte & W)) || ((pte >> 54) & 0x1FF)) throw TrapException{pf, va};
+    uint64_t ppn = (pte >> 10) & kPpnMask;
+    const bool napot = pte >> 63;
     if (!(pte & (R | X))) {  // a pointer to the next level
+      if (napot) throw TrapException{pf, va};
       table = ppn * kPage;
       continue;
     }
     if (!pte_permits(pte, access, p)) throw TrapException{pf, va};
     if (i > 0 && (ppn & ((1ull << (9 * i)) - 1))) throw TrapException{pf, va};  // misaligned superpage
+    // Svnapot: only 64 KiB pages (a 4 KiB leaf with ppn[3:0] = 1000) are
+    // defined; the page of the range that va falls in.
+    if (napot) {
+      if (i > 0 || (ppn & 0xF) != 8) throw TrapException{pf, va};
+      ppn = (ppn & ~0xFull) | ((va >> 12) & 0xF);
+    }
     const uint64_t updated = pte | A | ((access & kAccessWrite) ? D : 0);
     if (updated != pte) pte = pte_access(pte_addr, &updated, af, va);
     TlbEntry e;

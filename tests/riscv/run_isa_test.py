@@ -91,12 +91,15 @@ def main():
     ap.add_argument("--accel-vp", help="accel-vp executable")
     ap.add_argument("--avp-elf", help="the program built for accel-vp")
     ap.add_argument("--harts", type=int, default=1, help="harts to run (QEMU -smp, accel-vp --harts)")
+    ap.add_argument("--qemu-cpu", help="QEMU -cpu (system): extensions QEMU leaves off by default")
     ap.add_argument("--update", action="store_true", help="write QEMU's signature as the golden file")
     args = ap.parse_args()
 
     if args.system:
         qcmd = [args.qemu, "-machine", "virt", "-bios", "none", "-nographic", "-monitor", "none",
                 "-no-reboot", "-smp", str(args.harts), "-kernel", args.qemu_elf]
+        if args.qemu_cpu:
+            qcmd += ["-cpu", args.qemu_cpu]
     else:
         qcmd = [args.qemu, args.qemu_elf]
     qsig = run_signature("QEMU", qcmd)

@@ -778,6 +778,13 @@ reserved pte bits load: cause=d tval_ok=1 ad=40 value=00000000
 non-canonical va load: cause=d tval_ok=1 ad=00 value=00000000
 unmapped va load: cause=d tval_ok=1 ad=00 value=00000000
 page offset load: cause=0 tval_ok=1 ad=40 value=00000000
+napot page 0 load: cause=0 tval_ok=1 ad=40 value=4e000000
+napot page 5 load: cause=0 tval_ok=1 ad=40 value=00000000
+napot page 15 load: cause=0 tval_ok=1 ad=40 value=4e0000ff
+napot store sets d store: cause=0 tval_ok=1 ad=c0 value=00000000
+napot ppn 0100 load: cause=d tval_ok=1 ad=40 value=00000000
+napot ppn 0000 load: cause=d tval_ok=1 ad=40 value=00000000
+napot megapage load: cause=d tval_ok=1 ad=40 value=00000000
 mprv mpp=1 pte.u=0: cause=0 value=00008067
 mprv mpp=0 pte.u=0: cause=d value=00000000
 mprv mpp=1 pte.u=1: cause=d value=00000000

@@ -3,7 +3,7 @@
 // fetches from S-mode (SUM and MXR off and on) and U-mode, with the A/D bits
 // the walk leaves behind; superpages and misaligned superpages; invalid and
 // non-canonical addresses; MPRV; SFENCE.VMA; Sv48; satp WARL; PMP on the
-// page-table walk. Results are printed relative to the test addresses so the
+// page-table walk; Svnapot's 64 KiB pages (QEMU runs with svnapot=true). Results are printed relative to the test addresses so the
 // signature does not depend on where the program is loaded.
 #include "priv.h"
 
@@ -15,6 +15,7 @@
 #define PTE_G 0x20
 #define PTE_A 0x40
 #define PTE_D 0x80
+#define PTE_N (1ull << 63)
 #define SATP_SV39 (8ull << 60)
 #define SATP_SV48 (9ull << 60)
 #define TEST_VA 0x200000000ull  // vpn2 = 8: outside the identity-mapped first 3 GiB
@@ -29,6 +30,7 @@ static uint64_t l0[512] __attribute__((aligned(4096)));
 static uint64_t root48[512] __attribute__((aligned(4096)));
 static uint64_t l2_48[512] __attribute__((aligned(4096)));
 static uint32_t pages[2][1024] __attribute__((aligned(4096)));
+static uint32_t napot_pages[16][1024] __attribute__((aligned(65536)));
 
 static volatile uint64_t g_va, g_value, g_done;
 static volatile int g_kind;  // 0 load, 1 store, 2 fetch
@@ -138,6 +140,32 @@ static void walk_errors(void) {
   try_access("page offset", MODE_S, root_s, TEST_VA + 0x123, 0, &l0[0]);
 }
 
+// Svnapot: a level-0 leaf with N and ppn[3:0] = 1000 maps 64 KiB, each 4 KiB
+// page to the page of the same index in the aligned physical range (all 16
+// PTEs of the range hold it); other sizes, N above level 0 and N in a
+// pointer are reserved: page faults.
+static void napot(void) {
+  const uint64_t base = ppn(napot_pages) | 8, leaf = PTE_V | PTE_R | PTE_W | PTE_A | PTE_N;
+  for (unsigned k = 0; k < 16; ++k) {
+    napot_pages[k][0] = 0x4e000000u | k;
+    l0[k] = base << 10 | leaf;
+  }
+  try_access("napot page 0", MODE_S, root_s, TEST_VA, 0, &l0[0]);
+  try_access("napot page 5", MODE_S, root_s, TEST_VA + 5 * 4096 + 0x40, 0, &l0[5]);
+  napot_pages[15][0x10] = 0x4e0000ffu;
+  try_access("napot page 15", MODE_S, root_s, TEST_VA + 15 * 4096 + 0x40, 0, &l0[15]);
+  try_access("napot store sets d", MODE_S, root_s, TEST_VA + 7 * 4096, 1, &l0[7]);
+  l0[0] = (ppn(napot_pages) | 4) << 10 | leaf;  // 32 KiB: reserved
+  try_access("napot ppn 0100", MODE_S, root_s, TEST_VA, 0, &l0[0]);
+  l0[0] = ppn(napot_pages) << 10 | leaf;  // ppn[3:0] = 0000: reserved
+  try_access("napot ppn 0000", MODE_S, root_s, TEST_VA, 0, &l0[0]);
+  for (unsigned k = 0; k < 16; ++k) l0[k] = 0;
+  const uint64_t mega = (uint64_t)pages[0] & ~0x1fffffull;
+  l1[1] = (mega >> 12) << 10 | leaf;  // N on an aligned 2 MiB page (a megapage without N)
+  try_access("napot megapage", MODE_S, root_s, MEGA_VA + ((uint64_t)pages[0] - mega), 0, &l1[1]);
+  l1[1] = 0;
+}
+
 static void mprv(void) {
   static const uint64_t mpp[] = {MODE_S, MODE_U};
   for (int u = 0; u < 2; ++u)
@@ -226,6 +254,7 @@ int main(void) {
   permission_matrix();
   superpages();
   walk_errors();
+  napot();
   mprv();
   sfence_behaviour();
   sv48_and_satp();
