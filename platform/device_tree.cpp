@@ -62,7 +62,7 @@ const Router::Range& range(const Platform& p, const std::string& name) {
 
 }  // namespace
 
-const char* hart_isa_string() { return "rv64imafdc_zicsr_zifencei_svnapot"; }
+const char* hart_isa_string() { return "rv64imafdc_zicsr_zifencei_svnapot_svpbmt"; }
 
 std::pair<uint64_t, uint64_t> firmware_memory(const Platform& p) {
   const uint64_t base = p.dram_base(), end = base + p.dram.size();

@@ -27,7 +27,7 @@ constexpr uint64_t kFirmwareMemoryBase = 0x80000000;
 std::pair<uint64_t, uint64_t> firmware_memory(const Platform& p);
 // Where `boot` places the tree by default: 2 MiB below the end of DRAM (as QEMU's virt machine does).
 uint64_t default_dtb_address(const Platform& p);
-// The ISA string of the harts ("rv64imafdc_zicsr_zifencei_svnapot").
+// The ISA string of the harts ("rv64imafdc_zicsr_zifencei_svnapot_svpbmt").
 const char* hart_isa_string();
 
 }  // namespace avp

@@ -161,6 +161,7 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   // one for the second half of an instruction that crosses into the next);
   // the PMP is checked for every instruction's bytes.
   const uint64_t ppc = fetch_key_ ? fetch_address(pc) : pc;
+  const bool uncached = fetch_key_ && page_pbmt_;
   for (unsigned n = 0; n < 64; ++n) {
     uint16_t lo, hi = 0;
     if (n > 0 && ((a ^ pc) >> 12)) break;  // stay within the page the block started in
@@ -197,6 +198,7 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   cluster_.mark_code(ppc, a - pc);
   b.pc = pc;
   b.ppc = ppc;
+  b.fetch_uncached = uncached;
   b.key = fetch_key_;
   note_block_costs(b);
   b.bytes = a - pc;

@@ -171,6 +171,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
     mutable uint32_t lines = 0;
     mutable uint8_t fetch_line_bits = 0;
     mutable bool fetch_cached = false;
+    bool fetch_uncached = false;  // an NC or IO page (Svpbmt): every entry reads its lines over the bus
     mutable uint32_t fetch_way[2] = {};  // where its first two lines were last found (CacheModel::access_line)
     uint8_t key = 0;  // the fetch regime it was decoded for (blocks_[key])
     // What running all of it retires (Hart::retire_block): its instructions'
@@ -282,7 +283,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval);
   // A data access at a physical address outside the fast regions: DMI, a
   // functional transaction to cacheable memory, or a device transaction.
-  void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval);
+  // `uncached`: an NC or IO page (Svpbmt), whose accesses to memory bypass the D-cache.
+  void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
+                   bool uncached = false);
   uint64_t fetch_address(uint64_t va);  // physical address of a fetch (page tables only; throws)
   bool fetch_allowed(uint64_t pa, unsigned len) const {
     return !pmp_.active_for(s_.priv) || pmp_.allows(pa, len, s_.priv, rv::kAccessExec);
@@ -334,6 +337,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void fetch_timing(const Block& b);
   bool fetch_hits_again(const Block& b);  // fetch_timing's common case; false: nothing done
   void locate_fetch(const Block& b);  // the block's I-cache lines and whether its code is cacheable
+  uint64_t uncached_fetch_time(const Block& b);
   template <typename T>
   T load_slow(uint64_t addr);
   template <typename T>
@@ -385,6 +389,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool data_checked_ = false;  // loads and stores are translated or PMP-checked
   uint32_t data_key_ = 0;      // what the fast regions were made for (update_xlate)
   uint8_t fetch_key_ = 0;
+  uint8_t page_pbmt_ = 0;      // Svpbmt's PBMT of the page the last translation reached (0 without one)
   bool flush_translated_ = false;  // drop the blocks of fetch keys 1.. at the next block boundary
 
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;

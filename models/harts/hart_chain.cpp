@@ -39,6 +39,7 @@ using namespace rv;
                : icache_.access_line(b.first_line + i, false, miss);
     if (miss && b.fetch_cached) t += bus_traffic((b.first_line + i) << b.fetch_line_bits, false, 1u << b.fetch_line_bits, true);
   }
+  if (b.fetch_uncached) t += uncached_fetch_time(b);
   time_.add_ps(t);
   stall_ps_[StallFetch] += t;
 }
@@ -51,6 +52,17 @@ void Hart::locate_fetch(const Block& b) {
   b.fetch_line_bits = static_cast<uint8_t>(icache_.line_bits());
   b.first_line = b.ppc >> b.fetch_line_bits;
   b.lines = static_cast<uint32_t>(((b.ppc + b.bytes - 1) >> b.fetch_line_bits) - b.first_line + 1);
+  if (b.fetch_uncached) b.lines = 0;  // no I-cache line: uncached_fetch_time
+}
+
+// Code on an NC or IO page (Svpbmt) is not cached: each entry of the block
+// reads the line-sized pieces it spans over the bus.
+uint64_t Hart::uncached_fetch_time(const Block& b) {
+  const unsigned bits = icache_.line_bits();
+  uint64_t t = 0;
+  for (uint64_t line = b.ppc >> bits; line <= (b.ppc + b.bytes - 1) >> bits; ++line)
+    t += bus_traffic(line << bits, false, 1u << bits, true);
+  return t;
 }
 
 [[gnu::always_inline]] inline void Hart::enter_block(const Block& b) {

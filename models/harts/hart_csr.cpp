@@ -15,8 +15,9 @@ constexpr uint64_t kMisa = (2ull << 62) | (1u << ('A' - 'A')) | (1u << ('C' - 'A
 constexpr uint64_t kSupervisorInterrupts = (1u << kSSI) | (1u << kSTI) | (1u << kSEI);
 constexpr uint64_t kAllInterrupts = kSupervisorInterrupts | (1u << kMSI) | (1u << kMTI) | (1u << kMEI);
 
-// menvcfg/senvcfg: only FIOM (fence of I/O orders memory too; harmless here, harts complete accesses in order).
-constexpr uint64_t kEnvcfgWritable = 1;
+// menvcfg/senvcfg: FIOM (fence of I/O orders memory too; harmless here,
+// harts complete accesses in order) and menvcfg.PBMTE (Svpbmt).
+constexpr uint64_t kMenvcfgWritable = envcfg::FIOM | envcfg::PBMTE, kSenvcfgWritable = envcfg::FIOM;
 
 uint64_t with_sd(uint64_t st) {
   return ((st & mstatus::FS) == mstatus::FS) ? (st | mstatus::SD) : (st & ~mstatus::SD);
@@ -177,8 +178,16 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
       s_.mip = (s_.mip & ~mask) | (v & mask) | (seip_line_ ? 1ull << kSEI : 0);
       return;
     }
-    case CSR_MENVCFG: s_.menvcfg = v & kEnvcfgWritable; return;
-    case CSR_SENVCFG: s_.senvcfg = v & kEnvcfgWritable; return;
+    case CSR_MENVCFG: {
+      const uint64_t changed = (s_.menvcfg ^ v) & kMenvcfgWritable;
+      s_.menvcfg = v & kMenvcfgWritable;
+      if (changed & envcfg::PBMTE) {  // the translations cached with the old attributes go
+        tlb_.flush_all();
+        translation_changed();
+      }
+      return;
+    }
+    case CSR_SENVCFG: s_.senvcfg = v & kSenvcfgWritable; return;
     case CSR_MTVEC: s_.mtvec = v & ~2ull; return;
     case CSR_MCOUNTEREN: s_.mcounteren = static_cast<uint32_t>(v); return;
     case CSR_MCOUNTINHIBIT: s_.mcountinhibit = static_cast<uint32_t>(v) & ~2u; return;

@@ -66,11 +66,14 @@ bool Hart::cacheable(uint64_t pa, unsigned len, bool fetch) {
   return probe.memory;
 }
 
-void Hart::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval) {
+void Hart::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
+                       bool uncached) {
+  // An uncached access to memory is a transfer of its own bytes, as without a D-cache.
+  const auto memory_time = [&] { return uncached ? bus_traffic(pa, write, len, false) : data_time(pa, write, len); };
   if (DmiRegion* r = find_dmi(pa, write); r && r->size - (pa - r->base) >= len) {
     if (write) std::memcpy(r->ptr + (pa - r->base), buf, len);
     else std::memcpy(buf, r->ptr + (pa - r->base), len);
-    add_memory_time(data_time(pa, write, len));
+    add_memory_time(memory_time());
   } else {
     if (write && read_only(pa, len)) throw TrapException{fault_cause, tval};
     if (cacheable(pa, len, false)) {
@@ -85,7 +88,7 @@ void Hart::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_
         throw;
       }
       gp_.clear_extension(&functional);
-      add_memory_time(data_time(pa, write, len));
+      add_memory_time(memory_time());
     } else {
       transport(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, buf, len, fault_cause, tval);
     }

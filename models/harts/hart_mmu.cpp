@@ -103,16 +103,19 @@ TlbEntry Hart::walk(uint64_t va, unsigned access, Priv p, uint16_t asid) {
   for (int i = static_cast<int>(levels) - 1; i >= 0; --i) {
     const uint64_t pte_addr = table + ((va >> (12 + 9 * i)) & 511) * 8;
     uint64_t pte = pte_access(pte_addr, nullptr, af, va);
-    // Invalid, W without R, or bits 62:54 set (reserved; Svpbmt is not
-    // implemented); N (Svnapot) only in a leaf, below.
-    if (!(pte & V) || (!(pte & R) && (pte & W)) || ((pte >> 54) & 0x1FF)) throw TrapException{pf, va};
+    // Invalid, W without R, or bits 60:54 set (reserved); N (Svnapot) and
+    // PBMT (Svpbmt) only in a leaf, below.
+    if (!(pte & V) || (!(pte & R) && (pte & W)) || ((pte >> 54) & 0x7F)) throw TrapException{pf, va};
     uint64_t ppn = (pte >> 10) & kPpnMask;
     const bool napot = pte >> 63;
+    const auto pbmt = static_cast<uint8_t>((pte >> 61) & 3);
     if (!(pte & (R | X))) {  // a pointer to the next level
-      if (napot) throw TrapException{pf, va};
+      if (napot || pbmt) throw TrapException{pf, va};
       table = ppn * kPage;
       continue;
     }
+    // PBMT 3 is reserved, and without menvcfg.PBMTE the field is.
+    if (pbmt == 3 || (pbmt && !(s_.menvcfg & envcfg::PBMTE))) throw TrapException{pf, va};
     if (!pte_permits(pte, access, p)) throw TrapException{pf, va};
     if (i > 0 && (ppn & ((1ull << (9 * i)) - 1))) throw TrapException{pf, va};  // misaligned superpage
     // Svnapot: only 64 KiB pages (a 4 KiB leaf with ppn[3:0] = 1000) are
@@ -129,6 +132,7 @@ TlbEntry Hart::walk(uint64_t va, unsigned access, Priv p, uint16_t asid) {
     e.asid = asid;
     e.level = static_cast<uint8_t>(i);
     e.flags = static_cast<uint8_t>(updated);
+    e.pbmt = pbmt;
     e.valid = true;
     return e;
   }
@@ -146,6 +150,7 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
   if (TlbEntry* e = tlb_.lookup(va, asid)) {
     if (pte_permits(e->flags, access, p) && (!(access & kAccessWrite) || (e->flags & D))) {
       ++mmu_stats_.tlb_hits;
+      page_pbmt_ = e->pbmt;
       return e->pa(va);
     }
     e->valid = false;  // walk again: the fault, or the D bit, comes from memory
@@ -155,6 +160,7 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
   try {
     const TlbEntry e = walk(va, access, p, asid);
     tlb_.insert(e);
+    page_pbmt_ = e.pbmt;
     return e.pa(va);
   } catch (const TrapException& t) {
     if (t.cause == page_fault(access)) ++mmu_stats_.page_faults;
@@ -163,10 +169,12 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
 }
 
 uint64_t Hart::fetch_address(uint64_t va) {
+  page_pbmt_ = 0;
   return vm_on() && s_.priv != PRV_M ? translate(va, kAccessExec, s_.priv) : va;
 }
 
 uint64_t Hart::translate_data(uint64_t va, unsigned len, unsigned access, Priv p, bool* page_ok) {
+  page_pbmt_ = 0;
   const uint64_t pa = vm_on() && p != PRV_M ? translate(va, access, p) : va;
   if (!pmp_.active_for(p)) {
     if (page_ok) *page_ok = true;
@@ -186,15 +194,18 @@ void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
   if (off + len > kPage) {  // crosses a page: both halves are checked before any byte moves
     const unsigned first = static_cast<unsigned>(kPage - off);
     const uint64_t pa0 = translate_data(va, first, access, p);
+    const bool uncached0 = page_pbmt_ != 0;
     const uint64_t pa1 = translate_data(va + first, len - first, access, p);
-    phys_access(write, pa0, buf, first, fault, va);
-    phys_access(write, pa1, static_cast<uint8_t*>(buf) + first, len - first, fault, va + first);
+    const bool uncached1 = page_pbmt_ != 0;
+    phys_access(write, pa0, buf, first, fault, va, uncached0);
+    phys_access(write, pa1, static_cast<uint8_t*>(buf) + first, len - first, fault, va + first, uncached1);
     return;
   }
   bool page_ok = false;
   const uint64_t pa = translate_data(va, len, access, p, &page_ok);
+  const bool uncached = page_pbmt_ != 0;  // an NC or IO page: not a fast region, its accesses bypass the D-cache
   const uint64_t ppage = pa & ~(kPage - 1);
-  if (page_ok) {
+  if (page_ok && !uncached) {
     if (DmiRegion* r = find_dmi(ppage, write); r && r->size - (ppage - r->base) >= kPage) {
       DmiRegion page = *r;
       page.base = va & ~(kPage - 1);
@@ -210,7 +221,7 @@ void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
       }
     }
   }
-  phys_access(write, pa, buf, len, fault, va);
+  phys_access(write, pa, buf, len, fault, va, uncached);
 }
 
 }  // namespace avp

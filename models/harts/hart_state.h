@@ -18,6 +18,11 @@ constexpr uint64_t kSstatusMask = SIE | SPIE | SPP | FS | SUM | MXR | UXL | SD;
 constexpr uint64_t kFixed = (2ull << 32) | (2ull << 34);  // UXL = SXL = 64-bit
 }  // namespace mstatus
 
+// menvcfg/senvcfg bits: FIOM; PBMTE (menvcfg only) enables Svpbmt's page attributes.
+namespace envcfg {
+constexpr uint64_t FIOM = 1, PBMTE = 1ull << 62;
+}  // namespace envcfg
+
 // Exception causes (privileged spec table 3.6).
 enum Cause : uint64_t {
   kInsnMisaligned = 0, kInsnAccessFault = 1, kIllegalInsn = 2, kBreakpoint = 3, kLoadMisaligned = 4,

@@ -15,6 +15,7 @@ struct TlbEntry {
   uint16_t asid = 0;
   uint8_t level = 0;   // 0: 4 KiB page; n: superpage of 2^(12 + 9n) bytes
   uint8_t flags = 0;   // PTE bits 7:0 (V R W X U G A D)
+  uint8_t pbmt = 0;    // Svpbmt: 0 the PMA, 1 NC, 2 IO (both uncached)
   bool valid = false;
 
   uint64_t page_bytes() const { return 1ull << (12 + 9 * level); }

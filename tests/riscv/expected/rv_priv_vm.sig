@@ -785,6 +785,21 @@ napot store sets d store: cause=0 tval_ok=1 ad=c0 value=00000000
 napot ppn 0100 load: cause=d tval_ok=1 ad=40 value=00000000
 napot ppn 0000 load: cause=d tval_ok=1 ad=40 value=00000000
 napot megapage load: cause=d tval_ok=1 ad=40 value=00000000
+menvcfg.pbmte: 1
+pbmt pma load: cause=0 tval_ok=1 ad=c0 value=00008067
+pbmt pma store: cause=0 tval_ok=1 ad=c0 value=5a5a0000
+pbmt pma fetch: cause=0 tval_ok=1 ad=c0 value=00000001
+pbmt nc load: cause=0 tval_ok=1 ad=c0 value=00008067
+pbmt nc store: cause=0 tval_ok=1 ad=c0 value=5a5a0000
+pbmt nc fetch: cause=0 tval_ok=1 ad=c0 value=00000001
+pbmt io load: cause=0 tval_ok=1 ad=c0 value=00008067
+pbmt io store: cause=0 tval_ok=1 ad=c0 value=5a5a0000
+pbmt io fetch: cause=0 tval_ok=1 ad=c0 value=00000001
+pbmt 3 load: cause=d tval_ok=1 ad=c0 value=00000000
+pbmt 3 store: cause=f tval_ok=1 ad=c0 value=00000000
+pbmt 3 fetch: cause=c tval_ok=1 ad=c0 value=00000000
+pbmt in a pointer load: cause=d tval_ok=1 ad=c0 value=00000000
+pbmt nc without pbmte load: cause=d tval_ok=1 ad=c0 value=00000000
 mprv mpp=1 pte.u=0: cause=0 value=00008067
 mprv mpp=0 pte.u=0: cause=d value=00000000
 mprv mpp=1 pte.u=1: cause=d value=00000000

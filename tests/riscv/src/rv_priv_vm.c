@@ -3,7 +3,8 @@
 // fetches from S-mode (SUM and MXR off and on) and U-mode, with the A/D bits
 // the walk leaves behind; superpages and misaligned superpages; invalid and
 // non-canonical addresses; MPRV; SFENCE.VMA; Sv48; satp WARL; PMP on the
-// page-table walk; Svnapot's 64 KiB pages (QEMU runs with svnapot=true). Results are printed relative to the test addresses so the
+// page-table walk; Svnapot's 64 KiB pages and Svpbmt's page attributes
+// (QEMU runs with svnapot=true,svpbmt=true). Results are printed relative to the test addresses so the
 // signature does not depend on where the program is loaded.
 #include "priv.h"
 
@@ -16,6 +17,8 @@
 #define PTE_A 0x40
 #define PTE_D 0x80
 #define PTE_N (1ull << 63)
+#define PBMT(k) ((uint64_t)(k) << 61)
+#define MENVCFG_PBMTE (1ull << 62)
 #define SATP_SV39 (8ull << 60)
 #define SATP_SV48 (9ull << 60)
 #define TEST_VA 0x200000000ull  // vpn2 = 8: outside the identity-mapped first 3 GiB
@@ -166,6 +169,30 @@ static void napot(void) {
   l1[1] = 0;
 }
 
+// Svpbmt: with menvcfg.PBMTE a leaf's PBMT 1 (NC) and 2 (IO) map the page
+// (uncached: the same data here) and 3 is reserved; without PBMTE, or in a
+// pointer, PBMT is reserved: page faults.
+static void pbmt(void) {
+  const uint64_t leaf = ppn(pages[0]) << 10 | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D;
+  static const char* const names[] = {"pbmt pma", "pbmt nc", "pbmt io", "pbmt 3"};
+  avp_csr_set(0x30a, MENVCFG_PBMTE);  // menvcfg
+  printf("menvcfg.pbmte: %llu\n", (unsigned long long)((avp_csr_read(0x30a) & MENVCFG_PBMTE) != 0));
+  pages[0][0] = RET_INSN;
+  for (unsigned k = 0; k < 4; ++k)
+    for (int kind = 0; kind < 3; ++kind) {
+      l0[0] = leaf | PBMT(k);
+      try_access(names[k], MODE_S, root_s, TEST_VA, kind, &l0[0]);
+    }
+  l0[0] = leaf;
+  l1[0] = table(l0) | PBMT(1);
+  try_access("pbmt in a pointer", MODE_S, root_s, TEST_VA, 0, &l0[0]);
+  l1[0] = table(l0);
+  avp_csr_clear(0x30a, MENVCFG_PBMTE);
+  l0[0] = leaf | PBMT(1);
+  try_access("pbmt nc without pbmte", MODE_S, root_s, TEST_VA, 0, &l0[0]);
+  l0[0] = 0;
+}
+
 static void mprv(void) {
   static const uint64_t mpp[] = {MODE_S, MODE_U};
   for (int u = 0; u < 2; ++u)
@@ -255,6 +282,7 @@ int main(void) {
   superpages();
   walk_errors();
   napot();
+  pbmt();
   mprv();
   sfence_behaviour();
   sv48_and_satp();
