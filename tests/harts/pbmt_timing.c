@@ -2,8 +2,10 @@
 // translation and protection"): the same 4 KiB of DRAM mapped three times,
 // with PBMT 0 (the PMA: cacheable), 1 (NC) and 2 (IO). In S-mode, 8 lines of
 // each mapping are read 64 times between statistics dumps of the perf block;
-// test_pbmt_timing.cpp reads the dumps: the cacheable mapping hits the
-// D-cache, the uncached ones bypass it and reach DRAM on every read.
+// then a loop of code runs through its cacheable address and through an NC
+// mapping of its page. test_pbmt_timing.cpp reads the dumps: the cacheable
+// mappings hit the caches, the uncached ones bypass them and reach DRAM on
+// every read and every entry of the loop's block.
 #include "harts/perf_regs.h"
 #include "priv.h"
 
@@ -26,6 +28,11 @@ static volatile uint64_t sum;
 
 static uint64_t ppn(const void* p) { return (uint64_t)p >> 12; }
 
+// 100 iterations of a one-block loop, alone on its page (mapped NC at TEST_VA + 3 pages).
+__attribute__((noinline, aligned(4096))) static void spin(void) {
+  for (unsigned long n = 100; n;) __asm__ volatile("addi %0, %0, -1" : "+r"(n));
+}
+
 static void dump_and_reset(void) {
   *(volatile uint64_t*)(uintptr_t)(AVP_PERF_BASE + AVP_PERF_STATS_CONTROL) = AVP_STATS_DUMP | AVP_STATS_RESET;
 }
@@ -43,6 +50,10 @@ static void regions(void) {
     read_lines(TEST_VA + 4096 * k);
     dump_and_reset();
   }
+  spin();
+  dump_and_reset();
+  ((void (*)(void))(TEST_VA + 3 * 4096))();
+  dump_and_reset();
 }
 
 int main(void) {
@@ -52,6 +63,7 @@ int main(void) {
   root[8] = ppn(l1) << 10 | PTE_V;
   l1[0] = ppn(l0) << 10 | PTE_V;
   for (unsigned k = 0; k < 3; ++k) l0[k] = ppn(data) << 10 | PTE_V | PTE_R | PTE_W | PTE_A | PTE_D | PBMT(k);
+  l0[3] = ppn((const void*)spin) << 10 | PTE_V | PTE_X | PTE_A | PBMT(1);
   for (unsigned i = 0; i < 512; ++i) data[i] = i;
   avp_csr_set(0x30a, MENVCFG_PBMTE);  // menvcfg
   avp_csr_write(satp, SATP_SV39 | ppn(root));

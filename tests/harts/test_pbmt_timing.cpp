@@ -1,6 +1,7 @@
-// Svpbmt's NC and IO pages bypass the D-cache (pbmt_timing.c): the three
+// Svpbmt's NC and IO pages bypass the caches (pbmt_timing.c): the
 // statistics dumps of the program, 512 reads of 8 lines each through a
-// cacheable, an NC and an IO mapping of the same DRAM page.
+// cacheable, an NC and an IO mapping of the same DRAM page, then a loop run
+// through a cacheable and an NC mapping of its code.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -21,7 +22,7 @@ TEST(PbmtTiming, UncachedPagesBypassTheDataCacheAndReachDramOnEveryRead) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("pbmt_timing: 0 traps, sum 43008"), std::string::npos) << r.out;  // 3 x 64 x (0+8+...+56)
   const auto rep = read_json("pbmt_out/report.json");
-  ASSERT_EQ(rep["dumps"].size(), 3u);
+  ASSERT_EQ(rep["dumps"].size(), 5u);
   const auto& pma = rep["dumps"][0]["units"];
   const double pma_hits = counter(pma, "harts.hart0", "dcache_hits");
   EXPECT_GE(pma_hits, 504);                                   // the 8 lines' first reads miss
@@ -38,6 +39,13 @@ TEST(PbmtTiming, UncachedPagesBypassTheDataCacheAndReachDramOnEveryRead) {
     const double t_pma = rep["dumps"][0]["time_ns"].get<double>() - rep["dumps"][0]["since_ns"].get<double>();
     EXPECT_GT(t, 2 * t_pma) << k;
   }
+  // The loop's block entered about 100 times: cached, I-cache hits; NC, a line read from DRAM each time.
+  const auto& cached = rep["dumps"][3]["units"];
+  const auto& nc = rep["dumps"][4]["units"];
+  EXPECT_GE(counter(cached, "harts.hart0", "icache_hits"), 100);
+  EXPECT_LE(counter(cached, "bus.dram", "accesses"), 16);
+  EXPECT_GE(counter(nc, "bus.dram", "accesses"), 100);
+  EXPECT_LT(counter(nc, "harts.hart0", "icache_hits") + counter(nc, "harts.hart0", "icache_misses"), 16);
 }
 
 }  // namespace
