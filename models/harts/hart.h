@@ -273,6 +273,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool vm_on() const { return (s_.satp >> 60) != 0; }
   void update_xlate();         // after a change of priv, mstatus, satp or PMP
   void translation_changed();  // drops fast regions and translated decoded blocks
+  void forget_regions();       // the fast regions and pages_rd_/pages_wr_
+  void forget_regions_of(const rv::TlbEntry& e);  // those that rely on a TLB entry about to go
+  // The page of `pair` ([0] the most recent) that holds the access, moved to [0]; nullptr: none.
+  static DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len);
   void checked_access(bool write, uint64_t va, void* buf, unsigned len);
   // Physical address of a data access, translation and PMP checked (throws the fault).
   // page_ok (optional): set when the whole 4 KiB page holding it may be accessed the same way.
@@ -360,6 +364,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   CacheModel icache_, dcache_;
   DmiRegion rd_, wr_;    // the last regions used for loads / stores
   DmiRegion rd2_, wr2_;  // the ones used before them
+  // The pages of memory without DMI that would be fast regions with it
+  // (translated or checked accesses; [0] the most recent, as rd_ and rd2_):
+  // their accesses skip the translation as the fast path does, so that the
+  // TLB's use, and with it timing and statistics, does not depend on DMI.
+  DmiRegion pages_rd_[2], pages_wr_[2];
   // Direct-mapped cache of decoded blocks in front of blocks_.
   static constexpr unsigned kBlockSlots = 4096;
   struct BlockSlot {

@@ -51,12 +51,26 @@ void Hart::update_xlate() {
   data_checked_ = key != 0;
   if (key != data_key_) {
     data_key_ = key;
-    rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
+    forget_regions();
   }
 }
 
-void Hart::translation_changed() {
+void Hart::forget_regions() {
   rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
+  pages_rd_[0] = pages_rd_[1] = pages_wr_[0] = pages_wr_[1] = DmiRegion{};
+}
+
+// A fast region holds a translation as long as the TLB does: one whose page
+// lies in the pages of an entry the TLB replaces goes too.
+void Hart::forget_regions_of(const TlbEntry& e) {
+  if (!e.valid) return;
+  const uint64_t base = e.tag << (12 + 9 * e.level), bytes = e.page_bytes();
+  for (DmiRegion* r : {&rd_, &rd2_, &wr_, &wr2_, &pages_rd_[0], &pages_rd_[1], &pages_wr_[0], &pages_wr_[1]})
+    if (r->size && r->base - base < bytes) *r = DmiRegion{};
+}
+
+void Hart::translation_changed() {
+  forget_regions();
   for (unsigned k = 1; k < kFetchKeys; ++k)
     if (!blocks_[k].empty()) flush_translated_ = block_abort_ = true;
 }
@@ -159,6 +173,7 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
   }
   try {
     const TlbEntry e = walk(va, access, p, asid);
+    forget_regions_of(tlb_.victim());
     tlb_.insert(e);
     page_pbmt_ = e.pbmt;
     return e.pa(va);
@@ -186,9 +201,23 @@ uint64_t Hart::translate_data(uint64_t va, unsigned len, unsigned access, Priv p
   return pa;
 }
 
+Hart::DmiRegion* Hart::page_of(DmiRegion* pair, uint64_t va, unsigned len) {
+  for (int i = 0; i < 2; ++i) {
+    if (va - pair[i].base < pair[i].size && pair[i].size - (va - pair[i].base) >= len) {
+      if (i) std::swap(pair[0], pair[1]);
+      return &pair[0];
+    }
+  }
+  return nullptr;
+}
+
 void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
   const unsigned access = write ? kAccessWrite : kAccessRead;
   const uint64_t fault = access_fault(access);
+  if (const DmiRegion* page = page_of(write ? pages_wr_ : pages_rd_, va, len)) {  // as a fast region would
+    phys_access(write, va + page->pa_delta, buf, len, fault, va);
+    return;
+  }
   const Priv p = data_priv();
   const uint64_t off = va & (kPage - 1);
   if (off + len > kPage) {  // crosses a page: both halves are checked before any byte moves
@@ -219,6 +248,10 @@ void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
         rd2_ = rd_;
         rd_ = page;
       }
+    } else if (cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only
+      DmiRegion* pair = write ? pages_wr_ : pages_rd_;
+      pair[1] = pair[0];
+      pair[0] = DmiRegion{va & ~(kPage - 1), kPage, nullptr, !write, write, false, ppage - (va & ~(kPage - 1))};
     }
   }
   phys_access(write, pa, buf, len, fault, va, uncached);

@@ -33,6 +33,11 @@ class Tlb {
       if (e.valid && (va >> (12 + 9 * e.level)) == e.tag && (e.asid == asid || (e.flags & kGlobal))) return &e;
     return nullptr;
   }
+  // The entry the next insert replaces.
+  const TlbEntry& victim() const {
+    static const TlbEntry kNone;
+    return entries_.empty() ? kNone : entries_[next_];
+  }
   void insert(const TlbEntry& e) {
     if (entries_.empty()) return;
     entries_[next_] = e;
