@@ -167,7 +167,9 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
     }
     // Fetch header.
     time.add(fetch_latency.get());
+    // A failed packet reports its error after the time it took so far.
     if (!time.annotate([&](sc_core::sc_time& d) { return read_block(b.addr + offset, &chunks[0], 8, d); })) {
+      time.sync();
       fail(b, offset, 0, {AVP_CMP_ERR_MEMORY, "cannot fetch the packet header"});
       return false;
     }
@@ -180,6 +182,7 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
     if (have) {
       time.add(fetch_latency.get() * have);
       if (!time.annotate([&](sc_core::sc_time& d) { return read_block(b.addr + offset + 8, &chunks[1], have * 8, d); })) {
+        time.sync();
         fail(b, offset, AVP_CMP_HEADER_OPCODE(h), {AVP_CMP_ERR_MEMORY, "cannot fetch the packet body"});
         return false;
       }
@@ -188,6 +191,7 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
     const DecodedCommand c = decoder_impl_->decode(chunks, remaining);
     time.add(decode_latency.get() * c.cycles);
     if (c.error) {
+      time.sync();
       fail(b, offset, c.opcode, {c.error, c.describe()});
       return false;
     }

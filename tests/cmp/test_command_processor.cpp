@@ -93,6 +93,37 @@ TEST(CommandProcessor, TruncatedPacket) {
   EXPECT_EQ(t.p.cmp.status().error_offset, 16u);
 }
 
+// A packet that fails to fetch or decode reports its error after the time it
+// took (the fetch and decode latencies), as one that executes does.
+TEST(CommandProcessor, AFailedPacketRaisesItsErrorAfterItsFetchAndDecodeTime) {
+  CmpBench t;
+  t.p.cmp.fetch_latency.set(sc_core::sc_time(1, sc_core::SC_US));
+  t.p.cmp.decode_latency.set(sc_core::sc_time(1, sc_core::SC_US));
+  CommandBuffer truncated, good;
+  truncated.raw(AVP_CMP_HEADER(AVP_CMP_COPY_MEM64, 3, 1)).raw(0);  // a decode error at offset 0
+  good.finish();
+  t.place(t.dram(0), truncated);
+  t.place(t.dram(0x100), good);
+  sc_core::sc_time failed, unfetched, finished;
+  t.run([&] {
+    t.p.cmp.submit(t.dram(0), truncated.size_bytes());
+    t.wait_idle();
+    failed = sc_core::sc_time_stamp();
+    t.p.cmp.submit(0x0000'0800, 8);  // unmapped: the header fetch fails
+    t.wait_idle();
+    unfetched = sc_core::sc_time_stamp() - failed;
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    t.p.cmp.submit(t.dram(0x100), good.size_bytes());
+    t.wait_idle();
+    finished = sc_core::sc_time_stamp() - start;
+  });
+  EXPECT_EQ(t.p.cmp.status().error_code, AVP_CMP_ERR_MEMORY);
+  EXPECT_EQ(t.count(9), 2u);  // CMP_ERROR
+  EXPECT_GE(failed, sc_core::sc_time(3, sc_core::SC_US));     // header and body fetches, at least one decode cycle
+  EXPECT_GE(unfetched, sc_core::sc_time(1, sc_core::SC_US));  // the header fetch
+  EXPECT_GE(finished, sc_core::sc_time(2, sc_core::SC_US));   // FINISH: fetch and decode (negative control)
+}
+
 TEST(CommandProcessor, UnmappedAddressesAreMemoryErrors) {
   CmpBench t;
   CommandBuffer a, b;
