@@ -236,3 +236,19 @@ endfunction()
 if(AVP_DEVICE_SDK_FOUND)
   cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL _avp_device_layout_tests)
 endif()
+
+# avp_program_gtest(TEST SOURCE PROGRAM DEFINE): a GoogleTest executable that
+# runs accel-vp (macro ACCEL_VP) on the device program PROGRAM (its ELF path in
+# macro DEFINE) and reads the run's output (tests/common); nothing when the
+# program is not built (no RISC-V SDK).
+function(avp_program_gtest test source program define)
+  if(NOT TARGET ${program})
+    return()
+  endif()
+  add_executable(${test} ${source})
+  target_link_libraries(${test} PRIVATE nlohmann_json::nlohmann_json GTest::gtest_main)
+  target_include_directories(${test} PRIVATE ${PROJECT_SOURCE_DIR}/tests/common)
+  target_compile_definitions(${test} PRIVATE ACCEL_VP="$<TARGET_FILE:accel-vp>" ${define}="$<TARGET_PROPERTY:${program},AVP_ELF>")
+  add_dependencies(${test} accel-vp ${program})
+  gtest_discover_tests(${test} DISCOVERY_TIMEOUT 30 PROPERTIES LABELS nosanitize)
+endfunction()
