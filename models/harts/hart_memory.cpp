@@ -75,7 +75,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
   dmi_.swap(keep);
   ++dmi_gen_;
-  rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
+  forget_regions();  // and the pages kept without DMI: the event reaches the hart in either mode
 }
 
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval) {
