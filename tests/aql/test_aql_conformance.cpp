@@ -5,6 +5,7 @@
 // packets with their function table. Kernels are hand-written (`ret`).
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -318,14 +319,10 @@ TEST(AqlConformance, GridWorkgroupCountsFollowTheOtherInputsInTheSeedsOrder) {
     EXPECT_EQ(r[6], 3u);
     EXPECT_EQ(r[7], 2u);
     // A reserved bit (458) still fails the dispatch.
-    const uint64_t kd_addr = dev.alloc(128, 64);
-    kernel_descriptor_t kd{};
-    kd.max_flat_workgroup_size = 1024;
-    kd.kernel_code_entry_byte_offset = 64;
-    kd.kernel_code_properties = 1u << 10;
-    ASSERT_TRUE(dev.write(kd_addr, &kd, sizeof kd) && dev.write(kd_addr + 64, &AqlEmptyKernel::kRet, 4));
     AqlEmptyKernel reserved;
-    reserved.descriptor = kd_addr;
+    ASSERT_TRUE(reserved.prepare(dev));
+    const uint16_t reserved_bit = 1u << 10;
+    ASSERT_TRUE(dev.write(reserved.descriptor + offsetof(kernel_descriptor_t, kernel_code_properties), &reserved_bit, 2));
     auto q = rt.create_queue(1, 8);
     rt.dispatch(q, reserved.packet(rt.create_signal(1)));
     EXPECT_EQ(t.wait_error(q), uint32_t{kErrKernelObject});

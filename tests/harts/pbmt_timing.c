@@ -7,17 +7,9 @@
 // mappings hit the caches, the uncached ones bypass them and reach DRAM on
 // every read and every entry of the loop's block.
 #include "harts/perf_regs.h"
+#include "avp/pte.h"
 #include "priv.h"
 
-#define PTE_V 0x01
-#define PTE_R 0x02
-#define PTE_W 0x04
-#define PTE_X 0x08
-#define PTE_A 0x40
-#define PTE_D 0x80
-#define PBMT(k) ((uint64_t)(k) << 61)
-#define SATP_SV39 (8ull << 60)
-#define MENVCFG_PBMTE (1ull << 62)
 #define TEST_VA 0x200000000ull  // vpn2 = 8: outside the identity-mapped first 3 GiB
 
 static uint64_t root[512] __attribute__((aligned(4096)));
@@ -33,8 +25,8 @@ __attribute__((noinline, aligned(4096))) static void spin(void) {
   for (unsigned long n = 100; n;) __asm__ volatile("addi %0, %0, -1" : "+r"(n));
 }
 
-static void dump_and_reset(void) {
-  *(volatile uint64_t*)(uintptr_t)(AVP_PERF_BASE + AVP_PERF_STATS_CONTROL) = AVP_STATS_DUMP | AVP_STATS_RESET;
+static void stats(uint64_t control) {  // the perf block's STATS_CONTROL (reachable through identity gigapage 0)
+  *(volatile uint64_t*)(uintptr_t)(AVP_PERF_BASE + AVP_PERF_STATS_CONTROL) = control;
 }
 
 static void read_lines(uint64_t va) {
@@ -45,28 +37,28 @@ static void read_lines(uint64_t va) {
 }
 
 static void regions(void) {
-  *(volatile uint64_t*)(uintptr_t)(AVP_PERF_BASE + AVP_PERF_STATS_CONTROL) = AVP_STATS_RESET;
+  stats(AVP_STATS_RESET);
   for (int k = 0; k < 3; ++k) {
     read_lines(TEST_VA + 4096 * k);
-    dump_and_reset();
+    stats(AVP_STATS_DUMP | AVP_STATS_RESET);
   }
   spin();
-  dump_and_reset();
+  stats(AVP_STATS_DUMP | AVP_STATS_RESET);
   ((void (*)(void))(TEST_VA + 3 * 4096))();
-  dump_and_reset();
+  stats(AVP_STATS_DUMP | AVP_STATS_RESET);
 }
 
 int main(void) {
   priv_setup();
   for (unsigned i = 0; i < 3; ++i)  // identity gigapages 0..3 GiB: code, data, stacks, devices
-    root[i] = ((uint64_t)i << 18) << 10 | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D;
-  root[8] = ppn(l1) << 10 | PTE_V;
-  l1[0] = ppn(l0) << 10 | PTE_V;
-  for (unsigned k = 0; k < 3; ++k) l0[k] = ppn(data) << 10 | PTE_V | PTE_R | PTE_W | PTE_A | PTE_D | PBMT(k);
-  l0[3] = ppn((const void*)spin) << 10 | PTE_V | PTE_X | PTE_A | PBMT(1);
+    root[i] = ((uint64_t)i << 18) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_X | AVP_PTE_A | AVP_PTE_D;
+  root[8] = ppn(l1) << 10 | AVP_PTE_V;
+  l1[0] = ppn(l0) << 10 | AVP_PTE_V;
+  for (unsigned k = 0; k < 3; ++k) l0[k] = ppn(data) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_A | AVP_PTE_D | AVP_PTE_PBMT(k);
+  l0[3] = ppn((const void*)spin) << 10 | AVP_PTE_V | AVP_PTE_X | AVP_PTE_A | AVP_PTE_PBMT(1);
   for (unsigned i = 0; i < 512; ++i) data[i] = i;
-  avp_csr_set(0x30a, MENVCFG_PBMTE);  // menvcfg
-  avp_csr_write(satp, SATP_SV39 | ppn(root));
+  avp_csr_set(0x30a, AVP_MENVCFG_PBMTE);  // menvcfg
+  avp_csr_write(satp, AVP_SATP_SV39 | ppn(root));
   __asm__ volatile("sfence.vma" ::: "memory");
   run_in_mode(MODE_S, regions);
   avp_csr_write(satp, 0);

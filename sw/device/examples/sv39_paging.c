@@ -9,14 +9,8 @@
 
 #include "avp/csr.h"
 #include "avp/lower_mode.h"
+#include "avp/pte.h"
 
-#define PTE_V 0x01u
-#define PTE_R 0x02u
-#define PTE_W 0x04u
-#define PTE_X 0x08u
-#define PTE_A 0x40u
-#define PTE_D 0x80u
-#define SATP_SV39 (8ull << 60)
 #define ALIAS_VA 0x100000000ull  // VPN[2] = 4: above the identity-mapped 4 GiB
 #define LAZY_VA (ALIAS_VA + 0x1000)
 #define CAUSE_LOAD_PAGE_FAULT 13
@@ -30,9 +24,9 @@ static volatile uint32_t lazy[1024] __attribute__((aligned(4096)));
 static volatile unsigned faults;
 static volatile uint64_t fault_addr, other_cause;
 
-static uint64_t pointer_to(const volatile void* table) { return ((uint64_t)table >> 12) << 10 | PTE_V; }
+static uint64_t pointer_to(const volatile void* table) { return ((uint64_t)table >> 12) << 10 | AVP_PTE_V; }
 static uint64_t data_page(const volatile void* page) {
-  return ((uint64_t)page >> 12) << 10 | PTE_V | PTE_R | PTE_W | PTE_A | PTE_D;
+  return ((uint64_t)page >> 12) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_A | AVP_PTE_D;
 }
 
 static void __attribute__((interrupt("supervisor"), aligned(4))) s_trap(void) {
@@ -63,14 +57,14 @@ static uint64_t s_main(uint64_t arg) {
 
 int main(int hart) {
   if (hart != 0) return 0;
-  for (uint64_t g = 0; g < 4; ++g) root[g] = (g << 28) | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D;
+  for (uint64_t g = 0; g < 4; ++g) root[g] = (g << 28) | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_X | AVP_PTE_A | AVP_PTE_D;
   root[ALIAS_VA >> 30] = pointer_to(l1);
   l1[0] = pointer_to(l0);
   l0[0] = data_page(shared);  // l0[1] (LAZY_VA) stays invalid
   avp_csr_write(pmpaddr0, ~0ull >> 10);
   avp_csr_write(pmpcfg0, 0x1f);  // NAPOT R W X over all memory: S-mode may reach it
   avp_csr_set(medeleg, (1u << CAUSE_LOAD_PAGE_FAULT) | (1u << CAUSE_STORE_PAGE_FAULT));
-  const uint64_t r = avp_run_lower(AVP_MODE_S, SATP_SV39 | ((uint64_t)root >> 12), s_main, 0);
+  const uint64_t r = avp_run_lower(AVP_MODE_S, AVP_SATP_SV39 | ((uint64_t)root >> 12), s_main, 0);
   printf("sv39: alias write read at the page's own address: %d\n", (int)(r & 1));
   printf("sv39: page faults handled: %u, at the unmapped page: %d, value after retry: %d\n", faults,
          fault_addr == LAZY_VA + 20, (int)((r >> 1) & 1));

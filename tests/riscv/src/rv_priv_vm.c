@@ -7,20 +7,8 @@
 // (QEMU runs with svnapot=true,svpbmt=true). Results are printed relative to the test addresses so the
 // signature does not depend on where the program is loaded.
 #include "priv.h"
+#include "avp/pte.h"
 
-#define PTE_V 0x01
-#define PTE_R 0x02
-#define PTE_W 0x04
-#define PTE_X 0x08
-#define PTE_U 0x10
-#define PTE_G 0x20
-#define PTE_A 0x40
-#define PTE_D 0x80
-#define PTE_N (1ull << 63)
-#define PBMT(k) ((uint64_t)(k) << 61)
-#define MENVCFG_PBMTE (1ull << 62)
-#define SATP_SV39 (8ull << 60)
-#define SATP_SV48 (9ull << 60)
 #define TEST_VA 0x200000000ull  // vpn2 = 8: outside the identity-mapped first 3 GiB
 #define MEGA_VA (TEST_VA + 0x200000)
 #define GIGA_VA 0x240000000ull  // vpn2 = 9
@@ -39,7 +27,7 @@ static volatile uint64_t g_va, g_value, g_done;
 static volatile int g_kind;  // 0 load, 1 store, 2 fetch
 
 static uint64_t ppn(const void* p) { return (uint64_t)p >> 12; }
-static uint64_t table(const void* next) { return ppn(next) << 10 | PTE_V; }
+static uint64_t table(const void* next) { return ppn(next) << 10 | AVP_PTE_V; }
 static void sfence_all(void) { __asm__ volatile("sfence.vma" ::: "memory"); }
 // A load in M-mode with MPRV set and MPP = mpp (one asm block: no stack access in between).
 static uint32_t mprv_load(uint64_t va, uint64_t mpp) {
@@ -70,7 +58,7 @@ static void access_fn(void) {
 static void try_access(const char* what, uint64_t mode, uint64_t* root, uint64_t va, int kind,
                        volatile uint64_t* leaf) {
   static const char* const kinds[] = {"load", "store", "fetch"};
-  avp_csr_write(satp, SATP_SV39 | ppn(root));
+  avp_csr_write(satp, AVP_SATP_SV39 | ppn(root));
   sfence_all();
   g_va = va;
   g_kind = kind;
@@ -81,7 +69,7 @@ static void try_access(const char* what, uint64_t mode, uint64_t* root, uint64_t
   run_in_mode(mode, access_fn);
   uint64_t cause = trap_count ? last.cause : 0;
   uint64_t tval_ok = trap_count ? last.tval == va + (kind == 1 ? 4 : 0) : 1;
-  uint64_t ad = leaf ? (*leaf & (PTE_A | PTE_D)) : 0;
+  uint64_t ad = leaf ? (*leaf & (AVP_PTE_A | AVP_PTE_D)) : 0;
   // After a fault the destination register was not written: no value to show.
   uint64_t value = cause ? 0 : kind == 0 ? g_value : kind == 1 ? pages[0][1] : g_done;
   trap_count = 0;
@@ -94,16 +82,16 @@ static void try_access(const char* what, uint64_t mode, uint64_t* root, uint64_t
 static void permission_matrix(void) {
   static const char* const modes[] = {"S", "S+SUM", "S+MXR", "U"};
   for (unsigned flags = 0; flags < 64; ++flags) {
-    const uint64_t bits = ((flags & 7) << 1) | ((flags & 8) ? PTE_U : 0) | ((flags & 16) ? PTE_A : 0) |
-                          ((flags & 32) ? PTE_D : 0);
+    const uint64_t bits = ((flags & 7) << 1) | ((flags & 8) ? AVP_PTE_U : 0) | ((flags & 16) ? AVP_PTE_A : 0) |
+                          ((flags & 32) ? AVP_PTE_D : 0);
     for (unsigned m = 0; m < 4; ++m) {
       for (int kind = 0; kind < 3; ++kind) {
-        l0[0] = ppn(pages[0]) << 10 | PTE_V | bits;
+        l0[0] = ppn(pages[0]) << 10 | AVP_PTE_V | bits;
         avp_csr_clear(mstatus, AVP_MSTATUS_SUM | AVP_MSTATUS_MXR);
         if (m == 1) avp_csr_set(mstatus, AVP_MSTATUS_SUM);
         if (m == 2) avp_csr_set(mstatus, AVP_MSTATUS_MXR);
         char what[48];
-        snprintf(what, sizeof what, "pte %02llx %s", (unsigned long long)(bits | PTE_V), modes[m]);
+        snprintf(what, sizeof what, "pte %02llx %s", (unsigned long long)(bits | AVP_PTE_V), modes[m]);
         try_access(what, m == 3 ? MODE_U : MODE_S, m == 3 ? root_u : root_s, TEST_VA, kind, &l0[0]);
       }
     }
@@ -112,7 +100,7 @@ static void permission_matrix(void) {
 }
 
 static void superpages(void) {
-  const uint64_t rwxad = PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D;
+  const uint64_t rwxad = AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_X | AVP_PTE_A | AVP_PTE_D;
   // The 2 MiB page and the 1 GiB page holding pages[0], mapped at MEGA_VA and GIGA_VA.
   const uint64_t mega = (uint64_t)pages[0] & ~0x1fffffull, giga = (uint64_t)pages[0] & ~0x3fffffffull;
   l1[1] = (mega >> 12) << 10 | rwxad;
@@ -131,13 +119,13 @@ static void superpages(void) {
 }
 
 static void walk_errors(void) {
-  l0[0] = ppn(pages[0]) << 10 | PTE_R | PTE_A;  // V = 0
+  l0[0] = ppn(pages[0]) << 10 | AVP_PTE_R | AVP_PTE_A;  // V = 0
   try_access("invalid pte", MODE_S, root_s, TEST_VA, 0, &l0[0]);
   l0[0] = table(pages[1]);  // a pointer at level 0
   try_access("pointer at level 0", MODE_S, root_s, TEST_VA, 0, &l0[0]);
-  l0[0] = ppn(pages[0]) << 10 | PTE_V | PTE_R | PTE_A | (1ull << 60);  // reserved bits 63:54
+  l0[0] = ppn(pages[0]) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_A | (1ull << 60);  // reserved bits 63:54
   try_access("reserved pte bits", MODE_S, root_s, TEST_VA, 0, &l0[0]);
-  l0[0] = ppn(pages[0]) << 10 | PTE_V | PTE_R | PTE_A;
+  l0[0] = ppn(pages[0]) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_A;
   try_access("non-canonical va", MODE_S, root_s, 0x4000000000ull, 0, 0);
   try_access("unmapped va", MODE_S, root_s, 0x300000000ull, 0, 0);
   try_access("page offset", MODE_S, root_s, TEST_VA + 0x123, 0, &l0[0]);
@@ -148,7 +136,7 @@ static void walk_errors(void) {
 // PTEs of the range hold it); other sizes, N above level 0 and N in a
 // pointer are reserved: page faults.
 static void napot(void) {
-  const uint64_t base = ppn(napot_pages) | 8, leaf = PTE_V | PTE_R | PTE_W | PTE_A | PTE_N;
+  const uint64_t base = ppn(napot_pages) | 8, leaf = AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_A | AVP_PTE_N;
   for (unsigned k = 0; k < 16; ++k) {
     napot_pages[k][0] = 0x4e000000u | k;
     l0[k] = base << 10 | leaf;
@@ -173,22 +161,22 @@ static void napot(void) {
 // (uncached: the same data here) and 3 is reserved; without PBMTE, or in a
 // pointer, PBMT is reserved: page faults.
 static void pbmt(void) {
-  const uint64_t leaf = ppn(pages[0]) << 10 | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D;
+  const uint64_t leaf = ppn(pages[0]) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_X | AVP_PTE_A | AVP_PTE_D;
   static const char* const names[] = {"pbmt pma", "pbmt nc", "pbmt io", "pbmt 3"};
-  avp_csr_set(0x30a, MENVCFG_PBMTE);  // menvcfg
-  printf("menvcfg.pbmte: %llu\n", (unsigned long long)((avp_csr_read(0x30a) & MENVCFG_PBMTE) != 0));
+  avp_csr_set(0x30a, AVP_MENVCFG_PBMTE);  // menvcfg
+  printf("menvcfg.pbmte: %llu\n", (unsigned long long)((avp_csr_read(0x30a) & AVP_MENVCFG_PBMTE) != 0));
   pages[0][0] = RET_INSN;
   for (unsigned k = 0; k < 4; ++k)
     for (int kind = 0; kind < 3; ++kind) {
-      l0[0] = leaf | PBMT(k);
+      l0[0] = leaf | AVP_PTE_PBMT(k);
       try_access(names[k], MODE_S, root_s, TEST_VA, kind, &l0[0]);
     }
   l0[0] = leaf;
-  l1[0] = table(l0) | PBMT(1);
+  l1[0] = table(l0) | AVP_PTE_PBMT(1);
   try_access("pbmt in a pointer", MODE_S, root_s, TEST_VA, 0, &l0[0]);
   l1[0] = table(l0);
-  avp_csr_clear(0x30a, MENVCFG_PBMTE);
-  l0[0] = leaf | PBMT(1);
+  avp_csr_clear(0x30a, AVP_MENVCFG_PBMTE);
+  l0[0] = leaf | AVP_PTE_PBMT(1);
   try_access("pbmt nc without pbmte", MODE_S, root_s, TEST_VA, 0, &l0[0]);
   l0[0] = 0;
 }
@@ -197,8 +185,8 @@ static void mprv(void) {
   static const uint64_t mpp[] = {MODE_S, MODE_U};
   for (int u = 0; u < 2; ++u)
     for (int m = 0; m < 2; ++m) {
-      l0[0] = ppn(pages[0]) << 10 | PTE_V | PTE_R | PTE_A | (u ? PTE_U : 0);
-      avp_csr_write(satp, SATP_SV39 | ppn(root_s));
+      l0[0] = ppn(pages[0]) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_A | (u ? AVP_PTE_U : 0);
+      avp_csr_write(satp, AVP_SATP_SV39 | ppn(root_s));
       sfence_all();
       trap_count = 0;
       uint32_t v = mprv_load(TEST_VA, mpp[m]);
@@ -210,13 +198,13 @@ static void mprv(void) {
 }
 
 static void sfence_behaviour(void) {
-  const uint64_t leaf = PTE_V | PTE_R | PTE_W | PTE_A | PTE_D;
+  const uint64_t leaf = AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_A | AVP_PTE_D;
   pages[0][0] = 0xaaaa0000u;
   pages[1][0] = 0xbbbb0000u;
   static const char* const names[] = {"sfence.vma x0,x0", "sfence.vma va,x0", "sfence.vma x0,asid"};
   for (int k = 0; k < 3; ++k) {
     l0[0] = ppn(pages[0]) << 10 | leaf;
-    avp_csr_write(satp, SATP_SV39 | 1ull << 44 | ppn(root_s));
+    avp_csr_write(satp, AVP_SATP_SV39 | 1ull << 44 | ppn(root_s));
     __asm__ volatile("sfence.vma" ::: "memory");
     uint32_t before = mprv_load(TEST_VA, MODE_S);
     l0[0] = ppn(pages[1]) << 10 | leaf;
@@ -233,13 +221,13 @@ static void sfence_behaviour(void) {
 }
 
 static void sv48_and_satp(void) {
-  avp_csr_write(satp, SATP_SV39 | 5ull << 44 | ppn(root_s));
+  avp_csr_write(satp, AVP_SATP_SV39 | 5ull << 44 | ppn(root_s));
   avp_csr_write(satp, (5ull << 60) | ppn(root48));  // reserved mode: the write has no effect
   printf("satp after a reserved mode: mode=%llu asid=%llu\n", (unsigned long long)(avp_csr_read(satp) >> 60),
          (unsigned long long)((avp_csr_read(satp) >> 44) & 0xffff));
   avp_csr_write(satp, 0);
-  l0[0] = ppn(pages[0]) << 10 | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D;
-  avp_csr_write(satp, SATP_SV48 | ppn(root48));
+  l0[0] = ppn(pages[0]) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_X | AVP_PTE_A | AVP_PTE_D;
+  avp_csr_write(satp, AVP_SATP_SV48 | ppn(root48));
   printf("satp sv48 mode=%llu\n", (unsigned long long)(avp_csr_read(satp) >> 60));
   sfence_all();
   trap_count = 0;
@@ -254,7 +242,7 @@ static void sv48_and_satp(void) {
 // PMP applies to the walk's own accesses (as S-mode reads): a page table the
 // PMP hides gives an access fault of the original access, not a page fault.
 static void pmp_on_walk(void) {
-  l0[0] = ppn(pages[0]) << 10 | PTE_V | PTE_R | PTE_W | PTE_A | PTE_D;
+  l0[0] = ppn(pages[0]) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_A | AVP_PTE_D;
   avp_csr_write(pmpaddr1, ~0ull >> 10);  // entry 1 opens everything else
   avp_csr_write(pmpcfg0, 0x1f1f);
   avp_csr_write(pmpaddr0, ((uint64_t)l0 >> 2) | 0x1ff);  // NAPOT 4 KiB over l0, no permissions
@@ -270,8 +258,8 @@ int main(void) {
   sig_begin("rv_priv_vm");
   priv_setup();
   for (unsigned i = 0; i < 3; ++i) {  // identity gigapages 0..3 GiB: code, data, stacks, devices
-    root_s[i] = ((uint64_t)i << 18) << 10 | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D;
-    root_u[i] = root_s[i] | PTE_U;
+    root_s[i] = ((uint64_t)i << 18) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_X | AVP_PTE_A | AVP_PTE_D;
+    root_u[i] = root_s[i] | AVP_PTE_U;
     l2_48[i] = root_s[i];
   }
   root_s[8] = root_u[8] = l2_48[8] = table(l1);
