@@ -140,14 +140,19 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // the simulation thread waits. The hart's own thread finishes it.
   void run_slice();
   sc_core::sc_event& slice_done() { return slice_done_; }
-  // Between slices without the hart's thread (HartSlices parks the hart):
-  // after a slice that only used its quantum, the quantum boundary its
-  // thread would wait for (its local time set as sync_to_grid sets it), or
-  // 0 when the thread has more to do. At that boundary, unpark() does what
-  // sync_to_grid does after its wait and says whether the next slice may
-  // run without the thread too.
-  uint64_t park_until_grid();
-  bool unpark();
+  // Between slices without the hart's thread (HartSlices parks the hart;
+  // `now` is SystemC time, which these do not read, as they run on any host
+  // thread): after a slice that only used its quantum, the quantum boundary
+  // its thread would wait for (its local time set as sync_to_grid sets it),
+  // or 0 when the thread has more to do. At that boundary (SystemC time there
+  // or, when the dispatcher runs ahead, still before it), unpark() does what
+  // sync_to_grid does after its wait; systemc_moved(ps) follows the
+  // dispatcher's catching up by ps.
+  uint64_t park_until_grid(uint64_t now);
+  void unpark(uint64_t boundary, uint64_t now);
+  void systemc_moved(uint64_t ps) { time_.systemc_moved(ps); }
+  // A debugger, tracer or armed trigger sees every instruction: the observed loop runs.
+  bool observed() const { return debug_ || tracer_ || triggers_.native_armed(); }
 
  private:
   // Thrown in a slice before the instruction that needs the kernel has done anything.
@@ -156,7 +161,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void finish_slice();    // in the hart's thread: the part of the slice the kernel must see
   void quantum_sync();    // sync() or run on (run_ahead.h); in the parallel schedule sync_to_grid()
   void sync_to_grid();    // waits to the last quantum boundary not after the local time
-  uint64_t grid_boundary();  // sync_to_grid before its wait: the boundary (0: none ahead)
+  uint64_t grid_boundary(uint64_t now);  // sync_to_grid before its wait: the boundary (0: none ahead)
   void check_deadline(const sc_core::sc_time& now);  // the kernel watchdog, at the hart's time now
   // The cluster's lock on what harts share, taken only in a slice (the serial schedule needs none).
   std::unique_lock<std::mutex> shared_lock();
@@ -209,8 +214,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void trapped_in(const Block& b);    // a trap at s_.pc ended b early: the history keeps what ran
   const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
   bool chain_goes_on() const;
-  // A debugger, tracer or armed trigger sees every instruction: the observed loop runs.
-  bool observed() const { return debug_ || tracer_ || triggers_.native_armed(); }
   uint32_t index_of_pc(const Block& b) const;  // the instruction of b at s_.pc (its last one if none)
   // Retiring (minstret, mcycle, the events, the instructions' own time) is
   // counted per block: run_insns counts a block when it ends, and

@@ -99,18 +99,18 @@ void Hart::quantum_sync() {
 }
 
 void Hart::sync_to_grid() {
-  if (grid_boundary()) {
+  if (grid_boundary(to_ps(sc_core::sc_time_stamp()))) {
     time_.sync();
     time_.add_ps(grid_ahead_);
   }
   check_deadline(sc_core::sc_time_stamp());
 }
 
-uint64_t Hart::grid_boundary() {
+uint64_t Hart::grid_boundary(uint64_t now) {
   // Harts that wake at the same quantum boundary run their next slices
   // together; the local time beyond the boundary stays ahead, so nothing is
   // lost or added.
-  const uint64_t now = to_ps(sc_core::sc_time_stamp()), q = to_ps(cluster_.quantum());
+  const uint64_t q = to_ps(cluster_.quantum());
   const uint64_t boundary = (now + time_.ps()) / q * q;
   if (boundary <= now) return 0;
   grid_ahead_ = now + time_.ps() - boundary;
@@ -118,16 +118,15 @@ uint64_t Hart::grid_boundary() {
   return boundary;
 }
 
-uint64_t Hart::park_until_grid() {
+uint64_t Hart::park_until_grid(uint64_t now) {
   // What finish_slice would do after such a slice: only sync_to_grid.
   const bool only_sync = slice_end_ == SliceEnd::Block && time_.quantum_used() && !(limit_ && s_.minstret >= limit_);
-  return only_sync ? grid_boundary() : 0;
+  return only_sync ? grid_boundary(now) : 0;
 }
 
-bool Hart::unpark() {
-  time_.set(from_ps(grid_ahead_));
-  check_deadline(sc_core::sc_time_stamp());
-  return !observed();  // a tracer attached meanwhile: the thread's observed loop runs
+void Hart::unpark(uint64_t boundary, uint64_t now) {
+  time_.start_quantum(boundary - now, grid_ahead_);
+  check_deadline(from_ps(boundary));
 }
 
 }  // namespace avp

@@ -5,6 +5,7 @@
 
 #include "base/cpu_relax.h"
 #include "base/local_time.h"
+#include "base/run_ahead.h"
 #include "harts/hart.h"
 
 namespace avp {
@@ -25,7 +26,7 @@ HartSlices::~HartSlices() {
   quit_ = true;
   {
     std::lock_guard<std::mutex> lk(m_);
-    ++generation_;
+    take_ += uint64_t{1} << 32;
   }
   work_cv_.notify_all();
   for (auto& t : threads_) t.join();
@@ -36,9 +37,15 @@ void HartSlices::run(Hart& h) {
     dispatching_ = true;
     sc_core::sc_spawn([this] { dispatch(); }, "hart_slices");
   }
-  ready_.push_back(&h);
+  ready_.push_back({&h, 0, 0});
   ready_ev_.notify(sc_core::SC_ZERO_TIME);  // the harts asking in this delta cycle go together
   sc_core::wait(h.slice_done());
+}
+
+uint64_t HartSlices::next_boundary() const {
+  uint64_t b = ~0ull;
+  for (const Slice& p : parked_) b = std::min(b, p.park_at);
+  return b;
 }
 
 void HartSlices::dispatch() {
@@ -46,81 +53,137 @@ void HartSlices::dispatch() {
     if (parked_.empty()) {
       sc_core::wait(ready_ev_);
     } else {
-      sc_core::wait(from_ps(parked_.begin()->first - to_ps(sc_core::sc_time_stamp())), ready_ev_);
+      if (run_ahead()) continue;
+      sc_core::wait(from_ps(next_boundary() - to_ps(sc_core::sc_time_stamp())), ready_ev_);
       if (unpark_due()) continue;
     }
-    std::vector<Hart*> batch;
-    batch.swap(ready_);
-    std::sort(batch.begin(), batch.end(), [](const Hart* a, const Hart* b) { return a->id() < b->id(); });
-    run_batch(batch);
+    batch_.swap(ready_);
+    ready_.clear();
+    now_ps_ = to_ps(sc_core::sc_time_stamp());
+    run_batch();
     // Immediate: the harts resume in this evaluation phase, in hart order.
-    for (Hart* h : batch) {
-      if (const uint64_t boundary = h->park_until_grid()) parked_.emplace(boundary, h);
-      else h->slice_done().notify();
-    }
+    for (Hart* h : park()) h->slice_done().notify();
   }
+}
+
+std::vector<Hart*> HartSlices::park() {
+  std::vector<Hart*> go_on;
+  for (const Slice& s : batch_) {
+    if (s.park_at) parked_.push_back({s.hart, 0, s.park_at});
+    else go_on.push_back(s.hart);
+  }
+  return go_on;
 }
 
 bool HartSlices::unpark_due() {
   const uint64_t now = to_ps(sc_core::sc_time_stamp());
-  if (parked_.begin()->first > now) return false;
+  if (next_boundary() > now) return false;
   // The boundary's first delta cycle, where the harts' threads would wake
-  // from sync_to_grid and ask: the batch runs in the next one, as theirs would.
-  for (auto it = parked_.begin(); it != parked_.end() && it->first <= now; it = parked_.erase(it)) {
-    if (it->second->unpark()) ready_.push_back(it->second);
-    else it->second->slice_done().notify();
+  // from sync_to_grid and ask: the batch runs in the next one, as theirs
+  // would (a hart with a tracer attached meanwhile: its thread runs the
+  // observed loop).
+  for (Slice& p : parked_) {
+    if (p.park_at > now) continue;
+    if (!p.hart->observed()) {
+      ready_.push_back({p.hart, now, 0});
+      continue;
+    }
+    p.hart->unpark(now, now);
+    p.hart->slice_done().notify();
   }
+  parked_.erase(std::remove_if(parked_.begin(), parked_.end(), [now](const Slice& p) { return p.park_at <= now; }),
+                parked_.end());
   if (!ready_.empty()) ready_ev_.notify(sc_core::SC_ZERO_TIME);
   return true;
 }
 
-void HartSlices::run_batch(const std::vector<Hart*>& batch) {
-  if (threads_.empty() || batch.size() == 1) {
-    for (Hart* h : batch) h->run_slice();
+bool HartSlices::run_ahead() {
+  // Nothing at all pending (run_ahead.h): the wait for the next boundary
+  // would only move SystemC time there, where the parked harts, and only
+  // they, would run the next batch. So that batch runs now, the harts' local
+  // times counted from the boundary; SystemC time catches up (one wait)
+  // before any hart's thread resumes, which is where the skipped waits
+  // would have left it, and its threads then resume in hart order as they
+  // would have.
+  const uint64_t now = to_ps(sc_core::sc_time_stamp()), boundary = next_boundary();
+  if (!RunAhead::allows(from_ps(boundary - now))) return false;
+  for (const Slice& p : parked_)
+    if (p.park_at == boundary && p.hart->observed()) return false;  // its thread runs the observed loop
+  batch_.clear();
+  for (const Slice& p : parked_)
+    if (p.park_at == boundary) batch_.push_back({p.hart, boundary, 0});
+  parked_.erase(std::remove_if(parked_.begin(), parked_.end(),
+                               [boundary](const Slice& p) { return p.park_at == boundary; }),
+                parked_.end());
+  now_ps_ = now;
+  run_batch();
+  const std::vector<Hart*> go_on = park();
+  if (!go_on.empty()) {
+    sc_core::wait(from_ps(boundary - now));
+    for (Hart* h : go_on) {
+      h->systemc_moved(boundary - now);
+      h->slice_done().notify();
+    }
+  }
+  return true;
+}
+
+void HartSlices::run(Slice& s) {
+  if (s.unpark_at) s.hart->unpark(s.unpark_at, now_ps_);
+  s.hart->run_slice();
+  s.park_at = s.hart->park_until_grid(now_ps_);
+}
+
+void HartSlices::run_batch() {
+  std::sort(batch_.begin(), batch_.end(), [](const Slice& a, const Slice& b) { return a.hart->id() < b.hart->id(); });
+  if (threads_.empty() || batch_.size() == 1) {
+    for (Slice& s : batch_) run(s);
     return;
   }
+  // No slice runs and none can be taken: the previous batch is done.
+  unfinished_.store(batch_.size(), std::memory_order_relaxed);
+  const uint64_t generation = (take_.load(std::memory_order_relaxed) >> 32) + 1;
   {
-    std::lock_guard<std::mutex> lk(m_);
-    batch_ = batch;
-    next_ = 0;
-    unfinished_ = batch.size();
-    ++generation_;
+    std::lock_guard<std::mutex> lk(m_);  // a host thread about to sleep sees it
+    take_.store(generation << 32 | uint64_t{batch_.size()}, std::memory_order_release);
   }
   work_cv_.notify_all();
-  while (take_and_run()) {
+  while (take_and_run(false)) {
   }
   while (unfinished_.load(std::memory_order_acquire)) cpu_relax();
 }
 
-bool HartSlices::take_and_run() {
-  Hart* h = nullptr;
-  {
-    std::lock_guard<std::mutex> lk(m_);  // a host thread late for one batch may take from the next
-    if (next_ < batch_.size()) h = batch_[next_++];
-  }
-  if (!h) return false;
-  h->run_slice();
+bool HartSlices::take_and_run(bool from_back) {
+  uint64_t t = take_.load(std::memory_order_acquire), taken;
+  do {
+    const uint64_t first = t >> 16 & 0xffff, end = t & 0xffff;
+    if (first >= end) return false;
+    taken = from_back ? end - 1 : first;
+  } while (!take_.compare_exchange_weak(t, from_back ? t - 1 : t + (uint64_t{1} << 16), std::memory_order_acq_rel,
+                                        std::memory_order_acquire));
+  run(batch_[taken]);  // the batch stays while this slice is unfinished
   unfinished_.fetch_sub(1, std::memory_order_acq_rel);
   return true;
 }
 
 void HartSlices::host_thread() {
   uint64_t seen = 0;
+  const auto generation = [this] { return take_.load(std::memory_order_acquire) >> 32; };
   for (;;) {
     // The batch is noticed within one pause (a slice lasts a few microseconds);
     // the clock is read every 64.
     const auto until = std::chrono::steady_clock::now() + kSpin;
-    for (unsigned i = 1; generation_.load(std::memory_order_acquire) == seen; ++i) {
+    for (unsigned i = 1; generation() == seen; ++i) {
       cpu_relax();
       if (i % 64 == 0 && std::chrono::steady_clock::now() >= until) break;
     }
-    if (generation_.load(std::memory_order_acquire) == seen) {
+    if (generation() == seen) {
       std::unique_lock<std::mutex> lk(m_);
-      work_cv_.wait(lk, [&] { return generation_.load() != seen; });
+      work_cv_.wait(lk, [&] { return generation() != seen; });
     }
     if (quit_) return;
-    seen = generation_.load();
-    while (take_and_run()) {
+    seen = generation();
+    while (take_and_run(true)) {
     }
   }
 }

@@ -8,12 +8,14 @@
 // would only wait for the next quantum boundary and ask again, so it sleeps
 // on, and the dispatcher itself runs the hart's next slice at that boundary
 // (two SystemC thread switches less per hart and quantum, in the part of a
-// quantum that host threads cannot share).
+// quantum that host threads cannot share). When nothing else at all is
+// pending in the simulation, the dispatcher runs ahead: it runs the next
+// boundary's batch without waiting for SystemC time to get there, and
+// catches up before any hart's thread resumes (run_ahead.h).
 #pragma once
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -38,25 +40,41 @@ class HartSlices {
   void run(Hart& h);
 
  private:
-  void dispatch();  // SystemC thread: one batch per delta cycle with requests
-  bool unpark_due();  // the parked harts whose boundary is now ask for their slices; false: none
-  void run_batch(const std::vector<Hart*>& batch);
-  void host_thread();
-  bool take_and_run();  // runs one hart of the batch; false when none is left
+  // A hart's slice in a batch: `unpark_at` is the boundary it was parked
+  // until (0: its thread asked); `park_at` the boundary it parks until after
+  // the slice (0: its thread goes on), written by the host thread that ran it.
+  struct Slice {
+    Hart* hart;
+    uint64_t unpark_at, park_at;
+  };
 
-  std::vector<Hart*> ready_;
+  void dispatch();  // SystemC thread: one batch per delta cycle with requests
+  uint64_t next_boundary() const;  // the earliest a parked hart waits for
+  bool unpark_due();  // the parked harts whose boundary is now ask for their slices; false: none
+  bool run_ahead();   // the next boundary's batch before SystemC time gets there; false: not allowed
+  void run_batch();   // batch_ by hart id, SystemC time now_ps_
+  void run(Slice& s);
+  std::vector<Hart*> park();  // after a batch: the harts whose threads go on, in hart order
+  void host_thread();
+  bool take_and_run(bool from_back);  // runs one slice of the batch; false when none is left
+
+  std::vector<Slice> ready_;
   sc_core::sc_event ready_ev_;
-  std::multimap<uint64_t, Hart*> parked_;  // quantum boundary (ps) -> hart
+  std::vector<Slice> parked_;  // park_at: the quantum boundary (ps)
   bool dispatching_ = false;
-  // The batch the host threads share (taken under m_); `generation_`
-  // announces a new batch (spun on, then waited for), `unfinished_` counts down.
-  // Each on host lines of its own (base/host_lines.h): other threads spin on them.
-  alignas(kHostLine) std::vector<Hart*> batch_;
-  size_t next_ = 0;
+  // The batch the host threads share. `take_` holds the batch's generation
+  // (bits 63:32) and the range of slices not taken yet (first in 31:16, end
+  // in 15:0): the simulation thread takes from the front, the host threads
+  // from the back (so a hart tends to stay on one host thread, its state in
+  // that core's caches), each by one compare-and-swap; a host thread late for
+  // one batch may take from the next. `unfinished_` counts down. Each on host
+  // lines of its own (base/host_lines.h): other threads spin on them.
+  alignas(kHostLine) std::vector<Slice> batch_;
+  uint64_t now_ps_ = 0;  // SystemC time of the batch
+  alignas(kHostLine) std::atomic<uint64_t> take_{0};
   alignas(kHostLine) std::atomic<size_t> unfinished_{0};
-  alignas(kHostLine) std::atomic<uint64_t> generation_{0};
   std::atomic<bool> quit_{false};
-  std::mutex m_;
+  std::mutex m_;  // for work_cv_ only: a host thread that waited too long sleeps
   std::condition_variable work_cv_;
   std::vector<std::thread> threads_;
 };

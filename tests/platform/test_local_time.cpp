@@ -35,6 +35,28 @@ TEST(LocalTime, AddsInPicosecondsAndCountsTheQuantumFromTheLastSync) {
   EXPECT_EQ(to_ps(from_ps(123456789012ull)), 123456789012ull);
 }
 
+TEST(LocalTime, AQuantumStartedAheadOfSystemCTimeEndsOneQuantumAfterItsStart) {
+  // The parallel schedule's run-ahead: SystemC time 4 ns before the quantum's
+  // start, the initiator 300 ps into it; then SystemC time moves 4 ns on.
+  LocalTime t;
+  t.set_quantum(sc_time(1, SC_NS));
+  t.start_quantum(4000, 300);
+  EXPECT_EQ(t.ps(), 4300u);
+  t.add_ps(699);
+  EXPECT_FALSE(t.quantum_used());
+  t.add_ps(1);
+  EXPECT_TRUE(t.quantum_used());  // at 5 ns: one quantum after the start, not after SystemC time
+  t.systemc_moved(4000);
+  EXPECT_EQ(t.ps(), 1000u);  // the same local time
+  EXPECT_TRUE(t.quantum_used());
+  t.start_quantum(0, 300);  // not behind: as set() after a sync
+  EXPECT_EQ(t.ps(), 300u);
+  t.add_ps(699);
+  EXPECT_FALSE(t.quantum_used());
+  t.add_ps(1);
+  EXPECT_TRUE(t.quantum_used());
+}
+
 TEST(LocalTime, AnnotateHandsTheOffsetToTheCallAndKeepsWhatItAdds) {
   LocalTime t;
   t.add_ps(1000);

@@ -81,6 +81,20 @@ class LocalTime {
     ps_ -= run_from_ps_ - now;
     rebase();  // SystemC time is at the run-on point now: the quantum counts from here
   }
+  // The parallel quantum schedule (models/harts/hart_slices.h), which may run
+  // a quantum while SystemC time is still `behind` ps before its start: the
+  // offset is `into` ps past that start, and the quantum ends one quantum
+  // after it.
+  void start_quantum(uint64_t behind, uint64_t into) {
+    ps_ = behind + into;
+    quantum_end_ps_ = behind + quantum_ps_;
+  }
+  // ... and SystemC time has since moved on by `ps` (another process waited):
+  // the same local time, a smaller offset.
+  void systemc_moved(uint64_t ps) {
+    ps_ -= ps;
+    quantum_end_ps_ -= ps;
+  }
   // The same for code deep in a call chain that holds only the annotation.
   static void sync(sc_core::sc_time& annotation) {
     sc_core::wait(annotation);
