@@ -119,7 +119,7 @@ void WindowUnit::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  if (!is_functional(gp)) accesses_.inc();  // a cached access counts as its fills and write-backs
+  if (!is_functional(gp) && !is_replay(gp)) accesses_.inc();  // a cached access counts as its fills and write-backs
   gp.set_address(eff);
   init->b_transport(gp, delay);
   gp.set_address(addr);

@@ -151,6 +151,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t park_until_grid(uint64_t now);
   void unpark(uint64_t boundary, uint64_t now);
   void systemc_moved(uint64_t ps) { time_.systemc_moved(ps); }
+  // After a batch, in hart order: the bandwidth queueing and DRAM rows its
+  // slice's transactions left out (base/cache_traffic.h, deferred), the hart
+  // stalling for them from now on (parked: from its next slice's start).
+  void replay_traffic(bool parked);
   // A debugger, tracer or armed trigger sees every instruction: the observed loop runs.
   bool observed() const { return debug_ || tracer_ || triggers_.native_armed(); }
 
@@ -339,7 +343,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   }
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
   // A Timing transaction of len bytes at pa; its latency (ps).
-  uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch);
+  uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits = true);
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
   void fetch_timing(const Block& b);
   bool fetch_hits_again(const Block& b);  // fetch_timing's common case; false: nothing done
@@ -425,6 +429,13 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const Block* left_block_ = nullptr;  // the block run_insns was in when NeedsKernel left it
   uint32_t resume_index_ = 0;
   uint64_t grid_ahead_ = 0;  // the local time beyond the boundary sync_to_grid waits for
+  struct Deferred {  // a slice's Timing transaction to replay (bus_traffic)
+    uint64_t pa, offset_ps;
+    unsigned len;
+    bool write, fetch, waits;
+  };
+  std::vector<Deferred> deferred_;
+  uint64_t deferred_stall_ps_ = 0;  // replayed for a parked hart: added at unpark
   TrapException slice_trap_{};
   std::exception_ptr slice_error_;
   bool code_hit_ = false;  // a slice's store hit decoded code: the kernel invalidates after the slice

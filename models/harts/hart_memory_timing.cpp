@@ -11,13 +11,16 @@
 
 namespace avp {
 
-uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch) {
+uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits) {
   settle();  // the transaction's time counts the instructions before this one
   // No data moves: the pointer only satisfies initiators that expect one.
   static unsigned char scratch[256];
   CacheTrafficExtension traffic;
   traffic.kind = CacheTrafficExtension::Timing;
   traffic.write = write;
+  // In a slice the order of the harts' transactions depends on the host
+  // threads: what depends on it is replayed after the batch (replay_traffic).
+  traffic.deferred = in_slice_;
   FetchExtension fetch_ext;
   fetch_ext.fetch = true;
   prepare_payload(traffic_gp_, tlm::TLM_IGNORE_COMMAND, pa, scratch, len);
@@ -30,8 +33,37 @@ uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch) {
   }
   traffic_gp_.clear_extension(&traffic);
   if (fetch) traffic_gp_.clear_extension(&fetch_ext);
+  if (traffic.replay) deferred_.push_back({pa, time_.ps(), len, write, fetch, waits});
   const uint64_t end = to_ps(delay);
   return end > time_.ps() ? end - time_.ps() : 0;
+}
+
+void Hart::replay_traffic(bool parked) {
+  static unsigned char scratch[256];
+  uint64_t stall = 0;
+  for (const Deferred& d : deferred_) {
+    CacheTrafficExtension traffic;
+    traffic.kind = CacheTrafficExtension::Replay;
+    traffic.write = d.write;
+    FetchExtension fetch_ext;
+    fetch_ext.fetch = true;
+    prepare_payload(traffic_gp_, tlm::TLM_IGNORE_COMMAND, d.pa, scratch, d.len);
+    traffic_gp_.set_extension(&traffic);
+    if (d.fetch) traffic_gp_.set_extension(&fetch_ext);
+    // At its time in the slice, moved on by the stalls replayed before it
+    // (the hart would have issued it that much later); SystemC time is
+    // still the batch's.
+    const uint64_t at = d.offset_ps + stall;
+    sc_core::sc_time delay = from_ps(at);
+    bus->b_transport(traffic_gp_, delay);
+    traffic_gp_.clear_extension(&traffic);
+    if (d.fetch) traffic_gp_.clear_extension(&fetch_ext);
+    if (d.waits) stall += to_ps(delay) - at;
+  }
+  deferred_.clear();
+  stall_ps_[StallMemory] += stall;
+  if (parked) deferred_stall_ps_ += stall;
+  else time_.add_ps(stall);
 }
 
 uint64_t Hart::dcache_miss(uint64_t pa) {
@@ -39,7 +71,8 @@ uint64_t Hart::dcache_miss(uint64_t pa) {
   const unsigned line = 1u << bits;
   // The dirty victim goes to a write buffer: its write-back occupies the bus
   // but the hart does not wait for it (the cache model charges its transfer).
-  if (const uint64_t victim = dcache_.written_back(); victim != ~0ull) bus_traffic(victim << bits, true, line, false);
+  if (const uint64_t victim = dcache_.written_back(); victim != ~0ull)
+    bus_traffic(victim << bits, true, line, false, false);
   return bus_traffic(pa >> bits << bits, false, line, false);
 }
 

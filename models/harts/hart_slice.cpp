@@ -26,6 +26,10 @@ void Hart::run_slice() {
       // The serial loop's checks at a block boundary: any of them is the kernel's.
       if (stop_ || timed_out_ || (kernel_ && s_.pc == ret_addr_) || flush_ || flush_translated_ || (s_.mip & s_.mie))
         break;
+      if (time_.quantum_used()) {  // a replayed stall (replay_traffic) took the quantum
+        slice_end_ = SliceEnd::Block;
+        break;
+      }
       const Block* first = decoded_block(s_.pc);
       if (!first) break;  // decoding reads memory through the bus
       try {
@@ -125,7 +129,7 @@ uint64_t Hart::park_until_grid(uint64_t now) {
 }
 
 void Hart::unpark(uint64_t boundary, uint64_t now) {
-  time_.start_quantum(boundary - now, grid_ahead_);
+  time_.start_quantum(boundary - now, grid_ahead_ + std::exchange(deferred_stall_ps_, 0));
   check_deadline(from_ps(boundary));
 }
 

@@ -61,9 +61,14 @@ void HartSlices::dispatch() {
     ready_.clear();
     now_ps_ = to_ps(sc_core::sc_time_stamp());
     run_batch();
+    replay();
     // Immediate: the harts resume in this evaluation phase, in hart order.
     for (Hart* h : park()) h->slice_done().notify();
   }
+}
+
+void HartSlices::replay() {
+  for (const Slice& s : batch_) s.hart->replay_traffic(s.park_at != 0);
 }
 
 std::vector<Hart*> HartSlices::park() {
@@ -117,6 +122,7 @@ bool HartSlices::run_ahead() {
                 parked_.end());
   now_ps_ = now;
   run_batch();
+  replay();
   const std::vector<Hart*> go_on = park();
   if (!go_on.empty()) {
     sc_core::wait(from_ps(boundary - now));

@@ -54,6 +54,7 @@ class HartSlices {
   bool run_ahead();   // the next boundary's batch before SystemC time gets there; false: not allowed
   void run_batch();   // batch_ by hart id, SystemC time now_ps_
   void run(Slice& s);
+  void replay();  // after a batch, in hart order: the traffic its slices left to replay (Hart::replay_traffic)
   std::vector<Hart*> park();  // after a batch: the harts whose threads go on, in hart order
   void host_thread();
   bool take_and_run(bool from_back);  // runs one slice of the batch; false when none is left

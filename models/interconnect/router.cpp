@@ -127,10 +127,21 @@ void Router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     return;
   }
   Port& p = ports_[m->r.port];
-  p.accesses->inc();
-  p.bytes->inc(gp.get_data_length());
-  delay += p.latency->get();
-  if (p.bandwidth->get() > 0) occupy(p, gp.get_address(), gp.get_data_length(), delay);
+  CacheTrafficExtension* traffic = cache_traffic(gp);
+  if (traffic && traffic->kind == CacheTrafficExtension::Replay) {
+    // What a deferred Timing transaction left out: counted and delayed by the latency already.
+    delay += p.latency->get();  // it arrives at the port when the transaction did
+    if (p.bandwidth->get() > 0) occupy(p, gp.get_address(), gp.get_data_length(), delay);
+    delay -= p.latency->get();
+  } else {
+    p.accesses->inc();
+    p.bytes->inc(gp.get_data_length());
+    delay += p.latency->get();
+    if (p.bandwidth->get() > 0) {
+      if (traffic && traffic->deferred) traffic->replay = true;
+      else occupy(p, gp.get_address(), gp.get_data_length(), delay);
+    }
+  }
   init[m->r.port]->b_transport(gp, delay);
   gp.set_address(addr);
 }

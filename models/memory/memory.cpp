@@ -117,12 +117,19 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     access(gp);
     return;
   }
-  if (is_timing_only(gp)) {  // a hart's fill, write-back or uncached access: counted and timed, no data
+  if (CacheTrafficExtension* c = cache_traffic(gp);
+      c && (c->kind == CacheTrafficExtension::Timing || c->kind == CacheTrafficExtension::Replay)) {
+    // A hart's fill, write-back or uncached access: counted and timed, no data.
     if (gp.get_address() > size_ || gp.get_data_length() > size_ - gp.get_address()) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
-    count(writes(gp), gp.get_address(), gp.get_data_length(), delay);
+    if (c->kind == CacheTrafficExtension::Replay) {  // counted already: the open rows only
+      if (rows_) delay += rows_->access(gp.get_address(), gp.get_data_length());
+    } else {
+      if (rows_ && c->deferred) c->replay = true;
+      count(c->write, gp.get_address(), gp.get_data_length(), delay, !c->deferred);
+    }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -135,8 +142,8 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   gp.set_dmi_allowed(dmi_enabled.get());
 }
 
-void Memory::count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay) {
-  if (rows_) delay += rows_->access(offset, bytes);
+void Memory::count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay, bool rows) {
+  if (rows_ && rows) delay += rows_->access(offset, bytes);
   if (write) {
     writes_.inc();
     bytes_written_.inc(bytes);

@@ -61,8 +61,8 @@ class Memory : public sc_core::sc_module {
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   bool access(tlm::tlm_generic_payload& gp);
-  // Statistics and latency of an access of `bytes` at `offset`.
-  void count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay);
+  // Statistics and latency of an access of `bytes` at `offset` (with `rows`: the open rows' too).
+  void count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay, bool rows = true);
 
   std::unique_ptr<Param<uint64_t>> size_param_;  // absent when the size is derived
   uint64_t size_ = 0;

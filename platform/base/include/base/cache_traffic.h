@@ -11,7 +11,15 @@
 //    times: interconnect and memory count nothing and add no latency.
 //  - Timing (b_transport, TLM_IGNORE_COMMAND, length = bytes moved): a fill,
 //    write-back or uncached access; counted and timed as a read (write when
-//    `write`) of that many bytes; no data moves.
+//    `write`) of that many bytes; no data moves. `deferred` (harts' slices in
+//    the parallel quantum schedule, docs/harts.md "Parallel harts"): only the
+//    parts that do not depend on the order of the harts' accesses (counts,
+//    fixed latencies); a target that leaves something out (a bandwidth queue,
+//    open DRAM rows) sets `replay`.
+//  - Replay (b_transport, as the Timing transaction it follows, at the same
+//    time): what a deferred Timing transaction left out, in an order that
+//    does not depend on host threads; the delay grows by the queueing and
+//    row latencies it meets; nothing is counted twice.
 #pragma once
 #include <cstdint>
 #include <tlm>
@@ -19,10 +27,12 @@
 namespace avp {
 
 struct CacheTrafficExtension : tlm::tlm_extension<CacheTrafficExtension> {
-  enum Kind : uint8_t { Probe, Functional, Timing };
+  enum Kind : uint8_t { Probe, Functional, Timing, Replay };
   Kind kind = Probe;
-  bool write = false;   // Timing: the traffic is a write
-  bool memory = false;  // Probe answer: cacheable memory
+  bool write = false;     // Timing, Replay: the traffic is a write
+  bool memory = false;    // Probe answer: cacheable memory
+  bool deferred = false;  // Timing: order-dependent timing left to a Replay
+  bool replay = false;    // deferred Timing answer: something was left out
   tlm::tlm_extension_base* clone() const override { return new CacheTrafficExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const CacheTrafficExtension&>(o); }
 };
@@ -42,10 +52,17 @@ inline bool is_timing_only(const tlm::tlm_generic_payload& gp) {
   return c && c->kind == CacheTrafficExtension::Timing;
 }
 
-// Whether an access writes: the command, or a Timing transaction's direction.
+// A Replay transaction (counted already: its targets only queue and time it).
+inline bool is_replay(const tlm::tlm_generic_payload& gp) {
+  const CacheTrafficExtension* c = cache_traffic(gp);
+  return c && c->kind == CacheTrafficExtension::Replay;
+}
+
+// Whether an access writes: the command, or a Timing or Replay transaction's direction.
 inline bool writes(const tlm::tlm_generic_payload& gp) {
   const CacheTrafficExtension* c = cache_traffic(gp);
-  return (c && c->kind == CacheTrafficExtension::Timing) ? c->write : gp.is_write();
+  return (c && (c->kind == CacheTrafficExtension::Timing || c->kind == CacheTrafficExtension::Replay)) ? c->write
+                                                                                                        : gp.is_write();
 }
 
 }  // namespace avp
