@@ -58,10 +58,11 @@ void Hart::replay_traffic(bool parked) {
     bus->b_transport(traffic_gp_, delay);
     traffic_gp_.clear_extension(&traffic);
     if (d.fetch) traffic_gp_.clear_extension(&fetch_ext);
-    if (d.waits) stall += to_ps(delay) - at;
+    if (!d.waits) continue;
+    stall += to_ps(delay) - at;
+    stall_ps_[d.fetch ? StallFetch : StallMemory] += to_ps(delay) - at;
   }
   deferred_.clear();
-  stall_ps_[StallMemory] += stall;
   if (parked) deferred_stall_ps_ += stall;
   else time_.add_ps(stall);
 }

@@ -202,6 +202,48 @@ TEST(Router, CacheTrafficIsCountedAndTimedWithoutMovingData) {
   EXPECT_EQ(counter("mem_b.reads"), 0u);
 }
 
+TEST(Router, DeferredTrafficIsCountedNowAndQueuedByItsReplay) {
+  // A hart's slice in the parallel schedule: the 64-byte fill is counted and
+  // gets the fixed latencies, the port's queue is left to a Replay, which
+  // queues it (behind a burst already there) and counts nothing again.
+  Bench t(/*bw_b=*/4.0);
+  std::vector<uint8_t> buf(64);
+  sc_time busy = sc_core::SC_ZERO_TIME;
+  t.cpu.access(tlm::TLM_WRITE_COMMAND, 0x20000, buf.data(), 64, busy);  // the port busy 3..19 ns
+  const auto send = [&](CacheTrafficExtension& traffic) {
+    uint8_t scratch[64] = {};
+    tlm::tlm_generic_payload gp;
+    set_unit(gp, make_unit(UnitKind::Hart, 2), 0);
+    gp.set_command(tlm::TLM_IGNORE_COMMAND);
+    gp.set_address(0x20040);
+    gp.set_data_ptr(scratch);
+    gp.set_data_length(64);
+    gp.set_streaming_width(64);
+    gp.set_extension(&traffic);
+    sc_time d = sc_core::SC_ZERO_TIME;
+    t.cpu.socket->b_transport(gp, d);
+    gp.clear_extension(&traffic);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    return d;
+  };
+  CacheTrafficExtension timing;
+  timing.kind = CacheTrafficExtension::Timing;
+  timing.deferred = true;
+  EXPECT_EQ(send(timing), sc_time(3 + 20, SC_NS));  // port and memory latency: no queue, no transfer time
+  EXPECT_TRUE(timing.replay);
+  EXPECT_EQ(counter("bus.b.accesses"), 2u);
+  EXPECT_EQ(counter("mem_b.reads"), 1u);
+  CacheTrafficExtension replay;
+  replay.kind = CacheTrafficExtension::Replay;
+  EXPECT_EQ(send(replay), sc_time(16 + 16, SC_NS));  // waits 3..19 ns for the burst, then its own 16 ns
+  EXPECT_EQ(counter("bus.b.accesses"), 2u);  // not counted twice
+  EXPECT_EQ(counter("mem_b.reads"), 1u);
+  CacheTrafficExtension plain;  // negative control: without `deferred` the queue is met at once
+  plain.kind = CacheTrafficExtension::Timing;
+  EXPECT_EQ(send(plain), sc_time(3 + 16 + 16 + 16 + 20, SC_NS));  // behind the burst and the replayed fill
+  EXPECT_FALSE(plain.replay);
+}
+
 TEST(Router, FunctionalAccessMovesDataWithoutTimeOrStatistics) {
   Bench t(/*bw_b=*/4.0);
   CacheTrafficExtension functional;
