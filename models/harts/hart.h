@@ -32,6 +32,7 @@
 namespace avp {
 
 class HartCluster;
+struct CacheTrafficExtension;
 class Hart;
 
 // A debugger's view of execution: called before every instruction (decoded,
@@ -344,6 +345,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
   // A Timing transaction of len bytes at pa; its latency (ps).
   uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits = true);
+  // A Timing or Replay transaction (traffic) of len bytes at pa, at the local time `delay`.
+  void send_traffic(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch, sc_core::sc_time& delay);
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
   void fetch_timing(const Block& b);
   bool fetch_hits_again(const Block& b);  // fetch_timing's common case; false: nothing done

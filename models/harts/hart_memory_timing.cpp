@@ -11,53 +11,50 @@
 
 namespace avp {
 
-uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits) {
-  settle();  // the transaction's time counts the instructions before this one
+void Hart::send_traffic(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch,
+                        sc_core::sc_time& delay) {
   // No data moves: the pointer only satisfies initiators that expect one.
   static unsigned char scratch[256];
+  FetchExtension fetch_ext;
+  fetch_ext.fetch = true;
+  prepare_payload(traffic_gp_, tlm::TLM_IGNORE_COMMAND, pa, scratch, len);
+  traffic_gp_.set_extension(&traffic);
+  if (fetch) traffic_gp_.set_extension(&fetch_ext);
+  bus->b_transport(traffic_gp_, delay);
+  traffic_gp_.clear_extension(&traffic);
+  if (fetch) traffic_gp_.clear_extension(&fetch_ext);
+}
+
+uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits) {
+  settle();  // the transaction's time counts the instructions before this one
   CacheTrafficExtension traffic;
   traffic.kind = CacheTrafficExtension::Timing;
   traffic.write = write;
   // In a slice the order of the harts' transactions depends on the host
   // threads: what depends on it is replayed after the batch (replay_traffic).
   traffic.deferred = in_slice_;
-  FetchExtension fetch_ext;
-  fetch_ext.fetch = true;
-  prepare_payload(traffic_gp_, tlm::TLM_IGNORE_COMMAND, pa, scratch, len);
-  traffic_gp_.set_extension(&traffic);
-  if (fetch) traffic_gp_.set_extension(&fetch_ext);
   sc_core::sc_time delay = time_.offset();  // the transaction's time; the caller adds its latency
   {
     const auto lk = shared_lock();  // the bus's and the memory's statistics are shared
-    bus->b_transport(traffic_gp_, delay);
+    send_traffic(traffic, pa, len, fetch, delay);
   }
-  traffic_gp_.clear_extension(&traffic);
-  if (fetch) traffic_gp_.clear_extension(&fetch_ext);
   if (traffic.replay) deferred_.push_back({pa, time_.ps(), len, write, fetch, waits});
   const uint64_t end = to_ps(delay);
   return end > time_.ps() ? end - time_.ps() : 0;
 }
 
 void Hart::replay_traffic(bool parked) {
-  static unsigned char scratch[256];
   uint64_t stall = 0;
   for (const Deferred& d : deferred_) {
     CacheTrafficExtension traffic;
     traffic.kind = CacheTrafficExtension::Replay;
     traffic.write = d.write;
-    FetchExtension fetch_ext;
-    fetch_ext.fetch = true;
-    prepare_payload(traffic_gp_, tlm::TLM_IGNORE_COMMAND, d.pa, scratch, d.len);
-    traffic_gp_.set_extension(&traffic);
-    if (d.fetch) traffic_gp_.set_extension(&fetch_ext);
     // At its time in the slice, moved on by the stalls replayed before it
     // (the hart would have issued it that much later); SystemC time is
     // still the batch's.
     const uint64_t at = d.offset_ps + stall;
     sc_core::sc_time delay = from_ps(at);
-    bus->b_transport(traffic_gp_, delay);
-    traffic_gp_.clear_extension(&traffic);
-    if (d.fetch) traffic_gp_.clear_extension(&fetch_ext);
+    send_traffic(traffic, d.pa, d.len, d.fetch, delay);
     if (!d.waits) continue;
     stall += to_ps(delay) - at;
     stall_ps_[d.fetch ? StallFetch : StallMemory] += to_ps(delay) - at;

@@ -170,19 +170,14 @@ uint64_t counter(const char* name) {
   return c ? c->value() : 0;
 }
 
-// base/cache_traffic.h: what a hart's caches send the bus.
-TEST(Router, CacheTrafficIsCountedAndTimedWithoutMovingData) {
-  Bench t(/*bw_b=*/4.0);
-  const uint32_t before = 0x11223344;
-  t.b.write(0x40, &before, 4);
-  CacheTrafficExtension traffic;
-  traffic.kind = CacheTrafficExtension::Timing;
-  traffic.write = true;  // a 64-byte write-back
+// base/cache_traffic.h: what a hart's caches send the bus. A 64-byte
+// transaction marked with `traffic` at `addr`; its delay from zero.
+sc_time send_traffic(Bench& t, CacheTrafficExtension& traffic, uint64_t addr) {
   uint8_t scratch[64] = {};
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, 2), 0);
   gp.set_command(tlm::TLM_IGNORE_COMMAND);
-  gp.set_address(0x20040);
+  gp.set_address(addr);
   gp.set_data_ptr(scratch);
   gp.set_data_length(64);
   gp.set_streaming_width(64);
@@ -191,7 +186,17 @@ TEST(Router, CacheTrafficIsCountedAndTimedWithoutMovingData) {
   t.cpu.socket->b_transport(gp, d);
   gp.clear_extension(&traffic);
   EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
-  EXPECT_EQ(d, sc_time(3 + 16 + 20, SC_NS));  // port, 64 bytes at 4 bytes/ns, memory write latency
+  return d;
+}
+
+TEST(Router, CacheTrafficIsCountedAndTimedWithoutMovingData) {
+  Bench t(/*bw_b=*/4.0);
+  const uint32_t before = 0x11223344;
+  t.b.write(0x40, &before, 4);
+  CacheTrafficExtension traffic;
+  traffic.kind = CacheTrafficExtension::Timing;
+  traffic.write = true;  // a 64-byte write-back
+  EXPECT_EQ(send_traffic(t, traffic, 0x20040), sc_time(3 + 16 + 20, SC_NS));  // port, 64 bytes at 4 bytes/ns, memory write latency
   uint32_t after = 0;
   t.b.read(0x40, &after, 4);
   EXPECT_EQ(after, before);  // no data moved
@@ -210,22 +215,7 @@ TEST(Router, DeferredTrafficIsCountedNowAndQueuedByItsReplay) {
   std::vector<uint8_t> buf(64);
   sc_time busy = sc_core::SC_ZERO_TIME;
   t.cpu.access(tlm::TLM_WRITE_COMMAND, 0x20000, buf.data(), 64, busy);  // the port busy 3..19 ns
-  const auto send = [&](CacheTrafficExtension& traffic) {
-    uint8_t scratch[64] = {};
-    tlm::tlm_generic_payload gp;
-    set_unit(gp, make_unit(UnitKind::Hart, 2), 0);
-    gp.set_command(tlm::TLM_IGNORE_COMMAND);
-    gp.set_address(0x20040);
-    gp.set_data_ptr(scratch);
-    gp.set_data_length(64);
-    gp.set_streaming_width(64);
-    gp.set_extension(&traffic);
-    sc_time d = sc_core::SC_ZERO_TIME;
-    t.cpu.socket->b_transport(gp, d);
-    gp.clear_extension(&traffic);
-    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
-    return d;
-  };
+  const auto send = [&](CacheTrafficExtension& traffic) { return send_traffic(t, traffic, 0x20040); };
   CacheTrafficExtension timing;
   timing.kind = CacheTrafficExtension::Timing;
   timing.deferred = true;
