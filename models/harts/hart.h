@@ -156,6 +156,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // slice's transactions left out (base/cache_traffic.h, deferred), the hart
   // stalling for them from now on (parked: from its next slice's start).
   void replay_traffic(bool parked);
+  bool traffic_to_replay() const { return !deferred_.empty(); }
   // A debugger, tracer or armed trigger sees every instruction: the observed loop runs.
   bool observed() const { return debug_ || tracer_ || triggers_.native_armed(); }
 

@@ -37,7 +37,7 @@ void HartSlices::run(Hart& h) {
     dispatching_ = true;
     sc_core::sc_spawn([this] { dispatch(); }, "hart_slices");
   }
-  ready_.push_back({&h, 0, 0});
+  ready_.push_back({&h, 0, 0, false});
   ready_ev_.notify(sc_core::SC_ZERO_TIME);  // the harts asking in this delta cycle go together
   sc_core::wait(h.slice_done());
 }
@@ -68,13 +68,14 @@ void HartSlices::dispatch() {
 }
 
 void HartSlices::replay() {
-  for (const Slice& s : batch_) s.hart->replay_traffic(s.park_at != 0);
+  for (const Slice& s : batch_)
+    if (s.replay) s.hart->replay_traffic(s.park_at != 0);
 }
 
 std::vector<Hart*> HartSlices::park() {
   std::vector<Hart*> go_on;
   for (const Slice& s : batch_) {
-    if (s.park_at) parked_.push_back({s.hart, 0, s.park_at});
+    if (s.park_at) parked_.push_back({s.hart, 0, s.park_at, false});
     else go_on.push_back(s.hart);
   }
   return go_on;
@@ -90,7 +91,7 @@ bool HartSlices::unpark_due() {
   for (Slice& p : parked_) {
     if (p.park_at > now) continue;
     if (!p.hart->observed()) {
-      ready_.push_back({p.hart, now, 0});
+      ready_.push_back({p.hart, now, 0, false});
       continue;
     }
     p.hart->unpark(now, now);
@@ -116,7 +117,7 @@ bool HartSlices::run_ahead() {
     if (p.park_at == boundary && p.hart->observed()) return false;  // its thread runs the observed loop
   batch_.clear();
   for (const Slice& p : parked_)
-    if (p.park_at == boundary) batch_.push_back({p.hart, boundary, 0});
+    if (p.park_at == boundary) batch_.push_back({p.hart, boundary, 0, false});
   parked_.erase(std::remove_if(parked_.begin(), parked_.end(),
                                [boundary](const Slice& p) { return p.park_at == boundary; }),
                 parked_.end());
@@ -138,6 +139,7 @@ void HartSlices::run(Slice& s) {
   if (s.unpark_at) s.hart->unpark(s.unpark_at, now_ps_);
   s.hart->run_slice();
   s.park_at = s.hart->park_until_grid(now_ps_);
+  s.replay = s.hart->traffic_to_replay();
 }
 
 void HartSlices::run_batch() {

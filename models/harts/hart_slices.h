@@ -42,10 +42,13 @@ class HartSlices {
  private:
   // A hart's slice in a batch: `unpark_at` is the boundary it was parked
   // until (0: its thread asked); `park_at` the boundary it parks until after
-  // the slice (0: its thread goes on), written by the host thread that ran it.
+  // the slice (0: its thread goes on) and `replay` whether it left traffic
+  // to replay, written by the host thread that ran it (so that the
+  // simulation thread reads the batch, not the harts' own host lines).
   struct Slice {
     Hart* hart;
     uint64_t unpark_at, park_at;
+    bool replay;
   };
 
   void dispatch();  // SystemC thread: one batch per delta cycle with requests
