@@ -20,6 +20,7 @@
 #include "base/local_time.h"
 #include "harts/block_translator.h"
 #include "harts/cache_model.h"
+#include "harts/decoded_block.h"
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
@@ -171,33 +172,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void check_deadline(const sc_core::sc_time& now);  // the kernel watchdog, at the hart's time now
   // The cluster's lock on what harts share, taken only in a slice (the serial schedule needs none).
   std::unique_lock<std::mutex> shared_lock();
-  struct alignas(kHostLine) Block {
-    std::vector<rv::Insn, HostLineAllocator<rv::Insn>> insns;
-    uint64_t pc = 0, bytes = 0;
-    uint64_t ppc = 0;  // physical address of pc (pc itself without translation)
-    // Whether the block's code is cacheable memory (I-cache misses fill lines
-    // from it) and the I-cache lines it spans, as of DMI generation fetch_gen
-    // and line size 2^fetch_line_bits.
-    mutable uint64_t fetch_gen = ~0ull, first_line = 0;
-    mutable uint32_t lines = 0;
-    mutable uint8_t fetch_line_bits = 0;
-    mutable bool fetch_cached = false;
-    bool fetch_uncached = false;  // an NC or IO page (Svpbmt): every entry reads its lines over the bus
-    mutable uint32_t fetch_way[2] = {};  // where its first two lines were last found (CacheModel::access_line)
-    uint8_t key = 0;  // the fetch regime it was decoded for (blocks_[key])
-    // What running all of it retires (Hart::retire_block): its instructions'
-    // own time and cycles, and its instructions per PerfEvent (`events` kinds).
-    uint64_t own_ps = 0, own_cycles = 0;
-    uint8_t events = 0;
-    uint8_t event_id[rv::kNumPerfEvents] = {}, event_n[rv::kNumPerfEvents] = {};
-    // The last two blocks that ran after this one (decoded for the same fetch
-    // regime, so they live exactly as long as it does): run_chain follows
-    // them without a lookup. link_pc ~0: none (a pc is never odd).
-    mutable uint64_t link_pc[2] = {~0ull, ~0ull};
-    mutable const Block* link[2] = {nullptr, nullptr};
-    mutable uint8_t next_link = 0;
-    TranslatedBlock code = nullptr;  // its host code (block_translator.h), if translated
-  };
+  using Block = DecodedBlock;
   struct DmiRegion {
     uint64_t base = 0, size = 0;  // size 0: empty
     uint8_t* ptr = nullptr;

@@ -1,0 +1,44 @@
+// A hart's decoded block (Hart::Block): its instructions, what running it
+// retires, its I-cache lines, its links to the blocks that ran after it and
+// its host code. Aligned to host lines (base/host_lines.h): harts on
+// different host threads decode blocks at the same moment.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "base/host_lines.h"
+#include "harts/block_translator.h"
+#include "harts/perf_events.h"
+#include "harts/rv_insn.h"
+
+namespace avp {
+
+struct alignas(kHostLine) DecodedBlock {
+  std::vector<rv::Insn, HostLineAllocator<rv::Insn>> insns;
+  uint64_t pc = 0, bytes = 0;
+  uint64_t ppc = 0;  // physical address of pc (pc itself without translation)
+  // Whether the block's code is cacheable memory (I-cache misses fill lines
+  // from it) and the I-cache lines it spans, as of DMI generation fetch_gen
+  // and line size 2^fetch_line_bits.
+  mutable uint64_t fetch_gen = ~0ull, first_line = 0;
+  mutable uint32_t lines = 0;
+  mutable uint8_t fetch_line_bits = 0;
+  mutable bool fetch_cached = false;
+  bool fetch_uncached = false;  // an NC or IO page (Svpbmt): every entry reads its lines over the bus
+  mutable uint32_t fetch_way[2] = {};  // where its first two lines were last found (CacheModel::access_line)
+  uint8_t key = 0;  // the fetch regime it was decoded for (blocks_[key])
+  // What running all of it retires (Hart::retire_block): its instructions'
+  // own time and cycles, and its instructions per PerfEvent (`events` kinds).
+  uint64_t own_ps = 0, own_cycles = 0;
+  uint8_t events = 0;
+  uint8_t event_id[rv::kNumPerfEvents] = {}, event_n[rv::kNumPerfEvents] = {};
+  // The last two blocks that ran after this one (decoded for the same fetch
+  // regime, so they live exactly as long as it does): run_chain follows
+  // them without a lookup. link_pc ~0: none (a pc is never odd).
+  mutable uint64_t link_pc[2] = {~0ull, ~0ull};
+  mutable const DecodedBlock* link[2] = {nullptr, nullptr};
+  mutable uint8_t next_link = 0;
+  TranslatedBlock code = nullptr;  // its host code (block_translator.h), if translated
+};
+
+}  // namespace avp
