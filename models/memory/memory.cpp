@@ -125,7 +125,7 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
       return;
     }
     if (c->kind == CacheTrafficExtension::Replay) {  // counted already: the open rows only
-      if (rows_) delay += rows_->access(gp.get_address(), gp.get_data_length());
+      if (rows_) delay += rows_->access(gp.get_address(), gp.get_data_length(), sc_core::sc_time_stamp() + delay);
     } else {
       if (rows_ && c->deferred) c->replay = true;
       count(c->write, gp.get_address(), gp.get_data_length(), delay, !c->deferred);
@@ -143,7 +143,7 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
 }
 
 void Memory::count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay, bool rows) {
-  if (rows_ && rows) delay += rows_->access(offset, bytes);
+  if (rows_ && rows) delay += rows_->access(offset, bytes, sc_core::sc_time_stamp() + delay);
   if (write) {
     writes_.inc();
     bytes_written_.inc(bytes);

@@ -16,9 +16,13 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner)
                 "latency an access adds when its bank has no row open (tRCD)"),
       precharge_(owner, "precharge_latency", sc_core::sc_time(15, sc_core::SC_NS),
                  "latency an access adds, on top of the activation, when its bank has another row open (tRP)"),
+      row_cycle_(owner, "row_cycle", sc_core::SC_ZERO_TIME,
+                 "least time between two activations of one bank (tRC); an access that opens a row waits for it "
+                 "(0: banks are never busy)"),
       hits_(owner, "row_hits", "accesses to a row their bank had open", "rows"),
       activations_(owner, "row_activations", "rows opened in a bank that had none open", "rows"),
-      conflicts_(owner, "row_conflicts", "rows opened in a bank that had another row open (precharge first)", "rows") {
+      conflicts_(owner, "row_conflicts", "rows opened in a bank that had another row open (precharge first)", "rows"),
+      bank_wait_(owner, "bank_wait", "wait of a row activation for its bank's row cycle (with row_cycle set)", "ns") {
   const std::string name = owner->name();
   if (banks_.get() > kMaxBanks)
     throw ParamError(name + ".banks: " + std::to_string(banks_.get()) + " is more than " + std::to_string(kMaxBanks));
@@ -27,18 +31,38 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner)
     throw ParamError(name + ".row_bytes: " + std::to_string(row) + " is not a power of two of at least 64");
   while ((uint64_t{1} << row_bits_) < row) ++row_bits_;
   open_.assign(banks_.get(), kClosed);
+  if (row_cycle_.get() > sc_core::SC_ZERO_TIME) activated_.resize(banks_.get());
 }
 
-sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes) {
+uint64_t RowBuffers::activation_start(std::set<uint64_t>& bank, uint64_t at) {
+  const uint64_t trc = row_cycle_.get().value();
+  // No access arrives before SystemC time: activations that far back constrain nothing.
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  bank.erase(bank.begin(), bank.lower_bound(now > trc ? now - trc : 0));
+  uint64_t start = at;
+  for (auto it = bank.lower_bound(start > trc ? start - trc + 1 : 0); it != bank.end() && *it < start + trc; ++it)
+    start = *it + trc;  // too close to this one: after it (the next ones are later still)
+  bank.insert(start);
+  return start;
+}
+
+sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& arrive) {
   sc_core::sc_time extra = sc_core::SC_ZERO_TIME;
   if (open_.empty() || bytes == 0) return extra;
   const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
   for (uint64_t global_row = first; global_row <= last; ++global_row) {
-    uint64_t& open = open_[global_row % open_.size()];
+    const uint64_t bank = global_row % open_.size();
+    uint64_t& open = open_[bank];
     const uint64_t row = global_row / open_.size();
     if (open == row) {
       hits_.inc();
       continue;
+    }
+    if (!activated_.empty()) {  // the bank's row cycle: the activation may have to wait
+      const uint64_t at = (arrive + extra).value();
+      const sc_core::sc_time wait = sc_core::sc_time::from_value(activation_start(activated_[bank], at) - at);
+      bank_wait_.sample(wait.to_seconds() * 1e9);
+      extra += wait;
     }
     if (open == kClosed) {
       activations_.inc();

@@ -7,8 +7,16 @@
 // as well (`precharge_latency`, tRP). The row it touched stays open. The
 // parameters are the memory's (`<memory>.banks` ...); 0 banks, the default,
 // models none, and the memory's latency is fixed.
+// With `row_cycle` (tRC) set, a bank is also busy: it opens a row at least
+// tRC after its previous activation, so accesses that open rows in one bank
+// wait for each other while other banks work in parallel. Activations are
+// kept by their simulated times (initiators run ahead of SystemC time), so
+// the wait an access sees depends on the others' times, not on the order in
+// which they were simulated: an activation takes the earliest start from
+// its arrival on that is tRC clear of every other of its bank.
 #pragma once
 #include <cstdint>
+#include <set>
 #include <vector>
 
 #include <systemc>
@@ -22,17 +30,22 @@ class RowBuffers {
  public:
   // Parameters and statistics under owner's name; throws ParamError for bad parameters.
   explicit RowBuffers(const sc_core::sc_object* owner);
-  // The latency an access of `bytes` at `offset` (from the memory's start)
-  // adds: one hit, activation or precharge and activation per row it
-  // touches, in address order.
-  sc_core::sc_time access(uint64_t offset, uint64_t bytes);
+  // The latency an access of `bytes` at `offset` (from the memory's start),
+  // arriving at `arrive` (simulated), adds: one hit, activation or precharge
+  // and activation per row it touches, in address order, each after any wait
+  // for its bank's row cycle.
+  sc_core::sc_time access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& arrive);
 
  private:
   Param<uint32_t> banks_;
   Param<uint64_t> row_bytes_;
-  Param<sc_core::sc_time> activate_, precharge_;
+  Param<sc_core::sc_time> activate_, precharge_, row_cycle_;
   Counter hits_, activations_, conflicts_;
+  Histogram bank_wait_;
   std::vector<uint64_t> open_;  // per bank: the open row (kClosed: none)
+  std::vector<std::set<uint64_t>> activated_;  // per bank, with row_cycle: the activations' start times (ps)
+  // The start (ps) of an activation in `bank` arriving at `at`, recorded.
+  uint64_t activation_start(std::set<uint64_t>& bank, uint64_t at);
   unsigned row_bits_ = 0;
 };
 

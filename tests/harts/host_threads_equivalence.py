@@ -17,10 +17,10 @@ import sys
 WORKLOADS = [("vecadd", []), ("matmul", []), ("stream-direct", []), ("stream-dma", []), ("acceldev-kernel", []),
              ("aql-chain", [])]
 # Contention: eight harts streaming through a bandwidth-limited DRAM with open
-# rows, alone and beside DMA traffic. The order of their fills within a batch
+# rows (busy for a row cycle), alone and beside DMA traffic. The order of their fills within a batch
 # depends on the host threads, so their queueing and rows are replayed after
 # it in hart order (docs/harts.md, "Parallel harts").
-CONTENDED = ["bus.dram.bandwidth=4", "dram.banks=8", "platform.cores=1", "platform.harts_per_core=8"]
+CONTENDED = ["bus.dram.bandwidth=4", "dram.banks=8", "dram.row_cycle=45ns", "platform.cores=1", "platform.harts_per_core=8"]
 CONTENTION = [("stream-direct", CONTENDED), ("stream-dma", CONTENDED)]
 
 

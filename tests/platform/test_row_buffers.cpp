@@ -2,7 +2,9 @@
 // a closed bank adds the activation, another open row the precharge as well;
 // rows interleave over the banks and a burst pays per row it touches; no
 // banks (the default) adds nothing; bad parameters are refused by name; in
-// the platform, the DRAM's accesses pay it and count it.
+// the platform, the DRAM's accesses pay it and count it. With a row cycle
+// (tRC), a bank's activations keep tRC apart in simulated time, whatever
+// order they are simulated in, while other banks and open rows do not wait.
 #include <gtest/gtest.h>
 
 #include "base/unit.h"
@@ -28,6 +30,12 @@ void preset(const std::string& name, const std::string& value) {
   ParamRegistry::instance().add_preset(name, value, "test");
 }
 
+const sc_time kT0 = sc_core::SC_ZERO_TIME;
+
+const Histogram* histogram(const std::string& name) {
+  return dynamic_cast<const Histogram*>(StatRegistry::instance().find(name));
+}
+
 }  // namespace
 
 TEST(RowBuffers, OpenRowsDecideTheLatency) {
@@ -37,13 +45,13 @@ TEST(RowBuffers, OpenRowsDecideTheLatency) {
   preset("rowmem.precharge_latency", "20 ns");
   Owner owner("rowmem");
   RowBuffers rows(&owner);
-  EXPECT_EQ(rows.access(0, 64), sc_time(10, SC_NS));     // bank 0 had no row open
-  EXPECT_EQ(rows.access(64, 64), sc_time(0, SC_NS));     // the same row
-  EXPECT_EQ(rows.access(1024, 64), sc_time(10, SC_NS));  // the next row is bank 1's
-  EXPECT_EQ(rows.access(4096, 8), sc_time(30, SC_NS));   // bank 0 again, its second row: precharge and activate
-  EXPECT_EQ(rows.access(0, 8), sc_time(30, SC_NS));      // and back
-  EXPECT_EQ(rows.access(1000, 48), sc_time(0, SC_NS));   // across rows 0 and 1: both open
-  EXPECT_EQ(rows.access(3000, 2048), sc_time(50, SC_NS));  // rows 2, 3 (banks with none open), 4 (bank 0 has row 0)
+  EXPECT_EQ(rows.access(0, 64, kT0), sc_time(10, SC_NS));     // bank 0 had no row open
+  EXPECT_EQ(rows.access(64, 64, kT0), sc_time(0, SC_NS));     // the same row
+  EXPECT_EQ(rows.access(1024, 64, kT0), sc_time(10, SC_NS));  // the next row is bank 1's
+  EXPECT_EQ(rows.access(4096, 8, kT0), sc_time(30, SC_NS));   // bank 0 again, its second row: precharge and activate
+  EXPECT_EQ(rows.access(0, 8, kT0), sc_time(30, SC_NS));      // and back
+  EXPECT_EQ(rows.access(1000, 48, kT0), sc_time(0, SC_NS));   // across rows 0 and 1: both open
+  EXPECT_EQ(rows.access(3000, 2048, kT0), sc_time(50, SC_NS));  // rows 2, 3 (banks with none open), 4 (bank 0 has row 0)
   EXPECT_EQ(counter("rowmem.row_hits"), 3u);
   EXPECT_EQ(counter("rowmem.row_activations"), 4u);
   EXPECT_EQ(counter("rowmem.row_conflicts"), 3u);
@@ -53,8 +61,8 @@ TEST(RowBuffers, OpenRowsDecideTheLatency) {
 TEST(RowBuffers, NoBanksAddNothing) {
   Owner owner("plain");
   RowBuffers rows(&owner);
-  EXPECT_EQ(rows.access(0, 64), sc_core::SC_ZERO_TIME);
-  EXPECT_EQ(rows.access(1 << 20, 64), sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(rows.access(0, 64, kT0), sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(rows.access(1 << 20, 64, kT0), sc_core::SC_ZERO_TIME);
   EXPECT_EQ(counter("plain.row_hits") + counter("plain.row_activations") + counter("plain.row_conflicts"), 0u);
 }
 
@@ -102,5 +110,77 @@ TEST(RowBuffers, TheDramPaysAndCountsThem) {
   EXPECT_EQ(counter("dram.row_hits"), 1u);
   EXPECT_EQ(counter("dram.row_activations"), 1u);
   EXPECT_EQ(counter("dram.row_conflicts"), 1u);
+  ParamRegistry::instance().clear_presets();
+}
+
+TEST(RowBuffers, ABankOpensItsRowsOneRowCycleApart) {
+  preset("cycmem.banks", "2");
+  preset("cycmem.row_bytes", "1024");
+  preset("cycmem.activate_latency", "10 ns");
+  preset("cycmem.precharge_latency", "20 ns");
+  preset("cycmem.row_cycle", "50 ns");
+  Owner owner("cycmem");
+  RowBuffers rows(&owner);
+  const sc_time t0 = kT0, ns = sc_time(1, SC_NS);
+  EXPECT_EQ(rows.access(0, 64, t0), 10 * ns);          // bank 0 activates at 0
+  EXPECT_EQ(rows.access(64, 64, t0), kT0);             // its open row: no activation, no wait
+  EXPECT_EQ(rows.access(1024, 64, t0), 10 * ns);       // bank 1 works in parallel
+  EXPECT_EQ(rows.access(2048, 64, t0), 80 * ns);       // bank 0's next row: waits to 50, then precharge and activate
+  EXPECT_EQ(rows.access(0, 64, 200 * ns), 30 * ns);    // long after: no wait
+  const Histogram* wait = histogram("cycmem.bank_wait");
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ(wait->count(), 4u);  // one sample per activation
+  EXPECT_DOUBLE_EQ(wait->max(), 50.0);
+  EXPECT_DOUBLE_EQ(wait->sum(), 50.0);
+  ParamRegistry::instance().clear_presets();
+}
+
+// Harts run ahead of SystemC time: an activation simulated later may be
+// earlier in simulated time. It takes the gap before the other if that gap
+// is a row cycle long, and waits after it otherwise.
+TEST(RowBuffers, ActivationsKeepTheirSimulatedTimesNotTheirOrder) {
+  preset("ordmem.banks", "1");
+  preset("ordmem.row_bytes", "1024");
+  preset("ordmem.activate_latency", "10 ns");
+  preset("ordmem.precharge_latency", "0 ns");
+  preset("ordmem.row_cycle", "50 ns");
+  Owner owner("ordmem");
+  RowBuffers rows(&owner);
+  const sc_time ns = sc_time(1, SC_NS);
+  EXPECT_EQ(rows.access(0, 64, 100 * ns), 10 * ns);     // activates at 100
+  EXPECT_EQ(rows.access(1024, 64, 0 * ns), 10 * ns);    // at 0: 100 is a row cycle later, no wait
+  EXPECT_EQ(rows.access(2048, 64, 60 * ns), 100 * ns);  // at 60: too close to 100 (and 0 is fine): waits to 150
+  EXPECT_EQ(rows.access(3072, 64, 200 * ns), 10 * ns);  // at 200: clear of 150
+  EXPECT_EQ(rows.access(0, 64, 220 * ns), 40 * ns);     // at 220: waits to 250
+  ParamRegistry::instance().clear_presets();
+}
+
+TEST(RowBuffers, TheDramsBanksAreBusyForTheirRowCycle) {
+  preset("dram.banks", "8");
+  preset("dram.activate_latency", "12 ns");
+  preset("dram.precharge_latency", "18 ns");
+  preset("dram.row_cycle", "45 ns");
+  Platform p;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const uint64_t dram = p.base_of("dram");
+  const auto read_time = [&](uint64_t offset) {
+    uint64_t v = 0;
+    tlm::tlm_generic_payload gp;
+    set_unit(gp, kHostUnit, 0);
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(dram + offset);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    gp.set_data_length(8);
+    gp.set_streaming_width(8);
+    sc_time d = sc_core::SC_ZERO_TIME;
+    p.device_port.socket->b_transport(gp, d);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    return d;
+  };
+  const sc_time opened = read_time(0x100);
+  const sc_time other_bank = read_time(0x100 + 2048);        // bank 1, at the same time: no wait
+  const sc_time conflict = read_time(0x100 + 8 * 2048);      // bank 0's next row, at the same time
+  EXPECT_EQ(other_bank, opened);
+  EXPECT_EQ(conflict - opened, sc_time(45 + 18, SC_NS));      // the row cycle, then the precharge
   ParamRegistry::instance().clear_presets();
 }
