@@ -38,7 +38,10 @@ struct alignas(kHostLine) DecodedBlock {
   mutable uint64_t link_pc[2] = {~0ull, ~0ull};
   mutable const DecodedBlock* link[2] = {nullptr, nullptr};
   mutable uint8_t next_link = 0;
-  TranslatedBlock code = nullptr;  // its host code (block_translator.h), if translated
+  // Its host code (block_translator.h), if translated; a full translation
+  // cache drops it (and not the block: dropping it would decode it again,
+  // and decoding looks up the TLB, so results would depend on the cache's size).
+  mutable TranslatedBlock code = nullptr;
 };
 
 }  // namespace avp

@@ -120,8 +120,9 @@ void Hart::run() {
       for (auto& m : blocks_) m.clear();
       for (auto& slot : block_slots_) slot = BlockSlot{};
       code_.reset();
-      flush_ = flush_translated_ = false;
+      flush_ = flush_translated_ = code_full_ = false;
     }
+    if (code_full_) drop_translations();
     if (flush_translated_) {
       history_.freeze();
       for (unsigned k = 1; k < kFetchKeys; ++k) blocks_[k].clear();
@@ -147,12 +148,12 @@ void Hart::run() {
 
 const Hart::Block& Hart::block_at(uint64_t pc) {
   BlockSlot& slot = block_slots_[(pc >> 1) & (kBlockSlots - 1)];
-  if (slot.pc == pc && slot.key == fetch_key_ && slot.block) return *slot.block;
+  if (slot.pc == pc && slot.key == fetch_key_ && slot.block) return translated_again(*slot.block);
   auto& blocks = blocks_[fetch_key_];
   auto it = blocks.find(pc);
   if (it != blocks.end()) {
     slot = {pc, &it->second, fetch_key_};
-    return it->second;
+    return translated_again(it->second);
   }
   if (pc & 1) throw TrapException{kInsnMisaligned, pc};
   Block b;

@@ -210,8 +210,14 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // chain: the blocks after it too, while chain_goes_on().
   void run_insns(const Block* b, uint32_t from, bool chain);
   void run_observed(const Block& b, uint32_t from);  // hart_exec.cpp: each instruction seen
-  // hart_translate.cpp: a new block's host code, and the helpers it calls (block_translator.h).
-  void translate(Block& b);
+  // hart_translate.cpp: a block's host code, and the helpers it calls (block_translator.h).
+  void translate(const Block& b);
+  // A block whose host code went with a full translation cache: translated again (when on and room is left).
+  const Block& translated_again(const Block& b) {
+    if (!b.code && translate_again_ && !code_.full()) translate(b);
+    return b;
+  }
+  void drop_translations();  // empties the translation cache: every block's code goes, the blocks stay
   template <typename T, typename R>
   static JitStep translated_load(void* hart, uint64_t addr, uint64_t pc, const rv::Insn* d) noexcept;
   template <typename T>
@@ -386,6 +392,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint8_t fetch_key_ = 0;
   uint8_t page_pbmt_ = 0;      // Svpbmt's PBMT of the page the last translation reached (0 without one)
   bool flush_translated_ = false;  // drop the blocks of fetch keys 1.. at the next block boundary
+  bool code_full_ = false;         // the translation cache is full: drop_translations at the next block boundary
+  bool translate_again_ = false;   // some blocks lost their code to a full translation cache
 
   bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;
   bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block

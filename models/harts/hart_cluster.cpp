@@ -70,8 +70,8 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                        "run decoded blocks as x86-64 host code (docs/performance.md, \"Block translation\"); false: "
                        "interpret them (the same simulated results)"),
       translation_cache_kib(this, "translation_cache", 16384,
-                            "KiB of host code per hart for translated blocks (4..1048576); when it fills up, every "
-                            "decoded block of the hart is dropped and translated again as it runs"),
+                            "KiB of host code per hart for translated blocks (4..1048576); when it fills up, the "
+                            "host code of every block of the hart is dropped and translated again as it runs"),
       cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
       cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
       cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),

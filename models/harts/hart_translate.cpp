@@ -55,7 +55,7 @@ JitStep Hart::translated_other(void* hart, uint64_t pc, const Insn* d) noexcept 
   }
 }
 
-void Hart::translate(Block& b) {
+void Hart::translate(const Block& b) {
   static const TranslationHelpers helpers = {
       {&translated_load<uint8_t, int8_t>, &translated_load<uint16_t, int16_t>, &translated_load<uint32_t, int32_t>,
        &translated_load<uint64_t, uint64_t>, &translated_load<uint8_t, uint8_t>, &translated_load<uint16_t, uint16_t>,
@@ -76,8 +76,16 @@ void Hart::translate(Block& b) {
                          static_cast<int32_t>(reinterpret_cast<const char*>(&b.code) - reinterpret_cast<const char*>(&b)),
                          &translated_enter};
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
-  // A full arena is emptied with the blocks, at the next block boundary (their code runs until then).
-  if (!b.code && code_.full()) flush_ = true;
+  // A full arena is emptied at the next block boundary (the code runs until then).
+  if (!b.code && code_.full()) code_full_ = true;
+}
+
+void Hart::drop_translations() {
+  for (auto& blocks : blocks_)
+    for (auto& [pc, b] : blocks) b.code = nullptr;
+  code_.reset();
+  code_full_ = false;
+  translate_again_ = true;
 }
 
 }  // namespace avp
