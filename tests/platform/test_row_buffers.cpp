@@ -32,6 +32,22 @@ void preset(const std::string& name, const std::string& value) {
 
 const sc_time kT0 = sc_core::SC_ZERO_TIME;
 
+// The latency the host sees for an 8-byte read at `addr` (SystemC time 0).
+sc_time host_read_time(Platform& p, uint64_t addr) {
+  uint64_t v = 0;
+  tlm::tlm_generic_payload gp;
+  set_unit(gp, kHostUnit, 0);
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+  gp.set_data_length(8);
+  gp.set_streaming_width(8);
+  sc_time d = sc_core::SC_ZERO_TIME;
+  p.device_port.socket->b_transport(gp, d);
+  EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+  return d;
+}
+
 const Histogram* histogram(const std::string& name) {
   return dynamic_cast<const Histogram*>(StatRegistry::instance().find(name));
 }
@@ -88,20 +104,7 @@ TEST(RowBuffers, TheDramPaysAndCountsThem) {
   Platform p;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   const uint64_t dram = p.base_of("dram");
-  const auto read_time = [&](uint64_t offset) {
-    uint64_t v = 0;
-    tlm::tlm_generic_payload gp;
-    set_unit(gp, kHostUnit, 0);
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(dram + offset);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-    gp.set_data_length(8);
-    gp.set_streaming_width(8);
-    sc_time d = sc_core::SC_ZERO_TIME;
-    p.device_port.socket->b_transport(gp, d);
-    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
-    return d;
-  };
+  const auto read_time = [&](uint64_t offset) { return host_read_time(p, dram + offset); };
   const sc_time opened = read_time(0x100);
   const sc_time hit = read_time(0x108);
   const sc_time conflict = read_time(0x100 + 8 * 2048);  // bank 0's next row (8 banks of 2 KiB rows)
@@ -163,20 +166,7 @@ TEST(RowBuffers, TheDramsBanksAreBusyForTheirRowCycle) {
   Platform p;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   const uint64_t dram = p.base_of("dram");
-  const auto read_time = [&](uint64_t offset) {
-    uint64_t v = 0;
-    tlm::tlm_generic_payload gp;
-    set_unit(gp, kHostUnit, 0);
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(dram + offset);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-    gp.set_data_length(8);
-    gp.set_streaming_width(8);
-    sc_time d = sc_core::SC_ZERO_TIME;
-    p.device_port.socket->b_transport(gp, d);
-    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
-    return d;
-  };
+  const auto read_time = [&](uint64_t offset) { return host_read_time(p, dram + offset); };
   const sc_time opened = read_time(0x100);
   const sc_time other_bank = read_time(0x100 + 2048);        // bank 1, at the same time: no wait
   const sc_time conflict = read_time(0x100 + 8 * 2048);      // bank 0's next row, at the same time
