@@ -43,8 +43,9 @@ class RowBuffers {
   Counter hits_, activations_, conflicts_;
   Histogram bank_wait_;
   std::vector<uint64_t> open_;  // per bank: the open row (kClosed: none)
-  std::vector<std::set<uint64_t>> activated_;  // per bank, with row_cycle: the activations' start times (ps)
-  // The start (ps) of an activation in `bank` arriving at `at`, recorded.
+  // Per bank, with row_cycle: the activations' start times (sc_time values).
+  std::vector<std::set<uint64_t>> activated_;
+  // The start of an activation in `bank` arriving at `at` (sc_time values), recorded.
   uint64_t activation_start(std::set<uint64_t>& bank, uint64_t at);
   unsigned row_bits_ = 0;
 };
