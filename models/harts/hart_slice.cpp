@@ -12,10 +12,10 @@ namespace avp {
 
 const Hart::Block* Hart::decoded_block(uint64_t pc) {
   const BlockSlot& slot = block_slots_[(pc >> 1) & (kBlockSlots - 1)];
-  if (slot.pc == pc && slot.key == fetch_key_ && slot.block) return slot.block;
+  if (slot.pc == pc && slot.key == fetch_key_ && slot.block) return &translated_again(*slot.block);
   auto& blocks = blocks_[fetch_key_];
   auto it = blocks.find(pc);
-  return it == blocks.end() ? nullptr : &it->second;
+  return it == blocks.end() ? nullptr : &translated_again(it->second);
 }
 
 void Hart::run_slice() {
