@@ -83,7 +83,8 @@ TEST(RowBuffers, NoBanksAddNothing) {
 }
 
 TEST(RowBuffers, BadParametersAreRefusedNamingThem) {
-  for (const auto& [name, value] : {std::pair{"bad1.row_bytes", "1000"}, {"bad2.row_bytes", "32"}, {"bad3.banks", "5000"}}) {
+  for (const auto& [name, value] : {std::pair{"bad1.row_bytes", "1000"}, {"bad2.row_bytes", "32"}, {"bad3.banks", "5000"},
+                                     {"bad4.row_cycle", "45 ns"}}) {  // a row cycle without banks
     preset(name, value);
     const std::string module = std::string(name).substr(0, 4);
     Owner owner(module.c_str());
