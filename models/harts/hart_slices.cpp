@@ -37,7 +37,7 @@ void HartSlices::run(Hart& h) {
     dispatching_ = true;
     sc_core::sc_spawn([this] { dispatch(); }, "hart_slices");
   }
-  ready_.push_back({&h, 0, 0, false});
+  ready_.push_back({&h, 0, 0});
   ready_ev_.notify(sc_core::SC_ZERO_TIME);  // the harts asking in this delta cycle go together
   sc_core::wait(h.slice_done());
 }
@@ -75,7 +75,7 @@ void HartSlices::replay() {
 std::vector<Hart*> HartSlices::park() {
   std::vector<Hart*> go_on;
   for (const Slice& s : batch_) {
-    if (s.park_at) parked_.push_back({s.hart, 0, s.park_at, false});
+    if (s.park_at) parked_.push_back({s.hart, 0, s.park_at});
     else go_on.push_back(s.hart);
   }
   return go_on;
@@ -91,7 +91,7 @@ bool HartSlices::unpark_due() {
   for (Slice& p : parked_) {
     if (p.park_at > now) continue;
     if (!p.hart->observed()) {
-      ready_.push_back({p.hart, now, 0, false});
+      ready_.push_back({p.hart, now, 0});
       continue;
     }
     p.hart->unpark(now, now);
@@ -117,7 +117,7 @@ bool HartSlices::run_ahead() {
     if (p.park_at == boundary && p.hart->observed()) return false;  // its thread runs the observed loop
   batch_.clear();
   for (const Slice& p : parked_)
-    if (p.park_at == boundary) batch_.push_back({p.hart, boundary, 0, false});
+    if (p.park_at == boundary) batch_.push_back({p.hart, boundary, 0});
   parked_.erase(std::remove_if(parked_.begin(), parked_.end(),
                                [boundary](const Slice& p) { return p.park_at == boundary; }),
                 parked_.end());

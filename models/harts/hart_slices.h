@@ -48,7 +48,7 @@ class HartSlices {
   struct Slice {
     Hart* hart;
     uint64_t unpark_at, park_at;
-    bool replay;
+    bool replay = false;
   };
 
   void dispatch();  // SystemC thread: one batch per delta cycle with requests
