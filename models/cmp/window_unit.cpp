@@ -135,6 +135,7 @@ unsigned WindowUnit::transport_dbg(tlm::tlm_generic_payload& gp) {
   gp.set_address(eff);
   const unsigned n = init->transport_dbg(gp);
   gp.set_address(addr);
+  forget_timing_path(gp);
   return n;
 }
 

@@ -18,6 +18,7 @@
 
 #include "base/host_lines.h"
 #include "base/local_time.h"
+#include "base/timing_path.h"
 #include "harts/block_translator.h"
 #include "harts/cache_model.h"
 #include "harts/decoded_block.h"
@@ -330,6 +331,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // A Timing or Replay transaction (traffic) of len bytes at pa, at the local time `delay`.
   void send_traffic(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch, sc_core::sc_time& delay);
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
+  CacheTrafficExtension probe_at(uint64_t pa, unsigned len, bool fetch);  // a Probe's answer
+  TimingPath* timing_path(uint64_t pa, unsigned len);  // where Timing transactions go directly; nullptr: by TLM
   void fetch_timing(const Block& b);
   bool fetch_hits_again(const Block& b);  // fetch_timing's common case; false: nothing done
   void locate_fetch(const Block& b);  // the block's I-cache lines and whether its code is cacheable
@@ -372,6 +375,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
       std::vector<BlockSlot, HostLineAllocator<BlockSlot>>(kBlockSlots);
   tlm::tlm_generic_payload gp_;
   tlm::tlm_generic_payload traffic_gp_;  // Probe and Timing transactions (base/cache_traffic.h)
+  TimingRoutes timing_routes_;           // what the probes answered (base/timing_path.h)
   LocalTime time_;  // ahead of SystemC time (base/local_time.h)
   // Per-block retiring (settle()): the block running in run_insns,
   // the instruction executing, and how many of the block's are counted.

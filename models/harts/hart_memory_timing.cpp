@@ -34,9 +34,11 @@ uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bo
   // threads: what depends on it is replayed after the batch (replay_traffic).
   traffic.deferred = in_slice_;
   sc_core::sc_time delay = time_.offset();  // the transaction's time; the caller adds its latency
+  TimingPath* path = timing_path(pa, len);
   {
     const auto lk = shared_lock();  // the bus's and the memory's statistics are shared
-    send_traffic(traffic, pa, len, fetch, delay);
+    if (path) path->time(pa, len, traffic, delay);
+    else send_traffic(traffic, pa, len, fetch, delay);
   }
   if (traffic.replay) deferred_.push_back({pa, time_.ps(), len, write, fetch, waits});
   const uint64_t end = to_ps(delay);
@@ -79,7 +81,18 @@ uint64_t Hart::flush_dcache() {
   return dcache_.flush([this, bits](uint64_t line) { bus_traffic(line << bits, true, 1u << bits, false); });
 }
 
-bool Hart::cacheable(uint64_t pa, unsigned len, bool fetch) {
+TimingPath* Hart::timing_path(uint64_t pa, unsigned len) {
+  bool known = false;
+  TimingPath* path = timing_routes_.find(pa, len, known);
+  if (known) return path;
+  CacheTrafficExtension probe = probe_at(pa, len, false);
+  timing_routes_.learn(pa, probe.path, probe.path_base, probe.path_size);
+  return timing_routes_.find(pa, len, known);
+}
+
+bool Hart::cacheable(uint64_t pa, unsigned len, bool fetch) { return probe_at(pa, len, fetch).memory; }
+
+CacheTrafficExtension Hart::probe_at(uint64_t pa, unsigned len, bool fetch) {
   unsigned char scratch[8];
   CacheTrafficExtension probe;
   probe.kind = CacheTrafficExtension::Probe;
@@ -94,7 +107,7 @@ bool Hart::cacheable(uint64_t pa, unsigned len, bool fetch) {
   }
   traffic_gp_.clear_extension(&probe);
   traffic_gp_.clear_extension(&fetch_ext);
-  return probe.memory;
+  return probe;
 }
 
 void Hart::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,

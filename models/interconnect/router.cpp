@@ -14,6 +14,24 @@ static std::string hex(uint64_t v) {
   return os.str();
 }
 
+// A range's direct timing path (base/timing_path.h): the port's part, then its target's path.
+class Router::RangePath final : public TimingPath {
+ public:
+  RangePath(Router& router, unsigned port, uint64_t shift, TimingPath* next)
+      : router_(router), port_(port), shift_(shift), next_(next) {}
+  TimingPath* next() const { return next_; }
+  void time(uint64_t addr, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) override {
+    router_.time_transfer(router_.ports_[port_], addr - shift_, len, &c, delay);
+    next_->time(addr - shift_, len, c, delay);
+  }
+
+ private:
+  Router& router_;
+  const unsigned port_;
+  const uint64_t shift_;
+  TimingPath* const next_;
+};
+
 Router::Router(sc_core::sc_module_name name)
     : sc_module(name), targ("targ"), init("init"), log_(this->name()),
       unmapped_(this, "unmapped", "accesses to unmapped addresses (address error responses)", "accesses") {
@@ -126,24 +144,42 @@ void Router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     gp.set_address(addr);
     return;
   }
-  Port& p = ports_[m->r.port];
-  CacheTrafficExtension* traffic = cache_traffic(gp);
+  time_transfer(ports_[m->r.port], gp.get_address(), gp.get_data_length(), cache_traffic(gp), delay);
+  init[m->r.port]->b_transport(gp, delay);
+  gp.set_address(addr);
+}
+
+void Router::time_transfer(Port& p, uint64_t target_addr, uint64_t bytes, CacheTrafficExtension* traffic,
+                           sc_core::sc_time& delay) {
   if (traffic && traffic->kind == CacheTrafficExtension::Replay) {
     // What a deferred Timing transaction left out: counted and delayed by the latency already.
     delay += p.latency->get();  // it arrives at the port when the transaction did
-    if (p.bandwidth->get() > 0) occupy(p, gp.get_address(), gp.get_data_length(), delay);
+    if (p.bandwidth->get() > 0) occupy(p, target_addr, bytes, delay);
     delay -= p.latency->get();
-  } else {
-    p.accesses->inc();
-    p.bytes->inc(gp.get_data_length());
-    delay += p.latency->get();
-    if (p.bandwidth->get() > 0) {
-      if (traffic && traffic->deferred) traffic->replay = true;
-      else occupy(p, gp.get_address(), gp.get_data_length(), delay);
-    }
+    return;
   }
-  init[m->r.port]->b_transport(gp, delay);
-  gp.set_address(addr);
+  p.accesses->inc();
+  p.bytes->inc(bytes);
+  delay += p.latency->get();
+  if (p.bandwidth->get() > 0) {
+    if (traffic && traffic->deferred) traffic->replay = true;
+    else occupy(p, target_addr, bytes, delay);
+  }
+}
+
+void Router::answer_path(const MappedRange& m, CacheTrafficExtension& probe) {
+  const uint64_t shift = m.r.absolute ? 0 : m.r.base;
+  if (!m.path) m.path = std::make_unique<RangePath>(*this, m.r.port, shift, probe.path);
+  // The target's range in our addresses, within the mapped range.
+  const uint64_t lo = std::max(probe.path_base + shift, m.r.base);
+  const uint64_t end = std::min(probe.path_base + probe.path_size + shift, m.r.base + m.r.size);
+  if (m.path->next() != probe.path || end <= lo) {  // not the target the path was made for
+    probe.path = nullptr;
+    return;
+  }
+  probe.path = m.path.get();
+  probe.path_base = lo;
+  probe.path_size = end - lo;
 }
 
 void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_time& delay) {
@@ -185,6 +221,8 @@ unsigned Router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
   gp.set_address(m->r.absolute ? addr : addr - m->r.base);
   unsigned n = init[m->r.port]->transport_dbg(gp);
   gp.set_address(addr);
+  if (CacheTrafficExtension* c = cache_traffic(gp); c && c->kind == CacheTrafficExtension::Probe && c->path)
+    answer_path(*m, *c);
   return n;
 }
 

@@ -15,9 +15,12 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
+#include "base/timing_path.h"
 #include "interconnect/bandwidth_calendar.h"
 
 namespace avp {
+
+struct CacheTrafficExtension;
 
 class Router : public sc_core::sc_module {
  public:
@@ -72,10 +75,17 @@ class Router : public sc_core::sc_module {
   // Queues a transfer of a bandwidth-limited port on its channels; its delay
   // grows by the wait and the transfer time.
   void occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_time& delay);
+  // The port's part of a transfer: counts (not for a Replay), latency, bandwidth.
+  void time_transfer(Port& p, uint64_t target_addr, uint64_t bytes, CacheTrafficExtension* traffic,
+                     sc_core::sc_time& delay);
+  class RangePath;
   struct MappedRange {
     Range r;
     std::unique_ptr<Param<uint64_t>> base_param;
+    mutable std::unique_ptr<RangePath> path;  // made at the first probe that found a path behind it
   };
+  // Wraps the path a probe found behind range m in the range's own (or clears it).
+  void answer_path(const MappedRange& m, CacheTrafficExtension& probe);
 
   const MappedRange* lookup(uint64_t addr) const;
   void sort_ranges();

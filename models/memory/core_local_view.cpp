@@ -1,5 +1,6 @@
 #include "core_local_view.h"
 
+#include "base/cache_traffic.h"
 #include "base/unit.h"
 
 namespace avp {
@@ -40,6 +41,7 @@ unsigned CoreLocalView::transport_dbg(tlm::tlm_generic_payload& gp) {
   gp.set_address(addr + core * slice_);
   unsigned n = init->transport_dbg(gp);
   gp.set_address(addr);
+  forget_timing_path(gp);
   return n;
 }
 

@@ -124,12 +124,7 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
-    if (c->kind == CacheTrafficExtension::Replay) {  // counted already: the open rows only
-      if (rows_) delay += rows_->access(gp.get_address(), gp.get_data_length(), sc_core::sc_time_stamp() + delay);
-    } else {
-      if (rows_ && c->deferred) c->replay = true;
-      count(c->write, gp.get_address(), gp.get_data_length(), delay, !c->deferred);
-    }
+    time(gp.get_address(), gp.get_data_length(), *c, delay);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -140,6 +135,15 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   }
   if (gp.is_read() || gp.is_write()) count(gp.is_write(), gp.get_address(), gp.get_data_length(), delay);
   gp.set_dmi_allowed(dmi_enabled.get());
+}
+
+void Memory::time(uint64_t offset, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) {
+  if (c.kind == CacheTrafficExtension::Replay) {  // counted already: the open rows only
+    if (rows_) delay += rows_->access(offset, len, sc_core::sc_time_stamp() + delay);
+    return;
+  }
+  if (rows_ && c.deferred) c.replay = true;
+  count(c.write, offset, len, delay, !c.deferred);
 }
 
 void Memory::count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay, bool rows) {
@@ -158,6 +162,11 @@ void Memory::count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time
 unsigned Memory::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
   if (CacheTrafficExtension* c = cache_traffic(gp); c && c->kind == CacheTrafficExtension::Probe) {
     c->memory = gp.get_address() < size_;
+    if (c->memory) {
+      c->path = this;
+      c->path_base = 0;
+      c->path_size = size_;
+    }
     return 0;
   }
   return access(gp) ? gp.get_data_length() : 0;

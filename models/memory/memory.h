@@ -13,12 +13,13 @@
 
 #include "base/log.h"
 #include "base/params.h"
+#include "base/timing_path.h"
 #include "base/stats.h"
 #include "memory/row_buffers.h"
 
 namespace avp {
 
-class Memory : public sc_core::sc_module {
+class Memory : public sc_core::sc_module, public TimingPath {
  public:
   // Several views (global, core-local) may bind; each sees offsets from 0.
   tlm_utils::multi_passthrough_target_socket<Memory> socket;
@@ -54,6 +55,8 @@ class Memory : public sc_core::sc_module {
   // The storage is replaced in place (same address, DMI pointers stay valid)
   // and starts zeroed: call it before anything is stored. -1 with errno on failure.
   int share();
+  // A Timing or Replay transaction (base/cache_traffic.h); its probe answers this path.
+  void time(uint64_t offset, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) override;
 
  private:
   Memory(sc_core::sc_module_name name, uint64_t size, const std::string* derivation, sc_core::sc_time default_latency);

@@ -1,6 +1,7 @@
 // The TCDM core-local view resolves the accessing core; the global view does not.
 #include <gtest/gtest.h>
 
+#include "base/cache_traffic.h"
 #include "base/unit.h"
 #include "platform.h"
 
@@ -67,4 +68,35 @@ TEST(MemoryViews, DefaultAddressMapMatchesThePlatformSpec) {
   EXPECT_EQ(m["tcdm_local"], Span(0x1000'0000, 4 << 20));
   EXPECT_EQ(m["tcdm"], Span(0x1800'0000, 2 * (4 << 20)));
   EXPECT_EQ(m["dram"], Span(0x4000'0000, 2ull << 30));
+}
+
+TEST(MemoryViews, OnlyPathsTheRouterWrapsAreAnsweredForDirectTiming) {
+  // base/timing_path.h: a hart's probe of global TCDM or DRAM answers a direct
+  // timing path; the core-local view and the CMP windows forward probes
+  // without wrapping the path, so their traffic keeps going by TLM.
+  Platform p;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const auto probe = [&p](uint64_t addr) {
+    CacheTrafficExtension c;
+    uint8_t buf[4];
+    tlm::tlm_generic_payload gp;
+    set_unit(gp, make_unit(UnitKind::Hart, 0), 0);
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(addr);
+    gp.set_data_ptr(buf);
+    gp.set_data_length(4);
+    gp.set_extension(&c);
+    p.device_port.socket->transport_dbg(gp);
+    gp.clear_extension(&c);
+    return c;
+  };
+  const CacheTrafficExtension dram = probe(p.dram_base() + 0x40);
+  ASSERT_NE(dram.path, nullptr);
+  EXPECT_EQ(dram.path_base, p.dram_base());
+  EXPECT_EQ(dram.path_size, p.dram.size());
+  EXPECT_NE(probe(0x1800'0040).path, nullptr);
+  const CacheTrafficExtension local = probe(0x1000'0040);
+  EXPECT_TRUE(local.memory);
+  EXPECT_EQ(local.path, nullptr);
+  EXPECT_EQ(probe(0x8000'0000'0000ull).path, nullptr);  // the host window: not memory of the device
 }

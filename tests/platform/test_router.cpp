@@ -258,24 +258,77 @@ TEST(Router, FunctionalAccessMovesDataWithoutTimeOrStatistics) {
   EXPECT_EQ(counter("mem_b.writes"), 0u);
 }
 
+// A Probe (base/cache_traffic.h) at addr: its answer.
+CacheTrafficExtension probe(Bench& t, uint64_t addr) {
+  CacheTrafficExtension p;
+  uint8_t buf[4];
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(buf);
+  gp.set_data_length(4);
+  gp.set_extension(&p);
+  t.cpu.socket->transport_dbg(gp);
+  gp.clear_extension(&p);
+  return p;
+}
+
 TEST(Router, ProbeTellsMemoryFromUnmappedAddresses) {
   Bench t;
-  auto probe = [&t](uint64_t addr) {
-    CacheTrafficExtension p;
-    uint8_t buf[4];
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(addr);
-    gp.set_data_ptr(buf);
-    gp.set_data_length(4);
-    gp.set_extension(&p);
-    t.cpu.socket->transport_dbg(gp);
-    gp.clear_extension(&p);
-    return p.memory;
+  EXPECT_TRUE(probe(t, 0x10010).memory);
+  EXPECT_TRUE(probe(t, 0x21000).memory);
+  EXPECT_FALSE(probe(t, 0x30000).memory);
+}
+
+TEST(Router, ProbeAnswersTheMappedRangesDirectTimingPath) {
+  // base/timing_path.h: the memory's path wrapped in the router's, over the
+  // mapped range in the initiator's addresses.
+  Bench t;
+  const CacheTrafficExtension b = probe(t, 0x21000);
+  ASSERT_NE(b.path, nullptr);
+  EXPECT_NE(b.path, static_cast<TimingPath*>(&t.b));  // not the memory's own: it would miss the port
+  EXPECT_EQ(b.path_base, 0x20000u);
+  EXPECT_EQ(b.path_size, 0x2000u);
+  EXPECT_EQ(probe(t, 0x20000).path, b.path);  // one path per range
+  EXPECT_NE(probe(t, 0x10000).path, b.path);
+  EXPECT_EQ(probe(t, 0x30000).path, nullptr);
+}
+
+TEST(Router, TheDirectTimingPathTimesAndCountsAsTheTransactionWould) {
+  // The expectations of the two tests above, by the path, mixed with TLM.
+  Bench t(/*bw_b=*/4.0);
+  TimingPath* path = probe(t, 0x20040).path;
+  ASSERT_NE(path, nullptr);
+  const auto by_path = [path](CacheTrafficExtension& c, uint64_t addr) {
+    sc_time d = sc_core::SC_ZERO_TIME;
+    path->time(addr, 64, c, d);
+    return d;
   };
-  EXPECT_TRUE(probe(0x10010));
-  EXPECT_TRUE(probe(0x21000));
-  EXPECT_FALSE(probe(0x30000));
+  CacheTrafficExtension write_back;
+  write_back.kind = CacheTrafficExtension::Timing;
+  write_back.write = true;
+  EXPECT_EQ(by_path(write_back, 0x20040), sc_time(3 + 16 + 20, SC_NS));  // port, 64 bytes at 4 bytes/ns, write latency
+  EXPECT_EQ(counter("bus.b.accesses"), 1u);
+  EXPECT_EQ(counter("bus.b.bytes"), 64u);
+  EXPECT_EQ(counter("mem_b.writes"), 1u);
+  EXPECT_EQ(counter("mem_b.bytes_written"), 64u);
+  CacheTrafficExtension fill;
+  fill.kind = CacheTrafficExtension::Timing;
+  EXPECT_EQ(send_traffic(t, fill, 0x20080), sc_time(3 + 16 + 16 + 20, SC_NS));  // by TLM, behind the write-back
+  EXPECT_EQ(by_path(fill, 0x200c0), sc_time(3 + 32 + 16 + 20, SC_NS));         // by the path, behind both
+  EXPECT_EQ(counter("bus.b.accesses"), 3u);
+  EXPECT_EQ(counter("mem_b.reads"), 2u);
+  CacheTrafficExtension deferred;
+  deferred.kind = CacheTrafficExtension::Timing;
+  deferred.deferred = true;
+  EXPECT_EQ(by_path(deferred, 0x20100), sc_time(3 + 20, SC_NS));  // the queue left to its Replay
+  EXPECT_TRUE(deferred.replay);
+  EXPECT_EQ(counter("bus.b.accesses"), 4u);
+  CacheTrafficExtension replay;
+  replay.kind = CacheTrafficExtension::Replay;
+  EXPECT_EQ(by_path(replay, 0x20100), sc_time(48 + 16, SC_NS));  // waits for the three, counts nothing again
+  EXPECT_EQ(counter("bus.b.accesses"), 4u);
+  EXPECT_EQ(counter("mem_b.reads"), 3u);
 }
 
 TEST(Router, BandwidthLimitedPortGrantsDmi) {

@@ -6,7 +6,8 @@
 // "Memory timing"). A hart marks these transactions with this extension:
 //  - Probe (transport_dbg): is the address memory a hart may cache? A Memory
 //    answers memory = true; a path that leaves the device (the host window)
-//    answers nothing.
+//    answers nothing. The answer may carry a direct path for Timing
+//    transactions (base/timing_path.h).
 //  - Functional (b_transport): moves the data of an access the cache model
 //    times: interconnect and memory count nothing and add no latency.
 //  - Timing (b_transport, TLM_IGNORE_COMMAND, length = bytes moved): a fill,
@@ -24,6 +25,8 @@
 #include <cstdint>
 #include <tlm>
 
+#include "base/timing_path.h"
+
 namespace avp {
 
 struct CacheTrafficExtension : tlm::tlm_extension<CacheTrafficExtension> {
@@ -33,6 +36,10 @@ struct CacheTrafficExtension : tlm::tlm_extension<CacheTrafficExtension> {
   bool memory = false;    // Probe answer: cacheable memory
   bool deferred = false;  // Timing: order-dependent timing left to a Replay
   bool replay = false;    // deferred Timing answer: something was left out
+  // Probe answer (base/timing_path.h): the path that times Timing transactions
+  // in [path_base, path_base + path_size), addresses as the answerer sees them.
+  TimingPath* path = nullptr;
+  uint64_t path_base = 0, path_size = 0;
   tlm::tlm_extension_base* clone() const override { return new CacheTrafficExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const CacheTrafficExtension&>(o); }
 };
@@ -44,6 +51,12 @@ inline CacheTrafficExtension* cache_traffic(const tlm::tlm_generic_payload& gp) 
 inline bool is_functional(const tlm::tlm_generic_payload& gp) {
   const CacheTrafficExtension* c = cache_traffic(gp);
   return c && c->kind == CacheTrafficExtension::Functional;
+}
+
+// For a component that forwards probes but does not wrap the path its
+// target answered (base/timing_path.h): Timing transactions then go by TLM.
+inline void forget_timing_path(tlm::tlm_generic_payload& gp) {
+  if (CacheTrafficExtension* c = cache_traffic(gp)) c->path = nullptr;
 }
 
 // A Timing transaction (its direction: timing_write).
