@@ -27,6 +27,9 @@ struct alignas(kHostLine) DecodedBlock {
   bool fetch_uncached = false;  // an NC or IO page (Svpbmt): every entry reads its lines over the bus
   mutable uint32_t fetch_way[2] = {};  // where its first two lines were last found (CacheModel::access_line)
   uint8_t key = 0;  // the fetch regime it was decoded for (blocks_[key])
+  // Translated fetches: the TLB's inserts() at which the entry its page's
+  // translation came from is replaced (Hart::translate_fetch_again); ~0: none.
+  mutable uint64_t tlb_until = ~0ull;
   // What running all of it retires (Hart::retire_block): its instructions'
   // own time and cycles, and its instructions per PerfEvent (`events` kinds).
   uint64_t own_ps = 0, own_cycles = 0;

@@ -1,5 +1,7 @@
 #include "harts/hart.h"
 
+#include <algorithm>
+
 #include "base/payload.h"
 #include "base/trace.h"
 #include "base/unit.h"
@@ -163,6 +165,7 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   // the PMP is checked for every instruction's bytes.
   const uint64_t ppc = fetch_key_ ? fetch_address(pc) : pc;
   const bool uncached = fetch_key_ && page_pbmt_;
+  b.tlb_until = fetch_key_ ? tlb_until_ : ~0ull;
   for (unsigned n = 0; n < 64; ++n) {
     uint16_t lo, hi = 0;
     if (n > 0 && ((a ^ pc) >> 12)) break;  // stay within the page the block started in
@@ -180,6 +183,7 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
       if (fetch_key_ && (((a + 2) ^ pc) >> 12)) {  // the second half is on the next page
         if (n > 0) break;                          // a block of its own translates it
         pa_hi = fetch_address(a + 2);
+        b.tlb_until = std::min(b.tlb_until, tlb_until_);
         cluster_.mark_code(pa_hi, 2);
       }
       if (fetch_key_ && !fetch_allowed(pa_hi, 2)) {

@@ -195,6 +195,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void enter_block(const Block& b);   // I-cache timing and history of a block about to run
   void trapped_in(const Block& b);    // a trap at s_.pc ended b early: the history keeps what ran
   const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
+  const Block* next_enterable_block(const Block& b);
   bool chain_goes_on() const;
   uint32_t index_of_pc(const Block& b) const;  // the instruction of b at s_.pc (its last one if none)
   // Retiring (minstret, mcycle, the events, the instructions' own time) is
@@ -224,6 +225,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   template <typename T>
   static JitStep translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
   static JitStep translated_other(void* hart, uint64_t pc, const rv::Insn* d) noexcept;
+  template <bool kTranslatedFetch>
   static const uint8_t* translated_enter(void* hart, const void* block, uint64_t pc) noexcept;
   const uint8_t* enter_translated(const Block& b) noexcept;  // translated_enter's general case
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
@@ -282,6 +284,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
                    bool uncached = false);
   uint64_t fetch_address(uint64_t va);  // physical address of a fetch (page tables only; throws)
+  void translate_fetch_again(const Block& b);  // its TLB entry was replaced (hart_mmu.cpp)
+  bool fetch_translation_held(const Block& b) const { return tlb_.inserts() < b.tlb_until; }
   bool fetch_allowed(uint64_t pa, unsigned len) const {
     return !pmp_.active_for(s_.priv) || pmp_.allows(pa, len, s_.priv, rv::kAccessExec);
   }
@@ -394,6 +398,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool data_checked_ = false;  // loads and stores are translated or PMP-checked
   uint32_t data_key_ = 0;      // what the fast regions were made for (update_xlate)
   uint8_t fetch_key_ = 0;
+  uint64_t tlb_until_ = ~0ull;  // the TLB's inserts() at which the last translation's entry goes (~0: none)
   uint8_t page_pbmt_ = 0;      // Svpbmt's PBMT of the page the last translation reached (0 without one)
   bool flush_translated_ = false;  // drop the blocks of fetch keys 1.. at the next block boundary
   bool code_full_ = false;         // the translation cache is full: drop_translations at the next block boundary

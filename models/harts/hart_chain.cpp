@@ -66,6 +66,7 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
 }
 
 [[gnu::always_inline]] inline void Hart::enter_block(const Block& b) {
+  if (b.key && !fetch_translation_held(b)) translate_fetch_again(b);
   block_abort_ = false;
   if (icache_.enabled()) fetch_timing(b);
   history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
@@ -132,6 +133,12 @@ void Hart::note_block_costs(Block& b) const {
     b.link[i] = next;
   }
   return next;
+}
+
+// The next block, in a slice only if entering it needs no page-table walk.
+[[gnu::always_inline]] inline const Hart::Block* Hart::next_enterable_block(const Block& b) {
+  const Block* next = next_block(b);
+  return next && in_slice_ && !fetch_translation_held(*next) ? nullptr : next;
 }
 
 // Threaded dispatch: each handler jumps to the next instruction's handler
@@ -276,22 +283,31 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     lazy_ = nullptr;
     if (!stop_) s_.pc = pc;
     if (!chain || !chain_goes_on()) return;
-    blk = next_block(*blk);
+    blk = next_enterable_block(*blk);
     if (!blk) return;
     enter_block(*blk);
     from = 0;
   }
-enter_failed:  // as enter_block above throwing
-  std::rethrow_exception(std::exchange(translated_error_, nullptr));
+enter_failed:  // as enter_block above throwing, or a slice's chain ending before the block (no error)
+  if (translated_error_) std::rethrow_exception(std::exchange(translated_error_, nullptr));
 }
 
-// Translated code going on to block `block` (BlockChain::enter).
+// Translated code going on to block `block` (BlockChain::enter). A block
+// links only to blocks of its own fetch regime, so code of untranslated
+// fetches (kTranslatedFetch false) need not ask whether the TLB still holds
+// the next block's page.
+template <bool kTranslatedFetch>
 const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc) noexcept {
   Hart& h = *static_cast<Hart*>(hart);
   const Block& b = *static_cast<const Block*>(block);
   // As run_insns between two blocks: the one that ended is counted, the next entered.
   h.lazy_ = nullptr;
   h.s_.pc = pc;
+  if (kTranslatedFetch && !h.fetch_translation_held(b)) {
+    // In a slice, the chain ends before the block: its page-table walk is the kernel's.
+    if (h.in_slice_) return nullptr;
+    return h.enter_translated(b);
+  }
   // The common case without a call: enter_block with an I-cache that hits again.
   if (h.icache_.enabled() && !h.fetch_hits_again(b)) return h.enter_translated(b);
   h.block_abort_ = false;
@@ -300,6 +316,9 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
   h.settled_ = 0;
   return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
 }
+
+template const uint8_t* Hart::translated_enter<false>(void*, const void*, uint64_t) noexcept;
+template const uint8_t* Hart::translated_enter<true>(void*, const void*, uint64_t) noexcept;
 
 const uint8_t* Hart::enter_translated(const Block& b) noexcept {
   try {

@@ -9,6 +9,8 @@
 // satp, SFENCE.VMA, PMP writes) drops the regions and the decoded blocks of
 // translated fetches. A and D bits are set by the page-table walker (the
 // walker writes the PTE back through the bus); docs/harts.md.
+#include <algorithm>
+
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 
@@ -165,6 +167,7 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
     if (pte_permits(e->flags, access, p) && (!(access & kAccessWrite) || (e->flags & D))) {
       ++mmu_stats_.tlb_hits;
       page_pbmt_ = e->pbmt;
+      tlb_until_ = tlb_.replaced_at(*e);
       return e->pa(va);
     }
     e->valid = false;  // walk again: the fault, or the D bit, comes from memory
@@ -174,7 +177,7 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
   try {
     const TlbEntry e = walk(va, access, p, asid);
     forget_regions_of(tlb_.victim());
-    tlb_.insert(e);
+    tlb_until_ = tlb_.insert(e);
     page_pbmt_ = e.pbmt;
     return e.pa(va);
   } catch (const TrapException& t) {
@@ -185,7 +188,23 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
 
 uint64_t Hart::fetch_address(uint64_t va) {
   page_pbmt_ = 0;
+  tlb_until_ = ~0ull;
   return vm_on() && s_.priv != PRV_M ? translate(va, kAccessExec, s_.priv) : va;
+}
+
+// A decoded block holds its fetch translation as long as the TLB holds the
+// entry it came from, as a fast data region does (forget_regions_of): once
+// the entry is replaced, entering the block looks its page up again (a hit
+// when another access brought it back, else a walk, which may fault).
+void Hart::translate_fetch_again(const Block& b) {
+  fetch_address(b.pc);
+  uint64_t until = tlb_until_;
+  const uint64_t last = b.pc + b.bytes - 1;
+  if ((b.pc ^ last) >> 12) {  // its one instruction crosses into the next page
+    fetch_address(last & ~(kPage - 1));
+    until = std::min(until, tlb_until_);
+  }
+  b.tlb_until = until;
 }
 
 uint64_t Hart::translate_data(uint64_t va, unsigned len, unsigned access, Priv p, bool* page_ok) {

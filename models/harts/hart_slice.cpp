@@ -31,7 +31,8 @@ void Hart::run_slice() {
         break;
       }
       const Block* first = decoded_block(s_.pc);
-      if (!first) break;  // decoding reads memory through the bus
+      // Decoding, or looking up a page whose TLB entry is gone, reads memory through the bus.
+      if (!first || !fetch_translation_held(*first)) break;
       try {
         // Chained blocks (hart_chain.cpp) until a check above, the ones below
         // or a block not decoded yet stops them.

@@ -74,7 +74,7 @@ void Hart::translate(const Block& b) {
                          offset(&s_.mip), offset(&s_.mie), offset(&debug_), offset(&tracer_), offset(&fetch_key_), b.key,
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          static_cast<int32_t>(reinterpret_cast<const char*>(&b.code) - reinterpret_cast<const char*>(&b)),
-                         &translated_enter};
+                         b.key ? &translated_enter<true> : &translated_enter<false>};
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   // A full arena is emptied at the next block boundary (the code runs until then).
   if (!b.code && code_.full()) code_full_ = true;

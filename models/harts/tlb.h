@@ -17,6 +17,7 @@ struct TlbEntry {
   uint8_t flags = 0;   // PTE bits 7:0 (V R W X U G A D)
   uint8_t pbmt = 0;    // Svpbmt: 0 the PMA, 1 NC, 2 IO (both uncached)
   bool valid = false;
+  uint64_t serial = 0;  // Tlb::inserts() once it was placed
 
   uint64_t page_bytes() const { return 1ull << (12 + 9 * level); }
   uint64_t pa(uint64_t va) const { return (ppn << 12) + (va & (page_bytes() - 1)); }
@@ -25,9 +26,13 @@ struct TlbEntry {
 class Tlb {
  public:
   void configure(unsigned entries) {
+    inserts_ += entries_.size();  // every entry held so far counts as replaced
     entries_.assign(entries, TlbEntry{});
     next_ = 0;
   }
+  // Inserts so far; an entry stays (FIFO) until `entries` more have been made.
+  uint64_t inserts() const { return inserts_; }
+  uint64_t replaced_at(const TlbEntry& e) const { return e.serial + entries_.size(); }
   TlbEntry* lookup(uint64_t va, uint16_t asid) {
     for (auto& e : entries_)
       if (e.valid && (va >> (12 + 9 * e.level)) == e.tag && (e.asid == asid || (e.flags & kGlobal))) return &e;
@@ -38,10 +43,14 @@ class Tlb {
     static const TlbEntry kNone;
     return entries_.empty() ? kNone : entries_[next_];
   }
-  void insert(const TlbEntry& e) {
-    if (entries_.empty()) return;
+  // Returns the inserts() at which the entry is replaced (now, without entries).
+  uint64_t insert(const TlbEntry& e) {
+    if (entries_.empty()) return inserts_;
     entries_[next_] = e;
+    entries_[next_].serial = ++inserts_;
+    const uint64_t until = replaced_at(entries_[next_]);
     next_ = (next_ + 1) % entries_.size();
+    return until;
   }
   void flush_all() {
     for (auto& e : entries_) e.valid = false;
@@ -60,6 +69,7 @@ class Tlb {
   static constexpr uint8_t kGlobal = 1 << 5;
   std::vector<TlbEntry> entries_;
   size_t next_ = 0;
+  uint64_t inserts_ = 0;
 };
 
 }  // namespace avp::rv
