@@ -29,9 +29,12 @@ using namespace rv;
 // for code outside cacheable memory, such as the host window). Inlined for
 // the common cases, a block within the line fetched last or a loop over the
 // same two lines.
-[[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b) {
-  if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) locate_fetch(b);
-  if (fetch_hits_again(b)) return;
+[[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b, bool hits_again_tried) {
+  if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) {
+    locate_fetch(b);
+    hits_again_tried = false;  // it failed on the block's old lines
+  }
+  if (!hits_again_tried && fetch_hits_again(b)) return;
   uint64_t t = 0;
   for (uint32_t i = 0; i < b.lines; ++i) {
     bool miss = false;
@@ -65,10 +68,10 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
   return t;
 }
 
-[[gnu::always_inline]] inline void Hart::enter_block(const Block& b) {
+[[gnu::always_inline]] inline void Hart::enter_block(const Block& b, bool hits_again_tried) {
   if (b.key && !fetch_translation_held(b)) translate_fetch_again(b);
   block_abort_ = false;
-  if (icache_.enabled()) fetch_timing(b);
+  if (icache_.enabled()) fetch_timing(b, hits_again_tried);
   history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
 }
 
@@ -301,15 +304,17 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
   Hart& h = *static_cast<Hart*>(hart);
   const Block& b = *static_cast<const Block*>(block);
   // As run_insns between two blocks: the one that ended is counted, the next entered.
-  h.lazy_ = nullptr;
   h.s_.pc = pc;
   if (kTranslatedFetch && !h.fetch_translation_held(b)) {
     // In a slice, the chain ends before the block: its page-table walk is the kernel's.
-    if (h.in_slice_) return nullptr;
-    return h.enter_translated(b);
+    if (h.in_slice_) {
+      h.lazy_ = nullptr;
+      return nullptr;
+    }
+    return h.enter_translated(b, false);
   }
   // The common case without a call: enter_block with an I-cache that hits again.
-  if (h.icache_.enabled() && !h.fetch_hits_again(b)) return h.enter_translated(b);
+  if (h.icache_.enabled() && !h.fetch_hits_again(b)) return h.enter_translated(b, true);
   h.block_abort_ = false;
   h.history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
   h.lazy_ = &b;
@@ -320,9 +325,10 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
 template const uint8_t* Hart::translated_enter<false>(void*, const void*, uint64_t) noexcept;
 template const uint8_t* Hart::translated_enter<true>(void*, const void*, uint64_t) noexcept;
 
-const uint8_t* Hart::enter_translated(const Block& b) noexcept {
+const uint8_t* Hart::enter_translated(const Block& b, bool hits_again_tried) noexcept {
+  lazy_ = nullptr;  // the block that ended is counted; the next one is not entered until this succeeds
   try {
-    enter_block(b);
+    enter_block(b, hits_again_tried);
   } catch (...) {
     failed();
     return nullptr;
