@@ -1,6 +1,7 @@
 #include "harts/block_translator.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <vector>
 
@@ -157,6 +158,10 @@ class Translator {
       a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
       plain = a_.jcc(x86::NE);
       const auto add = [this](int32_t field, uint64_t v) {
+        if (v <= INT32_MAX) {  // the usual case: one instruction
+          a_.alu_mem_imm(x86::ADD, x86::R8, field, static_cast<int32_t>(v));
+          return;
+        }
         a_.mov_imm(x86::RCX, v);
         a_.alu_to_mem(x86::ADD, x86::R8, field, x86::RCX);
       };

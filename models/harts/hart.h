@@ -406,7 +406,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool code_full_ = false;         // the translation cache is full: drop_translations at the next block boundary
   bool translate_again_ = false;   // some blocks lost their code to a full translation cache
 
-  bool running_ = false, stop_ = false, kernel_ = false, block_abort_ = false, flush_ = false;
+  bool running_ = false, kernel_ = false, flush_ = false;
+  // Side by side: translated code tests both with one compare (translated_chain.cpp).
+  bool stop_ = false, block_abort_ = false;
   bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block
   sc_core::sc_time deadline_;            // HartLaunch::deadline (zero: none)
   bool host_calls_ = true;   // ECALL a7 = 0/1/2 in M-mode are host calls (not in the boot flow)

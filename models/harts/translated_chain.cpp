@@ -5,9 +5,14 @@ namespace avp {
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
   std::vector<size_t> end;
-  for (int32_t flag : {c.stop, c.block_abort}) {
-    a.cmp_byte(R8, flag, 0);
+  if (c.block_abort == c.stop + 1) {  // both bytes at once
+    a.cmp_word_zero(R8, c.stop);
     end.push_back(a.jcc(NE));
+  } else {
+    for (int32_t flag : {c.stop, c.block_abort}) {
+      a.cmp_byte(R8, flag, 0);
+      end.push_back(a.jcc(NE));
+    }
   }
   a.cmp_byte(R8, c.chain_enabled, 0);
   end.push_back(a.jcc(E));
@@ -28,10 +33,9 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
   a.load(RCX, R8, c.mip);
   a.alu_from_mem(AND, RCX, R8, c.mie);
   end.push_back(a.jcc(NE));
-  for (int32_t hook : {c.debug_hook, c.tracer}) {
-    a.alu_mem_imm(CMP, R8, hook, 0);
-    end.push_back(a.jcc(NE));
-  }
+  a.load(RCX, R8, c.debug_hook);
+  a.alu_from_mem(OR, RCX, R8, c.tracer);
+  end.push_back(a.jcc(NE));
   a.cmp_byte(R8, c.armed, 0);
   end.push_back(a.jcc(NE));
   a.cmp_byte(R8, c.fetch_key, c.key);
