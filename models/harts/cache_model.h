@@ -39,14 +39,20 @@ class CacheModel {
   // while its way still holds it (a loop that spans two lines, code and data
   // alternating), or the remembered way while it still holds the line.
   uint64_t access_line(uint64_t block, bool write, bool& miss, uint32_t& way) {
-    if (hit_again(block) || hit_previous(block) || hit_way(block, way)) {
-      recent_[last_]->dirty |= write;
+    if (quick_hit(block, write, way)) {
       miss = false;
       return g_.hit_ps;
     }
     const uint64_t t = access_set(block, write, miss);
     way = static_cast<uint32_t>(recent_[last_] - ways_.data());
     return t;
+  }
+  // Those fast paths alone: a hit (hit_time()) with its bookkeeping done, or
+  // false with nothing done.
+  bool quick_hit(uint64_t block, bool write, uint32_t way) {
+    if (!(hit_again(block) || hit_previous(block) || hit_way(block, way))) return false;
+    recent_[last_]->dirty |= write;
+    return true;
   }
   // A read of the line of the last access (its set's most recently used
   // line already, so only the count changes) is a hit; false for any other line.

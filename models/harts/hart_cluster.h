@@ -104,6 +104,14 @@ class HartCluster : public sc_core::sc_module, public HartControl {
                                          (((addr + len - 1) >> kGranuleBits) != g && is_code(addr + len - 1, 1)));
   }
   void code_written(uint64_t addr, unsigned len);
+  // True when a store of len bytes at pa leaves Hart::after_store nothing to
+  // do (no reservations, no decoded code in its granule), known without a
+  // call; false also for a store across two granules.
+  bool store_is_plain(uint64_t pa, unsigned len) const {
+    const uint64_t g = pa >> kGranuleBits;
+    return !reservations_active() && ((pa + len - 1) >> kGranuleBits) == g &&
+           (g >= code_map_.size() * 64 || !((code_map_[g >> 6] >> (g & 63)) & 1));
+  }
   const XintfMap& xintf_map() const { return xintf_map_; }
   Param<std::string> xintf_luns, xintf_devices;
   // The DMA register block the xintf DMA device programs: the platform sets

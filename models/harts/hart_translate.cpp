@@ -5,6 +5,8 @@
 // executing are the hart's before it runs, traps and errors are caught and
 // kept for run_insns to rethrow, and an aborted block or a stopped hart is
 // reported, so translated and interpreted blocks give the same results.
+#include <cstring>
+
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 
@@ -17,11 +19,35 @@ JitStep Hart::failed() noexcept {
   return {0, kExitTrapped};
 }
 
+// The helpers' fast paths call nothing, so they need no stack frame: a DMI
+// access whose line hits the D-cache's quick checks (a store also neither
+// near a reservation nor on decoded code). Everything else goes to the
+// general case, which does the same from the start (the quick checks have
+// no effect when they fail).
+[[gnu::always_inline]] inline bool Hart::data_quick_hit(uint64_t pa, bool write) {
+  if (!dcache_.enabled()) return false;
+  const uint64_t line = pa >> dcache_.line_bits();
+  if (!dcache_.quick_hit(line, write, data_way_[line & (kDataWayHints - 1)])) return false;
+  add_memory_time(dcache_.hit_time());
+  return true;
+}
+
 template <typename T, typename R>
 JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<Hart*>(hart);
   h.s_.pc = pc;
   h.cur_ = d;
+  const uint64_t off = addr - h.rd_.base;
+  if (off < h.rd_.size && h.rd_.size - off >= sizeof(T) && h.data_quick_hit(addr + h.rd_.pa_delta, false)) {
+    T v;
+    std::memcpy(&v, h.rd_.ptr + off, sizeof(T));
+    return {static_cast<uint64_t>(static_cast<R>(v)), h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
+  }
+  return translated_load_general<T, R>(h, addr);
+}
+
+template <typename T, typename R>
+JitStep Hart::translated_load_general(Hart& h, uint64_t addr) noexcept {
   try {
     const auto v = static_cast<uint64_t>(static_cast<R>(h.load<T>(addr)));
     return {v, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
@@ -35,6 +61,19 @@ JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t p
   Hart& h = *static_cast<Hart*>(hart);
   h.s_.pc = pc;
   h.cur_ = d;
+  const uint64_t off = addr - h.wr_.base;
+  const uint64_t pa = addr + h.wr_.pa_delta;
+  if (off < h.wr_.size && h.wr_.size - off >= sizeof(T) && h.cluster_.store_is_plain(pa, sizeof(T)) &&
+      h.data_quick_hit(pa, true)) {
+    const auto t = static_cast<T>(v);
+    std::memcpy(h.wr_.ptr + off, &t, sizeof(T));
+    return {0, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
+  }
+  return translated_store_general<T>(h, addr, v);
+}
+
+template <typename T>
+JitStep Hart::translated_store_general(Hart& h, uint64_t addr, uint64_t v) noexcept {
   try {
     h.store<T>(addr, static_cast<T>(v));
     return {0, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
