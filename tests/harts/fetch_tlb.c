@@ -6,20 +6,13 @@
 // runs it with five TLB entries (the five pages fit: walks only to fill) and
 // with four, where fetching the loop needs its page's translation again
 // after the data pages pushed it out, and the pages evict each other.
-#include "harts/perf_regs.h"
-#include "avp/pte.h"
 #include "priv.h"
+#include "test_paging.h"
 
-#define TEST_VA 0x200000000ull  // vpn2 = 8: outside the identity-mapped first 3 GiB
 #define DATA_PAGES 4
 
-static uint64_t root[512] __attribute__((aligned(4096)));
-static uint64_t l1[512] __attribute__((aligned(4096)));
-static uint64_t l0[512] __attribute__((aligned(4096)));
 static uint64_t data[512] __attribute__((aligned(4096)));
 static volatile uint64_t sum;
-
-static uint64_t ppn(const void* p) { return (uint64_t)p >> 12; }
 
 // Position-independent: it runs at TEST_VA, its data pages follow it.
 __attribute__((noinline, aligned(4096))) static uint64_t sweep(uint64_t va) {
@@ -27,10 +20,6 @@ __attribute__((noinline, aligned(4096))) static uint64_t sweep(uint64_t va) {
   for (unsigned long n = 200; n; --n)
     for (unsigned p = 1; p <= DATA_PAGES; ++p) s += *(volatile uint64_t*)(va + 4096 * p + 8 * p);
   return s;
-}
-
-static void stats(uint64_t control) {  // the perf block's STATS_CONTROL (reachable through identity gigapage 0)
-  *(volatile uint64_t*)(uintptr_t)(AVP_PERF_BASE + AVP_PERF_STATS_CONTROL) = control;
 }
 
 static void measured(void) {
@@ -41,10 +30,7 @@ static void measured(void) {
 
 int main(void) {
   priv_setup();
-  for (unsigned i = 0; i < 3; ++i)  // identity gigapages 0..3 GiB: code, data, stacks, devices
-    root[i] = ((uint64_t)i << 18) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_X | AVP_PTE_A | AVP_PTE_D;
-  root[8] = ppn(l1) << 10 | AVP_PTE_V;
-  l1[0] = ppn(l0) << 10 | AVP_PTE_V;
+  map_test_pages();
   l0[0] = ppn((const void*)sweep) << 10 | AVP_PTE_V | AVP_PTE_X | AVP_PTE_A;
   for (unsigned k = 1; k <= DATA_PAGES; ++k) l0[k] = ppn(data) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_A;
   for (unsigned i = 0; i < 512; ++i) data[i] = i;

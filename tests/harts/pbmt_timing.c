@@ -6,27 +6,16 @@
 // mapping of its page. test_pbmt_timing.cpp reads the dumps: the cacheable
 // mappings hit the caches, the uncached ones bypass them and reach DRAM on
 // every read and every entry of the loop's block.
-#include "harts/perf_regs.h"
-#include "avp/pte.h"
 #include "priv.h"
+#include "test_paging.h"
 
-#define TEST_VA 0x200000000ull  // vpn2 = 8: outside the identity-mapped first 3 GiB
 
-static uint64_t root[512] __attribute__((aligned(4096)));
-static uint64_t l1[512] __attribute__((aligned(4096)));
-static uint64_t l0[512] __attribute__((aligned(4096)));
 static uint64_t data[512] __attribute__((aligned(4096)));
 static volatile uint64_t sum;
-
-static uint64_t ppn(const void* p) { return (uint64_t)p >> 12; }
 
 // 100 iterations of a one-block loop, alone on its page (mapped NC at TEST_VA + 3 pages).
 __attribute__((noinline, aligned(4096))) static void spin(void) {
   for (unsigned long n = 100; n;) __asm__ volatile("addi %0, %0, -1" : "+r"(n));
-}
-
-static void stats(uint64_t control) {  // the perf block's STATS_CONTROL (reachable through identity gigapage 0)
-  *(volatile uint64_t*)(uintptr_t)(AVP_PERF_BASE + AVP_PERF_STATS_CONTROL) = control;
 }
 
 static void read_lines(uint64_t va) {
@@ -50,10 +39,7 @@ static void regions(void) {
 
 int main(void) {
   priv_setup();
-  for (unsigned i = 0; i < 3; ++i)  // identity gigapages 0..3 GiB: code, data, stacks, devices
-    root[i] = ((uint64_t)i << 18) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_X | AVP_PTE_A | AVP_PTE_D;
-  root[8] = ppn(l1) << 10 | AVP_PTE_V;
-  l1[0] = ppn(l0) << 10 | AVP_PTE_V;
+  map_test_pages();
   for (unsigned k = 0; k < 3; ++k) l0[k] = ppn(data) << 10 | AVP_PTE_V | AVP_PTE_R | AVP_PTE_W | AVP_PTE_A | AVP_PTE_D | AVP_PTE_PBMT(k);
   l0[3] = ppn((const void*)spin) << 10 | AVP_PTE_V | AVP_PTE_X | AVP_PTE_A | AVP_PTE_PBMT(1);
   for (unsigned i = 0; i < 512; ++i) data[i] = i;

@@ -4,6 +4,7 @@
 #include "base/cache_traffic.h"
 #include "base/unit.h"
 #include "platform.h"
+#include "traffic_probe.h"
 
 using namespace avp;
 
@@ -76,20 +77,7 @@ TEST(MemoryViews, OnlyPathsTheRouterWrapsAreAnsweredForDirectTiming) {
   // without wrapping the path, so their traffic keeps going by TLM.
   Platform p;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  const auto probe = [&p](uint64_t addr) {
-    CacheTrafficExtension c;
-    uint8_t buf[4];
-    tlm::tlm_generic_payload gp;
-    set_unit(gp, make_unit(UnitKind::Hart, 0), 0);
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(addr);
-    gp.set_data_ptr(buf);
-    gp.set_data_length(4);
-    gp.set_extension(&c);
-    p.device_port.socket->transport_dbg(gp);
-    gp.clear_extension(&c);
-    return c;
-  };
+  const auto probe = [&p](uint64_t addr) { return avp::test::probe_at(p.device_port.socket, addr); };
   const CacheTrafficExtension dram = probe(p.dram_base() + 0x40);
   ASSERT_NE(dram.path, nullptr);
   EXPECT_EQ(dram.path_base, p.dram_base());

@@ -8,6 +8,7 @@
 #include "base/unit.h"
 #include "interconnect/router.h"
 #include "memory/memory.h"
+#include "traffic_probe.h"
 
 using namespace avp;
 using sc_core::sc_time;
@@ -258,20 +259,7 @@ TEST(Router, FunctionalAccessMovesDataWithoutTimeOrStatistics) {
   EXPECT_EQ(counter("mem_b.writes"), 0u);
 }
 
-// A Probe (base/cache_traffic.h) at addr: its answer.
-CacheTrafficExtension probe(Bench& t, uint64_t addr) {
-  CacheTrafficExtension p;
-  uint8_t buf[4];
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
-  gp.set_address(addr);
-  gp.set_data_ptr(buf);
-  gp.set_data_length(4);
-  gp.set_extension(&p);
-  t.cpu.socket->transport_dbg(gp);
-  gp.clear_extension(&p);
-  return p;
-}
+CacheTrafficExtension probe(Bench& t, uint64_t addr) { return avp::test::probe_at(t.cpu.socket, addr); }
 
 TEST(Router, ProbeTellsMemoryFromUnmappedAddresses) {
   Bench t;
