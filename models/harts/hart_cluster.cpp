@@ -150,7 +150,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
     st.mmu = std::make_unique<CounterArray>(
         this, n,
         std::vector<CounterArray::Element>{
-            {"tlb_hits", "TLB lookups that hit (accesses served by the current page's fast region do not look up)", ""},
+            {"tlb_hits", "TLB lookups that hit (a fast data page and a decoded block use their translation without a lookup while the TLB holds it)", ""},
             {"tlb_misses", "TLB lookups that missed", ""},
             {"page_walks", "page-table walks (misses, and hits lacking a permission or the D bit)", ""},
             {"pte_reads", "page-table entries read by walks", "reads"},
