@@ -22,6 +22,7 @@
 #include "harts/block_translator.h"
 #include "harts/cache_model.h"
 #include "harts/decoded_block.h"
+#include "harts/hart_debug_hook.h"
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
@@ -36,19 +37,6 @@ namespace avp {
 class HartCluster;
 struct CacheTrafficExtension;
 class Hart;
-
-// A debugger's view of execution: called before every instruction (decoded,
-// not yet executed) while set; without a hook or tracer a block runs in a
-// loop with no hook branches (Hart::run_insns). It may block the whole
-// simulation (the GDB server does, while the debugger holds the target) and
-// may change registers, including the pc.
-// Data watchpoints are checked here from the instruction's operands, so the
-// load/store paths carry no debug code at all.
-class HartDebugHook {
- public:
-  virtual ~HartDebugHook() = default;
-  virtual void before_instruction(Hart& hart, const rv::Insn& insn, uint64_t pc) = 0;
-};
 
 struct TrapException {
   uint64_t cause;

@@ -100,8 +100,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   void mark_code(uint64_t addr, uint64_t len);
   bool is_code(uint64_t addr, unsigned len) const {
     const uint64_t g = addr >> kGranuleBits;
-    return g < code_map_.size() * 64 && (((code_map_[g >> 6] >> (g & 63)) & 1) ||
-                                         (((addr + len - 1) >> kGranuleBits) != g && is_code(addr + len - 1, 1)));
+    return granule_has_code(g) || (((addr + len - 1) >> kGranuleBits) != g && is_code(addr + len - 1, 1));
   }
   void code_written(uint64_t addr, unsigned len);
   // True when a store of len bytes at pa leaves Hart::after_store nothing to
@@ -109,8 +108,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // call; false also for a store across two granules.
   bool store_is_plain(uint64_t pa, unsigned len) const {
     const uint64_t g = pa >> kGranuleBits;
-    return !reservations_active() && ((pa + len - 1) >> kGranuleBits) == g &&
-           (g >= code_map_.size() * 64 || !((code_map_[g >> 6] >> (g & 63)) & 1));
+    return !reservations_active() && ((pa + len - 1) >> kGranuleBits) == g && !granule_has_code(g);
   }
   const XintfMap& xintf_map() const { return xintf_map_; }
   Param<std::string> xintf_luns, xintf_devices;
@@ -133,6 +131,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
  private:
   static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
+  bool granule_has_code(uint64_t g) const {
+    return g < code_map_.size() * 64 && ((code_map_[g >> 6] >> (g & 63)) & 1);
+  }
   void configure_costs();
   void prepare_start(Hart& h);
   void check_params() const;  // throws ParamError naming the first bad parameter
