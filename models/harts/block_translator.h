@@ -62,15 +62,18 @@ struct TranslationHelpers {
 // address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
 // threw (the hart keeps the exception).
 struct BlockChain {
-  int32_t chain_enabled;                     // bool: chaining is allowed at all
-  int32_t stop, block_abort, kernel, armed;  // bool: any set ends the chain (kernel: at pc == ret_addr)
-  int32_t time_ps, quantum_ps;               // the chain ends once time_ps >= quantum_ps
-  int32_t limit, minstret;                   // ... or minstret >= limit (limit 0: none)
-  int32_t ret_addr, mip, mie;                // ... or mip & mie
-  int32_t debug_hook, tracer;                // pointers: either set ends it
-  int32_t fetch_key;                         // byte: must equal `key`
+  // Four bytes side by side that one compare tests: three bools, stop,
+  // block_abort and closed (chaining not allowed; set whenever the hart is
+  // observed by a debugger, a tracer or armed triggers, Hart::observed, so
+  // the code need not ask about those), any set ends the chain; then the
+  // fetch regime, which must equal `key`.
+  int32_t gate;
   uint8_t key;
-  const uint64_t* link_pc;    // the block's two link slots: link_pc[i] -> link[i]
+  int32_t kernel;               // bool: set, the chain ends at pc == ret_addr
+  int32_t time_ps, quantum_ps;  // the chain ends once time_ps >= quantum_ps
+  int32_t limit, minstret;      // ... or minstret >= limit (limit 0: none)
+  int32_t ret_addr, mip, mie;   // ... or mip & mie
+  const uint64_t* link_pc;    // the block's two link slots: link_pc[i] -> link[i], which is set whenever link_pc[i] matches a pc
   const void* const* link;
   int32_t code_in_block;      // offset of a block's TranslatedBlock (nullptr: not translated)
   const uint8_t* (*enter)(void* hart, const void* block, uint64_t pc);

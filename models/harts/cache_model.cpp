@@ -6,7 +6,7 @@ namespace avp {
 
 void CacheModel::configure(const CacheGeometry& g, const char* what) {
   g_ = g;
-  sets_ = 0;
+  sets_ = way_count_ = 0;
   if (g.size == 0) return;
   auto pow2 = [](uint64_t v) { return v && !(v & (v - 1)); };
   if (!pow2(g.line) || g.ways == 0 || g.size % (uint64_t{g.ways} * g.line) || !pow2(g.size / (uint64_t{g.ways} * g.line)))
@@ -15,6 +15,7 @@ void CacheModel::configure(const CacheGeometry& g, const char* what) {
   line_bits_ = 0;
   while ((1u << line_bits_) < g.line) ++line_bits_;
   ways_.assign(sets_ * g.ways, Way{});
+  way_count_ = ways_.size();
   forget();
 }
 

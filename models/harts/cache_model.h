@@ -73,7 +73,7 @@ class CacheModel {
   }
   // A hit in way `way` (an index into all the ways), as the set search would find it.
   bool hit_way(uint64_t block, uint32_t way) {
-    if (way >= ways_.size() || ways_[way].tag != block) return false;
+    if (way >= way_count_ || ways_[way].tag != block) return false;
     Way* w = &ways_[way];
     w->used = ++clock_;
     ++hits_;
@@ -116,6 +116,7 @@ class CacheModel {
   uint64_t sets_ = 0;
   unsigned line_bits_ = 0;
   std::vector<Way, HostLineAllocator<Way>> ways_;  // written by the hart's host thread (base/host_lines.h)
+  uint64_t way_count_ = 0;                          // ways_.size(), without the division by sizeof(Way)
   uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0;
   uint64_t written_back_ = ~0ull;
   // The lines (address >> line bits; ~0: none) of the last two accesses and

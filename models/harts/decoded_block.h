@@ -18,9 +18,10 @@ struct alignas(kHostLine) DecodedBlock {
   uint64_t pc = 0, bytes = 0;
   uint64_t ppc = 0;  // physical address of pc (pc itself without translation)
   // Whether the block's code is cacheable memory (I-cache misses fill lines
-  // from it) and the I-cache lines it spans, as of DMI generation fetch_gen
-  // and line size 2^fetch_line_bits.
-  mutable uint64_t fetch_gen = ~0ull, first_line = 0;
+  // from it), the I-cache lines it spans (line size 2^fetch_line_bits) and
+  // what they cost when they all hit, as of DMI generation fetch_gen. (The
+  // I-cache is configured before the first block is located, once.)
+  mutable uint64_t fetch_gen = ~0ull, first_line = 0, fetch_hit_ps = 0;
   mutable uint32_t lines = 0;
   mutable uint8_t fetch_line_bits = 0;
   mutable bool fetch_cached = false;

@@ -96,8 +96,15 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
     const uint64_t v = s_.mhpmcounter[n - 3];
     return n <= rv::kLastEventCounter ? v + rv::event_counter(s_.events, n) : v;
   }
-  void set_debug_hook(HartDebugHook* hook) { debug_ = hook; }
-  void set_tracer(HartTracer* tracer) { tracer_ = tracer; }
+  // Either observes every instruction: translated code running stops chaining (chain_closed_).
+  void set_debug_hook(HartDebugHook* hook) {
+    debug_ = hook;
+    if (hook) chain_closed_ = true;
+  }
+  void set_tracer(HartTracer* tracer) {
+    tracer_ = tracer;
+    if (tracer) chain_closed_ = true;
+  }
   // The last instructions executed since the hart was started (error reports).
   const InsnHistory& history() const { return history_; }
   InsnHistory& history() { return history_; }
@@ -216,9 +223,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   static JitStep translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
   // Their general cases (load<T>, store<T>, with traps and errors kept), out of line.
   template <typename T, typename R>
-  static JitStep translated_load_general(Hart& h, uint64_t addr) noexcept;
+  static JitStep translated_load_general(Hart& h, uint64_t addr, uint64_t pc, const rv::Insn* d) noexcept;
   template <typename T>
-  static JitStep translated_store_general(Hart& h, uint64_t addr, uint64_t v) noexcept;
+  static JitStep translated_store_general(Hart& h, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
   // A DMI access whose line hits the D-cache's quick checks (hit time added), or false with nothing done.
   bool data_quick_hit(uint64_t pa, bool write);
   static JitStep translated_other(void* hart, uint64_t pc, const rv::Insn* d) noexcept;
@@ -384,7 +391,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const rv::Insn* cur_ = nullptr;
   uint32_t settled_ = 0;
   CodeArena code_;                       // the translated blocks' code
-  bool chain_code_ = false;              // translated code may go on to the next block (run_insns' chain)
   std::exception_ptr translated_error_;  // what a helper of translated code caught
   uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
@@ -394,7 +400,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   MmuStats mmu_stats_;
   bool data_checked_ = false;  // loads and stores are translated or PMP-checked
   uint32_t data_key_ = 0;      // what the fast regions were made for (update_xlate)
-  uint8_t fetch_key_ = 0;
   uint64_t tlb_until_ = ~0ull;  // the TLB's inserts() at which the last translation's entry goes (~0: none)
   uint8_t page_pbmt_ = 0;      // Svpbmt's PBMT of the page the last translation reached (0 without one)
   bool flush_translated_ = false;  // drop the blocks of fetch keys 1.. at the next block boundary
@@ -402,8 +407,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool translate_again_ = false;   // some blocks lost their code to a full translation cache
 
   bool running_ = false, kernel_ = false, flush_ = false;
-  // Side by side: translated code tests both with one compare (translated_chain.cpp).
+  // Side by side, translated code's chain gate (BlockChain::gate): one compare tests all four.
   bool stop_ = false, block_abort_ = false;
+  bool chain_closed_ = true;  // translated code may not go on to the next block (run_insns' chain; observed)
+  uint8_t fetch_key_ = 0;     // the fetch regime (blocks_[fetch_key_])
   bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block
   sc_core::sc_time deadline_;            // HartLaunch::deadline (zero: none)
   bool host_calls_ = true;   // ECALL a7 = 0/1/2 in M-mode are host calls (not in the boot flow)

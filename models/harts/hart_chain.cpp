@@ -11,16 +11,16 @@ namespace avp {
 
 using namespace rv;
 
-// The block's lines are the last ones fetched (or its one line the one before), located as they are now: hits, timed.
+// The block's lines are the last ones fetched (or its one line is the one
+// before, or still in the way it was last found in), located as they are
+// now: hits, timed, as fetch_timing would find them.
 [[gnu::always_inline]] inline bool Hart::fetch_hits_again(const Block& b) {
-  if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) return false;
-  if (!(b.lines == 1 ? icache_.hit_again(b.first_line) || icache_.hit_previous(b.first_line)
+  if (b.fetch_gen != dmi_gen_) return false;
+  if (!(b.lines == 1 ? icache_.quick_hit(b.first_line, false, b.fetch_way[0])
                      : b.lines == 2 && icache_.hit_again(b.first_line, b.first_line + 1)))
     return false;
-  if (const uint64_t t = b.lines * icache_.hit_time()) {
-    time_.add_ps(t);
-    stall_ps_[StallFetch] += t;
-  }
+  time_.add_ps(b.fetch_hit_ps);
+  stall_ps_[StallFetch] += b.fetch_hit_ps;
   return true;
 }
 
@@ -30,7 +30,7 @@ using namespace rv;
 // the common cases, a block within the line fetched last or a loop over the
 // same two lines.
 [[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b, bool hits_again_tried) {
-  if (b.fetch_gen != dmi_gen_ || b.fetch_line_bits != icache_.line_bits()) {
+  if (b.fetch_gen != dmi_gen_) {
     locate_fetch(b);
     hits_again_tried = false;  // it failed on the block's old lines
   }
@@ -56,6 +56,7 @@ void Hart::locate_fetch(const Block& b) {
   b.first_line = b.ppc >> b.fetch_line_bits;
   b.lines = static_cast<uint32_t>(((b.ppc + b.bytes - 1) >> b.fetch_line_bits) - b.first_line + 1);
   if (b.fetch_uncached) b.lines = 0;  // no I-cache line: uncached_fetch_time
+  b.fetch_hit_ps = b.lines * icache_.hit_time();
 }
 
 // Code on an NC or IO page (Svpbmt) is not cached: each entry of the block
@@ -72,7 +73,7 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
   if (b.key && !fetch_translation_held(b)) translate_fetch_again(b);
   block_abort_ = false;
   if (icache_.enabled()) fetch_timing(b, hits_again_tried);
-  history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
+  history_.record_block(&b);
 }
 
 void Hart::settle_to(uint32_t n) {
@@ -158,7 +159,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
 #undef AVP_HANDLER_ADDRESS
   };
   uint64_t* const x = s_.x;
-  chain_code_ = chain;
+  chain_closed_ = !chain;
   for (;;) {
     const Insn* first = blk->insns.data();
     const Insn* end = first + blk->insns.size();
@@ -316,7 +317,7 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
   // The common case without a call: enter_block with an I-cache that hits again.
   if (h.icache_.enabled() && !h.fetch_hits_again(b)) return h.enter_translated(b, true);
   h.block_abort_ = false;
-  h.history_.record_block(b.insns.data(), b.pc, static_cast<uint32_t>(b.insns.size()));
+  h.history_.record_block(&b);
   h.lazy_ = &b;
   h.settled_ = 0;
   return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;

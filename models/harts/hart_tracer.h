@@ -2,10 +2,12 @@
 // memory trace, and the history of the last instructions kept for error
 // reports.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "base/host_lines.h"
+#include "harts/decoded_block.h"
 #include "harts/rv_insn.h"
 
 namespace avp {
@@ -24,9 +26,11 @@ class HartTracer {
 };
 
 // The last instructions a hart executed (pc and encoding), for error reports.
-// Recorded per decoded block, not per instruction: one entry (the block's
-// instructions, its pc, how many ran) in a ring of power-of-two capacity, so
-// the per-instruction loop records nothing. The entries point into decoded
+// Recorded per decoded block, not per instruction: one entry, the block, in
+// a ring of power-of-two capacity, so the per-instruction loop records
+// nothing and entering a block stores one pointer. A block that ended early
+// (a trap, a debugger, an abort) notes how many of its instructions ran
+// beside the ring, with the entry's number. The entries point to decoded
 // blocks; before those are dropped the hart calls freeze(), which keeps the
 // instructions as plain (pc, encoding) pairs.
 class InsnHistory {
@@ -39,35 +43,39 @@ class InsnHistory {
     length_ = n;
     unsigned cap = 1;
     while (cap < n) cap <<= 1;
-    ring_.assign(cap, Run{});
+    ring_.assign(cap, nullptr);
+    early_.assign(cap, Early{});
     mask_ = cap - 1;
     clear();
   }
   void clear() {
-    pos_ = 0;
+    pos_ = from_ = 0;
+    std::fill(early_.begin(), early_.end(), Early{});
     frozen_.clear();
   }
-  // A block starts: all `n` of its instructions count as executed until end_block_early says otherwise.
-  void record_block(const rv::Insn* insns, uint64_t pc, uint32_t n) { ring_[pos_++ & mask_] = Run{insns, pc, n}; }
-  // The block that was recorded last ended after `executed` instructions (a trap, a debugger, an abort).
+  // A block starts: all of its instructions count as executed until end_block_early says otherwise.
+  void record_block(const DecodedBlock* b) { ring_[pos_++ & mask_] = b; }
+  // The block that was recorded last ended after `executed` instructions.
   void end_block_early(uint32_t executed) {
-    if (pos_) ring_[(pos_ - 1) & mask_].n = executed;
+    if (pos_ > from_) early_[(pos_ - 1) & mask_] = Early{pos_ - 1, executed};
   }
   // The decoded blocks are about to be dropped: keep what the entries point to.
   void freeze() {
     frozen_ = last();
-    pos_ = 0;
+    from_ = pos_;
   }
   // Up to length() entries, oldest first.
   std::vector<Entry> last() const {
     std::vector<Entry> recent;  // newest first
-    for (uint64_t i = pos_; i > 0 && recent.size() < length_ && pos_ - i < ring_.size(); --i) {
-      const Run& r = ring_[(i - 1) & mask_];
-      uint64_t pc = r.pc;
+    for (uint64_t i = pos_; i > from_ && recent.size() < length_ && pos_ - i < ring_.size(); --i) {
+      const DecodedBlock& b = *ring_[(i - 1) & mask_];
+      const Early& e = early_[(i - 1) & mask_];
+      const size_t n = e.entry == i - 1 ? e.executed : b.insns.size();
+      uint64_t pc = b.pc;
       std::vector<Entry> run;
-      for (uint32_t k = 0; k < r.n; ++k) {
-        run.push_back(Entry{pc, r.insns[k].raw});
-        pc += r.insns[k].len;
+      for (size_t k = 0; k < n; ++k) {
+        run.push_back(Entry{pc, b.insns[k].raw});
+        pc += b.insns[k].len;
       }
       for (auto it = run.rbegin(); it != run.rend() && recent.size() < length_; ++it) recent.push_back(*it);
     }
@@ -77,14 +85,15 @@ class InsnHistory {
   unsigned length() const { return length_; }
 
  private:
-  struct Run {
-    const rv::Insn* insns = nullptr;
-    uint64_t pc = 0;
-    uint32_t n = 0;
+  struct Early {
+    uint64_t entry = ~0ull;  // the ring entry's number (pos_ when it was recorded)
+    uint32_t executed = 0;
   };
-  std::vector<Run, HostLineAllocator<Run>> ring_ = std::vector<Run, HostLineAllocator<Run>>(1);  // base/host_lines.h
+  std::vector<const DecodedBlock*, HostLineAllocator<const DecodedBlock*>> ring_ =
+      std::vector<const DecodedBlock*, HostLineAllocator<const DecodedBlock*>>(1);  // base/host_lines.h
+  std::vector<Early, HostLineAllocator<Early>> early_ = std::vector<Early, HostLineAllocator<Early>>(1);
   std::vector<Entry> frozen_;
-  uint64_t pos_ = 0, mask_ = 0;
+  uint64_t pos_ = 0, from_ = 0, mask_ = 0;  // entries from_ .. pos_ - 1 are in the ring (if it holds so many)
   unsigned length_ = 0;
 };
 

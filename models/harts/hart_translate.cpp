@@ -2,10 +2,12 @@
 // host code, and the helpers that code calls for loads, stores and every
 // instruction it does not inline. A helper does what the threaded loop
 // (hart_chain.cpp) does for the instruction: the pc and the instruction
-// executing are the hart's before it runs, traps and errors are caught and
+// executing are the hart's before anything that can trap or settle the block
+// runs (a load's or store's fast path does neither), traps and errors are caught and
 // kept for run_insns to rethrow, and an aborted block or a stopped hart is
 // reported, so translated and interpreted blocks give the same results.
 #include <cstring>
+#include <stdexcept>
 
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
@@ -35,19 +37,19 @@ JitStep Hart::failed() noexcept {
 template <typename T, typename R>
 JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<Hart*>(hart);
-  h.s_.pc = pc;
-  h.cur_ = d;
   const uint64_t off = addr - h.rd_.base;
   if (off < h.rd_.size && h.rd_.size - off >= sizeof(T) && h.data_quick_hit(addr + h.rd_.pa_delta, false)) {
     T v;
     std::memcpy(&v, h.rd_.ptr + off, sizeof(T));
     return {static_cast<uint64_t>(static_cast<R>(v)), h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
   }
-  return translated_load_general<T, R>(h, addr);
+  return translated_load_general<T, R>(h, addr, pc, d);
 }
 
 template <typename T, typename R>
-JitStep Hart::translated_load_general(Hart& h, uint64_t addr) noexcept {
+JitStep Hart::translated_load_general(Hart& h, uint64_t addr, uint64_t pc, const Insn* d) noexcept {
+  h.s_.pc = pc;
+  h.cur_ = d;
   try {
     const auto v = static_cast<uint64_t>(static_cast<R>(h.load<T>(addr)));
     return {v, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
@@ -59,8 +61,6 @@ JitStep Hart::translated_load_general(Hart& h, uint64_t addr) noexcept {
 template <typename T>
 JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<Hart*>(hart);
-  h.s_.pc = pc;
-  h.cur_ = d;
   const uint64_t off = addr - h.wr_.base;
   const uint64_t pa = addr + h.wr_.pa_delta;
   if (off < h.wr_.size && h.wr_.size - off >= sizeof(T) && h.cluster_.store_is_plain(pa, sizeof(T)) &&
@@ -69,11 +69,13 @@ JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t p
     std::memcpy(h.wr_.ptr + off, &t, sizeof(T));
     return {0, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
   }
-  return translated_store_general<T>(h, addr, v);
+  return translated_store_general<T>(h, addr, v, pc, d);
 }
 
 template <typename T>
-JitStep Hart::translated_store_general(Hart& h, uint64_t addr, uint64_t v) noexcept {
+JitStep Hart::translated_store_general(Hart& h, uint64_t addr, uint64_t v, uint64_t pc, const Insn* d) noexcept {
+  h.s_.pc = pc;
+  h.cur_ = d;
   try {
     h.store<T>(addr, static_cast<T>(v));
     return {0, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
@@ -107,10 +109,13 @@ void Hart::translate(const Block& b) {
   };
   const BlockRetire retire{offset(&settled_), offset(&s_.minstret), offset(&s_.mcycle), offset(time_.ps_address()),
                            offset(&s_.events[0]), b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
-  const BlockChain chain{offset(&chain_code_), offset(&stop_), offset(&block_abort_), offset(&kernel_),
-                         offset(triggers_.native_armed_address()), offset(time_.ps_address()),
+  // The gate's four bytes are declared side by side (hart.h).
+  if (offset(&block_abort_) != offset(&stop_) + 1 || offset(&chain_closed_) != offset(&stop_) + 2 ||
+      offset(&fetch_key_) != offset(&stop_) + 3)
+    throw std::logic_error("Hart: the chain gate's fields are not side by side");
+  const BlockChain chain{offset(&stop_), b.key, offset(&kernel_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
-                         offset(&s_.mip), offset(&s_.mie), offset(&debug_), offset(&tracer_), offset(&fetch_key_), b.key,
+                         offset(&s_.mip), offset(&s_.mie),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          static_cast<int32_t>(reinterpret_cast<const char*>(&b.code) - reinterpret_cast<const char*>(&b)),
                          b.key ? &translated_enter<true> : &translated_enter<false>};

@@ -5,17 +5,8 @@ namespace avp {
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
   std::vector<size_t> end;
-  if (c.block_abort == c.stop + 1) {  // both bytes at once
-    a.cmp_word_zero(R8, c.stop);
-    end.push_back(a.jcc(NE));
-  } else {
-    for (int32_t flag : {c.stop, c.block_abort}) {
-      a.cmp_byte(R8, flag, 0);
-      end.push_back(a.jcc(NE));
-    }
-  }
-  a.cmp_byte(R8, c.chain_enabled, 0);
-  end.push_back(a.jcc(E));
+  a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24), false);  // little-endian: the key is byte 3
+  end.push_back(a.jcc(NE));
   a.load(RCX, R8, c.time_ps);
   a.alu_from_mem(CMP, RCX, R8, c.quantum_ps);
   end.push_back(a.jcc(AE));
@@ -33,25 +24,18 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
   a.load(RCX, R8, c.mip);
   a.alu_from_mem(AND, RCX, R8, c.mie);
   end.push_back(a.jcc(NE));
-  a.load(RCX, R8, c.debug_hook);
-  a.alu_from_mem(OR, RCX, R8, c.tracer);
-  end.push_back(a.jcc(NE));
-  a.cmp_byte(R8, c.armed, 0);
-  end.push_back(a.jcc(NE));
-  a.cmp_byte(R8, c.fetch_key, c.key);
-  end.push_back(a.jcc(NE));
-  // The linked block: rcx = link[i] for the i with link_pc[i] == pc.
+  // The linked block: rcx = link[i] for the i with link_pc[i] == pc (set
+  // whenever link_pc[i] is a pc), both addressed from rdx = &link_pc[i].
+  const auto link_from_pc = static_cast<int32_t>(reinterpret_cast<const char*>(c.link) -
+                                                 reinterpret_cast<const char*>(c.link_pc));
   a.mov_imm(RDX, reinterpret_cast<uint64_t>(c.link_pc));
-  a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.link));
   a.alu_from_mem(CMP, RAX, RDX, 0);
   const size_t first = a.jcc(E);
   a.alu_from_mem(CMP, RAX, RDX, 8);
   end.push_back(a.jcc(NE));
-  a.alu_imm(ADD, RCX, 8);
+  a.alu_imm(ADD, RDX, 8);
   a.bind(first);
-  a.load(RCX, RCX, 0);
-  a.test(RCX, RCX);
-  end.push_back(a.jcc(E));
+  a.load(RCX, RDX, link_from_pc);
   a.load(RDX, RCX, c.code_in_block);
   a.test(RDX, RDX);
   end.push_back(a.jcc(E));

@@ -54,7 +54,6 @@ class Triggers {
   // Whether a trigger with action 0 is enabled: the hart then checks each
   // instruction (the fast loop has no trigger code).
   bool native_armed() const { return native_armed_; }
-  const bool* native_armed_address() const { return &native_armed_; }  // for translated blocks' code
 
   // The chain of triggers that fires before `d` executes at `pc` with the
   // registers of `s`: those with action 0 (`debugger` false) or those with

@@ -56,15 +56,6 @@ class Asm {
     imm32(static_cast<uint32_t>(disp));
     put(v);
   }
-  void cmp_word_zero(Reg base, int32_t disp) {  // cmp word [base + disp], 0
-    put(0x66);
-    rex(false, 0, base);
-    put(0x83);
-    modrm(2, CMP, base);
-    if ((base & 7) == RSP) put(0x24);
-    imm32(static_cast<uint32_t>(disp));
-    put(0);
-  }
   void jmp_rax() {
     put(0xFF);
     put(0xE0);

@@ -30,9 +30,8 @@ struct FakeHart {
   uint32_t settled = 0;
   uint64_t minstret = 0, mcycle = 0, time_ps = 0, quantum_ps = 0, events[2] = {};
   uint64_t limit = 0, ret_addr = 0, mip = 0, mie = 0;
-  void* debug_hook = nullptr;
-  void* tracer = nullptr;
-  bool chain_enabled = true, stop = false, block_abort = false, kernel = false, armed = false;
+  bool kernel = false;
+  bool stop = false, block_abort = false, chain_closed = false;  // the gate: these three and the fetch key
   uint8_t fetch_key = 0;
   bool enter_fails = false;
   std::vector<std::pair<const FakeBlock*, uint64_t>> entered;
@@ -52,7 +51,9 @@ constexpr uint64_t kBlockPs = 3000;
 class TranslatedChain : public ::testing::Test {
  protected:
   // The block at kPc: x1 += 1, then a jump back to kPc; linked to itself.
-  void SetUp() override {
+  void SetUp() override { translate(0); }
+  // Its code, for fetch regime `key`.
+  void translate(uint8_t key) {
     Insn add;
     add.op = ADDI;
     add.rd = add.rs1 = 1;
@@ -68,11 +69,11 @@ class TranslatedChain : public ::testing::Test {
     const uint8_t counts[] = {2};
     const BlockRetire retire{offset(&hart_.settled), offset(&hart_.minstret), offset(&hart_.mcycle),
                              offset(&hart_.time_ps),  offset(&hart_.events[0]), 2, kBlockPs, 1, ids, counts};
-    const BlockChain chain{offset(&hart_.chain_enabled), offset(&hart_.stop), offset(&hart_.block_abort),
-                           offset(&hart_.kernel), offset(&hart_.armed), offset(&hart_.time_ps),
-                           offset(&hart_.quantum_ps), offset(&hart_.limit), offset(&hart_.minstret),
-                           offset(&hart_.ret_addr), offset(&hart_.mip), offset(&hart_.mie),
-                           offset(&hart_.debug_hook), offset(&hart_.tracer), offset(&hart_.fetch_key), 0,
+    const BlockChain chain{offset(&hart_.stop),      key,
+                           offset(&hart_.kernel),    offset(&hart_.time_ps),
+                           offset(&hart_.quantum_ps), offset(&hart_.limit),
+                           offset(&hart_.minstret),  offset(&hart_.ret_addr),
+                           offset(&hart_.mip),       offset(&hart_.mie),
                            block_.link_pc, reinterpret_cast<const void* const*>(block_.link),
                            static_cast<int32_t>(offsetof(FakeBlock, code)), &fake_enter};
     block_.code = translate_block(insns_.data(), insns_.size(), kPc, TranslationHelpers{}, &retire, &chain, arena_);
@@ -130,16 +131,13 @@ TEST_F(TranslatedChain, StopsAtTheInstructionLimit) {
 
 TEST_F(TranslatedChain, EachCheckEndsTheChain) {
   const std::vector<std::pair<const char*, void (*)(FakeHart&)>> checks = {
-      {"chaining off", [](FakeHart& h) { h.chain_enabled = false; }},
+      {"chaining closed", [](FakeHart& h) { h.chain_closed = true; }},
       {"stop", [](FakeHart& h) { h.stop = true; }},
       {"block abort", [](FakeHart& h) { h.block_abort = true; }},
       {"quantum used", [](FakeHart& h) { h.time_ps = h.quantum_ps; }},
       {"limit reached", [](FakeHart& h) { h.limit = 2; }},
       {"kernel returns", [](FakeHart& h) { h.kernel = true; h.ret_addr = kPc; }},
       {"interrupt pending", [](FakeHart& h) { h.mip = h.mie = 0x80; }},
-      {"debugger", [](FakeHart& h) { h.debug_hook = &h; }},
-      {"tracer", [](FakeHart& h) { h.tracer = &h; }},
-      {"trigger armed", [](FakeHart& h) { h.armed = true; }},
       {"other fetch regime", [](FakeHart& h) { h.fetch_key = 1; }},
   };
   for (const auto& [what, set] : checks) {
@@ -156,6 +154,29 @@ TEST_F(TranslatedChain, EachCheckEndsTheChain) {
   hart_.limit = 100;
   run();
   EXPECT_EQ(hart_.entered.size(), 4u);
+}
+
+TEST_F(TranslatedChain, GoesOnThroughEitherLinkSlot) {
+  block_.link_pc[1] = ~0ull;
+  block_.link_pc[0] = kPc;
+  block_.link[0] = &block_;
+  run();
+  EXPECT_EQ(hart_.entered.size(), 4u);
+}
+
+// The gate's fourth byte is the fetch regime: a block of regime 1 chains
+// while the hart is in regime 1, and only then.
+TEST_F(TranslatedChain, ChainsOnlyInTheBlocksFetchRegime) {
+  translate(1);
+  hart_.fetch_key = 1;
+  run();
+  EXPECT_EQ(hart_.entered.size(), 4u);
+  fresh();
+  expect_one_block();  // regime 0
+  fresh();
+  hart_.fetch_key = 1;
+  hart_.stop = true;
+  expect_one_block();
 }
 
 TEST_F(TranslatedChain, EndsWithoutALinkOrCode) {
