@@ -187,9 +187,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // The hot path: blocks one after another from `first`, following their
   // links, while no check of the run loop would stop or divert the hart.
   void run_chain(const Block& first);
-  // I-cache timing and history of a block about to run (fetch_hits_again
-  // failed already: `hits_again_tried`, and the block's fetch was located).
-  void enter_block(const Block& b, bool hits_again_tried = false);
+  // I-cache timing and history of a block about to run (`quick`: the lines
+  // fetch_hits_quickly did, when it was tried already).
+  static constexpr uint32_t kQuickUntried = ~0u;
+  void enter_block(const Block& b, uint32_t quick = kQuickUntried);
   void trapped_in(const Block& b);    // a trap at s_.pc ended b early: the history keeps what ran
   const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
   const Block* next_enterable_block(const Block& b);
@@ -223,15 +224,15 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   static JitStep translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
   // Their general cases (load<T>, store<T>, with traps and errors kept), out of line.
   template <typename T, typename R>
-  static JitStep translated_load_general(Hart& h, uint64_t addr, uint64_t pc, const rv::Insn* d) noexcept;
+  static JitStep translated_load_general(Hart& h, uint64_t addr) noexcept;
   template <typename T>
-  static JitStep translated_store_general(Hart& h, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
+  static JitStep translated_store_general(Hart& h, uint64_t addr, uint64_t v) noexcept;
   // A DMI access whose line hits the D-cache's quick checks (hit time added), or false with nothing done.
   bool data_quick_hit(uint64_t pa, bool write);
   static JitStep translated_other(void* hart, uint64_t pc, const rv::Insn* d) noexcept;
   template <bool kTranslatedFetch>
   static const uint8_t* translated_enter(void* hart, const void* block, uint64_t pc) noexcept;
-  const uint8_t* enter_translated(const Block& b, bool hits_again_tried) noexcept;  // translated_enter's general case
+  const uint8_t* enter_translated(const Block& b, uint32_t quick) noexcept;  // translated_enter's general case
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
   uint64_t exec(const rv::Insn& d, uint64_t pc);
@@ -341,8 +342,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
   CacheTrafficExtension probe_at(uint64_t pa, unsigned len, bool fetch);  // a Probe's answer
   TimingPath* timing_path(uint64_t pa, unsigned len);  // where Timing transactions go directly; nullptr: by TLM
-  void fetch_timing(const Block& b, bool hits_again_tried);
-  bool fetch_hits_again(const Block& b);  // fetch_timing's common case; false: nothing done
+  void fetch_timing(const Block& b, uint32_t quick);
+  bool fetch_hits_quickly(const Block& b, uint32_t& done);  // fetch_timing's common case
   void locate_fetch(const Block& b);  // the block's I-cache lines and whether its code is cacheable
   uint64_t uncached_fetch_time(const Block& b);
   template <typename T>

@@ -11,14 +11,25 @@ namespace avp {
 
 using namespace rv;
 
-// The block's lines are the last ones fetched (or its one line is the one
-// before, or still in the way it was last found in), located as they are
-// now: hits, timed, as fetch_timing would find them.
-[[gnu::always_inline]] inline bool Hart::fetch_hits_again(const Block& b) {
+// The block's one or two lines, located as they are now, hit the I-cache's
+// quick checks (CacheModel::quick_hit; two lines: the last two fetched, or
+// each by itself): timed, true. Else false, with `done` the lines that hit
+// (counted, not timed) before the first that did not, which fetch_timing
+// goes on from.
+[[gnu::always_inline]] inline bool Hart::fetch_hits_quickly(const Block& b, uint32_t& done) {
+  done = 0;
   if (b.fetch_gen != dmi_gen_) return false;
-  if (!(b.lines == 1 ? icache_.quick_hit(b.first_line, false, b.fetch_way[0])
-                     : b.lines == 2 && icache_.hit_again(b.first_line, b.first_line + 1)))
+  if (b.lines == 1) {
+    if (!icache_.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
+  } else if (b.lines == 2) {
+    if (!icache_.hit_again(b.first_line, b.first_line + 1)) {
+      if (!icache_.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
+      done = 1;
+      if (!icache_.quick_hit(b.first_line + 1, false, b.fetch_way[1])) return false;
+    }
+  } else {
     return false;
+  }
   time_.add_ps(b.fetch_hit_ps);
   stall_ps_[StallFetch] += b.fetch_hit_ps;
   return true;
@@ -27,16 +38,16 @@ using namespace rv;
 // Instruction-cache timing of a block about to run: one access per line it
 // spans; a miss fills the line from the memory that holds the code (no fill
 // for code outside cacheable memory, such as the host window). Inlined for
-// the common cases, a block within the line fetched last or a loop over the
-// same two lines.
-[[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b, bool hits_again_tried) {
+// the common cases, fetch_hits_quickly; `quick` the lines that did when it
+// was tried already (kQuickUntried: not).
+[[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b, uint32_t quick) {
   if (b.fetch_gen != dmi_gen_) {
     locate_fetch(b);
-    hits_again_tried = false;  // it failed on the block's old lines
+    quick = kQuickUntried;  // it failed on the block's old lines, having done none
   }
-  if (!hits_again_tried && fetch_hits_again(b)) return;
-  uint64_t t = 0;
-  for (uint32_t i = 0; i < b.lines; ++i) {
+  if (quick == kQuickUntried && fetch_hits_quickly(b, quick)) return;
+  uint64_t t = quick * icache_.hit_time();
+  for (uint32_t i = quick; i < b.lines; ++i) {
     bool miss = false;
     t += i < 2 ? icache_.access_line(b.first_line + i, false, miss, b.fetch_way[i])
                : icache_.access_line(b.first_line + i, false, miss);
@@ -69,10 +80,10 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
   return t;
 }
 
-[[gnu::always_inline]] inline void Hart::enter_block(const Block& b, bool hits_again_tried) {
+[[gnu::always_inline]] inline void Hart::enter_block(const Block& b, uint32_t quick) {
   if (b.key && !fetch_translation_held(b)) translate_fetch_again(b);
   block_abort_ = false;
-  if (icache_.enabled()) fetch_timing(b, hits_again_tried);
+  if (icache_.enabled()) fetch_timing(b, quick);
   history_.record_block(&b);
 }
 
@@ -312,10 +323,11 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
       h.lazy_ = nullptr;
       return nullptr;
     }
-    return h.enter_translated(b, false);
+    return h.enter_translated(b, kQuickUntried);
   }
-  // The common case without a call: enter_block with an I-cache that hits again.
-  if (h.icache_.enabled() && !h.fetch_hits_again(b)) return h.enter_translated(b, true);
+  // The common case without a call: enter_block with an I-cache that hits quickly.
+  uint32_t quick = 0;
+  if (h.icache_.enabled() && !h.fetch_hits_quickly(b, quick)) return h.enter_translated(b, quick);
   h.block_abort_ = false;
   h.history_.record_block(&b);
   h.lazy_ = &b;
@@ -326,10 +338,10 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
 template const uint8_t* Hart::translated_enter<false>(void*, const void*, uint64_t) noexcept;
 template const uint8_t* Hart::translated_enter<true>(void*, const void*, uint64_t) noexcept;
 
-const uint8_t* Hart::enter_translated(const Block& b, bool hits_again_tried) noexcept {
+const uint8_t* Hart::enter_translated(const Block& b, uint32_t quick) noexcept {
   lazy_ = nullptr;  // the block that ended is counted; the next one is not entered until this succeeds
   try {
-    enter_block(b, hits_again_tried);
+    enter_block(b, quick);
   } catch (...) {
     failed();
     return nullptr;

@@ -2,8 +2,7 @@
 // host code, and the helpers that code calls for loads, stores and every
 // instruction it does not inline. A helper does what the threaded loop
 // (hart_chain.cpp) does for the instruction: the pc and the instruction
-// executing are the hart's before anything that can trap or settle the block
-// runs (a load's or store's fast path does neither), traps and errors are caught and
+// executing are the hart's before it runs, traps and errors are caught and
 // kept for run_insns to rethrow, and an aborted block or a stopped hart is
 // reported, so translated and interpreted blocks give the same results.
 #include <cstring>
@@ -37,19 +36,19 @@ JitStep Hart::failed() noexcept {
 template <typename T, typename R>
 JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<Hart*>(hart);
+  h.s_.pc = pc;
+  h.cur_ = d;
   const uint64_t off = addr - h.rd_.base;
   if (off < h.rd_.size && h.rd_.size - off >= sizeof(T) && h.data_quick_hit(addr + h.rd_.pa_delta, false)) {
     T v;
     std::memcpy(&v, h.rd_.ptr + off, sizeof(T));
     return {static_cast<uint64_t>(static_cast<R>(v)), h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
   }
-  return translated_load_general<T, R>(h, addr, pc, d);
+  return translated_load_general<T, R>(h, addr);
 }
 
 template <typename T, typename R>
-JitStep Hart::translated_load_general(Hart& h, uint64_t addr, uint64_t pc, const Insn* d) noexcept {
-  h.s_.pc = pc;
-  h.cur_ = d;
+JitStep Hart::translated_load_general(Hart& h, uint64_t addr) noexcept {
   try {
     const auto v = static_cast<uint64_t>(static_cast<R>(h.load<T>(addr)));
     return {v, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
@@ -61,6 +60,8 @@ JitStep Hart::translated_load_general(Hart& h, uint64_t addr, uint64_t pc, const
 template <typename T>
 JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<Hart*>(hart);
+  h.s_.pc = pc;
+  h.cur_ = d;
   const uint64_t off = addr - h.wr_.base;
   const uint64_t pa = addr + h.wr_.pa_delta;
   if (off < h.wr_.size && h.wr_.size - off >= sizeof(T) && h.cluster_.store_is_plain(pa, sizeof(T)) &&
@@ -69,13 +70,11 @@ JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t p
     std::memcpy(h.wr_.ptr + off, &t, sizeof(T));
     return {0, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
   }
-  return translated_store_general<T>(h, addr, v, pc, d);
+  return translated_store_general<T>(h, addr, v);
 }
 
 template <typename T>
-JitStep Hart::translated_store_general(Hart& h, uint64_t addr, uint64_t v, uint64_t pc, const Insn* d) noexcept {
-  h.s_.pc = pc;
-  h.cur_ = d;
+JitStep Hart::translated_store_general(Hart& h, uint64_t addr, uint64_t v) noexcept {
   try {
     h.store<T>(addr, static_cast<T>(v));
     return {0, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
