@@ -44,6 +44,17 @@ struct BlockRetire {
 
 using TranslatedBlock = JitStep (*)(uint64_t* x, void* hart);
 
+// A load's fast path in the code itself, as the load helper's (a region the
+// hart reads directly, whose D-cache line is the one the D-cache's last
+// access found, CacheModel::hit_again): offsets of 64-bit hart fields (but
+// the 32-bit line_bits).
+struct InlineLoads {
+  int32_t base, size, ptr, pa_delta;  // the last region loads used: [base, base + size) at ptr, physical - virtual
+  int32_t line_bits, last_line;       // the D-cache's line size (log2) and its last access's line (~0: none)
+  int32_t hits, hit_ps;               // its hit count and hit time
+  int32_t time_ps, stall_ps;          // the hart's local time and memory stall time
+};
+
 // The hart's functions translated code calls (System V ABI).
 struct TranslationHelpers {
   // LB, LH, LW, LD, LBU, LHU, LWU: (hart, address, pc, insn) -> value extended to 64 bits.
@@ -52,6 +63,7 @@ struct TranslationHelpers {
   JitStep (*store[4])(void*, uint64_t, uint64_t, uint64_t, const rv::Insn*);
   // Any other instruction (exec_other): (hart, pc, insn) -> the next pc.
   JitStep (*other)(void*, uint64_t, const rv::Insn*);
+  const InlineLoads* inline_loads = nullptr;  // none: every load calls its helper
 };
 
 // Going on to the next block in the code itself, after a block retired

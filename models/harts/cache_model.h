@@ -57,7 +57,7 @@ class CacheModel {
   // A read of the line of the last access (its set's most recently used
   // line already, so only the count changes) is a hit; false for any other line.
   bool hit_again(uint64_t block) {
-    if (block != recent_block_[last_]) return false;
+    if (block != last_line_) return false;
     ++hits_;
     return true;
   }
@@ -67,6 +67,7 @@ class CacheModel {
     const unsigned other = last_ ^ 1u;
     if (block != recent_block_[other] || recent_[other]->tag != block) return false;
     last_ = other;
+    last_line_ = block;
     recent_[other]->used = ++clock_;
     ++hits_;
     return true;
@@ -89,6 +90,11 @@ class CacheModel {
     return true;
   }
   uint64_t hit_time() const { return g_.hit_ps; }
+  // For translated code, which does hit_again(line) of a read itself (block_translator.h, InlineLoads).
+  const uint64_t* last_line_address() const { return &last_line_; }
+  const uint64_t* hits_address() const { return &hits_; }
+  const uint64_t* hit_time_address() const { return &g_.hit_ps; }
+  const unsigned* line_bits_address() const { return &line_bits_; }
   // The line (address >> line_bits()) the last miss wrote back; ~0: none.
   uint64_t written_back() const { return written_back_; }
   // Writes back and invalidates every line; returns the time the write-backs
@@ -108,10 +114,10 @@ class CacheModel {
   uint64_t access_set(uint64_t block, bool write, bool& miss);
   void remember(uint64_t block, Way* way) {
     if (way != recent_[last_]) last_ ^= 1u;  // the other entry becomes the most recent
-    recent_block_[last_] = block;
+    recent_block_[last_] = last_line_ = block;
     recent_[last_] = way;
   }
-  void forget() { recent_block_[0] = recent_block_[1] = ~0ull; }
+  void forget() { recent_block_[0] = recent_block_[1] = last_line_ = ~0ull; }
   CacheGeometry g_;
   uint64_t sets_ = 0;
   unsigned line_bits_ = 0;
@@ -124,6 +130,7 @@ class CacheModel {
   uint64_t recent_block_[2] = {~0ull, ~0ull};
   Way* recent_[2] = {nullptr, nullptr};
   unsigned last_ = 0;
+  uint64_t last_line_ = ~0ull;  // recent_block_[last_], where translated code finds it
 };
 
 }  // namespace avp

@@ -96,16 +96,20 @@ JitStep Hart::translated_other(void* hart, uint64_t pc, const Insn* d) noexcept 
 }
 
 void Hart::translate(const Block& b) {
-  static const TranslationHelpers helpers = {
+  const auto offset = [this](const void* field) {
+    return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(this));
+  };
+  const InlineLoads loads{offset(&rd_.base), offset(&rd_.size), offset(&rd_.ptr), offset(&rd_.pa_delta),
+                          offset(dcache_.line_bits_address()), offset(dcache_.last_line_address()),
+                          offset(dcache_.hits_address()), offset(dcache_.hit_time_address()),
+                          offset(time_.ps_address()), offset(&stall_ps_[StallMemory])};
+  const TranslationHelpers helpers = {
       {&translated_load<uint8_t, int8_t>, &translated_load<uint16_t, int16_t>, &translated_load<uint32_t, int32_t>,
        &translated_load<uint64_t, uint64_t>, &translated_load<uint8_t, uint8_t>, &translated_load<uint16_t, uint16_t>,
        &translated_load<uint32_t, uint32_t>},
       {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
-      &translated_other};
+      &translated_other, &loads};
   code_.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
-  const auto offset = [this](const void* field) {
-    return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(this));
-  };
   const BlockRetire retire{offset(&settled_), offset(&s_.minstret), offset(&s_.mcycle), offset(time_.ps_address()),
                            offset(&s_.events[0]), b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
   // The gate's four bytes are declared side by side (hart.h).

@@ -24,6 +24,18 @@ class Asm {
     if (dst != src) rr(0x89, src, dst, true);
   }
   void load(Reg dst, Reg base, int32_t disp) { mem(0x8B, dst, base, disp); }
+  void load32(Reg dst, Reg base, int32_t disp) { mem(0x8B, dst, base, disp, false); }  // zero-extended
+  // dst = the `bytes` (1, 2, 4, 8) at [base + disp], sign- or zero-extended to 64 bits.
+  void load_extended(Reg dst, Reg base, int32_t disp, unsigned bytes, bool sign) {
+    if (bytes == 8) return load(dst, base, disp);
+    if (bytes == 4) return sign ? mem(0x63, dst, base, disp) : load32(dst, base, disp);  // movsxd / mov r32
+    rex(sign, dst, base);
+    put(0x0F);
+    put(static_cast<uint8_t>((bytes == 1 ? 0xB6 : 0xB7) | (sign ? 0x08 : 0)));  // movzx / movsx
+    modrm(2, dst, base);
+    if ((base & 7) == RSP) put(0x24);
+    imm32(static_cast<uint32_t>(disp));
+  }
   void store(Reg base, int32_t disp, Reg src) { mem(0x89, src, base, disp); }
   void mov_imm(Reg dst, uint64_t v) {
     if (static_cast<int64_t>(v) == static_cast<int32_t>(v)) {  // sign-extended imm32

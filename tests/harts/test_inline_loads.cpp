@@ -1,0 +1,124 @@
+// Loads in translated code without a helper call (block_translator.h,
+// InlineLoads): a load within the hart's last load region whose physical
+// line is the one the D-cache's last access found reads the region itself,
+// sign- or zero-extended as its width says, and counts a hit and its time as
+// the helper would; a load outside the region, past its end or on another
+// line calls the helper, and counts nothing itself. The hart is a fake whose
+// fields the code reads at the offsets InlineLoads gives.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "harts/block_translator.h"
+
+namespace {
+
+using namespace avp;
+using namespace avp::rv;
+
+constexpr uint64_t kBase = 0x8000;         // the region's virtual address
+constexpr uint64_t kPaDelta = 0x7ff00000;  // physical - virtual
+constexpr unsigned kLineBits = 6;
+constexpr uint64_t kHitPs = 700;
+
+struct FakeHart {
+  uint64_t base = kBase, size = 256;
+  uint8_t* ptr = nullptr;
+  uint64_t pa_delta = kPaDelta;
+  unsigned line_bits = kLineBits;
+  uint64_t last_line = (kBase + 0x40 + kPaDelta) >> kLineBits;  // the line at offset 0x40
+  uint64_t hits = 0, hit_ps = kHitPs, time_ps = 0, stall_ps = 0;
+  std::vector<uint64_t> helper_calls;  // the addresses the helper loaded
+};
+
+JitStep helper(void* hart, uint64_t addr, uint64_t, const Insn*) {
+  static_cast<FakeHart*>(hart)->helper_calls.push_back(addr);
+  return {0x5a5a, kExitDone};
+}
+
+Insn load(unsigned op, unsigned rd, int64_t offset) {
+  Insn d;
+  d.op = static_cast<uint16_t>(op);
+  d.rd = static_cast<uint8_t>(rd);
+  d.rs1 = 2;  // x2 = kBase
+  d.imm = offset;
+  return d;
+}
+
+class InlineLoadsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+    for (size_t i = 0; i < sizeof mem_; ++i) mem_[i] = static_cast<uint8_t>(0x80 + i);  // bytes with the sign bit set
+    hart_.ptr = mem_;
+    const auto offset = [this](const void* field) {
+      return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
+    };
+    loads_ = {offset(&hart_.base),      offset(&hart_.size),      offset(&hart_.ptr),
+              offset(&hart_.pa_delta),  offset(&hart_.line_bits), offset(&hart_.last_line),
+              offset(&hart_.hits),      offset(&hart_.hit_ps),    offset(&hart_.time_ps),
+              offset(&hart_.stall_ps)};
+    helpers_ = {{helper, helper, helper, helper, helper, helper, helper}, {}, nullptr, &loads_};
+  }
+  // Runs the loads as one block; x2 = kBase.
+  void run(const std::vector<Insn>& block) {
+    TranslatedBlock code = translate_block(block.data(), block.size(), 0x1000, helpers_, nullptr, nullptr, arena_);
+    ASSERT_NE(code, nullptr);
+    x_[2] = kBase;
+    const JitStep s = code(x_, &hart_);
+    EXPECT_EQ(s.status, block.size());
+  }
+  uint64_t bytes_at(size_t off, unsigned n) const {
+    uint64_t v = 0;
+    std::memcpy(&v, mem_ + off, n);
+    return v;
+  }
+
+  alignas(8) uint8_t mem_[256];
+  FakeHart hart_;
+  InlineLoads loads_{};
+  TranslationHelpers helpers_{};
+  CodeArena arena_;
+  uint64_t x_[32] = {};
+};
+
+TEST_F(InlineLoadsTest, LoadsOnTheLastLineReadTheRegionAndCountAHitEach) {
+  run({load(LB, 3, 0x41), load(LH, 4, 0x42), load(LW, 5, 0x44), load(LD, 6, 0x48), load(LBU, 7, 0x41),
+       load(LHU, 8, 0x42), load(LWU, 9, 0x44)});
+  EXPECT_TRUE(hart_.helper_calls.empty());
+  EXPECT_EQ(x_[3], static_cast<uint64_t>(static_cast<int8_t>(bytes_at(0x41, 1))));
+  EXPECT_EQ(x_[4], static_cast<uint64_t>(static_cast<int16_t>(bytes_at(0x42, 2))));
+  EXPECT_EQ(x_[5], static_cast<uint64_t>(static_cast<int32_t>(bytes_at(0x44, 4))));
+  EXPECT_EQ(x_[6], bytes_at(0x48, 8));
+  EXPECT_EQ(x_[7], bytes_at(0x41, 1));
+  EXPECT_EQ(x_[8], bytes_at(0x42, 2));
+  EXPECT_EQ(x_[9], bytes_at(0x44, 4));
+  EXPECT_GT(x_[3] >> 63, 0u);  // negative controls: the signed loads did extend the sign
+  EXPECT_EQ(x_[7] >> 8, 0u);
+  EXPECT_EQ(hart_.hits, 7u);
+  EXPECT_EQ(hart_.time_ps, 7 * kHitPs);
+  EXPECT_EQ(hart_.stall_ps, 7 * kHitPs);
+}
+
+TEST_F(InlineLoadsTest, OtherLinesAndAccessesPastTheRegionCallTheHelper) {
+  hart_.size = 0x46;  // the region ends within the last line: a word at 0x44 does not fit
+  run({load(LW, 3, 0x80), load(LW, 4, -8), load(LW, 5, 0x44), load(LH, 6, 0x44)});
+  EXPECT_EQ(hart_.helper_calls, (std::vector<uint64_t>{kBase + 0x80, kBase - 8, kBase + 0x44}));
+  EXPECT_EQ(x_[3], 0x5a5au);
+  EXPECT_EQ(x_[5], 0x5a5au);
+  EXPECT_EQ(x_[6], static_cast<uint64_t>(static_cast<int16_t>(bytes_at(0x44, 2))));  // it fits: inline
+  EXPECT_EQ(hart_.hits, 1u);  // the helper counts its own
+  EXPECT_EQ(hart_.time_ps, kHitPs);
+}
+
+TEST_F(InlineLoadsTest, NoLineMatchesWithoutALastAccess) {
+  hart_.last_line = ~0ull;  // as after CacheModel::forget, or a D-cache not modelled
+  run({load(LD, 3, 0x48)});
+  EXPECT_EQ(hart_.helper_calls.size(), 1u);
+  EXPECT_EQ(hart_.hits, 0u);
+}
+
+}  // namespace
