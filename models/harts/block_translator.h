@@ -73,6 +73,18 @@ struct TranslationHelpers {
 // if translated. `enter` (hart, next block, its pc) enters it and returns the
 // address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
 // threw (the hart keeps the exception).
+// Entering the next block in the code itself when the I-cache hits its one
+// line as the line fetched last (CacheModel::hit_again), as the `enter`
+// function's quick path does for blocks of untranslated fetches: offsets of
+// 64-bit fields of the hart (h_) and of a block (b_; but the 32-bit lines).
+struct InlineEnter {
+  int32_t h_dmi_gen, h_last_line, h_hits;  // the DMI generation; the I-cache's last line (~0: none) and hits
+  int32_t h_time_ps, h_stall_ps, h_pc;     // the hart's time, fetch stall time and pc
+  int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
+  int32_t h_lazy, h_settled;               // the block entered, and its instructions counted (32-bit)
+  int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
+};
+
 struct BlockChain {
   // Four bytes side by side that one compare tests: three bools, stop,
   // block_abort and closed (chaining not allowed; set whenever the hart is
@@ -89,6 +101,7 @@ struct BlockChain {
   const void* const* link;
   int32_t code_in_block;      // offset of a block's TranslatedBlock (nullptr: not translated)
   const uint8_t* (*enter)(void* hart, const void* block, uint64_t pc);
+  const InlineEnter* inline_enter;  // none: `enter` is always called
 };
 
 // Where chained code enters a block: after its prologue, which every block shares.

@@ -44,6 +44,7 @@ class InsnHistory {
     unsigned cap = 1;
     while (cap < n) cap <<= 1;
     ring_.assign(cap, nullptr);
+    ring_data_ = ring_.data();
     early_.assign(cap, Early{});
     mask_ = cap - 1;
     clear();
@@ -54,7 +55,11 @@ class InsnHistory {
     frozen_.clear();
   }
   // A block starts: all of its instructions count as executed until end_block_early says otherwise.
-  void record_block(const DecodedBlock* b) { ring_[pos_++ & mask_] = b; }
+  void record_block(const DecodedBlock* b) { ring_data_[pos_++ & mask_] = b; }
+  // For translated code, which records a block itself (block_translator.h, InlineEnter).
+  const uint64_t* pos_address() const { return &pos_; }
+  const uint64_t* mask_address() const { return &mask_; }
+  const DecodedBlock* const* const* ring_address() const { return &ring_data_; }
   // The block that was recorded last ended after `executed` instructions.
   void end_block_early(uint32_t executed) {
     if (pos_ > from_) early_[(pos_ - 1) & mask_] = Early{pos_ - 1, executed};
@@ -91,6 +96,7 @@ class InsnHistory {
   };
   std::vector<const DecodedBlock*, HostLineAllocator<const DecodedBlock*>> ring_ =
       std::vector<const DecodedBlock*, HostLineAllocator<const DecodedBlock*>>(1);  // base/host_lines.h
+  const DecodedBlock** ring_data_ = ring_.data();
   std::vector<Early, HostLineAllocator<Early>> early_ = std::vector<Early, HostLineAllocator<Early>>(1);
   std::vector<Entry> frozen_;
   uint64_t pos_ = 0, from_ = 0, mask_ = 0;  // entries from_ .. pos_ - 1 are in the ring (if it holds so many)

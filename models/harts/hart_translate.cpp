@@ -116,12 +116,22 @@ void Hart::translate(const Block& b) {
   if (offset(&block_abort_) != offset(&stop_) + 1 || offset(&chain_closed_) != offset(&stop_) + 2 ||
       offset(&fetch_key_) != offset(&stop_) + 3)
     throw std::logic_error("Hart: the chain gate's fields are not side by side");
+  // Blocks of untranslated fetches enter the next block in their code when the I-cache hits again.
+  const auto in_block = [&b](const void* field) {
+    return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&b));
+  };
+  const InlineEnter enter{offset(&dmi_gen_), offset(icache_.last_line_address()), offset(icache_.hits_address()),
+                          offset(time_.ps_address()), offset(&stall_ps_[StallFetch]), offset(&s_.pc),
+                          offset(history_.pos_address()), offset(history_.mask_address()),
+                          offset(history_.ring_address()), offset(&lazy_), offset(&settled_),
+                          in_block(&b.fetch_gen), in_block(&b.lines), in_block(&b.first_line),
+                          in_block(&b.fetch_hit_ps)};
   const BlockChain chain{offset(&stop_), b.key, offset(&kernel_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
                          offset(&s_.mip), offset(&s_.mie),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
-                         static_cast<int32_t>(reinterpret_cast<const char*>(&b.code) - reinterpret_cast<const char*>(&b)),
-                         b.key ? &translated_enter<true> : &translated_enter<false>};
+                         in_block(&b.code),
+                         b.key ? &translated_enter<true> : &translated_enter<false>, b.key ? nullptr : &enter};
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   // A full arena is emptied at the next block boundary (the code runs until then).
   if (!b.code && code_.full()) code_full_ = true;

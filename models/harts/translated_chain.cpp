@@ -2,6 +2,45 @@
 
 namespace avp {
 
+namespace {
+
+// With rcx the next block, rax its pc and r8 the hart (the chain's checks
+// passed, so block_abort is clear): enters the block and jumps to its code
+// when its one line is the I-cache's last; else falls through (nothing done).
+void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block) {
+  using namespace x86;
+  std::vector<size_t> no;
+  a.load(RDX, RCX, e.b_fetch_gen);
+  a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
+  no.push_back(a.jcc(NE));
+  a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);
+  no.push_back(a.jcc(NE));
+  a.load(RDX, RCX, e.b_first_line);
+  a.alu_from_mem(CMP, RDX, R8, e.h_last_line);
+  no.push_back(a.jcc(NE));
+  a.alu_mem_imm(ADD, R8, e.h_hits, 1);
+  a.load(RDX, RCX, e.b_fetch_hit_ps);
+  a.alu_to_mem(ADD, R8, e.h_time_ps, RDX);
+  a.alu_to_mem(ADD, R8, e.h_stall_ps, RDX);
+  a.store(R8, e.h_pc, RAX);
+  a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block
+  a.mov(RSI, RDX);
+  a.alu_imm(ADD, RSI, 1);
+  a.store(R8, e.h_history_pos, RSI);
+  a.alu_from_mem(AND, RDX, R8, e.h_history_mask);
+  a.shift_imm(SHL, RDX, 3);
+  a.alu_from_mem(ADD, RDX, R8, e.h_history_ring);
+  a.store(RDX, 0, RCX);
+  a.store(R8, e.h_lazy, RCX);
+  a.alu_mem_imm(AND, R8, e.h_settled, 0, false);
+  a.load(RAX, RCX, code_in_block);
+  a.alu_imm(ADD, RAX, static_cast<int32_t>(kTranslatedInnerEntry));
+  a.jmp_rax();
+  for (size_t f : no) a.bind(f);
+}
+
+}  // namespace
+
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
   std::vector<size_t> end;
@@ -44,6 +83,7 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
 
 size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
+  if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.code_in_block);
   a.mov(RBX, RAX);  // the pc, kept across the call (the registers are written back)
   a.mov(RDI, R8);
   a.mov(RSI, RCX);

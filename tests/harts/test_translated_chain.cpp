@@ -24,6 +24,8 @@ struct FakeBlock {
   uint64_t link_pc[2] = {~0ull, ~0ull};
   const FakeBlock* link[2] = {nullptr, nullptr};
   TranslatedBlock code = nullptr;
+  uint64_t fetch_gen = 5, first_line = 0x40, fetch_hit_ps = 100;  // InlineEnter's
+  uint32_t lines = 1;
 };
 
 struct FakeHart {
@@ -33,6 +35,11 @@ struct FakeHart {
   bool kernel = false;
   bool stop = false, block_abort = false, chain_closed = false;  // the gate: these three and the fetch key
   uint8_t fetch_key = 0;
+  // InlineEnter's: the I-cache's last line none at first (every entry calls enter).
+  uint64_t dmi_gen = 5, last_line = ~0ull, hits = 0, stall_ps = 0, pc = 0;
+  uint64_t history_pos = 0, history_mask = 7;
+  const void** history_ring = nullptr;
+  const void* lazy = nullptr;
   bool enter_fails = false;
   std::vector<std::pair<const FakeBlock*, uint64_t>> entered;
 };
@@ -52,8 +59,8 @@ class TranslatedChain : public ::testing::Test {
  protected:
   // The block at kPc: x1 += 1, then a jump back to kPc; linked to itself.
   void SetUp() override { translate(0); }
-  // Its code, for fetch regime `key`.
-  void translate(uint8_t key) {
+  // Its code, for fetch regime `key`; with `inline_enter`, it enters the next block itself when it can.
+  void translate(uint8_t key, bool inline_enter = false) {
     Insn add;
     add.op = ADDI;
     add.rd = add.rs1 = 1;
@@ -69,13 +76,22 @@ class TranslatedChain : public ::testing::Test {
     const uint8_t counts[] = {2};
     const BlockRetire retire{offset(&hart_.settled), offset(&hart_.minstret), offset(&hart_.mcycle),
                              offset(&hart_.time_ps),  offset(&hart_.events[0]), 2, kBlockPs, 1, ids, counts};
+    const auto in_block = [this](const void* field) {
+      return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&block_));
+    };
+    const InlineEnter enter{offset(&hart_.dmi_gen),      offset(&hart_.last_line),    offset(&hart_.hits),
+                            offset(&hart_.time_ps),      offset(&hart_.stall_ps),     offset(&hart_.pc),
+                            offset(&hart_.history_pos),  offset(&hart_.history_mask), offset(&hart_.history_ring),
+                            offset(&hart_.lazy),         offset(&hart_.settled),      in_block(&block_.fetch_gen),
+                            in_block(&block_.lines),     in_block(&block_.first_line), in_block(&block_.fetch_hit_ps)};
     const BlockChain chain{offset(&hart_.stop),      key,
                            offset(&hart_.kernel),    offset(&hart_.time_ps),
                            offset(&hart_.quantum_ps), offset(&hart_.limit),
                            offset(&hart_.minstret),  offset(&hart_.ret_addr),
                            offset(&hart_.mip),       offset(&hart_.mie),
                            block_.link_pc, reinterpret_cast<const void* const*>(block_.link),
-                           static_cast<int32_t>(offsetof(FakeBlock, code)), &fake_enter};
+                           in_block(&block_.code),   &fake_enter,
+                           inline_enter ? &enter : nullptr};
     block_.code = translate_block(insns_.data(), insns_.size(), kPc, TranslationHelpers{}, &retire, &chain, arena_);
     ASSERT_NE(block_.code, nullptr);
     fresh();
@@ -177,6 +193,41 @@ TEST_F(TranslatedChain, ChainsOnlyInTheBlocksFetchRegime) {
   hart_.fetch_key = 1;
   hart_.stop = true;
   expect_one_block();
+}
+
+// Entering in the code: the block's one line is the I-cache's last, so each
+// entry counts a hit and its time, sets the pc, records the block in the
+// history ring and makes it the block counted, without calling enter.
+TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
+  translate(0, true);
+  const void* ring[8] = {};
+  const auto prepare = [&](uint64_t last_line) {
+    fresh();
+    hart_.last_line = last_line;
+    hart_.history_ring = ring;
+  };
+  prepare(0x40);
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(x_[1], 5u);  // five blocks of 3000 ps, four entries of 100: 15400 ps
+  EXPECT_EQ(hart_.time_ps, 5 * kBlockPs + 4 * 100);
+  EXPECT_EQ(hart_.hits, 4u);
+  EXPECT_EQ(hart_.stall_ps, 400u);
+  EXPECT_EQ(hart_.pc, kPc);
+  EXPECT_EQ(hart_.history_pos, 4u);
+  EXPECT_EQ(ring[3], &block_);
+  EXPECT_EQ(hart_.lazy, &block_);
+  // Negative controls: another last line, another DMI generation, two lines: enter is called.
+  for (int which = 0; which < 3; ++which) {
+    SCOPED_TRACE(which);
+    prepare(which == 0 ? 0x80 : 0x40);
+    if (which == 1) hart_.dmi_gen = 6;
+    block_.lines = which == 2 ? 2 : 1;
+    run();
+    EXPECT_EQ(hart_.entered.size(), 4u);
+    EXPECT_EQ(hart_.hits, 0u);
+    EXPECT_EQ(hart_.history_pos, 0u);
+  }
 }
 
 TEST_F(TranslatedChain, EndsWithoutALinkOrCode) {
