@@ -203,10 +203,8 @@ class Translator {
     a_.shift_cl(SHR, RDX);  // the physical line
     a_.alu_from_mem(CMP, RDX, RDI, l.last_line);
     to_helper.push_back(a_.jcc(NE));
-    a_.alu_mem_imm(ADD, RDI, l.hits, 1);
     a_.load(RDX, RDI, l.hit_ps);
-    a_.alu_to_mem(ADD, RDI, l.time_ps, RDX);
-    a_.alu_to_mem(ADD, RDI, l.stall_ps, RDX);
+    emit_cache_hit(a_, RDI, l.hits, l.time_ps, l.stall_ps);
     a_.alu_from_mem(ADD, RAX, RDI, l.ptr);
     a_.load_extended(RAX, RAX, 0, bytes, d.op <= rv::LD);
     return to_helper;

@@ -18,10 +18,8 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block)
   a.load(RDX, RCX, e.b_first_line);
   a.alu_from_mem(CMP, RDX, R8, e.h_last_line);
   no.push_back(a.jcc(NE));
-  a.alu_mem_imm(ADD, R8, e.h_hits, 1);
   a.load(RDX, RCX, e.b_fetch_hit_ps);
-  a.alu_to_mem(ADD, R8, e.h_time_ps, RDX);
-  a.alu_to_mem(ADD, R8, e.h_stall_ps, RDX);
+  emit_cache_hit(a, R8, e.h_hits, e.h_time_ps, e.h_stall_ps);
   a.store(R8, e.h_pc, RAX);
   a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block
   a.mov(RSI, RDX);
@@ -40,6 +38,13 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block)
 }
 
 }  // namespace
+
+void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps) {
+  using namespace x86;
+  a.alu_mem_imm(ADD, hart, hits, 1);
+  a.alu_to_mem(ADD, hart, time_ps, RDX);
+  a.alu_to_mem(ADD, hart, stall_ps, RDX);
+}
 
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
   using namespace x86;

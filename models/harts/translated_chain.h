@@ -15,6 +15,11 @@ namespace avp {
 // through with rcx = the linked block at the next pc, which is translated.
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c);
 
+// A cache hit of the time in rdx, done by the code: the hart's (at `hart`)
+// hit count plus one, its time and a stall time plus rdx. Also for the
+// loads' fast path (block_translator.cpp).
+void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps);
+
 // Enters the block in rcx (the block's registers are written back) and jumps
 // to its code; returns the jump taken when entering threw, which leaves with
 // kExitEnterFailed and the pc in rax, registers written back already.
