@@ -10,10 +10,10 @@ namespace {
 void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block) {
   using namespace x86;
   std::vector<size_t> no;
+  a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);  // first: a block over two lines gives up soonest
+  no.push_back(a.jcc(NE));
   a.load(RDX, RCX, e.b_fetch_gen);
   a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
-  no.push_back(a.jcc(NE));
-  a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);
   no.push_back(a.jcc(NE));
   a.load(RDX, RCX, e.b_first_line);
   a.alu_from_mem(CMP, RDX, R8, e.h_last_line);
