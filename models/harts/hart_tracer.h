@@ -35,6 +35,9 @@ class HartTracer {
 // instructions as plain (pc, encoding) pairs.
 class InsnHistory {
  public:
+  InsnHistory() = default;
+  InsnHistory(const InsnHistory&) = delete;  // ring_data_ points into its own ring_
+  InsnHistory& operator=(const InsnHistory&) = delete;
   struct Entry {
     uint64_t pc;
     uint32_t raw;  // Insn::raw: 16 bits for compressed instructions
