@@ -97,14 +97,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
     return n <= rv::kLastEventCounter ? v + rv::event_counter(s_.events, n) : v;
   }
   // Either observes every instruction: translated code running stops chaining (chain_closed_).
-  void set_debug_hook(HartDebugHook* hook) {
-    debug_ = hook;
-    if (hook) chain_closed_ = true;
-  }
-  void set_tracer(HartTracer* tracer) {
-    tracer_ = tracer;
-    if (tracer) chain_closed_ = true;
-  }
+  void set_debug_hook(HartDebugHook* hook) { chain_closed_ |= (debug_ = hook) != nullptr; }
+  void set_tracer(HartTracer* tracer) { chain_closed_ |= (tracer_ = tracer) != nullptr; }
   // The last instructions executed since the hart was started (error reports).
   const InsnHistory& history() const { return history_; }
   InsnHistory& history() { return history_; }
