@@ -5,6 +5,7 @@
 #include <iterator>
 #include <vector>
 
+#include "harts/inline_accesses.h"
 #include "harts/rv_semantics.h"
 #include "harts/translated_chain.h"
 #include "harts/x86_asm.h"
@@ -177,38 +178,6 @@ class Translator {
     a_.mov_imm(x86::RDX, n_);
     to_epilogue_.push_back(a_.jmp());
   }
-  // With the address in rsi and the hart in rdi: the load's fast path
-  // (InlineLoads), leaving the value in rax; returns the jumps taken to the
-  // helper instead (which checks again: the checks change nothing when they
-  // fail). rsi and rdi are kept.
-  std::vector<size_t> inline_load(const Insn& d) {
-    using namespace x86;
-    std::vector<size_t> to_helper;
-    const InlineLoads& l = *helpers_.inline_loads;
-    static constexpr unsigned kBytes[] = {1, 2, 4, 8, 1, 2, 4};  // LB LH LW LD LBU LHU LWU
-    const unsigned bytes = kBytes[d.op - rv::LB];
-    a_.mov(RAX, RSI);
-    a_.alu_from_mem(SUB, RAX, RDI, l.base);  // the offset in the region
-    a_.alu_from_mem(CMP, RAX, RDI, l.size);
-    to_helper.push_back(a_.jcc(AE));
-    if (bytes > 1) {  // all of it within the region
-      a_.load(RDX, RDI, l.size);
-      a_.alu(SUB, RDX, RAX);
-      a_.alu_imm(CMP, RDX, static_cast<int32_t>(bytes));
-      to_helper.push_back(a_.jcc(B));
-    }
-    a_.mov(RDX, RSI);
-    a_.alu_from_mem(ADD, RDX, RDI, l.pa_delta);
-    a_.load32(RCX, RDI, l.line_bits);
-    a_.shift_cl(SHR, RDX);  // the physical line
-    a_.alu_from_mem(CMP, RDX, RDI, l.last_line);
-    to_helper.push_back(a_.jcc(NE));
-    a_.load(RDX, RDI, l.hit_ps);
-    emit_cache_hit(a_, RDI, l.hits, l.time_ps, l.stall_ps);
-    a_.alu_from_mem(ADD, RAX, RDI, l.ptr);
-    a_.load_extended(RAX, RAX, 0, bytes, d.op <= rv::LD);
-    return to_helper;
-  }
   void call_pure(uint64_t (*fn)(uint64_t, uint64_t), const Insn& d) {
     into(x86::RDI, d.rs1);
     into(x86::RSI, d.rs2);
@@ -263,7 +232,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
       a_.load(x86::RDI, x86::RSP, 0);
       size_t loaded = 0;
       if (helpers_.inline_loads) {
-        const std::vector<size_t> to_helper = inline_load(d);
+        const std::vector<size_t> to_helper = emit_inline_load(a_, *helpers_.inline_loads, d.op);
         loaded = a_.jmp();
         for (size_t f : to_helper) a_.bind(f);
       }

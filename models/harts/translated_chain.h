@@ -17,7 +17,7 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c);
 
 // A cache hit of the time in rdx, done by the code: the hart's (at `hart`)
 // hit count plus one, its time and a stall time plus rdx. Also for the
-// loads' fast path (block_translator.cpp).
+// loads' fast path (inline_accesses.cpp).
 void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps);
 
 // Enters the block in rcx (the block's registers are written back) and jumps
