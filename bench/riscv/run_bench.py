@@ -10,6 +10,14 @@ time of the timed runs minus the best time of the program's _empty build
 (same start-up, no work), so start-up (SystemC elaboration, QEMU boot, .bss
 clear) does not count. The checksums must match QEMU's, or the run fails.
 
+One-hart cases run pinned to one host CPU at a time, accel-vp and QEMU on
+the same CPU, on each CPU the bench may use: the CPUs of a virtual machine
+need not run at the same speed (a neighbour on one of them slows both
+simulators on it, and not by the same factor), so an unpinned run's ratio
+depends on where each simulator happened to land. The figure is the one
+measured on the CPU where QEMU ran fastest (the least disturbed one); every
+CPU's figures are printed. Cases with more harts run unpinned.
+
   --case NAME HARTS ACCELVP_ELF ACCELVP_EMPTY_ELF QEMU_ELF QEMU_EMPTY_ELF   (repeatable)
 
 With AVP_BENCH_RESULTS set, the figures are written there as JSON
@@ -27,11 +35,12 @@ import tempfile
 LINE = re.compile(r"bench (\S+) hart (\d+): result ([0-9a-f]+) instret (\d+)")
 
 
-def run(cmd, timeout):
-    """Runs cmd; returns (CPU seconds of the child, its output)."""
+def run(cmd, timeout, cpu=None):
+    """Runs cmd (on host CPU `cpu` alone, if given); returns (CPU seconds of the child, its output)."""
+    pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                       timeout=timeout)
+                       timeout=timeout, preexec_fn=pin)
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     dt = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     out = p.stdout.decode(errors="replace")
@@ -52,8 +61,8 @@ def parse(out):
     return results, instret
 
 
-def best_time(cmd, repeat, timeout):
-    return min((run(cmd, timeout) for _ in range(repeat)), key=lambda r: r[0])
+def best_time(cmd, repeat, timeout, cpu=None):
+    return min((run(cmd, timeout, cpu) for _ in range(repeat)), key=lambda r: r[0])
 
 
 def check(results, reference, harts):
@@ -74,7 +83,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=5, help="timed QEMU runs per case (best is kept)")
     ap.add_argument("--accel-vp-repeat", type=int, default=2, help="timed accel-vp runs per case (best is kept)")
     ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--cpus", help="host CPUs for the one-hart cases, comma-separated (default: all this process may use)")
     args = ap.parse_args()
+    cpus = [int(c) for c in args.cpus.split(",")] if args.cpus else sorted(os.sched_getaffinity(0))
 
     def qcmd(elf, harts, extra=()):
         return [args.qemu, "-machine", "virt", "-bios", "none", "-nographic", "-monitor", "none", "-no-reboot",
@@ -85,7 +96,7 @@ def main():
     def acmd(elf, harts):
         return [args.accel_vp, "--no-progress", "-o", out_dir, "run", "--elf", elf, "--harts", str(harts)]
 
-    rows, figures, failed = [], [], False
+    rows, per_cpu, by_cpu, figures, failed = [], [], {}, [], False
     for name, harts, aelf, aempty, qelf, qempty in args.case:
         harts = int(harts)
         # QEMU: exact instruction counts from -icount, time from plain runs.
@@ -93,38 +104,54 @@ def main():
         _, qout_empty = run(qcmd(qempty, harts, ["-icount", "shift=0"]), args.timeout)
         qresults, qn = parse(qout)
         qn -= parse(qout_empty)[1]
-        qt = best_time(qcmd(qelf, harts), args.repeat, args.timeout)[0] - best_time(qcmd(qempty, harts), args.repeat,
-                                                                                    args.timeout)[0]
-        qmips = qn / max(qt, 1e-9) / 1e6
-        # accel-vp.
-        at, aout = best_time(acmd(aelf, harts), args.accel_vp_repeat, args.timeout)
-        at -= best_time(acmd(aempty, harts), args.accel_vp_repeat, args.timeout)[0]
+        aout = run(acmd(aelf, harts), args.timeout)[1]
         aresults, an = parse(aout)
         an -= parse(run(acmd(aempty, harts), args.timeout)[1])[1]
-        amips = an / max(at, 1e-9) / 1e6
         status = check(aresults, qresults, harts)
         failed |= bool(status)
-        rows.append((name, harts, qn, qt, qmips, an, at, amips, status))
+        # Times: on each CPU in turn (one hart) or unpinned; the row kept is QEMU's fastest.
+        measured = []
+        for cpu in (cpus if harts == 1 else [None]):
+            qt = (best_time(qcmd(qelf, harts), args.repeat, args.timeout, cpu)[0] -
+                  best_time(qcmd(qempty, harts), args.repeat, args.timeout, cpu)[0])
+            at = (best_time(acmd(aelf, harts), args.accel_vp_repeat, args.timeout, cpu)[0] -
+                  best_time(acmd(aempty, harts), args.accel_vp_repeat, args.timeout, cpu)[0])
+            measured.append((name, harts, cpu, qn, qt, qn / max(qt, 1e-9) / 1e6, an, at, an / max(at, 1e-9) / 1e6,
+                             status))
+        by_cpu[(name, harts)] = {r[2]: r for r in measured}
+        per_cpu.extend(measured if len(measured) > 1 else [])
+        rows.append(max(measured, key=lambda r: r[5]))
+        qmips, amips = rows[-1][5], rows[-1][8]
         figures.append({"name": "iss.%s.%dh" % (name, harts), "value": amips, "unit": "MIPS", "higher_is_better": True,
                         "reference": {"name": "qemu-system-riscv64 %dh" % harts, "value": qmips, "unit": "MIPS"}})
 
-    # Translation on against Bare, both on accel-vp in this run (issue: at least 0.8).
-    amips_of = {(r[0], r[1]): r[7] for r in rows}
-    if ("mixed", 1) in amips_of and ("mixed_sv39", 1) in amips_of:
-        figures.append({"name": "iss.mixed_sv39_vs_bare.1h", "value": amips_of[("mixed_sv39", 1)], "unit": "MIPS",
+    # Translation on against Bare, both on accel-vp in this run and on the same CPU (issue: at least 0.8).
+    sv39_vs_bare = None
+    if ("mixed", 1) in by_cpu and ("mixed_sv39", 1) in by_cpu:
+        cpu = next(r[2] for r in rows if r[:2] == ("mixed", 1))
+        sv39_vs_bare = by_cpu[("mixed_sv39", 1)][cpu][8], by_cpu[("mixed", 1)][cpu][8], cpu
+        figures.append({"name": "iss.mixed_sv39_vs_bare.1h", "value": sv39_vs_bare[0], "unit": "MIPS",
                         "higher_is_better": True,
-                        "reference": {"name": "accel-vp mixed, M-mode Bare", "value": amips_of[("mixed", 1)],
+                        "reference": {"name": "accel-vp mixed, M-mode Bare", "value": sv39_vs_bare[1],
                                       "unit": "MIPS"}})
 
     shutil.rmtree(out_dir, ignore_errors=True)
-    print("%-10s %5s %14s %9s %9s %14s %9s %9s %8s" % ("program", "harts", "QEMU insns", "CPU [s]", "QEMU MIPS",
-                                                          "accel-vp insns", "CPU [s]", "MIPS", "ratio"))
-    for name, harts, qn, qt, qmips, an, at, amips, status in rows:
-        print("%-10s %5d %14d %9.3f %9.1f %14d %9.3f %9.1f %8.3f %s" % (name, harts, qn, qt, qmips, an, at, amips,
-                                                                     amips / qmips, status))
-    if ("mixed", 1) in amips_of and ("mixed_sv39", 1) in amips_of:
-        print("mixed with Sv39 on (S-mode) / Bare (M-mode) on accel-vp: %.3f" %
-              (amips_of[("mixed_sv39", 1)] / max(amips_of[("mixed", 1)], 1e-9)))
+
+    def table(title, lines):
+        print(title)
+        print("%-10s %5s %4s %14s %9s %9s %14s %9s %9s %8s" % ("program", "harts", "cpu", "QEMU insns", "CPU [s]",
+                                                               "QEMU MIPS", "accel-vp insns", "CPU [s]", "MIPS",
+                                                               "ratio"))
+        for name, harts, cpu, qn, qt, qmips, an, at, amips, status in lines:
+            print("%-10s %5d %4s %14d %9.3f %9.1f %14d %9.3f %9.1f %8.3f %s" %
+                  (name, harts, "-" if cpu is None else cpu, qn, qt, qmips, an, at, amips, amips / qmips, status))
+
+    if per_cpu:
+        table("one-hart cases on each host CPU (both simulators pinned to it):", per_cpu)
+    table("figures (one hart: the CPU where QEMU ran fastest; more harts: unpinned):", rows)
+    if sv39_vs_bare:
+        print("mixed with Sv39 on (S-mode) / Bare (M-mode) on accel-vp, cpu %s: %.3f" %
+              (sv39_vs_bare[2], sv39_vs_bare[0] / max(sv39_vs_bare[1], 1e-9)))
     print("instructions: minstret around the work (QEMU: -icount run); CPU time: best run minus the empty build's best run")
     path = os.environ.get("AVP_BENCH_RESULTS")
     if path:
