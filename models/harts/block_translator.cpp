@@ -66,6 +66,7 @@ class Translator {
       return a_.bytes();
     }
     reload();
+    body_ = a_.size();
     uint64_t pc = pc_;
     bool ended = false;
     for (uint32_t i = 0; i < n_ && !ended; ++i) {
@@ -124,6 +125,7 @@ class Translator {
   // or to the code after this (the exit as retired) when the chain ends here.
   void chain() {
     const std::vector<size_t> end = emit_chain_checks(a_, *chain_);
+    emit_loop_back(a_, *chain_, body_);
     write_back();  // the next block reloads what it keeps in registers
     to_frame_exit_.push_back(emit_enter_next(a_, *chain_));
     for (size_t f : end) a_.bind(f);
@@ -219,6 +221,7 @@ class Translator {
   std::vector<Stub> stubs_;
   std::vector<size_t> to_tail_, to_epilogue_;
   std::vector<size_t> to_frame_exit_;  // registers written back already
+  size_t body_ = 0;                     // where the code continues after loading the registers
 };
 
 // One instruction; true when it ended the block (the code has left).

@@ -73,12 +73,18 @@ struct TranslationHelpers {
 // if translated. `enter` (hart, next block, its pc) enters it and returns the
 // address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
 // threw (the hart keeps the exception).
-// Entering the next block in the code itself when the I-cache hits its one
-// line as the line fetched last (CacheModel::hit_again), as the `enter`
-// function's quick path does for blocks of untranslated fetches: offsets of
-// 64-bit fields of the hart (h_) and of a block (b_; but the 32-bit lines).
+// Entering the next block in the code itself when the I-cache hits its
+// lines without a set search, as the `enter` function's quick path does for
+// blocks of untranslated fetches (CacheModel::quick_hit): a block of one
+// line, the line fetched last (hit_again) or the one before it while its way
+// still holds it (hit_previous, which makes it the last); a block of two
+// lines, the one before the last and the last (hit_again of both). Offsets of
+// 64-bit fields of the hart (h_), of a block (b_; but the 32-bit lines) and
+// of a cache way (way_).
 struct InlineEnter {
   int32_t h_dmi_gen, h_last_line, h_hits;  // the DMI generation; the I-cache's last line (~0: none) and hits
+  int32_t h_prev_line, h_last_way, h_prev_way, h_clock;  // the line before the last (~0: none), their ways, the LRU clock
+  int32_t way_tag, way_used;
   int32_t h_time_ps, h_stall_ps, h_pc;     // the hart's time, fetch stall time and pc
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
   int32_t h_lazy, h_settled;               // the block entered, and its instructions counted (32-bit)
@@ -102,6 +108,10 @@ struct BlockChain {
   int32_t code_in_block;      // offset of a block's TranslatedBlock (nullptr: not translated)
   const uint8_t* (*enter)(void* hart, const void* block, uint64_t pc);
   const InlineEnter* inline_enter;  // none: `enter` is always called
+  // The block being translated (with inline_enter): when it links to
+  // itself and enters itself in the code, it goes on in its code without
+  // writing its registers back and loading them again.
+  const void* self = nullptr;
 };
 
 // Where chained code enters a block: after its prologue, which every block shares.

@@ -2,8 +2,10 @@
 // set-associative with LRU replacement and dirty bits, so hits, misses and
 // write-backs cost their configured latencies and feed the statistics.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "base/host_lines.h"
@@ -44,14 +46,14 @@ class CacheModel {
       return g_.hit_ps;
     }
     const uint64_t t = access_set(block, write, miss);
-    way = static_cast<uint32_t>(recent_[last_] - ways_.data());
+    way = static_cast<uint32_t>(last_way_ - ways_.data());
     return t;
   }
   // Those fast paths alone: a hit (hit_time()) with its bookkeeping done, or
   // false with nothing done.
   bool quick_hit(uint64_t block, bool write, uint32_t way) {
     if (!(hit_again(block) || hit_previous(block) || hit_way(block, way))) return false;
-    recent_[last_]->dirty |= write;
+    last_way_->dirty |= write;
     return true;
   }
   // A read of the line of the last access (its set's most recently used
@@ -64,11 +66,10 @@ class CacheModel {
   // An access to the line of the access before the last one while its way
   // still holds it: a hit found without the set search (the same bookkeeping).
   bool hit_previous(uint64_t block) {
-    const unsigned other = last_ ^ 1u;
-    if (block != recent_block_[other] || recent_[other]->tag != block) return false;
-    last_ = other;
-    last_line_ = block;
-    recent_[other]->used = ++clock_;
+    if (block != prev_line_ || prev_way_->tag != block) return false;
+    std::swap(last_line_, prev_line_);
+    std::swap(last_way_, prev_way_);
+    last_way_->used = ++clock_;
     ++hits_;
     return true;
   }
@@ -84,14 +85,20 @@ class CacheModel {
   // Reads of lines `first` and first + 1 after the last two accesses were
   // those: hits that leave every set's order as it was.
   bool hit_again(uint64_t first, uint64_t second) {
-    const unsigned other = last_ ^ 1u;
-    if (second != recent_block_[last_] || first != recent_block_[other] || recent_[other]->tag != first) return false;
+    if (second != last_line_ || first != prev_line_ || prev_way_->tag != first) return false;
     hits_ += 2;
     return true;
   }
   uint64_t hit_time() const { return g_.hit_ps; }
   // For translated code, which does hit_again(line) of a read itself (block_translator.h, InlineLoads).
   const uint64_t* last_line_address() const { return &last_line_; }
+  // For translated code, which also does hit_previous(line) and hit_again(first, second) of an I-cache (InlineEnter).
+  const uint64_t* prev_line_address() const { return &prev_line_; }
+  const void* last_way_address() const { return &last_way_; }
+  const void* prev_way_address() const { return &prev_way_; }
+  const uint64_t* clock_address() const { return &clock_; }
+  static constexpr int32_t way_tag_offset() { return offsetof(Way, tag); }
+  static constexpr int32_t way_used_offset() { return offsetof(Way, used); }
   const uint64_t* hits_address() const { return &hits_; }
   const uint64_t* hit_time_address() const { return &g_.hit_ps; }
   const unsigned* line_bits_address() const { return &line_bits_; }
@@ -113,11 +120,14 @@ class CacheModel {
   };
   uint64_t access_set(uint64_t block, bool write, bool& miss);
   void remember(uint64_t block, Way* way) {
-    if (way != recent_[last_]) last_ ^= 1u;  // the other entry becomes the most recent
-    recent_block_[last_] = last_line_ = block;
-    recent_[last_] = way;
+    if (way != last_way_) {  // the last access becomes the previous one
+      prev_line_ = last_line_;
+      prev_way_ = last_way_;
+    }
+    last_line_ = block;
+    last_way_ = way;
   }
-  void forget() { recent_block_[0] = recent_block_[1] = last_line_ = ~0ull; }
+  void forget() { last_line_ = prev_line_ = ~0ull; }
   CacheGeometry g_;
   uint64_t sets_ = 0;
   unsigned line_bits_ = 0;
@@ -126,11 +136,11 @@ class CacheModel {
   uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0;
   uint64_t written_back_ = ~0ull;
   // The lines (address >> line bits; ~0: none) of the last two accesses and
-  // their ways: [last_] the most recent, the other one's way may have been reused since.
-  uint64_t recent_block_[2] = {~0ull, ~0ull};
-  Way* recent_[2] = {nullptr, nullptr};
-  unsigned last_ = 0;
-  uint64_t last_line_ = ~0ull;  // recent_block_[last_], where translated code finds it
+  // their ways; the previous line's way may have been reused since. Translated
+  // code reads and updates them as the hit checks here do.
+  uint64_t last_line_ = ~0ull, prev_line_ = ~0ull;
+  Way* last_way_ = nullptr;
+  Way* prev_way_ = nullptr;
 };
 
 }  // namespace avp

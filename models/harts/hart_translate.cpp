@@ -121,6 +121,9 @@ void Hart::translate(const Block& b) {
     return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&b));
   };
   const InlineEnter enter{offset(&dmi_gen_), offset(icache_.last_line_address()), offset(icache_.hits_address()),
+                          offset(icache_.prev_line_address()), offset(icache_.last_way_address()),
+                          offset(icache_.prev_way_address()), offset(icache_.clock_address()),
+                          CacheModel::way_tag_offset(), CacheModel::way_used_offset(),
                           offset(time_.ps_address()), offset(&stall_ps_[StallFetch]), offset(&s_.pc),
                           offset(history_.pos_address()), offset(history_.mask_address()),
                           offset(history_.ring_address()), offset(&lazy_), offset(&settled_),
@@ -131,7 +134,7 @@ void Hart::translate(const Block& b) {
                          offset(&s_.mip), offset(&s_.mie),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          in_block(&b.code),
-                         b.key ? &translated_enter<true> : &translated_enter<false>, b.key ? nullptr : &enter};
+                         b.key ? &translated_enter<true> : &translated_enter<false>, b.key ? nullptr : &enter, &b};
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   // A full arena is emptied at the next block boundary (the code runs until then).
   if (!b.code && code_.full()) code_full_ = true;

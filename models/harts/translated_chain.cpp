@@ -4,20 +4,55 @@ namespace avp {
 
 namespace {
 
+// With rdx a line: it is the I-cache's line before the last while that
+// line's way still holds it (CacheModel::hit_previous's test); rsi = the way.
+void emit_previous_holds(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) {
+  using namespace x86;
+  a.alu_from_mem(CMP, RDX, R8, e.h_prev_line);
+  no.push_back(a.jcc(NE));
+  a.load(RSI, R8, e.h_prev_way);
+  a.alu_from_mem(CMP, RDX, RSI, e.way_tag);
+  no.push_back(a.jcc(NE));
+}
+
 // With rcx the next block, rax its pc and r8 the hart (the chain's checks
 // passed, so block_abort is clear): enters the block and jumps to its code
-// when its one line is the I-cache's last; else falls through (nothing done).
-void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block) {
+// when its lines hit as InlineEnter says (to `body`, a position in this
+// code, if given); else falls through (nothing done).
+void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block, const size_t* body) {
   using namespace x86;
   std::vector<size_t> no;
-  a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);  // first: a block over two lines gives up soonest
-  no.push_back(a.jcc(NE));
   a.load(RDX, RCX, e.b_fetch_gen);
   a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
   no.push_back(a.jcc(NE));
   a.load(RDX, RCX, e.b_first_line);
-  a.alu_from_mem(CMP, RDX, R8, e.h_last_line);
+  a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);
+  const size_t two_lines = a.jcc(NE);
+  a.alu_from_mem(CMP, RDX, R8, e.h_last_line);  // hit_again
+  const size_t again = a.jcc(E);
+  emit_previous_holds(a, e, no);  // hit_previous: the two lines swap, the way is used
+  a.load(RDI, R8, e.h_last_line);
+  a.store(R8, e.h_prev_line, RDI);
+  a.store(R8, e.h_last_line, RDX);
+  a.load(RDI, R8, e.h_last_way);
+  a.store(R8, e.h_prev_way, RDI);
+  a.store(R8, e.h_last_way, RSI);
+  a.load(RDI, R8, e.h_clock);
+  a.alu_imm(ADD, RDI, 1);
+  a.store(R8, e.h_clock, RDI);
+  a.store(RSI, e.way_used, RDI);
+  const size_t previous = a.jmp();
+  a.bind(two_lines);
+  a.alu_mem_imm(CMP, RCX, e.b_lines, 2, false);
   no.push_back(a.jcc(NE));
+  a.mov(RSI, RDX);
+  a.alu_imm(ADD, RSI, 1);
+  a.alu_from_mem(CMP, RSI, R8, e.h_last_line);  // hit_again(first, second): nothing but the count changes
+  no.push_back(a.jcc(NE));
+  emit_previous_holds(a, e, no);
+  a.alu_mem_imm(ADD, R8, e.h_hits, 1);  // the first line's; the second's below
+  a.bind(again);
+  a.bind(previous);
   a.load(RDX, RCX, e.b_fetch_hit_ps);
   emit_cache_hit(a, R8, e.h_hits, e.h_time_ps, e.h_stall_ps);
   a.store(R8, e.h_pc, RAX);
@@ -31,9 +66,13 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block)
   a.store(RDX, 0, RCX);
   a.store(R8, e.h_lazy, RCX);
   a.alu_mem_imm(AND, R8, e.h_settled, 0, false);
-  a.load(RAX, RCX, code_in_block);
-  a.alu_imm(ADD, RAX, static_cast<int32_t>(kTranslatedInnerEntry));
-  a.jmp_rax();
+  if (body) {
+    a.bind(a.jmp(), *body);
+  } else {
+    a.load(RAX, RCX, code_in_block);
+    a.alu_imm(ADD, RAX, static_cast<int32_t>(kTranslatedInnerEntry));
+    a.jmp_rax();
+  }
   for (size_t f : no) a.bind(f);
 }
 
@@ -86,9 +125,19 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
   return end;
 }
 
+void emit_loop_back(x86::Asm& a, const BlockChain& c, size_t body) {
+  using namespace x86;
+  if (!c.inline_enter || !c.self) return;
+  a.mov_imm(RDX, reinterpret_cast<uint64_t>(c.self));
+  a.alu(CMP, RCX, RDX);
+  const size_t other = a.jcc(NE);
+  emit_inline_enter(a, *c.inline_enter, c.code_in_block, &body);
+  a.bind(other);
+}
+
 size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
-  if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.code_in_block);
+  if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.code_in_block, nullptr);
   a.mov(RBX, RAX);  // the pc, kept across the call (the registers are written back)
   a.mov(RDI, R8);
   a.mov(RSI, RCX);

@@ -20,6 +20,12 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c);
 // loads' fast path (inline_accesses.cpp).
 void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps);
 
+// With rcx the linked block at the next pc: when it is the block itself
+// (BlockChain::self) and it enters itself in the code (InlineEnter), jumps
+// to `body`, its code after the registers are loaded (they are still in
+// place); else falls through. The block retired and the checks passed.
+void emit_loop_back(x86::Asm& a, const BlockChain& c, size_t body);
+
 // Enters the block in rcx (the block's registers are written back) and jumps
 // to its code; returns the jump taken when entering threw, which leaves with
 // kExitEnterFailed and the pc in rax, registers written back already.

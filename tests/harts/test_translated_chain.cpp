@@ -7,8 +7,8 @@
 // the code reads at the offsets BlockChain gives.
 #include <gtest/gtest.h>
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <vector>
@@ -37,11 +37,19 @@ struct FakeHart {
   uint8_t fetch_key = 0;
   // InlineEnter's: the I-cache's last line none at first (every entry calls enter).
   uint64_t dmi_gen = 5, last_line = ~0ull, hits = 0, stall_ps = 0, pc = 0;
+  uint64_t prev_line = ~0ull;
+  const void* last_way = nullptr;
+  const void* prev_way = nullptr;
+  uint64_t clock = 0;
   uint64_t history_pos = 0, history_mask = 7;
   const void** history_ring = nullptr;
   const void* lazy = nullptr;
   bool enter_fails = false;
   std::vector<std::pair<const FakeBlock*, uint64_t>> entered;
+};
+
+struct FakeWay {  // a cache way as InlineEnter sees it (CacheModel's Way)
+  uint64_t tag = ~0ull, used = 0;
 };
 
 const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
@@ -59,16 +67,18 @@ class TranslatedChain : public ::testing::Test {
  protected:
   // The block at kPc: x1 += 1, then a jump back to kPc; linked to itself.
   void SetUp() override { translate(0); }
-  // Its code, for fetch regime `key`; with `inline_enter`, it enters the next block itself when it can.
-  void translate(uint8_t key, bool inline_enter = false) {
+  // Its code, for fetch regime `key`; with `inline_enter`, it enters the next
+  // block itself when it can, with `loop_back` itself in its code (BlockChain::self);
+  // `step` the add's immediate.
+  void translate(uint8_t key, bool inline_enter = false, bool loop_back = false, int64_t step = 1) {
     Insn add;
     add.op = ADDI;
     add.rd = add.rs1 = 1;
-    add.imm = 1;
+    add.imm = step;
     Insn jump;
     jump.op = JAL;
     jump.imm = -4;
-    insns_ = {add, jump};
+    insns_.push_back({add, jump});  // earlier code keeps its instructions
     const auto offset = [this](const void* field) {
       return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
     };
@@ -80,6 +90,8 @@ class TranslatedChain : public ::testing::Test {
       return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&block_));
     };
     const InlineEnter enter{offset(&hart_.dmi_gen),      offset(&hart_.last_line),    offset(&hart_.hits),
+                            offset(&hart_.prev_line),    offset(&hart_.last_way),     offset(&hart_.prev_way),
+                            offset(&hart_.clock),        static_cast<int32_t>(offsetof(FakeWay, tag)), static_cast<int32_t>(offsetof(FakeWay, used)),
                             offset(&hart_.time_ps),      offset(&hart_.stall_ps),     offset(&hart_.pc),
                             offset(&hart_.history_pos),  offset(&hart_.history_mask), offset(&hart_.history_ring),
                             offset(&hart_.lazy),         offset(&hart_.settled),      in_block(&block_.fetch_gen),
@@ -91,8 +103,10 @@ class TranslatedChain : public ::testing::Test {
                            offset(&hart_.mip),       offset(&hart_.mie),
                            block_.link_pc, reinterpret_cast<const void* const*>(block_.link),
                            in_block(&block_.code),   &fake_enter,
-                           inline_enter ? &enter : nullptr};
-    block_.code = translate_block(insns_.data(), insns_.size(), kPc, TranslationHelpers{}, &retire, &chain, arena_);
+                           inline_enter ? &enter : nullptr,
+                           loop_back ? &block_ : nullptr};
+    block_.code = translate_block(insns_.back().data(), insns_.back().size(), kPc, TranslationHelpers{}, &retire,
+                                  &chain, arena_);
     ASSERT_NE(block_.code, nullptr);
     fresh();
   }
@@ -115,7 +129,7 @@ class TranslatedChain : public ::testing::Test {
     EXPECT_TRUE(hart_.entered.empty());
   }
 
-  std::vector<Insn> insns_;
+  std::vector<std::vector<Insn>> insns_;
   CodeArena arena_;
   FakeBlock block_;
   FakeHart hart_;
@@ -217,7 +231,7 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
   EXPECT_EQ(hart_.history_pos, 4u);
   EXPECT_EQ(ring[3], &block_);
   EXPECT_EQ(hart_.lazy, &block_);
-  // Negative controls: another last line, another DMI generation, two lines: enter is called.
+  // Negative controls: another last line, another DMI generation, two lines not the last two: enter is called.
   for (int which = 0; which < 3; ++which) {
     SCOPED_TRACE(which);
     prepare(which == 0 ? 0x80 : 0x40);
@@ -227,6 +241,116 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
     EXPECT_EQ(hart_.entered.size(), 4u);
     EXPECT_EQ(hart_.hits, 0u);
     EXPECT_EQ(hart_.history_pos, 0u);
+  }
+}
+
+// A block whose one line is the I-cache's line before the last, still in its
+// way: the first entry makes it the last line (the lines and their ways swap,
+// the way is used), the next ones hit it again; no enter call.
+TEST_F(TranslatedChain, EntersABlockWhoseLineWasTheOneBeforeTheLast) {
+  translate(0, true);
+  const void* ring[8] = {};
+  FakeWay line_40, line_80;
+  const auto prepare = [&](uint64_t tag_40) {
+    fresh();
+    hart_.history_ring = ring;
+    line_40 = {tag_40, 3};
+    line_80 = {0x80, 9};
+    hart_.last_line = 0x80;
+    hart_.last_way = &line_80;
+    hart_.prev_line = 0x40;
+    hart_.prev_way = &line_40;
+    hart_.clock = 9;
+  };
+  prepare(0x40);
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(hart_.hits, 4u);
+  EXPECT_EQ(hart_.stall_ps, 400u);
+  EXPECT_EQ(hart_.last_line, 0x40u);
+  EXPECT_EQ(hart_.last_way, &line_40);
+  EXPECT_EQ(hart_.prev_line, 0x80u);
+  EXPECT_EQ(hart_.prev_way, &line_80);
+  EXPECT_EQ(hart_.clock, 10u);  // used once: the later entries hit the last line
+  EXPECT_EQ(line_40.used, 10u);
+  EXPECT_EQ(line_80.used, 9u);
+  // Negative control: the way holds another line now: enter is called, nothing changes.
+  prepare(0x99);
+  run();
+  EXPECT_EQ(hart_.entered.size(), 4u);
+  EXPECT_EQ(hart_.hits, 0u);
+  EXPECT_EQ(hart_.last_line, 0x80u);
+  EXPECT_EQ(hart_.last_way, &line_80);
+  EXPECT_EQ(hart_.clock, 9u);
+  EXPECT_EQ(line_40.used, 3u);
+}
+
+// A block over two lines that were the line before the last and the last:
+// two hits per entry, nothing else changes; no enter call.
+TEST_F(TranslatedChain, EntersATwoLineBlockWhoseLinesWereTheLastTwo) {
+  translate(0, true);
+  const void* ring[8] = {};
+  FakeWay line_40, line_41;
+  const auto prepare = [&](uint64_t last, uint64_t prev, uint64_t tag_prev, uint32_t lines) {
+    fresh();
+    hart_.history_ring = ring;
+    block_.lines = lines;
+    line_40 = {0x40, 1};
+    line_41 = {0x41, 2};
+    hart_.last_line = last;
+    hart_.prev_line = prev;
+    hart_.last_way = last == 0x41 ? &line_41 : &line_40;
+    hart_.prev_way = last == 0x41 ? &line_40 : &line_41;
+    (last == 0x41 ? line_40 : line_41).tag = tag_prev;
+    hart_.clock = 2;
+  };
+  prepare(0x41, 0x40, 0x40, 2);
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(hart_.hits, 8u);
+  EXPECT_EQ(hart_.time_ps, 5 * kBlockPs + 4 * 100);
+  EXPECT_EQ(hart_.last_line, 0x41u);
+  EXPECT_EQ(hart_.prev_line, 0x40u);
+  EXPECT_EQ(hart_.clock, 2u);
+  EXPECT_EQ(hart_.history_pos, 4u);
+  // Negative controls: the lines the other way round, the first line's way
+  // reused, a block over three lines: enter is called.
+  for (int which = 0; which < 3; ++which) {
+    SCOPED_TRACE(which);
+    if (which == 0) prepare(0x40, 0x41, 0x41, 2);
+    if (which == 1) prepare(0x41, 0x40, 0x99, 2);
+    if (which == 2) prepare(0x41, 0x40, 0x40, 3);
+    run();
+    EXPECT_EQ(hart_.entered.size(), 4u);
+    EXPECT_EQ(hart_.hits, 0u);
+    EXPECT_EQ(hart_.history_pos, 0u);
+  }
+}
+
+// A block linked to itself that enters itself in its code goes on in its
+// own code (its registers still in place), not through its code pointer:
+// pointed at other code (x1 += 100), entering through the pointer would run that.
+TEST_F(TranslatedChain, LoopsInItsOwnCodeWhenItLinksToItself) {
+  const void* ring[8] = {};
+  translate(0, true, false, 100);
+  const TranslatedBlock plus_100 = block_.code;
+  for (bool loop_back : {true, false}) {
+    SCOPED_TRACE(loop_back);
+    translate(0, true, loop_back);
+    const TranslatedBlock plus_1 = block_.code;
+    block_.code = plus_100;
+    hart_.last_line = 0x40;
+    hart_.history_ring = ring;
+    const JitStep s = plus_1(x_, &hart_);
+    EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
+    EXPECT_EQ(x_[1], loop_back ? 5u : 401u);  // negative control: without loop_back, once +1, then +100 four times
+    EXPECT_EQ(hart_.minstret, 10u);
+    EXPECT_EQ(hart_.time_ps, 5 * kBlockPs + 4 * 100);
+    EXPECT_EQ(hart_.hits, 4u);
+    EXPECT_EQ(hart_.history_pos, 4u);
+    EXPECT_EQ(hart_.pc, kPc);
+    EXPECT_EQ(hart_.lazy, &block_);
+    EXPECT_TRUE(hart_.entered.empty());
   }
 }
 
