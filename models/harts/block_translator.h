@@ -76,15 +76,18 @@ struct TranslationHelpers {
 // Entering the next block in the code itself when the I-cache hits its
 // lines without a set search, as the `enter` function's quick path does for
 // blocks of untranslated fetches (CacheModel::quick_hit): a block of one
-// line, the line fetched last (hit_again) or the one before it while its way
-// still holds it (hit_previous, which makes it the last); a block of two
+// line, the line fetched last (hit_again), the one before it while its way
+// still holds it (hit_previous, which makes it the last) or the line its way
+// hint finds (hit_way, which makes it the last); a block of two
 // lines, the one before the last and the last (hit_again of both). Offsets of
 // 64-bit fields of the hart (h_), of a block (b_; but the 32-bit lines) and
 // of a cache way (way_).
 struct InlineEnter {
   int32_t h_dmi_gen, h_last_line, h_hits;  // the DMI generation; the I-cache's last line (~0: none) and hits
   int32_t h_prev_line, h_last_way, h_prev_way, h_clock;  // the line before the last (~0: none), their ways, the LRU clock
-  int32_t way_tag, way_used;
+  int32_t h_ways, h_way_count;  // the I-cache's ways (a pointer to the first) and their number
+  int32_t way_size, way_tag, way_used;
+  int32_t b_fetch_way;  // 32-bit: where the block's first line was last found (an index into the ways)
   int32_t h_time_ps, h_stall_ps, h_pc;     // the hart's time, fetch stall time and pc
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
   int32_t h_lazy, h_settled;               // the block entered, and its instructions counted (32-bit)

@@ -16,6 +16,7 @@ void CacheModel::configure(const CacheGeometry& g, const char* what) {
   while ((1u << line_bits_) < g.line) ++line_bits_;
   ways_.assign(sets_ * g.ways, Way{});
   way_count_ = ways_.size();
+  way_base_ = ways_.data();
   forget();
 }
 

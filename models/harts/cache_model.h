@@ -97,6 +97,9 @@ class CacheModel {
   const void* last_way_address() const { return &last_way_; }
   const void* prev_way_address() const { return &prev_way_; }
   const uint64_t* clock_address() const { return &clock_; }
+  const void* ways_address() const { return &way_base_; }  // and hit_way(line, way)
+  const uint64_t* way_count_address() const { return &way_count_; }
+  static constexpr int32_t way_size() { return sizeof(Way); }
   static constexpr int32_t way_tag_offset() { return offsetof(Way, tag); }
   static constexpr int32_t way_used_offset() { return offsetof(Way, used); }
   const uint64_t* hits_address() const { return &hits_; }
@@ -133,6 +136,7 @@ class CacheModel {
   unsigned line_bits_ = 0;
   std::vector<Way, HostLineAllocator<Way>> ways_;  // written by the hart's host thread (base/host_lines.h)
   uint64_t way_count_ = 0;                          // ways_.size(), without the division by sizeof(Way)
+  Way* way_base_ = nullptr;                         // ways_.data(), where translated code finds it
   uint64_t clock_ = 0, hits_ = 0, misses_ = 0, writebacks_ = 0;
   uint64_t written_back_ = ~0ull;
   // The lines (address >> line bits; ~0: none) of the last two accesses and

@@ -331,6 +331,13 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
   // A Timing transaction of len bytes at pa; its latency (ps).
   uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits = true);
+  struct Traffic {
+    uint64_t pa;
+    unsigned len;
+    bool write, fetch, waits;
+  };
+  // n (1 or 2) Timing transactions issued together, in order; the last one's latency.
+  uint64_t bus_traffic(const Traffic* t, unsigned n);
   // A Timing or Replay transaction (traffic) of len bytes at pa, at the local time `delay`.
   void send_traffic(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch, sc_core::sc_time& delay);
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold

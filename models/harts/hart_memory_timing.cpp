@@ -26,21 +26,34 @@ void Hart::send_traffic(CacheTrafficExtension& traffic, uint64_t pa, unsigned le
 }
 
 uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits) {
-  settle();  // the transaction's time counts the instructions before this one
-  CacheTrafficExtension traffic;
-  traffic.kind = CacheTrafficExtension::Timing;
-  traffic.write = write;
-  // In a slice the order of the harts' transactions depends on the host
-  // threads: what depends on it is replayed after the batch (replay_traffic).
-  traffic.deferred = in_slice_;
-  sc_core::sc_time delay = time_.offset();  // the transaction's time; the caller adds its latency
-  TimingPath* path = timing_path(pa, len);
+  const Traffic t{pa, len, write, fetch, waits};
+  return bus_traffic(&t, 1);
+}
+
+uint64_t Hart::bus_traffic(const Traffic* t, unsigned n) {
+  settle();  // the transactions' time counts the instructions before them
+  TimingPath* path[2];
+  for (unsigned i = 0; i < n; ++i) path[i] = timing_path(t[i].pa, t[i].len);
+  const sc_core::sc_time start = time_.offset();  // each transaction's time; the caller adds its latency
+  sc_core::sc_time delay;
+  bool replay[2];
   {
     const auto lk = shared_lock();  // the bus's and the memory's statistics are shared
-    if (path) path->time(pa, len, traffic, delay);
-    else send_traffic(traffic, pa, len, fetch, delay);
+    for (unsigned i = 0; i < n; ++i) {
+      CacheTrafficExtension traffic;
+      traffic.kind = CacheTrafficExtension::Timing;
+      traffic.write = t[i].write;
+      // In a slice the order of the harts' transactions depends on the host
+      // threads: what depends on it is replayed after the batch (replay_traffic).
+      traffic.deferred = in_slice_;
+      delay = start;
+      if (path[i]) path[i]->time(t[i].pa, t[i].len, traffic, delay);
+      else send_traffic(traffic, t[i].pa, t[i].len, t[i].fetch, delay);
+      replay[i] = traffic.replay;
+    }
   }
-  if (traffic.replay) deferred_.push_back({pa, time_.ps(), len, write, fetch, waits});
+  for (unsigned i = 0; i < n; ++i)
+    if (replay[i]) deferred_.push_back({t[i].pa, time_.ps(), t[i].len, t[i].write, t[i].fetch, t[i].waits});
   const uint64_t end = to_ps(delay);
   return end > time_.ps() ? end - time_.ps() : 0;
 }
@@ -71,9 +84,9 @@ uint64_t Hart::dcache_miss(uint64_t pa) {
   const unsigned line = 1u << bits;
   // The dirty victim goes to a write buffer: its write-back occupies the bus
   // but the hart does not wait for it (the cache model charges its transfer).
-  if (const uint64_t victim = dcache_.written_back(); victim != ~0ull)
-    bus_traffic(victim << bits, true, line, false, false);
-  return bus_traffic(pa >> bits << bits, false, line, false);
+  const uint64_t victim = dcache_.written_back();
+  const Traffic t[] = {{victim << bits, line, true, false, false}, {pa >> bits << bits, line, false, false, true}};
+  return victim != ~0ull ? bus_traffic(t, 2) : bus_traffic(t + 1, 1);
 }
 
 uint64_t Hart::flush_dcache() {

@@ -30,12 +30,30 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block,
   const size_t two_lines = a.jcc(NE);
   a.alu_from_mem(CMP, RDX, R8, e.h_last_line);  // hit_again
   const size_t again = a.jcc(E);
-  emit_previous_holds(a, e, no);  // hit_previous: the two lines swap, the way is used
+  std::vector<size_t> not_previous;
+  emit_previous_holds(a, e, not_previous);  // hit_previous: the two lines swap, the way is used
   a.load(RDI, R8, e.h_last_line);
   a.store(R8, e.h_prev_line, RDI);
-  a.store(R8, e.h_last_line, RDX);
+  const size_t swap_ways = a.jmp();
+  // hit_way: the way the hint names holds the line; it is used and remembered as the last.
+  for (size_t f : not_previous) a.bind(f);
+  a.load32(RSI, RCX, e.b_fetch_way);
+  a.alu_from_mem(CMP, RSI, R8, e.h_way_count);
+  no.push_back(a.jcc(AE));
+  a.mov_imm(RDI, static_cast<uint64_t>(e.way_size));
+  a.imul(RSI, RDI);
+  a.alu_from_mem(ADD, RSI, R8, e.h_ways);
+  a.alu_from_mem(CMP, RDX, RSI, e.way_tag);
+  no.push_back(a.jcc(NE));
+  a.alu_from_mem(CMP, RSI, R8, e.h_last_way);  // remember: a way other than the last one's makes that the previous
+  const size_t same_way = a.jcc(E);
+  a.load(RDI, R8, e.h_last_line);
+  a.store(R8, e.h_prev_line, RDI);
+  a.bind(swap_ways);
   a.load(RDI, R8, e.h_last_way);
   a.store(R8, e.h_prev_way, RDI);
+  a.bind(same_way);
+  a.store(R8, e.h_last_line, RDX);
   a.store(R8, e.h_last_way, RSI);
   a.load(RDI, R8, e.h_clock);
   a.alu_imm(ADD, RDI, 1);

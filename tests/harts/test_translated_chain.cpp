@@ -26,6 +26,7 @@ struct FakeBlock {
   TranslatedBlock code = nullptr;
   uint64_t fetch_gen = 5, first_line = 0x40, fetch_hit_ps = 100;  // InlineEnter's
   uint32_t lines = 1;
+  uint32_t fetch_way = 0;
 };
 
 struct FakeHart {
@@ -41,6 +42,8 @@ struct FakeHart {
   const void* last_way = nullptr;
   const void* prev_way = nullptr;
   uint64_t clock = 0;
+  const void* ways = nullptr;
+  uint64_t way_count = 0;
   uint64_t history_pos = 0, history_mask = 7;
   const void** history_ring = nullptr;
   const void* lazy = nullptr;
@@ -91,7 +94,9 @@ class TranslatedChain : public ::testing::Test {
     };
     const InlineEnter enter{offset(&hart_.dmi_gen),      offset(&hart_.last_line),    offset(&hart_.hits),
                             offset(&hart_.prev_line),    offset(&hart_.last_way),     offset(&hart_.prev_way),
-                            offset(&hart_.clock),        static_cast<int32_t>(offsetof(FakeWay, tag)), static_cast<int32_t>(offsetof(FakeWay, used)),
+                            offset(&hart_.clock),        offset(&hart_.ways),         offset(&hart_.way_count),
+                            static_cast<int32_t>(sizeof(FakeWay)), static_cast<int32_t>(offsetof(FakeWay, tag)),
+                            static_cast<int32_t>(offsetof(FakeWay, used)), in_block(&block_.fetch_way),
                             offset(&hart_.time_ps),      offset(&hart_.stall_ps),     offset(&hart_.pc),
                             offset(&hart_.history_pos),  offset(&hart_.history_mask), offset(&hart_.history_ring),
                             offset(&hart_.lazy),         offset(&hart_.settled),      in_block(&block_.fetch_gen),
@@ -283,6 +288,52 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineWasTheOneBeforeTheLast) {
   EXPECT_EQ(hart_.last_way, &line_80);
   EXPECT_EQ(hart_.clock, 9u);
   EXPECT_EQ(line_40.used, 3u);
+}
+
+// A block whose one line is neither of the last two, in the way its hint
+// names: the first entry uses the way and makes the line the last (the last
+// becomes the previous), the next ones hit it again; no enter call.
+TEST_F(TranslatedChain, EntersABlockWhoseLineItsWayHintFinds) {
+  translate(0, true);
+  const void* ring[8] = {};
+  FakeWay ways[4];
+  const auto prepare = [&](uint32_t hint, uint64_t tag) {
+    fresh();
+    hart_.history_ring = ring;
+    for (FakeWay& w : ways) w = {~0ull, 0};
+    ways[0] = {0x80, 5};
+    ways[1] = {0xc0, 4};
+    ways[2] = {tag, 1};
+    hart_.ways = ways;
+    hart_.way_count = 4;
+    block_.fetch_way = hint;
+    hart_.last_line = 0x80;
+    hart_.last_way = &ways[0];
+    hart_.prev_line = 0xc0;
+    hart_.prev_way = &ways[1];
+    hart_.clock = 5;
+  };
+  prepare(2, 0x40);
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(hart_.hits, 4u);
+  EXPECT_EQ(hart_.last_line, 0x40u);
+  EXPECT_EQ(hart_.last_way, &ways[2]);
+  EXPECT_EQ(hart_.prev_line, 0x80u);
+  EXPECT_EQ(hart_.prev_way, &ways[0]);
+  EXPECT_EQ(hart_.clock, 6u);
+  EXPECT_EQ(ways[2].used, 6u);
+  // Negative controls: a hint past the ways, a way holding another line: enter is called, nothing changes.
+  for (int which = 0; which < 2; ++which) {
+    SCOPED_TRACE(which);
+    prepare(which == 0 ? 4 : 2, which == 0 ? 0x40 : 0x99);
+    run();
+    EXPECT_EQ(hart_.entered.size(), 4u);
+    EXPECT_EQ(hart_.hits, 0u);
+    EXPECT_EQ(hart_.last_line, 0x80u);
+    EXPECT_EQ(hart_.clock, 5u);
+    EXPECT_EQ(ways[2].used, 1u);
+  }
 }
 
 // A block over two lines that were the line before the last and the last:
