@@ -44,14 +44,29 @@ struct BlockRetire {
 
 using TranslatedBlock = JitStep (*)(uint64_t* x, void* hart);
 
-// A load's fast path in the code itself, as the load helper's (a region the
+// A cache model's fields that translated code reads and updates as
+// CacheModel's quick hits do (hit_again, hit_previous, hit_way): offsets
+// from the hart of 64-bit fields (the ways are pointers), and a way's layout.
+struct CacheFields {
+  int32_t last_line, prev_line;  // the lines (address >> line bits) of the last two accesses (~0: none)
+  int32_t last_way, prev_way;    // their ways (the previous one may hold another line by now)
+  int32_t clock, hits;           // the LRU clock and the hit count
+  int32_t ways, way_count;       // the first way and their number
+  int32_t way_size, way_tag, way_used;
+};
+
+// A load's fast path in the code itself, as the load helper's: a region the
 // hart reads directly, whose D-cache line is the one the D-cache's last
-// access found, CacheModel::hit_again): offsets of 64-bit hart fields (but
-// the 32-bit line_bits).
+// access found (CacheModel::hit_again), or the one before it while its way
+// still holds it (hit_previous), or in the way the hart's hint for the line
+// names (hit_way): offsets of 64-bit hart fields (but the 32-bit line_bits
+// and hints).
 struct InlineLoads {
   int32_t base, size, ptr, pa_delta;  // the last region loads used: [base, base + size) at ptr, physical - virtual
-  int32_t line_bits, last_line;       // the D-cache's line size (log2) and its last access's line (~0: none)
-  int32_t hits, hit_ps;               // its hit count and hit time
+  int32_t line_bits, hit_ps;          // the D-cache's line size (log2) and hit time
+  CacheFields dcache;
+  int32_t way_hints;                  // the D-cache's way hints, by line modulo hint_count (32-bit each)
+  uint32_t hint_count;                // a power of two
   int32_t time_ps, stall_ps;          // the hart's local time and memory stall time
 };
 
@@ -80,18 +95,15 @@ struct TranslationHelpers {
 // still holds it (hit_previous, which makes it the last) or the line its way
 // hint finds (hit_way, which makes it the last); a block of two
 // lines, the one before the last and the last (hit_again of both). Offsets of
-// 64-bit fields of the hart (h_), of a block (b_; but the 32-bit lines) and
-// of a cache way (way_).
+// 64-bit fields of the hart (h_) and of a block (b_; but the 32-bit lines
+// and way hint).
 struct InlineEnter {
-  int32_t h_dmi_gen, h_last_line, h_hits;  // the DMI generation; the I-cache's last line (~0: none) and hits
-  int32_t h_prev_line, h_last_way, h_prev_way, h_clock;  // the line before the last (~0: none), their ways, the LRU clock
-  int32_t h_ways, h_way_count;  // the I-cache's ways (a pointer to the first) and their number
-  int32_t way_size, way_tag, way_used;
-  int32_t b_fetch_way;  // 32-bit: where the block's first line was last found (an index into the ways)
-  int32_t h_time_ps, h_stall_ps, h_pc;     // the hart's time, fetch stall time and pc
+  int32_t h_dmi_gen, h_time_ps, h_stall_ps, h_pc;  // the DMI generation; the hart's time, fetch stall time and pc
+  CacheFields icache;
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
-  int32_t h_lazy, h_settled;               // the block entered, and its instructions counted (32-bit)
+  int32_t h_lazy, h_settled;                              // the block entered, and its instructions counted (32-bit)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
+  int32_t b_fetch_way;  // where its first line was last found (an index into the ways)
 };
 
 struct BlockChain {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/host_lines.h"
+#include "harts/block_translator.h"
 
 namespace avp {
 
@@ -90,19 +91,24 @@ class CacheModel {
     return true;
   }
   uint64_t hit_time() const { return g_.hit_ps; }
-  // For translated code, which does hit_again(line) of a read itself (block_translator.h, InlineLoads).
-  const uint64_t* last_line_address() const { return &last_line_; }
-  // For translated code, which also does hit_previous(line) and hit_again(first, second) of an I-cache (InlineEnter).
-  const uint64_t* prev_line_address() const { return &prev_line_; }
-  const void* last_way_address() const { return &last_way_; }
-  const void* prev_way_address() const { return &prev_way_; }
-  const uint64_t* clock_address() const { return &clock_; }
-  const void* ways_address() const { return &way_base_; }  // and hit_way(line, way)
-  const uint64_t* way_count_address() const { return &way_count_; }
-  static constexpr int32_t way_size() { return sizeof(Way); }
-  static constexpr int32_t way_tag_offset() { return offsetof(Way, tag); }
-  static constexpr int32_t way_used_offset() { return offsetof(Way, used); }
-  const uint64_t* hits_address() const { return &hits_; }
+  // For translated code, which does the quick hits itself (block_translator.h,
+  // CacheFields): the fields' offsets from `owner`, which holds this model.
+  CacheFields fields(const void* owner) const {
+    const auto at = [owner](const void* field) {
+      return static_cast<int32_t>(static_cast<const char*>(field) - static_cast<const char*>(owner));
+    };
+    return {at(&last_line_),
+            at(&prev_line_),
+            at(&last_way_),
+            at(&prev_way_),
+            at(&clock_),
+            at(&hits_),
+            at(&way_base_),
+            at(&way_count_),
+            static_cast<int32_t>(sizeof(Way)),
+            static_cast<int32_t>(offsetof(Way, tag)),
+            static_cast<int32_t>(offsetof(Way, used))};
+  }
   const uint64_t* hit_time_address() const { return &g_.hit_ps; }
   const unsigned* line_bits_address() const { return &line_bits_; }
   // The line (address >> line_bits()) the last miss wrote back; ~0: none.

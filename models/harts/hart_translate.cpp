@@ -99,10 +99,17 @@ void Hart::translate(const Block& b) {
   const auto offset = [this](const void* field) {
     return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(this));
   };
-  const InlineLoads loads{offset(&rd_.base), offset(&rd_.size), offset(&rd_.ptr), offset(&rd_.pa_delta),
-                          offset(dcache_.line_bits_address()), offset(dcache_.last_line_address()),
-                          offset(dcache_.hits_address()), offset(dcache_.hit_time_address()),
-                          offset(time_.ps_address()), offset(&stall_ps_[StallMemory])};
+  const InlineLoads loads{offset(&rd_.base),
+                          offset(&rd_.size),
+                          offset(&rd_.ptr),
+                          offset(&rd_.pa_delta),
+                          offset(dcache_.line_bits_address()),
+                          offset(dcache_.hit_time_address()),
+                          dcache_.fields(this),
+                          offset(&data_way_[0]),
+                          kDataWayHints,
+                          offset(time_.ps_address()),
+                          offset(&stall_ps_[StallMemory])};
   const TranslationHelpers helpers = {
       {&translated_load<uint8_t, int8_t>, &translated_load<uint16_t, int16_t>, &translated_load<uint32_t, int32_t>,
        &translated_load<uint64_t, uint64_t>, &translated_load<uint8_t, uint8_t>, &translated_load<uint16_t, uint16_t>,
@@ -116,21 +123,25 @@ void Hart::translate(const Block& b) {
   if (offset(&block_abort_) != offset(&stop_) + 1 || offset(&chain_closed_) != offset(&stop_) + 2 ||
       offset(&fetch_key_) != offset(&stop_) + 3)
     throw std::logic_error("Hart: the chain gate's fields are not side by side");
-  // Blocks of untranslated fetches enter the next block in their code when the I-cache hits again.
+  // Blocks of untranslated fetches enter the next block in their code when the I-cache hits quickly.
   const auto in_block = [&b](const void* field) {
     return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&b));
   };
-  const InlineEnter enter{offset(&dmi_gen_), offset(icache_.last_line_address()), offset(icache_.hits_address()),
-                          offset(icache_.prev_line_address()), offset(icache_.last_way_address()),
-                          offset(icache_.prev_way_address()), offset(icache_.clock_address()),
-                          offset(icache_.ways_address()), offset(icache_.way_count_address()),
-                          CacheModel::way_size(), CacheModel::way_tag_offset(), CacheModel::way_used_offset(),
-                          in_block(&b.fetch_way[0]),
-                          offset(time_.ps_address()), offset(&stall_ps_[StallFetch]), offset(&s_.pc),
-                          offset(history_.pos_address()), offset(history_.mask_address()),
-                          offset(history_.ring_address()), offset(&lazy_), offset(&settled_),
-                          in_block(&b.fetch_gen), in_block(&b.lines), in_block(&b.first_line),
-                          in_block(&b.fetch_hit_ps)};
+  const InlineEnter enter{offset(&dmi_gen_),
+                          offset(time_.ps_address()),
+                          offset(&stall_ps_[StallFetch]),
+                          offset(&s_.pc),
+                          icache_.fields(this),
+                          offset(history_.pos_address()),
+                          offset(history_.mask_address()),
+                          offset(history_.ring_address()),
+                          offset(&lazy_),
+                          offset(&settled_),
+                          in_block(&b.fetch_gen),
+                          in_block(&b.lines),
+                          in_block(&b.first_line),
+                          in_block(&b.fetch_hit_ps),
+                          in_block(&b.fetch_way[0])};
   const BlockChain chain{offset(&stop_), b.key, offset(&kernel_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
                          offset(&s_.mip), offset(&s_.mie),

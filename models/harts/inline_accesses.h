@@ -1,7 +1,8 @@
 // The loads' fast path in translated code (block_translator.h, InlineLoads):
 // what the load helper's fast path does, emitted inline, so the common load
-// (on the D-cache line accessed last, in the region the hart reads directly)
-// needs no call.
+// (on a D-cache line found without a set search, in the region the hart
+// reads directly) needs no call; and the cache's quick hits it shares with
+// entering blocks (translated_chain.cpp).
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -16,5 +17,13 @@ namespace avp {
 // (which checks again: the checks change nothing when they fail). rsi and
 // rdi are kept.
 std::vector<size_t> emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op);
+
+// CacheModel::hit_previous, else hit_way with the way index in `hint`
+// (32-bit, zero-extended), for the line in `line`: on a hit the cache's last
+// two lines and ways, its clock and the way's last use are updated as they
+// do (not the hit count) and the code falls through; returns the jumps
+// taken when neither hits (nothing changed). Uses `way` and `tmp`.
+std::vector<size_t> emit_previous_or_way_hit(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line,
+                                             x86::Reg hint, x86::Reg way, x86::Reg tmp);
 
 }  // namespace avp

@@ -1,19 +1,10 @@
 #include "harts/translated_chain.h"
 
+#include "harts/inline_accesses.h"
+
 namespace avp {
 
 namespace {
-
-// With rdx a line: it is the I-cache's line before the last while that
-// line's way still holds it (CacheModel::hit_previous's test); rsi = the way.
-void emit_previous_holds(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) {
-  using namespace x86;
-  a.alu_from_mem(CMP, RDX, R8, e.h_prev_line);
-  no.push_back(a.jcc(NE));
-  a.load(RSI, R8, e.h_prev_way);
-  a.alu_from_mem(CMP, RDX, RSI, e.way_tag);
-  no.push_back(a.jcc(NE));
-}
 
 // With rcx the next block, rax its pc and r8 the hart (the chain's checks
 // passed, so block_abort is clear): enters the block and jumps to its code
@@ -26,53 +17,31 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block,
   a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
   no.push_back(a.jcc(NE));
   a.load(RDX, RCX, e.b_first_line);
+  const CacheFields& c = e.icache;
   a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);
   const size_t two_lines = a.jcc(NE);
-  a.alu_from_mem(CMP, RDX, R8, e.h_last_line);  // hit_again
+  a.alu_from_mem(CMP, RDX, R8, c.last_line);  // hit_again
   const size_t again = a.jcc(E);
-  std::vector<size_t> not_previous;
-  emit_previous_holds(a, e, not_previous);  // hit_previous: the two lines swap, the way is used
-  a.load(RDI, R8, e.h_last_line);
-  a.store(R8, e.h_prev_line, RDI);
-  const size_t swap_ways = a.jmp();
-  // hit_way: the way the hint names holds the line; it is used and remembered as the last.
-  for (size_t f : not_previous) a.bind(f);
-  a.load32(RSI, RCX, e.b_fetch_way);
-  a.alu_from_mem(CMP, RSI, R8, e.h_way_count);
-  no.push_back(a.jcc(AE));
-  a.mov_imm(RDI, static_cast<uint64_t>(e.way_size));
-  a.imul(RSI, RDI);
-  a.alu_from_mem(ADD, RSI, R8, e.h_ways);
-  a.alu_from_mem(CMP, RDX, RSI, e.way_tag);
-  no.push_back(a.jcc(NE));
-  a.alu_from_mem(CMP, RSI, R8, e.h_last_way);  // remember: a way other than the last one's makes that the previous
-  const size_t same_way = a.jcc(E);
-  a.load(RDI, R8, e.h_last_line);
-  a.store(R8, e.h_prev_line, RDI);
-  a.bind(swap_ways);
-  a.load(RDI, R8, e.h_last_way);
-  a.store(R8, e.h_prev_way, RDI);
-  a.bind(same_way);
-  a.store(R8, e.h_last_line, RDX);
-  a.store(R8, e.h_last_way, RSI);
-  a.load(RDI, R8, e.h_clock);
-  a.alu_imm(ADD, RDI, 1);
-  a.store(R8, e.h_clock, RDI);
-  a.store(RSI, e.way_used, RDI);
-  const size_t previous = a.jmp();
+  a.load32(R9, RCX, e.b_fetch_way);
+  for (size_t f : emit_previous_or_way_hit(a, c, R8, RDX, R9, RSI, RDI)) no.push_back(f);
+  const size_t one_line = a.jmp();
   a.bind(two_lines);
   a.alu_mem_imm(CMP, RCX, e.b_lines, 2, false);
   no.push_back(a.jcc(NE));
   a.mov(RSI, RDX);
   a.alu_imm(ADD, RSI, 1);
-  a.alu_from_mem(CMP, RSI, R8, e.h_last_line);  // hit_again(first, second): nothing but the count changes
+  a.alu_from_mem(CMP, RSI, R8, c.last_line);  // hit_again(first, second): nothing but the count changes
   no.push_back(a.jcc(NE));
-  emit_previous_holds(a, e, no);
-  a.alu_mem_imm(ADD, R8, e.h_hits, 1);  // the first line's; the second's below
+  a.alu_from_mem(CMP, RDX, R8, c.prev_line);
+  no.push_back(a.jcc(NE));
+  a.load(RSI, R8, c.prev_way);  // the previous line's way still holds it
+  a.alu_from_mem(CMP, RDX, RSI, c.way_tag);
+  no.push_back(a.jcc(NE));
+  a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first line's; the second's below
   a.bind(again);
-  a.bind(previous);
+  a.bind(one_line);
   a.load(RDX, RCX, e.b_fetch_hit_ps);
-  emit_cache_hit(a, R8, e.h_hits, e.h_time_ps, e.h_stall_ps);
+  emit_cache_hit(a, R8, c.hits, e.h_time_ps, e.h_stall_ps);
   a.store(R8, e.h_pc, RAX);
   a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block
   a.mov(RSI, RDX);

@@ -24,12 +24,24 @@ constexpr uint64_t kPaDelta = 0x7ff00000;  // physical - virtual
 constexpr unsigned kLineBits = 6;
 constexpr uint64_t kHitPs = 700;
 
+constexpr uint64_t line_at(uint64_t offset) { return (kBase + offset + kPaDelta) >> kLineBits; }
+
+struct FakeWay {  // a cache way as CacheFields sees it
+  uint64_t tag = ~0ull, used = 0;
+};
+
 struct FakeHart {
   uint64_t base = kBase, size = 256;
   uint8_t* ptr = nullptr;
   uint64_t pa_delta = kPaDelta;
   unsigned line_bits = kLineBits;
-  uint64_t last_line = (kBase + 0x40 + kPaDelta) >> kLineBits;  // the line at offset 0x40
+  uint64_t last_line = line_at(0x40), prev_line = ~0ull;  // the last access's line: offset 0x40
+  const FakeWay* last_way = nullptr;
+  FakeWay* prev_way = nullptr;
+  uint64_t clock = 0;
+  FakeWay* ways = nullptr;
+  uint64_t way_count = 4;
+  uint32_t way_hints[8] = {};
   uint64_t hits = 0, hit_ps = kHitPs, time_ps = 0, stall_ps = 0;
   std::vector<uint64_t> helper_calls;  // the addresses the helper loaded
 };
@@ -54,13 +66,24 @@ class InlineLoadsTest : public ::testing::Test {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
     for (size_t i = 0; i < sizeof mem_; ++i) mem_[i] = static_cast<uint8_t>(0x80 + i);  // bytes with the sign bit set
     hart_.ptr = mem_;
+    hart_.ways = ways_;
     const auto offset = [this](const void* field) {
       return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
     };
-    loads_ = {offset(&hart_.base),      offset(&hart_.size),      offset(&hart_.ptr),
-              offset(&hart_.pa_delta),  offset(&hart_.line_bits), offset(&hart_.last_line),
-              offset(&hart_.hits),      offset(&hart_.hit_ps),    offset(&hart_.time_ps),
-              offset(&hart_.stall_ps)};
+    const CacheFields dcache{offset(&hart_.last_line),
+                             offset(&hart_.prev_line),
+                             offset(&hart_.last_way),
+                             offset(&hart_.prev_way),
+                             offset(&hart_.clock),
+                             offset(&hart_.hits),
+                             offset(&hart_.ways),
+                             offset(&hart_.way_count),
+                             static_cast<int32_t>(sizeof(FakeWay)),
+                             static_cast<int32_t>(offsetof(FakeWay, tag)),
+                             static_cast<int32_t>(offsetof(FakeWay, used))};
+    loads_ = {offset(&hart_.base),      offset(&hart_.size),      offset(&hart_.ptr),     offset(&hart_.pa_delta),
+              offset(&hart_.line_bits), offset(&hart_.hit_ps),    dcache,                 offset(&hart_.way_hints),
+              8,                        offset(&hart_.time_ps),   offset(&hart_.stall_ps)};
     helpers_ = {{helper, helper, helper, helper, helper, helper, helper}, {}, nullptr, &loads_};
   }
   // Runs the loads as one block; x2 = kBase.
@@ -78,6 +101,7 @@ class InlineLoadsTest : public ::testing::Test {
   }
 
   alignas(8) uint8_t mem_[256];
+  FakeWay ways_[4];
   FakeHart hart_;
   InlineLoads loads_{};
   TranslationHelpers helpers_{};
@@ -112,6 +136,49 @@ TEST_F(InlineLoadsTest, OtherLinesAndAccessesPastTheRegionCallTheHelper) {
   EXPECT_EQ(x_[6], static_cast<uint64_t>(static_cast<int16_t>(bytes_at(0x44, 2))));  // it fits: inline
   EXPECT_EQ(hart_.hits, 1u);  // the helper counts its own
   EXPECT_EQ(hart_.time_ps, kHitPs);
+}
+
+// A load on the line before the last, still in its way, or on the line in
+// the way its hint names: a hit, and the line becomes the last (the last the
+// previous), its way used, as CacheModel::hit_previous and hit_way do.
+TEST_F(InlineLoadsTest, LoadsOnThePreviousLineOrInTheHintedWayHit) {
+  ways_[0] = {line_at(0x40), 1};
+  ways_[1] = {line_at(0x80), 2};
+  ways_[3] = {line_at(0xc0), 3};
+  hart_.last_way = &ways_[0];
+  hart_.prev_line = line_at(0x80);
+  hart_.prev_way = &ways_[1];
+  hart_.clock = 3;
+  hart_.way_hints[line_at(0xc0) % 8] = 3;
+  run({load(LD, 3, 0x88), load(LD, 4, 0xc8), load(LD, 5, 0x48)});
+  EXPECT_TRUE(hart_.helper_calls.empty());
+  EXPECT_EQ(x_[3], bytes_at(0x88, 8));
+  EXPECT_EQ(x_[4], bytes_at(0xc8, 8));
+  EXPECT_EQ(hart_.hits, 3u);
+  EXPECT_EQ(hart_.time_ps, 3 * kHitPs);
+  // 0x80 by hit_previous (clock 4), 0xc0 in way 3 (clock 5), 0x40 in way 0 by its hint (way 0, clock 6).
+  EXPECT_EQ(ways_[1].used, 4u);
+  EXPECT_EQ(ways_[3].used, 5u);
+  EXPECT_EQ(ways_[0].used, 6u);
+  EXPECT_EQ(hart_.clock, 6u);
+  EXPECT_EQ(hart_.last_line, line_at(0x40));
+  EXPECT_EQ(hart_.last_way, &ways_[0]);
+  EXPECT_EQ(hart_.prev_line, line_at(0xc0));
+  EXPECT_EQ(hart_.prev_way, &ways_[3]);
+}
+
+TEST_F(InlineLoadsTest, AWayHoldingAnotherLineSendsTheLoadToTheHelper) {
+  ways_[2] = {line_at(0x80) + 100, 1};  // the hinted way and the previous line's way hold other lines now
+  hart_.prev_line = line_at(0x80);
+  hart_.prev_way = &ways_[2];
+  hart_.way_hints[line_at(0x80) % 8] = 2;
+  hart_.clock = 1;
+  run({load(LD, 3, 0x88)});
+  EXPECT_EQ(hart_.helper_calls, (std::vector<uint64_t>{kBase + 0x88}));
+  EXPECT_EQ(hart_.hits, 0u);
+  EXPECT_EQ(hart_.clock, 1u);  // nothing changed
+  EXPECT_EQ(hart_.last_line, line_at(0x40));
+  EXPECT_EQ(ways_[2].used, 1u);
 }
 
 TEST_F(InlineLoadsTest, NoLineMatchesWithoutALastAccess) {

@@ -92,15 +92,23 @@ class TranslatedChain : public ::testing::Test {
     const auto in_block = [this](const void* field) {
       return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&block_));
     };
-    const InlineEnter enter{offset(&hart_.dmi_gen),      offset(&hart_.last_line),    offset(&hart_.hits),
-                            offset(&hart_.prev_line),    offset(&hart_.last_way),     offset(&hart_.prev_way),
-                            offset(&hart_.clock),        offset(&hart_.ways),         offset(&hart_.way_count),
-                            static_cast<int32_t>(sizeof(FakeWay)), static_cast<int32_t>(offsetof(FakeWay, tag)),
-                            static_cast<int32_t>(offsetof(FakeWay, used)), in_block(&block_.fetch_way),
-                            offset(&hart_.time_ps),      offset(&hart_.stall_ps),     offset(&hart_.pc),
-                            offset(&hart_.history_pos),  offset(&hart_.history_mask), offset(&hart_.history_ring),
-                            offset(&hart_.lazy),         offset(&hart_.settled),      in_block(&block_.fetch_gen),
-                            in_block(&block_.lines),     in_block(&block_.first_line), in_block(&block_.fetch_hit_ps)};
+    const CacheFields icache{offset(&hart_.last_line),
+                             offset(&hart_.prev_line),
+                             offset(&hart_.last_way),
+                             offset(&hart_.prev_way),
+                             offset(&hart_.clock),
+                             offset(&hart_.hits),
+                             offset(&hart_.ways),
+                             offset(&hart_.way_count),
+                             static_cast<int32_t>(sizeof(FakeWay)),
+                             static_cast<int32_t>(offsetof(FakeWay, tag)),
+                             static_cast<int32_t>(offsetof(FakeWay, used))};
+    const InlineEnter enter{offset(&hart_.dmi_gen),      offset(&hart_.time_ps),      offset(&hart_.stall_ps),
+                            offset(&hart_.pc),           icache,                      offset(&hart_.history_pos),
+                            offset(&hart_.history_mask), offset(&hart_.history_ring), offset(&hart_.lazy),
+                            offset(&hart_.settled),      in_block(&block_.fetch_gen), in_block(&block_.lines),
+                            in_block(&block_.first_line), in_block(&block_.fetch_hit_ps),
+                            in_block(&block_.fetch_way)};
     const BlockChain chain{offset(&hart_.stop),      key,
                            offset(&hart_.kernel),    offset(&hart_.time_ps),
                            offset(&hart_.quantum_ps), offset(&hart_.limit),
