@@ -89,21 +89,17 @@ struct TranslationHelpers {
 // address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
 // threw (the hart keeps the exception).
 // Entering the next block in the code itself when the I-cache hits its
-// lines without a set search, as the `enter` function's quick path does for
-// blocks of untranslated fetches (CacheModel::quick_hit): a block of one
-// line, the line fetched last (hit_again), the one before it while its way
-// still holds it (hit_previous, which makes it the last) or the line its way
-// hint finds (hit_way, which makes it the last); a block of two
-// lines, the one before the last and the last (hit_again of both). Offsets of
-// 64-bit fields of the hart (h_) and of a block (b_; but the 32-bit lines
-// and way hint).
+// lines as the lines fetched last, as the `enter` function's quick path does
+// for blocks of untranslated fetches: a block of one line, the line fetched
+// last (CacheModel::hit_again); a block of two lines, the line before the
+// last and the last (hit_again of both). Offsets of 64-bit fields of the
+// hart (h_) and of a block (b_; but the 32-bit lines).
 struct InlineEnter {
   int32_t h_dmi_gen, h_time_ps, h_stall_ps, h_pc;  // the DMI generation; the hart's time, fetch stall time and pc
   CacheFields icache;
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
   int32_t h_lazy, h_settled;                              // the block entered, and its instructions counted (32-bit)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
-  int32_t b_fetch_way;  // where its first line was last found (an index into the ways)
 };
 
 struct BlockChain {

@@ -140,8 +140,7 @@ void Hart::translate(const Block& b) {
                           in_block(&b.fetch_gen),
                           in_block(&b.lines),
                           in_block(&b.first_line),
-                          in_block(&b.fetch_hit_ps),
-                          in_block(&b.fetch_way[0])};
+                          in_block(&b.fetch_hit_ps)};
   const BlockChain chain{offset(&stop_), b.key, offset(&kernel_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
                          offset(&s_.mip), offset(&s_.mie),

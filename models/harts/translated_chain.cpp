@@ -1,7 +1,5 @@
 #include "harts/translated_chain.h"
 
-#include "harts/inline_accesses.h"
-
 namespace avp {
 
 namespace {
@@ -20,11 +18,12 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block,
   const CacheFields& c = e.icache;
   a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);
   const size_t two_lines = a.jcc(NE);
-  a.alu_from_mem(CMP, RDX, R8, c.last_line);  // hit_again
+  // One line: hit_again only. (Its hit_previous and hit_way here too, with
+  // fewer host instructions, made `mixed` 4 % slower in pinned A/B runs: the
+  // code at every block's end grew by about 150 bytes.)
+  a.alu_from_mem(CMP, RDX, R8, c.last_line);
   const size_t again = a.jcc(E);
-  a.load32(R9, RCX, e.b_fetch_way);
-  for (size_t f : emit_previous_or_way_hit(a, c, R8, RDX, R9, RSI, RDI)) no.push_back(f);
-  const size_t one_line = a.jmp();
+  no.push_back(a.jmp());
   a.bind(two_lines);
   a.alu_mem_imm(CMP, RCX, e.b_lines, 2, false);
   no.push_back(a.jcc(NE));
@@ -39,7 +38,6 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block,
   no.push_back(a.jcc(NE));
   a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first line's; the second's below
   a.bind(again);
-  a.bind(one_line);
   a.load(RDX, RCX, e.b_fetch_hit_ps);
   emit_cache_hit(a, R8, c.hits, e.h_time_ps, e.h_stall_ps);
   a.store(R8, e.h_pc, RAX);

@@ -26,7 +26,6 @@ struct FakeBlock {
   TranslatedBlock code = nullptr;
   uint64_t fetch_gen = 5, first_line = 0x40, fetch_hit_ps = 100;  // InlineEnter's
   uint32_t lines = 1;
-  uint32_t fetch_way = 0;
 };
 
 struct FakeHart {
@@ -107,8 +106,7 @@ class TranslatedChain : public ::testing::Test {
                             offset(&hart_.pc),           icache,                      offset(&hart_.history_pos),
                             offset(&hart_.history_mask), offset(&hart_.history_ring), offset(&hart_.lazy),
                             offset(&hart_.settled),      in_block(&block_.fetch_gen), in_block(&block_.lines),
-                            in_block(&block_.first_line), in_block(&block_.fetch_hit_ps),
-                            in_block(&block_.fetch_way)};
+                            in_block(&block_.first_line), in_block(&block_.fetch_hit_ps)};
     const BlockChain chain{offset(&hart_.stop),      key,
                            offset(&hart_.kernel),    offset(&hart_.time_ps),
                            offset(&hart_.quantum_ps), offset(&hart_.limit),
@@ -254,93 +252,6 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
     EXPECT_EQ(hart_.entered.size(), 4u);
     EXPECT_EQ(hart_.hits, 0u);
     EXPECT_EQ(hart_.history_pos, 0u);
-  }
-}
-
-// A block whose one line is the I-cache's line before the last, still in its
-// way: the first entry makes it the last line (the lines and their ways swap,
-// the way is used), the next ones hit it again; no enter call.
-TEST_F(TranslatedChain, EntersABlockWhoseLineWasTheOneBeforeTheLast) {
-  translate(0, true);
-  const void* ring[8] = {};
-  FakeWay line_40, line_80;
-  const auto prepare = [&](uint64_t tag_40) {
-    fresh();
-    hart_.history_ring = ring;
-    line_40 = {tag_40, 3};
-    line_80 = {0x80, 9};
-    hart_.last_line = 0x80;
-    hart_.last_way = &line_80;
-    hart_.prev_line = 0x40;
-    hart_.prev_way = &line_40;
-    hart_.clock = 9;
-  };
-  prepare(0x40);
-  run();
-  EXPECT_TRUE(hart_.entered.empty());
-  EXPECT_EQ(hart_.hits, 4u);
-  EXPECT_EQ(hart_.stall_ps, 400u);
-  EXPECT_EQ(hart_.last_line, 0x40u);
-  EXPECT_EQ(hart_.last_way, &line_40);
-  EXPECT_EQ(hart_.prev_line, 0x80u);
-  EXPECT_EQ(hart_.prev_way, &line_80);
-  EXPECT_EQ(hart_.clock, 10u);  // used once: the later entries hit the last line
-  EXPECT_EQ(line_40.used, 10u);
-  EXPECT_EQ(line_80.used, 9u);
-  // Negative control: the way holds another line now: enter is called, nothing changes.
-  prepare(0x99);
-  run();
-  EXPECT_EQ(hart_.entered.size(), 4u);
-  EXPECT_EQ(hart_.hits, 0u);
-  EXPECT_EQ(hart_.last_line, 0x80u);
-  EXPECT_EQ(hart_.last_way, &line_80);
-  EXPECT_EQ(hart_.clock, 9u);
-  EXPECT_EQ(line_40.used, 3u);
-}
-
-// A block whose one line is neither of the last two, in the way its hint
-// names: the first entry uses the way and makes the line the last (the last
-// becomes the previous), the next ones hit it again; no enter call.
-TEST_F(TranslatedChain, EntersABlockWhoseLineItsWayHintFinds) {
-  translate(0, true);
-  const void* ring[8] = {};
-  FakeWay ways[4];
-  const auto prepare = [&](uint32_t hint, uint64_t tag) {
-    fresh();
-    hart_.history_ring = ring;
-    for (FakeWay& w : ways) w = {~0ull, 0};
-    ways[0] = {0x80, 5};
-    ways[1] = {0xc0, 4};
-    ways[2] = {tag, 1};
-    hart_.ways = ways;
-    hart_.way_count = 4;
-    block_.fetch_way = hint;
-    hart_.last_line = 0x80;
-    hart_.last_way = &ways[0];
-    hart_.prev_line = 0xc0;
-    hart_.prev_way = &ways[1];
-    hart_.clock = 5;
-  };
-  prepare(2, 0x40);
-  run();
-  EXPECT_TRUE(hart_.entered.empty());
-  EXPECT_EQ(hart_.hits, 4u);
-  EXPECT_EQ(hart_.last_line, 0x40u);
-  EXPECT_EQ(hart_.last_way, &ways[2]);
-  EXPECT_EQ(hart_.prev_line, 0x80u);
-  EXPECT_EQ(hart_.prev_way, &ways[0]);
-  EXPECT_EQ(hart_.clock, 6u);
-  EXPECT_EQ(ways[2].used, 6u);
-  // Negative controls: a hint past the ways, a way holding another line: enter is called, nothing changes.
-  for (int which = 0; which < 2; ++which) {
-    SCOPED_TRACE(which);
-    prepare(which == 0 ? 4 : 2, which == 0 ? 0x40 : 0x99);
-    run();
-    EXPECT_EQ(hart_.entered.size(), 4u);
-    EXPECT_EQ(hart_.hits, 0u);
-    EXPECT_EQ(hart_.last_line, 0x80u);
-    EXPECT_EQ(hart_.clock, 5u);
-    EXPECT_EQ(ways[2].used, 1u);
   }
 }
 
