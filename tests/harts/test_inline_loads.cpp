@@ -7,17 +7,18 @@
 // fields the code reads at the offsets InlineLoads gives.
 #include <gtest/gtest.h>
 
-#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "fake_cache_fields.h"
 #include "harts/block_translator.h"
 
 namespace {
 
 using namespace avp;
 using namespace avp::rv;
+using test::FakeWay;
 
 constexpr uint64_t kBase = 0x8000;         // the region's virtual address
 constexpr uint64_t kPaDelta = 0x7ff00000;  // physical - virtual
@@ -25,10 +26,6 @@ constexpr unsigned kLineBits = 6;
 constexpr uint64_t kHitPs = 700;
 
 constexpr uint64_t line_at(uint64_t offset) { return (kBase + offset + kPaDelta) >> kLineBits; }
-
-struct FakeWay {  // a cache way as CacheFields sees it
-  uint64_t tag = ~0ull, used = 0;
-};
 
 struct FakeHart {
   uint64_t base = kBase, size = 256;
@@ -70,17 +67,7 @@ class InlineLoadsTest : public ::testing::Test {
     const auto offset = [this](const void* field) {
       return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
     };
-    const CacheFields dcache{offset(&hart_.last_line),
-                             offset(&hart_.prev_line),
-                             offset(&hart_.last_way),
-                             offset(&hart_.prev_way),
-                             offset(&hart_.clock),
-                             offset(&hart_.hits),
-                             offset(&hart_.ways),
-                             offset(&hart_.way_count),
-                             static_cast<int32_t>(sizeof(FakeWay)),
-                             static_cast<int32_t>(offsetof(FakeWay, tag)),
-                             static_cast<int32_t>(offsetof(FakeWay, used))};
+    const CacheFields dcache = test::fake_cache_fields(hart_);
     loads_ = {offset(&hart_.base),      offset(&hart_.size),      offset(&hart_.ptr),     offset(&hart_.pa_delta),
               offset(&hart_.line_bits), offset(&hart_.hit_ps),    dcache,                 offset(&hart_.way_hints),
               8,                        offset(&hart_.time_ps),   offset(&hart_.stall_ps)};

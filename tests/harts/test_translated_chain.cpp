@@ -8,17 +8,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <vector>
 
+#include "fake_cache_fields.h"
 #include "harts/block_translator.h"
 
 namespace {
 
 using namespace avp;
 using namespace avp::rv;
+using test::FakeWay;
 
 struct FakeBlock {
   uint64_t link_pc[2] = {~0ull, ~0ull};
@@ -48,10 +49,6 @@ struct FakeHart {
   const void* lazy = nullptr;
   bool enter_fails = false;
   std::vector<std::pair<const FakeBlock*, uint64_t>> entered;
-};
-
-struct FakeWay {  // a cache way as InlineEnter sees it (CacheModel's Way)
-  uint64_t tag = ~0ull, used = 0;
 };
 
 const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
@@ -91,17 +88,7 @@ class TranslatedChain : public ::testing::Test {
     const auto in_block = [this](const void* field) {
       return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&block_));
     };
-    const CacheFields icache{offset(&hart_.last_line),
-                             offset(&hart_.prev_line),
-                             offset(&hart_.last_way),
-                             offset(&hart_.prev_way),
-                             offset(&hart_.clock),
-                             offset(&hart_.hits),
-                             offset(&hart_.ways),
-                             offset(&hart_.way_count),
-                             static_cast<int32_t>(sizeof(FakeWay)),
-                             static_cast<int32_t>(offsetof(FakeWay, tag)),
-                             static_cast<int32_t>(offsetof(FakeWay, used))};
+    const CacheFields icache = test::fake_cache_fields(hart_);
     const InlineEnter enter{offset(&hart_.dmi_gen),      offset(&hart_.time_ps),      offset(&hart_.stall_ps),
                             offset(&hart_.pc),           icache,                      offset(&hart_.history_pos),
                             offset(&hart_.history_mask), offset(&hart_.history_ring), offset(&hart_.lazy),
