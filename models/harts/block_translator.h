@@ -92,14 +92,17 @@ struct TranslationHelpers {
 // lines as the lines fetched last, as the `enter` function's quick path does
 // for blocks of untranslated fetches: a block of one line, the line fetched
 // last (CacheModel::hit_again); a block of two lines, the line before the
-// last and the last (hit_again of both). Offsets of 64-bit fields of the
-// hart (h_) and of a block (b_; but the 32-bit lines).
+// last and the last (hit_again of both); a block of translated fetches
+// (BlockChain::key not 0) also while the TLB holds its translation
+// (Hart::fetch_translation_held). Offsets of 64-bit fields of the hart (h_)
+// and of a block (b_; but the 32-bit lines).
 struct InlineEnter {
   int32_t h_dmi_gen, h_time_ps, h_stall_ps, h_pc;  // the DMI generation; the hart's time, fetch stall time and pc
   CacheFields icache;
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
   int32_t h_lazy, h_settled;                              // the block entered, and its instructions counted (32-bit)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
+  int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
 };
 
 struct BlockChain {

@@ -123,7 +123,7 @@ void Hart::translate(const Block& b) {
   if (offset(&block_abort_) != offset(&stop_) + 1 || offset(&chain_closed_) != offset(&stop_) + 2 ||
       offset(&fetch_key_) != offset(&stop_) + 3)
     throw std::logic_error("Hart: the chain gate's fields are not side by side");
-  // Blocks of untranslated fetches enter the next block in their code when the I-cache hits quickly.
+  // Blocks enter the next block in their code when the I-cache hits again (and its translation is held).
   const auto in_block = [&b](const void* field) {
     return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&b));
   };
@@ -140,13 +140,15 @@ void Hart::translate(const Block& b) {
                           in_block(&b.fetch_gen),
                           in_block(&b.lines),
                           in_block(&b.first_line),
-                          in_block(&b.fetch_hit_ps)};
+                          in_block(&b.fetch_hit_ps),
+                          offset(tlb_.inserts_address()),
+                          in_block(&b.tlb_until)};
   const BlockChain chain{offset(&stop_), b.key, offset(&kernel_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
                          offset(&s_.mip), offset(&s_.mie),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          in_block(&b.code),
-                         b.key ? &translated_enter<true> : &translated_enter<false>, b.key ? nullptr : &enter, &b};
+                         b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &b};
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   // A full arena is emptied at the next block boundary (the code runs until then).
   if (!b.code && code_.full()) code_full_ = true;

@@ -32,6 +32,7 @@ class Tlb {
   }
   // Inserts so far; an entry stays (FIFO) until `entries` more have been made.
   uint64_t inserts() const { return inserts_; }
+  const uint64_t* inserts_address() const { return &inserts_; }  // for translated code (InlineEnter)
   uint64_t replaced_at(const TlbEntry& e) const { return e.serial + entries_.size(); }
   TlbEntry* lookup(uint64_t va, uint16_t asid) {
     for (auto& e : entries_)

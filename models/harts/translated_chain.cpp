@@ -8,9 +8,14 @@ namespace {
 // passed, so block_abort is clear): enters the block and jumps to its code
 // when its lines hit as InlineEnter says (to `body`, a position in this
 // code, if given); else falls through (nothing done).
-void emit_inline_enter(x86::Asm& a, const InlineEnter& e, int32_t code_in_block, const size_t* body) {
+void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body) {
   using namespace x86;
   std::vector<size_t> no;
+  if (key) {  // translated fetches: the TLB still holds the block's translation
+    a.load(RDX, RCX, e.b_tlb_until);
+    a.alu_from_mem(CMP, RDX, R8, e.h_tlb_inserts);
+    no.push_back(a.jcc(BE));  // tlb_until <= inserts
+  }
   a.load(RDX, RCX, e.b_fetch_gen);
   a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
   no.push_back(a.jcc(NE));
@@ -116,13 +121,13 @@ void emit_loop_back(x86::Asm& a, const BlockChain& c, size_t body) {
   a.mov_imm(RDX, reinterpret_cast<uint64_t>(c.self));
   a.alu(CMP, RCX, RDX);
   const size_t other = a.jcc(NE);
-  emit_inline_enter(a, *c.inline_enter, c.code_in_block, &body);
+  emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body);
   a.bind(other);
 }
 
 size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
-  if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.code_in_block, nullptr);
+  if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, nullptr);
   a.mov(RBX, RAX);  // the pc, kept across the call (the registers are written back)
   a.mov(RDI, R8);
   a.mov(RSI, RCX);

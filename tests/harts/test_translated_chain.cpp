@@ -27,6 +27,7 @@ struct FakeBlock {
   TranslatedBlock code = nullptr;
   uint64_t fetch_gen = 5, first_line = 0x40, fetch_hit_ps = 100;  // InlineEnter's
   uint32_t lines = 1;
+  uint64_t tlb_until = ~0ull;  // translated fetches: held while the TLB's inserts are below
 };
 
 struct FakeHart {
@@ -44,6 +45,7 @@ struct FakeHart {
   uint64_t clock = 0;
   const void* ways = nullptr;
   uint64_t way_count = 0;
+  uint64_t tlb_inserts = 0;
   uint64_t history_pos = 0, history_mask = 7;
   const void** history_ring = nullptr;
   const void* lazy = nullptr;
@@ -93,7 +95,8 @@ class TranslatedChain : public ::testing::Test {
                             offset(&hart_.pc),           icache,                      offset(&hart_.history_pos),
                             offset(&hart_.history_mask), offset(&hart_.history_ring), offset(&hart_.lazy),
                             offset(&hart_.settled),      in_block(&block_.fetch_gen), in_block(&block_.lines),
-                            in_block(&block_.first_line), in_block(&block_.fetch_hit_ps)};
+                            in_block(&block_.first_line), in_block(&block_.fetch_hit_ps),
+                            offset(&hart_.tlb_inserts),  in_block(&block_.tlb_until)};
     const BlockChain chain{offset(&hart_.stop),      key,
                            offset(&hart_.kernel),    offset(&hart_.time_ps),
                            offset(&hart_.quantum_ps), offset(&hart_.limit),
@@ -308,6 +311,26 @@ TEST_F(TranslatedChain, LoopsInItsOwnCodeWhenItLinksToItself) {
     EXPECT_EQ(hart_.pc, kPc);
     EXPECT_EQ(hart_.lazy, &block_);
     EXPECT_TRUE(hart_.entered.empty());
+  }
+}
+
+// A block of translated fetches (regime 1) enters in the code too while the
+// TLB holds its translation; once the TLB has replaced it, enter is called.
+TEST_F(TranslatedChain, EntersATranslatedFetchBlockWhileItsTranslationIsHeld) {
+  translate(1, true);
+  const void* ring[8] = {};
+  for (uint64_t inserts : {9u, 10u}) {
+    SCOPED_TRACE(inserts);
+    fresh();
+    hart_.fetch_key = 1;
+    hart_.last_line = 0x40;
+    hart_.history_ring = ring;
+    hart_.tlb_inserts = inserts;
+    block_.tlb_until = 10;
+    run();
+    EXPECT_EQ(hart_.entered.size(), inserts < 10 ? 0u : 4u);  // negative control: 10 is not held
+    EXPECT_EQ(hart_.hits, inserts < 10 ? 4u : 0u);
+    EXPECT_EQ(x_[1], 5u);
   }
 }
 
