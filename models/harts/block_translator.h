@@ -89,8 +89,8 @@ struct TranslationHelpers {
 // address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
 // threw (the hart keeps the exception).
 // Entering the next block in the code itself when the I-cache hits its
-// lines as the lines fetched last, as the `enter` function's quick path does
-// for blocks of untranslated fetches: a block of one line, the line fetched
+// lines as the lines fetched last, as the `enter` function's quick path
+// does: a block of one line, the line fetched
 // last (CacheModel::hit_again); a block of two lines, the line before the
 // last and the last (hit_again of both); a block of translated fetches
 // (BlockChain::key not 0) also while the TLB holds its translation
