@@ -26,6 +26,7 @@
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
+#include "harts/hart_traffic.h"
 #include "harts/perf_events.h"
 #include "harts/pmp.h"
 #include "harts/rv_insn.h"
@@ -331,13 +332,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
   // A Timing transaction of len bytes at pa; its latency (ps).
   uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits = true);
-  struct Traffic {
-    uint64_t pa;
-    unsigned len;
-    bool write, fetch, waits;
-  };
   // n (1 or 2) Timing transactions issued together, in order; the last one's latency.
-  uint64_t bus_traffic(const Traffic* t, unsigned n);
+  uint64_t bus_traffic(const HartTraffic* t, unsigned n);
   // A Timing or Replay transaction (traffic) of len bytes at pa, at the local time `delay`.
   void send_traffic(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch, sc_core::sc_time& delay);
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
@@ -433,12 +429,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const Block* left_block_ = nullptr;  // the block run_insns was in when NeedsKernel left it
   uint32_t resume_index_ = 0;
   uint64_t grid_ahead_ = 0;  // the local time beyond the boundary sync_to_grid waits for
-  struct Deferred {  // a slice's Timing transaction to replay (bus_traffic)
-    uint64_t pa, offset_ps;
-    unsigned len;
-    bool write, fetch, waits;
-  };
-  std::vector<Deferred> deferred_;
+  std::vector<DeferredTraffic> deferred_;  // a slice's Timing transactions to replay (bus_traffic)
   uint64_t deferred_stall_ps_ = 0;  // replayed for a parked hart: added at unpark
   TrapException slice_trap_{};
   std::exception_ptr slice_error_;

@@ -26,11 +26,11 @@ void Hart::send_traffic(CacheTrafficExtension& traffic, uint64_t pa, unsigned le
 }
 
 uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits) {
-  const Traffic t{pa, len, write, fetch, waits};
+  const HartTraffic t{pa, len, write, fetch, waits};
   return bus_traffic(&t, 1);
 }
 
-uint64_t Hart::bus_traffic(const Traffic* t, unsigned n) {
+uint64_t Hart::bus_traffic(const HartTraffic* t, unsigned n) {
   settle();  // the transactions' time counts the instructions before them
   TimingPath* path[2];
   for (unsigned i = 0; i < n; ++i) path[i] = timing_path(t[i].pa, t[i].len);
@@ -53,14 +53,14 @@ uint64_t Hart::bus_traffic(const Traffic* t, unsigned n) {
     }
   }
   for (unsigned i = 0; i < n; ++i)
-    if (replay[i]) deferred_.push_back({t[i].pa, time_.ps(), t[i].len, t[i].write, t[i].fetch, t[i].waits});
+    if (replay[i]) deferred_.push_back({t[i], time_.ps()});
   const uint64_t end = to_ps(delay);
   return end > time_.ps() ? end - time_.ps() : 0;
 }
 
 void Hart::replay_traffic(bool parked) {
   uint64_t stall = 0;
-  for (const Deferred& d : deferred_) {
+  for (const DeferredTraffic& d : deferred_) {
     CacheTrafficExtension traffic;
     traffic.kind = CacheTrafficExtension::Replay;
     traffic.write = d.write;
@@ -85,7 +85,7 @@ uint64_t Hart::dcache_miss(uint64_t pa) {
   // The dirty victim goes to a write buffer: its write-back occupies the bus
   // but the hart does not wait for it (the cache model charges its transfer).
   const uint64_t victim = dcache_.written_back();
-  const Traffic t[] = {{victim << bits, line, true, false, false}, {pa >> bits << bits, line, false, false, true}};
+  const HartTraffic t[] = {{victim << bits, line, true, false, false}, {pa >> bits << bits, line, false, false, true}};
   return victim != ~0ull ? bus_traffic(t, 2) : bus_traffic(t + 1, 1);
 }
 

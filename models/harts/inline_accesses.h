@@ -1,8 +1,8 @@
 // The loads' fast path in translated code (block_translator.h, InlineLoads):
 // what the load helper's fast path does, emitted inline, so the common load
 // (on a D-cache line found without a set search, in the region the hart
-// reads directly) needs no call; and the cache's quick hits it shares with
-// entering blocks (translated_chain.cpp).
+// reads directly) needs no call, with the D-cache's quick hits done as
+// CacheModel does them.
 #pragma once
 #include <cstddef>
 #include <vector>
