@@ -15,8 +15,9 @@ the same CPU, on each CPU the bench may use: the CPUs of a virtual machine
 need not run at the same speed (a neighbour on one of them slows both
 simulators on it, and not by the same factor), so an unpinned run's ratio
 depends on where each simulator happened to land. The figure is the one
-measured on the CPU where QEMU's whole run was quickest (the least disturbed one); every
-CPU's figures are printed. Cases with more harts run unpinned.
+measured on the CPU where QEMU's whole run was quickest (the least
+disturbed one); every CPU's figures are printed. Cases with more harts run
+unpinned.
 
   --case NAME HARTS ACCELVP_ELF ACCELVP_EMPTY_ELF QEMU_ELF QEMU_EMPTY_ELF   (repeatable)
 
