@@ -17,7 +17,10 @@ simulators on it, and not by the same factor), so an unpinned run's ratio
 depends on where each simulator happened to land. The figure is the one
 measured on the CPU where QEMU's whole run was quickest (the least
 disturbed one); every CPU's figures are printed. Cases with more harts run
-unpinned.
+unpinned. Both simulators get the same number of timed runs, taken in
+rounds (QEMU, its empty build, accel-vp, its empty build, then again), so
+that a neighbour who takes the CPU for a while disturbs both alike and
+neither keeps its best of more tries than the other.
 
   --case NAME HARTS ACCELVP_ELF ACCELVP_EMPTY_ELF QEMU_ELF QEMU_EMPTY_ELF   (repeatable)
 
@@ -62,8 +65,13 @@ def parse(out):
     return results, instret
 
 
-def best_time(cmd, repeat, timeout, cpu=None):
-    return min((run(cmd, timeout, cpu) for _ in range(repeat)), key=lambda r: r[0])
+def best_times(cmds, rounds, timeout, cpu=None):
+    """The best CPU time of each command, run in `rounds` rounds of all of them in turn."""
+    best = [float("inf")] * len(cmds)
+    for _ in range(rounds):
+        for i, cmd in enumerate(cmds):
+            best[i] = min(best[i], run(cmd, timeout, cpu)[0])
+    return best
 
 
 def check(results, reference, harts):
@@ -81,8 +89,7 @@ def main():
     ap.add_argument("--case", nargs=6, action="append", required=True,
                     metavar=("NAME", "HARTS", "ACCELVP", "ACCELVP_EMPTY", "QEMU", "QEMU_EMPTY"))
     ap.add_argument("--accel-vp", required=True)
-    ap.add_argument("--repeat", type=int, default=5, help="timed QEMU runs per case (best is kept)")
-    ap.add_argument("--accel-vp-repeat", type=int, default=2, help="timed accel-vp runs per case (best is kept)")
+    ap.add_argument("--repeat", type=int, default=4, help="timed runs of each build per case and CPU (best is kept)")
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--cpus", help="host CPUs for the one-hart cases, comma-separated (default: all this process may use)")
     args = ap.parse_args()
@@ -115,10 +122,11 @@ def main():
         measured = []
         quickest = {}  # QEMU's best time for the work, start-up included, by CPU
         for cpu in (cpus if harts == 1 else [None]):
-            quickest[cpu] = best_time(qcmd(qelf, harts), args.repeat, args.timeout, cpu)[0]
-            qt = quickest[cpu] - best_time(qcmd(qempty, harts), args.repeat, args.timeout, cpu)[0]
-            at = (best_time(acmd(aelf, harts), args.accel_vp_repeat, args.timeout, cpu)[0] -
-                  best_time(acmd(aempty, harts), args.accel_vp_repeat, args.timeout, cpu)[0])
+            q, q_empty, a, a_empty = best_times(
+                [qcmd(qelf, harts), qcmd(qempty, harts), acmd(aelf, harts), acmd(aempty, harts)], args.repeat,
+                args.timeout, cpu)
+            quickest[cpu] = q
+            qt, at = q - q_empty, a - a_empty
             measured.append((name, harts, cpu, qn, qt, qn / max(qt, 1e-9) / 1e6, an, at, an / max(at, 1e-9) / 1e6,
                              status))
         by_cpu[(name, harts)] = {r[2]: r for r in measured}
