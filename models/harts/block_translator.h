@@ -81,21 +81,13 @@ struct TranslationHelpers {
   const InlineLoads* inline_loads = nullptr;  // none: every load calls its helper
 };
 
-// Going on to the next block in the code itself, after a block retired
-// (what run_insns does between blocks: Hart::chain_goes_on, next_block and
-// enter_block): hart fields at these offsets (bool: 1 byte, the rest 64-bit)
-// end the chain, and the next block is one of the two this block links to,
-// if translated. `enter` (hart, next block, its pc) enters it and returns the
-// address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
-// threw (the hart keeps the exception).
 // Entering the next block in the code itself when the I-cache hits its
 // lines as the lines fetched last, as the `enter` function's quick path
-// does: a block of one line, the line fetched
-// last (CacheModel::hit_again); a block of two lines, the line before the
-// last and the last (hit_again of both); a block of translated fetches
-// (BlockChain::key not 0) also while the TLB holds its translation
-// (Hart::fetch_translation_held). Offsets of 64-bit fields of the hart (h_)
-// and of a block (b_; but the 32-bit lines).
+// does: a block of one line, the line fetched last (CacheModel::hit_again);
+// a block of two lines, the line before the last and the last (hit_again of
+// both); a block of translated fetches (BlockChain::key not 0) also while
+// the TLB holds its translation (Hart::fetch_translation_held). Offsets of
+// 64-bit fields of the hart (h_) and of a block (b_; but the 32-bit lines).
 struct InlineEnter {
   int32_t h_dmi_gen, h_time_ps, h_stall_ps, h_pc;  // the DMI generation; the hart's time, fetch stall time and pc
   CacheFields icache;
@@ -105,6 +97,13 @@ struct InlineEnter {
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
 };
 
+// Going on to the next block in the code itself, after a block retired
+// (what run_insns does between blocks: Hart::chain_goes_on, next_block and
+// enter_block): hart fields at these offsets (bool: 1 byte, the rest 64-bit)
+// end the chain, and the next block is one of the two this block links to,
+// if translated. `enter` (hart, next block, its pc) enters it and returns the
+// address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
+// threw (the hart keeps the exception).
 struct BlockChain {
   // Four bytes side by side that one compare tests: three bools, stop,
   // block_abort and closed (chaining not allowed; set whenever the hart is

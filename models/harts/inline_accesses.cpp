@@ -4,6 +4,17 @@
 
 namespace avp {
 
+// Portable byte emission, as translated_chain.cpp's, which uses it too.
+void emit_previous_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg way,
+                         std::vector<size_t>& no) {
+  using namespace x86;
+  a.alu_from_mem(CMP, line, hart, c.prev_line);
+  no.push_back(a.jcc(NE));
+  a.load(way, hart, c.prev_way);
+  a.alu_from_mem(CMP, line, way, c.way_tag);
+  no.push_back(a.jcc(NE));
+}
+
 #if defined(__x86_64__)
 
 std::vector<size_t> emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op) {
@@ -45,11 +56,7 @@ std::vector<size_t> emit_previous_or_way_hit(x86::Asm& a, const CacheFields& c, 
                                              x86::Reg hint, x86::Reg way, x86::Reg tmp) {
   using namespace x86;
   std::vector<size_t> neither, not_previous;
-  a.alu_from_mem(CMP, line, hart, c.prev_line);  // hit_previous: the two swap
-  not_previous.push_back(a.jcc(NE));
-  a.load(way, hart, c.prev_way);
-  a.alu_from_mem(CMP, line, way, c.way_tag);
-  not_previous.push_back(a.jcc(NE));
+  emit_previous_holds(a, c, hart, line, way, not_previous);  // hit_previous: the two swap
   a.load(tmp, hart, c.last_line);
   a.store(hart, c.prev_line, tmp);
   const size_t swap_ways = a.jmp();

@@ -18,6 +18,12 @@ namespace avp {
 // rdi are kept.
 std::vector<size_t> emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op);
 
+// CacheModel::hit_previous's test: `line` is the cache's line before the
+// last and that line's way (left in `way`) still holds it; else one of the
+// jumps added to `no` is taken. Nothing is updated.
+void emit_previous_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg way,
+                         std::vector<size_t>& no);
+
 // CacheModel::hit_previous, else hit_way with the way index in `hint`
 // (32-bit, zero-extended), for the line in `line`: on a hit the cache's last
 // two lines and ways, its clock and the way's last use are updated as they

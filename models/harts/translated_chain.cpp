@@ -1,5 +1,7 @@
 #include "harts/translated_chain.h"
 
+#include "harts/inline_accesses.h"
+
 namespace avp {
 
 namespace {
@@ -36,11 +38,7 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
   a.alu_imm(ADD, RSI, 1);
   a.alu_from_mem(CMP, RSI, R8, c.last_line);  // hit_again(first, second): nothing but the count changes
   no.push_back(a.jcc(NE));
-  a.alu_from_mem(CMP, RDX, R8, c.prev_line);
-  no.push_back(a.jcc(NE));
-  a.load(RSI, R8, c.prev_way);  // the previous line's way still holds it
-  a.alu_from_mem(CMP, RDX, RSI, c.way_tag);
-  no.push_back(a.jcc(NE));
+  emit_previous_holds(a, c, R8, RDX, RSI, no);  // the first line is the one before, still in its way
   a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first line's; the second's below
   a.bind(again);
   a.load(RDX, RCX, e.b_fetch_hit_ps);
