@@ -23,14 +23,6 @@ using x86::Reg;
 
 // Operations translated code calls rather than inlines (as rv_semantics.h defines them).
 uint64_t op_mulhsu(uint64_t a, uint64_t b) { return rv::sem::mulhsu(a, b); }
-uint64_t op_div(uint64_t a, uint64_t b) { return rv::sem::div(a, b); }
-uint64_t op_divu(uint64_t a, uint64_t b) { return b == 0 ? ~0ull : a / b; }
-uint64_t op_rem(uint64_t a, uint64_t b) { return rv::sem::rem(a, b); }
-uint64_t op_remu(uint64_t a, uint64_t b) { return b == 0 ? a : a % b; }
-uint64_t op_divw(uint64_t a, uint64_t b) { return rv::sem::divw(a, b); }
-uint64_t op_divuw(uint64_t a, uint64_t b) { return rv::sem::divuw(a, b); }
-uint64_t op_remw(uint64_t a, uint64_t b) { return rv::sem::remw(a, b); }
-uint64_t op_remuw(uint64_t a, uint64_t b) { return rv::sem::remuw(a, b); }
 
 constexpr Reg kGuestRegs = x86::R15;  // the guest register file (x)
 // Callee-saved host registers that hold the block's most used guest registers.
@@ -126,9 +118,38 @@ class Translator {
   void chain() {
     const std::vector<size_t> end = emit_chain_checks(a_, *chain_);
     emit_loop_back(a_, *chain_, body_);
+    for (size_t f : to_enter_) a_.bind(f);
     write_back();  // the next block reloads what it keeps in registers
     to_frame_exit_.push_back(emit_enter_next(a_, *chain_));
     for (size_t f : end) a_.bind(f);
+    for (size_t f : to_retired_) a_.bind(f);
+  }
+  // What run_insns adds when the block ran to its end (Hart::retire_block); r8: the hart.
+  void retire_counts() {
+    const BlockRetire& r = *retire_;
+    const auto add = [this](int32_t field, uint64_t v) {
+      if (v <= INT32_MAX) {  // the usual case: one instruction
+        a_.alu_mem_imm(x86::ADD, x86::R8, field, static_cast<int32_t>(v));
+        return;
+      }
+      a_.mov_imm(x86::RCX, v);
+      a_.alu_to_mem(x86::ADD, x86::R8, field, x86::RCX);
+    };
+    add(r.minstret, n_);
+    add(r.mcycle, r.cycles);
+    add(r.time_ps, r.ps);
+    for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
+  }
+  // A branch to the block's own start: the tail's steps at the branch, with
+  // nothing to look up (emit_self_loop), so each such branch has its own
+  // host branches to predict. A block a helper settled takes the tail.
+  void self_loop() {
+    a_.mov_imm(x86::RAX, pc_);
+    a_.load(x86::R8, x86::RSP, 0);
+    a_.alu_mem_imm(x86::CMP, x86::R8, retire_->settled, 0, false);
+    to_tail_.push_back(a_.jcc(x86::NE));
+    retire_counts();
+    for (size_t f : emit_self_loop(a_, *chain_, body_, to_enter_)) to_retired_.push_back(f);
   }
   // Guest register g into host register r.
   void into(Reg r, unsigned g) {
@@ -150,6 +171,7 @@ class Translator {
   }
   // The block ran to its end: the next pc in rax, then the tail.
   void exit(uint64_t next_pc) {
+    if (next_pc == pc_ && chain_ && chain_->inline_enter && chain_->self) return self_loop();
     a_.mov_imm(x86::RAX, next_pc);
     to_tail_.push_back(a_.jmp());
   }
@@ -160,18 +182,7 @@ class Translator {
       a_.load(x86::R8, x86::RSP, 0);
       a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
       plain = a_.jcc(x86::NE);
-      const auto add = [this](int32_t field, uint64_t v) {
-        if (v <= INT32_MAX) {  // the usual case: one instruction
-          a_.alu_mem_imm(x86::ADD, x86::R8, field, static_cast<int32_t>(v));
-          return;
-        }
-        a_.mov_imm(x86::RCX, v);
-        a_.alu_to_mem(x86::ADD, x86::R8, field, x86::RCX);
-      };
-      add(r.minstret, n_);
-      add(r.mcycle, r.cycles);
-      add(r.time_ps, r.ps);
-      for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
+      retire_counts();
       if (chain_) chain();
       a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);
       to_epilogue_.push_back(a_.jmp());
@@ -179,6 +190,41 @@ class Translator {
     }
     a_.mov_imm(x86::RDX, n_);
     to_epilogue_.push_back(a_.jmp());
+  }
+  // DIV[U][W] and REM[U][W] into rax, with RISC-V's results where x86 faults:
+  // a zero divisor (quotient all ones, remainder the dividend) and a signed
+  // divisor of -1 (quotient the negated dividend, which wraps for the most
+  // negative one; remainder 0). W: 32-bit operands, the result sign-extended.
+  void divide(const Insn& d) {
+    using namespace x86;
+    const bool w = d.op == rv::DIV || d.op == rv::DIVU || d.op == rv::REM || d.op == rv::REMU;
+    const bool is_signed = d.op == rv::DIV || d.op == rv::REM || d.op == rv::DIVW || d.op == rv::REMW;
+    const bool rem = d.op == rv::REM || d.op == rv::REMU || d.op == rv::REMW || d.op == rv::REMUW;
+    into(RCX, d.rs2);
+    into(RAX, d.rs1);
+    a_.test(RCX, RCX, w);
+    const size_t by_zero = a_.jcc(E);
+    size_t by_minus_one = 0;
+    if (is_signed) {
+      a_.alu_imm(CMP, RCX, -1, w);
+      by_minus_one = a_.jcc(E);
+      a_.sign_rax_into_rdx(w);
+    } else {
+      a_.zero(RDX);
+    }
+    a_.div_wide(RCX, is_signed, w);
+    if (rem) a_.mov(RAX, RDX);
+    std::vector<size_t> done{a_.jmp()};
+    if (is_signed) {
+      a_.bind(by_minus_one);
+      if (rem) a_.zero(RAX);
+      else a_.neg(RAX, w);
+      done.push_back(a_.jmp());
+    }
+    a_.bind(by_zero);
+    if (!rem) a_.mov_imm(RAX, ~uint64_t{0});  // a remainder is the dividend, in rax already
+    for (size_t f : done) a_.bind(f);
+    if (!w) a_.movsxd(RAX, RAX);
   }
   void call_pure(uint64_t (*fn)(uint64_t, uint64_t), const Insn& d) {
     into(x86::RDI, d.rs1);
@@ -221,6 +267,8 @@ class Translator {
   std::vector<Stub> stubs_;
   std::vector<size_t> to_tail_, to_epilogue_;
   std::vector<size_t> to_frame_exit_;  // registers written back already
+  std::vector<size_t> to_enter_;       // the tail's entering of the block in rcx (registers not written back)
+  std::vector<size_t> to_retired_;     // the tail's exit as retired (the chain ended)
   size_t body_ = 0;                     // where the code continues after loading the registers
 };
 
@@ -314,14 +362,8 @@ void Translator::alu(const Insn& d, uint64_t pc) {
     case rv::LUI: a_.mov_imm(RAX, static_cast<uint64_t>(d.imm)); break;
     case rv::AUIPC: a_.mov_imm(RAX, pc + d.imm); break;
     case rv::MULHSU: call_pure(op_mulhsu, d); break;
-    case rv::DIV: call_pure(op_div, d); break;
-    case rv::DIVU: call_pure(op_divu, d); break;
-    case rv::REM: call_pure(op_rem, d); break;
-    case rv::REMU: call_pure(op_remu, d); break;
-    case rv::DIVW: call_pure(op_divw, d); break;
-    case rv::DIVUW: call_pure(op_divuw, d); break;
-    case rv::REMW: call_pure(op_remw, d); break;
-    case rv::REMUW: call_pure(op_remuw, d); break;
+    case rv::DIV: case rv::DIVU: case rv::REM: case rv::REMU:
+    case rv::DIVW: case rv::DIVUW: case rv::REMW: case rv::REMUW: divide(d); break;
     case rv::SLL: case rv::SRL: case rv::SRA: case rv::SLLW: case rv::SRLW: case rv::SRAW: {
       into(RCX, d.rs2);
       into(RAX, d.rs1);

@@ -73,7 +73,7 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
   a.alu_to_mem(ADD, hart, stall_ps, RDX);
 }
 
-std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
+std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
   std::vector<size_t> end;
   a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24), false);  // little-endian: the key is byte 3
@@ -95,6 +95,12 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
   a.load(RCX, R8, c.mip);
   a.alu_from_mem(AND, RCX, R8, c.mie);
   end.push_back(a.jcc(NE));
+  return end;
+}
+
+std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
+  using namespace x86;
+  std::vector<size_t> end = emit_chain_stops(a, c);
   // The linked block: rcx = link[i] for the i with link_pc[i] == pc (set
   // whenever link_pc[i] is a pc), both addressed from rdx = &link_pc[i].
   const auto link_from_pc = static_cast<int32_t>(reinterpret_cast<const char*>(c.link) -
@@ -121,6 +127,15 @@ void emit_loop_back(x86::Asm& a, const BlockChain& c, size_t body) {
   const size_t other = a.jcc(NE);
   emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body);
   a.bind(other);
+}
+
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter) {
+  using namespace x86;
+  std::vector<size_t> end = emit_chain_stops(a, c);
+  a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
+  emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body);
+  to_enter.push_back(a.jmp());
+  return end;
 }
 
 size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {

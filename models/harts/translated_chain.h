@@ -15,6 +15,10 @@ namespace avp {
 // through with rcx = the linked block at the next pc, which is translated.
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c);
 
+// The checks other than the link's (Hart::chain_goes_on); returns the jumps
+// taken when the chain ends here.
+std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c);
+
 // A cache hit of the time in rdx, done by the code: the hart's (at `hart`)
 // hit count plus one, its time and a stall time plus rdx. Also for the
 // loads' fast path (inline_accesses.cpp).
@@ -25,6 +29,16 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
 // to `body`, its code after the registers are loaded (they are still in
 // place); else falls through. The block retired and the checks passed.
 void emit_loop_back(x86::Asm& a, const BlockChain& c, size_t body);
+
+// A branch of the block to its own start (rax: its pc, r8: the hart; the
+// block retired): the block is its own next block without a look at the
+// links (it is alive and translated while it runs, and a change of its code
+// or fetch regime sets the gate or the DMI generation). Checks as
+// emit_chain_stops, then loops to `body` when it enters itself in the code;
+// else jumps, with rcx = the block, to the jumps added to `to_enter` (where
+// the block end writes the registers back and calls `enter`). Returns the
+// jumps taken when the chain ends here.
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter);
 
 // Enters the block in rcx (the block's registers are written back) and jumps
 // to its code; returns the jump taken when entering threw, which leaves with

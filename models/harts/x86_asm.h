@@ -57,7 +57,7 @@ class Asm {
     modrm(3, op, dst);
     imm32(static_cast<uint32_t>(imm));
   }
-  void test(Reg a, Reg b) { rr(0x85, b, a, true); }
+  void test(Reg a, Reg b, bool w = true) { rr(0x85, b, a, w); }
   void alu_to_mem(Alu op, Reg base, int32_t disp, Reg src) { mem(static_cast<uint8_t>(op * 8 + 1), src, base, disp); }
   void alu_from_mem(Alu op, Reg dst, Reg base, int32_t disp) { mem(static_cast<uint8_t>(op * 8 + 3), dst, base, disp); }
   void cmp_byte(Reg base, int32_t disp, uint8_t v) {  // cmp byte [base + disp], v
@@ -98,6 +98,23 @@ class Asm {
     rex(true, 0, src);
     put(0xF7);
     modrm(3, is_signed ? 5 : 4, src);
+  }
+  // rax = rdx:rax / src, rdx = the remainder, unsigned (div) or signed
+  // (idiv); edx:eax and 32-bit results without `w`. Faults on a zero src and
+  // on a signed quotient that does not fit: the caller rules both out.
+  void div_wide(Reg src, bool is_signed, bool w) {
+    rex(w, 0, src);
+    put(0xF7);
+    modrm(3, is_signed ? 7 : 6, src);
+  }
+  void sign_rax_into_rdx(bool w) {  // cqo (w) or cdq: rdx (edx) = copies of rax's (eax's) sign bit
+    rex(w, 0, 0);
+    put(0x99);
+  }
+  void neg(Reg r, bool w = true) {
+    rex(w, 0, r);
+    put(0xF7);
+    modrm(3, 3, r);
   }
   void movsxd(Reg dst, Reg src) {  // dst = sign-extended low 32 bits of src
     rex(true, dst, src);
