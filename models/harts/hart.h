@@ -199,6 +199,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
     if (lazy_) settle_to(static_cast<uint32_t>(cur_ - lazy_->insns.data()));
   }
   void settle_to(uint32_t n);  // counts lazy_'s instructions up to n
+  // The local time (ps) settle() would leave, without counting anything: a
+  // direct bus transaction needs only its time, and a block nothing settled
+  // is retired by its translated code, which goes on to the next block.
+  uint64_t settled_time_ps() const;
   void retire_block(const Block& b);
   void note_block_costs(Block& b) const;
   // hart_chain.cpp: the threaded loop, from instruction `from` of b (entered);

@@ -87,6 +87,15 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
   history_.record_block(&b);
 }
 
+uint64_t Hart::settled_time_ps() const {
+  uint64_t ps = time_.ps();
+  if (!lazy_) return ps;
+  const uint64_t* cost_ps = cluster_.cost_ps();
+  const auto n = static_cast<uint32_t>(cur_ - lazy_->insns.data());
+  for (uint32_t i = settled_; i < n; ++i) ps += cost_ps[lazy_->insns[i].cls];
+  return ps;
+}
+
 void Hart::settle_to(uint32_t n) {
   const uint64_t* cost_ps = cluster_.cost_ps();
   const uint64_t* cost_cycles = cluster_.cost_cycles();

@@ -31,10 +31,14 @@ uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bo
 }
 
 uint64_t Hart::bus_traffic(const HartTraffic* t, unsigned n) {
-  settle();  // the transactions' time counts the instructions before them
   TimingPath* path[2];
-  for (unsigned i = 0; i < n; ++i) path[i] = timing_path(t[i].pa, t[i].len);
-  const sc_core::sc_time start = time_.offset();  // each transaction's time; the caller adds its latency
+  bool direct = true;
+  for (unsigned i = 0; i < n; ++i) direct &= (path[i] = timing_path(t[i].pa, t[i].len)) != nullptr;
+  // The transactions' time counts the instructions before them. A TLM
+  // transaction's target may wait, and others then look: those are retired.
+  if (!direct) settle();
+  const uint64_t now = settled_time_ps();
+  const sc_core::sc_time start = from_ps(now);  // each transaction's time; the caller adds its latency
   sc_core::sc_time delay;
   bool replay[2];
   {
@@ -53,9 +57,9 @@ uint64_t Hart::bus_traffic(const HartTraffic* t, unsigned n) {
     }
   }
   for (unsigned i = 0; i < n; ++i)
-    if (replay[i]) deferred_.push_back({t[i], time_.ps()});
+    if (replay[i]) deferred_.push_back({t[i], now});
   const uint64_t end = to_ps(delay);
-  return end > time_.ps() ? end - time_.ps() : 0;
+  return end > now ? end - now : 0;
 }
 
 void Hart::replay_traffic(bool parked) {
