@@ -68,6 +68,7 @@ class Translator {
     if (!ended) exit(pc);
     for (size_t f : to_tail_) a_.bind(f);
     tail();
+    for (const QuantumEnd& q : quantum_ends_) emit_quantum_end(a_, *chain_, q, retired_);
     for (const Stub& s : stubs_) stub(s);
     for (size_t f : to_epilogue_) a_.bind(f);
     write_back();
@@ -116,13 +117,14 @@ class Translator {
   // After the retire (rax: the next pc, r8: the hart): on to the next block,
   // or to the code after this (the exit as retired) when the chain ends here.
   void chain() {
-    const std::vector<size_t> end = emit_chain_checks(a_, *chain_);
+    const std::vector<size_t> end = emit_chain_checks(a_, *chain_, quantum_ends_);
     emit_loop_back(a_, *chain_, body_);
     for (size_t f : to_enter_) a_.bind(f);
     write_back();  // the next block reloads what it keeps in registers
     to_frame_exit_.push_back(emit_enter_next(a_, *chain_));
     for (size_t f : end) a_.bind(f);
     for (size_t f : to_retired_) a_.bind(f);
+    retired_ = a_.size();
   }
   // What run_insns adds when the block ran to its end (Hart::retire_block); r8: the hart.
   void retire_counts() {
@@ -149,7 +151,7 @@ class Translator {
     a_.alu_mem_imm(x86::CMP, x86::R8, retire_->settled, 0, false);
     to_tail_.push_back(a_.jcc(x86::NE));
     retire_counts();
-    for (size_t f : emit_self_loop(a_, *chain_, body_, to_enter_)) to_retired_.push_back(f);
+    for (size_t f : emit_self_loop(a_, *chain_, body_, to_enter_, quantum_ends_)) to_retired_.push_back(f);
   }
   // Guest register g into host register r.
   void into(Reg r, unsigned g) {
@@ -269,6 +271,8 @@ class Translator {
   std::vector<size_t> to_frame_exit_;  // registers written back already
   std::vector<size_t> to_enter_;       // the tail's entering of the block in rcx (registers not written back)
   std::vector<size_t> to_retired_;     // the tail's exit as retired (the chain ended)
+  size_t retired_ = 0;                 // where it is
+  std::vector<QuantumEnd> quantum_ends_;
   size_t body_ = 0;                     // where the code continues after loading the registers
 };
 

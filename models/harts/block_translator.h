@@ -125,6 +125,10 @@ struct BlockChain {
   // itself and enters itself in the code, it goes on in its code without
   // writing its registers back and loading them again.
   const void* self = nullptr;
+  // At a quantum's end (hart): nonzero when the hart goes on without leaving
+  // its chain (it has done what the run loop does there); 0 ends the chain
+  // (none: every quantum's end does).
+  uint64_t (*quantum_end)(void* hart) = nullptr;
 };
 
 // Where chained code enters a block: after its prologue, which every block shares.

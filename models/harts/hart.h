@@ -232,6 +232,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   template <bool kTranslatedFetch>
   static const uint8_t* translated_enter(void* hart, const void* block, uint64_t pc) noexcept;
   const uint8_t* enter_translated(const Block& b, uint32_t quick) noexcept;  // translated_enter's general case
+  static uint64_t translated_quantum_end(void* hart) noexcept;  // BlockChain::quantum_end
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
   uint64_t exec(const rv::Insn& d, uint64_t pc);

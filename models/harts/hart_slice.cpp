@@ -103,6 +103,18 @@ void Hart::quantum_sync() {
   else sync();
 }
 
+// What the run loop does at a quantum's end when the hart runs on without a
+// wait (quantum_sync; the block retired in its code, so nothing is left to
+// settle), done from translated code, whose chain then goes on. 0 when the
+// run loop has to do it: a wait, the parallel schedule, a deadline met, or a
+// full translation cache to empty at this block boundary.
+uint64_t Hart::translated_quantum_end(void* hart) noexcept {
+  Hart& h = *static_cast<Hart*>(hart);
+  if (h.parallel_ || h.code_full_ || !h.time_.run_on()) return 0;
+  h.check_deadline(h.time_.now());
+  return !h.timed_out_;
+}
+
 void Hart::sync_to_grid() {
   if (grid_boundary(to_ps(sc_core::sc_time_stamp()))) {
     time_.sync();

@@ -148,7 +148,8 @@ void Hart::translate(const Block& b) {
                          offset(&s_.mip), offset(&s_.mie),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          in_block(&b.code),
-                         b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &b};
+                         b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &b,
+                         &translated_quantum_end};
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   // A full arena is emptied at the next block boundary (the code runs until then).
   if (!b.code && code_.full()) code_full_ = true;

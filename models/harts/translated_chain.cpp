@@ -73,14 +73,19 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
   a.alu_to_mem(ADD, hart, stall_ps, RDX);
 }
 
-std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c) {
+std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;
   std::vector<size_t> end;
   a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24), false);  // little-endian: the key is byte 3
   end.push_back(a.jcc(NE));
   a.load(RCX, R8, c.time_ps);
   a.alu_from_mem(CMP, RCX, R8, c.quantum_ps);
-  end.push_back(a.jcc(AE));
+  if (c.quantum_end) {
+    const size_t jump = a.jcc(AE);
+    quantum_ends.push_back({jump, a.size()});
+  } else {
+    end.push_back(a.jcc(AE));
+  }
   a.load(RCX, R8, c.limit);
   a.test(RCX, RCX);
   const size_t no_limit = a.jcc(E);
@@ -98,9 +103,25 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c) {
   return end;
 }
 
-std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c) {
+void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired) {
   using namespace x86;
-  std::vector<size_t> end = emit_chain_stops(a, c);
+  a.bind(q.jump);
+  a.push(RAX);  // the pc; with the padding the stack stays 16-byte aligned at the call
+  a.alu_imm(SUB, RSP, 8);
+  a.mov(RDI, R8);
+  a.call(reinterpret_cast<const void*>(c.quantum_end));
+  a.alu_imm(ADD, RSP, 8);
+  a.pop(RCX);
+  a.load(R8, RSP, 0);
+  a.test(RAX, RAX);
+  a.mov(RAX, RCX);
+  a.bind(a.jcc(E), retired);
+  a.bind(a.jmp(), q.resume);
+}
+
+std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends) {
+  using namespace x86;
+  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends);
   // The linked block: rcx = link[i] for the i with link_pc[i] == pc (set
   // whenever link_pc[i] is a pc), both addressed from rdx = &link_pc[i].
   const auto link_from_pc = static_cast<int32_t>(reinterpret_cast<const char*>(c.link) -
@@ -129,9 +150,10 @@ void emit_loop_back(x86::Asm& a, const BlockChain& c, size_t body) {
   a.bind(other);
 }
 
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter) {
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter,
+                                   std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;
-  std::vector<size_t> end = emit_chain_stops(a, c);
+  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
   emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body);
   to_enter.push_back(a.jmp());

@@ -11,13 +11,25 @@
 
 namespace avp {
 
+// A quantum's end met by the checks (with BlockChain::quantum_end): the
+// jump to the code that asks quantum_end (emit_quantum_end, out of the hot
+// path), and where the checks go on when it says so.
+struct QuantumEnd {
+  size_t jump, resume;
+};
+
 // The checks; returns the jumps taken when the chain ends here. Falls
 // through with rcx = the linked block at the next pc, which is translated.
-std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c);
+std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends);
 
 // The checks other than the link's (Hart::chain_goes_on); returns the jumps
 // taken when the chain ends here.
-std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c);
+std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends);
+
+// The code a QuantumEnd jumps to (rax: the next pc, r8: the hart): calls
+// quantum_end, then goes on with the checks, or to `retired` (the chain ends;
+// rax: the next pc).
+void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired);
 
 // A cache hit of the time in rdx, done by the code: the hart's (at `hart`)
 // hit count plus one, its time and a stall time plus rdx. Also for the
@@ -38,7 +50,8 @@ void emit_loop_back(x86::Asm& a, const BlockChain& c, size_t body);
 // else jumps, with rcx = the block, to the jumps added to `to_enter` (where
 // the block end writes the registers back and calls `enter`). Returns the
 // jumps taken when the chain ends here.
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter);
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter,
+                                   std::vector<QuantumEnd>& quantum_ends);
 
 // Enters the block in rcx (the block's registers are written back) and jumps
 // to its code; returns the jump taken when entering threw, which leaves with

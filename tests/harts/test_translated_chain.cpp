@@ -1,6 +1,7 @@
 // Translated blocks going on to the next block in their code
 // (models/harts/translated_chain.cpp): a block that loops to itself runs
-// until the quantum is used; each of the run loop's other checks, a missing
+// until the quantum is used (or on past its end while quantum_end says so);
+// each of the run loop's other checks, a missing
 // link, an untranslated successor or another fetch regime ends the chain
 // after one block; entering the next block gets its block and pc, and an
 // enter that fails is reported with the pc. The hart is a fake whose fields
@@ -20,6 +21,9 @@ namespace {
 using namespace avp;
 using namespace avp::rv;
 using test::FakeWay;
+
+constexpr uint64_t kPc = 0x1000;
+constexpr uint64_t kBlockPs = 3000;
 
 struct FakeBlock {
   uint64_t link_pc[2] = {~0ull, ~0ull};
@@ -51,7 +55,16 @@ struct FakeHart {
   const void* lazy = nullptr;
   bool enter_fails = false;
   std::vector<std::pair<const FakeBlock*, uint64_t>> entered;
+  unsigned quantum_ends = 0, quantum_goes_on = 0;  // quantum_end's calls, and how many of them go on
 };
+
+// The run loop at a quantum's end: the next quantum, while goes_on lasts.
+uint64_t fake_quantum_end(void* hart) {
+  FakeHart& h = *static_cast<FakeHart*>(hart);
+  if (++h.quantum_ends > h.quantum_goes_on) return 0;
+  h.quantum_ps += 5 * kBlockPs;
+  return 1;
+}
 
 const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
   FakeHart& h = *static_cast<FakeHart*>(hart);
@@ -61,17 +74,15 @@ const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
   return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
 }
 
-constexpr uint64_t kPc = 0x1000;
-constexpr uint64_t kBlockPs = 3000;
-
 class TranslatedChain : public ::testing::Test {
  protected:
   // The block at kPc: x1 += 1, then a jump back to kPc; linked to itself.
   void SetUp() override { translate(0); }
   // Its code, for fetch regime `key`; with `inline_enter`, it enters the next
   // block itself when it can, with `loop_back` itself in its code (BlockChain::self);
-  // `step` the add's immediate.
-  void translate(uint8_t key, bool inline_enter = false, bool loop_back = false, int64_t step = 1) {
+  // `step` the add's immediate; with `quantum_end`, fake_quantum_end at a quantum's end.
+  void translate(uint8_t key, bool inline_enter = false, bool loop_back = false, int64_t step = 1,
+                 bool quantum_end = false) {
     Insn add;
     add.op = ADDI;
     add.rd = add.rs1 = 1;
@@ -105,7 +116,8 @@ class TranslatedChain : public ::testing::Test {
                            block_.link_pc, reinterpret_cast<const void* const*>(block_.link),
                            in_block(&block_.code),   &fake_enter,
                            inline_enter ? &enter : nullptr,
-                           loop_back ? &block_ : nullptr};
+                           loop_back ? &block_ : nullptr,
+                           quantum_end ? &fake_quantum_end : nullptr};
     block_.code = translate_block(insns_.back().data(), insns_.back().size(), kPc, TranslationHelpers{}, &retire,
                                   &chain, arena_);
     ASSERT_NE(block_.code, nullptr);
@@ -150,6 +162,23 @@ TEST_F(TranslatedChain, RunsUntilTheQuantumIsUsed) {
   for (const auto& [block, pc] : hart_.entered) {
     EXPECT_EQ(block, &block_);
     EXPECT_EQ(pc, kPc);
+  }
+}
+
+// Through `enter` (the tail's checks) and looping in its own code (the
+// branch's own checks): two more quanta, then quantum_end ends the chain.
+TEST_F(TranslatedChain, GoesOnPastAQuantumsEndWhileQuantumEndSaysSo) {
+  for (const bool loop_back : {false, true}) {
+    SCOPED_TRACE(loop_back ? "loop back" : "enter");
+    translate(0, loop_back, loop_back, 1, true);
+    hart_.quantum_goes_on = 2;
+    const JitStep s = run();
+    EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
+    EXPECT_EQ(s.value, kPc);
+    EXPECT_EQ(x_[1], 15u);
+    EXPECT_EQ(hart_.minstret, 30u);
+    EXPECT_EQ(hart_.time_ps, 15 * kBlockPs);
+    EXPECT_EQ(hart_.quantum_ends, 3u);
   }
 }
 
