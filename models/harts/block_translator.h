@@ -95,6 +95,7 @@ struct InlineEnter {
   int32_t h_lazy, h_settled;                              // the block entered, and its instructions counted (32-bit)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
+  bool hits_take_no_time = false;      // the I-cache's hit time is 0: an entry adds nothing to the times
 };
 
 // Going on to the next block in the code itself, after a block retired

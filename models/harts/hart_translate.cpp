@@ -142,7 +142,8 @@ void Hart::translate(const Block& b) {
                           in_block(&b.first_line),
                           in_block(&b.fetch_hit_ps),
                           offset(tlb_.inserts_address()),
-                          in_block(&b.tlb_until)};
+                          in_block(&b.tlb_until),
+                          icache_.hit_time() == 0};
   const BlockChain chain{offset(&stop_), b.key, offset(&kernel_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
                          offset(&s_.mip), offset(&s_.mie),

@@ -41,8 +41,12 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
   emit_previous_holds(a, c, R8, RDX, RSI, no);  // the first line is the one before, still in its way
   a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first line's; the second's below
   a.bind(again);
-  a.load(RDX, RCX, e.b_fetch_hit_ps);
-  emit_cache_hit(a, R8, c.hits, e.h_time_ps, e.h_stall_ps);
+  if (e.hits_take_no_time) {
+    a.alu_mem_imm(ADD, R8, c.hits, 1);
+  } else {
+    a.load(RDX, RCX, e.b_fetch_hit_ps);
+    emit_cache_hit(a, R8, c.hits, e.h_time_ps, e.h_stall_ps);
+  }
   a.store(R8, e.h_pc, RAX);
   a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block
   a.mov(RSI, RDX);

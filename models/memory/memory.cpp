@@ -139,7 +139,7 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
 
 void Memory::time(uint64_t offset, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) {
   if (c.kind == CacheTrafficExtension::Replay) {  // counted already: the open rows only
-    if (rows_) delay += rows_->access(offset, len, sc_core::sc_time_stamp() + delay);
+    if (rows_) delay += rows_->access(offset, len, delay);
     return;
   }
   if (rows_ && c.deferred) c.replay = true;
@@ -147,7 +147,7 @@ void Memory::time(uint64_t offset, unsigned len, CacheTrafficExtension& c, sc_co
 }
 
 void Memory::count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay, bool rows) {
-  if (rows_ && rows) delay += rows_->access(offset, bytes, sc_core::sc_time_stamp() + delay);
+  if (rows_ && rows) delay += rows_->access(offset, bytes, delay);
   if (write) {
     writes_.inc();
     bytes_written_.inc(bytes);

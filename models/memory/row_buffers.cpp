@@ -51,7 +51,7 @@ uint64_t RowBuffers::activation_start(std::set<uint64_t>& bank, uint64_t at) {
   return start;
 }
 
-sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& arrive) {
+sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead) {
   sc_core::sc_time extra = sc_core::SC_ZERO_TIME;
   if (open_.empty() || bytes == 0) return extra;
   const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
@@ -64,7 +64,7 @@ sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_co
       continue;
     }
     if (!activated_.empty()) {  // the bank's row cycle: the activation may have to wait
-      const uint64_t at = (arrive + extra).value();
+      const uint64_t at = (sc_core::sc_time_stamp() + ahead + extra).value();
       const sc_core::sc_time wait = sc_core::sc_time::from_value(activation_start(activated_[bank], at) - at);
       bank_wait_.sample(wait.to_seconds() * 1e9);
       extra += wait;

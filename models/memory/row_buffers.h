@@ -31,10 +31,10 @@ class RowBuffers {
   // Parameters and statistics under owner's name; throws ParamError for bad parameters.
   explicit RowBuffers(const sc_core::sc_object* owner);
   // The latency an access of `bytes` at `offset` (from the memory's start),
-  // arriving at `arrive` (simulated), adds: one hit, activation or precharge
-  // and activation per row it touches, in address order, each after any wait
-  // for its bank's row cycle.
-  sc_core::sc_time access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& arrive);
+  // arriving `ahead` after SystemC time, adds: one hit, activation or
+  // precharge and activation per row it touches, in address order, each
+  // after any wait for its bank's row cycle.
+  sc_core::sc_time access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead);
 
  private:
   Param<uint32_t> banks_;

@@ -107,7 +107,8 @@ class TranslatedChain : public ::testing::Test {
                             offset(&hart_.history_mask), offset(&hart_.history_ring), offset(&hart_.lazy),
                             offset(&hart_.settled),      in_block(&block_.fetch_gen), in_block(&block_.lines),
                             in_block(&block_.first_line), in_block(&block_.fetch_hit_ps),
-                            offset(&hart_.tlb_inserts),  in_block(&block_.tlb_until)};
+                            offset(&hart_.tlb_inserts),  in_block(&block_.tlb_until),
+                            hits_take_no_time_};
     const BlockChain chain{offset(&hart_.stop),      key,
                            offset(&hart_.kernel),    offset(&hart_.time_ps),
                            offset(&hart_.quantum_ps), offset(&hart_.limit),
@@ -143,6 +144,7 @@ class TranslatedChain : public ::testing::Test {
   }
 
   std::vector<std::vector<Insn>> insns_;
+  bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
   CodeArena arena_;
   FakeBlock block_;
   FakeHart hart_;
@@ -237,6 +239,22 @@ TEST_F(TranslatedChain, ChainsOnlyInTheBlocksFetchRegime) {
   hart_.fetch_key = 1;
   hart_.stop = true;
   expect_one_block();
+}
+
+// An I-cache whose hits take no time: entries in the code count the hits
+// and add nothing to the times (the block's fetch_hit_ps is not read).
+TEST_F(TranslatedChain, EntersWithoutTimeWhenHitsTakeNone) {
+  hits_take_no_time_ = true;
+  translate(0, true);
+  const void* ring[8] = {};
+  hart_.last_line = 0x40;
+  hart_.history_ring = ring;
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(x_[1], 5u);
+  EXPECT_EQ(hart_.time_ps, 5 * kBlockPs);
+  EXPECT_EQ(hart_.hits, 4u);
+  EXPECT_EQ(hart_.stall_ps, 0u);
 }
 
 // Entering in the code: the block's one line is the I-cache's last, so each
