@@ -221,9 +221,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   static JitStep translated_load(void* hart, uint64_t addr, uint64_t pc, const rv::Insn* d) noexcept;
   template <typename T>
   static JitStep translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
-  // Their general cases (load<T>, store<T>, with traps and errors kept), out of line.
-  template <typename T, typename R>
-  static JitStep translated_load_general(Hart& h, uint64_t addr) noexcept;
+  // The store's general case (store<T>, with traps and errors kept), out of line.
   template <typename T>
   static JitStep translated_store_general(Hart& h, uint64_t addr, uint64_t v) noexcept;
   // A DMI access whose line hits the D-cache's quick checks (hit time added), or false with nothing done.

@@ -20,11 +20,11 @@ JitStep Hart::failed() noexcept {
   return {0, kExitTrapped};
 }
 
-// The helpers' fast paths call nothing, so they need no stack frame: a DMI
-// access whose line hits the D-cache's quick checks (a store also neither
-// near a reservation nor on decoded code). Everything else goes to the
-// general case, which does the same from the start (the quick checks have
-// no effect when they fail).
+// The store helper's fast path calls nothing, so it needs no stack frame: a
+// DMI access whose line hits the D-cache's quick checks, neither near a
+// reservation nor on decoded code. Everything else goes to the general case,
+// which does the same from the start (the quick checks have no effect when
+// they fail).
 [[gnu::always_inline]] inline bool Hart::data_quick_hit(uint64_t pa, bool write) {
   if (!dcache_.enabled()) return false;
   const uint64_t line = pa >> dcache_.line_bits();
@@ -38,17 +38,8 @@ JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn
   Hart& h = *static_cast<Hart*>(hart);
   h.s_.pc = pc;
   h.cur_ = d;
-  const uint64_t off = addr - h.rd_.base;
-  if (off < h.rd_.size && h.rd_.size - off >= sizeof(T) && h.data_quick_hit(addr + h.rd_.pa_delta, false)) {
-    T v;
-    std::memcpy(&v, h.rd_.ptr + off, sizeof(T));
-    return {static_cast<uint64_t>(static_cast<R>(v)), h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
-  }
-  return translated_load_general<T, R>(h, addr);
-}
-
-template <typename T, typename R>
-JitStep Hart::translated_load_general(Hart& h, uint64_t addr) noexcept {
+  // The code did the quick checks the store helper does (InlineLoads): a
+  // load here is a miss, or in another region.
   try {
     const auto v = static_cast<uint64_t>(static_cast<R>(h.load<T>(addr)));
     return {v, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
