@@ -8,6 +8,7 @@
 #include "harts/inline_accesses.h"
 #include "harts/rv_semantics.h"
 #include "harts/translated_chain.h"
+#include "harts/translated_divide.h"
 #include "harts/x86_asm.h"
 
 namespace avp {
@@ -193,40 +194,10 @@ class Translator {
     a_.mov_imm(x86::RDX, n_);
     to_epilogue_.push_back(a_.jmp());
   }
-  // DIV[U][W] and REM[U][W] into rax, with RISC-V's results where x86 faults:
-  // a zero divisor (quotient all ones, remainder the dividend) and a signed
-  // divisor of -1 (quotient the negated dividend, which wraps for the most
-  // negative one; remainder 0). W: 32-bit operands, the result sign-extended.
   void divide(const Insn& d) {
-    using namespace x86;
-    const bool w = d.op == rv::DIV || d.op == rv::DIVU || d.op == rv::REM || d.op == rv::REMU;
-    const bool is_signed = d.op == rv::DIV || d.op == rv::REM || d.op == rv::DIVW || d.op == rv::REMW;
-    const bool rem = d.op == rv::REM || d.op == rv::REMU || d.op == rv::REMW || d.op == rv::REMUW;
-    into(RCX, d.rs2);
-    into(RAX, d.rs1);
-    a_.test(RCX, RCX, w);
-    const size_t by_zero = a_.jcc(E);
-    size_t by_minus_one = 0;
-    if (is_signed) {
-      a_.alu_imm(CMP, RCX, -1, w);
-      by_minus_one = a_.jcc(E);
-      a_.sign_rax_into_rdx(w);
-    } else {
-      a_.zero(RDX);
-    }
-    a_.div_wide(RCX, is_signed, w);
-    if (rem) a_.mov(RAX, RDX);
-    std::vector<size_t> done{a_.jmp()};
-    if (is_signed) {
-      a_.bind(by_minus_one);
-      if (rem) a_.zero(RAX);
-      else a_.neg(RAX, w);
-      done.push_back(a_.jmp());
-    }
-    a_.bind(by_zero);
-    if (!rem) a_.mov_imm(RAX, ~uint64_t{0});  // a remainder is the dividend, in rax already
-    for (size_t f : done) a_.bind(f);
-    if (!w) a_.movsxd(RAX, RAX);
+    into(x86::RCX, d.rs2);
+    into(x86::RAX, d.rs1);
+    emit_divide(a_, d.op);
   }
   void call_pure(uint64_t (*fn)(uint64_t, uint64_t), const Insn& d) {
     into(x86::RDI, d.rs1);

@@ -1,0 +1,39 @@
+#include "harts/translated_divide.h"
+
+#include <vector>
+
+#include "harts/rv_insn.h"
+
+namespace avp {
+
+void emit_divide(x86::Asm& a, unsigned op) {
+  using namespace x86;
+  const bool w = op == rv::DIV || op == rv::DIVU || op == rv::REM || op == rv::REMU;
+  const bool is_signed = op == rv::DIV || op == rv::REM || op == rv::DIVW || op == rv::REMW;
+  const bool rem = op == rv::REM || op == rv::REMU || op == rv::REMW || op == rv::REMUW;
+  a.test(RCX, RCX, w);
+  const size_t by_zero = a.jcc(E);
+  size_t by_minus_one = 0;
+  if (is_signed) {
+    a.alu_imm(CMP, RCX, -1, w);
+    by_minus_one = a.jcc(E);
+    a.sign_rax_into_rdx(w);
+  } else {
+    a.zero(RDX);
+  }
+  a.div_wide(RCX, is_signed, w);
+  if (rem) a.mov(RAX, RDX);
+  std::vector<size_t> done{a.jmp()};
+  if (is_signed) {
+    a.bind(by_minus_one);
+    if (rem) a.zero(RAX);
+    else a.neg(RAX, w);
+    done.push_back(a.jmp());
+  }
+  a.bind(by_zero);
+  if (!rem) a.mov_imm(RAX, ~uint64_t{0});  // a remainder is the dividend, in rax already
+  for (size_t f : done) a.bind(f);
+  if (!w) a.movsxd(RAX, RAX);
+}
+
+}  // namespace avp

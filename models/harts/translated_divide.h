@@ -1,0 +1,15 @@
+// RISC-V's integer division in translated code (block_translator.cpp): x86's
+// div and idiv, with RISC-V's results where they fault.
+#pragma once
+#include "harts/x86_asm.h"
+
+namespace avp {
+
+// DIV[U][W] or REM[U][W] (`op`, rv::Op) of rax by rcx into rax (rdx
+// clobbered): a zero divisor gives a quotient of all ones and the dividend
+// as remainder; a signed divisor of -1 gives the negated dividend (which
+// wraps for the most negative one) and a remainder of 0. W: 32-bit
+// operands, the result sign-extended.
+void emit_divide(x86::Asm& a, unsigned op);
+
+}  // namespace avp
