@@ -25,6 +25,19 @@ void Hart::send_traffic(CacheTrafficExtension& traffic, uint64_t pa, unsigned le
   if (fetch) traffic_gp_.clear_extension(&fetch_ext);
 }
 
+// Before bus_traffic, which it is inlined into: the probe for a range not
+// known yet is out of line (its extension needs a stack frame).
+[[gnu::always_inline]] inline TimingPath* Hart::timing_path(uint64_t pa, unsigned len) {
+  bool known = false;
+  TimingPath* path = timing_routes_.find(pa, len, known);
+  if (known) return path;
+  return [&]() __attribute__((noinline)) {
+    CacheTrafficExtension probe = probe_at(pa, len, false);
+    timing_routes_.learn(pa, probe.path, probe.path_base, probe.path_size);
+    return timing_routes_.find(pa, len, known);
+  }();
+}
+
 uint64_t Hart::bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits) {
   const HartTraffic t{pa, len, write, fetch, waits};
   return bus_traffic(&t, 1);
@@ -96,15 +109,6 @@ uint64_t Hart::dcache_miss(uint64_t pa) {
 uint64_t Hart::flush_dcache() {
   const unsigned bits = dcache_.line_bits();
   return dcache_.flush([this, bits](uint64_t line) { bus_traffic(line << bits, true, 1u << bits, false); });
-}
-
-TimingPath* Hart::timing_path(uint64_t pa, unsigned len) {
-  bool known = false;
-  TimingPath* path = timing_routes_.find(pa, len, known);
-  if (known) return path;
-  CacheTrafficExtension probe = probe_at(pa, len, false);
-  timing_routes_.learn(pa, probe.path, probe.path_base, probe.path_size);
-  return timing_routes_.find(pa, len, known);
 }
 
 bool Hart::cacheable(uint64_t pa, unsigned len, bool fetch) { return probe_at(pa, len, fetch).memory; }
