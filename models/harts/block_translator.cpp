@@ -119,7 +119,6 @@ class Translator {
   // or to the code after this (the exit as retired) when the chain ends here.
   void chain() {
     const std::vector<size_t> end = emit_chain_checks(a_, *chain_, quantum_ends_);
-    emit_loop_back(a_, *chain_, body_);
     for (size_t f : to_enter_) a_.bind(f);
     write_back();  // the next block reloads what it keeps in registers
     to_frame_exit_.push_back(emit_enter_next(a_, *chain_));
@@ -127,9 +126,14 @@ class Translator {
     for (size_t f : to_retired_) a_.bind(f);
     retired_ = a_.size();
   }
-  // What run_insns adds when the block ran to its end (Hart::retire_block); r8: the hart.
-  void retire_counts() {
+  // What run_insns adds when the block ran to its end (Hart::retire_block),
+  // into the hart in r8, unless a helper has counted part of the block:
+  // returns the jump taken then.
+  size_t retire_unless_settled() {
     const BlockRetire& r = *retire_;
+    a_.load(x86::R8, x86::RSP, 0);
+    a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
+    const size_t settled = a_.jcc(x86::NE);
     const auto add = [this](int32_t field, uint64_t v) {
       if (v <= INT32_MAX) {  // the usual case: one instruction
         a_.alu_mem_imm(x86::ADD, x86::R8, field, static_cast<int32_t>(v));
@@ -142,16 +146,14 @@ class Translator {
     add(r.mcycle, r.cycles);
     add(r.time_ps, r.ps);
     for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
+    return settled;
   }
   // A branch to the block's own start: the tail's steps at the branch, with
   // nothing to look up (emit_self_loop), so each such branch has its own
   // host branches to predict. A block a helper settled takes the tail.
   void self_loop() {
     a_.mov_imm(x86::RAX, pc_);
-    a_.load(x86::R8, x86::RSP, 0);
-    a_.alu_mem_imm(x86::CMP, x86::R8, retire_->settled, 0, false);
-    to_tail_.push_back(a_.jcc(x86::NE));
-    retire_counts();
+    to_tail_.push_back(retire_unless_settled());
     for (size_t f : emit_self_loop(a_, *chain_, body_, to_enter_, quantum_ends_)) to_retired_.push_back(f);
   }
   // Guest register g into host register r.
@@ -179,13 +181,8 @@ class Translator {
     to_tail_.push_back(a_.jmp());
   }
   void tail() {
-    size_t plain = 0;
     if (retire_) {
-      const BlockRetire& r = *retire_;
-      a_.load(x86::R8, x86::RSP, 0);
-      a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
-      plain = a_.jcc(x86::NE);
-      retire_counts();
+      const size_t plain = retire_unless_settled();
       if (chain_) chain();
       a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);
       to_epilogue_.push_back(a_.jmp());

@@ -122,9 +122,9 @@ struct BlockChain {
   int32_t code_in_block;      // offset of a block's TranslatedBlock (nullptr: not translated)
   const uint8_t* (*enter)(void* hart, const void* block, uint64_t pc);
   const InlineEnter* inline_enter;  // none: `enter` is always called
-  // The block being translated (with inline_enter): when it links to
-  // itself and enters itself in the code, it goes on in its code without
-  // writing its registers back and loading them again.
+  // The block being translated (with inline_enter): a branch to its start
+  // that enters it in the code goes on in its code without writing its
+  // registers back and loading them again (emit_self_loop).
   const void* self = nullptr;
   // At a quantum's end (hart): nonzero when the hart goes on without leaving
   // its chain (it has done what the run loop does there); 0 ends the chain

@@ -144,16 +144,6 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vec
   return end;
 }
 
-void emit_loop_back(x86::Asm& a, const BlockChain& c, size_t body) {
-  using namespace x86;
-  if (!c.inline_enter || !c.self) return;
-  a.mov_imm(RDX, reinterpret_cast<uint64_t>(c.self));
-  a.alu(CMP, RCX, RDX);
-  const size_t other = a.jcc(NE);
-  emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body);
-  a.bind(other);
-}
-
 std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter,
                                    std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;

@@ -36,17 +36,12 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
 // loads' fast path (inline_accesses.cpp).
 void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps);
 
-// With rcx the linked block at the next pc: when it is the block itself
-// (BlockChain::self) and it enters itself in the code (InlineEnter), jumps
-// to `body`, its code after the registers are loaded (they are still in
-// place); else falls through. The block retired and the checks passed.
-void emit_loop_back(x86::Asm& a, const BlockChain& c, size_t body);
-
 // A branch of the block to its own start (rax: its pc, r8: the hart; the
 // block retired): the block is its own next block without a look at the
 // links (it is alive and translated while it runs, and a change of its code
 // or fetch regime sets the gate or the DMI generation). Checks as
-// emit_chain_stops, then loops to `body` when it enters itself in the code;
+// emit_chain_stops, then loops to `body` (its code after the registers are
+// loaded; they are still in place) when it enters itself in the code;
 // else jumps, with rcx = the block, to the jumps added to `to_enter` (where
 // the block end writes the registers back and calls `enter`). Returns the
 // jumps taken when the chain ends here.
