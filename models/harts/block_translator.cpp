@@ -267,11 +267,18 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
       result(d.rd, x86::RAX);
     } else {
       into(x86::RDX, d.rs2);
+      a_.load(x86::RDI, x86::RSP, 0);
+      size_t stored = 0;
+      if (helpers_.inline_stores) {
+        const std::vector<size_t> to_helper = emit_inline_store(a_, *helpers_.inline_stores, d.op);
+        stored = a_.jmp();
+        for (size_t f : to_helper) a_.bind(f);
+      }
       a_.mov_imm(x86::RCX, pc);
       a_.mov_imm(x86::R8, reinterpret_cast<uint64_t>(&d));
-      a_.load(x86::RDI, x86::RSP, 0);
       a_.call(reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
       checked(i, next, false, false);
+      if (helpers_.inline_stores) a_.bind(stored);
     }
     return false;
   }

@@ -52,7 +52,7 @@ struct CacheFields {
   int32_t last_way, prev_way;    // their ways (the previous one may hold another line by now)
   int32_t clock, hits;           // the LRU clock and the hit count
   int32_t ways, way_count;       // the first way and their number
-  int32_t way_size, way_tag, way_used;
+  int32_t way_size, way_tag, way_used, way_dirty;  // way_dirty: a bool
 };
 
 // A load's fast path in the code itself, as the load helper's: a region the
@@ -70,6 +70,19 @@ struct InlineLoads {
   int32_t time_ps, stall_ps;          // the hart's local time and memory stall time
 };
 
+// A store's fast path in the code itself, as the store helper's: a region
+// the hart writes directly (`region`'s base .. pa_delta are the store
+// region's; the rest as the loads'), no LR reservation held by any hart, no
+// decoded code in the store's granule (HartCluster's code map), and the
+// D-cache line found as a load's is, then marked dirty.
+struct InlineStores {
+  InlineLoads region;
+  const unsigned* reservations;  // nonzero while any hart holds a reservation
+  const uint64_t* code_map;      // a bit per granule of physical memory: decoded code there
+  uint64_t code_map_words;       // granules beyond the map hold no code
+  unsigned granule_bits;
+};
+
 // The hart's functions translated code calls (System V ABI).
 struct TranslationHelpers {
   // LB, LH, LW, LD, LBU, LHU, LWU: (hart, address, pc, insn) -> value extended to 64 bits.
@@ -78,7 +91,8 @@ struct TranslationHelpers {
   JitStep (*store[4])(void*, uint64_t, uint64_t, uint64_t, const rv::Insn*);
   // Any other instruction (exec_other): (hart, pc, insn) -> the next pc.
   JitStep (*other)(void*, uint64_t, const rv::Insn*);
-  const InlineLoads* inline_loads = nullptr;  // none: every load calls its helper
+  const InlineLoads* inline_loads = nullptr;    // none: every load calls its helper
+  const InlineStores* inline_stores = nullptr;  // none: every store calls its helper
 };
 
 // Entering the next block in the code itself when the I-cache hits its
@@ -94,6 +108,7 @@ struct InlineEnter {
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
   int32_t h_lazy, h_settled;                              // the block entered, and its instructions counted (32-bit)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
+  int32_t b_fetch_way;                 // the ways its first two lines were last found in (32-bit each)
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
   bool hits_take_no_time = false;      // the I-cache's hit time is 0: an entry adds nothing to the times
 };
@@ -130,7 +145,25 @@ struct BlockChain {
   // its chain (it has done what the run loop does there); 0 ends the chain
   // (none: every quantum's end does).
   uint64_t (*quantum_end)(void* hart) = nullptr;
+  // Code shared by the arena's blocks (translate_enter_stub) that enters the
+  // block in rcx as `enter` does when its lines hit any of the I-cache's
+  // quick checks, and calls `enter` for the rest (none: `enter` is called).
+  const void* enter_stub = nullptr;
 };
+
+using EnterBlock = const uint8_t* (*)(void* hart, const void* block, uint64_t pc);
+
+// The enter stub (BlockChain::enter_stub) of blocks of fetch regime `key`,
+// added to `arena`: with rcx the next block, rax its pc and r8 the hart, it
+// enters the block as InlineEnter's code does when each of its one or two
+// lines hits the I-cache's quick checks (CacheModel::quick_hit: the line
+// fetched last, the one before, or the way the block's hint names) and
+// returns the address to go on at; else it goes to `enter` (nothing done) or
+// `enter_second` (a two-line block whose first line hit and was counted),
+// whose result it returns. nullptr when the arena is full or the host has no
+// translator.
+const void* translate_enter_stub(const InlineEnter& e, uint8_t key, int32_t code_in_block, EnterBlock enter,
+                                 EnterBlock enter_second, CodeArena& arena);
 
 // Where chained code enters a block: after its prologue, which every block shares.
 constexpr size_t kTranslatedInnerEntry = 28;

@@ -107,7 +107,8 @@ class CacheModel {
             at(&way_count_),
             static_cast<int32_t>(sizeof(Way)),
             static_cast<int32_t>(offsetof(Way, tag)),
-            static_cast<int32_t>(offsetof(Way, used))};
+            static_cast<int32_t>(offsetof(Way, used)),
+            static_cast<int32_t>(offsetof(Way, dirty))};
   }
   const uint64_t* hit_time_address() const { return &g_.hit_ps; }
   const unsigned* line_bits_address() const { return &line_bits_; }

@@ -110,6 +110,14 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     const uint64_t g = pa >> kGranuleBits;
     return !reservations_active() && ((pa + len - 1) >> kGranuleBits) == g && !granule_has_code(g);
   }
+  // Where translated stores read what store_is_plain does (InlineStores; the map never moves).
+  void describe_plain_stores(InlineStores& s) const {
+    static_assert(sizeof(reservations_) == sizeof(unsigned), "read as a plain unsigned");
+    s.reservations = reinterpret_cast<const unsigned*>(&reservations_);
+    s.code_map = code_map_.data();
+    s.code_map_words = code_map_.size();
+    s.granule_bits = kGranuleBits;
+  }
   const XintfMap& xintf_map() const { return xintf_map_; }
   Param<std::string> xintf_luns, xintf_devices;
   // The DMA register block the xintf DMA device programs: the platform sets

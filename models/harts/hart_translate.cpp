@@ -101,12 +101,18 @@ void Hart::translate(const Block& b) {
                           kDataWayHints,
                           offset(time_.ps_address()),
                           offset(&stall_ps_[StallMemory])};
+  InlineStores stores{loads, nullptr, nullptr, 0, 0};
+  stores.region.base = offset(&wr_.base);
+  stores.region.size = offset(&wr_.size);
+  stores.region.ptr = offset(&wr_.ptr);
+  stores.region.pa_delta = offset(&wr_.pa_delta);
+  cluster_.describe_plain_stores(stores);
   const TranslationHelpers helpers = {
       {&translated_load<uint8_t, int8_t>, &translated_load<uint16_t, int16_t>, &translated_load<uint32_t, int32_t>,
        &translated_load<uint64_t, uint64_t>, &translated_load<uint8_t, uint8_t>, &translated_load<uint16_t, uint16_t>,
        &translated_load<uint32_t, uint32_t>},
       {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
-      &translated_other, &loads};
+      &translated_other, &loads, &stores};
   code_.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
   const BlockRetire retire{offset(&settled_), offset(&s_.minstret), offset(&s_.mcycle), offset(time_.ps_address()),
                            offset(&s_.events[0]), b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
@@ -132,16 +138,20 @@ void Hart::translate(const Block& b) {
                           in_block(&b.lines),
                           in_block(&b.first_line),
                           in_block(&b.fetch_hit_ps),
+                          in_block(&b.fetch_way[0]),
                           offset(tlb_.inserts_address()),
                           in_block(&b.tlb_until),
                           icache_.hit_time() == 0};
+  const EnterBlock enter_fn = b.key ? &translated_enter<true> : &translated_enter<false>;
+  const void*& stub = enter_stubs_[b.key ? 1 : 0];
+  if (!stub) stub = translate_enter_stub(enter, b.key, in_block(&b.code), enter_fn, &translated_enter_second, code_);
   const BlockChain chain{offset(&stop_), b.key, offset(&kernel_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
                          offset(&s_.mip), offset(&s_.mie),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          in_block(&b.code),
-                         b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &b,
-                         &translated_quantum_end};
+                         enter_fn, &enter, &b,
+                         &translated_quantum_end, stub};
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   // A full arena is emptied at the next block boundary (the code runs until then).
   if (!b.code && code_.full()) code_full_ = true;
@@ -150,7 +160,7 @@ void Hart::translate(const Block& b) {
 void Hart::drop_translations() {
   for (auto& blocks : blocks_)
     for (auto& [pc, b] : blocks) b.code = nullptr;
-  code_.reset();
+  reset_code();
   code_full_ = false;
   translate_again_ = true;
 }

@@ -1,8 +1,8 @@
-// The loads' fast path in translated code (block_translator.h, InlineLoads):
-// what the load helper's fast path does, emitted inline, so the common load
-// (on a D-cache line found without a set search, in the region the hart
-// reads directly) needs no call, with the D-cache's quick hits done as
-// CacheModel does them.
+// The loads' and stores' fast paths in translated code (block_translator.h,
+// InlineLoads, InlineStores): what the helpers' fast paths do, emitted
+// inline, so the common access (on a D-cache line found without a set
+// search, in the region the hart reads or writes directly) needs no call,
+// with the D-cache's quick hits done as CacheModel does them.
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -17,6 +17,12 @@ namespace avp {
 // (which checks again: the checks change nothing when they fail). rsi and
 // rdi are kept.
 std::vector<size_t> emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op);
+
+// With the address in rsi, the value in rdx and the hart in rdi: the store
+// (rv::SB .. rv::SD) as the store helper's fast path does it (InlineStores);
+// returns the jumps taken to the helper instead (which checks again: the
+// checks change nothing when they fail). rsi, rdx and rdi are kept.
+std::vector<size_t> emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op);
 
 // CacheModel::hit_previous's test: `line` is the cache's line before the
 // last and that line's way (left in `way`) still holds it; else one of the

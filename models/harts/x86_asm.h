@@ -37,6 +37,23 @@ class Asm {
     imm32(static_cast<uint32_t>(disp));
   }
   void store(Reg base, int32_t disp, Reg src) { mem(0x89, src, base, disp); }
+  // [base + disp] = the low `bytes` (1, 2, 4, 8) of src.
+  void store_sized(Reg base, int32_t disp, Reg src, unsigned bytes) {
+    if (bytes == 8) return store(base, disp, src);
+    if (bytes == 2) put(0x66);  // operand-size prefix
+    if (bytes == 1 && (src & 7) >= 4 && src < 8 && base < 8) put(0x40);  // sil/dil, not dh/bh
+    mem(bytes == 1 ? 0x88 : 0x89, src, base, disp, false);
+  }
+  void store_byte_imm(Reg base, int32_t disp, uint8_t v) {  // mov byte [base + disp], v
+    mem(0xC6, 0, base, disp, false);
+    put(v);
+  }
+  void bt(Reg word, Reg bit) {  // CF = bit (bit & 63) of word
+    rex(true, bit, word);
+    put(0x0F);
+    put(0xA3);
+    modrm(3, bit, word);
+  }
   void mov_imm(Reg dst, uint64_t v) {
     if (static_cast<int64_t>(v) == static_cast<int32_t>(v)) {  // sign-extended imm32
       rex(true, 0, dst);
@@ -68,10 +85,9 @@ class Asm {
     imm32(static_cast<uint32_t>(disp));
     put(v);
   }
-  void jmp_rax() {
-    put(0xFF);
-    put(0xE0);
-  }
+  void jmp_rax() { jmp_reg(RAX); }
+  void jmp_reg(Reg r) { indirect(4, r); }   // jmp r
+  void call_reg(Reg r) { indirect(2, r); }  // call r
   void alu_mem_imm(Alu op, Reg base, int32_t disp, int32_t imm, bool w = true) {
     mem(0x81, op, base, disp, w);
     imm32(static_cast<uint32_t>(imm));
@@ -139,8 +155,7 @@ class Asm {
   }
   void call(const void* fn) {
     mov_imm(RAX, reinterpret_cast<uint64_t>(fn));
-    put(0xFF);
-    put(0xD0);  // call rax
+    call_reg(RAX);
   }
   void ret() { put(0xC3); }
   // Forward jumps: the returned offset is patched by bind().
@@ -161,6 +176,11 @@ class Asm {
 
  private:
   void put(uint8_t v) { b_.push_back(v); }
+  void indirect(unsigned digit, Reg r) {  // FF /digit with a register operand
+    if (r & 8) put(0x41);
+    put(0xFF);
+    modrm(3, digit, r);
+  }
   uint8_t* grow(size_t n) {
     b_.resize(b_.size() + n);
     return &b_[b_.size() - n];

@@ -11,6 +11,7 @@ namespace avp::test {
 
 struct FakeWay {  // CacheModel's Way as translated code uses it
   uint64_t tag = ~0ull, used = 0;
+  bool dirty = false;
 };
 
 // `hart` has last_line, prev_line, last_way, prev_way, clock, hits, ways and way_count.
@@ -29,7 +30,8 @@ CacheFields fake_cache_fields(const Hart& hart) {
           offset(&hart.way_count),
           static_cast<int32_t>(sizeof(FakeWay)),
           static_cast<int32_t>(offsetof(FakeWay, tag)),
-          static_cast<int32_t>(offsetof(FakeWay, used))};
+          static_cast<int32_t>(offsetof(FakeWay, used)),
+          static_cast<int32_t>(offsetof(FakeWay, dirty))};
 }
 
 }  // namespace avp::test

@@ -1,0 +1,170 @@
+// Stores in translated code without a helper call (block_translator.h,
+// InlineStores): a store within the hart's last store region whose physical
+// line the D-cache's quick checks find writes the region itself (only its
+// own bytes), marks the line dirty and counts a hit and its time as the
+// helper would; while any hart holds a reservation, on a granule with
+// decoded code, across two granules, outside the region or on a line not
+// found quickly, it calls the helper and changes nothing itself. The hart
+// is a fake whose fields the code reads at the offsets InlineStores gives.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "fake_cache_fields.h"
+#include "harts/block_translator.h"
+
+namespace {
+
+using namespace avp;
+using namespace avp::rv;
+using test::FakeWay;
+
+constexpr uint64_t kBase = 0x8000;         // the region's virtual address
+constexpr uint64_t kPaDelta = 0x7ff00000;  // physical - virtual
+constexpr unsigned kLineBits = 6, kGranuleBits = 8;
+constexpr uint64_t kHitPs = 700;
+
+constexpr uint64_t pa_at(uint64_t offset) { return kBase + offset + kPaDelta; }
+constexpr uint64_t line_at(uint64_t offset) { return pa_at(offset) >> kLineBits; }
+
+struct FakeHart {
+  uint64_t base = kBase, size = 512;
+  uint8_t* ptr = nullptr;
+  uint64_t pa_delta = kPaDelta;
+  unsigned line_bits = kLineBits;
+  uint64_t last_line = line_at(0x40), prev_line = ~0ull;  // the last access's line: offset 0x40, in way 0
+  FakeWay* last_way = nullptr;
+  FakeWay* prev_way = nullptr;
+  uint64_t clock = 0;
+  FakeWay* ways = nullptr;
+  uint64_t way_count = 4;
+  uint32_t way_hints[8] = {};
+  uint64_t hits = 0, hit_ps = kHitPs, time_ps = 0, stall_ps = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> helper_calls;  // the address and value the helper stored
+};
+
+JitStep helper(void* hart, uint64_t addr, uint64_t v, uint64_t, const Insn*) {
+  static_cast<FakeHart*>(hart)->helper_calls.emplace_back(addr, v);
+  return {0, kExitDone};
+}
+
+// Stores x3 at x2 + offset (x2 = kBase).
+Insn store(unsigned op, int64_t offset) {
+  Insn d;
+  d.op = static_cast<uint16_t>(op);
+  d.rs1 = 2;
+  d.rs2 = 3;
+  d.imm = offset;
+  return d;
+}
+
+class InlineStoresTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+    hart_.ptr = mem_;
+    hart_.ways = ways_;
+    ways_[0] = {line_at(0x40), 1};
+    hart_.last_way = &ways_[0];
+    hart_.clock = 1;
+    const auto offset = [this](const void* field) {
+      return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
+    };
+    const InlineLoads region{offset(&hart_.base),      offset(&hart_.size),    offset(&hart_.ptr),
+                             offset(&hart_.pa_delta),  offset(&hart_.line_bits), offset(&hart_.hit_ps),
+                             test::fake_cache_fields(hart_), offset(&hart_.way_hints), 8,
+                             offset(&hart_.time_ps),   offset(&hart_.stall_ps)};
+    stores_ = {region, &reservations_, code_map_.data(), code_map_.size(), kGranuleBits};
+    helpers_ = {{}, {helper, helper, helper, helper}, nullptr, nullptr, &stores_};
+  }
+  // Runs the stores as one block; x2 = kBase, x3 = value.
+  void run(const std::vector<Insn>& block, uint64_t value) {
+    TranslatedBlock code = translate_block(block.data(), block.size(), 0x1000, helpers_, nullptr, nullptr, arena_);
+    ASSERT_NE(code, nullptr);
+    x_[2] = kBase;
+    x_[3] = value;
+    const JitStep s = code(x_, &hart_);
+    EXPECT_EQ(s.status, block.size());
+  }
+  uint64_t bytes_at(size_t off, unsigned n) const {
+    uint64_t v = 0;
+    std::memcpy(&v, mem_ + off, n);
+    return v;
+  }
+  void mark_code(uint64_t pa) {
+    const uint64_t g = pa >> kGranuleBits;
+    code_map_[g >> 6] |= uint64_t{1} << (g & 63);
+  }
+
+  alignas(8) uint8_t mem_[512] = {};
+  FakeWay ways_[4];
+  FakeHart hart_;
+  unsigned reservations_ = 0;
+  std::vector<uint64_t> code_map_ = std::vector<uint64_t>((pa_at(0) >> kGranuleBits >> 6) + 8, 0);
+  InlineStores stores_{};
+  TranslationHelpers helpers_{};
+  CodeArena arena_;
+  uint64_t x_[32] = {};
+};
+
+TEST_F(InlineStoresTest, StoresOnTheLastLineWriteTheirBytesMarkTheLineDirtyAndCountAHitEach) {
+  run({store(SB, 0x41), store(SH, 0x42), store(SW, 0x44), store(SD, 0x48)}, 0x1122334455667788);
+  EXPECT_TRUE(hart_.helper_calls.empty());
+  EXPECT_EQ(bytes_at(0x41, 1), 0x88u);
+  EXPECT_EQ(bytes_at(0x42, 2), 0x7788u);
+  EXPECT_EQ(bytes_at(0x44, 4), 0x55667788u);
+  EXPECT_EQ(bytes_at(0x48, 8), 0x1122334455667788u);
+  EXPECT_EQ(bytes_at(0x40, 1), 0u);  // negative controls: the bytes around them untouched
+  EXPECT_EQ(bytes_at(0x50, 8), 0u);
+  EXPECT_TRUE(ways_[0].dirty);
+  EXPECT_EQ(hart_.hits, 4u);
+  EXPECT_EQ(hart_.time_ps, 4 * kHitPs);
+  EXPECT_EQ(hart_.stall_ps, 4 * kHitPs);
+}
+
+// A store on the line in the way its hint names: a hit (hit_way's
+// bookkeeping) and that way, not the old last one, marked dirty.
+TEST_F(InlineStoresTest, AStoreInTheHintedWayMarksThatWayDirty) {
+  ways_[2] = {line_at(0x80), 0};
+  hart_.way_hints[line_at(0x80) % 8] = 2;
+  run({store(SD, 0x88)}, 42);
+  EXPECT_TRUE(hart_.helper_calls.empty());
+  EXPECT_EQ(bytes_at(0x88, 8), 42u);
+  EXPECT_TRUE(ways_[2].dirty);
+  EXPECT_FALSE(ways_[0].dirty);
+  EXPECT_EQ(hart_.last_line, line_at(0x80));
+  EXPECT_EQ(hart_.prev_line, line_at(0x40));
+  EXPECT_EQ(ways_[2].used, 2u);
+  EXPECT_EQ(hart_.hits, 1u);
+}
+
+TEST_F(InlineStoresTest, ReservationsCodeGranulesAndOtherLinesCallTheHelper) {
+  const auto helper_only = [this](const std::vector<Insn>& block, size_t calls) {
+    run(block, 7);
+    EXPECT_EQ(hart_.helper_calls.size(), calls);
+    EXPECT_EQ(hart_.hits, 0u);
+    EXPECT_FALSE(ways_[0].dirty);
+    EXPECT_EQ(bytes_at(0x40, 8), 0u);
+    hart_.helper_calls.clear();
+  };
+  reservations_ = 1;
+  helper_only({store(SD, 0x40)}, 1);
+  reservations_ = 0;
+  mark_code(pa_at(0x40));
+  helper_only({store(SD, 0x40)}, 1);
+  std::fill(code_map_.begin(), code_map_.end(), 0);
+  hart_.last_line = line_at(0xfc);
+  ways_[0].tag = line_at(0xfc);
+  helper_only({store(SW, 0xfe), store(SD, 0x80), store(SD, 0x200), store(SD, -8)}, 4);  // across granules, another line, outside
+  EXPECT_EQ(bytes_at(0xfe, 4), 0u);
+  // The same store inline once nothing stands in its way: the controls above were the conditions.
+  run({store(SH, 0xfc)}, 0xabcd);
+  EXPECT_TRUE(hart_.helper_calls.empty());
+  EXPECT_EQ(bytes_at(0xfc, 2), 0xabcdu);
+  EXPECT_TRUE(ways_[0].dirty);
+}
+
+}  // namespace
