@@ -38,9 +38,10 @@ class CacheModel {
   // The same for an access that remembers where its line was (`way`, an
   // index the set search updates; any value at first). Fast paths, each with
   // the bookkeeping of a hit found by the set search: the line of the
-  // previous access (most recently used, so present), the line before it
-  // while its way still holds it (a loop that spans two lines, code and data
-  // alternating), or the remembered way while it still holds the line.
+  // previous access (most recently used, so present), the remembered way
+  // while it still holds the line, or the line before the last while its way
+  // still holds it (a loop that spans two lines, code and data alternating;
+  // the same bookkeeping as a hit in that way, since a line is in one way).
   uint64_t access_line(uint64_t block, bool write, bool& miss, uint32_t& way) {
     if (quick_hit(block, write, way)) {
       miss = false;
@@ -53,7 +54,7 @@ class CacheModel {
   // Those fast paths alone: a hit (hit_time()) with its bookkeeping done, or
   // false with nothing done.
   bool quick_hit(uint64_t block, bool write, uint32_t way) {
-    if (!(hit_again(block) || hit_previous(block) || hit_way(block, way))) return false;
+    if (!(hit_again(block) || hit_way(block, way) || hit_previous(block))) return false;
     last_way_->dirty |= write;
     return true;
   }

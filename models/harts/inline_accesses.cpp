@@ -36,8 +36,8 @@ void emit_region_offset(x86::Asm& a, const InlineLoads& l, unsigned bytes, std::
 }
 
 // With the physical address in `line` and the hart in rdi: the D-cache's
-// quick hits as the helpers' (hit_again, hit_previous, hit_way with the
-// hart's hint for the line), the hit counted and its time added, a write's
+// quick hits as the helpers' (hit_again, hit_way with the hart's hint for
+// the line, hit_previous), the hit counted and its time added, a write's
 // line marked dirty; falls through on a hit, else takes one of the jumps
 // returned (nothing changed). `line` becomes the line; uses rcx, `hint`,
 // `way` and `tmp`.
@@ -53,7 +53,7 @@ std::vector<size_t> emit_data_hit(x86::Asm& a, const InlineLoads& l, x86::Reg li
   a.shift_imm(SHL, hint, 2);
   a.alu(ADD, hint, RDI);
   a.load32(hint, hint, l.way_hints);
-  std::vector<size_t> none = emit_previous_or_way_hit(a, l.dcache, RDI, line, hint, way, tmp);
+  std::vector<size_t> none = emit_way_or_previous_hit(a, l.dcache, RDI, line, hint, way, tmp);
   a.bind(again);
   if (write) {  // the line's way is the last one now
     a.load(way, RDI, l.dcache.last_way);
@@ -120,27 +120,22 @@ std::vector<size_t> emit_inline_store(x86::Asm& a, const InlineStores& s, unsign
   return to_helper;
 }
 
-std::vector<size_t> emit_previous_or_way_hit(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line,
+std::vector<size_t> emit_way_or_previous_hit(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line,
                                              x86::Reg hint, x86::Reg way, x86::Reg tmp) {
   using namespace x86;
-  std::vector<size_t> neither, not_previous;
-  emit_previous_holds(a, c, hart, line, way, not_previous);  // hit_previous: the two swap
-  a.load(tmp, hart, c.last_line);
-  a.store(hart, c.prev_line, tmp);
-  const size_t swap_ways = a.jmp();
-  for (size_t f : not_previous) a.bind(f);
+  std::vector<size_t> neither, not_hinted;
   a.alu_from_mem(CMP, hint, hart, c.way_count);  // hit_way: the hinted way holds the line
-  neither.push_back(a.jcc(AE));
+  not_hinted.push_back(a.jcc(AE));
   a.mov_imm(way, static_cast<uint64_t>(c.way_size));
   a.imul(way, hint);
   a.alu_from_mem(ADD, way, hart, c.ways);
   a.alu_from_mem(CMP, line, way, c.way_tag);
-  neither.push_back(a.jcc(NE));
+  not_hinted.push_back(a.jcc(NE));
+  const size_t hit = a.size();
   a.alu_from_mem(CMP, way, hart, c.last_way);  // remembered: another way makes the last one the previous
   const size_t same_way = a.jcc(E);
   a.load(tmp, hart, c.last_line);
   a.store(hart, c.prev_line, tmp);
-  a.bind(swap_ways);
   a.load(tmp, hart, c.last_way);
   a.store(hart, c.prev_way, tmp);
   a.bind(same_way);
@@ -150,6 +145,11 @@ std::vector<size_t> emit_previous_or_way_hit(x86::Asm& a, const CacheFields& c, 
   a.alu_imm(ADD, tmp, 1);
   a.store(hart, c.clock, tmp);
   a.store(way, c.way_used, tmp);
+  const size_t done = a.jmp();
+  for (size_t f : not_hinted) a.bind(f);
+  emit_previous_holds(a, c, hart, line, way, neither);  // hit_previous: as a hit in that way (the two swap)
+  a.bind(a.jmp(), hit);
+  a.bind(done);
   return neither;
 }
 

@@ -30,12 +30,15 @@ std::vector<size_t> emit_inline_store(x86::Asm& a, const InlineStores& s, unsign
 void emit_previous_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg way,
                          std::vector<size_t>& no);
 
-// CacheModel::hit_previous, else hit_way with the way index in `hint`
-// (32-bit, zero-extended), for the line in `line`: on a hit the cache's last
-// two lines and ways, its clock and the way's last use are updated as they
-// do (not the hit count) and the code falls through; returns the jumps
-// taken when neither hits (nothing changed). Uses `way` and `tmp`.
-std::vector<size_t> emit_previous_or_way_hit(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line,
+// CacheModel::hit_way with the way index in `hint` (32-bit, zero-extended),
+// else hit_previous, for the line in `line` (the order of CacheModel's
+// quick_hit: a line is in one way only, so both find the same way and do
+// the same bookkeeping; the hinted way first, as it mostly holds the line,
+// so the code's branches are predictable): on a hit the cache's last two
+// lines and ways, its clock and the way's last use are updated as they do
+// (not the hit count) and the code falls through with the way in `way`;
+// returns the jumps taken when neither hits (nothing changed). Uses `tmp`.
+std::vector<size_t> emit_way_or_previous_hit(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line,
                                              x86::Reg hint, x86::Reg way, x86::Reg tmp);
 
 }  // namespace avp

@@ -104,14 +104,14 @@ void emit_inline_enter(Asm& a, const InlineEnter& e, uint8_t key, int32_t code_i
 namespace {
 
 // CacheModel::quick_hit of the line in rdx (not counted): the line fetched
-// last, else hit_previous or hit_way with the block's hint at `way_hint`;
+// last, else hit_way with the block's hint at `way_hint` or hit_previous;
 // falls through on a hit, else takes one of the jumps added to `no`
 // (nothing changed). rdx and rcx are kept.
 void emit_quick_hit(Asm& a, const CacheFields& c, int32_t way_hint, std::vector<size_t>& no) {
   a.alu_from_mem(CMP, RDX, R8, c.last_line);
   const size_t again = a.jcc(E);
   a.load32(R10, RCX, way_hint);
-  for (size_t f : emit_previous_or_way_hit(a, c, R8, RDX, R10, R9, R11)) no.push_back(f);
+  for (size_t f : emit_way_or_previous_hit(a, c, R8, RDX, R10, R9, R11)) no.push_back(f);
   a.bind(again);
 }
 
