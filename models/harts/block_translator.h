@@ -108,7 +108,6 @@ struct InlineEnter {
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
   int32_t h_lazy, h_settled;                              // the block entered, and its instructions counted (32-bit)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
-  int32_t b_fetch_way;                 // the ways its first two lines were last found in (32-bit each)
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
   bool hits_take_no_time = false;      // the I-cache's hit time is 0: an entry adds nothing to the times
 };
@@ -145,25 +144,7 @@ struct BlockChain {
   // its chain (it has done what the run loop does there); 0 ends the chain
   // (none: every quantum's end does).
   uint64_t (*quantum_end)(void* hart) = nullptr;
-  // Code shared by the arena's blocks (translate_enter_stub) that enters the
-  // block in rcx as `enter` does when its lines hit any of the I-cache's
-  // quick checks, and calls `enter` for the rest (none: `enter` is called).
-  const void* enter_stub = nullptr;
 };
-
-using EnterBlock = const uint8_t* (*)(void* hart, const void* block, uint64_t pc);
-
-// The enter stub (BlockChain::enter_stub) of blocks of fetch regime `key`,
-// added to `arena`: with rcx the next block, rax its pc and r8 the hart, it
-// enters the block as InlineEnter's code does when each of its one or two
-// lines hits the I-cache's quick checks (CacheModel::quick_hit: the line
-// fetched last, the one before, or the way the block's hint names) and
-// returns the address to go on at; else it goes to `enter` (nothing done) or
-// `enter_second` (a two-line block whose first line hit and was counted),
-// whose result it returns. nullptr when the arena is full or the host has no
-// translator.
-const void* translate_enter_stub(const InlineEnter& e, uint8_t key, int32_t code_in_block, EnterBlock enter,
-                                 EnterBlock enter_second, CodeArena& arena);
 
 // Where chained code enters a block: after its prologue, which every block shares.
 constexpr size_t kTranslatedInnerEntry = 28;

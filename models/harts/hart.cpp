@@ -121,7 +121,7 @@ void Hart::run() {
       history_.freeze();
       for (auto& m : blocks_) m.clear();
       for (auto& slot : block_slots_) slot = BlockSlot{};
-      reset_code();
+      code_.reset();
       flush_ = flush_translated_ = code_full_ = false;
     }
     if (code_full_) drop_translations();

@@ -230,8 +230,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   template <bool kTranslatedFetch>
   static const uint8_t* translated_enter(void* hart, const void* block, uint64_t pc) noexcept;
   const uint8_t* enter_translated(const Block& b, uint32_t quick) noexcept;  // translated_enter's general case
-  // The enter stub's way in for a two-line block whose first line hit (counted) and second did not.
-  static const uint8_t* translated_enter_second(void* hart, const void* block, uint64_t pc) noexcept;
   static uint64_t translated_quantum_end(void* hart) noexcept;  // BlockChain::quantum_end
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
@@ -394,11 +392,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const rv::Insn* cur_ = nullptr;
   uint32_t settled_ = 0;
   CodeArena code_;                       // the translated blocks' code
-  const void* enter_stubs_[2] = {};      // in code_, by fetch regime (0, else 1): BlockChain::enter_stub
-  void reset_code() {                    // empties code_, the enter stubs with it
-    code_.reset();
-    enter_stubs_[0] = enter_stubs_[1] = nullptr;
-  }
   std::exception_ptr translated_error_;  // what a helper of translated code caught
   uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none

@@ -347,12 +347,6 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
 template const uint8_t* Hart::translated_enter<false>(void*, const void*, uint64_t) noexcept;
 template const uint8_t* Hart::translated_enter<true>(void*, const void*, uint64_t) noexcept;
 
-const uint8_t* Hart::translated_enter_second(void* hart, const void* block, uint64_t pc) noexcept {
-  Hart& h = *static_cast<Hart*>(hart);
-  h.s_.pc = pc;
-  return h.enter_translated(*static_cast<const Block*>(block), 1);
-}
-
 const uint8_t* Hart::enter_translated(const Block& b, uint32_t quick) noexcept {
   lazy_ = nullptr;  // the block that ended is counted; the next one is not entered until this succeeds
   try {

@@ -138,20 +138,16 @@ void Hart::translate(const Block& b) {
                           in_block(&b.lines),
                           in_block(&b.first_line),
                           in_block(&b.fetch_hit_ps),
-                          in_block(&b.fetch_way[0]),
                           offset(tlb_.inserts_address()),
                           in_block(&b.tlb_until),
                           icache_.hit_time() == 0};
-  const EnterBlock enter_fn = b.key ? &translated_enter<true> : &translated_enter<false>;
-  const void*& stub = enter_stubs_[b.key ? 1 : 0];
-  if (!stub) stub = translate_enter_stub(enter, b.key, in_block(&b.code), enter_fn, &translated_enter_second, code_);
   const BlockChain chain{offset(&stop_), b.key, offset(&kernel_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
                          offset(&s_.mip), offset(&s_.mie),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          in_block(&b.code),
-                         enter_fn, &enter, &b,
-                         &translated_quantum_end, stub};
+                         b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &b,
+                         &translated_quantum_end};
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   // A full arena is emptied at the next block boundary (the code runs until then).
   if (!b.code && code_.full()) code_full_ = true;
@@ -160,7 +156,7 @@ void Hart::translate(const Block& b) {
 void Hart::drop_translations() {
   for (auto& blocks : blocks_)
     for (auto& [pc, b] : blocks) b.code = nullptr;
-  reset_code();
+  code_.reset();
   code_full_ = false;
   translate_again_ = true;
 }

@@ -1,5 +1,6 @@
 #include "harts/inline_accesses.h"
 
+#include "harts/translated_chain.h"
 
 namespace avp {
 
@@ -60,9 +61,7 @@ std::vector<size_t> emit_data_hit(x86::Asm& a, const InlineLoads& l, x86::Reg li
     a.store_byte_imm(way, l.dcache.way_dirty, 1);
   }
   a.load(RCX, RDI, l.hit_ps);
-  a.alu_mem_imm(ADD, RDI, l.dcache.hits, 1);
-  a.alu_to_mem(ADD, RDI, l.time_ps, RCX);
-  a.alu_to_mem(ADD, RDI, l.stall_ps, RCX);
+  emit_cache_hit(a, RDI, l.dcache.hits, l.time_ps, l.stall_ps, RCX);
   return none;
 }
 

@@ -1,6 +1,81 @@
 #include "harts/translated_chain.h"
 
+#include "harts/inline_accesses.h"
+
 namespace avp {
+
+namespace {
+
+// With rcx the next block, rax its pc and r8 the hart (the chain's checks
+// passed, so block_abort is clear): enters the block and jumps to its code
+// when its lines hit as InlineEnter says (to `body`, a position in this
+// code, if given); else falls through (nothing done).
+void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body) {
+  using namespace x86;
+  std::vector<size_t> no;
+  if (key) {  // translated fetches: the TLB still holds the block's translation
+    a.load(RDX, RCX, e.b_tlb_until);
+    a.alu_from_mem(CMP, RDX, R8, e.h_tlb_inserts);
+    no.push_back(a.jcc(BE));  // tlb_until <= inserts
+  }
+  a.load(RDX, RCX, e.b_fetch_gen);
+  a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
+  no.push_back(a.jcc(NE));
+  a.load(RDX, RCX, e.b_first_line);
+  const CacheFields& c = e.icache;
+  a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);
+  const size_t two_lines = a.jcc(NE);
+  // One line: hit_again only. (Its hit_previous and hit_way here too, with
+  // fewer host instructions, made `mixed` 4 % slower in pinned A/B runs: the
+  // code at every block's end grew by about 150 bytes.)
+  a.alu_from_mem(CMP, RDX, R8, c.last_line);
+  const size_t again = a.jcc(E);
+  no.push_back(a.jmp());
+  a.bind(two_lines);
+  a.alu_mem_imm(CMP, RCX, e.b_lines, 2, false);
+  no.push_back(a.jcc(NE));
+  a.mov(RSI, RDX);
+  a.alu_imm(ADD, RSI, 1);
+  a.alu_from_mem(CMP, RSI, R8, c.last_line);  // hit_again(first, second): nothing but the count changes
+  no.push_back(a.jcc(NE));
+  emit_previous_holds(a, c, R8, RDX, RSI, no);  // the first line is the one before, still in its way
+  a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first line's; the second's below
+  a.bind(again);
+  if (e.hits_take_no_time) {
+    a.alu_mem_imm(ADD, R8, c.hits, 1);
+  } else {
+    a.load(RDX, RCX, e.b_fetch_hit_ps);
+    emit_cache_hit(a, R8, c.hits, e.h_time_ps, e.h_stall_ps, RDX);
+  }
+  a.store(R8, e.h_pc, RAX);
+  a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block
+  a.mov(RSI, RDX);
+  a.alu_imm(ADD, RSI, 1);
+  a.store(R8, e.h_history_pos, RSI);
+  a.alu_from_mem(AND, RDX, R8, e.h_history_mask);
+  a.shift_imm(SHL, RDX, 3);
+  a.alu_from_mem(ADD, RDX, R8, e.h_history_ring);
+  a.store(RDX, 0, RCX);
+  a.store(R8, e.h_lazy, RCX);
+  a.alu_mem_imm(AND, R8, e.h_settled, 0, false);
+  if (body) {
+    a.bind(a.jmp(), *body);
+  } else {
+    a.load(RAX, RCX, code_in_block);
+    a.alu_imm(ADD, RAX, static_cast<int32_t>(kTranslatedInnerEntry));
+    a.jmp_rax();
+  }
+  for (size_t f : no) a.bind(f);
+}
+
+}  // namespace
+
+void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps, x86::Reg time) {
+  using namespace x86;
+  a.alu_mem_imm(ADD, hart, hits, 1);
+  a.alu_to_mem(ADD, hart, time_ps, time);
+  a.alu_to_mem(ADD, hart, stall_ps, time);
+}
 
 std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;
@@ -83,15 +158,10 @@ size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
   if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, nullptr);
   a.mov(RBX, RAX);  // the pc, kept across the call (the registers are written back)
-  if (c.enter_stub) {
-    a.mov_imm(R11, reinterpret_cast<uint64_t>(c.enter_stub));
-    a.call_reg(R11);
-  } else {
-    a.mov(RDI, R8);
-    a.mov(RSI, RCX);
-    a.mov(RDX, RAX);
-    a.call(reinterpret_cast<const void*>(c.enter));
-  }
+  a.mov(RDI, R8);
+  a.mov(RSI, RCX);
+  a.mov(RDX, RAX);
+  a.call(reinterpret_cast<const void*>(c.enter));
   a.test(RAX, RAX);
   const size_t failed = a.jcc(E);
   a.jmp_rax();

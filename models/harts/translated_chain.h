@@ -4,7 +4,6 @@
 // pc and r8 the hart.
 #pragma once
 #include <cstddef>
-#include <cstdint>
 #include <vector>
 
 #include "harts/block_translator.h"
@@ -32,6 +31,11 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
 // rax: the next pc).
 void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired);
 
+// A cache hit of the time in `time`, done by the code: the hart's (at
+// `hart`) hit count plus one, its time and a stall time plus `time`. Also
+// for the loads' and stores' fast paths (inline_accesses.cpp).
+void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps, x86::Reg time);
+
 // A branch of the block to its own start (rax: its pc, r8: the hart; the
 // block retired): the block is its own next block without a look at the
 // links (it is alive and translated while it runs, and a change of its code
@@ -43,13 +47,6 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
 // jumps taken when the chain ends here.
 std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter,
                                    std::vector<QuantumEnd>& quantum_ends);
-
-// With rcx the next block, rax its pc and r8 the hart (the chain's checks
-// passed, so block_abort is clear): enters the block and jumps to its code
-// when its lines are the ones fetched last (InlineEnter; to `body`, a
-// position in this code, if given); else falls through (nothing done).
-// translated_enter.cpp, with the enter stub.
-void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body);
 
 // Enters the block in rcx (the block's registers are written back) and jumps
 // to its code; returns the jump taken when entering threw, which leaves with

@@ -85,9 +85,10 @@ class Asm {
     imm32(static_cast<uint32_t>(disp));
     put(v);
   }
-  void jmp_rax() { jmp_reg(RAX); }
-  void jmp_reg(Reg r) { indirect(4, r); }   // jmp r
-  void call_reg(Reg r) { indirect(2, r); }  // call r
+  void jmp_rax() {
+    put(0xFF);
+    put(0xE0);
+  }
   void alu_mem_imm(Alu op, Reg base, int32_t disp, int32_t imm, bool w = true) {
     mem(0x81, op, base, disp, w);
     imm32(static_cast<uint32_t>(imm));
@@ -155,7 +156,8 @@ class Asm {
   }
   void call(const void* fn) {
     mov_imm(RAX, reinterpret_cast<uint64_t>(fn));
-    call_reg(RAX);
+    put(0xFF);
+    put(0xD0);  // call rax
   }
   void ret() { put(0xC3); }
   // Forward jumps: the returned offset is patched by bind().
@@ -176,11 +178,6 @@ class Asm {
 
  private:
   void put(uint8_t v) { b_.push_back(v); }
-  void indirect(unsigned digit, Reg r) {  // FF /digit with a register operand
-    if (r & 8) put(0x41);
-    put(0xFF);
-    modrm(3, digit, r);
-  }
   uint8_t* grow(size_t n) {
     b_.resize(b_.size() + n);
     return &b_[b_.size() - n];
