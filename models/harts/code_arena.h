@@ -23,6 +23,8 @@ class CodeArena {
   void* add(const uint8_t* code, size_t n);
   void reset() { used_ = 0; full_ = false; }
   bool full() const { return full_; }
+  size_t used() const { return used_; }  // bytes up to the end of the last code added
+  const uint8_t* base() const { return base_; }
 
  private:
   uint8_t* base_ = nullptr;

@@ -72,6 +72,9 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       translation_cache_kib(this, "translation_cache", 16384,
                             "KiB of host code per hart for translated blocks (4..1048576); when it fills up, the "
                             "host code of every block of the hart is dropped and translated again as it runs"),
+      perf_map(this, "perf_map", false,
+               "write /tmp/perf-<pid>.map, which names each translated block's host code by hart and guest pc "
+               "for Linux perf (docs/performance.md, \"Measuring on this machine\")"),
       cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
       cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
       cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),

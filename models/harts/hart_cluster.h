@@ -39,6 +39,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<uint32_t> host_threads;
   Param<bool> translate_blocks;
   Param<uint32_t> translation_cache_kib;
+  Param<bool> perf_map;
   Param<uint32_t> cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul, cycles_div,
       cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system;
 

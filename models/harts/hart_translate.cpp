@@ -10,6 +10,7 @@
 
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
+#include "harts/perf_map.h"
 
 namespace avp {
 
@@ -149,6 +150,10 @@ void Hart::translate(const Block& b) {
                          b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &b,
                          &translated_quantum_end};
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
+  if (b.code && cluster_.perf_map.get()) {
+    const auto* start = reinterpret_cast<const uint8_t*>(b.code);
+    PerfMap::instance().add(start, code_.used() - (start - code_.base()), id_, b.pc, b.key);
+  }
   // A full arena is emptied at the next block boundary (the code runs until then).
   if (!b.code && code_.full()) code_full_ = true;
 }
