@@ -251,35 +251,23 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
   if (is_load(d.op) || is_store(d.op)) {
     into(x86::RSI, d.rs1);
     if (d.imm) a_.alu_imm(x86::ADD, x86::RSI, static_cast<int32_t>(d.imm));
-    if (is_load(d.op)) {
-      a_.load(x86::RDI, x86::RSP, 0);
-      size_t loaded = 0;
-      if (helpers_.inline_loads) {
-        const std::vector<size_t> to_helper = emit_inline_load(a_, *helpers_.inline_loads, d.op);
-        loaded = a_.jmp();
-        for (size_t f : to_helper) a_.bind(f);
-      }
-      a_.mov_imm(x86::RDX, pc);
-      a_.mov_imm(x86::RCX, reinterpret_cast<uint64_t>(&d));
-      a_.call(reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB]));
-      checked(i, next, true, false);
-      if (helpers_.inline_loads) a_.bind(loaded);
-      result(d.rd, x86::RAX);
-    } else {
-      into(x86::RDX, d.rs2);
-      a_.load(x86::RDI, x86::RSP, 0);
-      size_t stored = 0;
-      if (helpers_.inline_stores) {
-        const std::vector<size_t> to_helper = emit_inline_store(a_, *helpers_.inline_stores, d.op);
-        stored = a_.jmp();
-        for (size_t f : to_helper) a_.bind(f);
-      }
-      a_.mov_imm(x86::RCX, pc);
-      a_.mov_imm(x86::R8, reinterpret_cast<uint64_t>(&d));
-      a_.call(reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
-      checked(i, next, false, false);
-      if (helpers_.inline_stores) a_.bind(stored);
-    }
+    const bool load = is_load(d.op);
+    if (!load) into(x86::RDX, d.rs2);
+    a_.load(x86::RDI, x86::RSP, 0);
+    // The fast path in the code, if any: its end skips the helper call.
+    std::vector<size_t> to_helper;
+    if (load && helpers_.inline_loads) to_helper = emit_inline_load(a_, *helpers_.inline_loads, d.op);
+    if (!load && helpers_.inline_stores) to_helper = emit_inline_store(a_, *helpers_.inline_stores, d.op);
+    const size_t done = to_helper.empty() ? 0 : a_.jmp();
+    for (size_t f : to_helper) a_.bind(f);
+    // The helper: (hart, address, pc, insn) for a load, (hart, address, value, pc, insn) for a store.
+    a_.mov_imm(load ? x86::RDX : x86::RCX, pc);
+    a_.mov_imm(load ? x86::RCX : x86::R8, reinterpret_cast<uint64_t>(&d));
+    a_.call(load ? reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB])
+                 : reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
+    checked(i, next, load, false);
+    if (!to_helper.empty()) a_.bind(done);
+    if (load) result(d.rd, x86::RAX);
     return false;
   }
   if (is_branch(d.op) || d.op == rv::JAL || d.op == rv::JALR) return control(d, pc), true;

@@ -11,35 +11,15 @@
 #include <cstring>
 #include <vector>
 
-#include "fake_cache_fields.h"
-#include "harts/block_translator.h"
+#include "fake_data_hart.h"
 
 namespace {
 
 using namespace avp;
 using namespace avp::rv;
-using test::FakeWay;
+using namespace avp::test;
 
-constexpr uint64_t kBase = 0x8000;         // the region's virtual address
-constexpr uint64_t kPaDelta = 0x7ff00000;  // physical - virtual
-constexpr unsigned kLineBits = 6;
-constexpr uint64_t kHitPs = 700;
-
-constexpr uint64_t line_at(uint64_t offset) { return (kBase + offset + kPaDelta) >> kLineBits; }
-
-struct FakeHart {
-  uint64_t base = kBase, size = 256;
-  uint8_t* ptr = nullptr;
-  uint64_t pa_delta = kPaDelta;
-  unsigned line_bits = kLineBits;
-  uint64_t last_line = line_at(0x40), prev_line = ~0ull;  // the last access's line: offset 0x40
-  const FakeWay* last_way = nullptr;
-  FakeWay* prev_way = nullptr;
-  uint64_t clock = 0;
-  FakeWay* ways = nullptr;
-  uint64_t way_count = 4;
-  uint32_t way_hints[8] = {};
-  uint64_t hits = 0, hit_ps = kHitPs, time_ps = 0, stall_ps = 0;
+struct FakeHart : FakeDataHart {
   std::vector<uint64_t> helper_calls;  // the addresses the helper loaded
 };
 
@@ -64,13 +44,7 @@ class InlineLoadsTest : public ::testing::Test {
     for (size_t i = 0; i < sizeof mem_; ++i) mem_[i] = static_cast<uint8_t>(0x80 + i);  // bytes with the sign bit set
     hart_.ptr = mem_;
     hart_.ways = ways_;
-    const auto offset = [this](const void* field) {
-      return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
-    };
-    const CacheFields dcache = test::fake_cache_fields(hart_);
-    loads_ = {offset(&hart_.base),      offset(&hart_.size),      offset(&hart_.ptr),     offset(&hart_.pa_delta),
-              offset(&hart_.line_bits), offset(&hart_.hit_ps),    dcache,                 offset(&hart_.way_hints),
-              8,                        offset(&hart_.time_ps),   offset(&hart_.stall_ps)};
+    loads_ = fake_inline_loads(hart_);
     helpers_ = {{helper, helper, helper, helper, helper, helper, helper}, {}, nullptr, &loads_};
   }
   // Runs the loads as one block; x2 = kBase.

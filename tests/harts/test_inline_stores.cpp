@@ -13,36 +13,17 @@
 #include <utility>
 #include <vector>
 
-#include "fake_cache_fields.h"
-#include "harts/block_translator.h"
+#include "fake_data_hart.h"
 
 namespace {
 
 using namespace avp;
 using namespace avp::rv;
-using test::FakeWay;
+using namespace avp::test;
 
-constexpr uint64_t kBase = 0x8000;         // the region's virtual address
-constexpr uint64_t kPaDelta = 0x7ff00000;  // physical - virtual
-constexpr unsigned kLineBits = 6, kGranuleBits = 8;
-constexpr uint64_t kHitPs = 700;
+constexpr unsigned kGranuleBits = 8;
 
-constexpr uint64_t pa_at(uint64_t offset) { return kBase + offset + kPaDelta; }
-constexpr uint64_t line_at(uint64_t offset) { return pa_at(offset) >> kLineBits; }
-
-struct FakeHart {
-  uint64_t base = kBase, size = 512;
-  uint8_t* ptr = nullptr;
-  uint64_t pa_delta = kPaDelta;
-  unsigned line_bits = kLineBits;
-  uint64_t last_line = line_at(0x40), prev_line = ~0ull;  // the last access's line: offset 0x40, in way 0
-  FakeWay* last_way = nullptr;
-  FakeWay* prev_way = nullptr;
-  uint64_t clock = 0;
-  FakeWay* ways = nullptr;
-  uint64_t way_count = 4;
-  uint32_t way_hints[8] = {};
-  uint64_t hits = 0, hit_ps = kHitPs, time_ps = 0, stall_ps = 0;
+struct FakeHart : FakeDataHart {
   std::vector<std::pair<uint64_t, uint64_t>> helper_calls;  // the address and value the helper stored
 };
 
@@ -66,17 +47,12 @@ class InlineStoresTest : public ::testing::Test {
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
     hart_.ptr = mem_;
+    hart_.size = sizeof mem_;
     hart_.ways = ways_;
     ways_[0] = {line_at(0x40), 1};
     hart_.last_way = &ways_[0];
     hart_.clock = 1;
-    const auto offset = [this](const void* field) {
-      return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
-    };
-    const InlineLoads region{offset(&hart_.base),      offset(&hart_.size),    offset(&hart_.ptr),
-                             offset(&hart_.pa_delta),  offset(&hart_.line_bits), offset(&hart_.hit_ps),
-                             test::fake_cache_fields(hart_), offset(&hart_.way_hints), 8,
-                             offset(&hart_.time_ps),   offset(&hart_.stall_ps)};
+    const InlineLoads region = fake_inline_loads(hart_);
     stores_ = {region, &reservations_, code_map_.data(), code_map_.size(), kGranuleBits};
     helpers_ = {{}, {helper, helper, helper, helper}, nullptr, nullptr, &stores_};
   }
