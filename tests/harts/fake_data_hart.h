@@ -4,6 +4,8 @@
 // access was on the line of offset 0x40, and a D-cache of four ways.
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "fake_cache_fields.h"
 #include "harts/block_translator.h"
@@ -42,6 +44,22 @@ InlineLoads fake_inline_loads(const Hart& hart) {
   return {offset(&hart.base),      offset(&hart.size),   offset(&hart.ptr),      offset(&hart.pa_delta),
           offset(&hart.line_bits), offset(&hart.hit_ps), fake_cache_fields(hart), offset(&hart.way_hints),
           8,                       offset(&hart.time_ps), offset(&hart.stall_ps)};
+}
+
+// The `n` bytes (1, 2, 4, 8) at mem + off, as a little-endian value.
+inline uint64_t bytes_at(const uint8_t* mem, size_t off, unsigned n) {
+  uint64_t v = 0;
+  std::memcpy(&v, mem + off, n);
+  return v;
+}
+
+// Translates `block` (at pc 0x1000; no retire, no chain) into `arena` and
+// runs it on `hart` with registers `x`: the status its code returned, or ~0
+// when it has no code.
+inline uint64_t translate_and_run(const std::vector<rv::Insn>& block, const TranslationHelpers& helpers,
+                                  CodeArena& arena, uint64_t* x, void* hart) {
+  const TranslatedBlock code = translate_block(block.data(), block.size(), 0x1000, helpers, nullptr, nullptr, arena);
+  return code ? code(x, hart).status : ~0ull;
 }
 
 }  // namespace avp::test

@@ -49,17 +49,10 @@ class InlineLoadsTest : public ::testing::Test {
   }
   // Runs the loads as one block; x2 = kBase.
   void run(const std::vector<Insn>& block) {
-    TranslatedBlock code = translate_block(block.data(), block.size(), 0x1000, helpers_, nullptr, nullptr, arena_);
-    ASSERT_NE(code, nullptr);
     x_[2] = kBase;
-    const JitStep s = code(x_, &hart_);
-    EXPECT_EQ(s.status, block.size());
+    EXPECT_EQ(translate_and_run(block, helpers_, arena_, x_, &hart_), block.size());
   }
-  uint64_t bytes_at(size_t off, unsigned n) const {
-    uint64_t v = 0;
-    std::memcpy(&v, mem_ + off, n);
-    return v;
-  }
+  uint64_t bytes_at(size_t off, unsigned n) const { return test::bytes_at(mem_, off, n); }
 
   alignas(8) uint8_t mem_[256];
   FakeWay ways_[4];

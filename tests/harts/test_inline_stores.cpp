@@ -58,18 +58,11 @@ class InlineStoresTest : public ::testing::Test {
   }
   // Runs the stores as one block; x2 = kBase, x3 = value.
   void run(const std::vector<Insn>& block, uint64_t value) {
-    TranslatedBlock code = translate_block(block.data(), block.size(), 0x1000, helpers_, nullptr, nullptr, arena_);
-    ASSERT_NE(code, nullptr);
     x_[2] = kBase;
     x_[3] = value;
-    const JitStep s = code(x_, &hart_);
-    EXPECT_EQ(s.status, block.size());
+    EXPECT_EQ(translate_and_run(block, helpers_, arena_, x_, &hart_), block.size());
   }
-  uint64_t bytes_at(size_t off, unsigned n) const {
-    uint64_t v = 0;
-    std::memcpy(&v, mem_ + off, n);
-    return v;
-  }
+  uint64_t bytes_at(size_t off, unsigned n) const { return test::bytes_at(mem_, off, n); }
   void mark_code(uint64_t pa) {
     const uint64_t g = pa >> kGranuleBits;
     code_map_[g >> 6] |= uint64_t{1} << (g & 63);
