@@ -34,6 +34,8 @@ struct alignas(kHostLine) DecodedBlock {
   // What running all of it retires (Hart::retire_block): its instructions'
   // own time and cycles, and its instructions per PerfEvent (`events` kinds).
   uint64_t own_ps = 0, own_cycles = 0;
+  // ps_before[i]: the own time of the instructions before instruction i (n + 1 entries).
+  std::vector<uint64_t, HostLineAllocator<uint64_t>> ps_before;
   uint8_t events = 0;
   uint8_t event_id[rv::kNumPerfEvents] = {}, event_n[rv::kNumPerfEvents] = {};
   // The last two blocks that ran after this one (decoded for the same fetch

@@ -88,12 +88,10 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
 }
 
 uint64_t Hart::settled_time_ps() const {
-  uint64_t ps = time_.ps();
+  const uint64_t ps = time_.ps();
   if (!lazy_) return ps;
-  const uint64_t* cost_ps = cluster_.cost_ps();
   const auto n = static_cast<uint32_t>(cur_ - lazy_->insns.data());
-  for (uint32_t i = settled_; i < n; ++i) ps += cost_ps[lazy_->insns[i].cls];
-  return ps;
+  return n > settled_ ? ps + lazy_->ps_before[n] - lazy_->ps_before[settled_] : ps;
 }
 
 void Hart::settle_to(uint32_t n) {
@@ -123,7 +121,9 @@ void Hart::settle_to(uint32_t n) {
 }
 
 void Hart::note_block_costs(Block& b) const {
+  b.ps_before.reserve(b.insns.size() + 1);
   for (const Insn& d : b.insns) {
+    b.ps_before.push_back(b.own_ps);
     b.own_ps += cluster_.cost_ps()[d.cls];
     b.own_cycles += cluster_.cost_cycles()[d.cls];
     unsigned i = 0;
@@ -131,6 +131,7 @@ void Hart::note_block_costs(Block& b) const {
     if (i == b.events) b.event_id[b.events++] = d.event;
     ++b.event_n[i];
   }
+  b.ps_before.push_back(b.own_ps);
 }
 
 // Every check the run loop (Hart::run) makes between two blocks, other than
