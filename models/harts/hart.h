@@ -221,11 +221,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   static JitStep translated_load(void* hart, uint64_t addr, uint64_t pc, const rv::Insn* d) noexcept;
   template <typename T>
   static JitStep translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const rv::Insn* d) noexcept;
-  // The store's general case (store<T>, with traps and errors kept), out of line.
-  template <typename T>
-  static JitStep translated_store_general(Hart& h, uint64_t addr, uint64_t v) noexcept;
-  // A DMI access whose line hits the D-cache's quick checks (hit time added), or false with nothing done.
-  bool data_quick_hit(uint64_t pa, bool write);
   static JitStep translated_other(void* hart, uint64_t pc, const rv::Insn* d) noexcept;
   template <bool kTranslatedFetch>
   static const uint8_t* translated_enter(void* hart, const void* block, uint64_t pc) noexcept;

@@ -104,14 +104,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     return granule_has_code(g) || (((addr + len - 1) >> kGranuleBits) != g && is_code(addr + len - 1, 1));
   }
   void code_written(uint64_t addr, unsigned len);
-  // True when a store of len bytes at pa leaves Hart::after_store nothing to
-  // do (no reservations, no decoded code in its granule), known without a
-  // call; false also for a store across two granules.
-  bool store_is_plain(uint64_t pa, unsigned len) const {
-    const uint64_t g = pa >> kGranuleBits;
-    return !reservations_active() && ((pa + len - 1) >> kGranuleBits) == g && !granule_has_code(g);
-  }
-  // Where translated stores read what store_is_plain does (InlineStores; the map never moves).
+  // Where translated stores find whether a store leaves Hart::after_store
+  // nothing to do (InlineStores: no reservations, no decoded code in its
+  // granule, within one granule); the map never moves.
   void describe_plain_stores(InlineStores& s) const {
     static_assert(sizeof(reservations_) == sizeof(unsigned), "read as a plain unsigned");
     s.reservations = reinterpret_cast<const unsigned*>(&reservations_);

@@ -5,7 +5,6 @@
 // executing are the hart's before it runs, traps and errors are caught and
 // kept for run_insns to rethrow, and an aborted block or a stopped hart is
 // reported, so translated and interpreted blocks give the same results.
-#include <cstring>
 #include <stdexcept>
 
 #include "harts/hart.h"
@@ -21,26 +20,13 @@ JitStep Hart::failed() noexcept {
   return {0, kExitTrapped};
 }
 
-// The store helper's fast path calls nothing, so it needs no stack frame: a
-// DMI access whose line hits the D-cache's quick checks, neither near a
-// reservation nor on decoded code. Everything else goes to the general case,
-// which does the same from the start (the quick checks have no effect when
-// they fail).
-[[gnu::always_inline]] inline bool Hart::data_quick_hit(uint64_t pa, bool write) {
-  if (!dcache_.enabled()) return false;
-  const uint64_t line = pa >> dcache_.line_bits();
-  if (!dcache_.quick_hit(line, write, data_way_[line & (kDataWayHints - 1)])) return false;
-  add_memory_time(dcache_.hit_time());
-  return true;
-}
-
 template <typename T, typename R>
 JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<Hart*>(hart);
   h.s_.pc = pc;
   h.cur_ = d;
-  // The code did the quick checks the store helper does (InlineLoads): a
-  // load here is a miss, or in another region.
+  // The code did the quick checks (InlineLoads): a load here is a miss, or
+  // in another region.
   try {
     const auto v = static_cast<uint64_t>(static_cast<R>(h.load<T>(addr)));
     return {v, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
@@ -54,19 +40,8 @@ JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t p
   Hart& h = *static_cast<Hart*>(hart);
   h.s_.pc = pc;
   h.cur_ = d;
-  const uint64_t off = addr - h.wr_.base;
-  const uint64_t pa = addr + h.wr_.pa_delta;
-  if (off < h.wr_.size && h.wr_.size - off >= sizeof(T) && h.cluster_.store_is_plain(pa, sizeof(T)) &&
-      h.data_quick_hit(pa, true)) {
-    const auto t = static_cast<T>(v);
-    std::memcpy(h.wr_.ptr + off, &t, sizeof(T));
-    return {0, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
-  }
-  return translated_store_general<T>(h, addr, v);
-}
-
-template <typename T>
-JitStep Hart::translated_store_general(Hart& h, uint64_t addr, uint64_t v) noexcept {
+  // The code did the quick checks (InlineStores): a store here is a miss,
+  // in another region, near a reservation or on decoded code.
   try {
     h.store<T>(addr, static_cast<T>(v));
     return {0, h.block_abort_ || h.stop_ ? kExitAborted : kExitDone};
@@ -91,22 +66,22 @@ void Hart::translate(const Block& b) {
   const auto offset = [this](const void* field) {
     return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(this));
   };
-  const InlineLoads loads{offset(&rd_.base),
-                          offset(&rd_.size),
-                          offset(&rd_.ptr),
-                          offset(&rd_.pa_delta),
-                          offset(dcache_.line_bits_address()),
-                          offset(dcache_.hit_time_address()),
-                          dcache_.fields(this),
-                          offset(&data_way_[0]),
-                          kDataWayHints,
-                          offset(time_.ps_address()),
-                          offset(&stall_ps_[StallMemory])};
-  InlineStores stores{loads, nullptr, nullptr, 0, 0};
-  stores.region.base = offset(&wr_.base);
-  stores.region.size = offset(&wr_.size);
-  stores.region.ptr = offset(&wr_.ptr);
-  stores.region.pa_delta = offset(&wr_.pa_delta);
+  // The loads' and the stores' fast paths: the same cache fields, each its region.
+  const auto access_in = [&](const DmiRegion& r) {
+    return InlineLoads{offset(&r.base),
+                       offset(&r.size),
+                       offset(&r.ptr),
+                       offset(&r.pa_delta),
+                       offset(dcache_.line_bits_address()),
+                       offset(dcache_.hit_time_address()),
+                       dcache_.fields(this),
+                       offset(&data_way_[0]),
+                       kDataWayHints,
+                       offset(time_.ps_address()),
+                       offset(&stall_ps_[StallMemory])};
+  };
+  const InlineLoads loads = access_in(rd_);
+  InlineStores stores{access_in(wr_), nullptr, nullptr, 0, 0};
   cluster_.describe_plain_stores(stores);
   const TranslationHelpers helpers = {
       {&translated_load<uint8_t, int8_t>, &translated_load<uint16_t, int16_t>, &translated_load<uint32_t, int32_t>,
