@@ -32,9 +32,7 @@ class Asm {
     rex(sign, dst, base);
     put(0x0F);
     put(static_cast<uint8_t>((bytes == 1 ? 0xB6 : 0xB7) | (sign ? 0x08 : 0)));  // movzx / movsx
-    modrm(2, dst, base);
-    if ((base & 7) == RSP) put(0x24);
-    imm32(static_cast<uint32_t>(disp));
+    address(dst, base, disp);
   }
   void store(Reg base, int32_t disp, Reg src) { mem(0x89, src, base, disp); }
   // [base + disp] = the low `bytes` (1, 2, 4, 8) of src.
@@ -70,19 +68,15 @@ class Asm {
   void alu(Alu op, Reg dst, Reg src, bool w = true) { rr(static_cast<uint8_t>(op * 8 + 1), src, dst, w); }
   void alu_imm(Alu op, Reg dst, int32_t imm, bool w = true) {
     rex(w, 0, dst);
-    put(0x81);
+    put(fits_imm8(imm) ? 0x83 : 0x81);
     modrm(3, op, dst);
-    imm32(static_cast<uint32_t>(imm));
+    immediate(imm);
   }
   void test(Reg a, Reg b, bool w = true) { rr(0x85, b, a, w); }
   void alu_to_mem(Alu op, Reg base, int32_t disp, Reg src) { mem(static_cast<uint8_t>(op * 8 + 1), src, base, disp); }
   void alu_from_mem(Alu op, Reg dst, Reg base, int32_t disp) { mem(static_cast<uint8_t>(op * 8 + 3), dst, base, disp); }
   void cmp_byte(Reg base, int32_t disp, uint8_t v) {  // cmp byte [base + disp], v
-    rex(false, 0, base);
-    put(0x80);
-    modrm(2, CMP, base);
-    if ((base & 7) == RSP) put(0x24);
-    imm32(static_cast<uint32_t>(disp));
+    mem(0x80, CMP, base, disp, false);
     put(v);
   }
   void jmp_rax() {
@@ -90,8 +84,8 @@ class Asm {
     put(0xE0);
   }
   void alu_mem_imm(Alu op, Reg base, int32_t disp, int32_t imm, bool w = true) {
-    mem(0x81, op, base, disp, w);
-    imm32(static_cast<uint32_t>(imm));
+    mem(fits_imm8(imm) ? 0x83 : 0x81, op, base, disp, w);
+    immediate(imm);
   }
   void shift_imm(Shift op, Reg dst, uint8_t n, bool w = true) {
     rex(w, 0, dst);
@@ -200,9 +194,22 @@ class Asm {
   void mem(uint8_t opcode, unsigned reg, unsigned base, int32_t disp, bool w = true) {
     rex(w, reg, base);
     put(opcode);
-    modrm(2, reg, base);
+    address(reg, base, disp);
+  }
+  // The ModRM (SIB) and displacement of [base + disp]: the shortest form,
+  // since the size of the code the hot blocks span is what limits the host.
+  void address(unsigned reg, unsigned base, int32_t disp) {
+    const bool none = disp == 0 && (base & 7) != RBP;  // [rbp]/[r13] have no form without a displacement
+    modrm(none ? 0 : fits_imm8(disp) ? 1 : 2, reg, base);
     if ((base & 7) == RSP) put(0x24);  // SIB: base only
-    imm32(static_cast<uint32_t>(disp));
+    if (none) return;
+    if (fits_imm8(disp)) put(static_cast<uint8_t>(disp));
+    else imm32(static_cast<uint32_t>(disp));
+  }
+  static bool fits_imm8(int32_t v) { return v >= -128 && v <= 127; }
+  void immediate(int32_t v) {  // an ALU immediate as fits_imm8 chose the opcode for it
+    if (fits_imm8(v)) put(static_cast<uint8_t>(v));
+    else imm32(static_cast<uint32_t>(v));
   }
 
   std::vector<uint8_t> b_;
