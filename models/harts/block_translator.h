@@ -127,10 +127,10 @@ struct BlockChain {
   // fetch regime, which must equal `key`.
   int32_t gate;
   uint8_t key;
-  int32_t kernel;               // bool: set, the chain ends at pc == ret_addr
-  int32_t time_ps, quantum_ps;  // the chain ends once time_ps >= quantum_ps
+  int32_t end_pc;               // the chain ends at pc == end_pc (odd, so no pc, when nothing ends it there)
+  int32_t time_ps, quantum_ps;  // ... or once time_ps >= quantum_ps
   int32_t limit, minstret;      // ... or minstret >= limit (limit 0: none)
-  int32_t ret_addr, mip, mie;   // ... or mip & mie
+  int32_t mip, mie;             // ... or mip & mie
   const uint64_t* link_pc;    // the block's two link slots: link_pc[i] -> link[i], which is set whenever link_pc[i] matches a pc
   const void* const* link;
   int32_t code_in_block;      // offset of a block's TranslatedBlock (nullptr: not translated)

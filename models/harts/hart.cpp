@@ -32,6 +32,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   if (seip_line_) s_.mip |= 1ull << kSEI;
   seip_sw_ = false;
   ret_addr_ = l.ra;
+  chain_end_pc_ = kernel ? l.ra : 1;
   launch_id_ = l.launch_id;
   set_context(gp_, l.context);  // every bus access of the instance carries its context
   set_context(traffic_gp_, l.context);

@@ -117,8 +117,8 @@ void Hart::translate(const Block& b) {
                           offset(tlb_.inserts_address()),
                           in_block(&b.tlb_until),
                           icache_.hit_time() == 0};
-  const BlockChain chain{offset(&stop_), b.key, offset(&kernel_), offset(time_.ps_address()),
-                         offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret), offset(&ret_addr_),
+  const BlockChain chain{offset(&stop_), b.key, offset(&chain_end_pc_), offset(time_.ps_address()),
+                         offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret),
                          offset(&s_.mip), offset(&s_.mie),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          in_block(&b.code),

@@ -90,17 +90,13 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
   } else {
     end.push_back(a.jcc(AE));
   }
+  // limit <= minstret as limit - 1 < minstret, which no limit (0) never is.
   a.load(RCX, R8, c.limit);
-  a.test(RCX, RCX);
-  const size_t no_limit = a.jcc(E);
+  a.alu_imm(SUB, RCX, 1);
   a.alu_from_mem(CMP, RCX, R8, c.minstret);
-  end.push_back(a.jcc(BE));  // limit <= minstret
-  a.bind(no_limit);
-  a.cmp_byte(R8, c.kernel, 0);
-  const size_t not_kernel = a.jcc(E);
-  a.alu_from_mem(CMP, RAX, R8, c.ret_addr);
+  end.push_back(a.jcc(B));
+  a.alu_from_mem(CMP, RAX, R8, c.end_pc);
   end.push_back(a.jcc(E));
-  a.bind(not_kernel);
   a.load(RCX, R8, c.mip);
   a.alu_from_mem(AND, RCX, R8, c.mie);
   end.push_back(a.jcc(NE));

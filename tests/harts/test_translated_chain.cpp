@@ -37,8 +37,7 @@ struct FakeBlock {
 struct FakeHart {
   uint32_t settled = 0;
   uint64_t minstret = 0, mcycle = 0, time_ps = 0, quantum_ps = 0, events[2] = {};
-  uint64_t limit = 0, ret_addr = 0, mip = 0, mie = 0;
-  bool kernel = false;
+  uint64_t limit = 0, end_pc = 1, mip = 0, mie = 0;
   bool stop = false, block_abort = false, chain_closed = false;  // the gate: these three and the fetch key
   uint8_t fetch_key = 0;
   // InlineEnter's: the I-cache's last line none at first (every entry calls enter).
@@ -110,9 +109,9 @@ class TranslatedChain : public ::testing::Test {
                             offset(&hart_.tlb_inserts),  in_block(&block_.tlb_until),
                             hits_take_no_time_};
     const BlockChain chain{offset(&hart_.stop),      key,
-                           offset(&hart_.kernel),    offset(&hart_.time_ps),
+                           offset(&hart_.end_pc),    offset(&hart_.time_ps),
                            offset(&hart_.quantum_ps), offset(&hart_.limit),
-                           offset(&hart_.minstret),  offset(&hart_.ret_addr),
+                           offset(&hart_.minstret),
                            offset(&hart_.mip),       offset(&hart_.mie),
                            block_.link_pc, reinterpret_cast<const void* const*>(block_.link),
                            in_block(&block_.code),   &fake_enter,
@@ -198,7 +197,7 @@ TEST_F(TranslatedChain, EachCheckEndsTheChain) {
       {"block abort", [](FakeHart& h) { h.block_abort = true; }},
       {"quantum used", [](FakeHart& h) { h.time_ps = h.quantum_ps; }},
       {"limit reached", [](FakeHart& h) { h.limit = 2; }},
-      {"kernel returns", [](FakeHart& h) { h.kernel = true; h.ret_addr = kPc; }},
+      {"kernel returns", [](FakeHart& h) { h.end_pc = kPc; }},
       {"interrupt pending", [](FakeHart& h) { h.mip = h.mie = 0x80; }},
       {"other fetch regime", [](FakeHart& h) { h.fetch_key = 1; }},
   };
@@ -210,8 +209,7 @@ TEST_F(TranslatedChain, EachCheckEndsTheChain) {
   }
   // Negative controls: a kernel return elsewhere, an interrupt not enabled, a limit ahead.
   fresh();
-  hart_.kernel = true;
-  hart_.ret_addr = kPc + 4;
+  hart_.end_pc = kPc + 4;
   hart_.mip = 0x80;
   hart_.limit = 100;
   run();
