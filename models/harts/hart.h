@@ -22,6 +22,7 @@
 #include "harts/block_translator.h"
 #include "harts/cache_model.h"
 #include "harts/decoded_block.h"
+#include "harts/dmi_region.h"
 #include "harts/hart_debug_hook.h"
 #include "harts/hart_control.h"
 #include "harts/hart_state.h"
@@ -31,6 +32,7 @@
 #include "harts/pmp.h"
 #include "harts/rv_insn.h"
 #include "harts/tlb.h"
+#include "harts/trap_exception.h"
 #include "harts/triggers.h"
 
 namespace avp {
@@ -38,11 +40,6 @@ namespace avp {
 class HartCluster;
 struct CacheTrafficExtension;
 class Hart;
-
-struct TrapException {
-  uint64_t cause;
-  uint64_t tval;
-};
 
 class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.h
  public:
@@ -164,14 +161,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // The cluster's lock on what harts share, taken only in a slice (the serial schedule needs none).
   std::unique_lock<std::mutex> shared_lock();
   using Block = DecodedBlock;
-  struct DmiRegion {
-    uint64_t base = 0, size = 0;  // size 0: empty
-    uint8_t* ptr = nullptr;
-    bool rd = false, wr = false, exec = false;  // exec: granted to an instruction fetch
-    // Physical minus virtual address: the fast paths keep regions by the address
-    // the program uses; with translation on, a region is one 4 KiB page.
-    uint64_t pa_delta = 0;
-  };
 
   void thread();
   void run();
@@ -288,45 +277,14 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
     return !pmp_.active_for(s_.priv) || pmp_.allows(pa, len, s_.priv, rv::kAccessExec);
   }
   void sfence(const rv::Insn& d);
-  // Inlined into the ISS loop (as is data_time): one call per access is a measurable part of it.
+  // The data accesses' fast paths and their timing, inlined into the ISS
+  // loop and the helpers (hart_data_path.h, which the files using them include).
   template <typename T>
-  [[gnu::always_inline]] T load(uint64_t addr) {
-    const uint64_t off = addr - rd_.base;
-    if (off < rd_.size && rd_.size - off >= sizeof(T)) {
-      T v;
-      std::memcpy(&v, rd_.ptr + off, sizeof(T));
-      add_memory_time(data_time(addr + rd_.pa_delta, false, sizeof(T)));
-      return v;
-    }
-    return load_slow<T>(addr);
-  }
+  T load(uint64_t addr);
   template <typename T>
-  [[gnu::always_inline]] void store(uint64_t addr, T v) {
-    const uint64_t off = addr - wr_.base;
-    if (off < wr_.size && wr_.size - off >= sizeof(T)) {
-      std::memcpy(wr_.ptr + off, &v, sizeof(T));
-      const uint64_t pa = addr + wr_.pa_delta;
-      add_memory_time(data_time(pa, true, sizeof(T)));
-      after_store(pa, sizeof(T));
-    } else {
-      store_slow<T>(addr, v);  // calls after_store itself
-    }
-  }
-  // Memory timing (hart_memory_timing.cpp, base/cache_traffic.h): the time
-  // of a data access to memory, whether its data moved by DMI or not: the
-  // D-cache model, whose misses send a line fill (and the write-back of a
-  // dirty victim) to the bus; without a D-cache, the access itself.
-  [[gnu::always_inline]] uint64_t data_time(uint64_t pa, bool write, unsigned len) {
-    if (!dcache_.enabled()) return bus_traffic(pa, write, len, false);
-    bool miss = false;
-    const uint64_t line = pa >> dcache_.line_bits();
-    const uint64_t t = dcache_.access_line(line, write, miss, data_way_[line & (kDataWayHints - 1)]);
-    return miss ? t + dcache_miss(pa) : t;
-  }
-  void add_memory_time(uint64_t t) {
-    time_.add_ps(t);
-    stall_ps_[StallMemory] += t;
-  }
+  void store(uint64_t addr, T v);
+  uint64_t data_time(uint64_t pa, bool write, unsigned len);
+  void add_memory_time(uint64_t t);
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
   // A Timing transaction of len bytes at pa; its latency (ps).
   uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits = true);

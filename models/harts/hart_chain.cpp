@@ -4,6 +4,7 @@
 // (settle_to, retire_block). Simulated results are those of the observed
 // loop (hart_exec.cpp), instruction by instruction.
 #include "harts/hart.h"
+#include "harts/hart_data_path.h"
 #include "harts/hart_cluster.h"
 #include "harts/rv_semantics.h"
 

@@ -6,6 +6,7 @@
 #include "base/payload.h"
 #include "base/unit.h"
 #include "harts/hart.h"
+#include "harts/hart_data_path.h"
 #include "harts/hart_cluster.h"
 
 namespace avp {
@@ -16,13 +17,13 @@ using namespace rv;
 // FetchExtension: targets with an execute permission refuse a fetch request
 // they do not allow and say whether the region granted may be fetched from
 // and read as data.
-Hart::DmiRegion* Hart::known_dmi(uint64_t addr, bool write, bool fetch) {
+DmiRegion* Hart::known_dmi(uint64_t addr, bool write, bool fetch) {
   for (auto& r : dmi_)
     if (addr - r.base < r.size && (fetch ? r.exec : write ? r.wr : r.rd)) return &r;
   return nullptr;
 }
 
-Hart::DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
+DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   if (DmiRegion* r = known_dmi(addr, write, fetch)) return r;
   if (in_slice_) throw NeedsKernel{};  // asking the bus for DMI is the kernel's
   time_.catch_up();

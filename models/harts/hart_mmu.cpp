@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "harts/hart.h"
+#include "harts/hart_data_path.h"
 #include "harts/hart_cluster.h"
 
 namespace avp {
@@ -220,7 +221,7 @@ uint64_t Hart::translate_data(uint64_t va, unsigned len, unsigned access, Priv p
   return pa;
 }
 
-Hart::DmiRegion* Hart::page_of(DmiRegion* pair, uint64_t va, unsigned len) {
+DmiRegion* Hart::page_of(DmiRegion* pair, uint64_t va, unsigned len) {
   for (int i = 0; i < 2; ++i) {
     if (va - pair[i].base < pair[i].size && pair[i].size - (va - pair[i].base) >= len) {
       if (i) std::swap(pair[0], pair[1]);

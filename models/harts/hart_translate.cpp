@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "harts/hart.h"
+#include "harts/hart_data_path.h"
 #include "harts/hart_cluster.h"
 #include "harts/perf_map.h"
 

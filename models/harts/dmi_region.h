@@ -1,0 +1,17 @@
+// A window of memory a hart accesses directly (a DMI grant, or a page of it
+// with translation on): its loads, stores or fetches there skip the bus.
+#pragma once
+#include <cstdint>
+
+namespace avp {
+
+struct DmiRegion {
+  uint64_t base = 0, size = 0;  // size 0: empty
+  uint8_t* ptr = nullptr;
+  bool rd = false, wr = false, exec = false;  // exec: granted to an instruction fetch
+  // Physical minus virtual address: the fast paths keep regions by the address
+  // the program uses; with translation on, a region is one 4 KiB page.
+  uint64_t pa_delta = 0;
+};
+
+}  // namespace avp

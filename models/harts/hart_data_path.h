@@ -1,0 +1,55 @@
+// The hart's data accesses on their fast path (Hart::load, Hart::store) and
+// their memory timing, defined here to be inlined into the ISS loop and the
+// translated code's helpers: one call per access is a measurable part of
+// the loop. A load or store in the region the hart last read or wrote
+// directly is done in place; any other goes to load_slow / store_slow.
+#pragma once
+#include <cstring>
+
+#include "harts/hart.h"
+
+namespace avp {
+
+template <typename T>
+[[gnu::always_inline]] inline T Hart::load(uint64_t addr) {
+  const uint64_t off = addr - rd_.base;
+  if (off < rd_.size && rd_.size - off >= sizeof(T)) {
+    T v;
+    std::memcpy(&v, rd_.ptr + off, sizeof(T));
+    add_memory_time(data_time(addr + rd_.pa_delta, false, sizeof(T)));
+    return v;
+  }
+  return load_slow<T>(addr);
+}
+
+template <typename T>
+[[gnu::always_inline]] inline void Hart::store(uint64_t addr, T v) {
+  const uint64_t off = addr - wr_.base;
+  if (off < wr_.size && wr_.size - off >= sizeof(T)) {
+    std::memcpy(wr_.ptr + off, &v, sizeof(T));
+    const uint64_t pa = addr + wr_.pa_delta;
+    add_memory_time(data_time(pa, true, sizeof(T)));
+    after_store(pa, sizeof(T));
+  } else {
+    store_slow<T>(addr, v);  // calls after_store itself
+  }
+}
+
+// Memory timing (hart_memory_timing.cpp, base/cache_traffic.h): the time of
+// a data access to memory, whether its data moved by DMI or not: the D-cache
+// model, whose misses send a line fill (and the write-back of a dirty
+// victim) to the bus; without a D-cache, the access itself.
+[[gnu::always_inline]] inline uint64_t Hart::data_time(uint64_t pa, bool write, unsigned len) {
+  if (!dcache_.enabled()) return bus_traffic(pa, write, len, false);
+  bool miss = false;
+  const uint64_t line = pa >> dcache_.line_bits();
+  const uint64_t t = dcache_.access_line(line, write, miss, data_way_[line & (kDataWayHints - 1)]);
+  return miss ? t + dcache_miss(pa) : t;
+}
+
+[[gnu::always_inline]] inline void Hart::add_memory_time(uint64_t t) {
+  time_.add_ps(t);
+  stall_ps_[StallMemory] += t;
+}
+
+}  // namespace avp
