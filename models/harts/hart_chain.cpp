@@ -336,10 +336,11 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
     }
     return h.enter_translated(b, kQuickUntried);
   }
-  // The common case without a call: enter_block with an I-cache that hits quickly.
+  // The common case without a call: enter_block with an I-cache that hits
+  // quickly (block_abort is clear: the chain's checks found it so, and a
+  // store to it here would stall the next block's load of the whole gate).
   uint32_t quick = 0;
   if (h.icache_.enabled() && !h.fetch_hits_quickly(b, quick)) return h.enter_translated(b, quick);
-  h.block_abort_ = false;
   h.history_.record_block(&b);
   h.lazy_ = &b;
   h.settled_ = 0;
