@@ -120,17 +120,17 @@ struct InlineEnter {
 // address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
 // threw (the hart keeps the exception).
 struct BlockChain {
-  // Four bytes side by side that one compare tests: three bools, stop,
+  // Eight bytes side by side that one compare tests: three bools, stop,
   // block_abort and closed (chaining not allowed; set whenever the hart is
   // observed by a debugger, a tracer or armed triggers, Hart::observed, so
   // the code need not ask about those), any set ends the chain; then the
-  // fetch regime, which must equal `key`.
+  // fetch regime, which must equal `key`; then a 32-bit flag, set while an
+  // interrupt is pending and enabled (mip & mie), which ends the chain too.
   int32_t gate;
   uint8_t key;
   int32_t end_pc;               // the chain ends at pc == end_pc (odd, so no pc, when nothing ends it there)
   int32_t time_ps, quantum_ps;  // ... or once time_ps >= quantum_ps
   int32_t limit, minstret;      // ... or minstret >= limit (limit 0: none)
-  int32_t mip, mie;             // ... or mip & mie
   const uint64_t* link_pc;    // the block's two link slots: link_pc[i] -> link[i], which is set whenever link_pc[i] matches a pc
   const void* const* link;
   int32_t code_in_block;      // offset of a block's TranslatedBlock (nullptr: not translated)

@@ -30,6 +30,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   kernel_ = kernel;
   host_calls_ = !l.firmware;
   if (seip_line_) s_.mip |= 1ull << kSEI;
+  update_irq_gate();
   seip_sw_ = false;
   ret_addr_ = l.ra;
   chain_end_pc_ = kernel ? l.ra : 1;
@@ -285,6 +286,7 @@ void Hart::set_interrupt(unsigned irq, bool level) {
   }
   if (level) s_.mip |= 1ull << irq;
   else s_.mip &= ~(1ull << irq);
+  update_irq_gate();
   if (level) irq_event_.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -179,6 +179,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
   const Block* next_enterable_block(const Block& b);
   bool chain_goes_on() const;
+  void update_irq_gate() { irq_gate_ = (s_.mip & s_.mie) != 0; }
   uint32_t index_of_pc(const Block& b) const;  // the instruction of b at s_.pc (its last one if none)
   // Retiring (minstret, mcycle, the events, the instructions' own time) is
   // counted per block: run_insns counts a block when it ends, and
@@ -361,10 +362,12 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool translate_again_ = false;   // some blocks lost their code to a full translation cache
 
   bool running_ = false, kernel_ = false, flush_ = false;
-  // Side by side, translated code's chain gate (BlockChain::gate): one compare tests all four.
-  bool stop_ = false, block_abort_ = false;
+  // Side by side, translated code's chain gate (BlockChain::gate): one compare tests all eight bytes.
+  alignas(8) bool stop_ = false;
+  bool block_abort_ = false;
   bool chain_closed_ = true;  // translated code may not go on to the next block (run_insns' chain; observed)
   uint8_t fetch_key_ = 0;     // the fetch regime (blocks_[fetch_key_])
+  uint32_t irq_gate_ = 0;     // (mip & mie) != 0: written with either (update_irq_gate) and as a chain starts
   bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block
   sc_core::sc_time deadline_;            // HartLaunch::deadline (zero: none)
   bool host_calls_ = true;   // ECALL a7 = 0/1/2 in M-mode are host calls (not in the boot flow)

@@ -387,6 +387,7 @@ void Hart::run_block(const Block& b, uint32_t from, bool resumed) {
 }
 
 void Hart::run_chain(const Block& first) {
+  update_irq_gate();  // also after a write of mip or mie that was not the hart's (a debugger's, through state())
   enter_block(first);
   run_insns(&first, 0, true);
 }

@@ -140,10 +140,14 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
       update_xlate();
       return;
     }
-    case CSR_SIE: s_.mie = (s_.mie & ~s_.mideleg) | (v & s_.mideleg); return;
+    case CSR_SIE:
+      s_.mie = (s_.mie & ~s_.mideleg) | (v & s_.mideleg);
+      update_irq_gate();
+      return;
     case CSR_SIP: {
       const uint64_t mask = s_.mideleg & (1u << kSSI);
       s_.mip = (s_.mip & ~mask) | (v & mask);
+      update_irq_gate();
       return;
     }
     case CSR_STVEC: s_.stvec = v & ~2ull; return;
@@ -171,11 +175,15 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
     case CSR_MISA: return;  // WARL, fixed
     case CSR_MEDELEG: s_.medeleg = v & 0xB3FF & ~(1ull << kEcallM); return;
     case CSR_MIDELEG: s_.mideleg = v & kSupervisorInterrupts; return;
-    case CSR_MIE: s_.mie = v & kAllInterrupts; return;
+    case CSR_MIE:
+      s_.mie = v & kAllInterrupts;
+      update_irq_gate();
+      return;
     case CSR_MIP: {
       const uint64_t mask = kSupervisorInterrupts;
       seip_sw_ = (v >> kSEI) & 1;
       s_.mip = (s_.mip & ~mask) | (v & mask) | (seip_line_ ? 1ull << kSEI : 0);
+      update_irq_gate();
       return;
     }
     case CSR_MENVCFG: {

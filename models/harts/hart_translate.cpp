@@ -95,7 +95,7 @@ void Hart::translate(const Block& b) {
                            offset(&s_.events[0]), b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
   // The gate's four bytes are declared side by side (hart.h).
   if (offset(&block_abort_) != offset(&stop_) + 1 || offset(&chain_closed_) != offset(&stop_) + 2 ||
-      offset(&fetch_key_) != offset(&stop_) + 3)
+      offset(&fetch_key_) != offset(&stop_) + 3 || offset(&irq_gate_) != offset(&stop_) + 4)
     throw std::logic_error("Hart: the chain gate's fields are not side by side");
   // Blocks enter the next block in their code when the I-cache hits again (and its translation is held).
   const auto in_block = [&b](const void* field) {
@@ -120,7 +120,6 @@ void Hart::translate(const Block& b) {
                           icache_.hit_time() == 0};
   const BlockChain chain{offset(&stop_), b.key, offset(&chain_end_pc_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret),
-                         offset(&s_.mip), offset(&s_.mie),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          in_block(&b.code),
                          b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &b,

@@ -80,7 +80,7 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
 std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;
   std::vector<size_t> end;
-  a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24), false);  // little-endian: the key is byte 3
+  a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24));  // little-endian: the key is byte 3
   end.push_back(a.jcc(NE));
   a.load(RCX, R8, c.time_ps);
   a.alu_from_mem(CMP, RCX, R8, c.quantum_ps);
@@ -97,9 +97,6 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
   end.push_back(a.jcc(B));
   a.alu_from_mem(CMP, RAX, R8, c.end_pc);
   end.push_back(a.jcc(E));
-  a.load(RCX, R8, c.mip);
-  a.alu_from_mem(AND, RCX, R8, c.mie);
-  end.push_back(a.jcc(NE));
   return end;
 }
 
