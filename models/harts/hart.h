@@ -179,7 +179,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
   const Block* next_enterable_block(const Block& b);
   bool chain_goes_on() const;
-  void update_irq_gate() { irq_gate_ = (s_.mip & s_.mie) != 0; }
+  // Stores to the gate only when it changes: a store to part of it stalls the
+  // next block end's load of the whole gate until the store completes.
+  void update_irq_gate() {
+    if (const uint32_t v = (s_.mip & s_.mie) != 0; v != irq_gate_) irq_gate_ = v;
+  }
   uint32_t index_of_pc(const Block& b) const;  // the instruction of b at s_.pc (its last one if none)
   // Retiring (minstret, mcycle, the events, the instructions' own time) is
   // counted per block: run_insns counts a block when it ends, and
