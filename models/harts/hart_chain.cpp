@@ -83,7 +83,7 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
 
 [[gnu::always_inline]] inline void Hart::enter_block(const Block& b, uint32_t quick) {
   if (b.key && !fetch_translation_held(b)) translate_fetch_again(b);
-  if (block_abort_) block_abort_ = false;  // stored only when set (update_irq_gate)
+  if (block_abort_) block_abort_ = false;  // stored only when set: see update_irq_gate
   if (icache_.enabled()) fetch_timing(b, quick);
   history_.record_block(&b);
 }

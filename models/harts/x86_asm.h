@@ -75,10 +75,6 @@ class Asm {
   void test(Reg a, Reg b, bool w = true) { rr(0x85, b, a, w); }
   void alu_to_mem(Alu op, Reg base, int32_t disp, Reg src) { mem(static_cast<uint8_t>(op * 8 + 1), src, base, disp); }
   void alu_from_mem(Alu op, Reg dst, Reg base, int32_t disp) { mem(static_cast<uint8_t>(op * 8 + 3), dst, base, disp); }
-  void cmp_byte(Reg base, int32_t disp, uint8_t v) {  // cmp byte [base + disp], v
-    mem(0x80, CMP, base, disp, false);
-    put(v);
-  }
   void jmp_rax() {
     put(0xFF);
     put(0xE0);
@@ -196,8 +192,8 @@ class Asm {
     put(opcode);
     address(reg, base, disp);
   }
-  // The ModRM (SIB) and displacement of [base + disp]: the shortest form,
-  // since the size of the code the hot blocks span is what limits the host.
+  // The ModRM (SIB) and displacement of [base + disp] in the shortest form
+  // (less code for the hot blocks; docs/performance.md, twentieth session).
   void address(unsigned reg, unsigned base, int32_t disp) {
     const bool none = disp == 0 && (base & 7) != RBP;  // [rbp]/[r13] have no form without a displacement
     modrm(none ? 0 : fits_imm8(disp) ? 1 : 2, reg, base);

@@ -38,8 +38,8 @@ TEST(X86Asm, MemoryOperandsTakeTheShortestDisplacement) {
   // movzx eax, byte ptr [rsi+0x3]
   EXPECT_EQ(encode([](Asm& a) { a.load_extended(RAX, RSI, 3, 1, false); }),
             (std::vector<uint8_t>{0x0F, 0xB6, 0x46, 0x03}));
-  // cmp byte ptr [r8+0x5], 0x0
-  EXPECT_EQ(encode([](Asm& a) { a.cmp_byte(R8, 5, 0); }), (std::vector<uint8_t>{0x41, 0x80, 0x78, 0x05, 0x00}));
+  // mov byte ptr [r9+0x5], 0x1
+  EXPECT_EQ(encode([](Asm& a) { a.store_byte_imm(R9, 5, 1); }), (std::vector<uint8_t>{0x41, 0xC6, 0x41, 0x05, 0x01}));
 }
 
 TEST(X86Asm, AluImmediatesTakeTheShortestForm) {
