@@ -32,8 +32,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   if (seip_line_) s_.mip |= 1ull << kSEI;
   update_irq_gate();
   seip_sw_ = false;
-  ret_addr_ = l.ra;
-  chain_end_pc_ = kernel ? l.ra : 1;
+  end_pc_ = kernel ? l.ra : 1;
   launch_id_ = l.launch_id;
   set_context(gp_, l.context);  // every bus access of the instance carries its context
   set_context(traffic_gp_, l.context);
@@ -115,7 +114,7 @@ void Hart::run() {
       finish(HartExitKind::Timeout);
       break;
     }
-    if (kernel_ && s_.pc == ret_addr_) {
+    if (s_.pc == end_pc_) {
       finish(HartExitKind::Returned);
       break;
     }

@@ -379,8 +379,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool seip_sw_ = false;
   bool stop_requested_ = false;
   uint64_t ro_base_ = 0, ro_size_ = 0;  // HartLaunch::read_only_*
-  uint64_t ret_addr_ = 0, limit_ = 0, start_instret_ = 0;
-  uint64_t chain_end_pc_ = 1;  // a kernel's ret_addr_, else 1 (odd: no pc), for translated code (BlockChain::end_pc)
+  uint64_t limit_ = 0, start_instret_ = 0;
+  // Where a kernel instance ends: its return address (ra at launch) while the
+  // hart runs a kernel, else 1, which no pc is (one compare, also in
+  // translated code: BlockChain::end_pc).
+  uint64_t end_pc_ = 1;
   uint32_t launch_id_ = 0;
   sc_core::sc_time started_;
   uint64_t instance_ = 0;  // a0 at launch (the instance id of a kernel)

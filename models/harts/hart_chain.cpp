@@ -139,7 +139,7 @@ void Hart::note_block_costs(Block& b) const {
 // the flushes, which only a block that sets block_abort_ asks for.
 [[gnu::always_inline]] inline bool Hart::chain_goes_on() const {
   return !(stop_ || block_abort_ || time_.quantum_used() || (limit_ && s_.minstret >= limit_) ||
-           (kernel_ && s_.pc == ret_addr_) || (s_.mip & s_.mie) || observed());
+           s_.pc == end_pc_ || (s_.mip & s_.mie) || observed());
 }
 
 // In a slice, a block not decoded yet ends the chain (nullptr): decoding reads

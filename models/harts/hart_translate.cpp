@@ -93,7 +93,7 @@ void Hart::translate(const Block& b) {
   code_.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
   const BlockRetire retire{offset(&settled_), offset(&s_.minstret), offset(&s_.mcycle), offset(time_.ps_address()),
                            offset(&s_.events[0]), b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
-  // The gate's four bytes are declared side by side (hart.h).
+  // The gate's eight bytes are declared side by side (hart.h).
   if (offset(&block_abort_) != offset(&stop_) + 1 || offset(&chain_closed_) != offset(&stop_) + 2 ||
       offset(&fetch_key_) != offset(&stop_) + 3 || offset(&irq_gate_) != offset(&stop_) + 4)
     throw std::logic_error("Hart: the chain gate's fields are not side by side");
@@ -118,7 +118,7 @@ void Hart::translate(const Block& b) {
                           offset(tlb_.inserts_address()),
                           in_block(&b.tlb_until),
                           icache_.hit_time() == 0};
-  const BlockChain chain{offset(&stop_), b.key, offset(&chain_end_pc_), offset(time_.ps_address()),
+  const BlockChain chain{offset(&stop_), b.key, offset(&end_pc_), offset(time_.ps_address()),
                          offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          in_block(&b.code),
