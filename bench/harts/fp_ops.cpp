@@ -1,8 +1,8 @@
 // Cost of the ISS's floating-point operations (models/harts/fp_ops.cpp) per
 // operation, against the host's own operation measured in the same run: the
 // rounding-mode and flag handling around each one is what the ISS adds.
-// Three states of the guest's accrued flags (docs/performance.md, "FP
-// operations without MXCSR round trips"): NX accrued (the usual state of FP
+// Three states of the guest's accrued flags (docs/performance.md, "How the
+// ISS is fast"): NX accrued (the usual state of FP
 // code that rounds at all), nothing accrued with exact operations, and
 // nothing accrued with every operation inexact (the flag cleared before each
 // next one, the worst case).

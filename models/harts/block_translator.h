@@ -1,5 +1,5 @@
 // Translation of a decoded block to x86-64 host code (docs/performance.md,
-// "Block translation"). The code does what the threaded loop
+// "How the ISS is fast"). The code does what the threaded loop
 // (hart_chain.cpp) does for the same instructions: integer operations and
 // branches inline, with the block's most used guest registers in host
 // registers; loads, stores and every other instruction through the hart's

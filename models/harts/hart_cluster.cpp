@@ -67,7 +67,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                    "host threads that run the harts' slices of a quantum (1..256; above 1 the schedule is the parallel "
                    "quantum one)"),
       translate_blocks(this, "translate", true,
-                       "run decoded blocks as x86-64 host code (docs/performance.md, \"Block translation\"); false: "
+                       "run decoded blocks as x86-64 host code (docs/harts.md, \"How it runs\"); false: "
                        "interpret them (the same simulated results)"),
       translation_cache_kib(this, "translation_cache", 16384,
                             "KiB of host code per hart for translated blocks (4..1048576); when it fills up, the "

@@ -193,7 +193,7 @@ class Asm {
     address(reg, base, disp);
   }
   // The ModRM (SIB) and displacement of [base + disp] in the shortest form
-  // (less code for the hot blocks; docs/performance.md, twentieth session).
+  // (less code for the hot blocks; docs/performance.md, "Design history").
   void address(unsigned reg, unsigned base, int32_t disp) {
     const bool none = disp == 0 && (base & 7) != RBP;  // [rbp]/[r13] have no form without a displacement
     modrm(none ? 0 : fits_imm8(disp) ? 1 : 2, reg, base);
