@@ -59,8 +59,8 @@ cmake -S "$ock/clik" -B "$work/clik" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLIK_
 cmake --build "$work/clik" -j "$(nproc)" > "$work/build.log"
 
 failed=0
-for ex in copy_buffer hello vector_add copy_buffer_async hello_async vector_add_async blur_async \
-          concatenate_dma_async matrix_multiply_async ternary_async vector_add_wfv_async; do
+for ex in copy_buffer hello vector_add copy_buffer_async hello_async vector_add_async blur concatenate_dma \
+          matrix_multiply ternary_async vector_add_wfv; do
   bin=$work/clik/bin/$ex
   if [ ! -x "$bin" ]; then
     echo "MISSING $ex"

@@ -29,26 +29,23 @@
 
 /* RV64 encodings of the few instructions the kernel needs. */
 enum { ZERO = 0, RA = 1, SP = 2, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12 };
-static uint32_t itype(int32_t imm, unsigned rs1, unsigned f3, unsigned rd, unsigned op) {
-  return (uint32_t)(imm & 0xFFF) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-static uint32_t stype(int32_t imm, unsigned rs2, unsigned rs1, unsigned f3) {
-  return (uint32_t)((imm >> 5) & 0x7F) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (uint32_t)(imm & 0x1F) << 7 | 0x23;
-}
-static uint32_t add(unsigned rd, unsigned rs1, unsigned rs2) { return rs2 << 20 | rs1 << 15 | rd << 7 | 0x33; }
-#define ADDI(rd, rs, imm) itype(imm, rs, 0, rd, 0x13)
-#define SLLI(rd, rs, sh) itype(sh, rs, 1, rd, 0x13)
-#define LD(rd, rs, imm) itype(imm, rs, 3, rd, 0x03)
-#define SD(rs2, rs1, imm) stype(imm, rs2, rs1, 3)
-#define CSRR(rd, csr) itype(csr, 0, 2, rd, 0x73)
-#define RET itype(0, RA, 0, ZERO, 0x67)
+#define ITYPE(imm, rs1, f3, rd, op) ((uint32_t)((imm) & 0xFFF) << 20 | (rs1) << 15 | (f3) << 12 | (rd) << 7 | (op))
+#define STYPE(imm, rs2, rs1, f3) \
+  ((uint32_t)(((imm) >> 5) & 0x7F) << 25 | (rs2) << 20 | (rs1) << 15 | (f3) << 12 | (uint32_t)((imm) & 0x1F) << 7 | 0x23)
+#define ADD(rd, rs1, rs2) ((rs2) << 20 | (rs1) << 15 | (rd) << 7 | 0x33)
+#define ADDI(rd, rs, imm) ITYPE(imm, rs, 0, rd, 0x13)
+#define SLLI(rd, rs, sh) ITYPE(sh, rs, 1, rd, 0x13)
+#define LD(rd, rs, imm) ITYPE(imm, rs, 3, rd, 0x03)
+#define SD(rs2, rs1, imm) STYPE(imm, rs2, rs1, 3)
+#define CSRR(rd, csr) ITYPE(csr, 0, 2, rd, 0x73)
+#define RET ITYPE(0, RA, 0, ZERO, 0x67)
 
 /* out[a0] = 2 x mhartid + 1, the hart id having gone through this hart's
  * slot of the per-hart window (a2) and through its stack. */
 static const uint32_t kernel[] = {
     CSRR(T2, 0xF14), SD(T2, A2, 0),  ADDI(SP, SP, -16), SD(T2, SP, 8), LD(T1, SP, 8),
-    ADDI(SP, SP, 16), LD(T0, A2, 0), add(T1, T1, T0),   ADDI(T1, T1, 1), SLLI(T0, A0, 3),
-    add(T0, T0, A1),  SD(T1, T0, 0), RET,
+    ADDI(SP, SP, 16), LD(T0, A2, 0), ADD(T1, T1, T0),   ADDI(T1, T1, 1), SLLI(T0, A0, 3),
+    ADD(T0, T0, A1),  SD(T1, T0, 0), RET,
 };
 
 struct cb {
