@@ -19,7 +19,7 @@ std::filesystem::path executable_dir() {
 
 std::string find_config_file(const std::string& name, std::string& searched) {
   std::error_code ec;
-  if (name.find('/') != std::string::npos || std::filesystem::is_regular_file(name, ec)) return name;
+  if (name.find('/') != std::string::npos || std::filesystem::exists(name, ec)) return name;
   std::vector<std::filesystem::path> dirs;
   const std::filesystem::path bin = executable_dir();
   if (!bin.empty()) dirs.push_back(bin.parent_path() / "share" / "accel-vp" / "configs");

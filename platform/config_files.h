@@ -5,7 +5,7 @@
 
 namespace avp {
 
-// `name` itself when it is an existing file or contains a '/'; else the
+// `name` itself when it exists (any kind of file) or contains a '/'; else the
 // shipped NAME or NAME.yaml, installed (<prefix>/share/accel-vp/configs, next
 // to <prefix>/bin/accel-vp) or in the source tree this accel-vp was built
 // from. Empty when a bare name is found nowhere; `searched` then lists where.

@@ -54,9 +54,9 @@ enum refsi_result refsiTerminate(void) {
 }
 
 /* The entries, their order and every address come from the device's info
- * block (its RefSi memory map over its resolved address map); a device that
- * reports no RefSi map, or a map without DRAM first among DRAM entries, is
- * refused. */
+ * block (its RefSi memory map over its resolved address map); a device whose
+ * map has no DRAM entry for its DRAM, or an entry this library cannot read,
+ * is refused. */
 static int fill_map(struct RefSiDevice *d) {
   const avp_device_info *i = avp_device_get_info(d->dev);
   int dram = 0;
