@@ -8,6 +8,7 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "cli.h"
+#include "config_files.h"
 #include "info.h"
 #include "platform.h"
 #include "session.h"
@@ -64,7 +65,18 @@ int sc_main(int argc, char* argv[]) {
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "accel-vp " + version_string() + " (" + sc_core::sc_version() + ")");
   std::string params_filter;
-  app.add_option("-c,--config", ctx.session.config_file, "configuration file (YAML)")->check(kNonEmpty);
+  app.add_option("-c,--config", ctx.session.config_file,
+                 "configuration file (YAML), or the name of a shipped one: default, refsi-m1 (docs/refsidrv.md)")
+      ->check(kNonEmpty)
+      ->transform(CLI::Validator(
+          [](std::string& name) {
+            std::string searched;
+            const std::string path = find_config_file(name, searched);
+            if (path.empty()) return "no configuration file " + name + " (nor " + name + ".yaml) in " + searched;
+            name = path;
+            return std::string();
+          },
+          "", "config file"));
   app.add_option("-s,--set", ctx.session.sets, "override a parameter: name=value (repeatable)");
   auto* list_params = app.add_option("--list-params", params_filter,
                                      "list the parameters (those whose name contains FILTER) with value, default and description")

@@ -1,6 +1,7 @@
 #include "platform.h"
 
 #include <cstring>
+#include <sstream>
 #include <stdexcept>
 
 #include "base/payload.h"
@@ -73,6 +74,10 @@ Platform::Platform()
       cores("platform.cores", 2, "number of cores in the hart cluster"),
       harts_per_core("platform.harts_per_core", 4, "harts per core"),
       tcdm_slice("platform.tcdm_per_core", 4 * MiB, "TCDM bytes per core (core-local view size)"),
+      refsi_memory_map("platform.refsi_memory_map",
+                       "DRAM=dram TCIM=tcim TCDM=tcdm TCDM_PRIVATE=tcdm_local KERNEL_DMA=dma KERNEL_DMA_PRIVATE=dma "
+                       "PERF_COUNTERS=perf",
+                       "the memory map the RefSi driver reports, in order: KIND=range entries (docs/refsidrv.md)"),
       bus("bus"),
       tcim("tcim", 60 * KiB, sc_core::sc_time(1, sc_core::SC_NS)),
       tcdm("tcdm", Memory::DerivedSize{static_cast<uint64_t>(cores.get()) * tcdm_slice.get(), "platform.cores x platform.tcdm_per_core"},
@@ -156,6 +161,7 @@ Platform::Platform()
   info.xintf_uuids = {AVP_XINTF_UUID_HARTINFO, AVP_XINTF_UUID_BARRIER, AVP_XINTF_UUID_DMA};
   const char* range_names[AVP_NUM_RANGES] = {"dram", "tcim", "tcdm", "tcdm_local", "dma", "perf", "cmp", "console"};
   for (unsigned i = 0; i < AVP_NUM_RANGES; ++i) info.ranges[i] = {base_of(range_names[i]), size_of(range_names[i])};
+  info.refsi_map = refsi_map();
   endpoint = std::make_unique<PcieEndpoint>("endpoint", link, info);
   PcieEndpoint& ep = *endpoint;
   acceldev = std::make_unique<AcceldevEngine>(
@@ -244,6 +250,34 @@ uint64_t Platform::size_of(const std::string& range) const {
   for (const auto& r : bus.ranges())
     if (r.name == range) return r.size;
   throw std::logic_error("the address map has no range " + range);
+}
+
+std::vector<uint32_t> Platform::refsi_map() const {
+  // Kinds as refsidrv.h numbers them; ranges as enum avp_info_range.
+  static const char* const kinds[] = {"UNKNOWN", "DRAM", "TCIM", "TCDM", "TCDM_PRIVATE", "KERNEL_DMA",
+                                      "KERNEL_DMA_PRIVATE", "PERF_COUNTERS"};
+  static const char* const ranges[AVP_NUM_RANGES] = {"dram", "tcim", "tcdm", "tcdm_local", "dma", "perf", "cmp", "console"};
+  auto index_of = [](const std::string& name, const char* const* names, unsigned n, unsigned first) {
+    for (unsigned i = first; i < n; ++i)
+      if (name == names[i]) return static_cast<int>(i);
+    return -1;
+  };
+  std::vector<uint32_t> out;
+  std::istringstream in(refsi_memory_map.get());
+  for (std::string item; in >> item;) {
+    const size_t eq = item.find('=');
+    const int kind = index_of(item.substr(0, eq), kinds, 8, 1);
+    const int range = eq == std::string::npos ? -1 : index_of(item.substr(eq + 1), ranges, AVP_NUM_RANGES, 0);
+    if (kind < 0 || range < 0)
+      throw ParamError(refsi_memory_map.name() + ": '" + item +
+                       "' is not KIND=range (kinds: DRAM, TCIM, TCDM, TCDM_PRIVATE, KERNEL_DMA, KERNEL_DMA_PRIVATE, "
+                       "PERF_COUNTERS; ranges: dram, tcim, tcdm, tcdm_local, dma, perf, cmp, console)");
+    out.push_back(static_cast<uint32_t>(kind) | static_cast<uint32_t>(range) << 8);
+  }
+  if (out.empty() || out.size() > AVP_INFO_REFSI_MAP_MAX)
+    throw ParamError(refsi_memory_map.name() + ": between 1 and " + std::to_string(AVP_INFO_REFSI_MAP_MAX) +
+                     " entries, not " + std::to_string(out.size()));
+  return out;
 }
 
 uint64_t Platform::dram_base() const { return base_of("dram"); }

@@ -70,6 +70,7 @@ class Platform {
   Param<uint32_t> cores;
   Param<uint32_t> harts_per_core;
   Param<uint64_t> tcdm_slice;
+  Param<std::string> refsi_memory_map;
   // Limits of the shape, checked before anything is allocated (docs/configuration.md).
   static constexpr unsigned kMaxHarts = 1024;
   const bool shape_checked_ = check_shape();
@@ -104,6 +105,8 @@ class Platform {
 
   // Base address of a bus range (bus.<range>.base): the one address map.
   uint64_t base_of(const std::string& range) const;
+  // platform.refsi_memory_map as AVP_INFO_REFSI_MAP entries; ParamError for a bad list.
+  std::vector<uint32_t> refsi_map() const;
   uint64_t size_of(const std::string& range) const;
   uint64_t dram_base() const;
   uint64_t tcdm_global_base() const;

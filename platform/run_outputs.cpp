@@ -86,6 +86,7 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   m["peak_memory_mib"] = peak_rss_mib();
   m["warnings"] = log_count(Level::Warn);
   m["errors"] = log_count(Level::Error);
+  m["cmp_failed_buffers"] = platform.cmp.failed_count();
   m["statistics"] = StatRegistry::instance().to_json();
   nlohmann::json console = nlohmann::json::array();
   for (const auto& l : platform.harts.console().lines())

@@ -197,6 +197,9 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
                   " at " + format_time(sc_core::sc_time_stamp());
     std::cerr << "accel-vp: " << end.message << "\n";
     res.exit_code = 3;
+  } else if (res.exit_code == 0 && platform.cmp.failure_exit_status.get() && platform.cmp.failed_count()) {
+    std::cerr << "accel-vp: " << platform.cmp.failed_count() << " command buffer(s) failed (cmp.failure_exit_status)\n";
+    res.exit_code = static_cast<int>(platform.cmp.failure_exit_status.get());
   }
 
   res.manifest = build_manifest(platform, opt, name, res, end);

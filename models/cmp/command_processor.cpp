@@ -35,6 +35,12 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
                       "are stopped (0 = no watchdog)"),
       max_copy_elements(this, "max_copy_elements", 1u << 20,
                         "largest COPY_MEM64 count; a larger one fails the command without copying (0 = no limit)"),
+      finish_required(this, "finish_required", true,
+                      "a buffer must end with FINISH (error 7 otherwise); false: reaching the end of the buffer "
+                      "completes it like FINISH, as on Codeplay's RefSi device"),
+      failure_exit_status(this, "failure_exit_status", 0,
+                          "exit status of a run whose workload succeeded while a command buffer failed (0: the "
+                          "workload's status stands)"),
       decoder(this, "decoder", "tlm", "packet decoder: tlm, rtl (the Verilated decoder of rtl/) or lockstep (both, compared)"),
       rtl_vcd(this, "rtl_vcd", "", "VCD file of the RTL decoder's pins (decoder rtl or lockstep; empty: none)"),
       mirror("mirror", *this),
@@ -142,16 +148,27 @@ void CommandProcessor::trace_end(const Buffer& b, const char* what) {
 
 void CommandProcessor::fail(const Buffer& b, uint64_t offset, unsigned opcode, const Failure& f) {
   failed_buffers_.inc();
+  ++failed_;
   status_.error_code = f.code;
   status_.error_offset = offset;
   status_.error_info = (opcode & 0xFF) | (f.hart_valid ? (f.hart & 0xFFFF) << 8 | 1u << 31 : 0);
   status_.error_pc = f.pc;
   status_.error_cause = f.cause;
-  AVP_LOG(log_, Warn, "command buffer at 0x" << std::hex << b.addr << " failed at offset 0x" << offset << std::dec
+  AVP_LOG(log_, Error, "command buffer at 0x" << std::hex << b.addr << " failed at offset 0x" << offset << std::dec
                                              << " (" << cmp_opcode_name(opcode) << "): " << cmp_error_name(f.code)
                                              << (f.what.empty() ? "" : ": " + f.what));
   trace_end(b, "error interrupt");
   raise(kCmpError);
+}
+
+// FINISH, or the end of the buffer when FINISH is not required.
+void CommandProcessor::complete(const Buffer& b, LocalTime& time) {
+  time.add(complete_latency.get());
+  time.sync();
+  trace_end(b, "completion interrupt");
+  ++completed_;
+  buffers_.inc();
+  raise(kCmdbufDone);
 }
 
 bool CommandProcessor::run_buffer(const Buffer& b) {
@@ -162,6 +179,10 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
     const size_t remaining = static_cast<size_t>((b.size - std::min(offset, b.size)) / 8);
     uint64_t chunks[9] = {};
     if (remaining == 0) {
+      if (!finish_required.get()) {
+        complete(b, time);
+        return true;
+      }
       fail(b, offset, 0, {AVP_CMP_ERR_NO_FINISH, "the buffer ended without FINISH"});
       return false;
     }
@@ -209,12 +230,7 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
       return false;
     }
     if (c.opcode == AVP_CMP_FINISH) {
-      time.add(complete_latency.get());
-      time.sync();
-      trace_end(b, "completion interrupt");
-      ++completed_;
-      buffers_.inc();
-      raise(kCmdbufDone);
+      complete(b, time);
       return true;
     }
     offset += 8 * (1 + static_cast<uint64_t>(c.payload_chunks));

@@ -13,6 +13,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "base/local_time.h"
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
@@ -33,6 +34,8 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   Param<uint32_t> queue_depth;
   Param<sc_core::sc_time> kernel_watchdog;
   Param<uint64_t> max_copy_elements;
+  Param<bool> finish_required;
+  Param<uint32_t> failure_exit_status;
   Param<std::string> decoder;
   Param<std::string> rtl_vcd;
   CmpRegisterMirror mirror;  // read-only register block at 0x2000_0000 (bind mirror.socket)
@@ -50,6 +53,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
                   std::function<void(bool finished)> on_end) override;
   unsigned free_slots() const override;
   uint64_t completed_count() const override { return completed_; }
+  uint64_t failed_count() const { return failed_; }
   CmpStatusWord status() const override;
   void reset() override;
 
@@ -82,6 +86,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   void trace_command(const Buffer& b, uint64_t offset, const DecodedCommand& c, const sc_core::sc_time& start,
                      const Failure& f) const;
   void trace_end(const Buffer& b, const char* what);
+  void complete(const Buffer& b, LocalTime& time);
   Failure execute(const DecodedCommand& c, sc_core::sc_time& delay);
   Failure write_reg(unsigned idx, uint64_t v);
   Failure run_kernel(const DecodedCommand& c, sc_core::sc_time& delay);
@@ -98,7 +103,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   uint64_t regs_[AVP_CMP_NUM_REGS] = {};
   std::deque<Buffer> queue_;
   bool busy_ = false;
-  uint64_t completed_ = 0, submitted_ = 0;
+  uint64_t completed_ = 0, submitted_ = 0, failed_ = 0;
   uint32_t launch_seq_ = 0;
   uint32_t context_ = kNoContext;  // of the buffer executing
   CmpStatusWord status_;

@@ -15,7 +15,11 @@ uint64_t WindowUnit::Window::scale_factor() const {
 
 WindowUnit::WindowUnit(sc_core::sc_module_name name, unsigned harts, unsigned cores,
                        std::function<bool(uint64_t, uint64_t)> is_memory)
-    : sc_module(name), targ("targ"), init("init"), harts_(harts), cores_(cores), is_memory_(std::move(is_memory)),
+    : sc_module(name), targ("targ"), init("init"),
+      enforce_perms(this, "enforce_perms", true,
+                    "enforce the windows' PERMS (R, W, X); false: every window allows all accesses, as on "
+                    "Codeplay's RefSi device"),
+      harts_(harts), cores_(cores), is_memory_(std::move(is_memory)),
       log_(this->name()),
       accesses_(this, "accesses", "accesses through memory windows", "accesses"),
       faults_(this, "faults", "window accesses refused (no window, permissions, bounds)", "accesses") {
@@ -79,7 +83,7 @@ bool WindowUnit::translate(const tlm::tlm_generic_payload& gp, bool write, uint6
                           : is_fetch(gp) ? AVP_CMP_WIN_PERM_X
                           : exec_ok    ? AVP_CMP_WIN_PERM_R | AVP_CMP_WIN_PERM_X
                                        : AVP_CMP_WIN_PERM_R;
-    if (!(w.mode & need)) return false;
+    if (!(perms(w) & need)) return false;
     const UnitExtension* ext = gp.get_extension<UnitExtension>();
     uint64_t index = 0, units = 1;
     if (w.kind() == AVP_CMP_WIN_PER_HART) {
@@ -160,12 +164,17 @@ bool WindowUnit::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& 
   dmi.set_dmi_ptr(ptr);
   dmi.set_start_address(lo);
   dmi.set_end_address(hi);
-  if (!(w->mode & AVP_CMP_WIN_PERM_W) || is_fetch(gp)) dmi.allow_read();
+  if (!(perms(*w) & AVP_CMP_WIN_PERM_W) || is_fetch(gp)) dmi.allow_read();
   if (FetchExtension* f = gp.get_extension<FetchExtension>()) {  // what the region may serve besides this access
-    f->exec_ok = w->mode & AVP_CMP_WIN_PERM_X;
-    f->read_ok = w->mode & AVP_CMP_WIN_PERM_R;
+    f->exec_ok = perms(*w) & AVP_CMP_WIN_PERM_X;
+    f->read_ok = perms(*w) & AVP_CMP_WIN_PERM_R;
   }
   return true;
+}
+
+uint64_t WindowUnit::perms(const Window& w) const {
+  constexpr uint64_t all = AVP_CMP_WIN_PERM_R | AVP_CMP_WIN_PERM_W | AVP_CMP_WIN_PERM_X;
+  return enforce_perms.get() ? w.mode & all : all;
 }
 
 void WindowUnit::invalidate(uint64_t lo, uint64_t hi) { targ->invalidate_direct_mem_ptr(lo, hi); }

@@ -14,6 +14,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "base/log.h"
+#include "base/params.h"
 #include "base/stats.h"
 #include "cmp/cmp_packets.h"
 
@@ -23,6 +24,9 @@ class WindowUnit : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<WindowUnit> targ;
   tlm_utils::simple_initiator_socket<WindowUnit> init;
+  // false: PERMS (MODE bits 6:4) are ignored and every window allows reads,
+  // writes and fetches, as Codeplay's RefSi device treats them.
+  Param<bool> enforce_perms;
 
   struct Window {
     uint64_t base = 0, target = 0, mode = 0, scale = 0;
@@ -59,6 +63,8 @@ class WindowUnit : public sc_core::sc_module {
   unsigned transport_dbg(tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   void invalidate(uint64_t lo, uint64_t hi);
+  // The R/W/X bits that apply to w (all of them when PERMS are not enforced).
+  uint64_t perms(const Window& w) const;
 
   Window windows_[AVP_CMP_NUM_WINDOWS];
   unsigned harts_, cores_;

@@ -20,6 +20,7 @@ struct PlatformInfo {
     uint64_t base = 0, size = 0;
   };
   std::array<Range, AVP_NUM_RANGES> ranges;  // indexed by avp_info_range
+  std::vector<uint32_t> refsi_map;           // AVP_INFO_REFSI_MAP entries, at most AVP_INFO_REFSI_MAP_MAX
 };
 
 class InfoBlock {
@@ -56,6 +57,9 @@ class InfoBlock {
   R32 NUM_RANGES{regs_, "INFO_NUM_RANGES", AVP_INFO_NUM_RANGES, Access::RO, AVP_NUM_RANGES};
   Reg<uint64_t> RANGE_BASE{regs_, "INFO_RANGE_BASE", AVP_INFO_RANGE_BASE_LO(0), Access::RO, 0, AVP_NUM_RANGES, 16};
   Reg<uint64_t> RANGE_SIZE{regs_, "INFO_RANGE_SIZE", AVP_INFO_RANGE_SIZE_LO(0), Access::RO, 0, AVP_NUM_RANGES, 16};
+  R32 REFSI_MAP_COUNT{regs_, "INFO_REFSI_MAP_COUNT", AVP_INFO_REFSI_MAP_COUNT, Access::RO,
+                      static_cast<uint32_t>(info_.refsi_map.size())};
+  R32 REFSI_MAP{regs_, "INFO_REFSI_MAP", AVP_INFO_REFSI_MAP(0), Access::RO, 0, AVP_INFO_REFSI_MAP_MAX, 4};
 };
 
 }  // namespace avp

@@ -68,6 +68,9 @@ avp_device *avp_device_open(avp_host *h) {
       i->ranges[r].size = rd64(d->bar0, AVP_INFO_RANGE_SIZE_LO(r), AVP_INFO_RANGE_SIZE_HI(r));
     }
   }
+  i->refsi_map_count = avp_mmio_read32(d->bar0, AVP_INFO_REFSI_MAP_COUNT);
+  if (i->refsi_map_count > AVP_INFO_REFSI_MAP_MAX) i->refsi_map_count = 0;  /* not a map this library can read */
+  for (uint32_t e = 0; e < i->refsi_map_count; ++e) i->refsi_map[e] = avp_mmio_read32(d->bar0, AVP_INFO_REFSI_MAP(e));
   d->heap_end = i->dram_base + i->dram_size - ACCELDEV_CMP_STAGING_SIZE;
   const uint32_t mine = AVP_INTR_CMDBUF_DONE | AVP_INTR_CMP_ERROR;
   avp_mmio_write32(d->bar0, ACCELDEV_INTR, mine | AVP_INTR_CMP_QUEUE_FULL);

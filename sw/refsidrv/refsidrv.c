@@ -11,12 +11,12 @@
 #include "cmp_packets.h"
 
 #define MAX_DEVICES 16
-#define NUM_MAP_ENTRIES 7
 
 struct RefSiDevice {
   avp_host *host;
   avp_device *dev;
-  struct refsi_memory_map_entry map[NUM_MAP_ENTRIES];
+  struct refsi_memory_map_entry map[AVP_INFO_REFSI_MAP_MAX];
+  unsigned map_entries;
   avp_cmp_failure last_error;
 };
 
@@ -53,23 +53,22 @@ enum refsi_result refsiTerminate(void) {
   return refsi_success;
 }
 
-/* Every address comes from the device's info block (its resolved address
- * map); a device without the range table (info version 1) is refused. */
+/* The entries, their order and every address come from the device's info
+ * block (its RefSi memory map over its resolved address map); a device whose
+ * map has no DRAM entry for its DRAM, or an entry this library cannot read,
+ * is refused. */
 static int fill_map(struct RefSiDevice *d) {
   const avp_device_info *i = avp_device_get_info(d->dev);
-  const struct avp_device_range *r = i->ranges;
-  if (!r[AVP_RANGE_TCDM_LOCAL].size || !r[AVP_RANGE_DMA].size || !r[AVP_RANGE_PERF].size) return 0;
-  const struct refsi_memory_map_entry map[NUM_MAP_ENTRIES] = {
-      {DRAM, r[AVP_RANGE_DRAM].base, r[AVP_RANGE_DRAM].size},
-      {TCIM, r[AVP_RANGE_TCIM].base, r[AVP_RANGE_TCIM].size},
-      {TCDM, r[AVP_RANGE_TCDM].base, r[AVP_RANGE_TCDM].size},
-      {TCDM_PRIVATE, r[AVP_RANGE_TCDM_LOCAL].base, r[AVP_RANGE_TCDM_LOCAL].size},
-      {KERNEL_DMA, r[AVP_RANGE_DMA].base, r[AVP_RANGE_DMA].size},
-      {KERNEL_DMA_PRIVATE, r[AVP_RANGE_DMA].base, r[AVP_RANGE_DMA].size},
-      {PERF_COUNTERS, r[AVP_RANGE_PERF].base, r[AVP_RANGE_PERF].size},
-  };
-  memcpy(d->map, map, sizeof map);
-  return 1;
+  int dram = 0;
+  for (unsigned e = 0; e < i->refsi_map_count; ++e) {
+    const uint32_t kind = AVP_INFO_REFSI_MAP_KIND(i->refsi_map[e]), range = AVP_INFO_REFSI_MAP_RANGE(i->refsi_map[e]);
+    if (kind < DRAM || kind > PERF_COUNTERS || range >= AVP_NUM_RANGES || !i->ranges[range].size) return 0;
+    d->map[e] = (struct refsi_memory_map_entry){(enum refsi_memory_map_kind)kind, i->ranges[range].base,
+                                                i->ranges[range].size};
+    dram |= kind == DRAM && range == AVP_RANGE_DRAM;
+  }
+  d->map_entries = i->refsi_map_count;
+  return dram;
 }
 
 refsi_device_t refsiOpenDevice(enum refsi_device_family family) {
@@ -120,7 +119,7 @@ enum refsi_result refsiQueryDeviceInfo(refsi_device_t d, refsi_device_info_t *in
   info->family = REFSI_M;
   info->num_cores = i->cores;
   info->num_harts_per_core = i->harts_per_core;
-  info->num_memory_map_entries = NUM_MAP_ENTRIES;
+  info->num_memory_map_entries = d->map_entries;
   info->core_isa = "RV64IMAFDC";
   info->core_vlen = 0;
   info->core_elen = 0;
@@ -130,7 +129,7 @@ enum refsi_result refsiQueryDeviceInfo(refsi_device_t d, refsi_device_info_t *in
 enum refsi_result refsiQueryDeviceMemoryMap(refsi_device_t d, size_t index, struct refsi_memory_map_entry *entry) {
   enum refsi_result r = check(d);
   if (r != refsi_success) return r;
-  if (!entry || index >= NUM_MAP_ENTRIES) return refsi_failure;
+  if (!entry || index >= d->map_entries) return refsi_failure;
   *entry = d->map[index];
   return refsi_success;
 }
@@ -147,7 +146,8 @@ enum refsi_result refsiFreeDeviceMemory(refsi_device_t d, refsi_addr_t address) 
 }
 
 static int in_dram(refsi_device_t d, refsi_addr_t a, size_t size) {
-  return a >= d->map[0].start_addr && size <= d->map[0].size && a - d->map[0].start_addr <= d->map[0].size - size;
+  const avp_device_info *i = avp_device_get_info(d->dev);
+  return a >= i->dram_base && size <= i->dram_size && a - i->dram_base <= i->dram_size - size;
 }
 
 /* DRAM is shared with the platform: the pointer stays valid until shutdown,
@@ -155,7 +155,7 @@ static int in_dram(refsi_device_t d, refsi_addr_t a, size_t size) {
 void *refsiGetMappedAddress(refsi_device_t d, refsi_addr_t address, size_t size) {
   if (check(d) != refsi_success || size == 0 || !in_dram(d, address, size)) return NULL;
   uint8_t *dram = avp_device_dram(d->dev);
-  return dram ? dram + (address - d->map[0].start_addr) : NULL;
+  return dram ? dram + (address - avp_device_get_info(d->dev)->dram_base) : NULL;
 }
 
 enum refsi_result refsiFlushDeviceMemory(refsi_device_t d, refsi_addr_t address, size_t size) {
@@ -170,7 +170,7 @@ enum refsi_result refsiInvalidateDeviceMemory(refsi_device_t d, refsi_addr_t add
 
 /* The memory-map entry holding all of [a, a + size), or NULL. */
 static const struct refsi_memory_map_entry *entry_of(refsi_device_t d, refsi_addr_t a, size_t size) {
-  for (int i = 0; i < NUM_MAP_ENTRIES; ++i) {
+  for (unsigned i = 0; i < d->map_entries; ++i) {
     const struct refsi_memory_map_entry *e = &d->map[i];
     if (a >= e->start_addr && size <= e->size && a - e->start_addr <= e->size - size) return e;
   }
@@ -194,20 +194,24 @@ static uint32_t device_unit(refsi_device_t d, uint32_t unit_id) {
 
 /* One access of `size` bytes at `a` as the unit: the external unit reaches
  * DRAM through BAR2, everything else goes over the device interconnect tagged
- * with the unit (register windows one aligned 64-bit register at a time). */
+ * with the unit (register windows one aligned 64-bit register at a time). An
+ * address outside every memory-map entry goes there too: the command
+ * processor's active windows map it for the units they serve, the host
+ * included (a SHARED window), as on RefSi; the platform refuses the rest. */
 static enum refsi_result unit_access(refsi_device_t d, int write, refsi_addr_t a, void *buf, size_t size, uint32_t unit_id) {
   enum refsi_result r = check(d);
   if (r != refsi_success) return r;
   const uint32_t unit = device_unit(d, unit_id);
   const struct refsi_memory_map_entry *e = entry_of(d, a, size);
-  if (!buf || !unit || !e) return refsi_failure;
-  if (unit >> 24 == REFSI_UNIT_KIND_EXTERNAL && e->kind == DRAM) {
+  if (!buf || !unit || a + size < a) return refsi_failure;
+  if (size == 0) return e ? refsi_success : refsi_failure;
+  if (e && unit >> 24 == REFSI_UNIT_KIND_EXTERNAL && e->kind == DRAM) {
     const int st = write ? avp_device_write(d->dev, a, buf, size) : avp_device_read(d->dev, a, buf, size);
     return st == 0 ? refsi_success : refsi_failure;
   }
-  const int registers = e->kind == KERNEL_DMA || e->kind == KERNEL_DMA_PRIVATE || e->kind == PERF_COUNTERS;
+  const int registers = e && (e->kind == KERNEL_DMA || e->kind == KERNEL_DMA_PRIVATE || e->kind == PERF_COUNTERS);
   if (registers && ((a | size) & 7)) return refsi_failure;
-  const size_t step = registers ? 8 : (size ? size : 1);
+  const size_t step = registers ? 8 : size;
   for (size_t done = 0; done < size; done += step) {
     uint8_t *p = (uint8_t *)buf + done;
     const int st = write ? avp_device_write_as(d->dev, unit, a + done, p, step) : avp_device_read_as(d->dev, unit, a + done, p, step);

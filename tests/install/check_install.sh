@@ -22,6 +22,9 @@ riscv64-unknown-elf-readelf -h kernel_add.elf | grep -q "RISC-V"
 "$prefix/bin/accel-vp" --no-progress -o out run --elf hello.elf > run.log
 grep -q "hello from hart 0" run.log
 grep -q '"ending": "finished"' out/manifest.json
+# A shipped configuration by name: the installed file.
+"$prefix/bin/accel-vp" --no-progress --config refsi-m1 -o out_m1 run --elf hello.elf > run_m1.log
+grep -q "\"config_file\": \"$prefix/share/accel-vp/configs/refsi-m1.yaml\"" out_m1/manifest.json
 # The CMake package.
 mkdir -p pkg && cat > pkg/CMakeLists.txt <<'CM'
 cmake_minimum_required(VERSION 3.16)

@@ -23,6 +23,10 @@ typedef struct avp_device_info {
   struct avp_device_range {
     uint64_t base, size;
   } ranges[AVP_NUM_RANGES];
+  /* The memory map a RefSi driver reports (AVP_INFO_REFSI_MAP entries, kind |
+   * range << 8); count 0 when the device does not say. */
+  uint32_t refsi_map_count;
+  uint32_t refsi_map[AVP_INFO_REFSI_MAP_MAX];
 } avp_device_info;
 
 /* The command processor's report of a failed command buffer (bar0_regs.h). */

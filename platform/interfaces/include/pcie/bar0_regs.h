@@ -117,6 +117,14 @@ enum avp_info_range {
   AVP_RANGE_CONSOLE = 7,
   AVP_NUM_RANGES = 8
 };
+/* The memory map a RefSi driver reports (refsiQueryDeviceMemoryMap), in its
+ * order: entry i is the RefSi memory-map kind (refsidrv.h) in bits 7:0 and the
+ * avp_info_range it describes in bits 15:8 (`platform.refsi_memory_map`). */
+#define AVP_INFO_REFSI_MAP_COUNT 0x4038
+#define AVP_INFO_REFSI_MAP(i) (0x4200 + 4 * (i))
+#define AVP_INFO_REFSI_MAP_MAX 8
+#define AVP_INFO_REFSI_MAP_KIND(e) ((e) & 0xFFu)
+#define AVP_INFO_REFSI_MAP_RANGE(e) (((e) >> 8) & 0xFFu)
 
 /* Interrupt bits beyond Acceldev's. */
 #define AVP_INTR_CMDBUF_DONE (1u << 8)

@@ -24,6 +24,8 @@ enum refsi_result {
   refsi_not_supported = 4
 };
 
+enum { refsi_nullptr = 0 };
+
 enum refsi_device_family { REFSI_DEFAULT = 0, REFSI_M = 1, REFSI_G = 2 };
 
 typedef struct refsi_device_info {
@@ -74,13 +76,31 @@ enum refsi_cmp_register_id {
   CMP_REG_TSD_INFO = 4,
   CMP_REG_STACK_TOP = 5,
   CMP_REG_RETURN_ADDR = 6,
-  CMP_REG_WINDOW_BASE0 = 8,    /* window n: + n, n < CMP_NUM_WINDOWS */
+  CMP_REG_WINDOW_BASE0 = 8, /* window n: + n, n < CMP_NUM_WINDOWS */
+  CMP_REG_WINDOW_BASEn = 15,
   CMP_REG_WINDOW_TARGET0 = 16,
+  CMP_REG_WINDOW_TARGETn = 23,
   CMP_REG_WINDOW_MODE0 = 24,
+  CMP_REG_WINDOW_MODEn = 31,
   CMP_REG_WINDOW_SCALE0 = 32,
+  CMP_REG_WINDOW_SCALEn = 39,
   CMP_NUM_REGS = 40
 };
 #define CMP_NUM_WINDOWS 8
+
+/* Fields of the command processor's registers. */
+#define CMP_GET_ENTRY_POINT_ADDR(reg) ((reg) & 0xffffffffull)
+#define CMP_GET_KUB_ADDR(reg) ((reg) & 0xffffffffffffull)
+#define CMP_GET_KUB_SIZE(reg) ((reg) >> 48ull)
+#define CMP_GET_KARGS_OFFSET(reg) (((reg) >> 16ull) & 0xffffffull)
+#define CMP_GET_KARGS_SIZE(reg) ((reg) >> 40ull)
+#define CMP_GET_TSD_OFFSET(reg) (((reg) >> 16ull) & 0xffffffull)
+#define CMP_GET_TSD_SIZE(reg) ((reg) >> 40ull)
+#define CMP_GET_WINDOW_ACTIVE(reg) ((reg) & 0x1)
+#define CMP_GET_WINDOW_MODE(reg) ((reg) & 0x6)
+#define CMP_GET_WINDOW_SIZE(reg) (((reg) >> 32ull) + 1)
+#define CMP_GET_WINDOW_SCALE_A(reg) ((reg) & 0x1f)
+#define CMP_GET_WINDOW_SCALE_B(reg) ((reg) >> 32ull)
 
 /* SYNC_CACHE flags and window MODE values. */
 #define CMP_CACHE_SYNC_ACC_DCACHE 1
@@ -96,7 +116,15 @@ enum refsi_unit_kind {
   REFSI_UNIT_KIND_ACC_HART = 3,
   REFSI_UNIT_KIND_ACC_CORE = 4
 };
-#define REFSI_UNIT_ID(kind, index) (((uint32_t)(kind) << 24) | (uint32_t)(index))
+#define REFSI_UNIT_ID(kind, index) ((((uint32_t)(kind) & 0xff) << 24) | (uint32_t)(index))
+#define REFSI_GET_UNIT_KIND(unit) (((uint32_t)(unit) & 0xff000000) >> 24)
+#define REFSI_GET_UNIT_INDEX(unit) ((uint32_t)(unit) & 0xffff)
+
+/* Performance counter registers: per hart (+8 x id, as a hart unit), then the
+ * global block. */
+#define REFSI_NUM_GLOBAL_PERF_COUNTERS 32
+#define REFSI_NUM_PER_HART_PERF_COUNTERS 32
+#define REFSI_NUM_PERF_COUNTERS (REFSI_NUM_GLOBAL_PERF_COUNTERS + REFSI_NUM_PER_HART_PERF_COUNTERS)
 
 enum refsi_perf_counter_id {
   REFSI_PERF_CNTR_CYCLE = 0,
