@@ -54,6 +54,6 @@ with tempfile.TemporaryDirectory(prefix="avp-chart-") as d:
         bad["layout"] = problems
     for k, (got, want) in checks.items():
         print(f"{k}: {got} (expected {want})")
-    if "simulated_time_ns against dram.read_latency" not in dom:
+    if "simulated_time_ns (ns) against dram.read_latency" not in dom:
         bad["title"] = "missing"
     sys.exit(1 if bad else 0)
