@@ -102,6 +102,7 @@ std::string point_failure(const SweepPoint& pt, int status) {
   std::string line, error, said, last;
   while (std::getline(log, line)) {
     if (line.empty()) continue;
+    if (!said.empty() && said.back() == ':') said += " " + line;  // "accel-vp: configuration error:" and its reason
     last = line;
     if (error.empty() && line.find("] error ") != std::string::npos) error = line;
     if (said.empty() && line.rfind("accel-vp: ", 0) == 0) said = line;

@@ -24,7 +24,9 @@ UartBackend::UartBackend(const std::string& spec) {
     in_ = 0;
     out_ = 1;
     description_ = "stdin/stdout";
-    interactive_ = enter_raw_terminal(in_);
+    // A run in the background (`timeout`, `&`) leaves the terminal alone: it
+    // must not change its mode (SIGTTOU) nor read it (SIGTTIN would stop it).
+    interactive_ = isatty(in_) && in_foreground(in_) && enter_raw_terminal(in_);
   } else if (spec.rfind("tcp:", 0) == 0) {
     char* end = nullptr;
     const unsigned long port = std::strtoul(spec.c_str() + 4, &end, 10);
@@ -118,6 +120,7 @@ int UartBackend::get(uint8_t* buf, unsigned max) {
   if (mode_ == Mode::None || eof_) return -1;
   if (mode_ == Mode::Tcp) accept_client();
   if (in_ < 0) return 0;
+  if (mode_ == Mode::Stdio && isatty(in_) && !in_foreground(in_)) return 0;  // the terminal's input is the foreground job's
   pollfd p{in_, POLLIN, 0};
   if (poll(&p, 1, 0) <= 0) return 0;
   const ssize_t n = read(in_, buf, max);

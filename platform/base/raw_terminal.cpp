@@ -33,6 +33,8 @@ void restore_terminal() {
   if (fd >= 0) tcsetattr(fd, TCSANOW, &g_saved);
 }
 
+bool in_foreground(int fd) { return tcgetpgrp(fd) == getpgrp(); }
+
 bool same_terminal(int a, int b) {
   struct stat sa {}, sb {};
   return isatty(a) && isatty(b) && fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_rdev == sb.st_rdev;

@@ -131,7 +131,7 @@ check("run --elf: the running hart's instructions are in the statistics",
 
 # run WORKLOAD
 p, d = start("workload", ["run", "matmul", "--args", "256"])
-check_interrupted("run matmul", d, stop(p, signal.SIGTERM), signal.SIGTERM)
+check_interrupted("run matmul", d, stop(p, signal.SIGTERM, settle=0.05), signal.SIGTERM)
 
 # cmdbuf: RUN_INSTANCES of a kernel that loops forever.
 with open(loop_elf, "rb") as f:
@@ -147,7 +147,7 @@ os.makedirs(os.path.join(out, "cmdbuf_input"), exist_ok=True)
 cb = os.path.join(out, "cmdbuf_input", "loop.bin")
 with open(cb, "wb") as f:
     f.write(buf)
-p, d = start("cmdbuf", ["cmdbuf", cb, "--load", loop_elf])
+p, d = start("cmdbuf", ["--set", "harts.instruction_limit=0", "--set", "cmp.kernel_watchdog=0", "cmdbuf", cb, "--load", loop_elf])
 check_interrupted("cmdbuf", d, stop(p, signal.SIGINT), signal.SIGINT)
 
 # boot: every hart spins in `j .` (a raw firmware image of one instruction).
@@ -178,7 +178,7 @@ ready = wait_catching(p.pid, signal.SIGINT)
 deadline = time.monotonic() + 60
 while ready and time.monotonic() < deadline and not any(catches(c, signal.SIGINT) for c in children(p.pid)):
     time.sleep(0.01)
-time.sleep(0.3)
+time.sleep(0.05)
 os.kill(p.pid, signal.SIGINT)
 try:
     sweep_out = p.communicate(timeout=120)[0]

@@ -5,7 +5,9 @@ the terminal, so the program's echo is the only one), Ctrl-A h lists the
 keys, Ctrl-A x quits with every output written (exit 130, the manifest says
 interrupted by Ctrl-A x), no progress line on that terminal, and the
 terminal's mode restored on every exit path (the program's own end, Ctrl-A x,
-SIGTERM).
+SIGTERM). A run in the background of its terminal (`timeout` puts it
+there) neither changes the terminal's mode nor reads it (it would be
+stopped by SIGTTIN and never see the SIGTERM): it ends with its manifest.
 
 usage: uart_terminal_test.py ACCEL_VP UART_ECHO_ELF OUT_DIR
 """
@@ -13,6 +15,7 @@ import json
 import os
 import pty
 import select
+import shlex
 import signal
 import subprocess
 import sys
@@ -116,5 +119,39 @@ s.p.send_signal(signal.SIGTERM)
 code, restored = s.finish()
 check("SIGTERM: exit 143", code == 143, s.text)
 check("the terminal's mode is restored after SIGTERM", restored)
+
+# In the background of the terminal, as under `timeout`: SIGTERM ends it with its outputs.
+fw = os.path.join(out, "spin.bin")
+with open(fw, "wb") as f:
+    f.write((0x0000006F).to_bytes(4, "little"))  # j .
+bg = os.path.join(out, "background")
+pid, master = pty.fork()
+if pid == 0:  # a shell leading a session on the pty; timeout runs accel-vp in a process group of its own
+    os.execvp("sh", ["sh", "-c", " ".join(shlex.quote(a) for a in
+                                          ["timeout", "-s", "TERM", "2", vp, "-o", bg, "boot", "--firmware", fw])])
+text = b""
+deadline = time.monotonic() + 120
+while time.monotonic() < deadline:
+    r, _, _ = select.select([master], [], [], 0.1)
+    if r:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        text += chunk
+    if os.waitpid(pid, os.WNOHANG)[0] == pid:
+        break
+else:
+    os.kill(pid, signal.SIGKILL)
+os.close(master)
+try:
+    with open(os.path.join(bg, "manifest.json")) as f:
+        m = json.load(f)
+except (OSError, ValueError):
+    m = {}
+check("a boot in the terminal's background stopped by timeout's SIGTERM writes its manifest",
+      m.get("ending") == "interrupted" and m.get("interrupted_by") == "SIGTERM", text.decode(errors="replace"))
 
 sys.exit(1 if failures else 0)
