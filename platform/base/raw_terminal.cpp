@@ -33,7 +33,11 @@ void restore_terminal() {
   if (fd >= 0) tcsetattr(fd, TCSANOW, &g_saved);
 }
 
-bool in_foreground(int fd) { return tcgetpgrp(fd) == getpgrp(); }
+bool in_foreground(int fd) {
+  // A terminal that is not the controlling one (no foreground group to ask) cannot stop the process.
+  const pid_t fg = tcgetpgrp(fd);
+  return fg < 0 || fg == getpgrp();
+}
 
 bool same_terminal(int a, int b) {
   struct stat sa {}, sb {};

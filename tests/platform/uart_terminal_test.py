@@ -11,6 +11,7 @@ stopped by SIGTTIN and never see the SIGTERM): it ends with its manifest.
 
 usage: uart_terminal_test.py ACCEL_VP UART_ECHO_ELF OUT_DIR
 """
+import fcntl
 import json
 import os
 import pty
@@ -42,8 +43,10 @@ class Session:
         os.makedirs(self.dir, exist_ok=True)
         self.master, self.slave = pty.openpty()
         self.mode_before = termios.tcgetattr(self.slave)
+        # As in a terminal window: a session of its own whose controlling terminal is the pty.
         self.p = subprocess.Popen([vp, "-o", self.dir, "run", "--elf", elf, "--uart", "stdio"], stdin=self.slave,
-                                  stdout=self.slave, stderr=self.slave, start_new_session=True)
+                                  stdout=self.slave, stderr=self.slave, start_new_session=True,
+                                  preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
         self.text = b""
 
     def read_until(self, needle, timeout=60):

@@ -11,8 +11,9 @@ namespace avp {
 bool enter_raw_terminal(int fd);
 // Restores the mode enter_raw_terminal saved (nothing when none is saved).
 void restore_terminal();
-// True when this process is in the foreground process group of terminal `fd`
-// (a background one is stopped when it reads the terminal or changes its mode).
+// False when terminal `fd` is this process's controlling terminal and the
+// process is in a background group of it (it would be stopped on reading the
+// terminal or changing its mode).
 bool in_foreground(int fd);
 // True when file descriptors `a` and `b` are the same terminal.
 bool same_terminal(int a, int b);
