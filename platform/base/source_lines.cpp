@@ -1,8 +1,8 @@
 #include "base/source_lines.h"
 
-#include <elfutils/libdwfl.h>
-
-#include <cstdio>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace avp {
 
@@ -10,22 +10,32 @@ struct SourceLines::Image {
   std::string path;
   uint64_t lo = 0, hi = 0, bias = 0;
   bool opened = false;
-  Dwfl* dwfl = nullptr;
-  Dwfl_Module* module = nullptr;
+  int fd = -1;
+  Dwarf* dwarf = nullptr;
 
   ~Image() {
-    if (dwfl) dwfl_end(dwfl);
+    if (dwarf) dwarf_end(dwarf);
+    if (fd >= 0) close(fd);
   }
-  // Reads the file's DWARF at the first look-up; false without line information.
+  // Reads the file's DWARF at the first look-up; false without debug information.
   bool open() {
-    if (opened) return module != nullptr;
+    if (opened) return dwarf != nullptr;
     opened = true;
-    static const Dwfl_Callbacks callbacks = {nullptr, dwfl_standard_find_debuginfo, dwfl_offline_section_address, nullptr};
-    dwfl = dwfl_begin(&callbacks);
-    if (!dwfl) return false;
-    module = dwfl_report_offline(dwfl, path.c_str(), path.c_str(), -1);
-    dwfl_report_end(dwfl, nullptr, nullptr);
-    return module != nullptr;
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) dwarf = dwarf_begin(fd, DWARF_C_READ);
+    return dwarf != nullptr;
+  }
+  // The line of `addr` (a link address) in the compile unit whose ranges hold it.
+  Dwarf_Line* line_of(uint64_t addr) {
+    Dwarf_Off off = 0, next = 0;
+    size_t header = 0;
+    while (dwarf_nextcu(dwarf, off, &next, &header, nullptr, nullptr, nullptr) == 0) {
+      Dwarf_Die cu;
+      if (dwarf_offdie(dwarf, off + header, &cu) && dwarf_haspc(&cu, addr) == 1)
+        if (Dwarf_Line* line = dwarf_getsrc_die(&cu, addr)) return line;
+      off = next;
+    }
+    return nullptr;
   }
 };
 
@@ -51,11 +61,10 @@ void SourceLines::add_image(const std::string& path, uint64_t lo, uint64_t hi, u
 std::string SourceLines::describe(uint64_t addr) {
   for (auto& img : images_) {
     if (addr < img->lo || addr >= img->hi || !img->open()) continue;
-    Dwfl_Line* line = dwfl_module_getsrc(img->module, addr - img->bias);  // executables are reported at their link addresses
-    if (!line) return {};
+    Dwarf_Line* line = img->line_of(addr - img->bias);
     int lineno = 0;
-    const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
-    if (!file || lineno <= 0) return {};
+    const char* file = line ? dwarf_linesrc(line, nullptr, nullptr) : nullptr;
+    if (!file || dwarf_lineno(line, &lineno) != 0 || lineno <= 0) return {};
     return std::string(file) + ":" + std::to_string(lineno);
   }
   return {};
