@@ -29,7 +29,7 @@ std::string hart_list(const std::vector<unsigned>& harts) {
 
 }  // namespace
 
-int run_bare_metal(Platform& p, const std::string& elf, unsigned n, GdbServer* gdb) {
+int run_bare_metal(Platform& p, const std::string& elf, unsigned n, uint64_t max_insns, GdbServer* gdb) {
   ElfImage img;
   try {
     img = load_elf(elf, [&](uint64_t a, const void* d, uint64_t len) { return p.device_port.write_debug(a, d, len); });
@@ -52,6 +52,8 @@ int run_bare_metal(Platform& p, const std::string& elf, unsigned n, GdbServer* g
     l.a[0] = h;
     l.sp = p.tcdm_global_base() + (h / hpc) * p.tcdm_slice.get() + (h % hpc + 1) * slice;
     l.launch_id = 0;
+    l.instruction_limit = max_insns ? max_insns : ~0ull;  // harts.instruction_limit bounds the CMP's kernels only
+    l.limit_name = "--max-insns";
     p.harts.start_bare_metal(h, l, [&, h](const HartExit& e) {
       exits[h] = e;
       if (++done == n) all_done.notify(sc_core::SC_ZERO_TIME);

@@ -25,6 +25,7 @@ void add_boot_command(CLI::App& app, CliContext& ctx) {
   cmd->callback([&ctx, o] {
     auto platform = make_platform(ctx);
     ctx.session.quiet = false;
+    ctx.session.uart_on_stdio = o->uart == "stdio";
     RunResult r = run_session(*platform, ctx.session, "boot:" + o->firmware, [o](Platform& p) { return run_boot(p, *o); });
     ctx.exit_code = r.exit_code;
   });

@@ -41,6 +41,18 @@ std::string stats_text(const std::string& filter) {
   return out.empty() ? "no statistic matches '" + filter + "'\n" : out;
 }
 
+// `mtree`: the device address map (as `accel-vp info` prints it).
+std::string address_map_text(const Platform& p) {
+  std::string out;
+  char buf[160];
+  for (const auto& r : p.bus.ranges()) {
+    std::snprintf(buf, sizeof buf, "0x%012llx .. 0x%012llx  %-14s -> port %s\n", static_cast<unsigned long long>(r.base),
+                  static_cast<unsigned long long>(r.base + r.size - 1), r.name.c_str(), p.bus.port_name(r.port).c_str());
+    out += buf;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::unique_ptr<GdbServer> make_gdb_server(const CliContext& ctx, Platform& p, unsigned threads) {
@@ -52,14 +64,20 @@ std::unique_ptr<GdbServer> make_gdb_server(const CliContext& ctx, Platform& p, u
   gdb->set_monitor([&p](const std::string& command, std::string& out) {
     if (command == "help") {
       out = "monitor windows        the CMP memory windows (base..end -> target)\n"
-            "monitor stats [TEXT]   the statistics so far (those whose name contains TEXT)\n";
+            "monitor mtree          the device address map (QEMU's info mtree)\n"
+            "monitor stats [TEXT]   the statistics so far, running harts' counts included (those whose name contains TEXT)\n";
       return true;
     }
     if (command == "windows") {
       out = windows_text(p);
       return true;
     }
+    if (command == "mtree") {
+      out = address_map_text(p);
+      return true;
+    }
     if (command == "stats" || command.rfind("stats ", 0) == 0) {
+      p.harts.update_running_stats(sc_core::sc_time_stamp());
       out = stats_text(command.size() > 6 ? command.substr(6) : "");
       return true;
     }

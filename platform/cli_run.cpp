@@ -24,14 +24,23 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
       ->check(kNonEmpty)
       ->excludes(workload_opt);
   cmd->add_option("--harts", *harts, "harts that run the --elf program (default 1)");
+  auto max_insns = std::make_shared<uint64_t>(0);
+  cmd->add_option("--max-insns", *max_insns,
+                  "stop each hart of the --elf program after this many instructions (default: no limit, the "
+                  "program runs until it exits, Ctrl-C or platform.time_limit)");
   auto uart = std::make_shared<std::string>();
   cmd->add_option("--uart", *uart,
                   "connect the UART for an --elf program: stdio (input from stdin), tcp:PORT or pty "
                   "(default: its output to stdout, no input)")
       ->check(kNonEmpty);
-  cmd->callback([&ctx, workload, args, list, elf, harts, uart] {
+  cmd->callback([&ctx, workload, args, list, elf, harts, uart, max_insns] {
     if (!uart->empty() && elf->empty()) {
       std::cerr << "accel-vp: --uart needs --elf (workloads do not use the UART)\n";
+      ctx.exit_code = 2;
+      return;
+    }
+    if (*max_insns && elf->empty()) {
+      std::cerr << "accel-vp: --max-insns needs --elf (workloads' kernels are bounded by harts.instruction_limit)\n";
       ctx.exit_code = 2;
       return;
     }
@@ -52,9 +61,10 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
         }
         if (*uart != "stdio") std::cerr << "accel-vp: UART on " << platform->uart.backend().description() << "\n";
       }
+      ctx.session.uart_on_stdio = uart->empty() || *uart == "stdio";  // its output goes to stdout at least
       std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform, *harts);
       RunResult r = run_session(*platform, ctx.session, "elf:" + *elf, [&](Platform& p) {
-        const int code = run_bare_metal(p, *elf, *harts, gdb.get());
+        const int code = run_bare_metal(p, *elf, *harts, *max_insns, gdb.get());
         if (gdb) gdb->finish(code);
         return code;
       });

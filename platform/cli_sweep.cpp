@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,9 +18,11 @@
 #include <sstream>
 #include <thread>
 
+#include "base/duration_text.h"
 #include "base/params.h"
 #include "cli.h"
 #include "platform.h"
+#include "run_signals.h"
 #include "sweep_slurm.h"
 #include "sweep_table.h"
 #include "workload.h"
@@ -90,13 +95,29 @@ void check_metrics(const std::vector<std::string>& metrics) {
   }
 }
 
-std::string last_line(const std::string& path) {
-  std::ifstream f(path);
-  std::string line, last;
-  while (std::getline(f, line))
-    if (!line.empty()) last = line;
-  return last;
+// Why a point failed: the first error its run logged (or its first
+// "accel-vp:" line), and how the run ended (its manifest), else the exit status.
+std::string point_failure(const SweepPoint& pt, int status) {
+  std::ifstream log(pt.dir + "/log.txt");
+  std::string line, error, said, last;
+  while (std::getline(log, line)) {
+    if (line.empty()) continue;
+    if (!said.empty() && said.back() == ':') said += " " + line;  // "accel-vp: configuration error:" and its reason
+    last = line;
+    if (error.empty() && line.find("] error ") != std::string::npos) error = line;
+    if (said.empty() && line.rfind("accel-vp: ", 0) == 0) said = line;
+  }
+  std::string cause = !error.empty() ? error : !said.empty() ? said : last;
+  const std::string ending = point_ending(pt);
+  std::string how = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                      : std::string("killed by signal ") + std::to_string(WTERMSIG(status));
+  if (!ending.empty()) how += ", ending " + ending;
+  return "(" + how + ") " + (cause.empty() ? std::string("no output") : cause);
 }
+
+using Clock = std::chrono::steady_clock;
+
+std::string seconds_text(double s) { return format_duration_ns(s * 1e9); }
 
 pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
   const pid_t pid = fork();
@@ -110,31 +131,66 @@ pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
   _exit(127);
 }
 
-// Runs the points, `jobs` at a time; returns how many failed.
-size_t run_local(const std::string& exe, const std::vector<const SweepPoint*>& todo, unsigned jobs) {
-  std::map<pid_t, const SweepPoint*> running;
-  size_t next = 0, failed = 0;
-  while (next < todo.size() || !running.empty()) {
-    while (next < todo.size() && running.size() < jobs) {
+struct LocalRun {
+  size_t done = 0, failed = 0, interrupted = 0;
+  int signal = 0;  // SIGINT/SIGTERM stopped the sweep
+};
+
+// Runs the points, `jobs` at a time, with a line per finished point (its
+// wall time and the sweep's ETA). SIGINT/SIGTERM stop starting points; the
+// running ones get the signal (they record an interrupted run) and are waited for.
+LocalRun run_local(const std::string& exe, const std::vector<const SweepPoint*>& todo, unsigned jobs) {
+  install_run_signals();
+  std::map<pid_t, std::pair<const SweepPoint*, Clock::time_point>> running;
+  LocalRun r;
+  size_t next = 0;
+  double wall_sum = 0;
+  bool forwarded = false;
+  while ((next < todo.size() && !r.signal) || !running.empty()) {
+    while (next < todo.size() && running.size() < jobs && !(r.signal = stop_signal())) {
       const SweepPoint* pt = todo[next++];
       std::filesystem::create_directories(pt->dir);
       std::vector<std::string> args{exe};
       args.insert(args.end(), pt->args.begin(), pt->args.end());
-      running[spawn(args, pt->dir + "/log.txt")] = pt;
+      running[spawn(args, pt->dir + "/log.txt")] = {pt, Clock::now()};
     }
     int status = 0;
-    const pid_t pid = wait(&status);
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
     if (pid < 0) break;
+    if (pid == 0) {
+      // A signal sent to the sweep alone (the terminal's reaches the points too) is passed on to them.
+      if ((r.signal = stop_signal()) && !forwarded) {
+        for (const auto& [child, point] : running) kill(child, r.signal);
+        forwarded = true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
     auto it = running.find(pid);
     if (it == running.end()) continue;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      ++failed;
-      std::fprintf(stderr, "accel-vp sweep: point %s failed: %s (log: %s/log.txt)\n", it->second->dir.c_str(),
-                   last_line(it->second->dir + "/log.txt").c_str(), it->second->dir.c_str());
-    }
+    const SweepPoint& pt = *it->second.first;
+    const double wall = std::chrono::duration<double>(Clock::now() - it->second.second).count();
     running.erase(it);
+    ++r.done;
+    wall_sum += wall;
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    const bool stopped = !ok && (r.signal = r.signal ? r.signal : stop_signal()) && WIFEXITED(status) &&
+                         WEXITSTATUS(status) == 128 + r.signal;
+    if (!ok && !stopped) ++r.failed;
+    if (stopped) ++r.interrupted;
+    // ETA: the mean wall time of a point so far, over the points left, `jobs` at a time.
+    const size_t left = todo.size() - r.done;
+    const double eta = left ? wall_sum / r.done * std::ceil(static_cast<double>(left) / jobs) : 0;
+    std::fprintf(stderr, "accel-vp sweep: [%zu/%zu] %s %s in %s%s\n", r.done, todo.size(),
+                 std::filesystem::path(pt.dir).filename().c_str(), ok ? "done" : stopped ? "interrupted" : "FAILED",
+                 seconds_text(wall).c_str(),
+                 left && !r.signal ? (", about " + seconds_text(eta) + " to go").c_str() : "");
+    if (!ok && !stopped)
+      std::fprintf(stderr, "accel-vp sweep: point %s failed %s (log: %s/log.txt)\n", pt.dir.c_str(),
+                   point_failure(pt, status).c_str(), pt.dir.c_str());
   }
-  return failed;
+  if (!r.signal) r.signal = stop_signal();
+  return r;
 }
 
 std::string self_exe() {
@@ -170,10 +226,12 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
     for (const auto& w : o->workloads)
       if (!find_workload(w)) throw ParamError("--workload " + w + ": no such workload (accel-vp run --list shows them)");
     if (o->workloads.size() > 1) axes.push_back({kWorkloadAxis, o->workloads});
+    std::map<std::string, std::string> units;  // metric -> unit, for the tables and charts
     {
       auto platform = make_platform(ctx);  // the base configuration: every parameter and statistic
       check_axes(axes);
       check_metrics(o->metrics);
+      for (const auto& m : o->metrics) units[m] = metric_unit(m);
     }
     // A sweep has its own default directory, and never shares one with a single run.
     const std::string dir = out_option->count() ? ctx.session.out_dir : std::string(kDefaultSweepDir);
@@ -205,13 +263,23 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
       ctx.exit_code = submit_slurm_array(todo, self_exe(), out, o->slurm_options);
       return;
     }
-    const size_t failed = run_local(self_exe(), todo, o->jobs);
+    const LocalRun run = run_local(self_exe(), todo, o->jobs);
     std::fprintf(stderr, "accel-vp sweep: %zu points, %zu already done, %zu run, %zu failed\n", points.size(),
-                 points.size() - todo.size(), todo.size(), failed);
-    const auto missing = write_sweep_results(points, axes, o->metrics, out);
+                 points.size() - todo.size(), run.done, run.failed);
+    const auto missing = write_sweep_results(points, axes, o->metrics, units, out, run.signal ? signal_name(run.signal) : "");
+    if (run.signal) {
+      // The points that completed are kept: the same command runs the others.
+      std::fprintf(stderr,
+                   "accel-vp sweep: interrupted by %s: %zu of %zu points not run or not complete; run the same command "
+                   "again to resume (completed points are not run again)\n",
+                   signal_name(run.signal), todo.size() - (run.done - run.failed - run.interrupted), points.size());
+      std::printf("partial results: %s/results.csv, %s/results.json, %s/sweep.html\n", out.c_str(), out.c_str(), out.c_str());
+      ctx.exit_code = 128 + run.signal;
+      return;
+    }
     for (const auto& m : missing) std::fprintf(stderr, "accel-vp sweep: no point has a value for metric %s\n", m.c_str());
     std::printf("results: %s/results.csv, %s/results.json, %s/sweep.html\n", out.c_str(), out.c_str(), out.c_str());
-    ctx.exit_code = failed || !missing.empty() ? 1 : 0;
+    ctx.exit_code = run.failed || !missing.empty() ? 1 : 0;
   });
 }
 

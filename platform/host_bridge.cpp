@@ -22,6 +22,7 @@
 #include "acceldev_driver.h"
 #include "base/log.h"
 #include "platform.h"
+#include "run_signals.h"
 
 namespace avp {
 namespace {
@@ -105,6 +106,10 @@ int HostBridge::serve(pid_t child) {
     }
     const bool stopping = child > 0 ? !child_running : shutdown_requested_;
     if (stopping && conns_.empty()) return status;
+    if (stop_signal()) {  // SIGINT/SIGTERM: let simulated time pass so the run loop sees it and stops
+      sc_core::wait(kPollInterval);
+      continue;
+    }
 
     // Blocking here freezes simulated time: nothing is asked of the device.
     // A ring request that comes while the gate spins saves the sleep.

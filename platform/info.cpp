@@ -25,7 +25,8 @@ void print_info(const Platform& p, std::ostream& os) {
   os << "\nUnits:\n";
   os << "  host (unit 0x01000000), cmp (0x02000000)\n";
   os << "  " << p.cores.get() << " cores x " << p.harts_per_core.get() << " harts = " << p.num_harts()
-     << " harts (units 0x03000000 .. 0x" << std::hex << (0x03000000 + p.num_harts() - 1) << std::dec << ")\n";
+     << " harts (units 0x03000000 .. 0x" << std::hex << std::setw(8) << std::setfill('0') << (0x03000000 + p.num_harts() - 1)
+     << std::dec << std::setfill(' ') << ")\n";
   os << "\nWorkloads:\n";
   for (const Workload* w : all_workloads()) os << "  " << std::setw(16) << std::left << w->name << std::right << w->description << "\n";
   os << "\nParameters:\n";

@@ -5,6 +5,7 @@
 
 #include <systemc>
 
+#include "base/closest_name.h"
 #include "base/log.h"
 #include "base/params.h"
 #include "cli.h"
@@ -49,6 +50,23 @@ std::unique_ptr<Platform> make_platform(CliContext& ctx) {
   return p;
 }
 
+// After "argument was not expected": the options of the command line that a
+// mistyped one most likely meant.
+void suggest_options(CLI::App& app) {
+  std::vector<std::string> names;
+  std::vector<CLI::App*> apps{&app};
+  for (CLI::App* sub : app.get_subcommands()) apps.push_back(sub);
+  for (CLI::App* a : apps)
+    for (const CLI::Option* o : a->get_options())
+      for (const auto& l : o->get_lnames()) names.push_back("--" + l);
+  for (std::string arg : app.remaining(true)) {
+    if (arg.rfind("--", 0) != 0) continue;
+    arg = arg.substr(0, arg.find('='));
+    const std::string near = closest_name(arg, names);
+    if (!near.empty()) std::cerr << arg << ": did you mean '" << near << "'?\n";
+  }
+}
+
 }  // namespace avp
 
 int sc_main(int argc, char* argv[]) {
@@ -80,7 +98,8 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("-s,--set", ctx.session.sets, "override a parameter: name=value (repeatable)");
   auto* list_params = app.add_option("--list-params", params_filter,
                                      "list the parameters (those whose name contains FILTER) with value, default and description")
-                           ->expected(0, 1);
+                           ->expected(0, 1)
+                           ->type_name("[FILTER]");
   app.add_option("--dump-config", ctx.dump_config, "write the resolved configuration as YAML (read back by --config) into this file")
       ->check(kNonEmpty);
   app.add_flag("-v,--verbose", ctx.verbosity, "more log output (-v info, -vv debug, -vvv trace)");
@@ -128,6 +147,7 @@ int sc_main(int argc, char* argv[]) {
     }
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);  // prints the message (or the help)
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) suggest_options(app);
     return code == 0 ? 0 : 2;      // every command-line error is a usage error
   } catch (const ParamError& e) {
     std::cerr << "accel-vp: configuration error:\n" << e.what() << "\n";

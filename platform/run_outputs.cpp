@@ -9,10 +9,12 @@
 
 #include <systemc>
 
+#include "base/duration_text.h"
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
 #include "base/status_line.h"
+#include "harts/rv_disasm.h"
 #include "output_paths.h"
 #include "platform.h"
 #include "run_report.h"
@@ -44,6 +46,46 @@ void print_lockstep_summary() {
               value("mismatches"), value("rtl_cycles"));
 }
 
+// Parameters whose value differs from their default: name -> {value, default}.
+nlohmann::json non_default_parameters() {
+  nlohmann::json out = nlohmann::json::object();
+  for (const ParamBase* p : ParamRegistry::instance().all())
+    if (p->value_string() != p->default_string())
+      out[p->name()] = {{"value", p->value_string()}, {"default", p->default_string()}};
+  return out;
+}
+
+std::string hex(uint64_t v) {
+  char s[24];
+  std::snprintf(s, sizeof s, "0x%llx", static_cast<unsigned long long>(v));
+  return s;
+}
+
+// The traps that stopped harts, with the register file: a post-mortem without GDB.
+nlohmann::json traps_json(const std::vector<TrapRecord>& traps) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const TrapRecord& t : traps) {
+    nlohmann::json regs = nlohmann::json::object();
+    for (unsigned r = 1; r < 32; ++r) regs[rv::xreg_name(r)] = hex(t.x[r]);
+    out.push_back({{"hart", t.hart}, {"cause", t.cause & ~rv::kInterruptBit}, {"cause_name", rv::cause_name(t.cause)},
+                   {"pc", hex(t.pc)}, {"tval", hex(t.tval)}, {"symbol", t.symbol}, {"source", t.source},
+                   {"instruction", t.insn}, {"privilege", t.priv}, {"registers", regs}});
+  }
+  return out;
+}
+
+// Every file the run writes: name -> path.
+nlohmann::json output_files(const SessionOptions& opt, const nlohmann::json& params) {
+  nlohmann::json f = nlohmann::json::object();
+  for (const char* name : {"manifest.json", "report.json", "report.html", "stats.txt"}) f[name] = opt.out_dir + "/" + name;
+  if (!opt.timeline_file.empty()) f["timeline"] = opt.timeline_file;
+  if (!opt.trace.empty()) f["trace"] = opt.trace_file.empty() ? opt.out_dir + "/trace.log" : opt.trace_file;
+  if (!opt.vcd_file.empty()) f["vcd"] = opt.vcd_file;
+  if (const auto it = params.find("cmp.rtl_vcd"); it != params.end() && it->is_string() && !it->get<std::string>().empty())
+    f["rtl_vcd"] = *it;
+  return f;
+}
+
 }  // namespace
 
 std::string RunEnd::kind() const {
@@ -56,6 +98,7 @@ std::string RunEnd::kind() const {
 
 nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, const std::string& name,
                               const RunResult& res, const RunEnd& end) {
+  platform.harts.update_running_stats(sc_core::sc_time_stamp());  // harts still running count what they did so far
   const nlohmann::json params = ParamRegistry::instance().to_json();
   std::ostringstream hash;
   hash << std::hex << fnv1a64(params.dump());
@@ -72,9 +115,11 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   m["quantum_ns"] = platform.quantum.get().to_default_time_units();
   m["config_hash"] = hash.str();
   m["parameters"] = params;
+  m["non_default_parameters"] = non_default_parameters();
+  m["outputs"] = output_files(opt, params);
   m["exit_code"] = res.exit_code;
   m["finished"] = end.finished;
-  if (end.signal) m["interrupted_by"] = signal_name(end.signal);
+  if (end.signal) m["interrupted_by"] = stop_cause();
   if (end.time_limit) m["time_limit_reached"] = true;
   m["ending"] = end.kind();
   m["ending_message"] = end.error.empty() ? end.message : end.error;
@@ -93,6 +138,7 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
     console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
   m["console"] = console;
   m["console_dropped"] = platform.harts.console().dropped();
+  if (!platform.harts.trap_records().empty()) m["traps"] = traps_json(platform.harts.trap_records());
   if (!platform.uart.lines().empty()) {
     nlohmann::json uart = nlohmann::json::array();
     for (const auto& l : platform.uart.lines())
@@ -124,8 +170,8 @@ void print_summary(const nlohmann::json& m, const nlohmann::json& report, const 
   const std::string ended = ended_text(m);
   std::printf("\n== accel-vp summary: %s ==\n", name.c_str());
   std::printf("  exit code        %d%s\n", m["exit_code"].get<int>(), ended.empty() ? "" : (" (" + ended + ")").c_str());
-  std::printf("  simulated time   %s\n", format_time(sc_core::sc_time_stamp()).c_str());
-  std::printf("  wall time        %.3f s\n", m["wall_time_s"].get<double>());
+  std::printf("  simulated time   %s\n", format_duration(sc_core::sc_time_stamp()).c_str());
+  std::printf("  wall time        %s\n", format_duration_ns(m["wall_time_s"].get<double>() * 1e9).c_str());
   std::printf("  instructions     %llu (%.1f MIPS)\n", m["instructions"].get<unsigned long long>(), m["mips"].get<double>());
   std::printf("  speed            %.3g simulated s per wall s\n", m["speed_sim_per_wall"].get<double>());
   std::printf("  peak memory      %.1f MiB\n", m["peak_memory_mib"].get<double>());
@@ -133,7 +179,11 @@ void print_summary(const nlohmann::json& m, const nlohmann::json& report, const 
   print_lockstep_summary();
   std::printf("  manifest         %s/manifest.json (config %s, seed %llu)\n", opt.out_dir.c_str(),
               m["config_hash"].get<std::string>().c_str(), m["seed"].get<unsigned long long>());
-  std::printf("  report           %s/report.html, %s/report.json\n", opt.out_dir.c_str(), opt.out_dir.c_str());
+  std::printf("  report           %s/report.html, %s/report.json, %s/stats.txt\n", opt.out_dir.c_str(), opt.out_dir.c_str(),
+              opt.out_dir.c_str());
+  for (const auto& [what, label] : {std::pair<const char*, const char*>{"timeline", "timeline"}, {"trace", "text trace"},
+                                    {"vcd", "vcd"}, {"rtl_vcd", "rtl vcd"}})
+    if (m["outputs"].contains(what)) std::printf("  %-16s %s\n", label, m["outputs"][what].get<std::string>().c_str());
   const auto busiest = busiest_units(report, 5);
   if (!busiest.empty()) std::printf("  where the time went (busiest units):\n");
   for (const auto& line : busiest) std::printf("    %s\n", line.c_str());

@@ -5,16 +5,20 @@
 #include <atomic>
 #include <csignal>
 
+#include "base/raw_terminal.h"
+
 namespace avp {
 namespace {
 
 std::atomic<int> g_stop{0};
+std::atomic<bool> g_console{false};
 std::atomic<int> g_snapshots{0};
 
 void on_stop(int sig) {
   int none = 0;
   if (!g_stop.compare_exchange_strong(none, sig)) {
     // The run did not reach its next quantum (blocked, or the user insists): leave now.
+    restore_terminal();  // async-signal-safe: the terminal leaves raw mode on this path too
     static const char msg[] = "\naccel-vp: interrupted again, exiting at once\n";
     ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)ignored;
@@ -38,6 +42,16 @@ void install_run_signals() {
 }
 
 int stop_signal() { return g_stop.load(); }
+
+void request_console_stop() {
+  int none = 0;
+  if (g_stop.compare_exchange_strong(none, SIGINT)) g_console.store(true);
+}
+
+const char* stop_cause() {
+  const int sig = g_stop.load();
+  return !sig ? "" : g_console.load() ? "Ctrl-A x" : signal_name(sig);
+}
 
 bool take_snapshot_request() {
   int n = g_snapshots.load();

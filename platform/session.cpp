@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -12,7 +13,9 @@
 
 #include <systemc>
 
+#include "base/duration_text.h"
 #include "base/params.h"
+#include "base/raw_terminal.h"
 #include "base/run_ahead.h"
 #include "base/status_line.h"
 #include "base/text_trace.h"
@@ -50,10 +53,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The progress line: simulated time, speed in MIPS and wall time, refreshed
-// about once a second after the first two seconds.
+// about once a second after the first two seconds. On stderr when it is a
+// terminal; in the terminal's title instead when the UART uses that terminal
+// (its prompt and typed text stay intact).
 class Progress {
  public:
-  Progress(bool on, Clock::time_point start) : on_(on), start_(start), last_(start) {}
+  Progress(bool on, bool in_title, Clock::time_point start) : on_(on), in_title_(in_title), start_(start), last_(start) {}
+  ~Progress() {
+    if (titled_) std::fputs("\033]0;\007", stderr);  // the title back to the terminal's own
+  }
   void tick(Platform& p) {
     if (!on_) return;
     const auto now = Clock::now();
@@ -62,15 +70,21 @@ class Progress {
     if (wall < 2.0 || since < 1.0) return;
     const uint64_t insns = p.harts.instructions_retired();
     char buf[160];
-    std::snprintf(buf, sizeof buf, "[accel-vp] simulated %s  %.1f MIPS  wall %.1f s", format_time(sc_core::sc_time_stamp()).c_str(),
-                  (insns - last_insns_) / since / 1e6, wall);
-    status_line_show(buf);
+    std::snprintf(buf, sizeof buf, "[accel-vp] simulated %s  %.1f MIPS  wall %s", format_duration(sc_core::sc_time_stamp()).c_str(),
+                  (insns - last_insns_) / since / 1e6, format_duration_ns(std::floor(wall) * 1e9).c_str());
+    if (in_title_) {
+      std::fprintf(stderr, "\033]0;%s\007", buf);
+      std::fflush(stderr);
+      titled_ = true;
+    } else {
+      status_line_show(buf);
+    }
     last_ = now;
     last_insns_ = insns;
   }
 
  private:
-  bool on_;
+  bool on_, in_title_, titled_ = false;
   Clock::time_point start_, last_;
   uint64_t last_insns_ = 0;
 };
@@ -105,7 +119,7 @@ void write_snapshot(Platform& platform, const SessionOptions& opt, const std::st
   m["snapshot"] = true;
   write_run_files(m, opt, nullptr);
   status_line_end();
-  std::cerr << "accel-vp: statistics at " << format_time(sc_core::sc_time_stamp()) << " written to " << opt.out_dir
+  std::cerr << "accel-vp: statistics at " << format_duration(sc_core::sc_time_stamp()) << " written to " << opt.out_dir
             << "/report.json (the run goes on)\n";
 }
 
@@ -135,7 +149,9 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   // quantum and doubles while chunks take less than kChunkWall / 4, halves
   // above kChunkWall. Where it stops bounds run-ahead (base/run_ahead.h).
   install_run_signals();
-  Progress progress(opt.progress && isatty(STDERR_FILENO), start);
+  platform.uart.on_quit = request_console_stop;
+  const bool uart_terminal = opt.uart_on_stdio && (same_terminal(STDERR_FILENO, STDOUT_FILENO) || same_terminal(STDERR_FILENO, STDIN_FILENO));
+  Progress progress(opt.progress && isatty(STDERR_FILENO), uart_terminal, start);
   RunEnd end;
   const sc_core::sc_time limit = platform.time_limit.get();
   const sc_core::sc_time step = platform.quantum.get() > sc_core::SC_ZERO_TIME ? platform.quantum.get()
@@ -185,8 +201,8 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   res.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   res.sim_seconds = sc_core::sc_time_stamp().to_seconds();
   if (end.signal) {
-    end.message = "workload '" + name + "' interrupted by " + signal_name(end.signal) + " at " +
-                  format_time(sc_core::sc_time_stamp());
+    end.message = "workload '" + name + "' interrupted by " + stop_cause() + " at " +
+                  format_duration(sc_core::sc_time_stamp());
     std::cerr << "accel-vp: " << end.message << "\n";
     res.exit_code = 128 + end.signal;
   } else if (!res.finished) {
@@ -194,7 +210,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
                   (end.time_limit ? "simulated time limit reached (platform.time_limit = " + platform.time_limit.value_string() + ")"
                                   : end.killed ? std::string("killed by the debugger")
                                                : std::string("simulation starved (no more events)")) +
-                  " at " + format_time(sc_core::sc_time_stamp());
+                  " at " + format_duration(sc_core::sc_time_stamp());
     std::cerr << "accel-vp: " << end.message << "\n";
     res.exit_code = 3;
   } else if (res.exit_code == 0 && platform.cmp.failure_exit_status.get() && platform.cmp.failed_count()) {
@@ -204,6 +220,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
 
   res.manifest = build_manifest(platform, opt, name, res, end);
   std::unique_ptr<TimelineDigest> timeline;
+  platform.harts.trace_running(sc_core::sc_time_stamp());  // harts still running (an interrupted run, a power-off) keep their slices
   if (Trace::instance().enabled()) timeline = std::make_unique<TimelineDigest>(Trace::instance().close(sc_core::sc_time_stamp()));
   TextTrace::instance().close();
   if (Vcd::instance().enabled()) Vcd::instance().write(opt.vcd_file);

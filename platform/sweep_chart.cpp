@@ -11,9 +11,11 @@ const char* kChart = R"HTML(<!DOCTYPE html><html><head><meta charset="utf-8"><ti
 const D = JSON.parse(document.getElementById('data').textContent), NS = 'http://www.w3.org/2000/svg';
 function el(t, a, x) { const e = document.createElementNS(NS, t); for (const k in a) e.setAttribute(k, a[k]); if (x !== undefined) e.textContent = x; return e; }
 const axis = D.axes[0], colors = ['#4a7bd0', '#d07a4a', '#5aa05a', '#a05aa0', '#a0a05a', '#5aa0a0'];
-const W = 560, H = 240, X0 = 80, Y0 = 270, fmt = v => Number(v.toPrecision(4)).toLocaleString('en');
-// The unit a metric's name carries (simulated_time_ns, ...), for its axis.
-const unitOf = m => (m.match(/_(ns|us|ms|s|bytes|ps)$/) || [, ''])[1] || (m.endsWith('.fraction') ? 'fraction' : '');
+const W = 560, H = 240, X0 = 80, Y0 = 270;
+// Tick labels: 4 significant digits, small values in exponent form (never rounded to 0).
+const fmt = v => v === 0 ? '0' : Math.abs(v) < 1e-3 ? v.toExponential(2) : Number(v.toPrecision(4)).toLocaleString('en', {maximumFractionDigits: 6});
+// A metric's unit: the one the sweep recorded, else the one its name carries (simulated_time_ns, ...).
+const unitOf = m => (D.units || {})[m] || (m.match(/_(ns|us|ms|s|bytes|ps)$/) || [, ''])[1] || (m.endsWith('.fraction') ? 'fraction' : '');
 // Round ticks from 0: 1, 2 or 5 times a power of ten, about 5 of them up to at least ymax.
 function ticks(ymax) {
   const raw = ymax / 5, p = Math.pow(10, Math.floor(Math.log10(raw)));
@@ -23,11 +25,14 @@ function ticks(ymax) {
   return t;
 }
 for (const metric of D.metrics) {
-  const h = document.createElement('h2'); h.textContent = `${metric} against ${axis}`; document.getElementById('charts').appendChild(h);
+  const h = document.createElement('h2'); h.textContent = `${metric}${unitOf(metric) ? ' (' + unitOf(metric) + ')' : ''} against ${axis}`; document.getElementById('charts').appendChild(h);
   const rows = D.rows.filter(r => r[metric] !== null), series = {};
   for (const r of rows) { const key = D.axes.slice(1).map(a => `${a}=${r[a]}`).join(' ') || metric; (series[key] = series[key] || []).push([r[axis], r[metric], r.report]); }
-  const xs = [...new Set(D.rows.map(r => r[axis]))], yt = ticks(Math.max(...rows.map(r => r[metric]), 1e-12));
+  // A metric at 0 at every point still gets a 0..1 axis (and says so), not ticks that all read 0.
+  const top = Math.max(...rows.map(r => r[metric]), 0), allZero = rows.length > 0 && top === 0;
+  const xs = [...new Set(D.rows.map(r => r[axis]))], yt = ticks(top > 0 ? top : 1);
   const ymax = yt[yt.length - 1], unit = unitOf(metric);
+  if (allZero) { const n = document.createElement('div'); n.className = 'constant'; n.textContent = `${metric} is 0 at every point`; document.getElementById('charts').appendChild(n); }
   const px = x => X0 + W * (xs.indexOf(x) + 0.5) / xs.length, py = y => Y0 - H * y / ymax;
   const keys = Object.keys(series), legendW = Math.max(120, 7 * Math.max(...keys.map(k => k.length)));
   const s = el('svg', {width: X0 + W + 20 + legendW, height: Math.max(Y0 + 40, Y0 - H + 14 * keys.length + 10)});

@@ -1,6 +1,9 @@
 #include "sweep_table.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -60,6 +63,18 @@ nlohmann::json metric_value(const nlohmann::json& m, const std::string& metric) 
   return nullptr;
 }
 
+// A metric's value as results.csv/json hold it: integers as they are, other
+// numbers to 10 significant digits (what a simulated time or a ratio means;
+// the float noise of sums goes).
+nlohmann::json rounded(const nlohmann::json& v) {
+  if (!v.is_number_float()) return v;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v.get<double>());
+  const double r = std::strtod(buf, nullptr);
+  if (r == std::floor(r) && std::fabs(r) < 9e15) return static_cast<int64_t>(r);
+  return r;
+}
+
 std::string join_args(const std::vector<std::string>& args) {
   std::string s;
   for (const auto& a : args) s += " " + a;
@@ -99,6 +114,29 @@ bool point_complete(const SweepPoint& point) {
   return line.size() >= tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+std::string point_ending(const SweepPoint& point) {
+  const nlohmann::json m = read_manifest(point.dir);
+  if (!m.is_object() || !m.contains("ending")) return {};
+  if (m.contains("interrupted_by")) return "interrupted by " + m["interrupted_by"].get<std::string>();
+  return m["ending"].get<std::string>();
+}
+
+std::string metric_unit(const std::string& metric) {
+  static const std::map<std::string, std::string> manifest_units{
+      {"simulated_time_ns", "ns"}, {"wall_time_s", "s"}, {"speed_sim_per_wall", "simulated s per wall s"},
+      {"peak_memory_mib", "MiB"}, {"quantum_ns", "ns"}};
+  if (const auto it = manifest_units.find(metric); it != manifest_units.end()) return it->second;
+  const size_t dot = metric.rfind('.');
+  if (dot == std::string::npos) return {};
+  const std::string stat = instance_pattern(metric.substr(0, dot)), field = metric.substr(dot + 1);
+  if (field == "fraction") return "fraction";
+  if (field.size() > 3 && field.compare(field.size() - 3, 3, "_ns") == 0) return "ns";
+  if (field == "count" || field == "samples") return {};
+  for (const StatBase* s : StatRegistry::instance().all())
+    if (instance_pattern(s->name()) == stat) return s->unit();
+  return {};
+}
+
 bool known_metric(const std::string& metric) {
   for (const auto& m : kManifestMetrics)
     if (m == metric) return true;
@@ -124,7 +162,9 @@ std::vector<std::string> metric_names() {
 }
 
 std::vector<std::string> write_sweep_results(const std::vector<SweepPoint>& points, const SweepAxes& axes,
-                                             const std::vector<std::string>& metrics, const std::string& out) {
+                                             const std::vector<std::string>& metrics,
+                                             const std::map<std::string, std::string>& units, const std::string& out,
+                                             const std::string& interrupted_by) {
   nlohmann::json rows = nlohmann::json::array();
   std::ofstream csv(out + "/results.csv");
   for (const auto& a : axes) csv << a.first << ",";
@@ -137,7 +177,7 @@ std::vector<std::string> write_sweep_results(const std::vector<SweepPoint>& poin
     row["report"] = std::filesystem::path(p.dir + "/report.html").lexically_relative(out).generic_string();
     const nlohmann::json m = point_complete(p) ? read_manifest(p.dir) : nlohmann::json();
     for (const auto& metric : metrics) {
-      row[metric] = metric_value(m, metric);
+      row[metric] = rounded(metric_value(m, metric));
       if (!row[metric].is_null()) seen.insert(metric);
     }
     for (const auto& [name, v] : p.values) csv << v << ",";
@@ -147,7 +187,8 @@ std::vector<std::string> write_sweep_results(const std::vector<SweepPoint>& poin
   }
   nlohmann::json names = nlohmann::json::array();
   for (const auto& a : axes) names.push_back(a.first);
-  const nlohmann::json doc = {{"axes", names}, {"metrics", metrics}, {"rows", rows}};
+  nlohmann::json doc = {{"axes", names}, {"metrics", metrics}, {"units", units}, {"rows", rows}};
+  if (!interrupted_by.empty()) doc["interrupted_by"] = interrupted_by;
   std::ofstream(out + "/results.json") << doc.dump(2) << "\n";
   std::ofstream(out + "/sweep.html") << sweep_chart_html(doc);
   std::vector<std::string> missing;

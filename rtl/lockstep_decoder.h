@@ -31,6 +31,10 @@ class LockstepDecoder : public PacketDecoder {
   // then the DUT's decoding with error AVP_CMP_ERR_LOCKSTEP).
   bool step(const uint64_t* chunks, size_t available, DecodedCommand& out);
   DecodedCommand decode(const uint64_t* chunks, size_t available) override;
+  void set_time(uint64_t start_ps, uint64_t cycle_ps) override {
+    ref_->set_time(start_ps, cycle_ps);
+    dut_->set_time(start_ps, cycle_ps);
+  }
   const std::vector<DecoderMismatch>& mismatches() const { return mismatches_; }
   uint64_t commands() const { return compared_.value(); }
   uint64_t rtl_cycles() const { return rtl_cycles_.value(); }

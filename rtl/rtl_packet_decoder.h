@@ -2,8 +2,10 @@
 // the --cc model only for the cycles one command needs and reports them. The
 // wait for the decoded command is bounded: an RTL that does not answer within
 // the cycles the packet can need is reset and the command fails with
-// AVP_CMP_ERR_LOCKSTEP. Optionally writes a VCD of the model's pins (one
-// clock period = 2 time units, the decoder's cycle count).
+// AVP_CMP_ERR_LOCKSTEP. Optionally writes a VCD of the model's pins in the
+// platform's time unit (1 ps): each decode's cycles from the simulated time
+// the command processor starts it (set_time), one decode_latency per cycle,
+// never before the previous decode's last edge (times only increase).
 #pragma once
 #include <algorithm>
 #include <memory>
@@ -29,6 +31,8 @@ class RtlPacketDecoder : public PacketDecoder {
       ctx_->traceEverOn(true);
       vcd_ = std::make_unique<VerilatedVcdC>();
       m_->trace(vcd_.get(), 99);
+      vcd_->set_time_unit("1ps");
+      vcd_->set_time_resolution("1ps");
       vcd_->open(vcd_path.c_str());
       if (!vcd_->isOpen()) throw std::runtime_error(vcd_path + ": cannot write the RTL VCD file");
     }
@@ -82,6 +86,10 @@ class RtlPacketDecoder : public PacketDecoder {
     d.cycles = static_cast<unsigned>(cycles_ - start);
     return d;
   }
+  void set_time(uint64_t start_ps, uint64_t cycle_ps) override {
+    next_ps_ = std::max(next_ps_, start_ps);
+    cycle_ps_ = std::max<uint64_t>(2, cycle_ps);
+  }
   uint64_t cycles() const { return cycles_; }
   uint64_t timeouts() const { return timeouts_; }  // commands the RTL never presented
 
@@ -95,17 +103,18 @@ class RtlPacketDecoder : public PacketDecoder {
   void tick() {
     m_->clk = 0;
     m_->eval();
-    if (vcd_) vcd_->dump(2 * cycles_);
+    if (vcd_) vcd_->dump(next_ps_);
     m_->clk = 1;
     m_->eval();
-    if (vcd_) vcd_->dump(2 * cycles_ + 1);
-    ctx_->timeInc(1);
+    if (vcd_) vcd_->dump(next_ps_ + cycle_ps_ / 2);
+    next_ps_ += cycle_ps_;
     ++cycles_;
   }
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> m_;
   std::unique_ptr<VerilatedVcdC> vcd_;
   uint64_t cycles_ = 0, timeouts_ = 0;
+  uint64_t next_ps_ = 0, cycle_ps_ = 1000;  // the next cycle's falling edge in the waveform; one cycle
 };
 
 }  // namespace avp

@@ -10,7 +10,7 @@ pkgs=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   qemu-user qemu-system-misc gdb-multiarch
   libfdt-dev device-tree-compiler opensbi u-boot-qemu
-  clang libclang-rt-14-dev python3 libelf-dev
+  clang libclang-rt-14-dev python3 libelf-dev libdw-dev
   chromium python3-pil
   slurmctld slurmd slurm-client
 )

@@ -209,6 +209,7 @@ bool CommandProcessor::run_buffer(const Buffer& b) {
       }
     }
     // Decode.
+    decoder_impl_->set_time(to_ps(sc_core::sc_time_stamp() + time.offset()), to_ps(decode_latency.get()));
     const DecodedCommand c = decoder_impl_->decode(chunks, remaining);
     time.add(decode_latency.get() * c.cycles);
     if (c.error) {

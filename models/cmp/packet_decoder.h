@@ -27,6 +27,9 @@ class PacketDecoder {
   // Decodes the packet starting at chunks[0]; `available` chunks remain in the
   // buffer and `chunks` holds min(available, 9) of them (header + 8 payload).
   virtual DecodedCommand decode(const uint64_t* chunks, size_t available) = 0;
+  // The simulated time (ps) the next decode starts at and the time of one
+  // decode cycle: the time base of the RTL decoder's waveform. Models without one ignore it.
+  virtual void set_time(uint64_t start_ps, uint64_t cycle_ps) {}
 };
 
 // The reference decoder (platform.md section 3).

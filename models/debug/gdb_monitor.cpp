@@ -2,8 +2,10 @@
 // those the platform adds (GdbServer::set_monitor: windows, statistics).
 // Output travels as console-output packets (O...), then OK.
 #include <cstdio>
+#include <sstream>
 
 #include "gdb_server.h"
+#include "harts/rv_disasm.h"
 
 namespace avp {
 
@@ -17,11 +19,55 @@ std::string hex(uint64_t v) {
   return s;
 }
 
+// "ADDR [LEN]" (numbers in C syntax); false when it does not parse.
+bool parse_range(const std::string& args, uint64_t& addr, uint64_t& len) {
+  std::istringstream in(args);
+  std::string a, l;
+  if (!(in >> a)) return false;
+  in >> l;
+  std::string rest;
+  if (in >> rest) return false;
+  try {
+    size_t used = 0;
+    addr = std::stoull(a, &used, 0);
+    if (used != a.size()) return false;
+    len = 64;
+    if (!l.empty()) {
+      len = std::stoull(l, &used, 0);
+      if (used != l.size()) return false;
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
+
+// Rows of 16 bytes: address, hex bytes, ASCII.
+std::string hex_dump(uint64_t addr, const std::vector<uint8_t>& b) {
+  std::string out;
+  char buf[32];
+  for (size_t i = 0; i < b.size(); i += 16) {
+    std::snprintf(buf, sizeof buf, "0x%012llx:", static_cast<unsigned long long>(addr + i));
+    out += buf;
+    std::string text;
+    for (size_t k = i; k < i + 16 && k < b.size(); ++k) {
+      std::snprintf(buf, sizeof buf, " %02x", b[k]);
+      out += buf;
+      text += b[k] >= 0x20 && b[k] < 0x7f ? static_cast<char>(b[k]) : '.';
+    }
+    out += std::string(3 * (16 - std::min<size_t>(16, b.size() - i)), ' ') + "  " + text + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 bool GdbServer::builtin_monitor(const std::string& command, std::string& out) {
   if (command == "help") {
     out = "monitor harts          the harts GDB sees: state, privilege mode, pc\n"
+          "monitor registers      the integer registers of every hart GDB sees (QEMU's info registers -a)\n"
+          "monitor xp ADDR [LEN]  LEN bytes (default 64, at most 4096) of memory as the current hart sees it, by\n"
+          "                       physical address (QEMU's xp)\n"
           "monitor reset          every hart back to the registers it started with (memory is not reloaded)\n";
     std::string more;
     if (monitor_ && monitor_("help", more)) out += more;
@@ -33,6 +79,33 @@ bool GdbServer::builtin_monitor(const std::string& command, std::string& out) {
       out += "hart " + std::to_string(h.id()) + " (thread " + std::to_string(t) + "): " + (h.idle() ? "idle" : "running") +
              ", privilege " + priv_name(h.state().priv) + ", pc " + hex(h.state().pc) + "\n";
     }
+    return true;
+  }
+  if (command == "registers") {
+    char buf[64];
+    for (unsigned t = 1; t <= threads_; ++t) {
+      const Hart& h = harts_.hart(t - 1);
+      const rv::HartState& s = h.state();
+      out += "hart " + std::to_string(h.id()) + " (thread " + std::to_string(t) + "): " + (h.idle() ? "idle" : "running") +
+             ", privilege " + priv_name(s.priv) + ", pc " + hex(s.pc) + "\n";
+      for (unsigned r = 1; r < 32; ++r) {
+        std::snprintf(buf, sizeof buf, "  %-4s %016llx", rv::xreg_name(r), static_cast<unsigned long long>(s.x[r]));
+        out += buf;
+        if (r % 4 == 3 || r == 31) out += "\n";
+      }
+    }
+    return true;
+  }
+  if (command == "xp" || command.rfind("xp ", 0) == 0) {
+    uint64_t addr = 0, len = 0;
+    if (!parse_range(command.substr(2), addr, len) || len == 0 || len > 4096) {
+      out = "usage: monitor xp ADDR [LEN]  (LEN 1..4096, default 64)\n";
+      return true;
+    }
+    std::vector<uint8_t> b(len);
+    out = current_hart().debug_read(addr, b.data(), static_cast<unsigned>(len))
+              ? hex_dump(addr, b)
+              : "cannot read " + std::to_string(len) + " bytes at " + hex(addr) + " (not memory in the hart's view)\n";
     return true;
   }
   if (command == "reset") {

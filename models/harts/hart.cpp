@@ -37,6 +37,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   set_context(gp_, l.context);  // every bus access of the instance carries its context
   set_context(traffic_gp_, l.context);
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
+  limit_name_ = l.instruction_limit ? l.limit_name : std::string();
   done_ = std::move(done);
   reservation_ = ~0ull;
   pmp_.reset();
@@ -91,12 +92,16 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
   e.instructions = s_.minstret;
   stop_ = true;
   running_ = false;
-  Trace::instance().slice(name(), kernel_ ? "instance " + std::to_string(instance_) : "program",
-                          started_, sc_core::sc_time_stamp(), {{"exit", e.describe()}});
+  trace_slice(sc_core::sc_time_stamp(), e.describe());
   cluster_.hart_stopped(*this, e);
   auto done = std::move(done_);
   done_ = nullptr;
   if (done) done(e);
+}
+
+void Hart::trace_slice(const sc_core::sc_time& end, const std::string& how) const {
+  Trace::instance().slice(name(), kernel_ ? "instance " + std::to_string(instance_) : "program", started_, end,
+                          {{"exit", how}});
 }
 
 void Hart::run() {

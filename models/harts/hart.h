@@ -76,7 +76,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // When it started its current (or last) program or kernel instance, and whether that is a kernel instance.
   const sc_core::sc_time& started() const { return started_; }
   bool runs_kernel() const { return kernel_; }
+  // The timeline slice of the current program or instance, from its start to `end` (`how` it ended, or "running").
+  void trace_slice(const sc_core::sc_time& end, const std::string& how) const;
   uint64_t instruction_limit() const { return limit_; }
+  // The option that set instruction_limit() for this launch (empty: the cluster's parameter).
+  const std::string& instruction_limit_name() const { return limit_name_; }
   // Another hart stored to addr: drops this hart's LR reservation of that
   // 8-byte granule. True while the hart still holds a reservation.
   bool break_reservation(uint64_t addr) {
@@ -380,6 +384,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool stop_requested_ = false;
   uint64_t ro_base_ = 0, ro_size_ = 0;  // HartLaunch::read_only_*
   uint64_t limit_ = 0, start_instret_ = 0;
+  std::string limit_name_;
   // Where a kernel instance ends: its return address (ra at launch) while the
   // hart runs a kernel, else 1, which no pc is (one compare, also in
   // translated code: BlockChain::end_pc).

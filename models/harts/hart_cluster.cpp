@@ -336,14 +336,19 @@ void HartCluster::hart_stopped(Hart& h, const HartExit& e) {
 
 void HartCluster::report_trap(Hart& h, uint64_t cause, uint64_t tval) {
   const auto [site, first] = trap_sites_.emplace(std::make_pair(cause, h.state().pc), h.id());
-  if (first) AVP_LOG(log_, Error, describe_trap(h, cause, tval));
+  if (first) {
+    AVP_LOG(log_, Error, describe_trap(h, cause, tval) << "\n" << describe_registers(h));
+    if (trap_records_.size() < kMaxTrapRecords) trap_records_.push_back(record_trap(h, cause, tval));
+  }
   else AVP_LOG(log_, Debug, "hart " << h.id() << ": the same trap as hart " << site->second << " (not reported again)");
 }
 
 void HartCluster::report_limit(Hart& h) {
   AVP_LOG(log_, Error, "hart " << h.id() << " stopped: instruction limit of " << h.instruction_limit()
                                << " reached at pc 0x" << std::hex << h.state().pc << with_symbol(h.state().pc) << " ("
-                               << name() << ".instruction_limit)\n"
+                               << (h.instruction_limit_name().empty() ? std::string(name()) + ".instruction_limit"
+                                                                      : h.instruction_limit_name())
+                               << ")\n"
                                << describe_history(h));
 }
 

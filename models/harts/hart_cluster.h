@@ -22,6 +22,7 @@
 #include "harts/perf_counter_block.h"
 #include "harts/hart_control.h"
 #include "harts/hart_slices.h"
+#include "harts/trap_report.h"
 #include "harts/xintf_devices.h"
 #include "harts/xintf_map.h"
 
@@ -87,10 +88,17 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // Region-of-interest statistics (ECALL a7 = 3, perf STATS_CONTROL): AVP_STATS_DUMP
   // dumps every statistic, AVP_STATS_RESET then resets them, at simulated time `at`.
   void stats_control(const std::string& who, const sc_core::sc_time& at, uint64_t op);
+  // Adds what the running harts did up to `at` to their statistics (live
+  // statistics: a debugger's stop, a snapshot, an interrupted run's manifest).
+  void update_running_stats(const sc_core::sc_time& at);
+  // Records the timeline slices of the harts still running, up to `at` (an interrupted run).
+  void trace_running(const sc_core::sc_time& at) const;
   void hart_stopped(Hart& h, const HartExit& e);
   // The first hart a trap (cause, pc) stops gets the full report, as an
   // error; harts stopped the same way later only count towards it.
   void report_trap(Hart& h, uint64_t cause, uint64_t tval);
+  // The traps reported in full (the first of each cause and pc), at most 64, for the manifest.
+  const std::vector<TrapRecord>& trap_records() const { return trap_records_; }
   void report_limit(Hart& h);
   void wfi_begin(Hart& h) {}
   void wfi_end(Hart& h) {}
@@ -160,6 +168,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   };
   std::map<uint32_t, BarrierGroup> barriers_;
   std::map<std::pair<uint64_t, uint64_t>, unsigned> trap_sites_;  // (cause, pc) -> first hart reported
+  static constexpr size_t kMaxTrapRecords = 64;  // distinct traps kept for the manifest
+  std::vector<TrapRecord> trap_records_;
   std::vector<uint32_t> group_of_;  // launch id of each running hart
   unsigned count_running(const std::function<bool(const Hart&)>& member) const;
   // Per-hart statistics (instructions, cycles, cache hits and misses), updated when a hart stops.

@@ -18,6 +18,7 @@ struct HartLaunch {
   uint64_t sp = 0;
   uint64_t a[8] = {};
   uint64_t instruction_limit = 0;  // 0: the cluster's default limit parameter
+  std::string limit_name;          // the option that set instruction_limit, for the report (empty: the parameter)
   uint32_t launch_id = 0;          // groups harts for ECALL a7=2 barriers
   uint32_t context = kNoContext;   // the Acceldev context it runs for (its host-window view)
   bool firmware = false;           // boot flow: no host calls (every ECALL traps), the run ends at power-off

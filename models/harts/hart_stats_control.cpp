@@ -15,10 +15,19 @@ uint64_t HartCluster::instructions_retired() const {
   return n;
 }
 
-void HartCluster::stats_control(const std::string& who, const sc_core::sc_time& at, uint64_t op) {
-  // Running harts' counts so far go in first (exact to the quantum for harts other than the caller).
+void HartCluster::update_running_stats(const sc_core::sc_time& at) {
   for (auto& h : harts_)
     if (!h->idle()) update_hart_stats(*h, at, false);
+}
+
+void HartCluster::trace_running(const sc_core::sc_time& at) const {
+  for (const auto& h : harts_)
+    if (!h->idle()) h->trace_slice(at, "running");
+}
+
+void HartCluster::stats_control(const std::string& who, const sc_core::sc_time& at, uint64_t op) {
+  // Running harts' counts so far go in first (exact to the quantum for harts other than the caller).
+  update_running_stats(at);
   StatRegistry& reg = StatRegistry::instance();
   if (op & AVP_STATS_DUMP) {
     reg.dump(who, at);

@@ -46,6 +46,7 @@ void Uart16550::fill() {
     const int n = backend_->get(buf, sizeof buf);
     if (n < 0) input_ended_ = true;
     for (int i = 0; i < n; ++i) host_.push_back(buf[i]);
+    if (backend_->take_quit_request() && on_quit) on_quit();
   }
   bool any = false;
   while (!host_.empty() && rx_.size() < kFifo) {

@@ -34,6 +34,8 @@ class Uart16550 : public sc_core::sc_module {
   // Connects the backend ("stdio", "tcp:PORT", "pty"); throws std::runtime_error.
   void connect(const std::string& spec);
   const UartBackend& backend() const { return *backend_; }
+  // Called when the user asks to quit from the UART's terminal (Ctrl-A x).
+  std::function<void()> on_quit;
   // A byte for the connected output that does not come from the UART (HTIF console).
   void backend_output(uint8_t c) { backend_->put(c); }
   // Every byte transmitted since the start (tests, the manifest).

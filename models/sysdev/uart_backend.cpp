@@ -12,6 +12,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "base/raw_terminal.h"
+
 namespace avp {
 
 UartBackend::UartBackend() = default;
@@ -22,6 +24,9 @@ UartBackend::UartBackend(const std::string& spec) {
     in_ = 0;
     out_ = 1;
     description_ = "stdin/stdout";
+    // A run in the background (`timeout`, `&`) leaves the terminal alone: it
+    // must not change its mode (SIGTTOU) nor read it (SIGTTIN would stop it).
+    interactive_ = isatty(in_) && in_foreground(in_) && enter_raw_terminal(in_);
   } else if (spec.rfind("tcp:", 0) == 0) {
     char* end = nullptr;
     const unsigned long port = std::strtoul(spec.c_str() + 4, &end, 10);
@@ -58,6 +63,35 @@ UartBackend::~UartBackend() {
   if (mode_ == Mode::Tcp && in_ >= 0) close(in_);
   if (listen_ >= 0) close(listen_);
   if (mode_ == Mode::Pty) close(in_);
+  if (interactive_) restore_terminal();
+}
+
+bool UartBackend::take_quit_request() {
+  const bool q = quit_;
+  quit_ = false;
+  return q;
+}
+
+int UartBackend::filter_escapes(uint8_t* buf, int n) {
+  static const char kHelp[] = "\r\nC-a x    quit the simulation (outputs written, as Ctrl-C elsewhere)\r\n"
+                              "C-a h    this help\r\nC-a C-a  send C-a\r\n";
+  int kept = 0;
+  for (int i = 0; i < n; ++i) {
+    const uint8_t c = buf[i];
+    if (!escape_ && c == 0x01) {
+      escape_ = true;
+      continue;
+    }
+    if (!escape_) {
+      buf[kept++] = c;
+      continue;
+    }
+    escape_ = false;
+    if (c == 'x' || c == 'X') quit_ = true;
+    else if (c == 'h' || c == 'H' || c == '?') (void)!write(2, kHelp, sizeof kHelp - 1);
+    else if (c == 0x01) buf[kept++] = c;
+  }
+  return kept;
 }
 
 void UartBackend::accept_client() {
@@ -86,10 +120,11 @@ int UartBackend::get(uint8_t* buf, unsigned max) {
   if (mode_ == Mode::None || eof_) return -1;
   if (mode_ == Mode::Tcp) accept_client();
   if (in_ < 0) return 0;
+  if (mode_ == Mode::Stdio && isatty(in_) && !in_foreground(in_)) return 0;  // the terminal's input is the foreground job's
   pollfd p{in_, POLLIN, 0};
   if (poll(&p, 1, 0) <= 0) return 0;
   const ssize_t n = read(in_, buf, max);
-  if (n > 0) return static_cast<int>(n);
+  if (n > 0) return interactive_ ? filter_escapes(buf, static_cast<int>(n)) : static_cast<int>(n);
   if (mode_ == Mode::Pty || (n < 0 && (errno == EAGAIN || errno == EINTR))) return 0;  // a pty without a peer: EIO
   if (mode_ == Mode::Tcp) {  // the client left: wait for the next one
     close(in_);

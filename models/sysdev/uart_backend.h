@@ -1,5 +1,8 @@
 // Where the UART's bytes go and come from: the simulator's stdin/stdout, a
 // TCP port (one client at a time) or a pseudo-terminal. Reads never block.
+// On stdio with a terminal as stdin, the terminal is in raw mode while the
+// backend exists (base/raw_terminal.h) and Ctrl-A is an escape as in QEMU:
+// Ctrl-A x asks to quit, Ctrl-A h prints the keys, Ctrl-A Ctrl-A sends Ctrl-A.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,6 +22,8 @@ class UartBackend {
   // Up to `max` bytes that are available now; -1 when the input has ended for good.
   int get(uint8_t* buf, unsigned max);
   bool has_input() const { return mode_ != Mode::None; }
+  // True once after Ctrl-A x was typed on an interactive terminal.
+  bool take_quit_request();
   const std::string& description() const { return description_; }
 
  private:
@@ -27,6 +32,9 @@ class UartBackend {
   Mode mode_ = Mode::None;
   int in_ = -1, out_ = 1, listen_ = -1;
   bool eof_ = false;
+  bool interactive_ = false;  // stdin is a terminal in raw mode: Ctrl-A escapes
+  bool escape_ = false, quit_ = false;
+  int filter_escapes(uint8_t* buf, int n);
   std::string description_ = "stdout";
 };
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/input_file.h"
+#include "base/source_lines.h"
 #include "base/symbols.h"
 
 namespace avp {
@@ -77,6 +78,7 @@ ElfImage load_elf(const std::string& path, const ElfWriter& write) {
     throw ElfError(path + ": the section header table lies outside the file (truncated?)");
 
   ElfImage img;
+  img.path = path;
   img.entry = eh.e_entry;
   for (size_t i = 0; i < nph; ++i) {
     GElf_Phdr ph;
@@ -131,6 +133,7 @@ void register_symbols(const ElfImage& img, uint64_t bias) {
   std::vector<Symbol> placed = img.named_symbols;
   for (Symbol& s : placed) s.addr += bias;
   SymbolTable::instance().add_image(img.lowest + bias, img.highest + bias, placed);
+  if (!img.path.empty()) SourceLines::instance().add_image(img.path, img.lowest + bias, img.highest + bias, bias);
 }
 
 }  // namespace avp

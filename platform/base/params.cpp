@@ -1,5 +1,7 @@
 #include "base/params.h"
 
+#include "base/closest_name.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -206,25 +208,6 @@ void ParamRegistry::load_yaml_file(const std::string& path) {
   text << f.rdbuf();
   load_yaml_text(text.str(), path);
 }
-
-namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
 
 std::string ParamRegistry::suggest(const std::string& name) const {
   std::string best;

@@ -18,8 +18,11 @@ body{font-family:sans-serif;margin:24px;color:#222}h1{font-size:20px}h2{font-siz
 table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
 th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}.hist{display:inline-block;margin:6px 12px 6px 0}
 .muted{color:#777;font-size:12px}
+table.config td,table.files td,table.non-default td{text-align:left;word-break:break-all;max-width:900px}
 </style></head><body>
 <h1>accel-vp run report</h1><div id="run"></div>
+<h2>Configuration</h2><div id="config"></div>
+<h2>Files</h2><div id="files"></div>
 <h2>Utilisation</h2><div id="util"></div>
 <h2>Queue occupancy</h2><div id="occupancy"></div>
 <h2>Harts</h2><div id="harts"></div>
@@ -79,7 +82,27 @@ function folded(parent, names, what) {
   parent.appendChild(d);
 }
 const run = R.run || {};
-document.getElementById('run').textContent = `workload ${run.workload}, simulated ${(run.simulated_time_ns/1000).toFixed(3)} us, wall ${Number(run.wall_time_s).toFixed(3)} s, seed ${run.seed}, config ${run.config_hash}, version ${run.version}`;
+document.getElementById('run').textContent = `workload ${run.workload}, simulated ${fmtTime(run.simulated_time_ns)}, wall ${fmtTime(run.wall_time_s * 1e9)}, seed ${run.seed}, config ${run.config_hash}, version ${run.version}`;
+// Configuration: how the run was asked for, and every parameter that is not at its default.
+function cell(tr, tag, text) { const c = document.createElement(tag); c.textContent = text; tr.appendChild(c); }
+{
+  const cfg = R.configuration || {}, box = document.getElementById('config');
+  const lines = [['command line', cfg.command_line || ''], ['config file', cfg.config_file || '(none)'],
+                 ['--set', (cfg.sets || []).join(' ') || '(none)']];
+  const nd = Object.entries(cfg.non_default_parameters || {});
+  const t = document.createElement('table'); t.className = 'config';
+  for (const [k, v] of lines) { const tr = document.createElement('tr'); cell(tr, 'td', k); cell(tr, 'td', v); t.appendChild(tr); }
+  box.appendChild(t);
+  const p = document.createElement('table'); p.className = 'non-default';
+  const head = document.createElement('tr'); for (const h of ['parameter not at its default', 'value', 'default']) cell(head, 'th', h);
+  p.appendChild(head);
+  for (const [n, v] of nd) { const tr = document.createElement('tr'); cell(tr, 'td', n); cell(tr, 'td', v.value); cell(tr, 'td', v.default); p.appendChild(tr); }
+  if (nd.length) box.appendChild(p);
+  else { const d = document.createElement('div'); d.className = 'muted'; d.textContent = 'every parameter at its default'; box.appendChild(d); }
+  const ft = document.createElement('table'); ft.className = 'files';
+  for (const [k, v] of Object.entries(R.outputs || {})) { const tr = document.createElement('tr'); cell(tr, 'td', k); cell(tr, 'td', v); ft.appendChild(tr); }
+  document.getElementById('files').appendChild(ft);
+}
 // Utilisation bars.
 const util = [];
 for (const [u, g] of Object.entries(R.units)) for (const [s, v] of Object.entries(g.utilisation || {})) util.push([u + '.' + s, v.fraction]);

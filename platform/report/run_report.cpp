@@ -63,6 +63,9 @@ nlohmann::json build_report(const nlohmann::json& manifest, const TimelineDigest
                         "speed_sim_per_wall", "instructions", "mips", "peak_memory_mib", "exit_code", "finished",
                         "interrupted_by", "snapshot"})
     if (manifest.contains(k)) r["run"][k] = manifest[k];
+  for (const char* k : {"command_line", "config_file", "sets", "non_default_parameters"})
+    if (manifest.contains(k)) r["configuration"][k] = manifest[k];
+  if (manifest.contains("outputs")) r["outputs"] = manifest["outputs"];
   const nlohmann::json units = group_by_unit(manifest.contains("statistics") ? manifest["statistics"]
                                                                             : StatRegistry::instance().to_json());
   // Region-of-interest dumps, each a section like "units"; "units" itself covers the end of the run (since the last reset).

@@ -12,6 +12,7 @@ and the element it wrote, read code through the window, continue to the end; the
 workload must still pass."""
 import re
 import socket
+import struct
 import subprocess
 import sys
 
@@ -72,10 +73,14 @@ elif mode == "qemu-like":
     # As with QEMU: only the harts that run are threads, the pc is the ELF
     # entry on connect, the privilege mode is a register, monitor commands,
     # `kill` ends the simulator with its summary.
+    with open(elf, "rb") as f:
+        elf_entry = struct.unpack_from("<Q", f.read(64), 24)[0]
     out, sim_out, code = run(accel_vp, ["run", "--elf", elf, "--harts", "2"], elf, gdb, [
         "info threads", "info files", "p/x $pc", "p $priv", "monitor harts", "monitor windows", "monitor stats instructions",
-        "monitor bogus", "monitor help", "break compute", "continue", "monitor harts", "monitor reset", "flushregs",
-        "p/x $pc", "kill"])
+        "monitor bogus", "monitor help", "break compute", "continue", "monitor harts",
+        # Live statistics at a stop, the registers of every hart, memory by physical address, the address map.
+        "monitor stats hart0.instructions", "monitor registers", "monitor xp 0x%x 16" % elf_entry, "monitor xp nonsense",
+        "monitor mtree", "monitor reset", "flushregs", "p/x $pc", "kill"])
     entry = re.search(r"Entry point: (0x[0-9a-f]+)", out)
     patterns = [r"\* 1\s+Thread 1 \(hart 0 \(running\)\)", r"\n  2\s+Thread 2 \(hart 1 \(running\)\)",
                 r"\$1 = %s\n" % (entry.group(1) if entry else "ENTRY"), r"\$2 = 3\n",
@@ -84,6 +89,10 @@ elif mode == "qemu-like":
                 r"unknown monitor command 'bogus'", r"monitor reset", r"monitor windows",
                 r"Breakpoint 1, compute \(n=10\)", r"hart 0 \(thread 1\): running, privilege M, pc 0x4000",
                 r"2 hart\(s\) reset to their start", r"\$3 = %s\n" % (entry.group(1) if entry else "ENTRY"),
+                r"harts\.hart0\.instructions = [1-9]\d* instructions",
+                r"hart 1 \(thread 2\): running, privilege M, pc 0x[0-9a-f]+\n  ra   [0-9a-f]{16}  sp   [0-9a-f]{16}",
+                r"0x%012x:( [0-9a-f]{2}){16}" % elf_entry, r"usage: monitor xp ADDR \[LEN\]",
+                r"0x000040000000 \.\. 0x[0-9a-f]{12}  \S+\s+-> port",
                 r"\[Inferior 1 \(Remote target\) killed\]"]
     missing = [p for p in patterns if not re.search(p, out)]
     if "Thread 3" in out:

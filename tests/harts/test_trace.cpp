@@ -37,13 +37,24 @@ bool has(const std::string& text, const std::string& re) { return std::regex_sea
 
 }  // namespace
 
-TEST(Trace, TrapReportNamesHartPcSymbolDisassemblyCauseAndHistory) {
+TEST(Trace, TrapReportNamesHartPcSymbolSourceDisassemblyCauseHistoryAndRegisters) {
   const Result r = run(std::string("-o trace_fault run --elf ") + FAULT_ELF);
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_TRUE(has(r.out, "hart 0: unhandled store/AMO access fault \\(cause 7\\), tval 0x30000000\n"
                          "  at 0x[0-9a-f]+ <store_to(\\+0x[0-9a-f]+)?>  [0-9a-f]+ +s[dw] a1,0\\(a0\\)\n"
+                         "  source [^\n]*fault\\.c:9\n"
                          "  last 16 instructions \\(oldest first\\):\n"))
       << r.out;
+  // The register file: a0 holds the faulting address, a1 the value stored.
+  EXPECT_TRUE(has(r.out, "  registers:\n    ra  [0-9a-f]{16}  sp  [0-9a-f]{16}  gp  [0-9a-f]{16}  tp  [0-9a-f]{16}\n"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "a0  0000000030000000  a1  0000000000000007")) << r.out;
+  // The same post-mortem in the manifest.
+  const std::string m = slurp("trace_fault/manifest.json");
+  EXPECT_TRUE(has(m, "\"traps\": \\[")) << m.substr(0, 2000);
+  EXPECT_TRUE(has(m, "\"source\": \"[^\"]*fault\\.c:9\"")) << m.substr(0, 2000);
+  EXPECT_TRUE(has(m, "\"a0\": \"0x30000000\"")) << m.substr(0, 2000);
+  EXPECT_TRUE(has(m, "\"cause_name\": \"store/AMO access fault\"")) << m.substr(0, 2000);
   // The history ends with the faulting store, after the call from main.
   EXPECT_TRUE(has(r.out, "<main\\+0x[0-9a-f]+>  [0-9a-f]+ +(jal|call) [0-9a-f]+ <store_to>\n"
                          "(    .*\n)*    0x[0-9a-f]+ <store_to(\\+0x[0-9a-f]+)?>  [0-9a-f]+ +s[dw] a1,0\\(a0\\)\n"))

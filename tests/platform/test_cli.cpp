@@ -4,7 +4,9 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 
 namespace {
@@ -87,6 +89,55 @@ TEST(Cli, InfoPrintsTheAddressMap) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("0x000040000000"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2 cores x 4 harts"), std::string::npos) << r.out;
+}
+
+TEST(Cli, InfoPrintsHartUnitsZeroPadded) {
+  auto r = run("info");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("(units 0x03000000 .. 0x03000007)"), std::string::npos) << r.out;
+}
+
+TEST(Cli, AMistypedOptionGetsASuggestion) {
+  auto r = run("--timelin t.json run memcheck");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--timelin: did you mean '--timeline'?"), std::string::npos) << r.out;
+  r = run("run --elff x.elf");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--elff: did you mean '--elf'?"), std::string::npos) << r.out;
+  r = run("--completely-unrelated run memcheck");
+  EXPECT_EQ(r.out.find("did you mean"), std::string::npos) << r.out;
+}
+
+TEST(Cli, HelpShowsTheListParamsFilterAsOptional) {
+  auto r = run("--help");
+  EXPECT_NE(r.out.find("--list-params [FILTER]"), std::string::npos) << r.out;
+}
+
+TEST(Cli, SummaryTimesAreScaledWithUnitsAndEveryOutputFileIsListed) {
+  auto r = run("-o cli_sum --timeline cli_sum/t.json --vcd cli_sum/irq.vcd run memcheck");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("simulated time   [0-9]+(\\.[0-9]{1,3})? (s|ms|us|ns)\n"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("wall time        [0-9]+(\\.[0-9]{1,3})? (s|ms|us|ns)\n"))) << r.out;
+  EXPECT_NE(r.out.find("  timeline         cli_sum/t.json\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  vcd              cli_sum/irq.vcd\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cli_sum/stats.txt"), std::string::npos) << r.out;
+  const auto m = manifest("cli_sum");
+  EXPECT_EQ(m["outputs"]["timeline"], "cli_sum/t.json");
+  EXPECT_EQ(m["outputs"]["vcd"], "cli_sum/irq.vcd");
+}
+
+TEST(Cli, ReportHtmlHasAConfigurationSection) {
+  auto r = run("-o cli_cfg --set dram.read_latency=40ns run memcheck");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto m = manifest("cli_cfg");
+  EXPECT_EQ(m["non_default_parameters"]["dram.read_latency"]["value"], "40 ns");
+  std::ifstream f("cli_cfg/report.html");
+  const std::string html((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("<h2>Configuration</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Files</h2>"), std::string::npos);
+  // The data the section draws from is embedded in the page.
+  EXPECT_NE(html.find("\"non_default_parameters\":{\"dram.read_latency\""), std::string::npos);
+  EXPECT_NE(html.find("\"sets\":[\"dram.read_latency=40ns\"]"), std::string::npos);
 }
 
 TEST(Cli, UnknownWorkloadIsAClearError) {

@@ -25,21 +25,24 @@ with tempfile.TemporaryDirectory(prefix="avp-chart-") as d:
     out = d + "/sweep"
     r = subprocess.run([accel_vp, "--no-progress", "-o", out, "sweep", "--workload", "memcheck", "--param",
                         "dram.read_latency=10ns,40ns,100ns", "--param", "platform.seed=1,2", "--metrics",
-                        "simulated_time_ns,dram.reads.value"], capture_output=True, text=True)
+                        "simulated_time_ns,dram.reads.value,dma.bytes.value"], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("sweep failed:\n" + r.stdout + r.stderr)
     dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + d + "/profile",
                           "--dump-dom", "file://" + out + "/sweep.html"], capture_output=True, text=True, timeout=60).stdout
     checks = {
-        "charts": (dom.count("<svg"), 2),
-        "series lines (2 metrics x 2 seeds)": (len(re.findall(r'<path[^>]*class="series"', dom)), 4),
-        "point markers (2 metrics x 6 points)": (dom.count("<circle"), 12),
-        "x labels of the first axis": (dom.count(">100ns</text>"), 2),
-        "legend entries": (dom.count(">platform.seed=2</text>"), 2),
+        "charts": (dom.count("<svg"), 3),
+        "series lines (3 metrics x 2 seeds)": (len(re.findall(r'<path[^>]*class="series"', dom)), 6),
+        "point markers (3 metrics x 6 points)": (dom.count("<circle"), 18),
+        "x labels of the first axis": (dom.count(">100ns</text>"), 3),
+        "legend entries": (dom.count(">platform.seed=2</text>"), 3),
         "table rows (header + 6 points)": (dom.count("<tr>"), 7),
-        "report links (6 points x 2 charts + 6 table rows)": (len(re.findall(r'<a href="point_[^"]*/report.html"', dom)), 18),
+        "report links (6 points x 3 charts + 6 table rows)": (len(re.findall(r'<a href="point_[^"]*/report.html"', dom)), 24),
         "unit of the time axis": (dom.count(">ns</text>"), 1),
+        "unit of the byte axis (the statistic's)": (dom.count(">bytes</text>"), 1),
         "round y ticks of the time chart": (dom.count(">200,000</text>"), 1),
+        "a metric at 0 everywhere said so": (dom.count("dma.bytes.value is 0 at every point"), 1),
+        "its axis 0..1, not 0,0,0,0": (dom.count(">0.2</text>"), 1),
     }
     missing = [h for h in set(re.findall(r'<a href="(point_[^"]*)"', dom)) if not os.path.exists(os.path.join(out, h))]
     if missing:
@@ -54,6 +57,6 @@ with tempfile.TemporaryDirectory(prefix="avp-chart-") as d:
         bad["layout"] = problems
     for k, (got, want) in checks.items():
         print(f"{k}: {got} (expected {want})")
-    if "simulated_time_ns against dram.read_latency" not in dom:
+    if "simulated_time_ns (ns) against dram.read_latency" not in dom:
         bad["title"] = "missing"
     sys.exit(1 if bad else 0)

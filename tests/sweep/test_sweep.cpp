@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "accel_vp_cli.h"
 
@@ -51,6 +52,19 @@ TEST(Sweep, TablesAndChartHoldEveryPointAndAreTheSameWhateverTheParallelism) {
   EXPECT_NE(html.find("\"rows\""), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // nothing fetched
   EXPECT_EQ(html.find("https://"), std::string::npos);
+  // Units recorded for the charts; numbers rounded to 10 significant digits (no float noise).
+  EXPECT_EQ(r["units"]["simulated_time_ns"], "ns");
+  EXPECT_EQ(r["units"]["bus.dram.bytes.value"], "bytes");
+  EXPECT_FALSE(std::regex_search(csv, std::regex("[0-9]\\.[0-9]{10,}"))) << csv;
+}
+
+TEST(Sweep, AMetricAtZeroEverywhereIsChartedAsSuch) {
+  fs::remove_all("sweep_zero");
+  const CliResult r = run_accel_vp("-o sweep_zero sweep --workload memcheck --param platform.seed=1,2 --metrics dma.bytes.value");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = read_json("sweep_zero/results.json");
+  EXPECT_EQ(j["rows"][0]["dma.bytes.value"], 0);
+  EXPECT_EQ(j["units"]["dma.bytes.value"], "bytes");  // the chart's axis and title carry it (sweep.chart draws it)
 }
 
 TEST(Sweep, TheSamePointTwiceGivesIdenticalResults) {
@@ -186,7 +200,10 @@ TEST(Sweep, AFailingPointIsReportedWithItsErrorAndRunsAgainOnResume) {
   const std::string args = "-o sweep_fail sweep --workload memcheck --param link.generation=1,9";
   const CliResult r = run_accel_vp(args);
   EXPECT_EQ(r.code, 1) << r.out;
-  EXPECT_NE(r.out.find("point_link.generation-9 failed: "), std::string::npos) << r.out;
+  // The cause: its exit status and the error of its run (not the last line of its log).
+  EXPECT_NE(r.out.find("point_link.generation-9 failed (exit 2) accel-vp: configuration error: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("link.generation"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("] point_link.generation-1 done in "), std::string::npos) << r.out;  // per-point progress
   EXPECT_NE(r.out.find("2 points, 0 already done, 2 run, 1 failed"), std::string::npos) << r.out;
   const std::string csv = read_text("sweep_fail/results.csv");
   EXPECT_NE(csv.find("\n9,\n"), std::string::npos) << csv;  // no value

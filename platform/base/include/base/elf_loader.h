@@ -27,6 +27,7 @@ struct ElfNote {
 };
 
 struct ElfImage {
+  std::string path;  // the file it was read from
   uint64_t entry = 0;
   std::map<std::string, uint64_t> symbols;  // function and object symbols
   std::map<std::string, uint64_t> symbol_sizes;
