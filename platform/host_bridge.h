@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include "accelvp_bridge_proto.h"
+#include "base/log.h"
 
 namespace avp {
 
@@ -72,6 +73,7 @@ class HostBridge {
   // Gate (host_bridge.cpp): sockets, dispatch, and when simulated time may pass.
   std::vector<pollfd> socket_set(std::vector<Conn*>& order) const;  // the listener, then each live connection
   bool socket_ready() const;           // something to accept, read or write now
+  bool work_without_sockets() const;   // a connection to close or a request already read
   void check_sockets(int timeout_ms);  // poll: accept, read and write what is ready
   void accept_clients();
   void read_from(Conn& c);
@@ -111,7 +113,9 @@ class HostBridge {
 
   Platform& p_;
   std::string path_;
+  Logger log_{"host_bridge"};
   int listen_fd_ = -1, mem_fd_ = -1, dram_fd_ = -1;
+  int spare_fd_ = -1;  // given up to accept and refuse a client when descriptors run out
   bool shutdown_requested_ = false, irq_watch_started_ = false;
   bool ring_served_ = false;  // a ring request was taken since the sockets were last checked
   std::chrono::steady_clock::time_point sockets_checked_;
