@@ -22,6 +22,7 @@
 
 #include "acceldev_driver.h"
 #include "base/log.h"
+#include "pcie/bar0_regs.h"
 #include "platform.h"
 #include "run_signals.h"
 
@@ -45,7 +46,11 @@ constexpr size_t kMaxQueuedReplies = 4 * (sizeof(avpb_reply) + AVPB_MAX_PAYLOAD)
 
 }  // namespace
 
-HostBridge::HostBridge(Platform& platform, const std::string& socket_path) : p_(platform), path_(socket_path) {
+HostBridge::HostBridge(Platform& platform, const std::string& socket_path)
+    : p_(platform),
+      path_(socket_path),
+      // Below the staging area at the end of DRAM where the engine copies command buffers.
+      dram_alloc_(p_.dram_base(), p_.dram_base() + p_.dram.size() - std::min<uint64_t>(p_.dram.size(), ACCELDEV_CMP_STAGING_SIZE)) {
   mem_fd_ = p_.host.host_mem.share();
   if (mem_fd_ < 0) throw std::runtime_error(std::string("cannot share the host memory: ") + std::strerror(errno));
   // Device DRAM too, for clients that map it (DRAM_SHARE); nothing is stored

@@ -19,6 +19,7 @@
 
 #include "accelvp_bridge_proto.h"
 #include "base/log.h"
+#include "dram_allocator.h"
 
 namespace avp {
 
@@ -124,6 +125,7 @@ class HostBridge {
   std::map<unsigned, std::unique_ptr<Conn>> conns_;
   sc_core::sc_event done_ev_, irq_ev_, starved_ev_;
   uint64_t irq_count_ = 0, starved_gen_ = 0;
+  DramAllocator dram_alloc_;  // device DRAM for every client (DRAM_ALLOC)
   std::unique_ptr<AcceldevDriver> driver_;
   bool driver_failed_ = false, driver_locked_ = false;
   uint32_t drain_seq_ = 0;

@@ -143,6 +143,7 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
 }
 
 void HostBridge::release_session(Session& s) {
+  dram_alloc_.free_all(s.id);
   if (s.contexts.empty()) return;
   lock_driver();
   drain_device();

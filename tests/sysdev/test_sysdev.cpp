@@ -205,6 +205,20 @@ TEST(Uart, TransmitsReceivesInLoopbackAndSignalsInterrupts) {
   EXPECT_THROW(uart.connect("tcp:99999"), std::runtime_error);
 }
 
+// A firmware printing in a loop: the lines kept (for the manifest) are capped
+// in number and length, the rest counted.
+TEST(Uart, KeepsAtMostItsCapsOfOutputAndCountsTheRest) {
+  Uart16550 uart("uart");
+  Bench<Uart16550> b(uart);
+  b.wr<uint8_t>(AVP_UART_MCR, AVP_UART_MCR_LOOP);  // nothing to the backend
+  for (size_t i = 0; i < 2 * Uart16550::kKeptChars; ++i) b.wr<uint8_t>(AVP_UART_THR, 'y');
+  for (size_t i = 0; i < Uart16550::kKeptLines + 5; ++i) b.wr<uint8_t>(AVP_UART_THR, '\n');
+  ASSERT_EQ(uart.lines().size(), Uart16550::kKeptLines);
+  EXPECT_EQ(uart.lines()[0].text, std::string(Uart16550::kKeptChars, 'y'));
+  EXPECT_EQ(uart.lines_dropped(), 5u);
+  EXPECT_EQ(uart.transmitted().size(), 2 * Uart16550::kKeptChars + Uart16550::kKeptLines + 5);
+}
+
 // A TCP client that disconnects while the firmware prints: no SIGPIPE (which
 // would end the simulator with no message), the UART waits for the next
 // client, which gets what is printed after it connects.
