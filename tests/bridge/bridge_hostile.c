@@ -2,7 +2,7 @@
  * bloated the server): shared memory shrunk under it, an MSI address near
  * 2^64, a client that never reads its replies, the device disabled before a
  * context closes (and a client dying so), BYE, device DRAM from two handles,
- * two processes and four threads. Each gets an error or the documented
+ * two processes and four threads, BAR accesses that fail. Each gets an error or the documented
  * result, and the server goes on serving. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -214,6 +214,36 @@ static void device_disabled_before_close(void) {
   close(fd);
 }
 
+/* Accesses past a BAR's end, or with memory decoding off, are errors: EIO,
+ * reads answering all-ones (they were answered 0 / all-ones with no error). */
+static void bar_accesses_that_fail(void) {
+  avp_host *h = avp_host_connect(NULL);
+  CHECK(h);
+  avp_bar *bar0 = avp_bar_map(h, 0), *bar2 = avp_bar_map(h, 2);
+  CHECK(bar0 && bar2);
+  errno = 0;
+  CHECK(avp_mmio_read32(bar0, avp_bar_size(bar0)) == 0xFFFFFFFFu && errno == EIO);
+  errno = 0;
+  CHECK(avp_mmio_read32(bar0, avp_bar_size(bar0) - 2) == 0xFFFFFFFFu && errno == EIO);
+  CHECK_ERRNO(avp_mmio_write32(bar0, avp_bar_size(bar0), 1), EIO);
+  errno = 0;
+  CHECK(avp_mmio_read64(bar2, avp_bar_size(bar2)) == ~0ull && errno == EIO);
+  char buf[64];
+  CHECK_ERRNO(avp_bar_read(bar2, avp_bar_size(bar2) - 32, buf, sizeof buf), EIO);
+  CHECK_ERRNO(avp_bar_read(bar2, ~0ull - 31, buf, sizeof buf), EIO);
+  uint32_t cmd;
+  CHECK(avp_cfg_read(h, 4, 2, &cmd) == 0);
+  CHECK(avp_cfg_write(h, 4, 2, cmd & ~2u) == 0); /* memory decoding off */
+  errno = 0;
+  CHECK(avp_mmio_read32(bar0, AVP_INFO_MAGIC) == 0xFFFFFFFFu && errno == EIO);
+  CHECK_ERRNO(avp_bar_read(bar2, 0, buf, sizeof buf), EIO);
+  CHECK(avp_cfg_write(h, 4, 2, cmd) == 0);
+  CHECK(avp_mmio_read32(bar0, AVP_INFO_MAGIC) == AVP_INFO_MAGIC_VALUE);
+  avp_bar_unmap(bar0);
+  avp_bar_unmap(bar2);
+  avp_host_disconnect(h);
+}
+
 /* BYE ends the connection at once (the server closes its side). */
 static void bye_closes(void) {
   int fd = hello(NULL);
@@ -322,6 +352,7 @@ int main(void) {
   msi_addresses_near_the_top();
   replies_never_read();
   device_disabled_before_close();
+  bar_accesses_that_fail();
   bye_closes();
   one_dram_allocator();
   printf("bridge_hostile: OK\n");
