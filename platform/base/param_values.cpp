@@ -27,10 +27,18 @@ std::string lower(std::string s) {
 }
 
 [[noreturn]] void bad(const std::string& what, const std::string& text, const char* expected) {
-  throw ParamError(what + ": '" + text + "' is not " + expected);
+  throw ParamError(what + ": " + quoted(text) + " is not " + expected);
 }
 
 }  // namespace
+
+std::string quoted(const std::string& text) {
+  constexpr size_t kWhole = 80, kCut = 64;
+  if (text.size() <= kWhole) return "'" + text + "'";
+  size_t cut = kCut;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return "'" + text.substr(0, cut) + "...' (" + std::to_string(text.size()) + " bytes)";
+}
 
 uint64_t parse_u64(const std::string& raw, const std::string& what) {
   std::string t;
@@ -115,7 +123,7 @@ sc_core::sc_time parse_time(const std::string& raw, const std::string& what) {
         if (ticks >= 0x1p63) bad(what, raw, "a time that fits in SystemC's 64-bit time");
         const double whole = std::round(ticks);
         if (std::fabs(ticks - whole) > 1e-6 * std::max(1.0, whole))
-          throw ParamError(what + ": '" + raw + "' is not a whole multiple of the time resolution (" + res.to_string() + ")");
+          throw ParamError(what + ": " + quoted(raw) + " is not a whole multiple of the time resolution (" + res.to_string() + ")");
         return res * whole;
       }
     }

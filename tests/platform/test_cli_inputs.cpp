@@ -173,3 +173,20 @@ TEST(CliInputs, BootInputFilesAreCheckedBeforeTheyAreRead) {
   EXPECT_TRUE(std::ifstream("boot_inputs_out/manifest.json").good());
   unlink("boot_sparse.bin");
 }
+
+// Deep nesting is named as such (yaml-cpp says "bad file"); a huge bad value
+// or name is cut in the message, not echoed whole.
+TEST(CliInputs, DeepYamlAndHugeValuesGetShortClearErrors) {
+  write_text("inputs_deep.yaml", "platform: " + std::string(5000, '['));
+  expect_error("--config inputs_deep.yaml info", "inputs_deep.yaml:1: nested more than");
+  const std::string huge(60000, '7');  // one argument of a command line holds at most 128 KiB
+  auto r = run_accel_vp("--set platform.cores=x" + huge + " info");
+  EXPECT_EQ(r.code, 2) << r.out.substr(0, 2000);
+  EXPECT_NE(r.out.find("'x777"), std::string::npos) << r.out.substr(0, 2000);
+  EXPECT_NE(r.out.find("...' (60001 bytes)"), std::string::npos) << r.out.substr(0, 2000);
+  EXPECT_LT(r.out.size(), 4096u);
+  r = run_accel_vp("--set no.such" + huge + "=1 info");
+  EXPECT_EQ(r.code, 2) << r.out.substr(0, 2000);
+  EXPECT_NE(r.out.find("unknown parameter 'no.such777"), std::string::npos) << r.out.substr(0, 2000);
+  EXPECT_LT(r.out.size(), 4096u);
+}
