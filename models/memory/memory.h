@@ -53,8 +53,7 @@ class Memory : public sc_core::sc_module, public TimingPath {
   // Backs the storage with a memfd that other processes may map (the host
   // bridge's shared host memory) and returns it; the same fd on later calls.
   // The storage is replaced in place (same address, DMI pointers stay valid)
-  // and starts zeroed: call it before anything is stored. The memfd is sealed
-  // at its size (F_SEAL_SHRINK, F_SEAL_GROW). -1 with errno on failure.
+  // and starts zeroed: call it before anything is stored. -1 with errno on failure.
   int share();
   // A Timing or Replay transaction (base/cache_traffic.h); its probe answers this path.
   void time(uint64_t offset, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) override;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "base/local_time.h"
+#include "base/utf8.h"
 
 namespace avp {
 namespace {
@@ -32,13 +33,6 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-std::string quoted(const std::string& text) {
-  constexpr size_t kWhole = 80, kCut = 64;
-  if (text.size() <= kWhole) return "'" + text + "'";
-  size_t cut = kCut;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
-  return "'" + text.substr(0, cut) + "...' (" + std::to_string(text.size()) + " bytes)";
-}
 
 uint64_t parse_u64(const std::string& raw, const std::string& what) {
   std::string t;

@@ -13,6 +13,7 @@
 
 #include "base/config_text.h"
 #include "base/input_file.h"
+#include "base/utf8.h"
 
 namespace avp {
 

@@ -29,9 +29,6 @@ double parse_double(const std::string& text, const std::string& what);
 bool parse_bool(const std::string& text, const std::string& what);
 sc_core::sc_time parse_time(const std::string& text, const std::string& what);
 std::string format_time(const sc_core::sc_time& t);
-// A user's text in single quotes for an error message; text over 80 bytes is
-// cut to its first 64 with its length, so a huge bad value is not echoed whole.
-std::string quoted(const std::string& text);
 
 class ParamBase {
  public:
