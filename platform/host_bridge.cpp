@@ -215,6 +215,7 @@ void HostBridge::accept_clients() {
       if (refused >= 0) close(refused);
       spare_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
       AVP_LOG(log_, Warn, "client refused: the server has no descriptor left for it");
+      if (refused < 0) return;
       continue;
     }
     if (fd < 0) return;

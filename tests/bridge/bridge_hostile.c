@@ -2,10 +2,14 @@
  * bloated the server): shared memory shrunk under it, an MSI address near
  * 2^64, a client that never reads its replies, the device disabled before a
  * context closes (and a client dying so), BYE, device DRAM from two handles,
- * two processes and four threads, BAR accesses that fail. Each gets an error or the documented
+ * two processes and four threads, BAR accesses that fail, the server out of
+ * descriptors. Each gets an error or the documented
  * result, and the server goes on serving. */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -244,6 +248,44 @@ static void bar_accesses_that_fail(void) {
   avp_host_disconnect(h);
 }
 
+/* The highest descriptor number open in `pid` (the limit counts numbers). */
+static int highest_fd(pid_t pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
+  DIR *d = opendir(path);
+  CHECK(d);
+  int highest = 0;
+  for (struct dirent *e; (e = readdir(d));)
+    if (e->d_name[0] != '.' && atoi(e->d_name) > highest) highest = atoi(e->d_name);
+  closedir(d);
+  return highest;
+}
+
+/* The server out of descriptors: a new client is accepted and closed at once
+ * (the listener left ready made the server spin), and clients are served
+ * again once descriptors are free. */
+static void descriptors_exhausted(void) {
+  struct rlimit old, low;
+  CHECK(prlimit(getppid(), RLIMIT_NOFILE, NULL, &old) == 0);
+  low = old;
+  low.rlim_cur = (rlim_t)highest_fd(getppid()) + 3;
+  CHECK(prlimit(getppid(), RLIMIT_NOFILE, &low, NULL) == 0);
+  int fds[1000], n = 0, refused = 0;
+  while (n < 1000 && !refused) {
+    int fd = dial();
+    send_req(fd, AVPB_HELLO, AVPB_MAGIC, AVPB_VERSION, 0, 0);
+    struct avpb_reply r;
+    refused = recv(fd, &r, sizeof r, MSG_WAITALL) <= 0; /* closed at once: EOF or a reset */
+    fds[n++] = fd;
+  }
+  CHECK(refused);
+  CHECK(prlimit(getppid(), RLIMIT_NOFILE, &old, NULL) == 0);
+  for (int i = 0; i < n; ++i) close(fds[i]);
+  avp_host *h = avp_host_connect(NULL);
+  CHECK(h && avp_sim_time_ps(h) > 0);
+  avp_host_disconnect(h);
+}
+
 /* BYE ends the connection at once (the server closes its side). */
 static void bye_closes(void) {
   int fd = hello(NULL);
@@ -337,10 +379,14 @@ static void one_dram_allocator(void) {
   const uint64_t all = info->dram_size - ACCELDEV_CMP_STAGING_SIZE;
   const uint64_t at = avp_device_alloc(a, all, 4096);
   CHECK(at == info->dram_base);
-  CHECK_ERRNO(avp_device_alloc(a, 4096, 4096), ENOMEM);
-  CHECK_ERRNO(avp_device_alloc(a, 4096, 3), EINVAL);
-  CHECK_ERRNO(avp_device_alloc(a, 0, 4096), EINVAL);
-  CHECK_ERRNO(avp_device_alloc(a, ~0ull, 4096), EINVAL);
+  errno = 0;
+  CHECK(avp_device_alloc(a, 4096, 4096) == 0 && errno == ENOMEM);
+  errno = 0;
+  CHECK(avp_device_alloc(a, 4096, 3) == 0 && errno == EINVAL);
+  errno = 0;
+  CHECK(avp_device_alloc(a, 0, 4096) == 0 && errno == EINVAL);
+  errno = 0;
+  CHECK(avp_device_alloc(a, ~0ull, 4096) == 0 && errno == EINVAL);
   CHECK(avp_device_free(a, at) == 0);
   avp_device_close(a);
   avp_host_disconnect(h);
@@ -354,6 +400,7 @@ int main(void) {
   device_disabled_before_close();
   bar_accesses_that_fail();
   bye_closes();
+  descriptors_exhausted();
   one_dram_allocator();
   printf("bridge_hostile: OK\n");
   return 0;
