@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -75,11 +76,25 @@ static long server_rss_kib(void) {
 
 static uint32_t pattern(uint32_t seed, uint32_t i) { return (seed * 2654435761u) ^ (i * 40503u); }
 
+/* avp_device_open sizes the BARs the standard way (all-ones written, the
+ * mask read back), which two processes must not do at once: the soak takes
+ * turns, as an operating system sizes BARs once. */
+static int sizing_lock = -1;
+
 /* Device DRAM of its own through BAR2: written, read back, compared. */
 static int good_dram(uint32_t seed) {
   avp_host *h = avp_host_connect(NULL);
-  avp_device *d = h ? avp_device_open(h) : NULL;
-  if (!d) return 20;
+  if (!h) return 19;
+  CHECK(flock(sizing_lock, LOCK_EX) == 0);
+  avp_device *d = avp_device_open(h);
+  CHECK(flock(sizing_lock, LOCK_UN) == 0);
+  if (!d) {
+    uint32_t cmd = 0, id = 0;
+    avp_cfg_read(h, 4, 2, &cmd);
+    avp_cfg_read(h, 0, 4, &id);
+    fprintf(stderr, "bridge_soak: avp_device_open: %s (command 0x%x, id 0x%x)\n", strerror(errno), cmd, id);
+    return 20;
+  }
   enum { WORDS = 16384 };
   static uint32_t in[WORDS], out[WORDS];
   for (int round = 0; round < 3; ++round) {
@@ -233,6 +248,9 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   const int rounds = argc > 1 ? atoi(argv[1]) : 4;
   CHECK(rounds >= 2);
+  char lock_path[] = "/tmp/bridge_soak_XXXXXX";
+  sizing_lock = mkstemp(lock_path);
+  CHECK(sizing_lock >= 0 && unlink(lock_path) == 0);
   round_of_clients(0); /* warm-up: the server's pools and the driver reach their working size */
   const long first = server_rss_kib();
   for (int r = 1; r < rounds; ++r) round_of_clients(r);

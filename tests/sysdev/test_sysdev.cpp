@@ -208,7 +208,7 @@ TEST(Uart, TransmitsReceivesInLoopbackAndSignalsInterrupts) {
 // A firmware printing in a loop: the lines kept (for the manifest) are capped
 // in number and length, the rest counted.
 TEST(Uart, KeepsAtMostItsCapsOfOutputAndCountsTheRest) {
-  Uart16550 uart("uart");
+  Uart16550 uart("uart_caps");
   Bench<Uart16550> b(uart);
   b.wr<uint8_t>(AVP_UART_MCR, AVP_UART_MCR_LOOP);  // nothing to the backend
   for (size_t i = 0; i < 2 * Uart16550::kKeptChars; ++i) b.wr<uint8_t>(AVP_UART_THR, 'y');
