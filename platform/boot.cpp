@@ -1,46 +1,55 @@
 #include "boot.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <vector>
 
 #include "device_tree.h"
 #include "base/elf_loader.h"
+#include "base/input_file.h"
 #include "platform.h"
 
 namespace avp {
 
 namespace {
 
-bool read_file(const std::string& path, std::vector<uint8_t>& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  return true;
-}
 
 bool is_elf(const std::vector<uint8_t>& d) { return d.size() >= 4 && d[0] == 0x7F && d[1] == 'E' && d[2] == 'L' && d[3] == 'F'; }
+
+// An input file for memory at `addr`, checked (a regular file that fits
+// there) before it is read; errors name the option and the file.
+std::vector<uint8_t> read_image(Platform& p, const std::string& what, const std::string& path, uint64_t addr) {
+  try {
+    const uint64_t size = input_file_size(path);
+    if (size == 0) throw std::runtime_error("the file is empty");
+    if (!p.is_memory(addr, size))
+      throw std::runtime_error(std::to_string(size) + " bytes at 0x" +
+                               [&] { char b[32]; std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(addr)); return std::string(b); }() +
+                               " do not fit in device memory");
+    return read_input_file(path, size);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(what + " " + path + ": " + e.what());
+  }
+}
 
 // Places an ELF or raw image; returns its entry (the load address of a raw image).
 uint64_t place(Platform& p, const std::string& what, const std::string& path, uint64_t addr,
                std::map<std::string, uint64_t>* symbols = nullptr) {
-  std::vector<uint8_t> data;
-  if (!read_file(path, data)) throw std::runtime_error(what + " " + path + ": cannot read the file");
   auto write = [&](uint64_t a, const void* d, uint64_t len) { return p.device_port.write_debug(a, d, len); };
-  if (is_elf(data)) {
+  std::vector<uint8_t> head;
+  try {
+    head = read_input_prefix(path, 4);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(what + " " + path + ": " + e.what());
+  }
+  if (is_elf(head)) {
     const ElfImage img = load_elf(path, write);
     register_symbols(img);
     if (symbols) *symbols = img.symbols;
     return img.entry;
   }
-  if (data.empty()) throw std::runtime_error(what + " " + path + ": the file is empty");
-  if (!p.is_memory(addr, data.size()))
-    throw std::runtime_error(what + " " + path + ": " + std::to_string(data.size()) + " bytes at 0x" +
-                             [&] { char b[32]; std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(addr)); return std::string(b); }() +
-                             " do not fit in device memory");
+  const std::vector<uint8_t> data = read_image(p, what, path, addr);
   write(addr, data.data(), data.size());
   return addr;
 }
@@ -58,7 +67,8 @@ int run_boot(Platform& p, const BootOptions& o) {
     entry = place(p, "--firmware", o.firmware, o.firmware_addr, &symbols);
     if (!o.kernel.empty()) place(p, "--kernel", o.kernel, o.kernel_addr);
     if (!o.dtb.empty()) {
-      if (!read_file(o.dtb, dtb) || dtb.size() < 40) throw std::runtime_error("--dtb " + o.dtb + ": cannot read a device-tree blob");
+      dtb = read_image(p, "--dtb", o.dtb, dtb_addr);
+      if (dtb.size() < 40) throw std::runtime_error("--dtb " + o.dtb + ": not a device-tree blob (" + std::to_string(dtb.size()) + " bytes)");
     } else {
       DeviceTreeOptions t;
       t.harts = o.harts;

@@ -78,7 +78,7 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
   if (o.harts == 0 || o.harts > p.num_harts())
     throw std::runtime_error("device tree: " + std::to_string(o.harts) + " harts (the platform has " +
                              std::to_string(p.num_harts()) + ")");
-  Writer w(64 * 1024);
+  Writer w(64 * 1024 + 1024 * size_t{o.harts} + o.bootargs.size());  // a hart takes about 400 bytes
   w.check(fdt_finish_reservemap(w.blob_.data()), "reserve map");
   w.begin("");
   w.u32("#address-cells", 2);

@@ -6,6 +6,7 @@
 // the same simulated times on every run.
 #include "host_bridge.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -21,16 +22,12 @@
 
 #include "acceldev_driver.h"
 #include "base/log.h"
+#include "pcie/bar0_regs.h"
 #include "platform.h"
 #include "run_signals.h"
 
 namespace avp {
 namespace {
-
-Logger& bridge_log() {
-  static Logger l("host_bridge");
-  return l;
-}
 
 // How often, in simulated time, the gate looks for other clients' requests
 // while one is in progress.
@@ -38,17 +35,29 @@ const sc_core::sc_time kPollInterval(1, sc_core::SC_US);
 // How often, in wall-clock time, the gate looks at its sockets and the child
 // while it serves ring requests without sleeping.
 constexpr std::chrono::microseconds kSocketCheck(20);
+// How long, in wall-clock milliseconds, an idle gate sleeps on its sockets
+// before it looks for a stop signal that came just before it slept.
+constexpr int kIdlePoll = 200;
 constexpr size_t kMaxInput = 2 * (sizeof(avpb_request) + AVPB_MAX_PAYLOAD);
+// Replies a client has not read yet: past this the gate neither reads nor
+// takes its requests until it reads (backpressure), so a client that never
+// reads costs at most this and one more reply.
+constexpr size_t kMaxQueuedReplies = 4 * (sizeof(avpb_reply) + AVPB_MAX_PAYLOAD);
 
 }  // namespace
 
-HostBridge::HostBridge(Platform& platform, const std::string& socket_path) : p_(platform), path_(socket_path) {
+HostBridge::HostBridge(Platform& platform, const std::string& socket_path)
+    : p_(platform),
+      path_(socket_path),
+      // Below the staging area at the end of DRAM where the engine copies command buffers.
+      dram_alloc_(p_.dram_base(), p_.dram_base() + p_.dram.size() - std::min<uint64_t>(p_.dram.size(), ACCELDEV_CMP_STAGING_SIZE)) {
   mem_fd_ = p_.host.host_mem.share();
   if (mem_fd_ < 0) throw std::runtime_error(std::string("cannot share the host memory: ") + std::strerror(errno));
   // Device DRAM too, for clients that map it (DRAM_SHARE); nothing is stored
   // in it before a session starts, so its storage may be replaced here.
   dram_fd_ = p_.dram.share();
   if (dram_fd_ < 0) throw std::runtime_error(std::string("cannot share the device DRAM: ") + std::strerror(errno));
+  spare_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
   sockaddr_un sa{};
   sa.sun_family = AF_UNIX;
   if (path_.size() >= sizeof(sa.sun_path)) throw std::runtime_error(path_ + ": socket path too long");
@@ -71,6 +80,7 @@ HostBridge::~HostBridge() {
     if (c->session)
       for (auto& [h, ctx] : c->session->contexts) (void)ctx.ctx.release();
   }
+  if (spare_fd_ >= 0) close(spare_fd_);
   if (listen_fd_ >= 0) {
     close(listen_fd_);
     unlink(path_.c_str());
@@ -106,14 +116,18 @@ int HostBridge::serve(pid_t child) {
     }
     const bool stopping = child > 0 ? !child_running : shutdown_requested_;
     if (stopping && conns_.empty()) return status;
-    if (stop_signal()) {  // SIGINT/SIGTERM: let simulated time pass so the run loop sees it and stops
-      sc_core::wait(kPollInterval);
+    if (stop_signal()) {
+      // SIGINT/SIGTERM: the session's run loop, which writes the outputs,
+      // looks at it once sc_start returns; an idle gate never lets simulated
+      // time pass, so it pauses the simulation for it.
+      sc_core::sc_pause();
+      sc_core::wait(sc_core::SC_ZERO_TIME);
       continue;
     }
 
     // Blocking here freezes simulated time: nothing is asked of the device.
     // A ring request that comes while the gate spins saves the sleep.
-    const int timeout = busy ? 0 : child_running ? 20 : stopping ? 20 : -1;
+    const int timeout = busy || work_without_sockets() ? 0 : child_running || stopping ? 20 : kIdlePoll;
     const bool sleeps = timeout != 0 && !await_ring_request();
     if (sleeps || !checked) {
       check_sockets(sleeps ? timeout : 0);
@@ -122,7 +136,7 @@ int HostBridge::serve(pid_t child) {
       ring_served_ = false;
     }
     for (auto& [id, c] : conns_) {
-      if (c->busy || c->finished) continue;
+      if (c->busy || c->finished || (c->out.size() >= kMaxQueuedReplies && !c->dead)) continue;
       c->has_request = take_request(*c);
       if (!c->has_request) ring_served_ |= c->has_request = take_ring_request(*c);
       if (c->has_request || c->dead) {
@@ -146,11 +160,24 @@ int HostBridge::serve(pid_t child) {
   }
 }
 
+bool HostBridge::work_without_sockets() const {
+  for (const auto& [id, c] : conns_) {
+    if (c->busy || c->finished) continue;
+    if (c->dead) return true;  // its thread closes it (after BYE, a drop)
+    avpb_request r;
+    if (c->out.size() >= kMaxQueuedReplies || c->in.size() < sizeof r) continue;
+    std::memcpy(&r, c->in.data(), sizeof r);
+    if (r.length > AVPB_MAX_PAYLOAD || c->in.size() >= sizeof r + r.length) return true;  // read ahead, or to drop
+  }
+  return false;
+}
+
 std::vector<pollfd> HostBridge::socket_set(std::vector<Conn*>& order) const {
   std::vector<pollfd> pfd{{listen_fd_, POLLIN, 0}};
   for (auto& [id, c] : conns_) {
     if (c->dead) continue;
-    pfd.push_back({c->fd, static_cast<short>(POLLIN | (c->out.empty() ? 0 : POLLOUT)), 0});
+    const bool reads = c->out.size() < kMaxQueuedReplies;
+    pfd.push_back({c->fd, static_cast<short>((reads ? POLLIN : 0) | (c->out.empty() ? 0 : POLLOUT)), 0});
     order.push_back(c.get());
   }
   return pfd;
@@ -180,6 +207,17 @@ void HostBridge::check_sockets(int timeout_ms) {
 void HostBridge::accept_clients() {
   for (;;) {
     const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0 && (errno == EMFILE || errno == ENFILE) && spare_fd_ >= 0) {
+      // Out of descriptors: the client waiting would keep the listener ready
+      // (a busy loop), so the spare descriptor makes room to accept and close it.
+      close(spare_fd_);
+      const int refused = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (refused >= 0) close(refused);
+      spare_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
+      AVP_LOG(log_, Warn, "client refused: the server has no descriptor left for it");
+      if (refused < 0) return;
+      continue;
+    }
     if (fd < 0) return;
     if (shutdown_requested_) {
       close(fd);
@@ -240,7 +278,7 @@ bool HostBridge::take_request(Conn& c) {
 }
 
 void HostBridge::drop(Conn& c, const std::string& why) {
-  AVP_LOG(bridge_log(), Warn, "client " << c.id << ": " << why << ": disconnected");
+  AVP_LOG(log_, Warn, "client " << c.id << ": " << why << ": disconnected");
   c.dead = true;
   c.in.clear();
 }

@@ -18,6 +18,8 @@
 #include <systemc>
 
 #include "accelvp_bridge_proto.h"
+#include "base/log.h"
+#include "dram_allocator.h"
 
 namespace avp {
 
@@ -72,6 +74,7 @@ class HostBridge {
   // Gate (host_bridge.cpp): sockets, dispatch, and when simulated time may pass.
   std::vector<pollfd> socket_set(std::vector<Conn*>& order) const;  // the listener, then each live connection
   bool socket_ready() const;           // something to accept, read or write now
+  bool work_without_sockets() const;   // a connection to close or a request already read
   void check_sockets(int timeout_ms);  // poll: accept, read and write what is ready
   void accept_clients();
   void read_from(Conn& c);
@@ -111,7 +114,9 @@ class HostBridge {
 
   Platform& p_;
   std::string path_;
+  Logger log_{"host_bridge"};
   int listen_fd_ = -1, mem_fd_ = -1, dram_fd_ = -1;
+  int spare_fd_ = -1;  // given up to accept and refuse a client when descriptors run out
   bool shutdown_requested_ = false, irq_watch_started_ = false;
   bool ring_served_ = false;  // a ring request was taken since the sockets were last checked
   std::chrono::steady_clock::time_point sockets_checked_;
@@ -120,6 +125,7 @@ class HostBridge {
   std::map<unsigned, std::unique_ptr<Conn>> conns_;
   sc_core::sc_event done_ev_, irq_ev_, starved_ev_;
   uint64_t irq_count_ = 0, starved_gen_ = 0;
+  DramAllocator dram_alloc_;  // device DRAM for every client (DRAM_ALLOC)
   std::unique_ptr<AcceldevDriver> driver_;
   bool driver_failed_ = false, driver_locked_ = false;
   uint32_t drain_seq_ = 0;

@@ -159,6 +159,13 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
       }
       return 0;
     }
+    case AVPB_DRAM_ALLOC: {
+      int error = 0;
+      r.r[0] = dram_alloc_.alloc(c.session->id, q.a[0], q.a[1], error);
+      return -error;
+    }
+    case AVPB_DRAM_FREE:
+      return -dram_alloc_.free(c.session->id, q.a[0]);
     case AVPB_IRQ_WAIT: {
       Session& s = *c.session;
       const bool forever = q.a[0] == AVPB_IRQ_WAIT_FOREVER;

@@ -3,6 +3,7 @@
 // system call while both sides poll. The gate takes a ring request exactly
 // where it takes one from the socket, so the synchronisation policy and the
 // request handling are the same for both.
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -35,9 +36,11 @@ void HostBridge::RingUnmap::operator()(avpb_ring* r) const { munmap(r, sizeof *r
 
 int HostBridge::open_ring(Conn& c) {
   if (c.ring) return -EEXIST;
-  const int fd = memfd_create("accel-vp-ring", MFD_CLOEXEC);
+  const int fd = memfd_create("accel-vp-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return -errno;
-  void* p = ftruncate(fd, sizeof(avpb_ring)) == 0
+  // Sealed at its size, as the shared memories are (Memory::share).
+  void* p = ftruncate(fd, sizeof(avpb_ring)) == 0 &&
+                    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) == 0
                 ? mmap(nullptr, sizeof(avpb_ring), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
                 : MAP_FAILED;
   if (p == MAP_FAILED) {

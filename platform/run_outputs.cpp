@@ -144,6 +144,7 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
     for (const auto& l : platform.uart.lines())
       uart.push_back({{"start_ns", l.start.to_seconds() * 1e9}, {"time_ns", l.when.to_seconds() * 1e9}, {"text", l.text}});
     m["uart"] = uart;
+    m["uart_dropped"] = platform.uart.lines_dropped();
   }
   return m;
 }

@@ -21,6 +21,7 @@
 #include "base/text_trace.h"
 #include "base/trace.h"
 #include "base/vcd.h"
+#include "base/utf8.h"
 #include "harts/insn_tracer.h"
 #include "output_paths.h"
 #include "platform.h"
@@ -43,8 +44,8 @@ void load_presets(const SessionOptions& opt) {
   if (!opt.config_file.empty()) reg.load_yaml_file(opt.config_file);
   for (const auto& s : opt.sets) {
     size_t eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw ParamError("--set " + s + ": expected name=value");
-    reg.add_preset(s.substr(0, eq), s.substr(eq + 1), "--set " + s);
+    if (eq == std::string::npos || eq == 0) throw ParamError("--set " + (s.size() > 80 ? quoted(s) : s) + ": expected name=value");
+    reg.add_preset(s.substr(0, eq), s.substr(eq + 1), "--set " + (s.size() > 80 ? quoted(s) : s));  // a huge one cut
   }
 }
 

@@ -1,5 +1,6 @@
 #include "memory.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -53,9 +54,12 @@ Memory::~Memory() {
 
 int Memory::share() {
   if (share_fd_ >= 0) return share_fd_;
-  const int fd = memfd_create(name(), MFD_CLOEXEC);
+  const int fd = memfd_create(name(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return -1;
+  // Sealed at its size: a process it is shared with cannot shrink it under
+  // the simulator (whose accesses past the new end would raise SIGBUS).
   if (ftruncate(fd, static_cast<off_t>(size_)) != 0 ||
+      fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 ||
       mmap(data_, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
     close(fd);
     return -1;

@@ -120,14 +120,15 @@ void PcieEndpoint::cfg_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_tim
 
 // With the command register's memory-space bit clear the BARs do not decode:
 // the request is an Unsupported Request, which the root complex completes as
-// a master abort (reads all-ones, writes dropped). Logged and counted.
+// a master abort (reads all-ones, writes dropped) and reports as an error
+// (the host bridge's EIO). Logged and counted.
 bool PcieEndpoint::memory_space_decodes(tlm::tlm_generic_payload& gp, const char* bar) {
   if (config_.memory_enabled()) return true;
   unsupported_requests_.inc();
   AVP_LOG(log_, Warn, bar << (gp.is_read() ? " read" : " write") << " at offset 0x" << std::hex << gp.get_address()
                           << " while memory space decoding is disabled (command register bit 1): unsupported request");
   if (gp.is_read()) std::memset(gp.get_data_ptr(), 0xFF, gp.get_data_length());
-  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
   return false;
 }
 
@@ -137,6 +138,11 @@ bool PcieEndpoint::memory_space_decodes(tlm::tlm_generic_payload& gp, const char
 void PcieEndpoint::bar0_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (!memory_space_decodes(gp, "BAR0")) return;
   const uint64_t off = gp.get_address();
+  if (off >= AVP_BAR0_SIZE || gp.get_data_length() > AVP_BAR0_SIZE - off) {  // past the BAR: no register, an error
+    if (gp.is_read()) std::memset(gp.get_data_ptr(), 0xFF, gp.get_data_length());
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
   for (const Window& w : windows_) {
     if (off < w.start || off >= w.end) continue;
     switch (w.block->access(gp, delay)) {

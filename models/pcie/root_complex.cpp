@@ -74,6 +74,7 @@ uint64_t PcieRootComplex::mmio_read64(uint32_t off) {
 void PcieRootComplex::mmio_write64(uint32_t off, uint64_t v) { access(bar0_out, tlm::TLM_WRITE_COMMAND, off, &v, 8); }
 
 bool PcieRootComplex::bar2_write(uint64_t off, const void* data, uint64_t len) {
+  if (off + len < off) return false;  // a range that wraps past 2^64
   const auto* b = static_cast<const uint8_t*>(data);
   for (uint64_t done = 0; done < len; done += 4096) {
     const unsigned n = static_cast<unsigned>(std::min<uint64_t>(4096, len - done));
@@ -84,6 +85,7 @@ bool PcieRootComplex::bar2_write(uint64_t off, const void* data, uint64_t len) {
 }
 
 bool PcieRootComplex::bar2_read(uint64_t off, void* data, uint64_t len) {
+  if (off + len < off) return false;  // a range that wraps past 2^64
   auto* b = static_cast<uint8_t*>(data);
   for (uint64_t done = 0; done < len; done += 4096) {
     const unsigned n = static_cast<unsigned>(std::min<uint64_t>(4096, len - done));
@@ -107,14 +109,14 @@ void PcieRootComplex::intx(bool level) {
 
 void PcieRootComplex::msi(uint64_t addr, uint32_t data) {
   // The MSI write lands in host memory (the interrupt controller's doorbell) after crossing the link.
-  if (addr + 4 <= host_mem.size()) host_mem.write(addr, &data, 4);
+  if (host_mem.size() >= 4 && addr <= host_mem.size() - 4) host_mem.write(addr, &data, 4);  // written so as not to wrap
   irqs_.inc();
   irq_event_.notify(link_.wire_time(4));
 }
 
 uint64_t PcieRootComplex::alloc(uint64_t size, uint64_t align) {
   const uint64_t at = (next_ + align - 1) & ~(align - 1);
-  if (at + size > host_mem.size())
+  if (at > host_mem.size() || size > host_mem.size() - at)
     throw std::runtime_error(std::string(name()) + ": host memory exhausted (" + std::to_string(host_mem.size()) + ")");
   next_ = at + size;
   std::memset(host_mem.data() + at, 0, size);

@@ -109,15 +109,16 @@ bool Uart16550::write(unsigned off, uint8_t v) {
     case AVP_UART_THR:
       if (dlab) { dll_ = v; break; }
       tx_bytes_.inc();
-      tx_log_ += static_cast<char>(v);
+      if (tx_log_.size() < kKeptBytes) tx_log_ += static_cast<char>(v);
       if (v == '\n') {
-        lines_.push_back({line_start_, now_, line_text_});
+        if (lines_.size() < kKeptLines) lines_.push_back({line_start_, now_, line_text_});
+        else ++lines_dropped_;
         line_text_.clear();
         line_started_ = false;
       } else if (v != '\r') {
         if (!line_started_) line_start_ = now_;
         line_started_ = true;
-        line_text_ += static_cast<char>(v);
+        if (line_text_.size() < kKeptChars) line_text_ += static_cast<char>(v);
       }
       if (mcr_ & AVP_UART_MCR_LOOP) {
         if (rx_.size() < kFifo) rx_.push_back(v);

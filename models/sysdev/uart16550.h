@@ -38,16 +38,20 @@ class Uart16550 : public sc_core::sc_module {
   std::function<void()> on_quit;
   // A byte for the connected output that does not come from the UART (HTIF console).
   void backend_output(uint8_t c) { backend_->put(c); }
-  // Every byte transmitted since the start (tests, the manifest).
+  // The first kKeptBytes bytes transmitted (tests).
   const std::string& transmitted() const { return tx_log_; }
   // Transmitted lines ('\r' dropped) with the simulated times of their first byte and
-  // of their '\n' (the manifest's "uart").
+  // of their '\n' (the manifest's "uart"): the first kKeptLines lines, each cut
+  // to kKeptChars, so a firmware printing in a loop cannot exhaust the host;
+  // the lines not kept are counted (the manifest's "uart_dropped").
   struct Line {
     sc_core::sc_time start, when;
     std::string text;
   };
   const std::vector<Line>& lines() const { return lines_; }
+  uint64_t lines_dropped() const { return lines_dropped_; }
   static constexpr unsigned kFifo = 16;
+  static constexpr size_t kKeptLines = 10000, kKeptChars = 1024, kKeptBytes = 1 << 20;
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -67,6 +71,7 @@ class Uart16550 : public sc_core::sc_module {
   bool line_ = false, line_started_ = false;
   std::string tx_log_, line_text_;
   std::vector<Line> lines_;
+  uint64_t lines_dropped_ = 0;
   sc_core::sc_time now_, line_start_;  // local time of the access being served, of the line's first byte
   sc_core::sc_event connected_;
   Logger log_;

@@ -108,8 +108,11 @@ void UartBackend::put(uint8_t c) {
     std::fputc(c, stdout);
     std::fflush(stdout);
   } else if (out_ >= 0) {
-    // A slow or absent reader loses bytes rather than stopping the simulation.
-    if (write(out_, &c, 1) < 0 && mode_ == Mode::Tcp && errno != EAGAIN) {
+    // A slow or absent reader loses bytes rather than stopping the simulation;
+    // a TCP client that has gone is dropped (MSG_NOSIGNAL: no SIGPIPE) and
+    // the UART waits for the next one.
+    const ssize_t n = mode_ == Mode::Tcp ? send(out_, &c, 1, MSG_NOSIGNAL) : write(out_, &c, 1);
+    if (n < 0 && mode_ == Mode::Tcp && errno != EAGAIN && errno != EINTR) {
       close(in_);
       in_ = out_ = -1;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include "base/params.h"
@@ -54,6 +55,9 @@ ConfigDocument read_config_text(const std::string& text, const std::string& orig
     }
     if (starts.lines.size() > 1) doc.second_document_line = starts.lines[1];
     doc.root = YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp says only "bad file"
+    throw ParamError(origin + ":" + std::to_string(e.mark.line + 1) + ": nested more than " + std::to_string(e.depth() - 1) +
+                     " levels deep");
   } catch (const YAML::Exception& e) {
     throw ParamError(origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }

@@ -16,7 +16,17 @@ struct LogState {
   std::map<std::string, Level> prefixes;
   uint64_t generation = 0;
   uint64_t counts[5] = {};
+  std::map<std::string, uint64_t> problems;  // warnings and errors per module
 };
+
+// Warnings and errors a module shows in full; past them only every power of
+// ten is shown, with the count, so a flood of bad accesses cannot flood the log.
+constexpr uint64_t kShownProblems = 100;
+
+bool power_of_ten(uint64_t n) {
+  while (n % 10 == 0 && n >= 10) n /= 10;
+  return n == 1;
+}
 
 LogState& state() {
   static LogState s;
@@ -93,8 +103,17 @@ Level log_level(const std::string& module) {
   return l;
 }
 
-void log_emit(const std::string& module, Level l, const std::string& msg) {
+void log_emit(const std::string& module, Level l, const std::string& text) {
   ++state().counts[static_cast<int>(l)];
+  std::string msg = text;
+  if (l <= Level::Warn) {
+    const uint64_t n = ++state().problems[module];
+    if (n > kShownProblems && !power_of_ten(n)) return;
+    if (n == kShownProblems)
+      msg += " (" + std::to_string(n) + " warnings from here: further ones are counted and shown at every power of ten)";
+    else if (n > kShownProblems)
+      msg += " (" + std::to_string(n) + " warnings from here so far)";
+  }
   switch (l) {
     case Level::Error:
       // Model errors are reported, never thrown: the device reports them to software.

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "base/local_time.h"
+#include "base/utf8.h"
 
 namespace avp {
 namespace {
@@ -27,10 +28,11 @@ std::string lower(std::string s) {
 }
 
 [[noreturn]] void bad(const std::string& what, const std::string& text, const char* expected) {
-  throw ParamError(what + ": '" + text + "' is not " + expected);
+  throw ParamError(what + ": " + quoted(text) + " is not " + expected);
 }
 
 }  // namespace
+
 
 uint64_t parse_u64(const std::string& raw, const std::string& what) {
   std::string t;
@@ -115,7 +117,7 @@ sc_core::sc_time parse_time(const std::string& raw, const std::string& what) {
         if (ticks >= 0x1p63) bad(what, raw, "a time that fits in SystemC's 64-bit time");
         const double whole = std::round(ticks);
         if (std::fabs(ticks - whole) > 1e-6 * std::max(1.0, whole))
-          throw ParamError(what + ": '" + raw + "' is not a whole multiple of the time resolution (" + res.to_string() + ")");
+          throw ParamError(what + ": " + quoted(raw) + " is not a whole multiple of the time resolution (" + res.to_string() + ")");
         return res * whole;
       }
     }

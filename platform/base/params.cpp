@@ -15,6 +15,7 @@
 
 #include "base/config_text.h"
 #include "base/input_file.h"
+#include "base/utf8.h"
 
 namespace avp {
 
@@ -69,7 +70,7 @@ AVP_PARAM_TYPE(int64_t, "int64", parse_i64(text, "value"), std::to_string(v), v)
 // Every double parameter is a rate or a ratio (bandwidths): negative values mean nothing.
 static double parse_rate(const std::string& text) {
   const double v = parse_double(text, "value");
-  if (v < 0) throw ParamError("value: '" + text + "' is negative");
+  if (v < 0) throw ParamError("value: " + quoted(text) + " is negative");
   return v;
 }
 
@@ -94,7 +95,7 @@ const char* Param<uint32_t>::type_name() const { return "uint32"; }
 template <>
 void Param<uint32_t>::assign(const std::string& text) {
   uint64_t v = parse_u64(text, "value");
-  if (v > UINT32_MAX) throw ParamError("value: '" + text + "' does not fit in 32 bits");
+  if (v > UINT32_MAX) throw ParamError("value: " + quoted(text) + " does not fit in 32 bits");
   value_ = static_cast<uint32_t>(v);
 }
 template <>
@@ -210,6 +211,7 @@ void ParamRegistry::load_yaml_file(const std::string& path) {
 }
 
 std::string ParamRegistry::suggest(const std::string& name) const {
+  if (name.size() > 256) return "";  // no parameter is near: not worth the edit distances
   std::string best;
   size_t best_d = std::max<size_t>(2, name.size() / 4) + 1;
   const std::string leaf = name.substr(name.rfind('.') + 1);
@@ -230,7 +232,7 @@ void ParamRegistry::check_unused_presets() {
   for (const auto& [name, p] : presets_) {
     if (p.used) continue;
     const std::string near = suggest(name);
-    msg += (msg.empty() ? "" : "\n") + p.origin + ": unknown parameter '" + name + "'" +
+    msg += (msg.empty() ? "" : "\n") + p.origin + ": unknown parameter " + quoted(name) +
            (near.empty() ? " (see --list-params)" : " (did you mean '" + near + "'?)");
   }
   errors_.clear();

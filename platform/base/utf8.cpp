@@ -29,4 +29,12 @@ size_t invalid_utf8_offset(const std::string& text) {
   return std::string::npos;
 }
 
+std::string quoted(const std::string& text) {
+  constexpr size_t kWhole = 80, kCut = 64;
+  if (text.size() <= kWhole) return "'" + text + "'";
+  size_t cut = kCut;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return "'" + text.substr(0, cut) + "...' (" + std::to_string(text.size()) + " bytes)";
+}
+
 }  // namespace avp

@@ -9,7 +9,7 @@ static struct entry *table;
 static size_t table_len;
 
 struct entry fds_lookup(int fd) {
-  struct entry e = {FREE, NULL, NULL, 0};
+  struct entry e = {FREE, NULL, NULL, 0, 0, 0};
   pthread_mutex_lock(&lock);
   if (fd >= 0 && (size_t)fd < table_len) e = table[fd];
   pthread_mutex_unlock(&lock);
@@ -36,7 +36,7 @@ int fds_install(int fd, struct entry e) {
 }
 
 struct entry fds_take(int fd) {
-  struct entry e = {FREE, NULL, NULL, 0};
+  struct entry e = {FREE, NULL, NULL, 0, 0, 0};
   pthread_mutex_lock(&lock);
   if (fd >= 0 && (size_t)fd < table_len) {
     e = table[fd];

@@ -27,6 +27,7 @@ struct entry {
   struct context *ctx;
   struct buffer *buf; /* BUFFER only */
   int inherited;
+  uint64_t dev, ino;  /* the file the descriptor was made for (its placeholder) */
 };
 
 /* A copy of fd's entry (kind FREE when the fd is not ours). */

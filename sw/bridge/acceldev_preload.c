@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "acceldev_fds.h"
@@ -54,6 +55,25 @@ static int fail(int err) {
   return -1;
 }
 
+/* The program's memory as the driver's copy_from_user / copy_to_user see it:
+ * a bad pointer is EFAULT (-1), never a fault in the program. Where the
+ * system refuses process_vm_readv/writev, the copy is made directly. */
+static int copy_in(void *dst, const void *user, size_t n) {
+  struct iovec local = {dst, n}, remote = {(void *)user, n};
+  if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n) return 0;
+  if (errno != ENOSYS && errno != EPERM) return -1;
+  memcpy(dst, user, n);
+  return 0;
+}
+
+static int copy_out(void *user, const void *src, size_t n) {
+  struct iovec local = {(void *)src, n}, remote = {user, n};
+  if (process_vm_writev(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n) return 0;
+  if (errno != ENOSYS && errno != EPERM) return -1;
+  memcpy(user, src, n);
+  return 0;
+}
+
 /* A server error as the driver's errno; the bridge gone is an I/O error. */
 static int fail_status(int st) { return fail(st == -EPIPE || st == -EPROTO ? EIO : -st); }
 
@@ -87,6 +107,16 @@ static avp_host *connect_once(void) {
   return h;
 }
 
+static void release(struct entry e);
+
+/* Records a new descriptor of ours. The number may still have an entry: its
+ * file was closed behind the library (its number is free again only then),
+ * so what that entry held is released first. */
+static int adopt(int fd, struct entry e) {
+  release(fds_take(fd));
+  return fds_install(fd, e);
+}
+
 /* Drops one reference of a context; the last one closes it on the device. */
 static void context_unref(struct context *c) {
   if (!fds_unref_context(c)) return;
@@ -101,6 +131,18 @@ static int placeholder_fd(const char *name, int flags) {
   return memfd_create(name, (flags & O_CLOEXEC) ? MFD_CLOEXEC : 0);
 }
 
+/* The file behind a descriptor of ours, to tell when the program has closed
+ * it behind the library (fclose of an fdopen'd stream, closerange,
+ * syscall(SYS_close)) and the number now names another file. */
+static int identify(int fd, struct entry *e) {
+  struct stat st;
+  resolve_fstat();
+  if (real_fstat(fd, &st) != 0) return -1;
+  e->dev = (uint64_t)st.st_dev;
+  e->ino = (uint64_t)st.st_ino;
+  return 0;
+}
+
 static int open_device(const char *path, int flags) {
   if (strcmp(path, DEVICE_PATH) != 0) return fail(ENOENT); /* one device: /dev/acceldev0 */
   avp_host *h = connect_once();
@@ -110,7 +152,8 @@ static int open_device(const char *path, int flags) {
   if (st) return fail_status(st);
   struct context *c = calloc(1, sizeof *c);
   int fd = c ? placeholder_fd("acceldev0", flags) : -1;
-  if (fd < 0 || fds_install(fd, (struct entry){DEVICE, c, NULL, 0})) {
+  struct entry e = {DEVICE, c, NULL, 0, 0, 0};
+  if (fd < 0 || identify(fd, &e) || adopt(fd, e)) {
     int e = errno ? errno : ENOMEM;
     avp_host_call(h, AVPB_DEV_CLOSE, r.r[0], 0, 0, 0, NULL, 0, NULL, NULL, 0);
     if (fd >= 0) close(fd);
@@ -165,6 +208,16 @@ static void release(struct entry e) {
   context_unref(e.ctx);
 }
 
+/* fd's entry, dropped (and its references released) when fd no longer names
+ * the file it was made for. */
+static struct entry lookup(int fd) {
+  struct entry e = fds_lookup(fd), now;
+  if (e.kind == FREE || (identify(fd, &now) == 0 && now.dev == e.dev && now.ino == e.ino)) return e;
+  struct entry stale = fds_take(fd);
+  if (stale.kind != FREE && stale.ctx == e.ctx && stale.buf == e.buf) release(stale);
+  return (struct entry){FREE, NULL, NULL, 0, 0, 0};
+}
+
 EXPORT int close(int fd) {
   struct entry e = fds_take(fd);
   resolve_close();
@@ -175,10 +228,10 @@ EXPORT int close(int fd) {
 
 /* A duplicate refers to what the original refers to (one more reference). */
 static int share(int from, int to) {
-  struct entry e = fds_lookup(from);
+  struct entry e = lookup(from);
   if (e.kind == FREE || to < 0 || to == from) return to;
   if (!e.inherited) fds_ref(e);
-  if (fds_install(to, e)) {
+  if (adopt(to, e)) {
     release(e);
     resolve_close();
     real_close(to);
@@ -220,11 +273,13 @@ EXPORT int fcntl(int fd, int cmd, ...) {
 }
 EXPORT int fcntl64(int fd, int cmd, ...) __attribute__((alias("fcntl")));
 
-static int create_buffer(struct entry dev, struct acceldev_ioctl_create_buffer *arg) {
-  if (!arg) return fail(EFAULT);
+static int create_buffer(struct entry dev, struct acceldev_ioctl_create_buffer *user_arg) {
+  struct acceldev_ioctl_create_buffer a, *arg = &a;
+  struct acceldev_ioctl_create_buffer_result result;
+  if (!user_arg || copy_in(&a, user_arg, sizeof a)) return fail(EFAULT);
   if (arg->type != BUFFER_TYPE_CODE && arg->type != BUFFER_TYPE_DATA) return fail(EINVAL);
   if (arg->size <= 0 || (unsigned)arg->size > ACCELDEV_BUFFER_MAX_SIZE) return fail(EINVAL);
-  if (arg->type == BUFFER_TYPE_DATA && !arg->result) return fail(EFAULT);
+  if (arg->type == BUFFER_TYPE_DATA && (!arg->result || copy_in(&result, arg->result, sizeof result))) return fail(EFAULT);
   const uint64_t npages = ((uint64_t)arg->size + PAGE - 1) / PAGE;
   uint64_t *pages = malloc(npages * sizeof *pages);
   if (!pages) return fail(ENOMEM);
@@ -240,8 +295,11 @@ static int create_buffer(struct entry dev, struct acceldev_ioctl_create_buffer *
   struct buffer *b = calloc(1, sizeof *b);
   fds_ref((struct entry){DEVICE, dev.ctx, NULL, 0});
   if (b) *b = (struct buffer){r.r[0], (uint64_t)arg->size, npages, pages, 1};
-  if (fd < 0 || !b || fds_install(fd, (struct entry){BUFFER, dev.ctx, b, 0})) {
-    int e = errno ? errno : ENOMEM;
+  struct entry be = {BUFFER, dev.ctx, b, 0, 0, 0};
+  result.buffer_slot = (uint32_t)r.r[1];
+  const int copied = arg->type != BUFFER_TYPE_DATA || copy_out(arg->result, &result, sizeof result) == 0;
+  if (fd < 0 || !b || !copied || identify(fd, &be) || adopt(fd, be)) {
+    int e = !copied ? EFAULT : errno ? errno : ENOMEM;
     avp_host_call(host, AVPB_DEV_CLOSE_BUFFER, dev.ctx->handle, r.r[0], 0, 0, NULL, 0, NULL, NULL, 0);
     if (fd >= 0) close(fd);
     free(pages);
@@ -249,13 +307,13 @@ static int create_buffer(struct entry dev, struct acceldev_ioctl_create_buffer *
     context_unref(dev.ctx);
     return fail(e);
   }
-  if (arg->type == BUFFER_TYPE_DATA) arg->result->buffer_slot = (uint32_t)r.r[1];
   return fd;
 }
 
-static int run(struct entry dev, const struct acceldev_ioctl_run *arg) {
-  if (!arg) return fail(EFAULT);
-  struct entry code = fds_lookup(arg->cfd);
+static int run(struct entry dev, const struct acceldev_ioctl_run *user_arg) {
+  struct acceldev_ioctl_run a, *arg = &a;
+  if (!user_arg || copy_in(&a, user_arg, sizeof a)) return fail(EFAULT);
+  struct entry code = lookup(arg->cfd);
   if (code.kind == FREE && fcntl(arg->cfd, F_GETFD) < 0) return fail(EBADF);
   if (code.kind != BUFFER || code.ctx != dev.ctx) return fail(EINVAL); /* not a buffer of this context */
   int st = avp_host_call(host, AVPB_DEV_RUN, dev.ctx->handle, code.buf->handle, arg->addr, arg->size, NULL, 0, NULL, NULL, 0);
@@ -267,7 +325,7 @@ EXPORT int ioctl(int fd, unsigned long request, ...) {
   va_start(ap, request);
   void *arg = va_arg(ap, void *);
   va_end(ap);
-  struct entry e = fds_lookup(fd);
+  struct entry e = lookup(fd);
   if (e.kind == FREE) {
     resolve_ioctl();
     return real_ioctl(fd, request, arg);
@@ -280,8 +338,9 @@ EXPORT int ioctl(int fd, unsigned long request, ...) {
     case ACCELDEV_IOCTL_RUN:
       return run(e, arg);
     case ACCELDEV_IOCTL_WAIT: {
-      if (!arg) return fail(EFAULT);
-      const uint32_t v = ((const struct acceldev_ioctl_wait *)arg)->fence_wait;
+      struct acceldev_ioctl_wait w;
+      if (!arg || copy_in(&w, arg, sizeof w)) return fail(EFAULT);
+      const uint32_t v = w.fence_wait;
       int st = avp_host_call(host, AVPB_DEV_WAIT, e.ctx->handle, v, 0, 0, NULL, 0, NULL, NULL, 0);
       return st ? fail_status(st) : 0;
     }
@@ -318,7 +377,7 @@ static void *map_buffer(const struct buffer *b, void *addr, size_t len, int prot
 }
 
 EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
-  struct entry e = fds_lookup(fd);
+  struct entry e = lookup(fd);
   if (e.kind == BUFFER && e.inherited) {
     errno = ENODEV; /* the parent's buffer: its mappings from before the fork stay */
     return MAP_FAILED;
@@ -335,19 +394,19 @@ EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t o
 
 /* Neither the device file nor a buffer has read or write operations. */
 EXPORT ssize_t read(int fd, void *buf, size_t n) {
-  if (fds_lookup(fd).kind != FREE) return fail(EINVAL);
+  if (lookup(fd).kind != FREE) return fail(EINVAL);
   resolve_read();
   return real_read(fd, buf, n);
 }
 
 EXPORT ssize_t write(int fd, const void *buf, size_t n) {
-  if (fds_lookup(fd).kind != FREE) return fail(EINVAL);
+  if (lookup(fd).kind != FREE) return fail(EINVAL);
   resolve_write();
   return real_write(fd, buf, n);
 }
 
 EXPORT int fstat(int fd, struct stat *st) {
-  struct entry e = fds_lookup(fd);
+  struct entry e = lookup(fd);
   resolve_fstat();
   int rc = real_fstat(fd, st);
   if (rc != 0 || e.kind == FREE) return rc;

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,19 +15,11 @@
 #include "bar0_regs.h"
 #include "host_client.h"
 
-#define MAX_BLOCKS 4096
-
-struct block {
-  uint64_t start, size;
-};
-
 struct avp_device {
   avp_host *h;
   avp_bar *bar0, *bar2;
   avp_device_info info;
-  uint64_t heap_end;                /* allocations stay below the Acceldev engine's staging area */
-  struct block used[MAX_BLOCKS];    /* sorted by start */
-  unsigned nused;
+  pthread_mutex_t lock;             /* guards pending */
   uint64_t pending[256];            /* command buffers in flight, freed by wait_idle */
   unsigned npending;
   uint8_t *dram;                    /* the shared DRAM once mapped, or NULL */
@@ -44,6 +38,7 @@ avp_device *avp_device_open(avp_host *h) {
   }
   avp_device *d = calloc(1, sizeof *d);
   if (!d) return NULL;
+  pthread_mutex_init(&d->lock, NULL);
   d->h = h;
   d->bar0 = avp_bar_map(h, 0);
   d->bar2 = avp_bar_map(h, 2);
@@ -71,7 +66,6 @@ avp_device *avp_device_open(avp_host *h) {
   i->refsi_map_count = avp_mmio_read32(d->bar0, AVP_INFO_REFSI_MAP_COUNT);
   if (i->refsi_map_count > AVP_INFO_REFSI_MAP_MAX) i->refsi_map_count = 0;  /* not a map this library can read */
   for (uint32_t e = 0; e < i->refsi_map_count; ++e) i->refsi_map[e] = avp_mmio_read32(d->bar0, AVP_INFO_REFSI_MAP(e));
-  d->heap_end = i->dram_base + i->dram_size - ACCELDEV_CMP_STAGING_SIZE;
   const uint32_t mine = AVP_INTR_CMDBUF_DONE | AVP_INTR_CMP_ERROR;
   avp_mmio_write32(d->bar0, ACCELDEV_INTR, mine | AVP_INTR_CMP_QUEUE_FULL);
   avp_mmio_write32(d->bar0, ACCELDEV_INTR_ENABLE, avp_mmio_read32(d->bar0, ACCELDEV_INTR_ENABLE) | mine);
@@ -83,43 +77,23 @@ void avp_device_close(avp_device *d) {
   if (d->dram) munmap(d->dram, d->info.dram_size);
   avp_bar_unmap(d->bar0);
   avp_bar_unmap(d->bar2);
+  pthread_mutex_destroy(&d->lock);
   free(d);
 }
 
 const avp_device_info *avp_device_get_info(const avp_device *d) { return &d->info; }
 
 uint64_t avp_device_alloc(avp_device *d, uint64_t size, uint64_t align) {
-  if (align == 0) align = 256;
-  if (size == 0 || (align & (align - 1)) || size > d->info.dram_size) {
-    errno = EINVAL;
-    return 0;
-  }
-  uint64_t at = d->info.dram_base;
-  for (unsigned i = 0; i <= d->nused; ++i) {
-    at = (at + align - 1) & ~(align - 1);
-    const uint64_t limit = i < d->nused ? d->used[i].start : d->heap_end;
-    if (at <= limit && limit - at >= size) {
-      if (d->nused == MAX_BLOCKS) break;
-      memmove(&d->used[i + 1], &d->used[i], (d->nused - i) * sizeof d->used[0]);
-      d->used[i] = (struct block){at, size};
-      ++d->nused;
-      return at;
-    }
-    if (i < d->nused) at = d->used[i].start + d->used[i].size;
-  }
-  errno = ENOMEM;
-  return 0;
+  /* The server's allocator: one for the device, shared by every handle and program. */
+  struct avpb_reply r;
+  const int st = avp_host_call(d->h, AVPB_DRAM_ALLOC, size, align, 0, 0, NULL, 0, &r, NULL, 0);
+  if (st) return errno = -st, 0;
+  return r.r[0];
 }
 
 int avp_device_free(avp_device *d, uint64_t addr) {
-  for (unsigned i = 0; i < d->nused; ++i)
-    if (d->used[i].start == addr) {
-      memmove(&d->used[i], &d->used[i + 1], (d->nused - i - 1) * sizeof d->used[0]);
-      --d->nused;
-      return 0;
-    }
-  errno = EINVAL;
-  return -1;
+  const int st = avp_host_call(d->h, AVPB_DRAM_FREE, addr, 0, 0, 0, NULL, 0, NULL, NULL, 0);
+  return st ? (errno = -st, -1) : 0;
 }
 
 uint8_t *avp_device_dram(avp_device *d) {
@@ -190,16 +164,23 @@ int avp_device_submit(avp_device *d, uint64_t at, size_t bytes) {
 
 int avp_device_execute(avp_device *d, const uint64_t *chunks, size_t count) {
   const size_t bytes = count * 8;
-  if (count == 0 || d->npending == sizeof d->pending / sizeof d->pending[0]) return errno = EAGAIN, -1;
-  const uint64_t at = avp_device_alloc(d, bytes, 256);
-  if (!at) return -1;
-  if (avp_device_write(d, at, chunks, bytes) || avp_device_submit(d, at, bytes)) {
-    const int e = errno;
-    avp_device_free(d, at);
-    return errno = e, -1;
+  if (count == 0 || count > SIZE_MAX / 8) return errno = EINVAL, -1;
+  pthread_mutex_lock(&d->lock);  /* one submission at a time: the pending list and the feed */
+  int st = -1;
+  uint64_t at = 0;
+  if (d->npending == sizeof d->pending / sizeof d->pending[0]) errno = EAGAIN;
+  else if ((at = avp_device_alloc(d, bytes, 256)) != 0) {
+    if (avp_device_write(d, at, chunks, bytes) || avp_device_submit(d, at, bytes)) {
+      const int e = errno;
+      avp_device_free(d, at);
+      errno = e;
+    } else {
+      d->pending[d->npending++] = at;
+      st = 0;
+    }
   }
-  d->pending[d->npending++] = at;
-  return 0;
+  pthread_mutex_unlock(&d->lock);
+  return st;
 }
 
 int avp_device_wait_idle(avp_device *d, avp_cmp_failure *err) {
@@ -222,8 +203,13 @@ int avp_device_wait_idle(avp_device *d, avp_cmp_failure *err) {
       break;
     }
   }
-  for (unsigned i = 0; i < d->npending; ++i) avp_device_free(d, d->pending[i]);
+  uint64_t done[sizeof d->pending / sizeof d->pending[0]];
+  pthread_mutex_lock(&d->lock);
+  const unsigned n = d->npending;
+  memcpy(done, d->pending, n * sizeof done[0]);
   d->npending = 0;
+  pthread_mutex_unlock(&d->lock);
+  for (unsigned i = 0; i < n; ++i) avp_device_free(d, done[i]);
   if (err) *err = e;
   if (lost) return errno = lost, -1;
   return e.code ? (errno = EIO, -1) : 0;

@@ -2,6 +2,7 @@
 // (numbers, YAML, files, command line, command buffers, ELF headers).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <vector>
@@ -143,4 +144,49 @@ TEST(CliInputs, TheTcdmSizeFollowsTheCoresAndThePerCoreSize) {
   const auto small = run_accel_vp("--set platform.tcdm_per_core=1MiB info");
   ASSERT_EQ(small.code, 0) << small.out;
   EXPECT_NE(small.out.find("0x000018000000 .. 0x0000181fffff  tcdm "), std::string::npos) << small.out;  // 2 x 1 MiB
+}
+
+// `boot` checks every input file (regular, and its size against the memory it
+// goes to) before reading it: no endless read of /dev/zero, no hang on a FIFO,
+// no allocation of a huge sparse file.
+TEST(CliInputs, BootInputFilesAreCheckedBeforeTheyAreRead) {
+  mkdir("boot_inputs_dir", 0755);
+  unlink("boot_inputs_fifo");
+  ASSERT_EQ(mkfifo("boot_inputs_fifo", 0644), 0);
+  write_text("boot_fw.bin", std::string("\x73\x00\x50\x10", 4));  // wfi: a raw firmware
+  {
+    std::ofstream sparse("boot_sparse.bin", std::ios::binary);
+  }
+  ASSERT_EQ(truncate("boot_sparse.bin", 3ll << 30), 0);
+  const std::string boot = "-o boot_inputs_out boot ";
+  expect_error(boot + "--firmware /dev/zero", "--firmware /dev/zero: is not a regular file");
+  expect_error(boot + "--firmware boot_inputs_fifo", "--firmware boot_inputs_fifo: is not a regular file");
+  expect_error(boot + "--firmware boot_inputs_dir", "--firmware boot_inputs_dir: is a directory");
+  expect_error(boot + "--firmware boot_sparse.bin", "--firmware boot_sparse.bin: 3221225472 bytes at 0x80000000 do not fit");
+  expect_error(boot + "--firmware boot_fw.bin --kernel /dev/zero", "--kernel /dev/zero: is not a regular file");
+  expect_error(boot + "--firmware boot_fw.bin --kernel boot_sparse.bin", "--kernel boot_sparse.bin: 3221225472 bytes");
+  expect_error(boot + "--firmware boot_fw.bin --dtb /dev/zero", "--dtb /dev/zero: is not a regular file");
+  expect_error(boot + "--firmware boot_fw.bin --dtb boot_inputs_fifo", "--dtb boot_inputs_fifo: is not a regular file");
+  expect_error(boot + "--firmware boot_fw.bin --dtb boot_inputs_dir", "--dtb boot_inputs_dir: is a directory");
+  expect_error(boot + "--firmware boot_fw.bin --dtb boot_sparse.bin", "--dtb boot_sparse.bin: 3221225472 bytes");
+  expect_error(boot + "--firmware boot_fw.bin --dtb boot_fw.bin", "--dtb boot_fw.bin: not a device-tree blob (4 bytes)");
+  EXPECT_TRUE(std::ifstream("boot_inputs_out/manifest.json").good());
+  unlink("boot_sparse.bin");
+}
+
+// Deep nesting is named as such (yaml-cpp says "bad file"); a huge bad value
+// or name is cut in the message, not echoed whole.
+TEST(CliInputs, DeepYamlAndHugeValuesGetShortClearErrors) {
+  write_text("inputs_deep.yaml", "platform: " + std::string(5000, '['));
+  expect_error("--config inputs_deep.yaml info", "inputs_deep.yaml:1: nested more than");
+  const std::string huge(60000, '7');  // one argument of a command line holds at most 128 KiB
+  auto r = run_accel_vp("--set platform.cores=x" + huge + " info");
+  EXPECT_EQ(r.code, 2) << r.out.substr(0, 2000);
+  EXPECT_NE(r.out.find("'x777"), std::string::npos) << r.out.substr(0, 2000);
+  EXPECT_NE(r.out.find("...' (60001 bytes)"), std::string::npos) << r.out.substr(0, 2000);
+  EXPECT_LT(r.out.size(), 4096u);
+  r = run_accel_vp("--set no.such" + huge + "=1 info");
+  EXPECT_EQ(r.code, 2) << r.out.substr(0, 2000);
+  EXPECT_NE(r.out.find("unknown parameter 'no.such777"), std::string::npos) << r.out.substr(0, 2000);
+  EXPECT_LT(r.out.size(), 4096u);
 }

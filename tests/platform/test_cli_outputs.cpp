@@ -87,3 +87,13 @@ TEST(CliOutputs, ListParamsTakesAFilterAndAlignsColumns) {
     EXPECT_EQ(at, column) << line;
   }
 }
+
+// The generated device tree grows with the harts it lists, up to the
+// platform's largest shape (it was a fixed 64 KiB: FDT_ERR_NOSPACE above ~192).
+TEST(CliOutputs, TheDeviceTreeHoldsEveryHartThePlatformCanHave) {
+  const auto r = run_accel_vp("--set platform.cores=4 --set platform.harts_per_core=256 -o outputs_dtb dtb --harts 1024 "
+                              "-o outputs_1024.dtb --bootargs " + std::string(3000, 'a'));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("1024 hart(s), written to outputs_1024.dtb"), std::string::npos) << r.out;
+  EXPECT_GT(std::filesystem::file_size("outputs_1024.dtb"), 64u * 1024);
+}

@@ -35,3 +35,22 @@ TEST(Log, WarningsAreCountedNotThrown) {
 }
 
 TEST(Log, UnknownLevelNameIsAnError) { EXPECT_THROW(parse_level("loud"), ParamError); }
+
+// 200 k bad accesses must not print 200 k lines: a module's first 100
+// warnings are shown, then every power of ten with the count; all are counted.
+TEST(Log, RepeatedWarningsAreRateLimitedWithACount) {
+  install_log_handler();
+  const uint64_t before = log_count(Level::Warn);
+  Logger log("flooding_device");
+  testing::internal::CaptureStderr();
+  for (int i = 0; i < 20000; ++i) AVP_LOG(log, Warn, "bad access " << i);
+  const std::string out = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(log_count(Level::Warn), before + 20000);
+  size_t lines = 0;
+  for (char c : out) lines += c == '\n';
+  EXPECT_EQ(lines, 102u);  // 1..100, 1000, 10000
+  EXPECT_NE(out.find("bad access 99 (100 warnings from here: further ones are counted"), std::string::npos);
+  EXPECT_NE(out.find("bad access 999 (1000 warnings from here so far)"), std::string::npos);
+  EXPECT_NE(out.find("bad access 9999 (10000 warnings from here so far)"), std::string::npos);
+  EXPECT_EQ(out.find("bad access 100 "), std::string::npos);
+}

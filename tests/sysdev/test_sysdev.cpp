@@ -4,6 +4,9 @@
 // the NS16550A UART (loopback receive, interrupts) and the power-off device,
 // with their error responses.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -18,6 +21,7 @@
 #include "sysdev/poweroff_device.h"
 #include "sysdev/sysdev_regs.h"
 #include "sysdev/uart16550.h"
+#include "sysdev/uart_backend.h"
 
 using namespace avp;
 using sc_core::SC_NS;
@@ -199,6 +203,52 @@ TEST(Uart, TransmitsReceivesInLoopbackAndSignalsInterrupts) {
   EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, 8, &v, 1), tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_THROW(uart.connect("serial:9"), std::runtime_error);
   EXPECT_THROW(uart.connect("tcp:99999"), std::runtime_error);
+}
+
+// A firmware printing in a loop: the lines kept (for the manifest) are capped
+// in number and length, the rest counted.
+TEST(Uart, KeepsAtMostItsCapsOfOutputAndCountsTheRest) {
+  Uart16550 uart("uart_caps");
+  Bench<Uart16550> b(uart);
+  b.wr<uint8_t>(AVP_UART_MCR, AVP_UART_MCR_LOOP);  // nothing to the backend
+  for (size_t i = 0; i < 2 * Uart16550::kKeptChars; ++i) b.wr<uint8_t>(AVP_UART_THR, 'y');
+  for (size_t i = 0; i < Uart16550::kKeptLines + 5; ++i) b.wr<uint8_t>(AVP_UART_THR, '\n');
+  ASSERT_EQ(uart.lines().size(), Uart16550::kKeptLines);
+  EXPECT_EQ(uart.lines()[0].text, std::string(Uart16550::kKeptChars, 'y'));
+  EXPECT_EQ(uart.lines_dropped(), 5u);
+  EXPECT_EQ(uart.transmitted().size(), 2 * Uart16550::kKeptChars + Uart16550::kKeptLines + 5);
+}
+
+// A TCP client that disconnects while the firmware prints: no SIGPIPE (which
+// would end the simulator with no message), the UART waits for the next
+// client, which gets what is printed after it connects.
+TEST(UartBackend, TcpClientThatDisconnectsIsDroppedAndTheNextOneServed) {
+  UartBackend tcp("tcp:0");
+  const std::string d = tcp.description();
+  const int port = std::stoi(d.substr(d.rfind(' ') + 1));
+  auto dial = [&] {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    return fd;
+  };
+  int fd = dial();
+  tcp.put('a');
+  char c = 0;
+  ASSERT_EQ(recv(fd, &c, 1, 0), 1);
+  EXPECT_EQ(c, 'a');
+  const linger hard{1, 0};  // the peer resets the connection: later sends fail with EPIPE/ECONNRESET
+  setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+  close(fd);
+  for (int i = 0; i < 1000; ++i) tcp.put('x');  // reaches here only without SIGPIPE
+  fd = dial();
+  tcp.put('b');
+  ASSERT_EQ(recv(fd, &c, 1, 0), 1);
+  EXPECT_EQ(c, 'b');
+  close(fd);
 }
 
 TEST(PowerOff, PassFailAndResetEndTheRunWithTheirCodes) {

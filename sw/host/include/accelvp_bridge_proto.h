@@ -45,6 +45,8 @@ enum avpb_op {
   AVPB_DRAM_SHARE = 21,  /* -> r0 = DRAM base, r1 = DRAM size; DRAM's memfd comes with it (SCM_RIGHTS): untimed access */
   AVPB_RING = 22,        /* -> r0 = size of the connection's request ring (struct avpb_ring), whose memfd comes with it (SCM_RIGHTS) */
   AVPB_RING_DOORBELL = 23, /* no payload, no reply: look at this connection's ring (sent when avpb_ring.server_polling is 0) */
+  AVPB_DRAM_ALLOC = 24,  /* a0 = size, a1 = alignment (0: 256) -> r0 = device address of a block of device DRAM owned by the session */
+  AVPB_DRAM_FREE = 25,   /* a0 = device address from DRAM_ALLOC of this session */
   AVPB_DEV_OPEN = 30,    /* Acceldev context -> r0 = context handle */
   AVPB_DEV_CLOSE = 31,   /* a0 = context: waits for its runs, unbinds, frees the id */
   AVPB_DEV_CREATE_BUFFER = 32, /* a0 = context, a1 = type (0 code, 1 data), a2 = size -> r0 = buffer handle, r1 = slot, payload = uint64 bus address of each page */

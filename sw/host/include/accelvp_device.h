@@ -44,7 +44,10 @@ avp_device *avp_device_open(avp_host *h);
 void avp_device_close(avp_device *d);
 const avp_device_info *avp_device_get_info(const avp_device *d);
 
-/* Device DRAM, first fit. 0 with errno ENOMEM / EINVAL on failure. */
+/* Device DRAM from the server's allocator (first fit), one per device and
+ * shared by every handle and program: blocks never overlap, a program frees
+ * only its own, and its blocks are freed when it disconnects. Thread-safe.
+ * 0 with errno ENOMEM / EINVAL on failure. */
 uint64_t avp_device_alloc(avp_device *d, uint64_t size, uint64_t align);
 int avp_device_free(avp_device *d, uint64_t addr);
 /* Through BAR2; EFAULT outside device DRAM. */

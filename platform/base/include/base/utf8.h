@@ -1,5 +1,6 @@
-// UTF-8 validity of text read from files (YAML must be UTF-8; yaml-cpp
-// accepts other bytes silently and writes them back differently).
+// UTF-8 text read from files and command lines: its validity (YAML must be
+// UTF-8; yaml-cpp accepts other bytes silently and writes them back
+// differently) and how it is quoted in messages.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -10,5 +11,10 @@ namespace avp {
 // (overlong forms, surrogates and code points above U+10FFFF included), or
 // std::string::npos when all of `text` is UTF-8.
 size_t invalid_utf8_offset(const std::string& text);
+
+// A user's text in single quotes for an error message; text over 80 bytes is
+// cut to its first 64 (not inside a character) with its length, so a huge bad
+// value is not echoed whole.
+std::string quoted(const std::string& text);
 
 }  // namespace avp
