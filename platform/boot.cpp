@@ -1,7 +1,9 @@
 #include "boot.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -28,8 +30,28 @@ bool read_file(const std::string& path, std::vector<uint8_t>& out) {
 
 bool is_elf(const std::vector<uint8_t>& d) { return d.size() >= 4 && d[0] == 0x7F && d[1] == 'E' && d[2] == 'L' && d[3] == 'F'; }
 
-// Places an ELF or raw image; returns its entry (the load address of a raw image).
-uint64_t place(Platform& p, const std::string& what, const std::string& path, uint64_t addr,
+struct Placed {
+  uint64_t entry = 0;  // the load address of a raw image
+  uint64_t end = 0;    // first byte after the image in memory (with its bss)
+};
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// The memory a raw RISC-V Linux Image occupies (its header's image_size,
+// which counts the bss) when the header says so, else the file's size.
+uint64_t raw_image_size(const std::vector<uint8_t>& d) {
+  static const char kMagic2[4] = {'R', 'S', 'C', 0x05};
+  uint64_t image_size = 0;
+  if (d.size() >= 64 && std::memcmp(d.data() + 56, kMagic2, 4) == 0) std::memcpy(&image_size, d.data() + 16, 8);
+  return std::max<uint64_t>(image_size, d.size());
+}
+
+// Places an ELF or raw image.
+Placed place(Platform& p, const std::string& what, const std::string& path, uint64_t addr,
                std::map<std::string, uint64_t>* symbols = nullptr) {
   std::vector<uint8_t> data;
   if (!read_file(path, data)) throw std::runtime_error(what + " " + path + ": cannot read the file");
@@ -38,15 +60,29 @@ uint64_t place(Platform& p, const std::string& what, const std::string& path, ui
     const ElfImage img = load_elf(path, write);
     register_symbols(img);
     if (symbols) *symbols = img.symbols;
-    return img.entry;
+    return {img.entry, img.highest};
   }
   if (data.empty()) throw std::runtime_error(what + " " + path + ": the file is empty");
   if (!p.is_memory(addr, data.size()))
-    throw std::runtime_error(what + " " + path + ": " + std::to_string(data.size()) + " bytes at 0x" +
-                             [&] { char b[32]; std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(addr)); return std::string(b); }() +
+    throw std::runtime_error(what + " " + path + ": " + std::to_string(data.size()) + " bytes at " + hex(addr) +
                              " do not fit in device memory");
   write(addr, data.data(), data.size());
-  return addr;
+  return {addr, addr + raw_image_size(data)};
+}
+
+// The initramfs goes at the first 2 MiB boundary after the kernel; it must
+// end below the device tree.
+std::pair<uint64_t, uint64_t> place_initrd(Platform& p, const std::string& path, uint64_t kernel_end, uint64_t dtb_addr) {
+  std::vector<uint8_t> data;
+  if (!read_file(path, data)) throw std::runtime_error("--initrd " + path + ": cannot read the file");
+  if (data.empty()) throw std::runtime_error("--initrd " + path + ": the file is empty");
+  constexpr uint64_t kAlign = 2ull << 20;
+  const uint64_t start = (kernel_end + kAlign - 1) & ~(kAlign - 1), end = start + data.size();
+  if (!p.is_memory(start, data.size()) || end < start || (start <= dtb_addr && end > dtb_addr))
+    throw std::runtime_error("--initrd " + path + ": " + std::to_string(data.size()) + " bytes at " + hex(start) +
+                             " (after the kernel) do not fit in memory below the device tree at " + hex(dtb_addr));
+  p.device_port.write_debug(start, data.data(), data.size());
+  return {start, end};
 }
 
 }  // namespace
@@ -59,8 +95,14 @@ int run_boot(Platform& p, const BootOptions& o) {
     if (o.harts == 0 || o.harts > p.num_harts())
       throw std::runtime_error("--harts " + std::to_string(o.harts) + ": the platform has " + std::to_string(p.num_harts()) + " harts");
     p.uart.connect(o.uart);
-    entry = place(p, "--firmware", o.firmware, o.firmware_addr, &symbols);
-    if (!o.kernel.empty()) place(p, "--kernel", o.kernel, o.kernel_addr);
+    entry = place(p, "--firmware", o.firmware, o.firmware_addr, &symbols).entry;
+    std::pair<uint64_t, uint64_t> initrd{0, 0};
+    if (!o.initrd.empty() && o.kernel.empty()) throw std::runtime_error("--initrd " + o.initrd + ": needs --kernel");
+    if (!o.initrd.empty() && !o.dtb.empty()) throw std::runtime_error("--initrd " + o.initrd + ": needs the generated device tree, not --dtb");
+    if (!o.kernel.empty()) {
+      const Placed kernel = place(p, "--kernel", o.kernel, o.kernel_addr);
+      if (!o.initrd.empty()) initrd = place_initrd(p, o.initrd, kernel.end, dtb_addr);
+    }
     if (!o.dtb.empty()) {
       if (!read_file(o.dtb, dtb) || dtb.size() < 40) throw std::runtime_error("--dtb " + o.dtb + ": cannot read a device-tree blob");
     } else {
@@ -68,6 +110,8 @@ int run_boot(Platform& p, const BootOptions& o) {
       t.harts = o.harts;
       t.bootargs = o.bootargs;
       t.htif = symbols.count("tohost") != 0;
+      t.initrd_start = initrd.first;
+      t.initrd_end = initrd.second;
       dtb = build_device_tree(p, t);
     }
     if (!p.is_memory(dtb_addr, dtb.size()) || !p.device_port.write_debug(dtb_addr, dtb.data(), dtb.size()))

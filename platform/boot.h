@@ -12,6 +12,7 @@ struct BootOptions {
   uint64_t firmware_addr = 0x80000000;
   std::string kernel;                 // the next stage: ELF or raw image (optional)
   uint64_t kernel_addr = 0x80200000;  // where OpenSBI's generic fw_jump jumps (FW_JUMP_ADDR)
+  std::string initrd;                 // an initramfs placed after the kernel (optional; needs --kernel)
   unsigned harts = 1;
   std::string dtb;                    // a device-tree blob to use instead of the generated one
   uint64_t dtb_addr = 0;              // 0: default_dtb_address()
