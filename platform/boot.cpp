@@ -1,7 +1,6 @@
 #include "boot.h"
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -17,9 +16,6 @@
 namespace avp {
 
 namespace {
-
-volatile std::sig_atomic_t g_interrupted = 0;
-void on_sigint(int) { g_interrupted = 1; }
 
 bool read_file(const std::string& path, std::vector<uint8_t>& out) {
   std::ifstream f(path, std::ios::binary);
@@ -150,18 +146,9 @@ int run_boot(Platform& p, const BootOptions& o) {
       if (++stopped == o.harts && !ended) end.notify(sc_core::SC_ZERO_TIME);
     });
   }
-  // Ctrl-C is looked at every simulated 100 us: the run ends with the usual summary.
-  g_interrupted = 0;
-  auto previous = std::signal(SIGINT, on_sigint);
-  while (!ended && stopped < o.harts) {
-    sc_core::wait(sc_core::sc_time(100, sc_core::SC_US), end);
-    if (g_interrupted) {
-      std::cerr << "\naccel-vp: interrupted (Ctrl-C)\n";
-      code = 130;
-      break;
-    }
-  }
-  std::signal(SIGINT, previous);
+  // Ctrl-C and SIGTERM are the session's (run_signals.h): it stops the run
+  // between chunks with every output written and the signal as the ending.
+  while (!ended && stopped < o.harts) sc_core::wait(end);
   std::fflush(stdout);
   return code;
 }
