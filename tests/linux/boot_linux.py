@@ -41,7 +41,8 @@ def boot_vp(vp, image, initramfs, out, harts, bootargs=BOOTARGS):
            "--harts", str(harts), "--bootargs", bootargs]
     code, stdout, stderr = run(cmd)
     manifest = json.load(open(os.path.join(out, "manifest.json")))
-    return code, stdout, stdout + stderr, manifest
+    uart = stdout.split("== accel-vp summary")[0]  # the summary after it has wall times
+    return code, uart, stdout + stderr, manifest
 
 
 def boot_qemu(image, initramfs, harts, bootargs=BOOTARGS):
