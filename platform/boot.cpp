@@ -1,6 +1,8 @@
 #include "boot.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <vector>
@@ -17,6 +19,12 @@ namespace {
 
 bool is_elf(const std::vector<uint8_t>& d) { return d.size() >= 4 && d[0] == 0x7F && d[1] == 'E' && d[2] == 'L' && d[3] == 'F'; }
 
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
 // An input file for memory at `addr`, checked (a regular file that fits
 // there) before it is read; errors name the option and the file.
 std::vector<uint8_t> read_image(Platform& p, const std::string& what, const std::string& path, uint64_t addr) {
@@ -24,17 +32,29 @@ std::vector<uint8_t> read_image(Platform& p, const std::string& what, const std:
     const uint64_t size = input_file_size(path);
     if (size == 0) throw std::runtime_error("the file is empty");
     if (!p.is_memory(addr, size))
-      throw std::runtime_error(std::to_string(size) + " bytes at 0x" +
-                               [&] { char b[32]; std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(addr)); return std::string(b); }() +
-                               " do not fit in device memory");
+      throw std::runtime_error(std::to_string(size) + " bytes at " + hex(addr) + " do not fit in device memory");
     return read_input_file(path, size);
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(what + " " + path + ": " + e.what());
   }
 }
 
-// Places an ELF or raw image; returns its entry (the load address of a raw image).
-uint64_t place(Platform& p, const std::string& what, const std::string& path, uint64_t addr,
+struct Placed {
+  uint64_t entry = 0;  // the load address of a raw image
+  uint64_t end = 0;    // first byte after the image in memory (with its bss)
+};
+
+// The memory a raw RISC-V Linux Image occupies (its header's image_size,
+// which counts the bss) when the header says so, else the file's size.
+uint64_t raw_image_size(const std::vector<uint8_t>& d) {
+  static const char kMagic2[4] = {'R', 'S', 'C', 0x05};
+  uint64_t image_size = 0;
+  if (d.size() >= 64 && std::memcmp(d.data() + 56, kMagic2, 4) == 0) std::memcpy(&image_size, d.data() + 16, 8);
+  return std::max<uint64_t>(image_size, d.size());
+}
+
+// Places an ELF or raw image.
+Placed place(Platform& p, const std::string& what, const std::string& path, uint64_t addr,
                std::map<std::string, uint64_t>* symbols = nullptr) {
   auto write = [&](uint64_t a, const void* d, uint64_t len) { return p.device_port.write_debug(a, d, len); };
   std::vector<uint8_t> head;
@@ -47,11 +67,25 @@ uint64_t place(Platform& p, const std::string& what, const std::string& path, ui
     const ElfImage img = load_elf(path, write);
     register_symbols(img);
     if (symbols) *symbols = img.symbols;
-    return img.entry;
+    return {img.entry, img.highest};
   }
   const std::vector<uint8_t> data = read_image(p, what, path, addr);
   write(addr, data.data(), data.size());
-  return addr;
+  return {addr, addr + raw_image_size(data)};
+}
+
+// The initramfs goes at the first 2 MiB boundary after the kernel; it must
+// end below the device tree.
+std::pair<uint64_t, uint64_t> place_initrd(Platform& p, const std::string& path, uint64_t kernel_end, uint64_t dtb_addr) {
+  constexpr uint64_t kAlign = 2ull << 20;
+  const uint64_t start = (kernel_end + kAlign - 1) & ~(kAlign - 1);
+  const std::vector<uint8_t> data = read_image(p, "--initrd", path, start);
+  const uint64_t end = start + data.size();
+  if (start <= dtb_addr && end > dtb_addr)
+    throw std::runtime_error("--initrd " + path + ": " + std::to_string(data.size()) + " bytes at " + hex(start) +
+                             " (after the kernel) do not fit in memory below the device tree at " + hex(dtb_addr));
+  p.device_port.write_debug(start, data.data(), data.size());
+  return {start, end};
 }
 
 }  // namespace
@@ -64,8 +98,14 @@ int run_boot(Platform& p, const BootOptions& o) {
     if (o.harts == 0 || o.harts > p.num_harts())
       throw std::runtime_error("--harts " + std::to_string(o.harts) + ": the platform has " + std::to_string(p.num_harts()) + " harts");
     p.uart.connect(o.uart);
-    entry = place(p, "--firmware", o.firmware, o.firmware_addr, &symbols);
-    if (!o.kernel.empty()) place(p, "--kernel", o.kernel, o.kernel_addr);
+    entry = place(p, "--firmware", o.firmware, o.firmware_addr, &symbols).entry;
+    std::pair<uint64_t, uint64_t> initrd{0, 0};
+    if (!o.initrd.empty() && o.kernel.empty()) throw std::runtime_error("--initrd " + o.initrd + ": needs --kernel");
+    if (!o.initrd.empty() && !o.dtb.empty()) throw std::runtime_error("--initrd " + o.initrd + ": needs the generated device tree, not --dtb");
+    if (!o.kernel.empty()) {
+      const Placed kernel = place(p, "--kernel", o.kernel, o.kernel_addr);
+      if (!o.initrd.empty()) initrd = place_initrd(p, o.initrd, kernel.end, dtb_addr);
+    }
     if (!o.dtb.empty()) {
       dtb = read_image(p, "--dtb", o.dtb, dtb_addr);
       if (dtb.size() < 40) throw std::runtime_error("--dtb " + o.dtb + ": not a device-tree blob (" + std::to_string(dtb.size()) + " bytes)");
@@ -74,6 +114,8 @@ int run_boot(Platform& p, const BootOptions& o) {
       t.harts = o.harts;
       t.bootargs = o.bootargs;
       t.htif = symbols.count("tohost") != 0;
+      t.initrd_start = initrd.first;
+      t.initrd_end = initrd.second;
       dtb = build_device_tree(p, t);
     }
     if (!p.is_memory(dtb_addr, dtb.size()) || !p.device_port.write_debug(dtb_addr, dtb.data(), dtb.size()))
@@ -112,7 +154,8 @@ int run_boot(Platform& p, const BootOptions& o) {
       if (++stopped == o.harts && !ended) end.notify(sc_core::SC_ZERO_TIME);
     });
   }
-  // Ctrl-C and SIGTERM stop the session's run loop, which records the run as interrupted.
+  // Ctrl-C and SIGTERM are the session's (run_signals.h): it stops the run
+  // between chunks with every output written and the signal as the ending.
   while (!ended && stopped < o.harts) sc_core::wait(end);
   std::fflush(stdout);
   return code;

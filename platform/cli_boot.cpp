@@ -17,6 +17,7 @@ void add_boot_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--firmware-addr", o->firmware_addr, "load address of a raw firmware binary (default 0x80000000)");
   cmd->add_option("--kernel", o->kernel, "next stage (U-Boot, a kernel): ELF or raw image");
   cmd->add_option("--kernel-addr", o->kernel_addr, "load address of a raw --kernel image (default 0x80200000, OpenSBI fw_jump's)");
+  cmd->add_option("--initrd", o->initrd, "initramfs (Linux): placed at the first 2 MiB boundary after the kernel, in /chosen");
   cmd->add_option("--harts", o->harts, "harts that boot (default 1)");
   cmd->add_option("--dtb", o->dtb, "device-tree blob to pass instead of the generated one");
   cmd->add_option("--dtb-addr", o->dtb_addr, "where the device tree is placed (default: 2 MiB below the end of DRAM)");

@@ -90,6 +90,10 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
   w.begin("chosen");
   w.str("stdout-path", "/soc/serial@" + hex(uart.base));
   if (!o.bootargs.empty()) w.str("bootargs", o.bootargs);
+  if (o.initrd_end > o.initrd_start) {
+    w.cells("linux,initrd-start", {static_cast<uint32_t>(o.initrd_start >> 32), static_cast<uint32_t>(o.initrd_start)});
+    w.cells("linux,initrd-end", {static_cast<uint32_t>(o.initrd_end >> 32), static_cast<uint32_t>(o.initrd_end)});
+  }
   w.end();
 
   const auto [mem_base, mem_size] = firmware_memory(p);

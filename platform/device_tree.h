@@ -15,6 +15,7 @@ struct DeviceTreeOptions {
   unsigned harts = 1;     // harts listed (0 .. harts-1)
   std::string bootargs;   // chosen/bootargs (omitted when empty)
   bool htif = false;      // an "ucb,htif0" node (firmware with tohost/fromhost symbols)
+  uint64_t initrd_start = 0, initrd_end = 0;  // chosen/linux,initrd-start and -end (omitted when equal)
 };
 
 // The blob (throws std::runtime_error when libfdt fails).

@@ -13,6 +13,7 @@ pkgs=(
   clang libclang-rt-14-dev python3 libelf-dev libdw-dev
   chromium python3-pil
   slurmctld slurmd slurm-client
+  linux-source-6.1 gcc-riscv64-linux-gnu libc6-dev-riscv64-cross bc flex bison libssl-dev cpio xz-utils
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,8 +1,10 @@
 // SiFive-test style power-off device ("sifive,test0" behind "syscon-poweroff"
-// and "syscon-reboot" in the device tree; sysdev_regs.h): a 32-bit write of
-// PASS, FAIL | code << 16 or RESET to offset 0 ends the run through
-// `on_poweroff` with the exit code (0 for PASS and RESET). Other values and
-// offsets get an error response.
+// and "syscon-reboot" in the device tree; sysdev_regs.h): a 16- or 32-bit
+// write (the sizes QEMU's sifive_test takes; OpenSBI writes 16 bits) of PASS,
+// FAIL | code << 16 or RESET to offset 0 ends the run through `on_poweroff`
+// with the exit code (0 for PASS and RESET; FAIL with code 0, as a 16-bit
+// write carries, gives 1 so a failure never reads as success). Other values,
+// sizes and offsets get an error response.
 #pragma once
 #include <functional>
 #include <string>

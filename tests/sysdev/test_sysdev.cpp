@@ -269,3 +269,26 @@ TEST(PowerOff, PassFailAndResetEndTheRunWithTheirCodes) {
   EXPECT_EQ(b.access(tlm::TLM_WRITE_COMMAND, 4, &v, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(ends.size(), 3u);
 }
+
+// OpenSBI's SiFive test driver writes 16 bits; QEMU's sifive_test takes 16- and 32-bit accesses.
+TEST(PowerOff, SixteenBitWritesAsFirmwareDoes) {
+  PowerOffDevice dev("poweroff16");
+  Bench<PowerOffDevice> b(dev);
+  std::vector<std::pair<int, std::string>> ends;
+  dev.on_poweroff = [&](int code, const std::string& what, const sc_time&) { ends.push_back({code, what}); };
+  b.wr<uint16_t>(0, AVP_POWEROFF_PASS);
+  b.wr<uint16_t>(0, AVP_POWEROFF_FAIL);  // no code bits: still a failure
+  b.wr<uint32_t>(0, AVP_POWEROFF_FAIL);
+  b.wr<uint16_t>(0, AVP_POWEROFF_RESET);
+  ASSERT_EQ(ends.size(), 4u);
+  EXPECT_EQ(ends[0], std::make_pair(0, std::string("power off")));
+  EXPECT_EQ(ends[1], std::make_pair(1, std::string("power off")));
+  EXPECT_EQ(ends[2], std::make_pair(1, std::string("power off")));
+  EXPECT_EQ(ends[3], std::make_pair(0, std::string("reset")));
+  EXPECT_EQ(b.rd<uint16_t>(0), 0);
+  uint8_t byte = 0x55;
+  EXPECT_EQ(b.access(tlm::TLM_WRITE_COMMAND, 0, &byte, 1), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  uint64_t wide = AVP_POWEROFF_PASS;
+  EXPECT_EQ(b.access(tlm::TLM_WRITE_COMMAND, 0, &wide, 8), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(ends.size(), 4u);
+}

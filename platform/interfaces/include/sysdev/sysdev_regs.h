@@ -8,9 +8,9 @@
 /* SiFive test / syscon power-off device ("sifive,test0", "syscon"). */
 #define AVP_POWEROFF_BASE 0x20004000u
 #define AVP_POWEROFF_SIZE 0x1000u
-#define AVP_POWEROFF_REG 0x0        /* 32-bit write-only command register */
+#define AVP_POWEROFF_REG 0x0        /* 16- or 32-bit write-only command register */
 #define AVP_POWEROFF_PASS 0x5555u   /* power off, exit code 0 */
-#define AVP_POWEROFF_FAIL 0x3333u   /* power off, exit code = bits 31:16 */
+#define AVP_POWEROFF_FAIL 0x3333u   /* power off, exit code = bits 31:16, 1 when they are 0 */
 #define AVP_POWEROFF_RESET 0x7777u  /* reset request: ends the run (exit code 0, reported as a reset) */
 
 /* NS16550A UART, byte registers (reg-shift 0). */

@@ -1,0 +1,76 @@
+// `accel-vp boot --initrd`: where the initramfs lands (a raw M-mode firmware
+// reads its first word at the expected address and writes it to the power-off
+// device, so the exit status is that word's code) and the errors.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli_runner.h"
+#include "sysdev/sysdev_regs.h"
+
+using avp_test::run_accel_vp;
+
+namespace {
+
+void write_words(const std::string& path, const std::vector<uint32_t>& words) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(words.data()), static_cast<std::streamsize>(words.size() * 4));
+}
+
+// lui t0, addr; zero-extend; lw t1, 0(t0); sw t1 to the power-off register; j .
+std::vector<uint32_t> firmware_reading(uint32_t addr) {
+  return {(addr & 0xFFFFF000u) | 0x2B7u, 0x02029293u, 0x0202D293u, 0x0002A303u,
+          (AVP_POWEROFF_BASE & 0xFFFFF000u) | 0x3B7u, 0x0063A023u, 0x0000006Fu};
+}
+
+// A raw kernel of `bytes` bytes; with `image_size`, a RISC-V Linux Image header saying so.
+void write_kernel(const std::string& path, size_t bytes, uint64_t image_size = 0) {
+  std::vector<uint8_t> k(bytes, 0);
+  if (image_size) {
+    std::memcpy(k.data() + 16, &image_size, 8);
+    std::memcpy(k.data() + 48, "RISCV\0\0\0", 8);
+    std::memcpy(k.data() + 56, "RSC\x05", 4);
+  }
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(k.data()), static_cast<std::streamsize>(k.size()));
+}
+
+void expect_error(const std::string& args, const std::string& message) {
+  const auto r = run_accel_vp(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+  EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
+}
+
+}  // namespace
+
+TEST(BootInitrd, LandsAtTheFirstTwoMiBBoundaryAfterTheKernel) {
+  write_words("initrd_42.bin", {(42u << 16) | AVP_POWEROFF_FAIL, 0});
+  // 3 MiB + 1 byte at 0x8020_0000 ends at 0x8050_0001: the initrd goes at 0x8060_0000.
+  write_kernel("kernel_raw.bin", (3u << 20) + 1);
+  write_words("fw_806.bin", firmware_reading(0x80600000u));
+  auto r = run_accel_vp("boot --firmware fw_806.bin --kernel kernel_raw.bin --initrd initrd_42.bin");
+  EXPECT_EQ(r.code, 42) << r.out;
+  // An Image header's image_size (the kernel with its bss) counts, not the file's size.
+  write_kernel("kernel_image.bin", 4096, 5u << 20);
+  write_words("fw_808.bin", firmware_reading(0x80800000u));
+  r = run_accel_vp("boot --firmware fw_808.bin --kernel kernel_image.bin --initrd initrd_42.bin");
+  EXPECT_EQ(r.code, 42) << r.out;
+}
+
+TEST(BootInitrd, BadUsesAreErrors) {
+  write_words("fw_806.bin", firmware_reading(0x80600000u));
+  write_kernel("kernel_raw.bin", 4096);
+  write_words("initrd_42.bin", {(42u << 16) | AVP_POWEROFF_FAIL, 0});
+  std::ofstream("initrd_empty.bin").close();
+  expect_error("boot --firmware fw_806.bin --initrd initrd_42.bin", "--initrd initrd_42.bin: needs --kernel");
+  expect_error("boot --firmware fw_806.bin --kernel kernel_raw.bin --initrd no_such_initrd", "--initrd no_such_initrd: cannot open");
+  expect_error("boot --firmware fw_806.bin --kernel kernel_raw.bin --initrd initrd_empty.bin", "the file is empty");
+  expect_error("boot --firmware fw_806.bin --kernel kernel_raw.bin --initrd initrd_42.bin --dtb initrd_42.bin",
+               "needs the generated device tree");
+  // A kernel just below the device tree (2 MiB below the end of the 2 GiB DRAM): no room after it.
+  expect_error("boot --firmware fw_806.bin --kernel kernel_raw.bin --kernel-addr 0xbfc00000 --initrd initrd_42.bin",
+               "do not fit in device memory");
+}
