@@ -64,8 +64,7 @@ void print_rtl_coverage_summary(const nlohmann::json& m) {
   if (!m.contains("rtl_coverage")) return;
   const auto& c = m["rtl_coverage"];
   if (c.contains("error")) {
-    std::printf("  rtl coverage     %s
-", c["error"].get<std::string>().c_str());
+    std::printf("  rtl coverage     %s\n", c["error"].get<std::string>().c_str());
     return;
   }
   auto names = [](const nlohmann::json& list) {
@@ -73,14 +72,11 @@ void print_rtl_coverage_summary(const nlohmann::json& m) {
     for (const auto& n : list) s += (s.empty() ? "" : " ") + n.get<std::string>();
     return s.empty() ? std::string("none") : s;
   };
-  std::printf("  rtl coverage     %s (lines %u/%u, toggles %u/%u; report %s)
-", c["file"].get<std::string>().c_str(),
+  std::printf("  rtl coverage     %s (lines %u/%u, toggles %u/%u; report %s)\n", c["file"].get<std::string>().c_str(),
               c["line_points_hit"].get<unsigned>(), c["line_points"].get<unsigned>(), c["toggle_points_hit"].get<unsigned>(),
               c["toggle_points"].get<unsigned>(), c["report"].get<std::string>().c_str());
-  std::printf("    opcodes never decoded    %s
-", names(c["opcodes_never_decoded"]).c_str());
-  std::printf("    error paths never taken  %s
-", names(c["error_paths_never_taken"]).c_str());
+  std::printf("    opcodes never decoded    %s\n", names(c["opcodes_never_decoded"]).c_str());
+  std::printf("    error paths never taken  %s\n", names(c["error_paths_never_taken"]).c_str());
 }
 
 // Parameters whose value differs from their default: name -> {value, default}.
