@@ -163,7 +163,7 @@ TEST(RtlCli, RtlCoverageWritesAVerilatorDatAndTheUnexercisedOpcodes) {
   for (const char* f : {"rtl_cov.dat", "rtl_cov.dat.txt"}) std::remove(f);
   const auto r = run_accel_vp("-o rtl_cov --set cmp.decoder=rtl --rtl-coverage rtl_cov.dat cmdbuf rtl_cov.bin");
   ASSERT_EQ(r.code, 0) << r.out;
-  const auto [status, out] = verilator_coverage("rtl_cov.dat");
+  const auto [status, out] = verilator_coverage("--annotate rtl_cov_annotated rtl_cov.dat");
   EXPECT_EQ(status, 0) << out;
   EXPECT_NE(out.find("Total coverage"), std::string::npos) << out;
   EXPECT_EQ(user_point("rtl_cov.dat", "cov_op_WRITE_REG64"), 1);
@@ -206,7 +206,7 @@ TEST(RtlCli, RtlCoverageOfASweepMergesItsPoints) {
   const long long one = user_point(points[0], "cov_op_FINISH");
   ASSERT_GT(one, 0);
   EXPECT_EQ(user_point("rtl_cov_sweep.dat", "cov_op_FINISH"), one + user_point(points[1], "cov_op_FINISH"));
-  EXPECT_EQ(verilator_coverage("rtl_cov_sweep.dat").first, 0);
+  EXPECT_EQ(verilator_coverage("--annotate rtl_cov_sweep_annotated rtl_cov_sweep.dat").first, 0);
   EXPECT_NE(r.out.find("rtl coverage of 2 points: rtl_cov_sweep.dat"), std::string::npos) << r.out;
   EXPECT_NE(report_line(read_text("rtl_cov_sweep.dat.txt"), "opcodes never decoded"), "");
 }
