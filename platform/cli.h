@@ -21,6 +21,7 @@ struct CliContext {
   std::string dump_config;  // non-empty: write the resolved configuration there after elaboration
   int gdb_port = -1;  // >= 0: serve GDB on this port (0: any free port) and wait for it
   bool gdb_wait_first = false;  // -S: wait at the first instruction (not before the run)
+  bool gdb_no_wait = false;     // --gdb-no-wait: run at once, a debugger may attach at any time
 };
 
 // Refuses an empty value (an empty file or directory name is always a mistake).

@@ -153,6 +153,7 @@ void add_cmdbuf_command(CLI::App& app, CliContext& ctx) {
   cmd->callback([&ctx, buffers, elfs, writes, dumps] {
     auto platform = make_platform(ctx);
     std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform);
+    if (gdb) ctx.session.between_chunks = [g = gdb.get()] { g->poll_attach(); };
     RunResult r = run_session(*platform, ctx.session, "cmdbuf", [&](Platform& p) {
       int code = 2;
       try {

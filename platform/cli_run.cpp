@@ -63,6 +63,7 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
       }
       ctx.session.uart_on_stdio = uart->empty() || *uart == "stdio";  // its output goes to stdout at least
       std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform, *harts);
+      if (gdb) ctx.session.between_chunks = [g = gdb.get()] { g->poll_attach(); };
       RunResult r = run_session(*platform, ctx.session, "elf:" + *elf, [&](Platform& p) {
         const int code = run_bare_metal(p, *elf, *harts, *max_insns, gdb.get());
         if (gdb) gdb->finish(code);
@@ -92,6 +93,7 @@ void add_run_command(CLI::App& app, CliContext& ctx) {
     auto platform = make_platform(ctx);
     WorkloadArgs wa{*args};
     std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform);
+    if (gdb) ctx.session.between_chunks = [g = gdb.get()] { g->poll_attach(); };
     RunResult r = run_session(*platform, ctx.session, w->name, [&](Platform& p) {
       if (gdb) gdb->attach();
       const int code = w->run(p, wa);

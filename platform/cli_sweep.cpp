@@ -22,6 +22,7 @@
 #include "base/params.h"
 #include "cli.h"
 #include "platform.h"
+#include "rtl_coverage.h"
 #include "run_signals.h"
 #include "sweep_slurm.h"
 #include "sweep_table.h"
@@ -199,6 +200,24 @@ std::string self_exe() {
   return ec ? "accel-vp" : p.string();
 }
 
+// A point's own RTL coverage file (--rtl-coverage).
+std::string point_coverage(const SweepPoint& pt) { return pt.dir + "/rtl_coverage.dat"; }
+
+// The points' coverage files summed into `dat` (verilator_coverage --write), with its report.
+void merge_point_coverage(const std::vector<SweepPoint>& points, const std::string& dat) {
+  std::vector<std::string> inputs;
+  for (const auto& pt : points)
+    if (std::error_code ec; std::filesystem::file_size(point_coverage(pt), ec) > 0 && !ec) inputs.push_back(point_coverage(pt));
+  if (inputs.empty()) {
+    std::fprintf(stderr, "accel-vp sweep: no point wrote RTL coverage; %s not written\n", dat.c_str());
+    return;
+  }
+  merge_rtl_coverage(inputs, dat);
+  const RtlCoverage c = write_rtl_coverage_report(dat);
+  std::printf("rtl coverage of %zu points: %s (report %s)\n%s", inputs.size(), dat.c_str(),
+              rtl_coverage_report_path(dat).c_str(), rtl_coverage_report(dat, c).c_str());
+}
+
 }  // namespace
 
 void add_sweep_command(CLI::App& app, CliContext& ctx) {
@@ -227,8 +246,10 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
       if (!find_workload(w)) throw ParamError("--workload " + w + ": no such workload (accel-vp run --list shows them)");
     if (o->workloads.size() > 1) axes.push_back({kWorkloadAxis, o->workloads});
     std::map<std::string, std::string> units;  // metric -> unit, for the tables and charts
+    std::string rtl_coverage;                  // --rtl-coverage: every point writes its own, merged here
     {
       auto platform = make_platform(ctx);  // the base configuration: every parameter and statistic
+      rtl_coverage = platform->cmp.rtl_coverage.get();
       check_axes(axes);
       check_metrics(o->metrics);
       for (const auto& m : o->metrics) units[m] = metric_unit(m);
@@ -250,6 +271,7 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
       for (const auto& [name, value] : pt.values)
         if (name == kWorkloadAxis) workload = value;
         else pt.args.insert(pt.args.end(), {"--set", name + "=" + value});
+      if (!rtl_coverage.empty()) pt.args.insert(pt.args.end(), {"--set", "cmp.rtl_coverage=" + point_coverage(pt)});
       pt.args.insert(pt.args.end(), {"run", workload});
       if (!o->workload_args.empty()) {
         pt.args.push_back("--args");
@@ -267,6 +289,7 @@ void add_sweep_command(CLI::App& app, CliContext& ctx) {
     std::fprintf(stderr, "accel-vp sweep: %zu points, %zu already done, %zu run, %zu failed\n", points.size(),
                  points.size() - todo.size(), run.done, run.failed);
     const auto missing = write_sweep_results(points, axes, o->metrics, units, out, run.signal ? signal_name(run.signal) : "");
+    if (!rtl_coverage.empty()) merge_point_coverage(points, rtl_coverage);
     if (run.signal) {
       // The points that completed are kept: the same command runs the others.
       std::fprintf(stderr,

@@ -111,6 +111,9 @@ int sc_main(int argc, char* argv[]) {
   app.add_flag_callback("-g", [&ctx] { ctx.gdb_port = 1234; }, "shorthand for --gdb 1234 (QEMU's -s; -s is --set here)");
   app.add_flag("-S", ctx.gdb_wait_first,
                "with --gdb/-g: wait for GDB when the first hart is about to execute its first instruction (as QEMU's -S)");
+  app.add_flag("--gdb-no-wait", ctx.gdb_no_wait,
+               "with --gdb/-g: run at once; a debugger may attach at any time and stops the harts where they are "
+               "(QEMU's -s without -S)");
   app.add_option("--timeline", ctx.session.timeline_file,
                  "record a timeline (Chrome trace-event JSON for Perfetto / chrome://tracing) into this file")
       ->check(kNonEmpty);
@@ -126,6 +129,11 @@ int sc_main(int argc, char* argv[]) {
   app.add_option_function<std::string>(
       "--rtl-vcd", [&ctx](const std::string& f) { ctx.session.sets.push_back("cmp.rtl_vcd=" + f); },
       "record the RTL command decoder's pins as a VCD into this file (with --set cmp.decoder=rtl or lockstep)");
+  app.add_option_function<std::string>(
+      "--rtl-coverage", [&ctx](const std::string& f) { ctx.session.sets.push_back("cmp.rtl_coverage=" + f); },
+      "write Verilator line/toggle coverage of the RTL command decoder into this .dat, and beside it (FILE.txt) the "
+      "opcodes and error paths never exercised (with --set cmp.decoder=rtl or lockstep; a sweep merges its points)")
+      ->check(kNonEmpty);
   add_run_command(app, ctx);
   add_info_command(app, ctx);
   add_cmdbuf_command(app, ctx);

@@ -105,7 +105,7 @@ Platform::Platform()
     throw std::logic_error("accel-vp needs SystemC's default time resolution of 1 ps");
   dram.model_row_buffers();  // dram.banks, ... (0 banks by default: not modelled)
   tlm::tlm_global_quantum::instance().set(quantum.get());
-  cmp.set_decoder(make_packet_decoder(cmp.decoder.get(), cmp.rtl_vcd.get()));
+  cmp.set_decoder(make_packet_decoder(cmp.decoder.get(), cmp.rtl_vcd.get(), cmp.rtl_coverage.get()));
 
   const unsigned p_tcim = bus.add_port("tcim");
   bus.map(p_tcim, "tcim", 0x1000, tcim.size());

@@ -17,6 +17,7 @@
 #include "harts/rv_disasm.h"
 #include "output_paths.h"
 #include "platform.h"
+#include "rtl_coverage.h"
 #include "run_report.h"
 #include "run_signals.h"
 #include "stats_text.h"
@@ -44,6 +45,38 @@ void print_lockstep_summary() {
   if (!StatRegistry::instance().find("cmp.lockstep.packets_compared")) return;
   std::printf("  lockstep         %llu packets compared, %llu mismatches, %llu RTL cycles\n", value("packets_compared"),
               value("mismatches"), value("rtl_cycles"));
+}
+
+// --rtl-coverage: the decoder writes its .dat, the report goes beside it.
+nlohmann::json rtl_coverage_json(Platform& platform, const std::string& dat) {
+  platform.cmp.write_decoder_coverage();
+  try {
+    const RtlCoverage c = write_rtl_coverage_report(dat);
+    return {{"file", dat}, {"report", rtl_coverage_report_path(dat)}, {"line_points", c.lines},
+            {"line_points_hit", c.lines_hit}, {"toggle_points", c.toggles}, {"toggle_points_hit", c.toggles_hit},
+            {"opcodes_never_decoded", c.opcodes_never}, {"error_paths_never_taken", c.errors_never}};
+  } catch (const std::runtime_error& e) {
+    return {{"file", dat}, {"error", e.what()}};
+  }
+}
+
+void print_rtl_coverage_summary(const nlohmann::json& m) {
+  if (!m.contains("rtl_coverage")) return;
+  const auto& c = m["rtl_coverage"];
+  if (c.contains("error")) {
+    std::printf("  rtl coverage     %s\n", c["error"].get<std::string>().c_str());
+    return;
+  }
+  auto names = [](const nlohmann::json& list) {
+    std::string s;
+    for (const auto& n : list) s += (s.empty() ? "" : " ") + n.get<std::string>();
+    return s.empty() ? std::string("none") : s;
+  };
+  std::printf("  rtl coverage     %s (lines %u/%u, toggles %u/%u; report %s)\n", c["file"].get<std::string>().c_str(),
+              c["line_points_hit"].get<unsigned>(), c["line_points"].get<unsigned>(), c["toggle_points_hit"].get<unsigned>(),
+              c["toggle_points"].get<unsigned>(), c["report"].get<std::string>().c_str());
+  std::printf("    opcodes never decoded    %s\n", names(c["opcodes_never_decoded"]).c_str());
+  std::printf("    error paths never taken  %s\n", names(c["error_paths_never_taken"]).c_str());
 }
 
 // Parameters whose value differs from their default: name -> {value, default}.
@@ -83,6 +116,10 @@ nlohmann::json output_files(const SessionOptions& opt, const nlohmann::json& par
   if (!opt.vcd_file.empty()) f["vcd"] = opt.vcd_file;
   if (const auto it = params.find("cmp.rtl_vcd"); it != params.end() && it->is_string() && !it->get<std::string>().empty())
     f["rtl_vcd"] = *it;
+  if (const auto it = params.find("cmp.rtl_coverage"); it != params.end() && it->is_string() && !it->get<std::string>().empty()) {
+    f["rtl_coverage"] = *it;
+    f["rtl_coverage_report"] = rtl_coverage_report_path(it->get<std::string>());
+  }
   return f;
 }
 
@@ -138,6 +175,7 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
     console.push_back({{"hart", l.hart}, {"time_ns", l.time.to_seconds() * 1e9}, {"text", l.text}});
   m["console"] = console;
   m["console_dropped"] = platform.harts.console().dropped();
+  if (!platform.cmp.rtl_coverage.get().empty()) m["rtl_coverage"] = rtl_coverage_json(platform, platform.cmp.rtl_coverage.get());
   if (!platform.harts.trap_records().empty()) m["traps"] = traps_json(platform.harts.trap_records());
   if (!platform.uart.lines().empty()) {
     nlohmann::json uart = nlohmann::json::array();
@@ -178,6 +216,7 @@ void print_summary(const nlohmann::json& m, const nlohmann::json& report, const 
   std::printf("  peak memory      %.1f MiB\n", m["peak_memory_mib"].get<double>());
   std::printf("  warnings/errors  %llu/%llu\n", m["warnings"].get<unsigned long long>(), m["errors"].get<unsigned long long>());
   print_lockstep_summary();
+  print_rtl_coverage_summary(m);
   std::printf("  manifest         %s/manifest.json (config %s, seed %llu)\n", opt.out_dir.c_str(),
               m["config_hash"].get<std::string>().c_str(), m["seed"].get<unsigned long long>());
   std::printf("  report           %s/report.html, %s/report.json, %s/stats.txt\n", opt.out_dir.c_str(), opt.out_dir.c_str(),

@@ -193,6 +193,10 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
     if (!sc_core::sc_pending_activity()) break;  // starved
     if (take_snapshot_request()) write_snapshot(platform, opt, name, res, start);
     progress.tick(platform);
+    if (opt.between_chunks) {
+      opt.between_chunks();
+      if (sc_core::sc_get_status() != sc_core::SC_PAUSED) break;  // a debugger's kill
+    }
   }
   status_line_end();
   end.finished = res.finished;

@@ -24,6 +24,7 @@ struct SessionOptions {
   std::string trace_window;            // "10us:25us"; empty: the whole run
   std::string vcd_file;                // non-empty: record the interrupt lines as a VCD and write it there
   bool uart_on_stdio = false;          // the UART uses stdin/stdout: no progress line on that terminal
+  std::function<void()> between_chunks;  // called while the run is paused between chunks (a GDB server's attach)
 };
 
 // Loads presets from the options (throws ParamError with file:line or --set).

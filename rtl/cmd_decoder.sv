@@ -129,4 +129,18 @@ module cmd_decoder (
       if (state == PAYLOAD && in_valid && remaining == 13'd1 && reg_op && out_inline >= REG_NUM_REGS) out_error <= E_BAD_REGISTER;
     end
   end
+
+`ifdef AVP_COVERAGE
+  // User coverage points of the coverage build (--rtl-coverage): one per
+  // opcode (cov_op_*, generated in cmp_covers.svh) and one per error path of
+  // this decoder (cov_err_*), counted at the output handshake.
+  wire presented = out_valid && out_ready && !rst;
+`include "cmp_covers.svh"
+  cov_err_BAD_HEADER: cover property (@(posedge clk) presented && out_error == E_BAD_HEADER);
+  cov_err_ODD_COUNT: cover property (@(posedge clk) presented && out_error == E_ODD_COUNT);
+  cov_err_PAYLOAD_COUNT: cover property (@(posedge clk) presented && out_error == E_PAYLOAD_COUNT);
+  cov_err_UNKNOWN_OPCODE: cover property (@(posedge clk) presented && out_error == E_UNKNOWN_OPCODE);
+  cov_err_BAD_REGISTER: cover property (@(posedge clk) presented && out_error == E_BAD_REGISTER);
+  cov_err_TRUNCATED: cover property (@(posedge clk) presented && out_error == E_TRUNCATED);
+`endif
 endmodule

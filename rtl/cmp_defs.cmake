@@ -3,10 +3,13 @@
 # shared with the C++ model: the RTL cannot drift from the header. Runs at
 # configure time; a change of the header reconfigures, regenerates and (through
 # Verilator's dependency list) re-verilates.
-function(avp_generate_cmp_defs header out)
+# Beside it, cmp_covers.svh: a user coverage point per opcode (cov_op_<NAME>)
+# for the decoder's coverage build.
+function(avp_generate_cmp_defs header out covers)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${header})
   file(READ ${header} text)
   set(body "// Generated from platform/interfaces/include/cmp/cmp_packets.h by rtl/cmp_defs.cmake: do not edit.\n")
+  set(cover_body "${body}")
   string(APPEND body "/* verilator lint_off UNUSEDPARAM */\n")
   foreach(kind opcode error reg)
     string(REGEX MATCH "enum avp_cmp_${kind} {[^}]*}" block "${text}")
@@ -24,6 +27,7 @@ function(avp_generate_cmp_defs header out)
       list(GET pair 1 value)
       if(kind STREQUAL "opcode")
         string(APPEND body "localparam logic [7:0] OP_${name} = 8'd${value};\n")
+        string(APPEND cover_body "cov_op_${name}: cover property (@(posedge clk) presented && out_opcode == OP_${name});\n")
       elseif(kind STREQUAL "error")
         string(REGEX REPLACE "^ERR_" "" name "${name}")
         string(APPEND body "localparam logic [7:0] E_${name} = 8'd${value};\n")
@@ -34,4 +38,5 @@ function(avp_generate_cmp_defs header out)
   endforeach()
   string(APPEND body "/* verilator lint_on UNUSEDPARAM */\n")
   file(CONFIGURE OUTPUT ${out} CONTENT "${body}" @ONLY)
+  file(CONFIGURE OUTPUT ${covers} CONTENT "${cover_body}" @ONLY)
 endfunction()

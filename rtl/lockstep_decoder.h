@@ -35,6 +35,7 @@ class LockstepDecoder : public PacketDecoder {
     ref_->set_time(start_ps, cycle_ps);
     dut_->set_time(start_ps, cycle_ps);
   }
+  void write_coverage() override { dut_->write_coverage(); }
   const std::vector<DecoderMismatch>& mismatches() const { return mismatches_; }
   uint64_t commands() const { return compared_.value(); }
   uint64_t rtl_cycles() const { return rtl_cycles_.value(); }

@@ -5,7 +5,8 @@
 // AVP_CMP_ERR_LOCKSTEP. Optionally writes a VCD of the model's pins in the
 // platform's time unit (1 ps): each decode's cycles from the simulated time
 // the command processor starts it (set_time), one decode_latency per cycle,
-// never before the previous decode's last edge (times only increase).
+// never before the previous decode's last edge (times only increase). A model
+// Verilated with --coverage writes its coverage .dat on write_coverage().
 #pragma once
 #include <algorithm>
 #include <memory>
@@ -15,7 +16,9 @@
 #include <systemc>
 using sc_core::sc_time_stamp;
 #include <verilated.h>
+#include <verilated_cov.h>
 #include <verilated_vcd_c.h>
+#include <fstream>
 
 #include "cmp/packet_decoder.h"
 
@@ -24,9 +27,14 @@ namespace avp {
 template <class Model>
 class RtlPacketDecoder : public PacketDecoder {
  public:
-  // vcd_path empty: no waveform.
-  explicit RtlPacketDecoder(const std::string& vcd_path = "")
-      : ctx_(std::make_unique<VerilatedContext>()), m_(std::make_unique<Model>(ctx_.get(), "cmd_decoder")) {
+  // vcd_path empty: no waveform. coverage_path: where write_coverage() writes
+  // (the Model must be a coverage build; empty: nowhere).
+  explicit RtlPacketDecoder(const std::string& vcd_path = "", const std::string& coverage_path = "")
+      : ctx_(std::make_unique<VerilatedContext>()),
+        m_(std::make_unique<Model>(ctx_.get(), "cmd_decoder")),
+        coverage_path_(coverage_path) {
+    if (!coverage_path_.empty() && !std::ofstream(coverage_path_))
+      throw std::runtime_error(coverage_path_ + ": cannot write the RTL coverage file");
     if (!vcd_path.empty()) {
       ctx_->traceEverOn(true);
       vcd_ = std::make_unique<VerilatedVcdC>();
@@ -90,6 +98,10 @@ class RtlPacketDecoder : public PacketDecoder {
     next_ps_ = std::max(next_ps_, start_ps);
     cycle_ps_ = std::max<uint64_t>(2, cycle_ps);
   }
+  void write_coverage() override {
+    if (coverage_path_.empty()) return;
+    ctx_->coveragep()->write(coverage_path_.c_str());
+  }
   uint64_t cycles() const { return cycles_; }
   uint64_t timeouts() const { return timeouts_; }  // commands the RTL never presented
 
@@ -113,6 +125,7 @@ class RtlPacketDecoder : public PacketDecoder {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> m_;
   std::unique_ptr<VerilatedVcdC> vcd_;
+  std::string coverage_path_;
   uint64_t cycles_ = 0, timeouts_ = 0;
   uint64_t next_ps_ = 0, cycle_ps_ = 1000;  // the next cycle's falling edge in the waveform; one cycle
 };

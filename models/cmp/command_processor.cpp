@@ -43,6 +43,9 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
                           "workload's status stands)"),
       decoder(this, "decoder", "tlm", "packet decoder: tlm, rtl (the Verilated decoder of rtl/) or lockstep (both, compared)"),
       rtl_vcd(this, "rtl_vcd", "", "VCD file of the RTL decoder's pins (decoder rtl or lockstep; empty: none)"),
+      rtl_coverage(this, "rtl_coverage", "",
+                   "Verilator coverage .dat of the RTL decoder (decoder rtl or lockstep; report beside it in FILE.txt; "
+                   "empty: none)"),
       mirror("mirror", *this),
       harts_(harts),
       windows_(windows),

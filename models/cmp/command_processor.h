@@ -38,6 +38,7 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
   Param<uint32_t> failure_exit_status;
   Param<std::string> decoder;
   Param<std::string> rtl_vcd;
+  Param<std::string> rtl_coverage;
   CmpRegisterMirror mirror;  // read-only register block at 0x2000_0000 (bind mirror.socket)
 
   CommandProcessor(sc_core::sc_module_name name, HartControl& harts, WindowUnit& windows);
@@ -59,6 +60,10 @@ class CommandProcessor : public sc_core::sc_module, public CmpHostInterface {
 
   // Replaces the packet decoder (the RTL co-simulation plugs in here).
   void set_decoder(std::unique_ptr<PacketDecoder> d) { decoder_impl_ = std::move(d); }
+  // The run ended: the decoder writes its coverage file, if it has one.
+  void write_decoder_coverage() {
+    if (decoder_impl_) decoder_impl_->write_coverage();
+  }
   uint64_t reg(unsigned i) const { return regs_[i]; }
   // Fires when the queue drains (every submitted buffer finished or failed).
   const sc_core::sc_event& idle_event() const override { return idle_event_; }

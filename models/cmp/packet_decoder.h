@@ -30,6 +30,9 @@ class PacketDecoder {
   // The simulated time (ps) the next decode starts at and the time of one
   // decode cycle: the time base of the RTL decoder's waveform. Models without one ignore it.
   virtual void set_time(uint64_t start_ps, uint64_t cycle_ps) {}
+  // The run ended: writes the coverage file of a decoder that collects one
+  // (the RTL decoder's coverage build). Others have none.
+  virtual void write_coverage() {}
 };
 
 // The reference decoder (platform.md section 3).

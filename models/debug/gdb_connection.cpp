@@ -51,6 +51,11 @@ bool Connection::accept() {
   return true;
 }
 
+bool Connection::accept_pending() {
+  pollfd p{listen_fd_, POLLIN, 0};
+  return listen_fd_ >= 0 && fd_ < 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN) && accept();
+}
+
 void Connection::close() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;

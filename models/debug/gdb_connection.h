@@ -27,6 +27,8 @@ class Connection {
 
   // Blocks until a debugger connects; false when accept fails.
   bool accept();
+  // Without blocking: accept() when a debugger is waiting to connect.
+  bool accept_pending();
   bool connected() const { return fd_ >= 0; }
   void set_no_ack() { no_ack_ = true; }
 

@@ -1,6 +1,7 @@
 // GDB `monitor` commands (qRcmd): the built-in ones about the harts, then
 // those the platform adds (GdbServer::set_monitor: windows, statistics).
 // Output travels as console-output packets (O...), then OK.
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -68,6 +69,8 @@ bool GdbServer::builtin_monitor(const std::string& command, std::string& out) {
           "monitor registers      the integer registers of every hart GDB sees (QEMU's info registers -a)\n"
           "monitor xp ADDR [LEN]  LEN bytes (default 64, at most 4096) of memory as the current hart sees it, by\n"
           "                       physical address (QEMU's xp)\n"
+          "monitor x ADDR [LEN]   the same by virtual address, through the current hart's satp (QEMU's x); the\n"
+          "                       walk changes nothing (no TLB fill, no A/D bits, no counters)\n"
           "monitor reset          every hart back to the registers it started with (memory is not reloaded)\n";
     std::string more;
     if (monitor_ && monitor_("help", more)) out += more;
@@ -106,6 +109,33 @@ bool GdbServer::builtin_monitor(const std::string& command, std::string& out) {
     out = current_hart().debug_read(addr, b.data(), static_cast<unsigned>(len))
               ? hex_dump(addr, b)
               : "cannot read " + std::to_string(len) + " bytes at " + hex(addr) + " (not memory in the hart's view)\n";
+    return true;
+  }
+  if (command == "x" || command.rfind("x ", 0) == 0) {
+    uint64_t va = 0, len = 0;
+    if (!parse_range(command.substr(1), va, len) || len == 0 || len > 4096) {
+      out = "usage: monitor x ADDR [LEN]  (LEN 1..4096, default 64)\n";
+      return true;
+    }
+    Hart& h = current_hart();
+    std::vector<uint8_t> b(len);
+    // Page by page: consecutive virtual pages need not be consecutive physical ones.
+    for (uint64_t done = 0; done < len;) {
+      const uint64_t at = va + done, n = std::min(len - done, 4096 - (at & 4095));
+      uint64_t pa = 0;
+      std::string why;
+      if (!h.debug_translate(at, pa, why)) {
+        out = "virtual " + hex(at) + ": " + why + " (satp " + hex(h.state().satp) + ")\n";
+        return true;
+      }
+      if (!h.debug_read(pa, b.data() + done, static_cast<unsigned>(n))) {
+        out = "virtual " + hex(at) + " (physical " + hex(pa) + "): cannot read " + std::to_string(n) +
+              " bytes (not memory in the hart's view)\n";
+        return true;
+      }
+      done += n;
+    }
+    out = hex_dump(va, b);
     return true;
   }
   if (command == "reset") {

@@ -46,6 +46,7 @@ GdbServer::GdbServer(HartCluster& harts, unsigned port)
 GdbServer::~GdbServer() = default;
 
 void GdbServer::attach() {
+  if (while_running_) return;
   if (first_instruction_stop_) {
     attach_at_first_instruction();
     return;
@@ -55,8 +56,31 @@ void GdbServer::attach() {
 }
 
 void GdbServer::attach_at_first_instruction() {
+  if (while_running_) return;
   wait_first_ = true;
   for (unsigned h = 0; h < harts_.num_harts(); ++h) harts_.hart(h).set_debug_hook(this);
+}
+
+void GdbServer::attach_while_running() {
+  while_running_ = true;
+  std::fprintf(stderr, "accel-vp: gdb may attach on 127.0.0.1:%u (target remote :%u); the run goes on\n", port(), port());
+  std::fflush(stderr);
+}
+
+void GdbServer::poll_attach() {
+  if (!while_running_ || attached_ || !conn_.accept_pending()) return;
+  attached_ = true;
+  for (unsigned h = 0; h < harts_.num_harts(); ++h) harts_.hart(h).set_debug_hook(this);
+  g_thread_ = 1;
+  for (unsigned t = 1; t <= threads_; ++t)
+    if (!harts_.hart(t - 1).idle()) {
+      g_thread_ = t;
+      break;
+    }
+  stop_reply_ = "T05thread:" + thread_id(static_cast<uint64_t>(g_thread_)) + ";";
+  const Resume how = serve(false);
+  if (how == Resume::Step) step_hart_ = static_cast<int>(g_thread_ - 1);
+  if (how == Resume::Kill) sc_core::sc_stop();
 }
 
 void GdbServer::accept_and_serve(Hart* first) {

@@ -34,6 +34,14 @@ class GdbServer : public HartDebugHook {
   // (with set_first_instruction_stop: as attach_at_first_instruction).
   void attach();
   void set_first_instruction_stop(bool on) { first_instruction_stop_ = on; }
+  // QEMU's -s without -S: the run starts at once (attach() and
+  // attach_at_first_instruction() do not wait) and poll_attach(), called
+  // between chunks of the run, takes a debugger that connected meanwhile.
+  void attach_while_running();
+  // With attach_while_running: a debugger waiting to connect is accepted,
+  // every hart stops where it is (all at the end of one chunk of the run)
+  // and the debugger is served until it resumes. Nothing otherwise.
+  void poll_attach();
   // Waits for the debugger when the first hart is about to execute its first
   // instruction (QEMU's -S): the harts are set up, the pc is their entry.
   void attach_at_first_instruction();
@@ -73,6 +81,7 @@ class GdbServer : public HartDebugHook {
   gdb::Connection conn_;
   unsigned threads_;
   bool attached_ = false, interrupted_ = false, wait_first_ = false, first_instruction_stop_ = false;
+  bool while_running_ = false;
   // Each hart's registers at the first instruction the server saw it run (monitor reset).
   std::vector<std::optional<rv::HartState>> start_states_;
   std::set<uint64_t> breakpoints_;

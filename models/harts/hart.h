@@ -91,6 +91,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // Debug-path memory access through the hart's own view (no timing).
   bool debug_read(uint64_t addr, void* dst, unsigned len);
   bool debug_write(uint64_t addr, const void* src, unsigned len);
+  // The debugger's view of a virtual address through the current satp
+  // (hart_mmu.cpp): a page walk that fills no TLB entry, sets no A/D bit and
+  // counts nothing; no permission check. satp Bare: the address itself.
+  // False (with the reason in `why`) when the address does not translate.
+  bool debug_translate(uint64_t va, uint64_t& pa, std::string& why);
 
   uint64_t instructions() const { return s_.minstret; }
   // mhpmcounter`n` (3..31): 3..17 count RefSi's performance events (perf_events.h).
@@ -272,6 +277,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t translate_data(uint64_t va, unsigned len, unsigned access, rv::Priv p, bool* page_ok = nullptr);
   uint64_t translate(uint64_t va, unsigned access, rv::Priv p);  // page tables only
   rv::TlbEntry walk(uint64_t va, unsigned access, rv::Priv p, uint16_t asid);
+  // The walk itself; kDebug: debug_translate's (debug reads, no check of
+  // `access`, no A/D update, no statistics).
+  template <bool kDebug>
+  rv::TlbEntry walk_tables(uint64_t va, unsigned access, rv::Priv p, uint16_t asid);
   bool pte_permits(uint64_t flags, unsigned access, rv::Priv p) const;
   uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval);
   // A data access at a physical address outside the fast regions: DMI, a

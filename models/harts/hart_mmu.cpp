@@ -111,15 +111,25 @@ uint64_t Hart::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cau
   return v;
 }
 
-// The page-table walk of the privileged spec (section "Virtual Address Translation Process").
 TlbEntry Hart::walk(uint64_t va, unsigned access, Priv p, uint16_t asid) {
   ++mmu_stats_.page_walks;
+  return walk_tables<false>(va, access, p, asid);
+}
+
+// The page-table walk of the privileged spec (section "Virtual Address Translation Process").
+template <bool kDebug>
+TlbEntry Hart::walk_tables(uint64_t va, unsigned access, Priv p, uint16_t asid) {
   const unsigned levels = (s_.satp >> 60) == kSatpSv39 ? 3 : 4;
   const uint64_t pf = page_fault(access), af = access_fault(access);
   uint64_t table = (s_.satp & kPpnMask) * kPage;
   for (int i = static_cast<int>(levels) - 1; i >= 0; --i) {
     const uint64_t pte_addr = table + ((va >> (12 + 9 * i)) & 511) * 8;
-    uint64_t pte = pte_access(pte_addr, nullptr, af, va);
+    uint64_t pte = 0;
+    if constexpr (kDebug) {
+      if (!debug_read(pte_addr, &pte, 8)) throw TrapException{af, pte_addr};
+    } else {
+      pte = pte_access(pte_addr, nullptr, af, va);
+    }
     // Invalid, W without R, or bits 60:54 set (reserved); N (Svnapot) and
     // PBMT (Svpbmt) only in a leaf, below.
     if (!(pte & V) || (!(pte & R) && (pte & W)) || ((pte >> 54) & 0x7F)) throw TrapException{pf, va};
@@ -133,7 +143,7 @@ TlbEntry Hart::walk(uint64_t va, unsigned access, Priv p, uint16_t asid) {
     }
     // PBMT 3 is reserved, and without menvcfg.PBMTE the field is.
     if (pbmt == 3 || (pbmt && !(s_.menvcfg & envcfg::PBMTE))) throw TrapException{pf, va};
-    if (!pte_permits(pte, access, p)) throw TrapException{pf, va};
+    if (!kDebug && !pte_permits(pte, access, p)) throw TrapException{pf, va};
     if (i > 0 && (ppn & ((1ull << (9 * i)) - 1))) throw TrapException{pf, va};  // misaligned superpage
     // Svnapot: only 64 KiB pages (a 4 KiB leaf with ppn[3:0] = 1000) are
     // defined; the page of the range that va falls in.
@@ -141,7 +151,7 @@ TlbEntry Hart::walk(uint64_t va, unsigned access, Priv p, uint16_t asid) {
       if (i > 0 || (ppn & 0xF) != 8) throw TrapException{pf, va};
       ppn = (ppn & ~0xFull) | ((va >> 12) & 0xF);
     }
-    const uint64_t updated = pte | A | ((access & kAccessWrite) ? D : 0);
+    const uint64_t updated = kDebug ? pte : pte | A | ((access & kAccessWrite) ? D : 0);
     if (updated != pte) pte = pte_access(pte_addr, &updated, af, va);
     TlbEntry e;
     e.tag = va >> (12 + 9 * i);
@@ -154,6 +164,25 @@ TlbEntry Hart::walk(uint64_t va, unsigned access, Priv p, uint16_t asid) {
     return e;
   }
   throw TrapException{pf, va};  // no leaf at level 0
+}
+
+bool Hart::debug_translate(uint64_t va, uint64_t& pa, std::string& why) {
+  if (!vm_on()) {
+    pa = va;
+    return true;
+  }
+  const unsigned bits = (s_.satp >> 60) == kSatpSv39 ? 39 : 48;
+  if (static_cast<uint64_t>(static_cast<int64_t>(va << (64 - bits)) >> (64 - bits)) != va) {
+    why = "not a canonical Sv" + std::to_string(bits) + " address";
+    return false;
+  }
+  try {
+    pa = walk_tables<true>(va, kAccessRead, s_.priv, static_cast<uint16_t>(s_.satp >> 44)).pa(va);
+    return true;
+  } catch (const TrapException& t) {
+    why = t.cause == kLoadAccessFault ? "a page-table entry is not readable memory" : "no valid mapping (page fault)";
+    return false;
+  }
 }
 
 uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {

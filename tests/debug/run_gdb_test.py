@@ -9,7 +9,9 @@ address and runs it through the command processor) with the kernel ELF in
 GDB: break at the kernel symbol (the first hart stops; the others wait at
 the same breakpoint), delete it, step to the next line, print the argument
 and the element it wrote, read code through the window, continue to the end; the
-workload must still pass."""
+workload must still pass.
+virtual-memory: `monitor x` through the hart's satp (gdb_paged.c).
+attach-running: `--gdb-no-wait`, a debugger attaching to a running program."""
 import re
 import socket
 import struct
@@ -98,6 +100,32 @@ elif mode == "qemu-like":
     if "Thread 3" in out:
         missing.append("only 2 threads")
     if missing or not re.search(r"== accel-vp summary: elf:.*\n.*exit code", sim_out) or "killed by the debugger" not in sim_out:
+        print("FAIL: missing", missing, "accel-vp exit", code)
+        sys.exit(1)
+elif mode == "virtual-memory":
+    # monitor x reads through the hart's satp (gdb_paged.c): across a page
+    # boundary into a page mapped elsewhere, without setting the A bit of the
+    # PTEs it walks or counting a walk; an unmapped address is named.
+    out, sim_out, code = run(accel_vp, ["run", "--elf", elf, "--harts", "1"], elf, gdb, [
+        "break paged_ready", "continue", "p/x l0[0]", "monitor x 0x200000ff0 32", "monitor x 0x300000000 8",
+        "monitor x", "p/x l0[0]", "monitor stats page_walks", "continue"])
+    check(out, sim_out, code, [
+        r"Breakpoint 1, paged_ready", r"\$1 = 0x[0-9a-f]+03\n",
+        r"0x000200000ff0: f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 fa fb fc fd fe ff",
+        r"0x000200001000: ff fe fd fc fb fa f9 f8 f7 f6 f5 f4 f3 f2 f1 f0",
+        r"virtual 0x300000000: no valid mapping \(page fault\) \(satp 0x8[0-9a-f]+\)",
+        r"usage: monitor x ADDR \[LEN\]", r"\$2 = 0x[0-9a-f]+03\n", r"page_walks = 0 ", r"exited normally"], r"")
+elif mode == "attach-running":
+    # --gdb-no-wait: the program runs at once; the server looks for a
+    # debugger only between chunks of the run, so at least one chunk ran
+    # before gdb-multiarch attaches (spins > 0); the harts stop where they
+    # are, statistics are live, and `kill` ends the run.
+    out, sim_out, code = run(accel_vp, ["--gdb-no-wait", "run", "--elf", elf, "--harts", "2"], elf, gdb, [
+        "info threads", "p spins > 0", "monitor stats hart0.instructions", "kill"])
+    patterns = [r"\* 1\s+Thread 1 \(hart 0 \(running\)\)", r"\$1 = 1\n",
+                r"harts\.hart0\.instructions = [1-9]\d* instructions", r"\[Inferior 1 \(Remote target\) killed\]"]
+    missing = [p for p in patterns if not re.search(p, out)]
+    if missing or "killed by the debugger" not in sim_out:
         print("FAIL: missing", missing, "accel-vp exit", code)
         sys.exit(1)
 elif mode == "packets":

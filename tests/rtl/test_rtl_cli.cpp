@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -116,4 +117,96 @@ TEST(RtlCli, RtlVcdWithTheTlmDecoderIsAConfigurationError) {
   const auto r = run_accel_vp("-o rtl_cli_tlm --rtl-vcd rtl_cli_tlm.vcd cmdbuf rtl_cli_tlm.bin");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("cmp.rtl_vcd"), std::string::npos) << r.out;
+}
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+// The report's line that starts with `label` (after its indentation).
+std::string report_line(const std::string& report, const std::string& label) {
+  std::istringstream lines(report);
+  for (std::string l; std::getline(lines, l);)
+    if (l.find(label) != std::string::npos) return l;
+  return "";
+}
+
+// The count of the user coverage point `name` in a Verilator .dat (-1: absent).
+long long user_point(const std::string& dat, const std::string& name) {
+  std::istringstream lines(read_text(dat));
+  for (std::string l; std::getline(lines, l);)
+    if (l.find("v_user") != std::string::npos && l.find(std::string("\2") + name + "\1") != std::string::npos)
+      return std::stoll(l.substr(l.rfind('\'') + 1));
+  return -1;
+}
+
+// verilator_coverage's exit status and output on `args`.
+std::pair<int, std::string> verilator_coverage(const std::string& args) {
+  FILE* p = popen(("verilator_coverage " + args + " 2>&1").c_str(), "r");
+  std::string out;
+  std::array<char, 512> buf{};
+  while (p && std::fgets(buf.data(), buf.size(), p)) out += buf.data();
+  const int status = p ? pclose(p) : -1;
+  return {status, out};
+}
+
+}  // namespace
+
+// --rtl-coverage: the coverage build of the decoder writes a .dat that
+// verilator_coverage reads; the report beside it names the opcodes the
+// buffer never used (COPY_MEM64) and not those it did (WRITE_REG64).
+TEST(RtlCli, RtlCoverageWritesAVerilatorDatAndTheUnexercisedOpcodes) {
+  write_buffer("rtl_cov.bin");
+  for (const char* f : {"rtl_cov.dat", "rtl_cov.dat.txt"}) std::remove(f);
+  const auto r = run_accel_vp("-o rtl_cov --set cmp.decoder=rtl --rtl-coverage rtl_cov.dat cmdbuf rtl_cov.bin");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto [status, out] = verilator_coverage("--annotate rtl_cov_annotated rtl_cov.dat");
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("Total coverage"), std::string::npos) << out;
+  EXPECT_EQ(user_point("rtl_cov.dat", "cov_op_WRITE_REG64"), 1);
+  EXPECT_EQ(user_point("rtl_cov.dat", "cov_op_COPY_MEM64"), 0);
+  const std::string report = read_text("rtl_cov.dat.txt");
+  const std::string never = report_line(report, "opcodes never decoded");
+  EXPECT_NE(never.find("COPY_MEM64"), std::string::npos) << report;
+  EXPECT_EQ(never.find("WRITE_REG64"), std::string::npos) << report;
+  EXPECT_NE(report_line(report, "opcodes decoded").find("STORE_REG64"), std::string::npos) << report;
+  EXPECT_NE(report_line(report, "error paths never taken").find("BAD_HEADER"), std::string::npos) << report;
+  // The summary says the same at the end of the run.
+  EXPECT_NE(report_line(r.out, "opcodes never decoded").find("COPY_MEM64"), std::string::npos) << r.out;
+  std::ifstream mf("rtl_cov/manifest.json");
+  const auto m = nlohmann::json::parse(mf);
+  EXPECT_EQ(m["outputs"]["rtl_coverage"], "rtl_cov.dat");
+  EXPECT_GT(m["rtl_coverage"]["toggle_points_hit"].get<unsigned>(), 0u);
+}
+
+TEST(RtlCli, RtlCoverageWithTheTlmDecoderOrAnUnwritableFileIsAnError) {
+  write_buffer("rtl_cov_tlm.bin");
+  auto r = run_accel_vp("-o rtl_cov_tlm --rtl-coverage rtl_cov_tlm.dat cmdbuf rtl_cov_tlm.bin");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("cmp.rtl_coverage (--rtl-coverage): needs cmp.decoder=rtl or lockstep"), std::string::npos) << r.out;
+  r = run_accel_vp("-o rtl_cov_tlm --set cmp.decoder=rtl --rtl-coverage no_such_dir/x.dat cmdbuf rtl_cov_tlm.bin");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("no_such_dir/x.dat: cannot write the RTL coverage file"), std::string::npos) << r.out;
+}
+
+// A sweep gives each point its own .dat and sums them into FILE.
+TEST(RtlCli, RtlCoverageOfASweepMergesItsPoints) {
+  std::filesystem::remove_all("rtl_cov_sweep");
+  std::remove("rtl_cov_sweep.dat");
+  const auto r = run_accel_vp("-o rtl_cov_sweep --set cmp.decoder=rtl --rtl-coverage rtl_cov_sweep.dat sweep --jobs 1 "
+                              "--param cmp.launch_latency=20ns,40ns --metrics simulated_time_ns");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::vector<std::string> points;
+  for (const auto& e : std::filesystem::recursive_directory_iterator("rtl_cov_sweep"))
+    if (e.path().filename() == "rtl_coverage.dat") points.push_back(e.path().string());
+  ASSERT_EQ(points.size(), 2u) << r.out;
+  const long long one = user_point(points[0], "cov_op_FINISH");
+  ASSERT_GT(one, 0);
+  EXPECT_EQ(user_point("rtl_cov_sweep.dat", "cov_op_FINISH"), one + user_point(points[1], "cov_op_FINISH"));
+  EXPECT_EQ(verilator_coverage("--annotate rtl_cov_sweep_annotated rtl_cov_sweep.dat").first, 0);
+  EXPECT_NE(r.out.find("rtl coverage of 2 points: rtl_cov_sweep.dat"), std::string::npos) << r.out;
+  EXPECT_NE(report_line(read_text("rtl_cov_sweep.dat.txt"), "opcodes never decoded"), "");
 }
