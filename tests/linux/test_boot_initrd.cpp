@@ -72,5 +72,5 @@ TEST(BootInitrd, BadUsesAreErrors) {
                "needs the generated device tree");
   // A kernel just below the device tree (2 MiB below the end of the 2 GiB DRAM): no room after it.
   expect_error("boot --firmware fw_806.bin --kernel kernel_raw.bin --kernel-addr 0xbfc00000 --initrd initrd_42.bin",
-               "do not fit in device memory");
+               "do not fit in memory below the device tree");
 }
