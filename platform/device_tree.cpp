@@ -54,7 +54,8 @@ std::string hex(uint64_t v) {
   return b;
 }
 
-const Router::Range& range(const Platform& p, const std::string& name) {
+// A copy: ranges() builds its list on every call.
+Router::Range range(const Platform& p, const std::string& name) {
   for (const auto& r : p.bus.ranges())
     if (r.name == name) return r;
   throw std::runtime_error("device tree: no address range " + name);
