@@ -24,6 +24,9 @@ typedef struct {
 } avp_lower_trap_record;
 static volatile avp_lower_trap_record avp_lower_trap;
 
+// The mcounteren the lower mode runs with (default: every counter readable).
+static volatile uint64_t avp_lower_mcounteren = ~0ull;
+
 static jmp_buf avp_lower_back;
 static uint64_t (*volatile avp_lower_fn)(uint64_t);
 static volatile uint64_t avp_lower_arg, avp_lower_result;
@@ -51,7 +54,7 @@ static void __attribute__((noreturn)) avp_lower_entry(void) {
 static uint64_t avp_run_lower(unsigned mode, uint64_t satp_value, uint64_t (*fn)(uint64_t), uint64_t arg) {
   avp_lower_fn = fn;
   avp_lower_arg = arg;
-  avp_csr_write(mcounteren, ~0ull);
+  avp_csr_write(mcounteren, avp_lower_mcounteren);
   const uint64_t old_mtvec = avp_csr_read(mtvec);
   if (setjmp(avp_lower_back) == 0) {
     avp_csr_write(mtvec, (uint64_t)avp_lower_m_trap);

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Pointer chases read with mcycle against their closed form.
+
+Runs a device program that prints lines
+  chase <bytes> bytes: loads <n> cycles <c> ...
+(tests/harts/hpm_counters.c, sw/device/examples/lat_mem_rd.c), takes the run's
+effective parameters from its manifest, and checks each working set's cycles
+per load against the closed form of the hart and memory models
+(docs/timing.md, "Closed-form check"):
+
+  per load = cycles.load + (cycles.alu + cycles.branch) / 16      (the loop: 16 loads, addi, bnez)
+           + dcache.hit_latency / clock                           (working set <= dcache.size)
+           + (dcache.miss_latency + bus.dram.latency + dram.read_latency
+              + line / bus.dram.bandwidth) / clock                (working set >= 2 x dcache.size)
+
+within MARGIN (relative). Working sets between the two are not checked
+(set conflicts depend on the addresses). With DRAM banks (dram.banks > 0) a
+working set of at most banks x dram.row_bytes keeps its rows open (row hits
+only); a larger one pays dram.precharge_latency + dram.activate_latency once
+per row, (tRP + tRCD) x line / row_bytes per load.
+
+  chase_closed_form.py ACCEL_VP ELF WORKDIR [--set name=value ...] [--trace CATEGORIES] [--hpm]
+
+--trace runs with accel-vp's text trace on (to the null device), which puts
+the hart on the observed interpreter loop: mcycle must not depend on the
+execution engine.
+
+--hpm: the program is hpm_counters.c; also checks its event counters against
+the chase (hits, misses, memory stall cycles) and the counters it read just
+before its statistics dump against the dumped statistics."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+MARGIN = 0.01  # the measurement window's few extra instructions (counter reads, call) over >= 4096 loads
+
+TIME_UNITS = {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1.0, "ps": 1e-3, "fs": 1e-6}
+
+
+def ns(value):
+    number, unit = str(value).split()
+    return float(number) * TIME_UNITS[unit]
+
+
+def loop_cycles(p):
+    return p["harts.cycles.load"] + (p["harts.cycles.alu"] + p["harts.cycles.branch"]) / 16.0
+
+
+def memory_cycles(p, bytes_):
+    """The memory stall of one load of a chase over bytes_ (None between L1 and 2 x L1) and where it is served."""
+    clock = ns(p["harts.clock_period"])
+    size = p["harts.dcache.size"]
+    if size and bytes_ <= size:
+        return ns(p["harts.dcache.hit_latency"]) / clock, "L1 hit"
+    if size and bytes_ < 2 * size:
+        return None, "between"
+    line = p["harts.dcache.line"] if size else 8
+    bandwidth = p["bus.dram.bandwidth"]
+    fill = ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) + (line / bandwidth if bandwidth else 0.0)
+    miss = ns(p["harts.dcache.miss_latency"]) if size else 0.0
+    banks, row = p.get("dram.banks", 0), p.get("dram.row_bytes", 0)
+    if not banks:
+        return (miss + fill) / clock, "memory"
+    if bytes_ <= banks * row:  # every row of the working set stays open in its bank
+        return (miss + fill) / clock, "memory, row hits"
+    # Each row's first line finds its bank with another row open (tRP + tRCD); the rest hit.
+    conflict = ns(p["dram.precharge_latency"]) + ns(p["dram.activate_latency"])
+    return (miss + fill + conflict * line / row) / clock, "memory, a row conflict per row"
+
+
+def closed_form(p, bytes_):
+    stall, where = memory_cycles(p, bytes_)
+    return (None if stall is None else loop_cycles(p) + stall), where
+
+
+def main():
+    accel_vp, elf, workdir = sys.argv[1:4]
+    sets = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--set"]
+    trace = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--trace"]
+    config = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--config"]
+    hpm = "--hpm" in sys.argv
+    variant = "_".join(re.sub(r"\W", "", s) for s in config + sets + trace)
+    out_dir = os.path.join(workdir, "chase_" + os.path.basename(elf).split(".")[0] + (("_" + variant) if variant else ""))
+    cmd = [accel_vp, "--no-progress", "-o", out_dir]
+    if trace:
+        cmd += ["--trace", trace[0], "--trace-file", os.devnull]
+    if config:
+        cmd += ["--config", config[0]]
+    for s in sets:
+        cmd += ["--set", s]
+    proc = subprocess.run(cmd + ["run", "--elf", elf], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=600)
+    if proc.returncode != 0:
+        print(proc.stdout)
+        print("chase_closed_form: FAILED (exit %d)" % proc.returncode)
+        return 1
+    manifest = json.load(open(os.path.join(out_dir, "manifest.json")))
+    p = manifest["parameters"]
+    failures = []
+    chases = []
+    for m in re.finditer(r"chase (\d+) bytes: loads (\d+) cycles (\d+) instret (\d+)(.*)", proc.stdout):
+        bytes_, loads, cycles, instret = (int(m.group(i)) for i in range(1, 5))
+        extra = dict((k, int(v)) for k, v in re.findall(r"(\w+) (\d+)", m.group(5)))
+        chases.append((bytes_, loads, cycles, instret, extra))
+        want, where = closed_form(p, bytes_)
+        got = cycles / loads
+        line = "%8d bytes: %7.2f cycles/load" % (bytes_, got)
+        if want is None:
+            print(line + "  (between L1 and 2 x L1: not checked)")
+            continue
+        print(line + "  closed form %7.2f (%s)" % (want, where))
+        if abs(got - want) > MARGIN * want:
+            failures.append("%d bytes: %.3f cycles per load, closed form %.3f (%s)" % (bytes_, got, want, where))
+    if not chases:
+        failures.append("no chase lines in the output")
+    if hpm:
+        failures += check_hpm(p, chases, proc.stdout, out_dir)
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        print(proc.stdout)
+    print("chase_closed_form: " + ("FAILED" if failures else "OK"))
+    return 1 if failures else 0
+
+
+def check_hpm(p, chases, out, out_dir):
+    failures = []
+    if "hpm_counters: checks OK" not in out:
+        failures.append("the program's own checks failed")
+    clock = ns(p["harts.clock_period"])
+    for bytes_, loads, cycles, instret, e in chases:
+        l1 = bytes_ <= p["harts.dcache.size"]
+        # The window holds the loads, 2 loop instructions per 16, and a few counter reads and call instructions.
+        if not 0 <= instret - loads * 18 // 16 <= 16:
+            failures.append("%d bytes: %d instructions for %d loads" % (bytes_, instret, loads))
+        hits, misses = (loads, 0) if l1 else (0, loads)
+        if not (hits <= e["dcache_hits"] <= hits + 4 and misses <= e["dcache_misses"] <= misses + 4):
+            failures.append("%d bytes: D-cache events %d hits %d misses, expected %d and %d" %
+                            (bytes_, e["dcache_hits"], e["dcache_misses"], hits, misses))
+        stall = loads * memory_cycles(p, bytes_)[0]
+        if abs(e["stall_memory"] - stall) > MARGIN * stall:
+            failures.append("%d bytes: %d memory stall cycles, closed form %.0f" % (bytes_, e["stall_memory"], stall))
+    m = re.search(r"at dump: mcycle (\d+) minstret (\d+) dcache_hits (\d+) dcache_misses (\d+) stall_memory (\d+) "
+                  r"icache_misses (\d+)", out)
+    report = json.load(open(os.path.join(out_dir, "report.json")))
+    if not m or not report.get("dumps"):
+        return failures + ["no counters at the dump, or no dump"]
+    mcycle, minstret, dhits, dmisses, stall, imisses = (int(g) for g in m.groups())
+    st = report["dumps"][0]["units"]["harts.hart0"]["counters"]
+    value = lambda name: st[name]["value"]
+    system = p["harts.cycles.system"]
+    # The dump is taken at the store after six counter reads: mcycle was read by the first,
+    # minstret by the second (the first had retired).
+    expect = [("active_cycles", value("active_cycles"), mcycle + 6 * system),
+              ("instructions", value("instructions"), minstret + 5),
+              ("dcache_hits", value("dcache_hits"), dhits),
+              ("dcache_misses", value("dcache_misses"), dmisses),
+              ("stall_memory / clock", int(value("stall_memory") * 1e-3 / clock), stall),
+              ("icache_misses", value("icache_misses"), imisses)]
+    for name, stat, counter in expect:
+        print("at dump: %-22s statistic %12d  counter %12d" % (name, stat, counter))
+        if stat != counter:
+            failures.append("%s: statistic %d, counter %d" % (name, stat, counter))
+    return failures
+
+
+if __name__ == "__main__":
+    sys.exit(main())
