@@ -1,11 +1,12 @@
 // The counter CSRs as hardware has them (docs/harts.md, "Performance
 // counters"): mcycle counts every hart clock, stalls included (pointer
 // chases of 1 KiB and 1 MiB, whose per-load cycles hpm_counters.py compares
-// with the cache model's parameters); mhpmevent selects what an
+// with the cache model's parameters, chase_closed_form.py); mhpmevent selects what an
 // mhpmcounter counts (WARL), mcountinhibit stops counters, and S/U-mode
 // reads of the counters follow mcounteren/scounteren (an illegal
-// instruction otherwise). Last, the counters are read just before a
-// statistics dump, which hpm_counters.py compares them with.
+// instruction otherwise). The counters are read just before a reset of the
+// statistics and just before a dump of them: chase_closed_form.py --hpm
+// compares the differences with the dumped statistics.
 #include <stdint.h>
 
 #include "avp/csr.h"
@@ -107,25 +108,42 @@ static void check_counter_enables(void) {
 }
 
 static void check_events_and_inhibit(void) {
-  avp_csr_write(mhpmevent6, 1000);  // not an event: WARL, reads AVP_HPM_NONE and counts nothing
-  CHECK(avp_csr_read(mhpmevent6) == AVP_HPM_NONE, "mhpmevent6 after writing 1000: %lu\n", (unsigned long)avp_csr_read(mhpmevent6));
-  avp_csr_write(mhpmcounter6, 7);
+  avp_csr_write(mhpmevent9, 1000);  // not an event: WARL, reads AVP_HPM_NONE and counts nothing
+  CHECK(avp_csr_read(mhpmevent9) == AVP_HPM_NONE, "mhpmevent9 after writing 1000: %lu\n", (unsigned long)avp_csr_read(mhpmevent9));
+  avp_csr_write(mhpmcounter9, 7);
   chase(build_chain(1024), 4);
-  CHECK(avp_csr_read(mhpmcounter6) == 7, "a counter of no event moved\n");
-  avp_csr_write(mhpmevent6, AVP_HPM_LOADS);  // counts on from its value
+  CHECK(avp_csr_read(mhpmcounter9) == 7, "a counter of no event moved\n");
+  avp_csr_write(mhpmevent9, AVP_HPM_LOADS);  // counts on from its value
   chase(chase_buf, 4);
-  CHECK(avp_csr_read(mhpmcounter6) == 7 + 64, "mhpmcounter6 counting loads: %lu\n", (unsigned long)avp_csr_read(mhpmcounter6));
+  CHECK(avp_csr_read(mhpmcounter9) == 7 + 64, "mhpmcounter9 counting loads: %lu\n", (unsigned long)avp_csr_read(mhpmcounter9));
   // mcountinhibit stops mcycle, minstret and an event counter where they are; clearing it lets them go on.
-  avp_csr_write(mcountinhibit, 1 | 4 | (1u << 6));
-  const uint64_t c = avp_csr_read(mcycle), i = avp_csr_read(minstret), e = avp_csr_read(mhpmcounter6);
+  avp_csr_write(mcountinhibit, 1 | 4 | (1u << 9));
+  const uint64_t c = avp_csr_read(mcycle), i = avp_csr_read(minstret), e = avp_csr_read(mhpmcounter9);
   chase(chase_buf, 4);
-  CHECK(avp_csr_read(mcycle) == c && avp_csr_read(minstret) == i && avp_csr_read(mhpmcounter6) == e,
+  CHECK(avp_csr_read(mcycle) == c && avp_csr_read(minstret) == i && avp_csr_read(mhpmcounter9) == e,
         "an inhibited counter moved\n");
   avp_csr_write(mcountinhibit, 0);
   chase(chase_buf, 4);
-  CHECK(avp_csr_read(mcycle) > c && avp_csr_read(minstret) > i && avp_csr_read(mhpmcounter6) == e + 64,
+  CHECK(avp_csr_read(mcycle) > c && avp_csr_read(minstret) > i && avp_csr_read(mhpmcounter9) == e + 64,
         "a counter did not go on after mcountinhibit was cleared\n");
-  avp_csr_write(mhpmevent6, AVP_HPM_NONE);
+  avp_csr_write(mhpmevent9, AVP_HPM_NONE);
+}
+
+// Reads mcycle, minstret and mhpmcounter3..6 into v[0..5], then writes `op` to STATS_CONTROL: no data
+// access in between, and the same instructions (in one I-cache line) each time, so a difference of
+// two such reads spans exactly what the statistics count between the two writes (the code warm
+// in the I-cache: one copy, run once before the first read that counts).
+static void __attribute__((noinline)) read_then_control(uint64_t v[6], uint64_t op) {
+  volatile uint64_t* control = (volatile uint64_t*)(uintptr_t)(AVP_PERF_BASE + AVP_PERF_STATS_CONTROL);
+  uint64_t c, n, h, m, s, im;
+  __asm__ volatile(
+      ".balign 64\n"
+      "csrr %0, mcycle\n csrr %1, minstret\n csrr %2, mhpmcounter3\n csrr %3, mhpmcounter4\n"
+      "csrr %4, mhpmcounter5\n csrr %5, mhpmcounter6\n sd %7, 0(%6)\n"
+      : "=&r"(c), "=&r"(n), "=&r"(h), "=&r"(m), "=&r"(s), "=&r"(im)
+      : "r"(control), "r"(op)
+      : "memory");
+  v[0] = c, v[1] = n, v[2] = h, v[3] = m, v[4] = s, v[5] = im;
 }
 
 int main(int hart) {
@@ -133,28 +151,23 @@ int main(int hart) {
   avp_csr_write(mhpmevent3, AVP_HPM_DCACHE_HITS);
   avp_csr_write(mhpmevent4, AVP_HPM_DCACHE_MISSES);
   avp_csr_write(mhpmevent5, AVP_HPM_STALL_MEMORY);
+  avp_csr_write(mhpmevent6, AVP_HPM_ICACHE_MISSES);
   CHECK(avp_csr_read(mhpmevent4) == AVP_HPM_DCACHE_MISSES, "mhpmevent4 reads %lu\n", (unsigned long)avp_csr_read(mhpmevent4));
   CHECK(avp_csr_read(mhpmevent7) == AVP_HPM_LOADS_16B, "mhpmevent7 at reset reads %lu\n", (unsigned long)avp_csr_read(mhpmevent7));
+  check_events_and_inhibit();  // before the counters are compared: it stops some of them
+  // The counters against the statistics: from a reset of the statistics to a dump of them.
+  static uint64_t at_reset[6], at_dump[6];
+  read_then_control(at_reset, AVP_STATS_RESET);
+  read_then_control(at_reset, AVP_STATS_RESET);
   measure(1024);
   measure(1u << 20);
-  check_events_and_inhibit();
   check_counter_enables();
+  read_then_control(at_dump, AVP_STATS_DUMP);
+  avp_printf("from reset to dump: mcycle %lu minstret %lu dcache_hits %lu dcache_misses %lu stall_memory %lu "
+             "icache_misses %lu\n",
+             (unsigned long)(at_dump[0] - at_reset[0]), (unsigned long)(at_dump[1] - at_reset[1]),
+             (unsigned long)(at_dump[2] - at_reset[2]), (unsigned long)(at_dump[3] - at_reset[3]),
+             (unsigned long)(at_dump[4] - at_reset[4]), (unsigned long)(at_dump[5] - at_reset[5]));
   avp_printf(ok ? "hpm_counters: checks OK\n" : "hpm_counters: FAILED\n");
-  // The counters against the statistics: read, then dump (no data access in between).
-  avp_csr_write(mhpmevent6, AVP_HPM_ICACHE_MISSES);
-  avp_csr_write(mhpmevent7, AVP_HPM_STALL_FETCH);
-  static uint64_t at_dump[8];
-  volatile uint64_t* control = (volatile uint64_t*)(uintptr_t)(AVP_PERF_BASE + AVP_PERF_STATS_CONTROL);
-  uint64_t c, n, h, m, s, im;
-  __asm__ volatile(
-      "csrr %0, mcycle\n csrr %1, minstret\n csrr %2, mhpmcounter3\n csrr %3, mhpmcounter4\n"
-      "csrr %4, mhpmcounter5\n csrr %5, mhpmcounter6\n sd %7, 0(%6)\n"
-      : "=&r"(c), "=&r"(n), "=&r"(h), "=&r"(m), "=&r"(s), "=&r"(im)
-      : "r"(control), "r"((uint64_t)AVP_STATS_DUMP)
-      : "memory");
-  at_dump[0] = c, at_dump[1] = n, at_dump[2] = h, at_dump[3] = m, at_dump[4] = s, at_dump[5] = im;
-  avp_printf("at dump: mcycle %lu minstret %lu dcache_hits %lu dcache_misses %lu stall_memory %lu icache_misses %lu\n",
-             (unsigned long)at_dump[0], (unsigned long)at_dump[1], (unsigned long)at_dump[2], (unsigned long)at_dump[3],
-             (unsigned long)at_dump[4], (unsigned long)at_dump[5]);
   return ok ? 0 : 1;
 }
