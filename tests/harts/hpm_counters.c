@@ -1,17 +1,21 @@
 // The counter CSRs as hardware has them (docs/harts.md, "Performance
-// counters"): mcycle counts every hart clock, stalls included (pointer
-// chases of 1 KiB and 1 MiB, whose per-load cycles hpm_counters.py compares
-// with the cache model's parameters, chase_closed_form.py); mhpmevent selects what an
-// mhpmcounter counts (WARL), mcountinhibit stops counters, and S/U-mode
-// reads of the counters follow mcounteren/scounteren (an illegal
-// instruction otherwise). The counters are read just before a reset of the
-// statistics and just before a dump of them: chase_closed_form.py --hpm
-// compares the differences with the dumped statistics.
+// counters"): mcycle counts every hart clock, stalls and WFI included
+// (pointer chases of 1 KiB and 1 MiB, whose per-load cycles
+// chase_closed_form.py compares with the cache model's parameters);
+// mhpmevent selects what an mhpmcounter counts (WARL), mcountinhibit stops
+// counters, and S/U-mode reads of the counters follow mcounteren/scounteren
+// (an illegal instruction otherwise). The counters are read just before a
+// reset of the statistics and just before a dump of them:
+// chase_closed_form.py --hpm compares the differences with the dumped
+// statistics.
 #include <stdint.h>
 
 #include "avp/csr.h"
 #include "avp/device.h"
+static volatile uint64_t lower_mcounteren;  // what the lower mode runs with (avp/lower_mode.h)
+#define AVP_LOWER_MCOUNTEREN lower_mcounteren
 #include "avp/lower_mode.h"
+#include "avp/sysdev.h"
 #include "harts/hpm_events.h"
 #include "harts/perf_regs.h"
 
@@ -81,7 +85,7 @@ static uint64_t read_user_counter(uint64_t which) {
 // Whether `mode` reading counter `which` with these enables takes an illegal-instruction trap.
 static int traps(unsigned mode, uint64_t mcounteren, uint64_t scounteren, uint64_t which) {
   const uint64_t before = avp_lower_trap.count;
-  avp_lower_mcounteren = mcounteren;
+  lower_mcounteren = mcounteren;
   avp_csr_write(scounteren, scounteren);
   avp_run_lower(mode, 0, read_user_counter, which);
   const int trapped = avp_lower_trap.count != before;
@@ -102,7 +106,6 @@ static void check_counter_enables(void) {
   CHECK(!traps(AVP_MODE_U, ~0ull, CY | IR, 2), "U-mode instret trapped with both enables\n");
   CHECK(traps(AVP_MODE_U, ~0ull, CY | IR, 3), "U-mode read hpmcounter3 with scounteren.HPM3 clear\n");
   CHECK(traps(AVP_MODE_U, 0, ~0ull, 0), "U-mode read cycle with mcounteren 0\n");
-  avp_lower_mcounteren = ~0ull;
   avp_csr_write(scounteren, 0);
   avp_csr_write(pmpcfg0, 0);
 }
@@ -146,6 +149,22 @@ static void __attribute__((noinline)) read_then_control(uint64_t v[6], uint64_t 
   v[0] = c, v[1] = n, v[2] = h, v[3] = m, v[4] = s, v[5] = im;
 }
 
+// WFI until a CLINT timer interrupt 20 us on (taken with mstatus.MIE clear: WFI wakes, no trap):
+// mcycle counts the sleep, and the WFI stall event has it.
+static void check_wfi(void) {
+  avp_csr_write(mhpmevent7, AVP_HPM_STALL_WFI);
+  const uint64_t c0 = avp_csr_read(mcycle), w0 = avp_csr_read(mhpmcounter7);
+  *AVP_CLINT_MTIMECMP(0) = *AVP_CLINT_MTIME + 20 * (AVP_MTIME_HZ / 1000000);
+  avp_csr_set(mie, 1u << 7);  // MTIE
+  __asm__ volatile("wfi" ::: "memory");
+  avp_csr_clear(mie, 1u << 7);
+  *AVP_CLINT_MTIMECMP(0) = ~0ull;
+  const uint64_t c1 = avp_csr_read(mcycle), w1 = avp_csr_read(mhpmcounter7);
+  CHECK(w1 - w0 >= 15000 && c1 - c0 > w1 - w0, "WFI: %lu cycles asleep, mcycle moved %lu\n", (unsigned long)(w1 - w0),
+        (unsigned long)(c1 - c0));
+  avp_csr_write(mhpmevent7, AVP_HPM_LOADS_16B);
+}
+
 int main(int hart) {
   if (hart != 0) return 0;
   avp_csr_write(mhpmevent3, AVP_HPM_DCACHE_HITS);
@@ -162,6 +181,7 @@ int main(int hart) {
   measure(1024);
   measure(1u << 20);
   check_counter_enables();
+  check_wfi();
   read_then_control(at_dump, AVP_STATS_DUMP);
   avp_printf("from reset to dump: mcycle %lu minstret %lu dcache_hits %lu dcache_misses %lu stall_memory %lu "
              "icache_misses %lu\n",
