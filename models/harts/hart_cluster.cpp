@@ -203,8 +203,8 @@ void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool st
     (*st.mmu)[c].inc(mmu_now[c] - st.mmu_reported[c]);
     st.mmu_reported[c] = mmu_now[c];
   }
-  const uint64_t now[6] = {h.instructions(), h.insn_cycles(), h.icache().hits(), h.icache().misses(), h.dcache().hits(),
-                           h.dcache().misses()};
+  const uint64_t now[6] = {h.instructions(), h.insn_cycles(), h.icache().hits(), h.icache().misses(),
+                           h.dcache().hits(), h.dcache().misses()};
   Counter* c[6] = {st.instructions.get(), st.cycles.get(), st.icache_hits.get(), st.icache_misses.get(),
                    st.dcache_hits.get(), st.dcache_misses.get()};
   for (int i = 0; i < 6; ++i) {

@@ -60,7 +60,8 @@ void Hart::reset_counters() {
 
 void Hart::write_counter_event(unsigned i, uint64_t event) {
   const uint64_t v = counter(i);
-  s_.mhpmevent[i] = event >= AVP_HPM_LOADS_1B && event <= AVP_HPM_LAST_EVENT ? static_cast<uint32_t>(event) : AVP_HPM_NONE;
+  const bool known = event >= AVP_HPM_LOADS_1B && event <= AVP_HPM_LAST_EVENT;
+  s_.mhpmevent[i] = known ? static_cast<uint32_t>(event) : AVP_HPM_NONE;  // WARL
   write_counter(i, v);
 }
 

@@ -82,7 +82,8 @@ def main():
     config = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--config"]
     hpm = "--hpm" in sys.argv
     variant = "_".join(re.sub(r"\W", "", s) for s in config + sets + trace)
-    out_dir = os.path.join(workdir, "chase_" + os.path.basename(elf).split(".")[0] + (("_" + variant) if variant else ""))
+    name = "chase_" + os.path.basename(elf).split(".")[0] + (("_" + variant) if variant else "")
+    out_dir = os.path.join(workdir, name)
     cmd = [accel_vp, "--no-progress", "-o", out_dir]
     if trace:
         cmd += ["--trace", trace[0], "--trace-file", os.devnull]

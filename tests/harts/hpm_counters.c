@@ -65,7 +65,8 @@ static void measure(unsigned long bytes) {
   p = chase(p, loads / LOADS_PER_ITER);
   const uint64_t c1 = avp_csr_read(mcycle), i1 = avp_csr_read(minstret);
   const uint64_t h1 = avp_csr_read(mhpmcounter3), m1 = avp_csr_read(mhpmcounter4), s1 = avp_csr_read(mhpmcounter5);
-  avp_printf("chase %lu bytes: loads %lu cycles %lu instret %lu dcache_hits %lu dcache_misses %lu stall_memory %lu (%p)\n",
+  avp_printf("chase %lu bytes: loads %lu cycles %lu instret %lu dcache_hits %lu dcache_misses %lu "
+             "stall_memory %lu (%p)\n",
              bytes, loads, (unsigned long)(c1 - c0), (unsigned long)(i1 - i0), (unsigned long)(h1 - h0),
              (unsigned long)(m1 - m0), (unsigned long)(s1 - s0), p);
 }
@@ -89,7 +90,8 @@ static int traps(unsigned mode, uint64_t mcounteren, uint64_t scounteren, uint64
   avp_csr_write(scounteren, scounteren);
   avp_run_lower(mode, 0, read_user_counter, which);
   const int trapped = avp_lower_trap.count != before;
-  if (trapped) CHECK(avp_lower_trap.cause == 2, "counter read trapped with cause %lu\n", (unsigned long)avp_lower_trap.cause);
+  if (trapped)
+    CHECK(avp_lower_trap.cause == 2, "counter read trapped with cause %lu\n", (unsigned long)avp_lower_trap.cause);
   return trapped;
 }
 
@@ -112,13 +114,15 @@ static void check_counter_enables(void) {
 
 static void check_events_and_inhibit(void) {
   avp_csr_write(mhpmevent9, 1000);  // not an event: WARL, reads AVP_HPM_NONE and counts nothing
-  CHECK(avp_csr_read(mhpmevent9) == AVP_HPM_NONE, "mhpmevent9 after writing 1000: %lu\n", (unsigned long)avp_csr_read(mhpmevent9));
+  CHECK(avp_csr_read(mhpmevent9) == AVP_HPM_NONE, "mhpmevent9 after writing 1000: %lu\n",
+        (unsigned long)avp_csr_read(mhpmevent9));
   avp_csr_write(mhpmcounter9, 7);
   chase(build_chain(1024), 4);
   CHECK(avp_csr_read(mhpmcounter9) == 7, "a counter of no event moved\n");
   avp_csr_write(mhpmevent9, AVP_HPM_LOADS);  // counts on from its value
   chase(chase_buf, 4);
-  CHECK(avp_csr_read(mhpmcounter9) == 7 + 64, "mhpmcounter9 counting loads: %lu\n", (unsigned long)avp_csr_read(mhpmcounter9));
+  CHECK(avp_csr_read(mhpmcounter9) == 7 + 64, "mhpmcounter9 counting loads: %lu\n",
+        (unsigned long)avp_csr_read(mhpmcounter9));
   // mcountinhibit stops mcycle, minstret and an event counter where they are; clearing it lets them go on.
   avp_csr_write(mcountinhibit, 1 | 4 | (1u << 9));
   const uint64_t c = avp_csr_read(mcycle), i = avp_csr_read(minstret), e = avp_csr_read(mhpmcounter9);
@@ -171,8 +175,10 @@ int main(int hart) {
   avp_csr_write(mhpmevent4, AVP_HPM_DCACHE_MISSES);
   avp_csr_write(mhpmevent5, AVP_HPM_STALL_MEMORY);
   avp_csr_write(mhpmevent6, AVP_HPM_ICACHE_MISSES);
-  CHECK(avp_csr_read(mhpmevent4) == AVP_HPM_DCACHE_MISSES, "mhpmevent4 reads %lu\n", (unsigned long)avp_csr_read(mhpmevent4));
-  CHECK(avp_csr_read(mhpmevent7) == AVP_HPM_LOADS_16B, "mhpmevent7 at reset reads %lu\n", (unsigned long)avp_csr_read(mhpmevent7));
+  CHECK(avp_csr_read(mhpmevent4) == AVP_HPM_DCACHE_MISSES, "mhpmevent4 reads %lu\n",
+        (unsigned long)avp_csr_read(mhpmevent4));
+  CHECK(avp_csr_read(mhpmevent7) == AVP_HPM_LOADS_16B, "mhpmevent7 at reset reads %lu\n",
+        (unsigned long)avp_csr_read(mhpmevent7));
   check_events_and_inhibit();  // before the counters are compared: it stops some of them
   // The counters against the statistics: from a reset of the statistics to a dump of them.
   static uint64_t at_reset[6], at_dump[6];
