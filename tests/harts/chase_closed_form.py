@@ -2,7 +2,7 @@
 """Pointer chases read with mcycle against their closed form.
 
 Runs a device program that prints lines
-  chase <bytes> bytes: loads <n> cycles <c> ...
+  chase <bytes> bytes stride <s>: loads <n> cycles <c> instret <i> ...
 (tests/harts/hpm_counters.c, sw/device/examples/lat_mem_rd.c), takes the run's
 effective parameters from its manifest, and checks each working set's cycles
 per load against the closed form of the hart and memory models
@@ -14,7 +14,10 @@ per load against the closed form of the hart and memory models
               + line / bus.dram.bandwidth) / clock                (working set >= 2 x dcache.size)
 
 within MARGIN (relative). Working sets between the two are not checked
-(set conflicts depend on the addresses). With DRAM banks (dram.banks > 0) a
+(set conflicts depend on the addresses). A stride of a multiple of the L1's
+set span misses in one set; with DRAM banks, a stride of a multiple of banks
+x dram.row_bytes opens another row of one bank at every load: tRP + tRCD,
+and at least dram.row_cycle between activations. With DRAM banks (dram.banks > 0) a
 working set of at most banks x dram.row_bytes keeps its rows open (row hits
 only); a larger one pays dram.precharge_latency + dram.activate_latency once
 per row, (tRP + tRCD) x line / row_bytes per load.
@@ -48,30 +51,41 @@ def loop_cycles(p):
     return p["harts.cycles.load"] + (p["harts.cycles.alu"] + p["harts.cycles.branch"]) / 16.0
 
 
-def memory_cycles(p, bytes_):
-    """The memory stall of one load of a chase over bytes_ (None between L1 and 2 x L1) and where it is served."""
+def memory_cycles(p, bytes_, stride=64):
+    """The memory stall of one load of a chase over bytes_ with pointers stride apart (None where the
+    closed form does not decide) and where it is served."""
     clock = ns(p["harts.clock_period"])
-    size = p["harts.dcache.size"]
-    if size and bytes_ <= size:
-        return ns(p["harts.dcache.hit_latency"]) / clock, "L1 hit"
-    if size and bytes_ < 2 * size:
-        return None, "between"
-    line = p["harts.dcache.line"] if size else 8
+    size, ways, line = p["harts.dcache.size"], p["harts.dcache.ways"], p["harts.dcache.line"]
+    if stride == line:
+        if size and bytes_ <= size:
+            return ns(p["harts.dcache.hit_latency"]) / clock, "L1 hit"
+        if size and bytes_ < 2 * size:
+            return None, "between L1 and 2 x L1"
+    elif size and not ((stride // line) % (size // (ways * line)) == 0 and bytes_ // stride > ways):
+        return None, "a stride whose pointers do not all miss in one L1 set"
     bandwidth = p["bus.dram.bandwidth"]
-    fill = ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) + (line / bandwidth if bandwidth else 0.0)
+    transfer = (line if size else 8) / bandwidth if bandwidth else 0.0
+    fill = ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) + transfer
     miss = ns(p["harts.dcache.miss_latency"]) if size else 0.0
     banks, row = p.get("dram.banks", 0), p.get("dram.row_bytes", 0)
     if not banks:
         return (miss + fill) / clock, "memory"
+    conflict = ns(p["dram.precharge_latency"]) + ns(p["dram.activate_latency"])
+    if stride != line:
+        if stride % (banks * row):
+            return None, "a stride over several banks"
+        # Every load opens another row of one bank: tRP + tRCD, and at least tRC between activations.
+        per_load = loop_cycles(p) * clock + miss + fill + conflict
+        wait = max(0.0, ns(p["dram.row_cycle"]) - per_load)
+        return (miss + fill + conflict + wait) / clock, "memory, a row conflict per load"
     if bytes_ <= banks * row:  # every row of the working set stays open in its bank
         return (miss + fill) / clock, "memory, row hits"
     # Each row's first line finds its bank with another row open (tRP + tRCD); the rest hit.
-    conflict = ns(p["dram.precharge_latency"]) + ns(p["dram.activate_latency"])
     return (miss + fill + conflict * line / row) / clock, "memory, a row conflict per row"
 
 
-def closed_form(p, bytes_):
-    stall, where = memory_cycles(p, bytes_)
+def closed_form(p, bytes_, stride=64):
+    stall, where = memory_cycles(p, bytes_, stride)
     return (None if stall is None else loop_cycles(p) + stall), where
 
 
@@ -101,15 +115,15 @@ def main():
     p = manifest["parameters"]
     failures = []
     chases = []
-    for m in re.finditer(r"chase (\d+) bytes: loads (\d+) cycles (\d+) instret (\d+)(.*)", proc.stdout):
-        bytes_, loads, cycles, instret = (int(m.group(i)) for i in range(1, 5))
-        extra = dict((k, int(v)) for k, v in re.findall(r"(\w+) (\d+)", m.group(5)))
+    for m in re.finditer(r"chase (\d+) bytes stride (\d+): loads (\d+) cycles (\d+) instret (\d+)(.*)", proc.stdout):
+        bytes_, stride, loads, cycles, instret = (int(m.group(i)) for i in range(1, 6))
+        extra = dict((k, int(v)) for k, v in re.findall(r"(\w+) (\d+)", m.group(6)))
         chases.append((bytes_, loads, cycles, instret, extra))
-        want, where = closed_form(p, bytes_)
+        want, where = closed_form(p, bytes_, stride)
         got = cycles / loads
-        line = "%8d bytes: %7.2f cycles/load" % (bytes_, got)
+        line = "%8d bytes, stride %6d: %7.2f cycles/load" % (bytes_, stride, got)
         if want is None:
-            print(line + "  (between L1 and 2 x L1: not checked)")
+            print(line + "  (%s: not checked)" % where)
             continue
         print(line + "  closed form %7.2f (%s)" % (want, where))
         if abs(got - want) > MARGIN * want:

@@ -65,7 +65,7 @@ static void measure(unsigned long bytes) {
   p = chase(p, loads / LOADS_PER_ITER);
   const uint64_t c1 = avp_csr_read(mcycle), i1 = avp_csr_read(minstret);
   const uint64_t h1 = avp_csr_read(mhpmcounter3), m1 = avp_csr_read(mhpmcounter4), s1 = avp_csr_read(mhpmcounter5);
-  avp_printf("chase %lu bytes: loads %lu cycles %lu instret %lu dcache_hits %lu dcache_misses %lu "
+  avp_printf("chase %lu bytes stride 64: loads %lu cycles %lu instret %lu dcache_hits %lu dcache_misses %lu "
              "stall_memory %lu (%p)\n",
              bytes, loads, (unsigned long)(c1 - c0), (unsigned long)(i1 - i0), (unsigned long)(h1 - h0),
              (unsigned long)(m1 - m0), (unsigned long)(s1 - s0), p);
