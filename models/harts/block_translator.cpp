@@ -143,7 +143,7 @@ class Translator {
       a_.alu_to_mem(x86::ADD, x86::R8, field, x86::RCX);
     };
     add(r.minstret, n_);
-    add(r.mcycle, r.cycles);
+    add(r.insn_cycles, r.cycles);
     add(r.time_ps, r.ps);
     for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
     return settled;

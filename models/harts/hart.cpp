@@ -55,6 +55,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   timed_out_ = false;
   deadline_ = l.deadline;
   started_ = sc_core::sc_time_stamp();
+  reset_counters();
   instance_ = l.a[0];
   start_event_.notify(sc_core::SC_ZERO_TIME);
 }

@@ -98,11 +98,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool debug_translate(uint64_t va, uint64_t& pa, std::string& why);
 
   uint64_t instructions() const { return s_.minstret; }
-  // mhpmcounter`n` (3..31): 3..17 count RefSi's performance events (perf_events.h).
-  uint64_t hpm_counter(unsigned n) const {
-    const uint64_t v = s_.mhpmcounter[n - 3];
-    return n <= rv::kLastEventCounter ? v + rv::event_counter(s_.events, n) : v;
-  }
+  // The value of counter CSR `i` (CSR number & 31: 0 mcycle, 2 minstret,
+  // 3..31 mhpmcounter; not 1, time), as software reads it (hart_counters.cpp).
+  uint64_t counter(unsigned i) const;
   // Either observes every instruction: translated code running stops chaining (chain_closed_).
   void set_debug_hook(HartDebugHook* hook) { chain_closed_ |= (debug_ = hook) != nullptr; }
   void set_tracer(HartTracer* tracer) { chain_closed_ |= (tracer_ = tracer) != nullptr; }
@@ -113,7 +111,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool debug_csr(unsigned csr, uint64_t& value);
   CacheModel& icache() { return icache_; }
   CacheModel& dcache() { return dcache_; }
-  uint64_t cycles() const { return s_.mcycle; }
+  uint64_t insn_cycles() const { return s_.insn_cycles; }  // the retired instructions' own cycles
   // Simulated time beyond the instructions' own cycles, by cause (ps, since construction):
   // instruction fetch (I-cache time and fill latency), data accesses (D-cache
   // time, memory and device latency), barriers, WFI, extension-device calls.
@@ -247,6 +245,14 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t csr_read(unsigned csr, const rv::Insn& d);
   void csr_write(unsigned csr, uint64_t v, const rv::Insn& d);
   bool counter_allowed(unsigned csr) const;
+  // The counters (hart_counters.cpp): each counts its source from the value last set.
+  uint64_t clock_cycles() const;               // hart clock cycles since the start: mcycle's source
+  uint64_t event_count(unsigned event) const;  // the count of an AVP_HPM_* event (harts/hpm_events.h)
+  uint64_t counter_source(unsigned i) const;
+  void reset_counters();  // at a start: every counter 0, the events at their reset values
+  void write_counter(unsigned i, uint64_t v);
+  void write_counter_event(unsigned i, uint64_t event);
+  void write_counter_inhibit(uint32_t mask);
 
   // Memory.
   DmiRegion* find_dmi(uint64_t addr, bool write, bool fetch = false);

@@ -102,7 +102,7 @@ void Hart::settle_to(uint32_t n) {
     const Insn& d = lazy_->insns[i];
     ++s_.minstret;
     ++s_.events[d.event];
-    s_.mcycle += cost_cycles[d.cls];
+    s_.insn_cycles += cost_cycles[d.cls];
     time_.add_ps(cost_ps[d.cls]);
   }
   if (n > settled_) settled_ = n;
@@ -110,7 +110,7 @@ void Hart::settle_to(uint32_t n) {
 
 [[gnu::always_inline]] inline void Hart::retire_block(const Block& b) {
   s_.minstret += b.insns.size();
-  s_.mcycle += b.own_cycles;
+  s_.insn_cycles += b.own_cycles;
   time_.add_ps(b.own_ps);
   // Local copies: the byte fields may alias anything to the compiler, which would reload them per event.
   const unsigned kinds = b.events;

@@ -203,8 +203,8 @@ void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool st
     (*st.mmu)[c].inc(mmu_now[c] - st.mmu_reported[c]);
     st.mmu_reported[c] = mmu_now[c];
   }
-  const uint64_t now[6] = {h.instructions(), h.cycles(), h.icache().hits(), h.icache().misses(), h.dcache().hits(),
-                           h.dcache().misses()};
+  const uint64_t now[6] = {h.instructions(), h.insn_cycles(), h.icache().hits(), h.icache().misses(),
+                           h.dcache().hits(), h.dcache().misses()};
   Counter* c[6] = {st.instructions.get(), st.cycles.get(), st.icache_hits.get(), st.icache_misses.get(),
                    st.dcache_hits.get(), st.dcache_misses.get()};
   for (int i = 0; i < 6; ++i) {
@@ -372,7 +372,7 @@ void HartCluster::code_written(uint64_t addr, unsigned len) {
 
 HartCluster::Totals HartCluster::totals() const {
   Totals t{0, 0, code_flushes_.value(), barriers_done_.value(), prints_.value(), traps_.value(), xintf_calls_.value()};
-  for (const auto& h : harts_) t.instructions += h->instructions(), t.cycles += h->cycles();
+  for (const auto& h : harts_) t.instructions += h->instructions(), t.cycles += h->insn_cycles();
   return t;
 }
 

@@ -48,16 +48,11 @@ bool Hart::counter_allowed(unsigned csr) const {
 uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
   if (csr >= CSR_CYCLE && csr <= CSR_HPMCOUNTER31) {
     if (!counter_allowed(csr)) illegal(d);
-    if (csr == CSR_CYCLE) return s_.mcycle;
-    if (csr == CSR_INSTRET) return s_.minstret;
     if (csr == CSR_TIME) return cluster_.time_ns(*this);
-    return hpm_counter(csr - CSR_CYCLE);
+    return counter(csr - CSR_CYCLE);
   }
-  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) return hpm_counter(csr - CSR_MCYCLE);
-  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) {
-    const unsigned n = csr - (CSR_MHPMEVENT3 - 3);
-    return n <= kLastEventCounter ? n : 0;  // hard-wired: counter n counts event n
-  }
+  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) return counter(csr - CSR_MCYCLE);
+  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return s_.mhpmevent[csr - (CSR_MHPMEVENT3 - 3)];
   if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG15) {
     if (csr & 1) illegal(d);  // odd pmpcfg registers do not exist on RV64
     return pmp_.read_cfg(csr - CSR_PMPCFG0);
@@ -100,8 +95,8 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
     case CSR_MEPC: return s_.mepc & ~1ull;
     case CSR_MCAUSE: return s_.mcause;
     case CSR_MTVAL: return s_.mtval;
-    case CSR_MCYCLE: return s_.mcycle;
-    case CSR_MINSTRET: return s_.minstret;
+    case CSR_MCYCLE: return counter(0);
+    case CSR_MINSTRET: return counter(2);
     case CSR_MENVCFG: return s_.menvcfg;
     case CSR_SENVCFG: return s_.senvcfg;
     default: illegal(d);
@@ -109,12 +104,8 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
 }
 
 void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
-  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) {
-    const unsigned n = csr - CSR_MCYCLE;
-    s_.mhpmcounter[n - 3] = n <= kLastEventCounter ? v - event_counter(s_.events, n) : v;
-    return;
-  }
-  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return;  // fixed events: WARL
+  if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) return write_counter(csr - CSR_MCYCLE, v);
+  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return write_counter_event(csr - (CSR_MHPMEVENT3 - 3), v);
   if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPADDR63) {
     if (csr <= CSR_PMPCFG15) pmp_.write_cfg(csr - CSR_PMPCFG0, v);
     else pmp_.write_addr(csr - CSR_PMPADDR0, v);
@@ -198,13 +189,15 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
     case CSR_SENVCFG: s_.senvcfg = v & kSenvcfgWritable; return;
     case CSR_MTVEC: s_.mtvec = v & ~2ull; return;
     case CSR_MCOUNTEREN: s_.mcounteren = static_cast<uint32_t>(v); return;
-    case CSR_MCOUNTINHIBIT: s_.mcountinhibit = static_cast<uint32_t>(v) & ~2u; return;
+    case CSR_MCOUNTINHIBIT: write_counter_inhibit(static_cast<uint32_t>(v)); return;
     case CSR_MSCRATCH: s_.mscratch = v; return;
     case CSR_MEPC: s_.mepc = v & ~1ull; return;
     case CSR_MCAUSE: s_.mcause = v; return;
     case CSR_MTVAL: s_.mtval = v; return;
-    case CSR_MCYCLE: s_.mcycle = v; return;
-    case CSR_MINSTRET: s_.minstret = v - 1; return;  // the retiring CSR instruction increments it again
+    case CSR_MCYCLE: write_counter(0, v); return;
+    case CSR_MINSTRET:  // a counting minstret: the retiring CSR instruction increments it again
+      write_counter(2, (s_.mcountinhibit & 4) ? v : v - 1);
+      return;
     default: illegal(d);
   }
 }

@@ -92,7 +92,7 @@ void Hart::run_observed(const Block& b, uint32_t from) {
     if (tracer_) tracer_->after(*this, pc, d);
     ++s_.minstret;
     ++s_.events[d.event];
-    s_.mcycle += cost_cycles[d.cls];
+    s_.insn_cycles += cost_cycles[d.cls];
     time_.add_ps(cost_ps[d.cls]);
     pc = next;
     if (block_abort_ || stop_) {

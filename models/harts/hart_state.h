@@ -62,12 +62,14 @@ struct HartState {
   uint32_t mcounteren = 0, scounteren = 0, mcountinhibit = 0;
   uint64_t menvcfg = 0, senvcfg = 0;
   uint32_t fflags = 0, frm = 0;
-  uint64_t minstret = 0, mcycle = 0;
-  // mhpmcounter3..31; for 3..17 the value software wrote minus the event
-  // count at that time (the counter reads event count + this), see hpm_counter.
-  uint64_t mhpmcounter[29] = {};
+  uint64_t minstret = 0;     // instructions retired since the start (the source of the instret counter)
+  uint64_t insn_cycles = 0;  // the retired instructions' own cycles, stalls not included (statistic `cycles`)
+  // The counter CSRs by number & 31 (0 cycle, 2 instret, 3..31 hpmcounter;
+  // 1, time, is not held here): the counter's source minus its value or,
+  // while mcountinhibit stops it, its value (hart_counters.cpp).
+  uint64_t counter[32] = {};
   uint64_t events[kNumPerfEvents] = {};  // retired instructions per PerfEvent (perf_events.h)
-  uint64_t mhpmevent[29] = {};
+  uint32_t mhpmevent[32] = {};           // by counter number (3..31): the AVP_HPM_* event it counts
 };
 
 }  // namespace avp::rv

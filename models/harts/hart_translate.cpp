@@ -91,7 +91,7 @@ void Hart::translate(const Block& b) {
       {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
       &translated_other, &loads, &stores};
   code_.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
-  const BlockRetire retire{offset(&settled_), offset(&s_.minstret), offset(&s_.mcycle), offset(time_.ps_address()),
+  const BlockRetire retire{offset(&settled_), offset(&s_.minstret), offset(&s_.insn_cycles), offset(time_.ps_address()),
                            offset(&s_.events[0]), b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
   // The gate's eight bytes are declared side by side (hart.h).
   if (offset(&block_abort_) != offset(&stop_) + 1 || offset(&chain_closed_) != offset(&stop_) + 2 ||

@@ -41,10 +41,7 @@ PerfCounterBlock::PerfCounterBlock(sc_core::sc_module_name name, HartCluster& ha
 
 uint64_t PerfCounterBlock::hart_counter(unsigned idx) const {
   Hart& h = harts_.hart(unit_index(unit_of(*regs_.current_payload())));  // the access check let only harts in
-  if (idx == 0) return h.state().mcycle;
-  if (idx == 1) return 0;
-  if (idx == 2) return h.state().minstret;
-  return h.hpm_counter(idx);
+  return idx == 1 ? 0 : h.counter(idx);
 }
 
 uint64_t PerfCounterBlock::total(unsigned idx) const {

@@ -1,6 +1,6 @@
-// Performance events of the harts. Every retired instruction counts one event
-// (Insn::event, set at decode); the hardware performance counters
-// mhpmcounter3..17 are the RefSi driver API's counter ids 3..17
+// Instruction-class events of the harts. Every retired instruction counts one
+// event (Insn::event, set at decode); the counter events 3..17
+// (harts/hpm_events.h) are the RefSi driver API's counter ids
 // (REFSI_PERF_CNTR_*), derived from those event counts (docs/harts.md,
 // "Performance counters").
 #pragma once
@@ -22,9 +22,9 @@ enum PerfEvent : uint8_t {
 
 PerfEvent perf_event(Op op);
 
-// The hardware counters with a fixed event: mhpmcounter3..17.
+// The counter events derived from the instruction classes: 3..17.
 constexpr unsigned kFirstEventCounter = 3, kLastEventCounter = 17;
-// Counter `id` (kFirstEventCounter..kLastEventCounter) from the event counts.
+// Event `id` (kFirstEventCounter..kLastEventCounter) from the instruction-class counts.
 uint64_t event_counter(const uint64_t* events, unsigned id);
 
 }  // namespace avp::rv

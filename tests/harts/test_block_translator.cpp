@@ -34,7 +34,7 @@ struct Fake {
   std::vector<Call> calls;
   // What a block's code retires when it runs to its end (BlockRetire's fields).
   uint32_t settled = 0;
-  uint64_t minstret = 0, mcycle = 0, ps = 0, events[4] = {};
+  uint64_t minstret = 0, insn_cycles = 0, ps = 0, events[4] = {};
   uint64_t status(uint64_t pc) const { return pc == fail_pc ? fail_kind : uint64_t{kExitDone}; }
 };
 
@@ -214,7 +214,7 @@ TEST(BlockTranslator, RetiresABlockThatRanToItsEnd) {
     };
     const uint8_t ids[] = {2, 0, 3}, counts[] = {5, 1, 250};
     const unsigned kinds = gen.next() % 4;
-    const BlockRetire retire{offset(&f.settled), offset(&f.minstret), offset(&f.mcycle), offset(&f.ps),
+    const BlockRetire retire{offset(&f.settled), offset(&f.minstret), offset(&f.insn_cycles), offset(&f.ps),
                              offset(&f.events[0]), 7 + gen.next() % 100, uint64_t{1} << 40 | gen.next(), kinds, ids, counts};
     const TranslatedBlock code = translate(block, 0x2000, &retire, arena);
     ASSERT_NE(code, nullptr);
@@ -225,12 +225,12 @@ TEST(BlockTranslator, RetiresABlockThatRanToItsEnd) {
     if (f.settled == 0) {
       ASSERT_EQ(s.status >> 32, kExitRetired);
       ASSERT_EQ(f.minstret, block.size());
-      ASSERT_EQ(f.mcycle, retire.cycles);
+      ASSERT_EQ(f.insn_cycles, retire.cycles);
       ASSERT_EQ(f.ps, retire.ps);
       for (unsigned k = 0; k < kinds; ++k) want_events[ids[k]] += counts[k];
     } else {
       ASSERT_EQ(s.status >> 32, kExitDone);
-      ASSERT_EQ(f.minstret + f.mcycle + f.ps, 0u);
+      ASSERT_EQ(f.minstret + f.insn_cycles + f.ps, 0u);
     }
     for (unsigned e = 0; e < 4; ++e) ASSERT_EQ(f.events[e], want_events[e]) << "event " << e;
   }

@@ -36,7 +36,7 @@ struct FakeBlock {
 
 struct FakeHart {
   uint32_t settled = 0;
-  uint64_t minstret = 0, mcycle = 0, time_ps = 0, quantum_ps = 0, events[2] = {};
+  uint64_t minstret = 0, insn_cycles = 0, time_ps = 0, quantum_ps = 0, events[2] = {};
   uint64_t limit = 0, end_pc = 1;
   bool stop = false, block_abort = false, chain_closed = false;  // the gate: these three, the fetch key
   uint8_t fetch_key = 0;
@@ -96,7 +96,7 @@ class TranslatedChain : public ::testing::Test {
     };
     const uint8_t ids[] = {1};
     const uint8_t counts[] = {2};
-    const BlockRetire retire{offset(&hart_.settled), offset(&hart_.minstret), offset(&hart_.mcycle),
+    const BlockRetire retire{offset(&hart_.settled), offset(&hart_.minstret), offset(&hart_.insn_cycles),
                              offset(&hart_.time_ps),  offset(&hart_.events[0]), 2, kBlockPs, 1, ids, counts};
     const auto in_block = [this](const void* field) {
       return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&block_));
@@ -156,7 +156,7 @@ TEST_F(TranslatedChain, RunsUntilTheQuantumIsUsed) {
   EXPECT_EQ(s.value, kPc);
   EXPECT_EQ(x_[1], 5u);  // five blocks of 3000 ps fill the 15000 ps quantum
   EXPECT_EQ(hart_.minstret, 10u);
-  EXPECT_EQ(hart_.mcycle, 10u);
+  EXPECT_EQ(hart_.insn_cycles, 10u);
   EXPECT_EQ(hart_.time_ps, 5 * kBlockPs);
   EXPECT_EQ(hart_.events[1], 10u);
   ASSERT_EQ(hart_.entered.size(), 4u);

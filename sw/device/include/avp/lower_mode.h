@@ -15,6 +15,12 @@
 
 #include "avp/csr.h"
 
+// The mcounteren the lower mode runs with: every counter readable unless the
+// program defines AVP_LOWER_MCOUNTEREN (an expression) before the include.
+#ifndef AVP_LOWER_MCOUNTEREN
+#define AVP_LOWER_MCOUNTEREN (~0ull)
+#endif
+
 #define AVP_MODE_U 0u
 #define AVP_MODE_S 1u
 
@@ -51,7 +57,7 @@ static void __attribute__((noreturn)) avp_lower_entry(void) {
 static uint64_t avp_run_lower(unsigned mode, uint64_t satp_value, uint64_t (*fn)(uint64_t), uint64_t arg) {
   avp_lower_fn = fn;
   avp_lower_arg = arg;
-  avp_csr_write(mcounteren, ~0ull);
+  avp_csr_write(mcounteren, AVP_LOWER_MCOUNTEREN);
   const uint64_t old_mtvec = avp_csr_read(mtvec);
   if (setjmp(avp_lower_back) == 0) {
     avp_csr_write(mtvec, (uint64_t)avp_lower_m_trap);
