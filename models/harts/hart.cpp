@@ -129,7 +129,7 @@ void Hart::run() {
       for (auto& slot : block_slots_) slot = BlockSlot{};
       code_.reset();
       code_drops_.clear();
-      flush_ = flush_translated_ = code_full_ = false;
+      flush_ = flush_translated_ = code_full_ = refetch_ = false;
     }
     if (code_full_) drop_translations();
     if (flush_translated_) {
@@ -140,6 +140,7 @@ void Hart::run() {
       flush_translated_ = false;
     }
     if (!code_drops_.empty()) drop_written_blocks();
+    if (refetch_) drop_changed_blocks();
     if ((s_.mip & s_.mie) && check_interrupts()) continue;
     try {
       const Block& b = block_at(s_.pc);
@@ -247,6 +248,54 @@ void Hart::drop_written_blocks() {
           }
       }
   code_drops_.clear();
+  drop_blocks(victims);
+}
+
+// The hart's own stores and those of the other harts dropped their blocks
+// already (drop_written_blocks); what fence.i has to catch is code written
+// by other units (DMA, the host), found by comparing each block's
+// instructions with the memory it decoded them from.
+void Hart::drop_changed_blocks() {
+  refetch_ = false;
+  std::vector<const Block*> victims;
+  for (const auto& blocks : blocks_)
+    for (const auto& [pc, b] : blocks)
+      if (code_changed(b)) {
+        b.dropping = true;
+        victims.push_back(&b);
+      }
+  drop_blocks(victims);
+}
+
+bool Hart::code_changed(const Block& b) {
+  if (const DmiRegion* r = b.ppc_tail == ~0ull ? find_dmi(b.ppc, false, true) : nullptr;
+      r && b.ppc - r->base < r->size && r->size - (b.ppc - r->base) >= b.bytes) {
+    const uint8_t* p = r->ptr + (b.ppc - r->base);
+    for (const Insn& d : b.insns) {
+      uint32_t now = 0;
+      std::memcpy(&now, p, d.len);
+      if (now != d.raw) return true;
+      p += d.len;
+    }
+    return false;
+  }
+  uint64_t pa = b.ppc;
+  for (const Insn& d : b.insns) {
+    uint32_t now = 0;
+    if (b.ppc_tail == ~0ull || d.len == 2) {
+      if (!fetch_read(pa, &now, d.len)) return true;
+    } else {  // the one instruction of a block that crosses a page
+      uint16_t lo = 0, hi = 0;
+      if (!fetch_read(pa, &lo, 2) || !fetch_read(b.ppc_tail, &hi, 2)) return true;
+      now = static_cast<uint32_t>(hi) << 16 | lo;
+    }
+    if (now != d.raw) return true;
+    pa += d.len;
+  }
+  return false;
+}
+
+void Hart::drop_blocks(const std::vector<const Block*>& victims) {
   if (victims.empty()) return;
   history_.freeze();
   const auto remove = [](std::vector<const Block*>& v, const Block* b) {

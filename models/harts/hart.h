@@ -57,7 +57,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // Starts the hart. kernel: an instance launched by the CMP (ends at ra, any
   // trap ends it); otherwise a bare-metal program (traps go to mtvec).
   void start(const HartLaunch& l, bool kernel, std::function<void(const HartExit&)> done);
-  void invalidate_decoded();  // drop every decoded block (fence.i, SYNC_CACHE ICACHE)
+  void invalidate_decoded();  // drop every decoded block (SYNC_CACHE ICACHE)
   // Code in the physical range [lo, hi) was written: the blocks holding any
   // of it are dropped at the next block boundary (drop_written_blocks).
   void drop_code(uint64_t lo, uint64_t hi) {
@@ -238,7 +238,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   static uint64_t translated_quantum_end(void* hart) noexcept;  // BlockChain::quantum_end
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
-  void drop_written_blocks();  // the blocks of code_drops_, unlinked from those that stay
+  void drop_written_blocks();  // the blocks of code_drops_
+  void drop_changed_blocks();  // fence.i: the blocks whose code in memory is not what they decoded
+  bool code_changed(const Block& b);
+  void drop_blocks(const std::vector<const Block*>& victims);  // unlinked from the blocks that stay
   void forget_blocks(unsigned key);  // blocks_[key] and its code_pages_, all of them
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_other(const rv::Insn& d, uint64_t pc);  // atomic, FP, extension, system; returns the next pc
@@ -391,6 +394,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool translate_again_ = false;   // some blocks lost their code to a full translation cache
 
   bool running_ = false, kernel_ = false, flush_ = false;
+  bool refetch_ = false;  // fence.i: drop_changed_blocks at the next block boundary
   // Side by side, translated code's chain gate (BlockChain::gate): one compare tests all eight bytes.
   alignas(8) bool stop_ = false;
   bool block_abort_ = false;
