@@ -84,8 +84,13 @@ def main():
     args = ap.parse_args()
     missing = [f for f in (OPENSBI, args.image, args.initramfs, args.qemu) if not f or not os.path.exists(f)]
     if missing:
-        print("bench-linux: skipped, missing: %s (the kernel build, sw/linux; Debian packages opensbi, "
-              "qemu-system-misc)" % ", ".join(m or "qemu-system-riscv64" for m in missing))
+        why = "missing %s (the kernel build, sw/linux; Debian packages opensbi, qemu-system-misc)" % ", ".join(
+            m or "qemu-system-riscv64" for m in missing)
+        print("bench-linux: skipped, " + why)
+        path = os.environ.get("AVP_BENCH_RESULTS")
+        if path:
+            with open(path, "w") as f:
+                json.dump({"figures": [], "skipped": {"prefix": "linux.", "why": why}}, f, indent=2)
         return 0
     work = tempfile.mkdtemp(prefix="bench-linux-")
     figures = []
