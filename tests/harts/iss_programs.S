@@ -112,6 +112,7 @@ self_modify_linked:         # one call site before and after a rewrite of its ca
   li t5, 0
   li t4, 2
   la t0, smc_linked_target
+  j 1f                      # the call site is a block of its own, entered twice
 1:
   call smc_linked_target
   add t5, t5, a0
