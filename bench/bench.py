@@ -11,7 +11,9 @@ reference measured in the same run) to the file named by AVP_BENCH_RESULTS.
 Each program runs --repeat times; per figure the best run is kept (highest
 ratio to its reference, or best value without one) and the spread between
 runs is recorded. `check` fails when a ratio falls below the baseline by more
-than the baseline's tolerance. `baseline` writes a new baseline: the best
+than the baseline's tolerance; the figures of a program that reports itself
+skipped (`"skipped": {"prefix": ..., "why": ...}` in its file: what it needs
+is not installed or built) are reported as skipped. `baseline` writes a new baseline: the best
 ratios, the commit and date, and a tolerance from the measured spread."""
 import argparse
 import datetime
@@ -22,6 +24,7 @@ import sys
 import tempfile
 
 MIN_TOLERANCE = 0.15  # a ratio may fall by this fraction at least before check fails
+SKIPPED = {}  # figure-name prefix -> why: benchmarks that could not run here (reported, not failed)
 
 
 def ratio(f):
@@ -48,7 +51,10 @@ def run_once(bench):
         if os.path.getsize(path) == 0:
             return []  # a program with simulated figures only: its lines are printed, nothing is recorded
         with open(path) as f:
-            return json.load(f)["figures"]
+            out = json.load(f)
+        if "skipped" in out:  # {"prefix": the figures' names start with it, "why": ...}
+            SKIPPED[out["skipped"]["prefix"]] = out["skipped"]["why"]
+        return out["figures"]
     except (OSError, ValueError, KeyError) as e:
         raise RuntimeError("%s wrote no figures (%s)" % (bench["name"], e))
     finally:
@@ -102,6 +108,10 @@ def check(figures, baseline):
     failed = []
     for b in baseline["figures"]:
         f = by_name.get(b["name"])
+        skipped = [why for prefix, why in SKIPPED.items() if b["name"].startswith(prefix)]
+        if f is None and skipped:
+            print("%-34s skipped: %s" % (b["name"], skipped[0]))
+            continue
         if f is None or "ratio" not in f:
             failed.append("%s: not measured" % b["name"])
             continue

@@ -17,6 +17,10 @@ struct alignas(kHostLine) DecodedBlock {
   std::vector<rv::Insn, HostLineAllocator<rv::Insn>> insns;
   uint64_t pc = 0, bytes = 0;
   uint64_t ppc = 0;  // physical address of pc (pc itself without translation)
+  // A translated fetch whose one instruction crosses into the next page: the
+  // physical address of its second half (its code is 2 bytes at ppc and 2
+  // here); ~0: the block's code is the `bytes` from ppc.
+  uint64_t ppc_tail = ~0ull;
   // Whether the block's code is cacheable memory (I-cache misses fill lines
   // from it), the I-cache lines it spans (line size 2^fetch_line_bits) and
   // what they cost when they all hit, as of DMI generation fetch_gen. (The
@@ -39,15 +43,27 @@ struct alignas(kHostLine) DecodedBlock {
   uint8_t events = 0;
   uint8_t event_id[rv::kNumPerfEvents] = {}, event_n[rv::kNumPerfEvents] = {};
   // The last two blocks that ran after this one (decoded for the same fetch
-  // regime, so they live exactly as long as it does): run_chain follows
-  // them without a lookup. link_pc ~0: none (a pc is never odd).
+  // regime): run_chain follows them without a lookup. link_pc ~0: none (a
+  // pc is never odd). linked_from: the blocks whose links hold this one,
+  // unlinked when it is dropped (Hart::drop_written_blocks).
   mutable uint64_t link_pc[2] = {~0ull, ~0ull};
   mutable const DecodedBlock* link[2] = {nullptr, nullptr};
   mutable uint8_t next_link = 0;
+  mutable bool dropping = false;  // chosen by Hart::drop_written_blocks
+  mutable std::vector<const DecodedBlock*> linked_from;
   // Its host code (block_translator.h), if translated; a full translation
   // cache drops it (and not the block: dropping it would decode it again,
   // and decoding looks up the TLB, so results would depend on the cache's size).
   mutable TranslatedBlock code = nullptr;
+
+  // Whether its code has bytes in the physical range [lo, hi).
+  bool holds_code_in(uint64_t lo, uint64_t hi) const {
+    if (ppc_tail == ~0ull) return ppc < hi && lo < ppc + bytes;
+    return (ppc < hi && lo < ppc + 2) || (ppc_tail < hi && lo < ppc_tail + 2);
+  }
+  // The physical pages (4 KiB) its code lies in: first_page(), and last_page() if different.
+  uint64_t first_page() const { return ppc >> 12; }
+  uint64_t last_page() const { return (ppc_tail == ~0ull ? ppc + bytes - 1 : ppc_tail) >> 12; }
 };
 
 }  // namespace avp

@@ -126,19 +126,22 @@ void Hart::run() {
     }
     if (flush_) {
       history_.freeze();
-      for (auto& m : blocks_) m.clear();
+      for (unsigned k = 0; k < kFetchKeys; ++k) forget_blocks(k);
       for (auto& slot : block_slots_) slot = BlockSlot{};
       code_.reset();
-      flush_ = flush_translated_ = code_full_ = false;
+      code_drops_.clear();
+      flush_ = flush_translated_ = code_full_ = refetch_ = false;
     }
     if (code_full_) drop_translations();
     if (flush_translated_) {
       history_.freeze();
-      for (unsigned k = 1; k < kFetchKeys; ++k) blocks_[k].clear();
+      for (unsigned k = 1; k < kFetchKeys; ++k) forget_blocks(k);
       for (auto& slot : block_slots_)
         if (slot.key) slot = BlockSlot{};
       flush_translated_ = false;
     }
+    if (!code_drops_.empty()) drop_written_blocks();
+    if (refetch_) drop_changed_blocks();
     if ((s_.mip & s_.mie) && check_interrupts()) continue;
     try {
       const Block& b = block_at(s_.pc);
@@ -191,6 +194,7 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
         if (n > 0) break;                          // a block of its own translates it
         pa_hi = fetch_address(a + 2);
         b.tlb_until = std::min(b.tlb_until, tlb_until_);
+        b.ppc_tail = pa_hi;
         cluster_.mark_code(pa_hi, 2);
       }
       if (fetch_key_ && !fetch_allowed(pa_hi, 2)) {
@@ -215,9 +219,115 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   note_block_costs(b);
   b.bytes = a - pc;
   Block& stored = blocks.emplace(pc, std::move(b)).first->second;
+  auto& pages = code_pages_[fetch_key_];
+  pages[stored.first_page()].push_back(&stored);
+  if (stored.last_page() != stored.first_page()) pages[stored.last_page()].push_back(&stored);
   if (cluster_.translate_blocks.get()) translate(stored);
   slot = {pc, &stored, fetch_key_};
   return stored;
+}
+
+void Hart::forget_blocks(unsigned key) {
+  blocks_[key].clear();
+  code_pages_[key].clear();
+}
+
+// Like QEMU's invalidation of a written page's translation blocks: only the
+// blocks with code in a written range go (in every fetch regime); the blocks
+// linked to them forget the link, and the others stay decoded and translated.
+void Hart::drop_written_blocks() {
+  std::vector<const Block*> victims;
+  for (const auto& [lo, hi] : code_drops_)
+    for (unsigned k = 0; k < kFetchKeys; ++k)
+      for (uint64_t page = lo >> 12; page <= (hi - 1) >> 12; ++page) {
+        const auto it = code_pages_[k].find(page);
+        if (it == code_pages_[k].end()) continue;
+        for (const Block* b : it->second)
+          if (!b->dropping && b->holds_code_in(lo, hi)) {
+            b->dropping = true;
+            victims.push_back(b);
+          }
+      }
+  code_drops_.clear();
+  drop_blocks(victims);
+}
+
+// The hart's own stores and those of the other harts dropped their blocks
+// already (drop_written_blocks); what fence.i has to catch is code written
+// by other units (DMA, the host), found by comparing each block's
+// instructions with the memory it decoded them from.
+void Hart::drop_changed_blocks() {
+  refetch_ = false;
+  std::vector<const Block*> victims;
+  for (const auto& blocks : blocks_)
+    for (const auto& [pc, b] : blocks)
+      if (code_changed(b)) {
+        b.dropping = true;
+        victims.push_back(&b);
+      }
+  drop_blocks(victims);
+}
+
+bool Hart::code_changed(const Block& b) {
+  if (const DmiRegion* r = b.ppc_tail == ~0ull ? find_dmi(b.ppc, false, true) : nullptr;
+      r && b.ppc - r->base < r->size && r->size - (b.ppc - r->base) >= b.bytes) {
+    const uint8_t* p = r->ptr + (b.ppc - r->base);
+    for (const Insn& d : b.insns) {
+      uint32_t now = 0;
+      std::memcpy(&now, p, d.len);
+      if (now != d.raw) return true;
+      p += d.len;
+    }
+    return false;
+  }
+  uint64_t pa = b.ppc;
+  for (const Insn& d : b.insns) {
+    uint32_t now = 0;
+    if (b.ppc_tail == ~0ull || d.len == 2) {
+      if (!fetch_read(pa, &now, d.len)) return true;
+    } else {  // the one instruction of a block that crosses a page
+      uint16_t lo = 0, hi = 0;
+      if (!fetch_read(pa, &lo, 2) || !fetch_read(b.ppc_tail, &hi, 2)) return true;
+      now = static_cast<uint32_t>(hi) << 16 | lo;
+    }
+    if (now != d.raw) return true;
+    pa += d.len;
+  }
+  return false;
+}
+
+void Hart::drop_blocks(const std::vector<const Block*>& victims) {
+  if (victims.empty()) return;
+  history_.freeze();
+  const auto remove = [](std::vector<const Block*>& v, const Block* b) {
+    const auto it = std::find(v.begin(), v.end(), b);
+    if (it != v.end()) {
+      *it = v.back();
+      v.pop_back();
+    }
+  };
+  for (const Block* v : victims) {  // every victim is still alive here
+    for (const Block* from : v->linked_from)
+      for (unsigned i = 0; i < 2; ++i)
+        if (from->link[i] == v) {
+          from->link[i] = nullptr;
+          from->link_pc[i] = ~0ull;
+        }
+    for (const Block* to : v->link)
+      if (to) remove(to->linked_from, v);
+  }
+  for (const Block* v : victims) {
+    auto& pages = code_pages_[v->key];
+    for (const uint64_t page : {v->first_page(), v->last_page()}) {
+      const auto it = pages.find(page);
+      if (it == pages.end()) continue;
+      remove(it->second, v);
+      if (it->second.empty()) pages.erase(it);
+    }
+    BlockSlot& slot = block_slots_[(v->pc >> 1) & (kBlockSlots - 1)];
+    if (slot.block == v) slot = BlockSlot{};
+    blocks_[v->key].erase(v->pc);
+  }
 }
 
 void Hart::invalidate_decoded() {

@@ -57,7 +57,13 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // Starts the hart. kernel: an instance launched by the CMP (ends at ra, any
   // trap ends it); otherwise a bare-metal program (traps go to mtvec).
   void start(const HartLaunch& l, bool kernel, std::function<void(const HartExit&)> done);
-  void invalidate_decoded();  // drop every decoded block (fence.i, SYNC_CACHE ICACHE, code writes)
+  void invalidate_decoded();  // drop every decoded block (SYNC_CACHE ICACHE)
+  // Code in the physical range [lo, hi) was written: the blocks holding any
+  // of it are dropped at the next block boundary (drop_written_blocks).
+  void drop_code(uint64_t lo, uint64_t hi) {
+    code_drops_.push_back({lo, hi});
+    block_abort_ = true;
+  }
   // Writes back every dirty D-cache line (each a write-back on the bus) and
   // invalidates the cache; returns the time the write-backs take.
   uint64_t flush_dcache();
@@ -184,6 +190,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void enter_block(const Block& b, uint32_t quick = kQuickUntried);
   void trapped_in(const Block& b);    // a trap at s_.pc ended b early: the history keeps what ran
   const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
+  void link(const Block& b, unsigned i, const Block* next);  // b's link i to next (DecodedBlock::linked_from)
   const Block* next_enterable_block(const Block& b);
   bool chain_goes_on() const;
   // Stores to the gate only when it changes: a store to part of it stalls the
@@ -229,6 +236,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   static uint64_t translated_quantum_end(void* hart) noexcept;  // BlockChain::quantum_end
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
+  void drop_written_blocks();  // the blocks of code_drops_
+  void drop_changed_blocks();  // fence.i: the blocks whose code in memory is not what they decoded
+  bool code_changed(const Block& b);
+  void drop_blocks(const std::vector<const Block*>& victims);  // unlinked from the blocks that stay
+  void forget_blocks(unsigned key);  // blocks_[key] and its code_pages_, all of them
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_other(const rv::Insn& d, uint64_t pc);  // atomic, FP, extension, system; returns the next pc
   uint64_t exec_system(const rv::Insn& d, uint64_t pc);
@@ -340,6 +352,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // (those are dropped whenever translation or the PMP changes).
   static constexpr unsigned kFetchKeys = 5;
   std::unordered_map<uint64_t, Block> blocks_[kFetchKeys];
+  // Per fetch regime, the blocks whose code lies in each physical page (by page number).
+  std::unordered_map<uint64_t, std::vector<const Block*>> code_pages_[kFetchKeys];
+  std::vector<std::pair<uint64_t, uint64_t>> code_drops_;  // drop_code's ranges not dropped yet
   std::vector<DmiRegion> dmi_;
   uint64_t dmi_gen_ = 0;  // changes whenever dmi_ does
   CacheModel icache_, dcache_;
@@ -385,6 +400,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool translate_again_ = false;   // some blocks lost their code to a full translation cache
 
   bool running_ = false, kernel_ = false, flush_ = false;
+  bool refetch_ = false;  // fence.i: drop_changed_blocks at the next block boundary
   // Side by side, translated code's chain gate (BlockChain::gate): one compare tests all eight bytes.
   alignas(8) bool stop_ = false;
   bool block_abort_ = false;

@@ -3,6 +3,8 @@
 // blocks that ran after them (run_chain), and retiring counted per block
 // (settle_to, retire_block). Simulated results are those of the observed
 // loop (hart_exec.cpp), instruction by instruction.
+#include <algorithm>
+
 #include "harts/hart.h"
 #include "harts/hart_data_path.h"
 #include "harts/hart_cluster.h"
@@ -153,12 +155,22 @@ void Hart::note_block_costs(Block& b) const {
   }
   const Block* next = in_slice_ ? decoded_block(pc) : &block_at(pc);
   if (same_regime && next) {
-    const unsigned i = b.next_link;
+    link(b, b.next_link, next);
     b.next_link ^= 1;
-    b.link_pc[i] = pc;
-    b.link[i] = next;
   }
   return next;
+}
+
+void Hart::link(const Block& b, unsigned i, const Block* next) {
+  if (const Block* old = b.link[i]) {
+    auto& from = old->linked_from;
+    const auto it = std::find(from.begin(), from.end(), &b);
+    *it = from.back();
+    from.pop_back();
+  }
+  b.link_pc[i] = next->pc;
+  b.link[i] = next;
+  next->linked_from.push_back(&b);
 }
 
 // The next block, in a slice only if entering it needs no page-table walk.

@@ -114,7 +114,10 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       traps_(this, "traps", "runs ended by an unhandled trap", "traps"),
       prints_(this, "prints", "ECALL print calls", "calls"),
       barriers_done_(this, "barriers", "barriers completed (ECALL and xintf)", "barriers"),
-      code_flushes_(this, "code_flushes", "decoded-instruction caches dropped because code was written", "flushes"),
+      code_flushes_(this, "code_flushes",
+                    "stores into decoded code (each drops the blocks with code in the written 256-byte granules) "
+                    "and instruction-cache invalidations by the CMP (each drops every decoded block)",
+                    "flushes"),
       xintf_calls_(this, "xintf_calls", "xcmd calls that reached an extension device", "calls"),
       instance_time_(this, "instance_time", "time of a kernel instance (work-group) from launch to exit", "ns") {
   xintf_map_.configure(xintf_luns.get(), xintf_devices.get());
@@ -363,11 +366,14 @@ void HartCluster::mark_code(uint64_t addr, uint64_t len) {
     if (g < code_map_.size() * 64) code_map_[g >> 6] |= 1ull << (g & 63);
 }
 
+// The written granules hold no decoded code any more: every hart drops the
+// blocks with code in them (and only those).
 void HartCluster::code_written(uint64_t addr, unsigned len) {
-  for (uint64_t g = addr >> kGranuleBits; g <= (addr + len - 1) >> kGranuleBits; ++g)
+  const uint64_t first = addr >> kGranuleBits, last = (addr + len - 1) >> kGranuleBits;
+  for (uint64_t g = first; g <= last; ++g)
     if (g < code_map_.size() * 64) code_map_[g >> 6] &= ~(1ull << (g & 63));
   code_flushes_.inc();
-  for (auto& h : harts_) h->invalidate_decoded();
+  for (auto& h : harts_) h->drop_code(first << kGranuleBits, (last + 1) << kGranuleBits);
 }
 
 HartCluster::Totals HartCluster::totals() const {

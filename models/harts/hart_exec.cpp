@@ -59,7 +59,7 @@ uint64_t Hart::exec_other(const Insn& d, uint64_t pc) {
     return next;
   }
   if (d.op == FENCE_I) {
-    invalidate_decoded();
+    refetch_ = block_abort_ = true;
     return next;
   }
   return exec_system(d, pc);

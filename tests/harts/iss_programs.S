@@ -6,7 +6,7 @@
   .text
   .globl add_one, exit42, print_hello, spin, illegal_op, xext_fallback, xcmd_lun0, hartinfo
   .globl priv_delegation, wfi_interrupt
-  .globl self_modify, lr_sc_two_harts
+  .globl self_modify, self_modify_linked, fence_i_add_one, lr_sc_two_harts
   .globl barriers
   .globl load_fault, fetch_fault
   .globl lr_sc, amo_misaligned, load_misaligned, fp_convert, fp_bad_rm, fp_min_snan, perf_instret, compressed
@@ -107,6 +107,28 @@ self_modify:                # rewrites code it has executed (no fence.i)
 smc_target:
   li a0, 1
   ret
+self_modify_linked:         # one call site before and after a rewrite of its callee: its link must go
+  mv t6, ra
+  li t5, 0
+  li t4, 2
+  la t0, smc_linked_target
+  j 1f                      # the call site is a block of its own, entered twice
+1:
+  call smc_linked_target
+  add t5, t5, a0
+  li t1, 0x00300513         # li a0, 3
+  sw t1, 0(t0)
+  addi t4, t4, -1
+  bnez t4, 1b
+  mv a0, t5
+  mv ra, t6
+  ret                       # a0 = 1 + 3
+smc_linked_target:
+  li a0, 1
+  ret
+fence_i_add_one:            # fence.i, then add_one
+  fence.i
+  j add_one
 lr_sc_two_harts:            # hart a0=0 reserves, hart a0=1 stores to the granule
   la t0, shared
   la t2, flag

@@ -165,6 +165,26 @@ TEST(Harts, StoreToExecutedCodeDropsDecodedBlocks) {
   EXPECT_EQ(b.a(0), 2u);
 }
 
+// Only the written blocks go: the call site's block stays decoded, and
+// calling the rewritten callee from it again runs the new code.
+TEST(Harts, StoreToLinkedCodeDropsTheBlockAndItsLinks) {
+  Bench b;
+  ASSERT_EQ(b.run("self_modify_linked").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 4u);
+}
+
+TEST(Harts, FenceIPicksUpCodeWrittenByOtherUnits) {
+  Bench b;
+  ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 1u);
+  const uint32_t addi5 = 0x00550513;  // addi a0, a0, 5
+  ASSERT_TRUE(b.p.device_port.write_debug(b.img.symbols.at("add_one"), &addi5, 4));
+  ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 1u);  // not snooped
+  ASSERT_EQ(b.run("fence_i_add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 5u);  // fence.i compared the decoded block with memory
+}
+
 TEST(Harts, InvalidateIcachesPicksUpCodeWrittenByOtherUnits) {
   Bench b;
   ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
