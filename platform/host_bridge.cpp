@@ -38,6 +38,7 @@ constexpr std::chrono::microseconds kSocketCheck(20);
 // How long, in wall-clock milliseconds, an idle gate sleeps on its sockets
 // before it looks for a stop signal that came just before it slept.
 constexpr int kIdlePoll = 200;
+// Input read ahead of the request in progress: room for one more whole request.
 constexpr size_t kMaxInput = 2 * (sizeof(avpb_request) + AVPB_MAX_PAYLOAD);
 // Replies a client has not read yet: past this the gate neither reads nor
 // takes its requests until it reads (backpressure), so a client that never
@@ -176,7 +177,10 @@ std::vector<pollfd> HostBridge::socket_set(std::vector<Conn*>& order) const {
   std::vector<pollfd> pfd{{listen_fd_, POLLIN, 0}};
   for (auto& [id, c] : conns_) {
     if (c->dead) continue;
-    const bool reads = c->out.size() < kMaxQueuedReplies;
+    // Backpressure both ways: no reading while its replies are unread or its
+    // input already holds a whole request ahead; the socket then fills and
+    // the client blocks.
+    const bool reads = c->out.size() < kMaxQueuedReplies && c->in.size() < kMaxInput;
     pfd.push_back({c->fd, static_cast<short>((reads ? POLLIN : 0) | (c->out.empty() ? 0 : POLLOUT)), 0});
     order.push_back(c.get());
   }
@@ -234,11 +238,10 @@ void HostBridge::accept_clients() {
 
 void HostBridge::read_from(Conn& c) {
   uint8_t buf[16384];
-  for (;;) {
-    const ssize_t n = recv(c.fd, buf, sizeof buf, 0);
+  while (c.in.size() < kMaxInput) {
+    const ssize_t n = recv(c.fd, buf, std::min(sizeof buf, kMaxInput - c.in.size()), 0);
     if (n > 0) {
       c.in.insert(c.in.end(), buf, buf + n);
-      if (c.in.size() > kMaxInput) return drop(c, "sent more than one request ahead of its replies");
       continue;
     }
     if (n == 0 || (errno != EAGAIN && errno != EINTR)) c.dead = true;

@@ -13,11 +13,16 @@
 namespace avp {
 
 AcceldevDriver* HostBridge::driver() {
+  if (driver_ || driver_failed_) return driver_.get();
+  // Starting waits on the device: one client starts it, the others wait for
+  // that start instead of starting (and replacing) a driver of their own.
+  lock_driver();
   if (!driver_ && !driver_failed_) {
     auto d = std::make_unique<AcceldevDriver>(p_.host);
     if (d->start()) driver_ = std::move(d);
     else driver_failed_ = true;
   }
+  unlock_driver();
   return driver_.get();
 }
 

@@ -134,6 +134,10 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
       if (q.op == AVPB_MMIO_READ) r.r[0] = size == 8 ? v : v & ((1ull << 8 * size) - 1);
       return ok ? 0 : -EIO;  // a failed read still answers all-ones, as an unsupported request does
     }
+    case AVPB_BAR_INFO:
+      if (q.a[0] != 0 && q.a[0] != 2) return -EINVAL;
+      r.r[0] = q.a[0] == 0 ? p_.endpoint->config_space().bar0_size() : p_.endpoint->config_space().bar2_size();
+      return 0;
     case AVPB_BAR_READ: {
       if (q.a[0] != 2 || q.a[2] > AVPB_MAX_PAYLOAD) return -EINVAL;
       out.resize(q.a[2]);

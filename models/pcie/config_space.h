@@ -20,6 +20,8 @@ class ConfigSpace {
   uint16_t msi_data() const { return msi_data_; }
   uint64_t bar0() const { return bar0_ & ~0xFull; }
   uint64_t bar2() const { return bar2_ & ~0xFull; }
+  uint64_t bar0_size() const { return bar0_size_; }
+  uint64_t bar2_size() const { return bar2_size_; }
 
   static constexpr uint32_t kMsiCap = 0x50;
 

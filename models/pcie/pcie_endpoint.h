@@ -62,6 +62,9 @@ class PcieEndpoint : public sc_core::sc_module {
     RegisterBlock* block;
   };
   const std::vector<Window>& windows() const { return windows_; }
+  // What the BAR sizing handshake of configuration space reports (read by the
+  // host bridge, which enumerates the device for its clients).
+  const ConfigSpace& config_space() const { return config_; }
   // The reset input: clears the interrupt status and resets every front end
   // that registered with on_reset (Acceldev: registers, queue, runs).
   void reset();

@@ -11,31 +11,22 @@ struct avp_bar {
   uint64_t size;
 };
 
-/* Where the library places the BARs in the bus address space (the model
- * decodes by BAR number, so any aligned address works). */
-static const uint64_t kBarAddress[3] = {0xF0000000ull, 0, 0x1000000000ull};
-
 avp_bar *avp_bar_map(avp_host *h, int bar) {
   if (bar != 0 && bar != 2) {
     errno = EINVAL;
     return NULL;
   }
-  const uint32_t reg = 0x10 + 4 * (uint32_t)bar;
-  const int is64 = bar == 2;
-  uint32_t lo = 0, hi = 0xFFFFFFFFu, cmd = 0;
-  /* Size the BAR the standard way: write all-ones, read back the mask. */
-  if (avp_cfg_write(h, reg, 4, 0xFFFFFFFFu) || (is64 && avp_cfg_write(h, reg + 4, 4, 0xFFFFFFFFu)) ||
-      avp_cfg_read(h, reg, 4, &lo) || (is64 && avp_cfg_read(h, reg + 4, 4, &hi)))
-    return NULL;
-  const uint64_t mask = ((uint64_t)hi << 32 | lo) & ~0xFull;
-  const uint64_t size = ~mask + 1;
-  if (mask == 0 || (size & (size - 1))) {
-    errno = ENODEV;
+  /* The size from the server, which enumerated the device (sizing it here by
+   * writing all-ones would race with the other programs on the server). */
+  struct avpb_reply r;
+  int st = avp_host_call(h, AVPB_BAR_INFO, (uint64_t)bar, 0, 0, 0, NULL, 0, &r, NULL, 0);
+  if (st) {
+    errno = -st;
     return NULL;
   }
-  if (avp_cfg_write(h, reg, 4, (uint32_t)kBarAddress[bar]) ||
-      (is64 && avp_cfg_write(h, reg + 4, 4, (uint32_t)(kBarAddress[bar] >> 32))) || avp_cfg_read(h, 0x04, 2, &cmd) ||
-      avp_cfg_write(h, 0x04, 2, cmd | 0x6))  /* memory space, bus master */
+  const uint64_t size = r.r[0];
+  uint32_t cmd = 0;
+  if (avp_cfg_read(h, 0x04, 2, &cmd) || avp_cfg_write(h, 0x04, 2, cmd | 0x6)) /* memory space, bus master */
     return NULL;
   avp_bar *b = malloc(sizeof *b);
   if (!b) return NULL;

@@ -29,33 +29,8 @@ static void send_req(int fd, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2,
   CHECK(send(fd, &q, sizeof q, MSG_NOSIGNAL) == (ssize_t)sizeof q);
 }
 
-/* The next reply (its payload skipped); status 1 when the server closed the
- * connection. The descriptor it passes, if any, goes to *passed. */
-static struct avpb_reply reply(int fd, int *passed) {
-  struct avpb_reply r = {0};
-  char ctrl[CMSG_SPACE(sizeof(int))];
-  struct iovec iov = {&r, sizeof r};
-  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl, .msg_controllen = sizeof ctrl};
-  ssize_t n = recvmsg(fd, &m, MSG_WAITALL | MSG_CMSG_CLOEXEC);
-  if (n == 0) {
-    r.status = 1;
-    return r;
-  }
-  CHECK(n == (ssize_t)sizeof r);
-  struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-  if (passed) *passed = -1;
-  if (cm && cm->cmsg_type == SCM_RIGHTS) {
-    int got;
-    memcpy(&got, CMSG_DATA(cm), sizeof got);
-    if (passed) *passed = got;
-    else close(got);
-  }
-  for (uint32_t i = 0; i < r.length; ++i) {
-    char c;
-    CHECK(recv(fd, &c, 1, MSG_WAITALL) == 1);
-  }
-  return r;
-}
+/* The next reply (its payload skipped). */
+static struct avpb_reply reply(int fd, int *passed) { return raw_reply(fd, NULL, 0, passed); }
 
 static int hello(int *mem_fd) {
   int fd = dial();
@@ -63,19 +38,6 @@ static int hello(int *mem_fd) {
   struct avpb_reply r = reply(fd, mem_fd);
   CHECK(r.status == 0);
   return fd;
-}
-
-/* The resident memory of the server (`accel-vp exec` is our parent), in KiB. */
-static long server_rss_kib(void) {
-  char path[64], line[256];
-  snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
-  FILE *f = fopen(path, "r");
-  CHECK(f);
-  long kib = -1;
-  while (fgets(line, sizeof line, f))
-    if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
-  fclose(f);
-  return kib;
 }
 
 /* Every memory file the server hands out is sealed at its size: shrinking

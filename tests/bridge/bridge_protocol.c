@@ -1,7 +1,7 @@
 /* Bad clients of the host bridge, speaking the wire protocol by hand: a
  * request before the handshake, a wrong version, an unknown request, an
  * oversized message, a client gone mid-message, accesses as units the device
- * lacks or where they see nothing. Each gets an error or is
+ * lacks or where they see nothing, a BAR left mid-sizing. Each gets an error or is
  * disconnected, and the server goes on serving a well-behaved client. */
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -9,6 +9,7 @@
 
 #include "accelvp_bridge_proto.h"
 #include "accelvp_host.h"
+#include "bar0_regs.h"
 #include "check.h"
 #include "raw_client.h"
 
@@ -72,6 +73,13 @@ int main(void) {
   CHECK(reply_status(fd) == 0);
   send_req(fd, AVPB_MMIO_READ, 0, 1, 0);  /* no BAR 1 */
   CHECK(reply_status(fd) == -EINVAL);
+  send_req(fd, AVPB_BAR_INFO, 0, 1, 0);
+  CHECK(reply_status(fd) == -EINVAL);
+  /* A program in the middle of sizing the BARs itself (all-ones in them). */
+  send_req3(fd, AVPB_CFG_WRITE, 0, 0x10, 4, 0xFFFFFFFFu);
+  CHECK(reply_status(fd) == 0);
+  send_req3(fd, AVPB_CFG_WRITE, 0, 0x18, 4, 0xFFFFFFFFu);
+  CHECK(reply_status(fd) == 0);
   send_req(fd, AVPB_CFG_READ, 8, 0, 4);   /* a payload where none belongs */
   CHECK(send(fd, "12345678", 8, MSG_NOSIGNAL) == 8);
   CHECK(reply_status(fd) == -EINVAL);
@@ -89,6 +97,10 @@ int main(void) {
   CHECK(h);
   uint32_t v;
   CHECK(avp_cfg_read(h, 0, 2, &v) == 0 && v == 0x0666);
+  /* Another program's sizing does not change what avp_bar_map reports. */
+  avp_bar *bar0 = avp_bar_map(h, 0);
+  CHECK(bar0 && avp_bar_size(bar0) == AVP_BAR0_SIZE);
+  avp_bar_unmap(bar0);
   avp_host_disconnect(h);
   printf("bridge_protocol: OK\n");
   return 0;

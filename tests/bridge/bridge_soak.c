@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -37,57 +36,16 @@ static struct avpb_reply call(int fd, uint32_t op, uint64_t a0, uint64_t a1, uin
     r.status = 1;
     return r;
   }
-  char ctrl[CMSG_SPACE(sizeof(int))];
-  struct iovec iov = {&r, sizeof r};
-  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl, .msg_controllen = sizeof ctrl};
-  if (recvmsg(fd, &m, MSG_WAITALL | MSG_CMSG_CLOEXEC) != (ssize_t)sizeof r) {
-    r.status = 1;
-    return r;
-  }
-  struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-  if (cm && cm->cmsg_type == SCM_RIGHTS) {
-    int got;
-    memcpy(&got, CMSG_DATA(cm), sizeof got);
-    if (passed) *passed = got;
-    else close(got);
-  }
-  for (uint32_t i = 0; i < r.length; ++i) {
-    uint8_t c;
-    if (recv(fd, &c, 1, MSG_WAITALL) != 1) {
-      r.status = 1;
-      return r;
-    }
-    if (i < cap) ((uint8_t *)out)[i] = c;
-  }
-  return r;
-}
-
-static long server_rss_kib(void) {
-  char path[64], line[256];
-  snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
-  FILE *f = fopen(path, "r");
-  CHECK(f);
-  long kib = -1;
-  while (fgets(line, sizeof line, f))
-    if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
-  fclose(f);
-  return kib;
+  return raw_reply(fd, out, cap, passed);
 }
 
 static uint32_t pattern(uint32_t seed, uint32_t i) { return (seed * 2654435761u) ^ (i * 40503u); }
-
-/* avp_device_open sizes the BARs the standard way (all-ones written, the
- * mask read back), which two processes must not do at once: the soak takes
- * turns, as an operating system sizes BARs once. */
-static int sizing_lock = -1;
 
 /* Device DRAM of its own through BAR2: written, read back, compared. */
 static int good_dram(uint32_t seed) {
   avp_host *h = avp_host_connect(NULL);
   if (!h) return 19;
-  CHECK(flock(sizing_lock, LOCK_EX) == 0);
   avp_device *d = avp_device_open(h);
-  CHECK(flock(sizing_lock, LOCK_UN) == 0);
   if (!d) {
     uint32_t cmd = 0, id = 0;
     avp_cfg_read(h, 4, 2, &cmd);
@@ -248,9 +206,6 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   const int rounds = argc > 1 ? atoi(argv[1]) : 4;
   CHECK(rounds >= 2);
-  char lock_path[] = "/tmp/bridge_soak_XXXXXX";
-  sizing_lock = mkstemp(lock_path);
-  CHECK(sizing_lock >= 0 && unlink(lock_path) == 0);
   round_of_clients(0); /* warm-up: the server's pools and the driver reach their working size */
   const long first = server_rss_kib();
   for (int r = 1; r < rounds; ++r) round_of_clients(r);

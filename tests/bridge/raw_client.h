@@ -1,10 +1,13 @@
 /* For the tests that speak the wire protocol by hand: a connection to the
- * server `accel-vp exec` named in ACCELVP_SOCKET. */
+ * server `accel-vp exec` named in ACCELVP_SOCKET, its replies, and the
+ * server's resident memory. */
 #ifndef AVP_BRIDGE_TEST_RAW_CLIENT_H
 #define AVP_BRIDGE_TEST_RAW_CLIENT_H
 
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <unistd.h>
 
 #include "accelvp_bridge_proto.h"
 #include "check.h"
@@ -15,6 +18,50 @@ static inline int dial(void) {
   int fd = socket(AF_UNIX, SOCK_STREAM, 0);
   CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0);
   return fd;
+}
+
+/* The next reply, the first `cap` bytes of its payload in `out` (the rest
+ * read and dropped); status 1 when the server closed the connection. The
+ * descriptor it passes, if any, goes to *passed (closed when passed is NULL). */
+static inline struct avpb_reply raw_reply(int fd, void *out, uint32_t cap, int *passed) {
+  struct avpb_reply r = {0};
+  char ctrl[CMSG_SPACE(sizeof(int))];
+  struct iovec iov = {&r, sizeof r};
+  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl, .msg_controllen = sizeof ctrl};
+  if (passed) *passed = -1;
+  if (recvmsg(fd, &m, MSG_WAITALL | MSG_CMSG_CLOEXEC) != (ssize_t)sizeof r) {
+    r.status = 1;
+    return r;
+  }
+  struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+  if (cm && cm->cmsg_type == SCM_RIGHTS) {
+    int got;
+    memcpy(&got, CMSG_DATA(cm), sizeof got);
+    if (passed) *passed = got;
+    else close(got);
+  }
+  for (uint32_t i = 0; i < r.length; ++i) {
+    uint8_t c;
+    if (recv(fd, &c, 1, MSG_WAITALL) != 1) {
+      r.status = 1;
+      return r;
+    }
+    if (i < cap) ((uint8_t *)out)[i] = c;
+  }
+  return r;
+}
+
+/* The resident memory of the server (`accel-vp exec` is our parent), in KiB. */
+static inline long server_rss_kib(void) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
+  FILE *f = fopen(path, "r");
+  CHECK(f);
+  long kib = -1;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  fclose(f);
+  return kib;
 }
 
 #endif

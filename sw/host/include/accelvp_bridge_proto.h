@@ -47,6 +47,9 @@ enum avpb_op {
   AVPB_RING_DOORBELL = 23, /* no payload, no reply: look at this connection's ring (sent when avpb_ring.server_polling is 0) */
   AVPB_DRAM_ALLOC = 24,  /* a0 = size, a1 = alignment (0: 256) -> r0 = device address of a block of device DRAM owned by the session */
   AVPB_DRAM_FREE = 25,   /* a0 = device address from DRAM_ALLOC of this session */
+  /* The server owns the device's enumeration (as VFIO's region info): sizing a
+   * BAR by writing all-ones would race with every other client. */
+  AVPB_BAR_INFO = 26,    /* a0 = bar (0 or 2) -> r0 = size in bytes */
   AVPB_DEV_OPEN = 30,    /* Acceldev context -> r0 = context handle */
   AVPB_DEV_CLOSE = 31,   /* a0 = context: waits for its runs, unbinds, frees the id */
   AVPB_DEV_CREATE_BUFFER = 32, /* a0 = context, a1 = type (0 code, 1 data), a2 = size -> r0 = buffer handle, r1 = slot, payload = uint64 bus address of each page */
