@@ -203,8 +203,12 @@ void HostBridge::check_sockets(int timeout_ms) {
   if (pfd[0].revents & POLLIN) accept_clients();
   for (size_t i = 0; i < order.size(); ++i) {
     Conn& c = *order[i];
-    if (pfd[i + 1].revents & POLLOUT) flush(c);
-    if (pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)) read_from(c);
+    const short ev = pfd[i + 1].revents;
+    if (ev & POLLOUT) flush(c);
+    // A client gone while its input is full (not read, so poll keeps
+    // reporting the hang-up): nothing it sent can be answered.
+    if (!(ev & POLLIN) && (ev & (POLLHUP | POLLERR)) && c.in.size() >= kMaxInput) c.dead = true;
+    else if (ev & (POLLIN | POLLHUP | POLLERR)) read_from(c);
   }
 }
 

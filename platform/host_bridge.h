@@ -109,6 +109,9 @@ class HostBridge {
   void unlock_driver();
   void take_driver_interrupts();
   void drain_device();  // waits until every device command queued so far has run
+  // The driver owns Acceldev ENABLE: a program that cleared it would stop
+  // every other program's runs. Sets it again (with a warning) when cleared.
+  bool enable_again(const char* while_what);
   AcceldevDriver* driver();
   void release_session(Session& s);
 

@@ -55,19 +55,23 @@ void HostBridge::drain_device() {
   const uint32_t w[5] = {ACCELDEV_DEVICE_CMD_TYPE_FENCE, value, 0, 0, 0};
   driver_->submit(w);
   for (unsigned polls = 1; p_.host.mmio_read32(ACCELDEV_CMD_FENCE_LAST) != value; ++polls) {
-    if (polls % 1000 == 0 && !(p_.host.mmio_read32(ACCELDEV_ENABLE) & 1)) {
-      AVP_LOG(log_, Warn, "the device was disabled (ENABLE = 0) while the driver closed a context: enabled again");
-      p_.host.mmio_write32(ACCELDEV_ENABLE, 1);
-    }
+    if (polls % 1000 == 0) enable_again("closed a context");
     sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
   }
+}
+
+bool HostBridge::enable_again(const char* while_what) {
+  if (p_.host.mmio_read32(ACCELDEV_ENABLE) & 1) return false;
+  AVP_LOG(log_, Warn, "the device was disabled (ENABLE = 0) while the driver " << while_what << ": enabled again");
+  p_.host.mmio_write32(ACCELDEV_ENABLE, 1);
+  return true;
 }
 
 int HostBridge::acceldev_wait(Context& c, uint32_t value) {
   // The driver's wait for callers in several SystemC threads, which also
   // gives up when the simulation has nothing left to do (the fence can never come).
   HostPort& rc = driver_->rc();
-  const uint64_t gen = starved_gen_;
+  uint64_t gen = starved_gen_;
   for (;;) {
     if (c.ctx->in_error()) return -EIO;
     if (static_cast<int32_t>(c.ctx->fence_counter() - value) >= 0) return 0;
@@ -75,7 +79,13 @@ int HostBridge::acceldev_wait(Context& c, uint32_t value) {
       take_driver_interrupts();
       continue;
     }
-    if (gen != starved_gen_) return -EDEADLK;
+    if (gen != starved_gen_) {
+      // Nothing left to happen: unless a program stopped the device under
+      // the waiter, its fence can never come.
+      if (!enable_again("waited for a fence")) return -EDEADLK;
+      gen = starved_gen_;
+      continue;
+    }
     sc_core::wait(rc.irq_event() | serviced_ev_ | starved_ev_);
   }
 }

@@ -40,13 +40,15 @@ static inline struct avpb_reply raw_reply(int fd, void *out, uint32_t cap, int *
     if (passed) *passed = got;
     else close(got);
   }
-  for (uint32_t i = 0; i < r.length; ++i) {
-    uint8_t c;
-    if (recv(fd, &c, 1, MSG_WAITALL) != 1) {
+  uint8_t chunk[16384];
+  for (uint32_t at = 0; at < r.length;) {
+    const size_t n = r.length - at < sizeof chunk ? r.length - at : sizeof chunk;
+    if (recv(fd, chunk, n, MSG_WAITALL) != (ssize_t)n) {
       r.status = 1;
       return r;
     }
-    if (i < cap) ((uint8_t *)out)[i] = c;
+    if (at < cap) memcpy((uint8_t *)out + at, chunk, cap - at < n ? cap - at : n);
+    at += (uint32_t)n;
   }
   return r;
 }
