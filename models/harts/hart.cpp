@@ -91,6 +91,7 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
   e.pc = s_.pc;
   e.tval = tval;
   e.instructions = s_.minstret;
+  cycles_at_stop_ = clock_cycles();
   stop_ = true;
   running_ = false;
   trace_slice(sc_core::sc_time_stamp(), e.describe());

@@ -422,6 +422,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t end_pc_ = 1;
   uint32_t launch_id_ = 0;
   sc_core::sc_time started_;
+  uint64_t cycles_at_stop_ = 0;  // mcycle's source while the hart is stopped (0 before its first start)
   uint64_t instance_ = 0;  // a0 at launch (the instance id of a kernel)
   std::function<void(const HartExit&)> done_;
   sc_core::sc_event start_event_, irq_event_;

@@ -19,6 +19,8 @@ static_assert(AVP_HPM_LOADS_1B == kFirstEventCounter && AVP_HPM_BRANCHES == kLas
               "events 3..17 are the instruction-class counters of perf_events.h");
 
 uint64_t Hart::clock_cycles() const {
+  // A stopped hart's clock does not run (a RefSi hart reads 0 before it starts).
+  if (!running_) return cycles_at_stop_;
   return (to_ps(time_.now()) - to_ps(started_)) / to_ps(cluster_.clock_period.get());
 }
 
