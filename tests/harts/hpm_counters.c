@@ -12,6 +12,7 @@
 
 #include "avp/csr.h"
 #include "avp/device.h"
+#include "avp/pointer_chase.h"
 static volatile uint64_t lower_mcounteren;  // what the lower mode runs with (avp/lower_mode.h)
 #define AVP_LOWER_MCOUNTEREN lower_mcounteren
 #include "avp/lower_mode.h"
@@ -20,7 +21,6 @@ static volatile uint64_t lower_mcounteren;  // what the lower mode runs with (av
 #include "harts/perf_regs.h"
 
 #define LINE 64
-#define LOADS_PER_ITER 16
 static uint64_t chase_buf[(1u << 20) / 8] __attribute__((aligned(4096)));
 static int ok = 1;
 
@@ -32,37 +32,15 @@ static int ok = 1;
     }                           \
   } while (0)
 
-// A circular chain through the first `bytes` of chase_buf, one pointer per line, in address order.
-static void* build_chain(unsigned long bytes) {
-  const unsigned long lines = bytes / LINE, step = LINE / 8;
-  for (unsigned long i = 0; i < lines; ++i) chase_buf[i * step] = (uint64_t)&chase_buf[((i + 1) % lines) * step];
-  return chase_buf;
-}
-
-// iters x 16 dependent loads: p = *p.
-static void* chase(void* p, unsigned long iters) {
-  __asm__ volatile(
-      "1:\n"
-      "ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n"
-      "ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n"
-      "ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n"
-      "ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n"
-      "addi %1, %1, -1\n bnez %1, 1b\n"
-      : "+r"(p), "+r"(iters)
-      :
-      : "memory");
-  return p;
-}
-
 // Per-load cost of a chase over `bytes` (after one pass to warm the cache), with the event counters around it.
 static void measure(unsigned long bytes) {
-  void* p = build_chain(bytes);
+  void* p = avp_chase_build(chase_buf, bytes, LINE);
   const unsigned long lines = bytes / LINE;
   const unsigned long loads = lines < 4096 ? 4096 : lines;
-  p = chase(p, (lines + LOADS_PER_ITER - 1) / LOADS_PER_ITER);
+  p = avp_chase(p, (lines + AVP_CHASE_LOADS_PER_ITER - 1) / AVP_CHASE_LOADS_PER_ITER);
   const uint64_t c0 = avp_csr_read(mcycle), i0 = avp_csr_read(minstret);
   const uint64_t h0 = avp_csr_read(mhpmcounter3), m0 = avp_csr_read(mhpmcounter4), s0 = avp_csr_read(mhpmcounter5);
-  p = chase(p, loads / LOADS_PER_ITER);
+  p = avp_chase(p, loads / AVP_CHASE_LOADS_PER_ITER);
   const uint64_t c1 = avp_csr_read(mcycle), i1 = avp_csr_read(minstret);
   const uint64_t h1 = avp_csr_read(mhpmcounter3), m1 = avp_csr_read(mhpmcounter4), s1 = avp_csr_read(mhpmcounter5);
   avp_printf("chase %lu bytes stride 64: loads %lu cycles %lu instret %lu dcache_hits %lu dcache_misses %lu "
@@ -117,20 +95,20 @@ static void check_events_and_inhibit(void) {
   CHECK(avp_csr_read(mhpmevent9) == AVP_HPM_NONE, "mhpmevent9 after writing 1000: %lu\n",
         (unsigned long)avp_csr_read(mhpmevent9));
   avp_csr_write(mhpmcounter9, 7);
-  chase(build_chain(1024), 4);
+  avp_chase(avp_chase_build(chase_buf, 1024, LINE), 4);
   CHECK(avp_csr_read(mhpmcounter9) == 7, "a counter of no event moved\n");
   avp_csr_write(mhpmevent9, AVP_HPM_LOADS);  // counts on from its value
-  chase(chase_buf, 4);
+  avp_chase(chase_buf, 4);
   CHECK(avp_csr_read(mhpmcounter9) == 7 + 64, "mhpmcounter9 counting loads: %lu\n",
         (unsigned long)avp_csr_read(mhpmcounter9));
   // mcountinhibit stops mcycle, minstret and an event counter where they are; clearing it lets them go on.
   avp_csr_write(mcountinhibit, 1 | 4 | (1u << 9));
   const uint64_t c = avp_csr_read(mcycle), i = avp_csr_read(minstret), e = avp_csr_read(mhpmcounter9);
-  chase(chase_buf, 4);
+  avp_chase(chase_buf, 4);
   CHECK(avp_csr_read(mcycle) == c && avp_csr_read(minstret) == i && avp_csr_read(mhpmcounter9) == e,
         "an inhibited counter moved\n");
   avp_csr_write(mcountinhibit, 0);
-  chase(chase_buf, 4);
+  avp_chase(chase_buf, 4);
   CHECK(avp_csr_read(mcycle) > c && avp_csr_read(minstret) > i && avp_csr_read(mhpmcounter9) == e + 64,
         "a counter did not go on after mcountinhibit was cleared\n");
   avp_csr_write(mhpmevent9, AVP_HPM_NONE);

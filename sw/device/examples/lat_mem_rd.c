@@ -11,43 +11,22 @@
 
 #include "avp/csr.h"
 #include "avp/device.h"
+#include "avp/pointer_chase.h"
 
 #define LINE 64
 #define MAX_BYTES (8ul << 20)
-#define LOADS_PER_ITER 16
 #define ROW_MISS_STRIDE (128ul << 10)
 static uint64_t buf[MAX_BYTES / 8] __attribute__((aligned(4096)));
 
-// A circular chain through the first `bytes` of buf, one pointer every `stride` bytes, in address order.
-static void* build_chain(unsigned long bytes, unsigned long stride) {
-  const unsigned long n = bytes / stride, step = stride / 8;
-  for (unsigned long i = 0; i < n; ++i) buf[i * step] = (uint64_t)&buf[((i + 1) % n) * step];
-  return buf;
-}
-
-// iters x 16 dependent loads.
-static void* chase(void* p, unsigned long iters) {
-  __asm__ volatile(
-      "1:\n"
-      "ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n"
-      "ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n"
-      "ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n"
-      "ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n ld %0, 0(%0)\n"
-      "addi %1, %1, -1\n bnez %1, 1b\n"
-      : "+r"(p), "+r"(iters)
-      :
-      : "memory");
-  return p;
-}
-
 // Cycles per load of a chase through `bytes` with pointers `stride` apart, after one pass.
 static void measure(unsigned long bytes, unsigned long stride) {
-  void* p = build_chain(bytes, stride);
+  void* p = avp_chase_build(buf, bytes, stride);
   const unsigned long n = bytes / stride;
   const unsigned long loads = n < 4096 ? 4096 : n;
-  p = chase(p, (n + LOADS_PER_ITER - 1) / LOADS_PER_ITER);  // one pass: the caches hold what they can
+  // One pass: the caches hold what they can.
+  p = avp_chase(p, (n + AVP_CHASE_LOADS_PER_ITER - 1) / AVP_CHASE_LOADS_PER_ITER);
   const uint64_t c0 = avp_csr_read(mcycle), i0 = avp_csr_read(minstret);
-  p = chase(p, loads / LOADS_PER_ITER);
+  p = avp_chase(p, loads / AVP_CHASE_LOADS_PER_ITER);
   const uint64_t c1 = avp_csr_read(mcycle), i1 = avp_csr_read(minstret);
   avp_printf("chase %lu bytes stride %lu: loads %lu cycles %lu instret %lu (%p)\n", bytes, stride, loads,
              (unsigned long)(c1 - c0), (unsigned long)(i1 - i0), p);
