@@ -235,9 +235,12 @@ static void descriptors_exhausted(void) {
   int fds[1000], n = 0, refused = 0;
   while (n < 1000 && !refused) {
     int fd = dial();
-    send_req(fd, AVPB_HELLO, AVPB_MAGIC, AVPB_VERSION, 0, 0);
+    /* A refused client may be closed before its HELLO is sent (EPIPE) or
+     * answered (EOF or a reset): each is the refusal. */
+    struct avpb_request q = {AVPB_HELLO, 0, {AVPB_MAGIC, AVPB_VERSION, 0, 0}};
     struct avpb_reply r;
-    refused = recv(fd, &r, sizeof r, MSG_WAITALL) <= 0; /* closed at once: EOF or a reset */
+    refused = send(fd, &q, sizeof q, MSG_NOSIGNAL) != (ssize_t)sizeof q ||
+              recv(fd, &r, sizeof r, MSG_WAITALL) <= 0;
     fds[n++] = fd;
   }
   CHECK(refused);
