@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build run test sanitize fuzz-long bench bench-check install clean
+.PHONY: all deps configure build run test sanitize fuzz-long soak-long bench bench-check install clean
 
 all: build
 
@@ -36,6 +36,11 @@ sanitize: deps
 FUZZ_SECONDS ?= 600
 fuzz-long: build
 	bash scripts/fuzz-long.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The host-bridge soak (tests/bridge/bridge_soak.c) for SOAK_ROUNDS rounds of 40 clients (default 600, a few minutes).
+SOAK_ROUNDS ?= 600
+soak-long: build
+	./$(BUILD)/accel-vp --no-progress -o $(BUILD)/soak-long exec --no-preload -- $(BUILD)/tests/bridge/bridge_bridge_soak $(SOAK_ROUNDS)
 
 # Every benchmark once: figures in $(BUILD)/bench/results.json and a table (docs/performance.md).
 bench: build

@@ -71,7 +71,7 @@ int HostBridge::acceldev_wait(Context& c, uint32_t value) {
   // The driver's wait for callers in several SystemC threads, which also
   // gives up when the simulation has nothing left to do (the fence can never come).
   HostPort& rc = driver_->rc();
-  uint64_t gen = starved_gen_;
+  const uint64_t gen = starved_gen_;
   for (;;) {
     if (c.ctx->in_error()) return -EIO;
     if (static_cast<int32_t>(c.ctx->fence_counter() - value) >= 0) return 0;
@@ -79,13 +79,7 @@ int HostBridge::acceldev_wait(Context& c, uint32_t value) {
       take_driver_interrupts();
       continue;
     }
-    if (gen != starved_gen_) {
-      // Nothing left to happen: unless a program stopped the device under
-      // the waiter, its fence can never come.
-      if (!enable_again("waited for a fence")) return -EDEADLK;
-      gen = starved_gen_;
-      continue;
-    }
+    if (gen != starved_gen_) return -EDEADLK;  // nothing left to happen: the fence can never come
     sc_core::wait(rc.irq_event() | serviced_ev_ | starved_ev_);
   }
 }

@@ -94,7 +94,11 @@ static int good_acceldev(uint32_t seed, int ready_pipe) {
   memcpy(w, cmds, sizeof cmds);
   if (call(fd, AVPB_DEV_RUN, ctx, code, 0, sizeof cmds, NULL, 0, NULL).status) return 35;
   if (ready_pipe >= 0 && write(ready_pipe, "r", 1) != 1) return 36;
-  if (call(fd, AVPB_DEV_WAIT, ctx, 1, 0, 0, NULL, 0, NULL).status) return 37;
+  r = call(fd, AVPB_DEV_WAIT, ctx, 1, 0, 0, NULL, 0, NULL);
+  if (r.status) {
+    fprintf(stderr, "bridge_soak: DEV_WAIT: status %d\n", (int)r.status);
+    return 37;
+  }
   for (unsigned p = 0; p < FILL_BYTES / 4096; ++p)
     for (unsigned i = 0; i < 4096; i += 509)
       if (mem[data_pages[p] + i] != (uint8_t)(value >> 8 * ((p * 4096 + i) % 4))) return 38;
