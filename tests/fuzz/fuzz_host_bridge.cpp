@@ -14,6 +14,11 @@
 // Bit 1 set (with bit 0 clear): after HELLO and RING on the socket, the
 // requests go through the connection's request ring instead, with their
 // lengths as the input gives them (oversized ones included).
+// Bit 2 set (with bits 0 and 1 clear): the client sends every request without
+// reading a reply, then dies with them unread. Bit 3 set: the client tries to
+// shrink every memory file the server passes it (they are sealed; a shrunk
+// one would end the server with SIGBUS at its next access).
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -46,6 +51,8 @@ void leave(int code) {
 
 // Reads one reply; the descriptor HELLO, DRAM_SHARE and RING pass with it
 // goes to *passed_fd, or is closed.
+bool shrink_passed = false;  // input bit 3
+
 bool read_reply(int fd, int* passed_fd = nullptr) {
   avpb_reply r;
   char ctrl[CMSG_SPACE(sizeof(int))];
@@ -60,6 +67,7 @@ bool read_reply(int fd, int* passed_fd = nullptr) {
     if (c->cmsg_type == SCM_RIGHTS) {
       int passed;
       std::memcpy(&passed, CMSG_DATA(c), sizeof passed);
+      if (shrink_passed && ftruncate(passed, 0) == 0) leave(4);  // not sealed
       if (passed_fd) *passed_fd = passed;
       else close(passed);
     }
@@ -123,6 +131,7 @@ void run_client(const uint8_t* data, size_t size) {  // never returns
   if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) leave(2);
   const timeval limit{10, 0};  // a reply that never comes is the server's fault: the run times out
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  shrink_passed = data[0] & 8;
   if ((data[0] & 3) == 2) run_ring_client(fd, data, size);
   if (data[0] & 1) {
     if (send(fd, data + 1, size - 1, MSG_NOSIGNAL) >= 0) shutdown(fd, SHUT_WR);
@@ -130,6 +139,8 @@ void run_client(const uint8_t* data, size_t size) {  // never returns
     }
     leave(0);
   }
+  const bool reads = !(data[0] & 4);
+  if (!reads) fcntl(fd, F_SETFL, O_NONBLOCK);  // the server may stop reading it (backpressure)
   size_t at = 1;
   while (at < size) {
     size_t len = 0;
@@ -138,6 +149,10 @@ void run_client(const uint8_t* data, size_t size) {  // never returns
     const bool sent = send(fd, &q, sizeof q, MSG_NOSIGNAL) == sizeof q &&
                       (!len || send(fd, data + at, len, MSG_NOSIGNAL) == static_cast<ssize_t>(len));
     at += len;
+    if (!reads) {
+      if (!sent) break;
+      continue;
+    }
     if (sent && q.op == AVPB_RING_DOORBELL && !len) continue;  // the one request without a reply
     if (!sent || !read_reply(fd)) break;  // dropped (or BYE): the server closed
   }
