@@ -51,9 +51,8 @@ HostBridge::HostBridge(Platform& platform, const std::string& socket_path)
     : p_(platform),
       path_(socket_path),
       // Below the staging area at the end of DRAM where the engine copies command buffers.
-      dram_alloc_(p_.dram_base(), p_.dram_base() + p_.dram.size() - std::min<uint64_t>(p_.dram.size(), ACCELDEV_CMP_STAGING_SIZE)) {
-  mem_fd_ = p_.host.host_mem.share();
-  if (mem_fd_ < 0) throw std::runtime_error(std::string("cannot share the host memory: ") + std::strerror(errno));
+      dram_alloc_(p_.dram_base(), p_.dram_base() + p_.dram.size() - std::min<uint64_t>(p_.dram.size(), ACCELDEV_CMP_STAGING_SIZE)),
+      grants_(p_.host.host_mem) {
   // Device DRAM too, for clients that map it (DRAM_SHARE); nothing is stored
   // in it before a session starts, so its storage may be replaced here.
   dram_fd_ = p_.dram.share();

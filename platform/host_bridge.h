@@ -19,7 +19,8 @@
 
 #include "accelvp_bridge_proto.h"
 #include "base/log.h"
-#include "dram_allocator.h"
+#include "base/block_allocator.h"
+#include "host_memory_grants.h"
 
 namespace avp {
 
@@ -45,6 +46,7 @@ class HostBridge {
   struct Context {
     std::unique_ptr<AcceldevContext> ctx;
     std::vector<bool> buffer_open;
+    std::vector<uint64_t> granted_pages;  // its buffers' pages, revoked when it closes
   };
   struct Session {
     uint64_t id = 0, token = 0;
@@ -52,6 +54,7 @@ class HostBridge {
     uint64_t irq_seen = 0;
     uint64_t next_context = 1;
     std::map<uint64_t, Context> contexts;
+    std::vector<uint64_t> host_pages;  // of its HOST_ALLOC blocks, granted until the session ends
   };
   // A connection's shared request ring (AVPB_RING), unmapped with the connection.
   struct RingUnmap {
@@ -101,9 +104,12 @@ class HostBridge {
   void handle(Conn& c);
   int handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);
   int unit_access(Conn& c, std::vector<uint8_t>& out);
-  int handle_acceldev(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);
-  int acceldev_op(Conn& c, avpb_reply& r, std::vector<uint8_t>& out);  // with the driver locked
+  // Device-file requests; a new buffer's grant goes to `pass_fd`.
+  int handle_acceldev(Conn& c, avpb_reply& r, int& pass_fd);
+  int acceldev_op(Conn& c, avpb_reply& r, int& pass_fd);  // with the driver locked
   int acceldev_wait(Context& ctx, uint32_t value);
+  void close_context(Context& ctx);  // with the driver locked
+  int host_alloc(Session& s, const avpb_request& q, avpb_reply& r);  // -> a grant of the new block (or -errno)
   // The driver's device-command feed is five MMIO writes: one caller at a time.
   void lock_driver();
   void unlock_driver();
@@ -118,7 +124,7 @@ class HostBridge {
   Platform& p_;
   std::string path_;
   Logger log_{"host_bridge"};
-  int listen_fd_ = -1, mem_fd_ = -1, dram_fd_ = -1;
+  int listen_fd_ = -1, dram_fd_ = -1;
   int spare_fd_ = -1;  // given up to accept and refuse a client when descriptors run out
   bool shutdown_requested_ = false, irq_watch_started_ = false;
   bool ring_served_ = false;  // a ring request was taken since the sockets were last checked
@@ -128,7 +134,8 @@ class HostBridge {
   std::map<unsigned, std::unique_ptr<Conn>> conns_;
   sc_core::sc_event done_ev_, irq_ev_, starved_ev_;
   uint64_t irq_count_ = 0, starved_gen_ = 0;
-  DramAllocator dram_alloc_;  // device DRAM for every client (DRAM_ALLOC)
+  BlockAllocator dram_alloc_;  // device DRAM for every client (DRAM_ALLOC)
+  HostMemoryGrants grants_;   // each client's host memory (HOST_ALLOC, Acceldev buffers)
   std::unique_ptr<AcceldevDriver> driver_;
   bool driver_failed_ = false, driver_locked_ = false;
   uint32_t drain_seq_ = 0;

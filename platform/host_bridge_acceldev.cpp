@@ -84,7 +84,7 @@ int HostBridge::acceldev_wait(Context& c, uint32_t value) {
   }
 }
 
-int HostBridge::handle_acceldev(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out) {
+int HostBridge::handle_acceldev(Conn& conn, avpb_reply& r, int& pass_fd) {
   const avpb_request& q = conn.req;
   Session& s = *conn.session;
   if (!driver()) return -ENODEV;
@@ -93,12 +93,12 @@ int HostBridge::handle_acceldev(Conn& conn, avpb_reply& r, std::vector<uint8_t>&
     return it == s.contexts.end() ? -EBADF : acceldev_wait(it->second, static_cast<uint32_t>(q.a[1]));
   }
   lock_driver();
-  const int st = acceldev_op(conn, r, out);
+  const int st = acceldev_op(conn, r, pass_fd);
   unlock_driver();
   return st;
 }
 
-int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out) {
+int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, int& pass_fd) {
   const avpb_request& q = conn.req;
   Session& s = *conn.session;
   if (q.op == AVPB_DEV_OPEN) {
@@ -115,7 +115,7 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
   switch (q.op) {
     case AVPB_DEV_CLOSE:
       drain_device();
-      c.ctx->close();
+      close_context(c);
       s.contexts.erase(it);
       return 0;
     case AVPB_DEV_CREATE_BUFFER: {
@@ -125,12 +125,16 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
       const int b = c.ctx->create_buffer(kind, size);
       if (b < 0) return b;  // -ENOSPC (every slot taken), -ENOMEM (host memory), -EINVAL
       const AcceldevContext::Buffer& buf = *c.ctx->buffer(b);
+      pass_fd = grants_.grant(buf.pages);
+      if (pass_fd < 0) {
+        (void)c.ctx->close_buffer(b);
+        return pass_fd;
+      }
+      c.granted_pages.insert(c.granted_pages.end(), buf.pages.begin(), buf.pages.end());
       if (c.buffer_open.size() <= static_cast<size_t>(b)) c.buffer_open.resize(b + 1);
       c.buffer_open[b] = true;
       r.r[0] = static_cast<uint64_t>(b);
       r.r[1] = static_cast<uint64_t>(buf.slot);
-      out.resize(buf.pages.size() * sizeof(uint64_t));
-      std::memcpy(out.data(), buf.pages.data(), out.size());
       return 0;
     }
     case AVPB_DEV_CLOSE_BUFFER:
@@ -151,12 +155,22 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, std::vector<uint8_t>& out
   }
 }
 
+// The context's buffers go back to the driver's pages, which it hands out
+// again only with the driver locked: their grants end first.
+void HostBridge::close_context(Context& c) {
+  c.ctx->close();
+  grants_.revoke(c.granted_pages);
+  c.granted_pages.clear();
+}
+
 void HostBridge::release_session(Session& s) {
   dram_alloc_.free_all(s.id);
+  grants_.revoke(s.host_pages);
+  p_.host.free_all(s.id);
   if (s.contexts.empty()) return;
   lock_driver();
   drain_device();
-  for (auto& [h, c] : s.contexts) c.ctx->close();
+  for (auto& [h, c] : s.contexts) close_context(c);
   s.contexts.clear();
   unlock_driver();
 }

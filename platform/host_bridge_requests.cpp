@@ -24,7 +24,8 @@ bool opens_session(uint32_t op) { return op == AVPB_HELLO || op == AVPB_ATTACH; 
 
 // Requests that belong to the socket (they pass a descriptor or end the connection).
 bool socket_only(uint32_t op) {
-  return opens_session(op) || op == AVPB_BYE || op == AVPB_DRAM_SHARE || op == AVPB_RING || op == AVPB_RING_DOORBELL;
+  return opens_session(op) || op == AVPB_BYE || op == AVPB_DRAM_SHARE || op == AVPB_RING || op == AVPB_RING_DOORBELL ||
+         op == AVPB_HOST_ALLOC || op == AVPB_DEV_CREATE_BUFFER;
 }
 
 }  // namespace
@@ -63,7 +64,6 @@ void HostBridge::handle(Conn& c) {
       r.r[1] = p_.host.host_mem.size();
       r.r[2] = s->id;
       r.r[3] = s->token;
-      fd_to_pass = mem_fd_;
     }
   } else if (q.op == AVPB_ATTACH) {
     st = -ENOENT;
@@ -87,10 +87,15 @@ void HostBridge::handle(Conn& c) {
     st = std::min(fd_to_pass, 0);
     r.r[0] = sizeof(avpb_ring);
     close_passed = fd_to_pass >= 0;
+  } else if (q.op == AVPB_HOST_ALLOC) {
+    fd_to_pass = host_alloc(*c.session, q, r);
+    st = std::min(fd_to_pass, 0);
+    close_passed = fd_to_pass >= 0;
   } else if (q.op == AVPB_SIM_TIME) {
     r.r[0] = sc_core::sc_time_stamp().value();
   } else if (q.op >= AVPB_DEV_OPEN && q.op <= AVPB_DEV_CLOSE_BUFFER) {
-    st = handle_acceldev(c, r, out);
+    st = handle_acceldev(c, r, fd_to_pass);
+    close_passed = fd_to_pass >= 0;
   } else {
     st = handle_device_io(c, r, out);
   }
@@ -153,16 +158,6 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
     case AVPB_UNIT_READ:
     case AVPB_UNIT_WRITE:
       return unit_access(c, out);
-    case AVPB_HOST_ALLOC: {
-      const uint64_t size = q.a[0], align = q.a[1] ? q.a[1] : 4096;
-      if (size == 0 || size > rc.host_mem.size() || (align & (align - 1)) || align > (1u << 30)) return -EINVAL;
-      try {
-        r.r[0] = rc.alloc(size, align);
-      } catch (const std::runtime_error&) {
-        return -ENOMEM;
-      }
-      return 0;
-    }
     case AVPB_DRAM_ALLOC: {
       int error = 0;
       r.r[0] = dram_alloc_.alloc(c.session->id, q.a[0], q.a[1], error);
@@ -189,6 +184,24 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
     default:
       return -ENOSYS;
   }
+}
+
+// A block of host memory for the client alone, owned by its session: whole
+// pages (a grant maps nothing smaller), so the alignment is at least a page.
+int HostBridge::host_alloc(Session& s, const avpb_request& q, avpb_reply& r) {
+  constexpr uint64_t kPage = HostMemoryGrants::kPage;
+  const uint64_t size = q.a[0], asked = q.a[1];
+  if (size == 0 || size > p_.host.host_mem.size() || (asked & (asked - 1)) || asked > (1u << 30)) return -EINVAL;
+  const uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
+  int error = 0;
+  const uint64_t at = p_.host.alloc_for(s.id, bytes, std::max(asked, kPage), error);
+  if (!at) return -error;
+  const int fd = grants_.grant(at, bytes);
+  if (fd < 0) return fd;  // the block stays the session's until it ends
+  for (uint64_t off = 0; off < bytes; off += kPage) s.host_pages.push_back(at + off);
+  r.r[0] = at;
+  r.r[1] = bytes;
+  return fd;
 }
 
 // A timed access on the device interconnect tagged with the requested unit,

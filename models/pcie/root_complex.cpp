@@ -12,7 +12,7 @@ PcieRootComplex::PcieRootComplex(sc_core::sc_module_name name, PcieLink& link)
     : sc_module(name),
       host_mem("host_mem", 1ull << 30, sc_core::sc_time(80, sc_core::SC_NS)),
       cfg_out("cfg_out"), bar0_out("bar0_out"), bar2_out("bar2_out"),
-      link_(link), log_(this->name()),
+      link_(link), blocks_(0x10'0000, host_mem.size()), log_(this->name()),
       irqs_(this, "interrupts", "interrupts delivered to the host (INTx rising edges and MSIs)", "interrupts"),
       bar0_read_latency_(this, "bar0.read_latency", "host-observed latency of a BAR0 read", "ns"),
       bar0_write_latency_(this, "bar0.write_latency", "host-observed latency of a posted BAR0 write", "ns"),
@@ -115,11 +115,16 @@ void PcieRootComplex::msi(uint64_t addr, uint32_t data) {
 }
 
 uint64_t PcieRootComplex::alloc(uint64_t size, uint64_t align) {
-  const uint64_t at = (next_ + align - 1) & ~(align - 1);
-  if (at > host_mem.size() || size > host_mem.size() - at)
+  int error = 0;
+  const uint64_t at = alloc_for(0, size, align, error);
+  if (!at)
     throw std::runtime_error(std::string(name()) + ": host memory exhausted (" + std::to_string(host_mem.size()) + ")");
-  next_ = at + size;
-  std::memset(host_mem.data() + at, 0, size);
+  return at;
+}
+
+uint64_t PcieRootComplex::alloc_for(uint64_t owner, uint64_t size, uint64_t align, int& error) {
+  const uint64_t at = blocks_.alloc(owner, size, align, error);
+  if (at) std::memset(host_mem.data() + at, 0, size);
   return at;
 }
 

@@ -10,6 +10,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "base/block_allocator.h"
 #include "base/log.h"
 #include "base/stats.h"
 #include "memory/memory.h"
@@ -45,8 +46,13 @@ class PcieRootComplex : public sc_core::sc_module, public HostPort {
   const sc_core::sc_event& irq_event() const override { return irq_event_; }
   uint64_t interrupts() const { return irqs_.value(); }
 
-  // Host memory (HostPort): a bump allocator for driver and runtime buffers.
+  // Host memory (HostPort): zero-filled blocks for the platform's drivers and
+  // runtimes (never freed; throws std::runtime_error when none is left).
   uint64_t alloc(uint64_t size, uint64_t align = 4096) override;
+  // Zero-filled blocks of another owner (a host program's session: ids from
+  // 1), freed together; 0 with `error` as BlockAllocator::alloc sets it.
+  uint64_t alloc_for(uint64_t owner, uint64_t size, uint64_t align, int& error);
+  void free_all(uint64_t owner) { blocks_.free_all(owner); }
   uint8_t* host_ptr(uint64_t pa) override { return host_mem.data() + pa; }
 
  private:
@@ -54,7 +60,7 @@ class PcieRootComplex : public sc_core::sc_module, public HostPort {
                                   uint64_t addr, void* data, unsigned len);
   PcieLink& link_;
   bool level_ = false;
-  uint64_t next_ = 0x10'0000;
+  BlockAllocator blocks_;  // of host memory, from 1 MiB
   sc_core::sc_event irq_event_;
   Logger log_;
   Counter irqs_;

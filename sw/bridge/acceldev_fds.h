@@ -15,7 +15,7 @@ struct context {
 /* A buffer, shared by its descriptor and that descriptor's duplicates. */
 struct buffer {
   uint64_t handle, size, npages;
-  uint64_t *pages; /* bus address of each page in the shared host memory */
+  uint8_t *memory; /* the buffer's pages, shared with the simulator (the server's grant, mapped) */
   int refs;        /* descriptors of this buffer */
 };
 

@@ -201,7 +201,7 @@ static void release(struct entry e) {
   if (e.kind == BUFFER) {
     if (fds_unref_buffer(e.buf)) {
       avp_host_call(host, AVPB_DEV_CLOSE_BUFFER, e.ctx->handle, e.buf->handle, 0, 0, NULL, 0, NULL, NULL, 0);
-      free(e.buf->pages);
+      munmap(e.buf->memory, e.buf->npages * PAGE);
       free(e.buf);
     }
   }
@@ -281,20 +281,26 @@ static int create_buffer(struct entry dev, struct acceldev_ioctl_create_buffer *
   if (arg->size <= 0 || (unsigned)arg->size > ACCELDEV_BUFFER_MAX_SIZE) return fail(EINVAL);
   if (arg->type == BUFFER_TYPE_DATA && (!arg->result || copy_in(&result, arg->result, sizeof result))) return fail(EFAULT);
   const uint64_t npages = ((uint64_t)arg->size + PAGE - 1) / PAGE;
-  uint64_t *pages = malloc(npages * sizeof *pages);
-  if (!pages) return fail(ENOMEM);
   struct avpb_reply r;
-  int st = avp_host_call(host, AVPB_DEV_CREATE_BUFFER, dev.ctx->handle, (uint64_t)arg->type, (uint64_t)arg->size, 0,
-                         NULL, 0, &r, pages, (uint32_t)(npages * sizeof *pages));
-  if (st == 0 && r.length != npages * sizeof *pages) st = -EPROTO;
-  if (st) {
-    free(pages);
-    return fail_status(st);
+  int memory_fd = -1;
+  int st = avp_host_call_fd(host, AVPB_DEV_CREATE_BUFFER, dev.ctx->handle, (uint64_t)arg->type, (uint64_t)arg->size, 0,
+                            &r, &memory_fd);
+  if (st == 0 && memory_fd < 0) st = -EPROTO;
+  if (st) return fail_status(st);
+  /* Kept as a mapping, not a descriptor the program could close behind us;
+   * the program's own mappings are made from it (map_buffer). */
+  resolve_mmap();
+  uint8_t *memory = real_mmap(NULL, npages * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, memory_fd, 0);
+  close(memory_fd);
+  if (memory == MAP_FAILED) {
+    int e = errno;
+    avp_host_call(host, AVPB_DEV_CLOSE_BUFFER, dev.ctx->handle, r.r[0], 0, 0, NULL, 0, NULL, NULL, 0);
+    return fail(e);
   }
   int fd = placeholder_fd("acceldev-buffer", 0);
   struct buffer *b = calloc(1, sizeof *b);
   fds_ref((struct entry){DEVICE, dev.ctx, NULL, 0});
-  if (b) *b = (struct buffer){r.r[0], (uint64_t)arg->size, npages, pages, 1};
+  if (b) *b = (struct buffer){r.r[0], (uint64_t)arg->size, npages, memory, 1};
   struct entry be = {BUFFER, dev.ctx, b, 0, 0, 0};
   result.buffer_slot = (uint32_t)r.r[1];
   const int copied = arg->type != BUFFER_TYPE_DATA || copy_out(arg->result, &result, sizeof result) == 0;
@@ -302,7 +308,7 @@ static int create_buffer(struct entry dev, struct acceldev_ioctl_create_buffer *
     int e = !copied ? EFAULT : errno ? errno : ENOMEM;
     avp_host_call(host, AVPB_DEV_CLOSE_BUFFER, dev.ctx->handle, r.r[0], 0, 0, NULL, 0, NULL, NULL, 0);
     if (fd >= 0) close(fd);
-    free(pages);
+    munmap(memory, npages * PAGE);
     free(b);
     context_unref(dev.ctx);
     return fail(e);
@@ -349,8 +355,9 @@ EXPORT int ioctl(int fd, unsigned long request, ...) {
   }
 }
 
-/* A buffer fd maps the buffer's pages of the shared host memory in place of
- * the placeholder; pages past the buffer stay the placeholder's (SIGBUS). */
+/* A buffer fd maps the buffer's pages (new mappings of the same pages as
+ * b->memory) in place of the placeholder; pages past the buffer stay the
+ * placeholder's (SIGBUS). */
 static void *map_buffer(const struct buffer *b, void *addr, size_t len, int prot, int flags, int fd, off_t off) {
   if (!(flags & MAP_SHARED) || len == 0 || off < 0 || (off & (PAGE - 1))) {
     errno = EINVAL;
@@ -359,19 +366,17 @@ static void *map_buffer(const struct buffer *b, void *addr, size_t len, int prot
   resolve_mmap();
   uint8_t *base = real_mmap(addr, len, prot, flags, fd, 0);
   if (base == MAP_FAILED) return MAP_FAILED;
-  const int memfd = avp_host_mem_fd(host);
-  for (uint64_t i = 0, first = (uint64_t)off / PAGE; first + i < b->npages && i * PAGE < len;) {
-    uint64_t run = 1;  /* physically contiguous pages map in one call */
-    while (first + i + run < b->npages && (i + run) * PAGE < len && b->pages[first + i + run] == b->pages[first + i] + run * PAGE)
-      ++run;
-    const size_t bytes = (i + run) * PAGE > len ? len - i * PAGE : run * PAGE;
-    if (real_mmap(base + i * PAGE, bytes, prot, MAP_SHARED | MAP_FIXED, memfd, (off_t)b->pages[first + i]) == MAP_FAILED) {
+  const uint64_t first = (uint64_t)off / PAGE;
+  if (first < b->npages) {
+    const size_t bytes = len < (b->npages - first) * PAGE ? len : (b->npages - first) * PAGE;
+    /* An old size of 0 makes a second mapping of a shared mapping's pages. */
+    if (mremap(b->memory + first * PAGE, 0, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, base) == MAP_FAILED ||
+        mprotect(base, bytes, prot) != 0) {
       int e = errno;
       munmap(base, len);
       errno = e;
       return MAP_FAILED;
     }
-    i += run;
   }
   return base;
 }

@@ -1,9 +1,12 @@
-/* libaccelvp-host: sessions, connections and the host-memory mapping. A
- * session is the first connection (HELLO, which brings the memfd); calls
+/* libaccelvp-host: sessions, connections and the host-memory view. A
+ * session is the first connection (HELLO); calls
  * from several threads at once each take a free connection, opening more
  * with ATTACH, so a blocking call never holds up the others. Each connection
  * asks for a request ring (AVPB_RING): requests that pass no descriptor go
- * through it, without a system call while the server polls (host_ring.c). */
+ * through it, without a system call while the server polls (host_ring.c).
+ * The host memory is a reserved range the size of the server's, where each
+ * block the program is given (HOST_ALLOC, with its memfd) is mapped at its
+ * bus address; the rest of the range maps nothing. */
 #define _GNU_SOURCE
 #include "host_client.h"
 #include "host_ring.h"
@@ -25,11 +28,17 @@ struct conn {
   struct avpb_ring *ring;
 };
 
+/* A block of host memory the program was given: [bus, bus + size). */
+struct grant {
+  uint64_t bus, size;
+};
+
 struct avp_host {
   char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
   uint64_t session, token, mem_size;
-  int mem_fd;
   uint8_t *mem;
+  struct grant *grants;
+  size_t ngrants, grants_cap;
   pthread_mutex_t lock;
   struct conn idle[MAX_IDLE];
   int nidle;
@@ -178,11 +187,12 @@ int avp_host_call(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a
   return st;
 }
 
-int avp_host_call_fd(avp_host *h, uint32_t op, struct avpb_reply *reply, int *passed_fd) {
+int avp_host_call_fd(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+                     struct avpb_reply *reply, int *passed_fd) {
   *passed_fd = -1;
   struct conn c;
   if (take_conn(h, &c)) return errno ? -errno : -EPIPE;
-  struct avpb_request q = {op, 0, {0, 0, 0, 0}};
+  struct avpb_request q = {op, 0, {a0, a1, a2, a3}};
   int st = exchange(c.fd, &q, NULL, reply, NULL, 0, passed_fd);
   give_conn(h, &c, st == -EPIPE || st == -EPROTO);
   if (st && *passed_fd >= 0) {
@@ -207,21 +217,20 @@ avp_host *avp_host_connect(const char *socket_path) {
   }
   strcpy(h->path, socket_path);
   pthread_mutex_init(&h->lock, NULL);
-  h->mem_fd = -1;
   int fd = dial(socket_path);
   if (fd < 0) goto fail;
   struct avpb_request q = {AVPB_HELLO, 0, {AVPB_MAGIC, AVPB_VERSION, 0, 0}};
   struct avpb_reply r;
-  int st = exchange(fd, &q, NULL, &r, NULL, 0, &h->mem_fd);
-  if (st || h->mem_fd < 0) {
+  int st = exchange(fd, &q, NULL, &r, NULL, 0, NULL);
+  if (st) {
     close(fd);
-    errno = st ? -st : EPROTO;
+    errno = -st;
     goto fail;
   }
   h->mem_size = r.r[1];
   h->session = r.r[2];
   h->token = r.r[3];
-  h->mem = mmap(NULL, h->mem_size, PROT_READ | PROT_WRITE, MAP_SHARED, h->mem_fd, 0);
+  h->mem = mmap(NULL, h->mem_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (h->mem == MAP_FAILED) {
     close(fd);
     goto fail;
@@ -232,7 +241,6 @@ avp_host *avp_host_connect(const char *socket_path) {
   return h;
 fail:;
   int e = errno;
-  if (h->mem_fd >= 0) close(h->mem_fd);
   pthread_mutex_destroy(&h->lock);
   free(h);
   errno = e;
@@ -247,7 +255,7 @@ void avp_host_disconnect(avp_host *h) {
     close_conn(&h->idle[i]);
   }
   munmap(h->mem, h->mem_size);
-  close(h->mem_fd);
+  free(h->grants);
   pthread_mutex_destroy(&h->lock);
   free(h);
 }
@@ -273,18 +281,44 @@ int avp_cfg_write(avp_host *h, uint32_t offset, unsigned size, uint32_t value) {
 
 void *avp_host_alloc(avp_host *h, size_t size, size_t align, uint64_t *bus_addr) {
   struct avpb_reply r;
-  int st = avp_host_call(h, AVPB_HOST_ALLOC, size, align, 0, 0, NULL, 0, &r, NULL, 0);
-  if (result(st)) return NULL;
+  int fd = -1;
+  if (result(avp_host_call_fd(h, AVPB_HOST_ALLOC, size, align, 0, 0, &r, &fd))) return NULL;
+  if (fd < 0 || r.r[0] > h->mem_size || r.r[1] > h->mem_size - r.r[0]) {
+    if (fd >= 0) close(fd);
+    errno = EPROTO;
+    return NULL;
+  }
+  void *p = mmap(h->mem + r.r[0], r.r[1], PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) return NULL;
+  pthread_mutex_lock(&h->lock);
+  if (h->ngrants == h->grants_cap) {
+    const size_t cap = h->grants_cap ? 2 * h->grants_cap : 16;
+    struct grant *g = realloc(h->grants, cap * sizeof *g);
+    if (!g) {
+      pthread_mutex_unlock(&h->lock);
+      errno = ENOMEM;
+      return NULL;
+    }
+    h->grants = g;
+    h->grants_cap = cap;
+  }
+  h->grants[h->ngrants++] = (struct grant){r.r[0], r.r[1]};
+  pthread_mutex_unlock(&h->lock);
   if (bus_addr) *bus_addr = r.r[0];
-  return h->mem + r.r[0];
+  return p;
 }
 
 void *avp_host_ptr(avp_host *h, uint64_t bus_addr, size_t len) {
-  if (bus_addr > h->mem_size || len > h->mem_size - bus_addr) {
-    errno = EFAULT;
-    return NULL;
+  void *p = NULL;
+  pthread_mutex_lock(&h->lock);
+  for (size_t i = 0; i < h->ngrants && !p; ++i) {
+    const struct grant *g = &h->grants[i];
+    if (bus_addr >= g->bus && len <= g->size && bus_addr - g->bus <= g->size - len) p = h->mem + bus_addr;
   }
-  return h->mem + bus_addr;
+  pthread_mutex_unlock(&h->lock);
+  if (!p) errno = EFAULT;
+  return p;
 }
 
 long avp_irq_wait(avp_host *h, uint64_t timeout_ns) {
@@ -303,6 +337,3 @@ uint64_t avp_sim_time_ps(avp_host *h) {
   return avp_host_call(h, AVPB_SIM_TIME, 0, 0, 0, 0, NULL, 0, &r, NULL, 0) == 0 ? r.r[0] : 0;
 }
 
-int avp_host_mem_fd(const avp_host *h) { return h->mem_fd; }
-uint8_t *avp_host_mem_base(const avp_host *h) { return h->mem; }
-uint64_t avp_host_mem_size(const avp_host *h) { return h->mem_size; }

@@ -12,12 +12,9 @@
  * server has gone). */
 int avp_host_call(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, const void *payload,
                   uint32_t len, struct avpb_reply *reply, void *out, uint32_t out_cap);
-/* The same for a request without payload whose reply brings a descriptor:
- * *passed_fd is -1 when it did not. */
-int avp_host_call_fd(avp_host *h, uint32_t op, struct avpb_reply *reply, int *passed_fd);
-/* The shared host memory: its descriptor, base pointer and size. */
-int avp_host_mem_fd(const avp_host *h);
-uint8_t *avp_host_mem_base(const avp_host *h);
-uint64_t avp_host_mem_size(const avp_host *h);
+/* The same over the socket for a request without payload whose reply brings
+ * a descriptor: *passed_fd is -1 when it did not. */
+int avp_host_call_fd(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+                     struct avpb_reply *reply, int *passed_fd);
 
 #endif

@@ -100,7 +100,7 @@ uint8_t *avp_device_dram(avp_device *d) {
   if (d->dram) return d->dram;
   struct avpb_reply r;
   int fd = -1;
-  const int st = avp_host_call_fd(d->h, AVPB_DRAM_SHARE, &r, &fd);
+  const int st = avp_host_call_fd(d->h, AVPB_DRAM_SHARE, 0, 0, 0, 0, &r, &fd);
   if (st || fd < 0) return errno = st ? -st : EPROTO, NULL;
   if (r.r[0] != d->info.dram_base || r.r[1] != d->info.dram_size) {  /* not the DRAM the information block described */
     close(fd);

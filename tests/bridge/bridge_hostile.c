@@ -32,10 +32,10 @@ static void send_req(int fd, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2,
 /* The next reply (its payload skipped). */
 static struct avpb_reply reply(int fd, int *passed) { return raw_reply(fd, NULL, 0, passed); }
 
-static int hello(int *mem_fd) {
+static int hello(void) {
   int fd = dial();
   send_req(fd, AVPB_HELLO, AVPB_MAGIC, AVPB_VERSION, 0, 0);
-  struct avpb_reply r = reply(fd, mem_fd);
+  struct avpb_reply r = reply(fd, NULL);
   CHECK(r.status == 0);
   return fd;
 }
@@ -43,20 +43,30 @@ static int hello(int *mem_fd) {
 /* Every memory file the server hands out is sealed at its size: shrinking
  * it (which made the server's next access raise SIGBUS) or growing it fails. */
 static void shared_memory_cannot_be_resized(void) {
-  int mem_fd = -1, ring_fd = -1, dram_fd = -1;
-  int fd = hello(&mem_fd);
-  CHECK(mem_fd >= 0);
+  int mem_fd = -1, ring_fd = -1, dram_fd = -1, buffer_fd = -1;
+  int fd = hello();
+  send_req(fd, AVPB_HOST_ALLOC, 8192, 0, 0, 0);
+  CHECK(reply(fd, &mem_fd).status == 0 && mem_fd >= 0);
   send_req(fd, AVPB_RING, 0, 0, 0, 0);
   CHECK(reply(fd, &ring_fd).status == 0 && ring_fd >= 0);
   send_req(fd, AVPB_DRAM_SHARE, 0, 0, 0, 0);
   CHECK(reply(fd, &dram_fd).status == 0 && dram_fd >= 0);
-  const int fds[3] = {mem_fd, ring_fd, dram_fd};
-  for (int i = 0; i < 3; ++i) {
+  send_req(fd, AVPB_DEV_OPEN, 0, 0, 0, 0);
+  const struct avpb_reply opened = reply(fd, NULL);
+  CHECK(opened.status == 0);
+  send_req(fd, AVPB_DEV_CREATE_BUFFER, opened.r[0], 1, 8192, 0);
+  CHECK(reply(fd, &buffer_fd).status == 0 && buffer_fd >= 0);
+  const int fds[4] = {mem_fd, ring_fd, dram_fd, buffer_fd};
+  for (int i = 0; i < 4; ++i) {
     CHECK_ERRNO(ftruncate(fds[i], 4096), EPERM);
     CHECK_ERRNO(ftruncate(fds[i], 0), EPERM);
     CHECK_ERRNO(ftruncate(fds[i], 1ll << 40), EPERM);
     close(fds[i]);
   }
+  /* Closed here, not by the session's end, whose drain would use the device
+   * while the next test drives it with raw MMIO. */
+  send_req(fd, AVPB_DEV_CLOSE, opened.r[0], 0, 0, 0);
+  CHECK(reply(fd, NULL).status == 0);
   close(fd);
   /* The server still reads host memory (the MSI doorbell, DMA) as before. */
   avp_host *h = avp_host_connect(NULL);
@@ -70,14 +80,17 @@ static void shared_memory_cannot_be_resized(void) {
 
 /* An MSI address past the host memory, up to 2^64 - 4 (where addr + 4
  * wrapped to 0 and the server ended on "write past the end"): the interrupt
- * is still delivered, the write goes nowhere. One at the last word lands. */
+ * is still delivered, the write goes nowhere. One at the last word of a block
+ * the program owns lands there. */
 static void msi_addresses_near_the_top(void) {
   avp_host *h = avp_host_connect(NULL);
   CHECK(h);
   avp_bar *bar0 = avp_bar_map(h, 0);
   CHECK(bar0);
   const uint64_t host_size = 1ull << 30;
-  const uint64_t addrs[] = {~0ull - 3, ~0ull - 7, host_size, host_size + 4, host_size - 4};
+  uint64_t page = 0;
+  const uint32_t *last = (const uint32_t *)((const uint8_t *)avp_host_alloc(h, 4096, 0, &page) + 4092);
+  const uint64_t addrs[] = {~0ull - 3, ~0ull - 7, host_size, host_size + 4, host_size - 4, page + 4092};
   CHECK(avp_mmio_write32(bar0, ACCELDEV_INTR_ENABLE, ACCELDEV_INTR_CMD_ERROR) == 0);
   CHECK(avp_mmio_write32(bar0, ACCELDEV_ENABLE, 1) == 0);
   for (unsigned i = 0; i < sizeof addrs / sizeof addrs[0]; ++i) {
@@ -90,8 +103,7 @@ static void msi_addresses_near_the_top(void) {
     CHECK(avp_irq_wait(h, 1000000) > 0);
     CHECK(avp_mmio_write32(bar0, ACCELDEV_INTR, ACCELDEV_INTR_CMD_ERROR) == 0);
   }
-  const uint32_t *last = avp_host_ptr(h, host_size - 4, 4);
-  CHECK(last && *last == 0xBEEF);
+  CHECK(page && *last == 0xBEEF);
   CHECK(avp_cfg_write(h, 0x50, 4, 0) == 0);
   CHECK(avp_mmio_write32(bar0, ACCELDEV_INTR_ENABLE, 0) == 0);
   avp_bar_unmap(bar0);
@@ -103,7 +115,7 @@ static void msi_addresses_near_the_top(void) {
  * block), its memory does not grow with the requests, and every reply comes
  * once the client reads. Each request asks for a 64 KiB reply (BAR2 read). */
 static void replies_never_read(void) {
-  int fd = hello(NULL);
+  int fd = hello();
   const long before = server_rss_kib();
   CHECK(fcntl(fd, F_SETFL, O_NONBLOCK) == 0);
   long sent = 0;
@@ -145,7 +157,7 @@ static void replies_never_read(void) {
  * client's DEV_OPEN with it. Also a client dying with an open context after
  * disabling the device. */
 static void device_disabled_before_close(void) {
-  int fd = hello(NULL);
+  int fd = hello();
   send_req(fd, AVPB_DEV_OPEN, 0, 0, 0, 0);
   struct avpb_reply r = reply(fd, NULL);
   CHECK(r.status == 0);
@@ -162,7 +174,7 @@ static void device_disabled_before_close(void) {
   pid_t pid = fork();
   CHECK(pid >= 0);
   if (pid == 0) {
-    int c = hello(NULL);
+    int c = hello();
     send_req(c, AVPB_DEV_OPEN, 0, 0, 0, 0);
     CHECK(reply(c, NULL).status == 0);
     send_req(c, AVPB_MMIO_WRITE, 0, ACCELDEV_ENABLE, 4, 0);
@@ -171,7 +183,7 @@ static void device_disabled_before_close(void) {
   }
   int st;
   CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
-  fd = hello(NULL);
+  fd = hello();
   send_req(fd, AVPB_DEV_OPEN, 0, 0, 0, 0);
   r = reply(fd, NULL);
   CHECK(r.status == 0);
@@ -253,7 +265,7 @@ static void descriptors_exhausted(void) {
 
 /* BYE ends the connection at once (the server closes its side). */
 static void bye_closes(void) {
-  int fd = hello(NULL);
+  int fd = hello();
   send_req(fd, AVPB_BYE, 0, 0, 0, 0);
   char c;
   CHECK(recv(fd, &c, 1, 0) == 0);
@@ -285,6 +297,67 @@ static void *alloc_many(void *arg) {
     CHECK(j->got[i].start);
   }
   return NULL;
+}
+
+/* Whether reading `p` ends a process with SIGSEGV (checked in a child). */
+static int unreadable(const volatile uint8_t *p) {
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    signal(SIGSEGV, SIG_DFL);
+    (void)*p;
+    _exit(0);
+  }
+  int st;
+  CHECK(waitpid(pid, &st, 0) == pid);
+  return WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV;
+}
+
+/* Host memory as an operating system shares it: a program maps only the
+ * blocks it was given. Another program's block, an Acceldev buffer of
+ * another program and everything the server keeps (the driver's page tables
+ * and context configurations) are not mapped in it at all; the device still
+ * reaches every program's blocks. */
+static void programs_map_only_their_own_memory(void) {
+  avp_host *h = avp_host_connect(NULL);
+  CHECK(h);
+  uint64_t mine = 0;
+  uint8_t *block = avp_host_alloc(h, 3 * 4096, 0, &mine);
+  CHECK(block && (mine & 4095) == 0);
+  memset(block, 0x5A, 3 * 4096);
+  const uint8_t *view = block - mine; /* where the program's view of the host memory starts */
+  CHECK(!unreadable(block) && !unreadable(block + 3 * 4096 - 1));
+  CHECK(unreadable(block + 3 * 4096)); /* the page after: not given */
+  CHECK(avp_host_ptr(h, mine + 3 * 4096 - 4, 4) == block + 3 * 4096 - 4);
+  CHECK(avp_host_ptr(h, mine + 3 * 4096 - 4, 8) == NULL && errno == EFAULT);
+  CHECK(avp_host_ptr(h, 0, 4) == NULL && errno == EFAULT);
+  CHECK(unreadable(view)); /* the driver's first allocations (context configurations) */
+
+  int p[2];
+  CHECK(pipe(p) == 0);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    avp_host *h2 = avp_host_connect(NULL);
+    if (!h2) _exit(2);
+    uint64_t theirs = 0;
+    uint8_t *other = avp_host_alloc(h2, 4096, 0, &theirs);
+    if (!other || theirs == mine) _exit(3);
+    memset(other, 0xC3, 4096);
+    if (avp_host_ptr(h2, mine, 1) != NULL || errno != EFAULT) _exit(4);
+    if (!unreadable(other - theirs + mine)) _exit(5); /* the first program's block */
+    if (write(p[1], &theirs, sizeof theirs) != sizeof theirs) _exit(6);
+    _exit(0);
+  }
+  uint64_t theirs = 0;
+  CHECK(read(p[0], &theirs, sizeof theirs) == sizeof theirs);
+  int st;
+  CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  close(p[0]);
+  close(p[1]);
+  CHECK(unreadable(view + theirs)); /* and the other way round */
+  for (int i = 0; i < 3 * 4096; ++i) CHECK(block[i] == 0x5A);
+  avp_host_disconnect(h);
 }
 
 /* Device DRAM comes from one allocator in the server: two handles, another
@@ -367,6 +440,7 @@ int main(void) {
   bye_closes();
   descriptors_exhausted();
   one_dram_allocator();
+  programs_map_only_their_own_memory();
   printf("bridge_hostile: OK\n");
   return 0;
 }

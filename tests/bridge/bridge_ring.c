@@ -33,7 +33,7 @@ static int call(int fd, uint32_t op, uint32_t length, uint64_t a0, uint64_t a1, 
 
 static struct avpb_ring *open_ring(int fd) {
   struct avpb_reply r;
-  CHECK(call(fd, AVPB_HELLO, 0, AVPB_MAGIC, AVPB_VERSION, &r) >= 0 && r.status == 0);
+  CHECK(call(fd, AVPB_HELLO, 0, AVPB_MAGIC, AVPB_VERSION, &r) < 0 && r.status == 0);  /* no descriptor: host memory comes block by block */
   struct avpb_request with_payload = {AVPB_RING, 1, {0}};
   CHECK(send(fd, &with_payload, sizeof with_payload, MSG_NOSIGNAL) == (ssize_t)sizeof with_payload);
   CHECK(send(fd, "x", 1, MSG_NOSIGNAL) == 1);

@@ -71,24 +71,23 @@ static int good_dram(uint32_t seed) {
 /* An Acceldev context: a FILL of its data buffer then a FENCE, run and
  * waited for, the data checked in the shared host memory. */
 static int good_acceldev(uint32_t seed, int ready_pipe) {
-  int mem_fd = -1;
   int fd = dial();
-  struct avpb_reply r = call(fd, AVPB_HELLO, AVPB_MAGIC, AVPB_VERSION, 0, 0, NULL, 0, &mem_fd);
-  if (r.status || mem_fd < 0) return 30;
-  uint8_t *mem = mmap(NULL, r.r[1], PROT_READ | PROT_WRITE, MAP_SHARED, mem_fd, 0);
-  if (mem == MAP_FAILED) return 31;
+  struct avpb_reply r = call(fd, AVPB_HELLO, AVPB_MAGIC, AVPB_VERSION, 0, 0, NULL, 0, NULL);
+  if (r.status) return 30;
   r = call(fd, AVPB_DEV_OPEN, 0, 0, 0, 0, NULL, 0, NULL);
   if (r.status) return 32;
   const uint64_t ctx = r.r[0];
-  static uint64_t data_pages[FILL_BYTES / 4096], code_page;
-  r = call(fd, AVPB_DEV_CREATE_BUFFER, ctx, 1, FILL_BYTES, 0, data_pages, sizeof data_pages, NULL);
-  if (r.status) return 33;
+  int data_fd = -1, code_fd = -1;
+  r = call(fd, AVPB_DEV_CREATE_BUFFER, ctx, 1, FILL_BYTES, 0, NULL, 0, &data_fd);
+  if (r.status || data_fd < 0) return 33;
   const uint64_t data = r.r[0], slot = r.r[1];
-  r = call(fd, AVPB_DEV_CREATE_BUFFER, ctx, 0, 4096, 0, &code_page, sizeof code_page, NULL);
-  if (r.status) return 34;
+  r = call(fd, AVPB_DEV_CREATE_BUFFER, ctx, 0, 4096, 0, NULL, 0, &code_fd);
+  if (r.status || code_fd < 0) return 34;
   const uint64_t code = r.r[0];
+  uint8_t *filled = mmap(NULL, FILL_BYTES, PROT_READ, MAP_SHARED, data_fd, 0);
+  uint32_t *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, code_fd, 0);
+  if (filled == MAP_FAILED || w == MAP_FAILED) return 31;
   const uint32_t value = pattern(seed, 7);
-  uint32_t *w = (uint32_t *)(mem + code_page);
   const uint32_t cmds[10] = {ACCELDEV_USER_CMD_TYPE_FILL, value, (uint32_t)slot, 0, FILL_BYTES,
                              ACCELDEV_USER_CMD_TYPE_FENCE, 0, 0, 0, 0};
   memcpy(w, cmds, sizeof cmds);
@@ -99,9 +98,8 @@ static int good_acceldev(uint32_t seed, int ready_pipe) {
     fprintf(stderr, "bridge_soak: DEV_WAIT: status %d\n", (int)r.status);
     return 37;
   }
-  for (unsigned p = 0; p < FILL_BYTES / 4096; ++p)
-    for (unsigned i = 0; i < 4096; i += 509)
-      if (mem[data_pages[p] + i] != (uint8_t)(value >> 8 * ((p * 4096 + i) % 4))) return 38;
+  for (unsigned i = 0; i < FILL_BYTES; i += 509)
+    if (filled[i] != (uint8_t)(value >> 8 * (i % 4))) return 38;
   if (call(fd, AVPB_DEV_CLOSE_BUFFER, ctx, data, 0, 0, NULL, 0, NULL).status) return 39;
   if (call(fd, AVPB_DEV_CLOSE, ctx, 0, 0, 0, NULL, 0, NULL).status) return 40;
   call(fd, AVPB_BYE, 0, 0, 0, 0, NULL, 0, NULL);
@@ -140,8 +138,9 @@ static void hostile(uint32_t kind, uint32_t seed) {
         if (send(fd, &q, sizeof q, MSG_NOSIGNAL) != (ssize_t)sizeof q) break;
       break;
     }
-    case 4: { /* shrinks its shared memory (sealed: refused), then goes on */
-      struct avpb_reply r = call(fd, AVPB_HELLO, AVPB_MAGIC, AVPB_VERSION, 0, 0, NULL, 0, &mem_fd);
+    case 4: { /* shrinks its host memory (sealed: refused), then goes on */
+      call(fd, AVPB_HELLO, AVPB_MAGIC, AVPB_VERSION, 0, 0, NULL, 0, NULL);
+      struct avpb_reply r = call(fd, AVPB_HOST_ALLOC, 65536, 0, 0, 0, NULL, 0, &mem_fd);
       if (r.status == 0 && mem_fd >= 0) CHECK(ftruncate(mem_fd, 4096) == -1 && errno == EPERM);
       call(fd, AVPB_SIM_TIME, 0, 0, 0, 0, NULL, 0, NULL);
       break;

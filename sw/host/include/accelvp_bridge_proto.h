@@ -10,8 +10,9 @@
 #include <stdint.h>
 
 #define AVPB_MAGIC 0x42505641u /* "AVPB" */
-#define AVPB_VERSION 1u
-/* Largest payload of one message (BAR reads/writes and page lists). */
+/* 2: host memory is granted block by block (HELLO passes no memfd). */
+#define AVPB_VERSION 2u
+/* Largest payload of one message (BAR reads and writes). */
 #define AVPB_MAX_PAYLOAD (64u * 1024u)
 /* Environment variable naming the socket (set by `accel-vp exec`). */
 #define AVPB_SOCKET_ENV "ACCELVP_SOCKET"
@@ -23,7 +24,7 @@
 #define AVPB_IRQ_WAIT_FOREVER (~(uint64_t)0)
 
 enum avpb_op {
-  AVPB_HELLO = 1,        /* a0 = magic, a1 = version -> r0 = version, r1 = host memory size, r2 = session, r3 = token; the memfd comes with it (SCM_RIGHTS) */
+  AVPB_HELLO = 1,        /* a0 = magic, a1 = version -> r0 = version, r1 = host memory size, r2 = session, r3 = token */
   AVPB_ATTACH = 2,       /* a0 = session, a1 = token: one more connection of the same session (threads) */
   AVPB_BYE = 3,          /* the connection ends cleanly */
   AVPB_SHUTDOWN = 4,     /* stop the server once every other session has gone */
@@ -33,7 +34,7 @@ enum avpb_op {
   AVPB_MMIO_WRITE = 13,  /* a0 = bar, a1 = offset, a2 = size, a3 = value (posted) */
   AVPB_BAR_READ = 14,    /* a0 = bar, a1 = offset, a2 = length <= AVPB_MAX_PAYLOAD -> payload */
   AVPB_BAR_WRITE = 15,   /* a0 = bar, a1 = offset, payload = the bytes */
-  AVPB_HOST_ALLOC = 16,  /* a0 = size, a1 = alignment -> r0 = bus address (offset in the shared host memory) */
+  AVPB_HOST_ALLOC = 16,  /* a0 = size, a1 = alignment -> r0 = bus address, r1 = bytes (whole pages); their memfd comes with it (SCM_RIGHTS) */
   AVPB_IRQ_WAIT = 17,    /* a0 = timeout in simulated ns (0: poll, AVPB_IRQ_WAIT_FOREVER) -> r0 = interrupts since the last IRQ_WAIT, r1 = INTx level */
   AVPB_SIM_TIME = 18,    /* -> r0 = simulated time in ps */
   /* Device memory as one of the device's units sees it (docs/host-bridge.md,
@@ -52,7 +53,7 @@ enum avpb_op {
   AVPB_BAR_INFO = 26,    /* a0 = bar (0 or 2) -> r0 = size in bytes */
   AVPB_DEV_OPEN = 30,    /* Acceldev context -> r0 = context handle */
   AVPB_DEV_CLOSE = 31,   /* a0 = context: waits for its runs, unbinds, frees the id */
-  AVPB_DEV_CREATE_BUFFER = 32, /* a0 = context, a1 = type (0 code, 1 data), a2 = size -> r0 = buffer handle, r1 = slot, payload = uint64 bus address of each page */
+  AVPB_DEV_CREATE_BUFFER = 32, /* a0 = context, a1 = type (0 code, 1 data), a2 = size -> r0 = buffer handle, r1 = slot; a memfd of its pages comes with it (SCM_RIGHTS) */
   AVPB_DEV_RUN = 33,     /* a0 = context, a1 = code buffer, a2 = byte offset, a3 = byte size */
   AVPB_DEV_WAIT = 34,    /* a0 = context, a1 = fence value: blocks until reached or the context errs */
   AVPB_DEV_CLOSE_BUFFER = 35, /* a0 = context, a1 = buffer */

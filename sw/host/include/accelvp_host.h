@@ -51,11 +51,13 @@ int avp_mmio_write64(avp_bar *b, uint64_t offset, uint64_t value);
 int avp_bar_read(avp_bar *b, uint64_t offset, void *dst, size_t len);
 int avp_bar_write(avp_bar *b, uint64_t offset, const void *src, size_t len);
 
-/* Host memory the device reaches by DMA: a zero-filled block of the shared
- * host memory; *bus_addr gets the address the device uses for it. It lives
+/* Host memory the device reaches by DMA: a zero-filled block of the host
+ * memory, whole pages (the alignment is at least a page), mapped into this
+ * program only; *bus_addr gets the address the device uses for it. It lives
  * until the server stops. */
 void *avp_host_alloc(avp_host *h, size_t size, size_t align, uint64_t *bus_addr);
-/* The CPU pointer of a host bus address (NULL outside the host memory). */
+/* The CPU pointer of a host bus address: NULL (EFAULT) unless
+ * [bus_addr, bus_addr + len) lies in one block this program allocated. */
 void *avp_host_ptr(avp_host *h, uint64_t bus_addr, size_t len);
 
 /* Waits for an interrupt for up to `timeout_ns` of simulated time

@@ -1,10 +1,10 @@
-#include "dram_allocator.h"
+#include "base/block_allocator.h"
 
 #include <cerrno>
 
 namespace avp {
 
-uint64_t DramAllocator::alloc(uint64_t owner, uint64_t size, uint64_t align, int& error) {
+uint64_t BlockAllocator::alloc(uint64_t owner, uint64_t size, uint64_t align, int& error) {
   if (align == 0) align = 256;
   if (size == 0 || (align & (align - 1)) || align > end_ - base_ || size > end_ - base_) {
     error = EINVAL;
@@ -26,7 +26,7 @@ uint64_t DramAllocator::alloc(uint64_t owner, uint64_t size, uint64_t align, int
   return 0;
 }
 
-int DramAllocator::free(uint64_t owner, uint64_t addr) {
+int BlockAllocator::free(uint64_t owner, uint64_t addr) {
   auto it = blocks_.find(addr);
   if (it == blocks_.end() || it->second.owner != owner) return EINVAL;
   in_use_ -= it->second.size;
@@ -34,7 +34,7 @@ int DramAllocator::free(uint64_t owner, uint64_t addr) {
   return 0;
 }
 
-void DramAllocator::free_all(uint64_t owner) {
+void BlockAllocator::free_all(uint64_t owner) {
   for (auto it = blocks_.begin(); it != blocks_.end();) {
     if (it->second.owner == owner) {
       in_use_ -= it->second.size;

@@ -1,0 +1,35 @@
+// Host memory as an operating system shares it with a program: page by page,
+// only what the program was given (docs/host-bridge.md, "Host memory"). A
+// grant moves pages of the host memory into a memfd of their own, mapped at
+// their place in the simulator's host memory and passed to one client, which
+// can map nothing else; a revoke puts the host memory's own pages back (they
+// read zero), so the client's mapping no longer reaches the simulator.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace avp {
+
+class Memory;
+
+class HostMemoryGrants {
+ public:
+  static constexpr uint64_t kPage = 4096;
+  // `host_mem` is shared (Memory::share): its storage is a memfd mapped at data().
+  explicit HostMemoryGrants(Memory& host_mem);
+  // A sealed memfd holding `pages` (page-aligned offsets in the host memory,
+  // in file order) with their current bytes, which the host memory now maps
+  // at their places; the caller owns the descriptor. -errno on failure
+  // (nothing changed).
+  int grant(const std::vector<uint64_t>& pages);
+  // Pages [addr, addr + bytes) of one block (bytes a multiple of kPage).
+  int grant(uint64_t addr, uint64_t bytes);
+  // The host memory's own pages back at `pages` (zero-filled).
+  void revoke(const std::vector<uint64_t>& pages);
+
+ private:
+  Memory& mem_;
+  int mem_fd_;
+};
+
+}  // namespace avp
