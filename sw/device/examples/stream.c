@@ -35,9 +35,9 @@
 // Where each hart's slice of each array starts, in rows modulo the 16 banks
 // (STREAM's OFFSET, per slice): slice k of hart h in bank (k x 10 + h x 3)
 // mod 16. Streams that start in one bank and move in step open different
-// rows of it at every access; with these offsets the streams of one hart,
-// and of 4 harts, never share a bank, and 8 harts share as few as 16 banks
-// allow (docs/studies/stream-bandwidth.md).
+// rows of it at every access; these offsets start the streams of one hart
+// in different banks and spread those of 4 and 8 harts over the 16
+// (docs/studies/stream-bandwidth.md).
 #define HART_ROWS 3
 #define ARRAY_ROWS 10
 #define MAX_HARTS 8
