@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""STREAM copy/triad and DMA streams against the closed form of the memory system.
+
+Runs sw/device/examples/stream.c on the harts of the configuration, which prints
+  stream <kernel> hart <h>: bytes <b> cycles <c>
+  stream <kernel> harts <n>: bytes <b> cycles <c>
+  dma <what> transfers <k>: bytes <b> cycles <c>
+takes the run's effective parameters from its manifest and checks the bandwidths
+against the closed form of the hart, cache, interconnect and DRAM models
+(docs/timing.md, "Bandwidth: STREAM and DMA"). Bandwidths are bytes/ns (GB/s).
+
+Harts. A hart has one miss outstanding (blocking caches), so alone it is latency-bound. Per
+64-byte line of each array (copy c = a: 8 fld, 8 fsd, 2 addi, 1 bne; triad a = b + s c:
+16 fld, 8 fmadd.d, 8 fsd, 3 addi, 1 bne):
+
+  time per line = the instructions' cycles x clock
+                + hits x dcache.hit_latency                      (the accesses that do not miss)
+                + fills x (dcache.miss_latency + bus.dram.latency + dram.read_latency
+                           + line / bus.dram.bandwidth
+                           + (dram.precharge_latency + dram.activate_latency) x line / dram.row_bytes)
+                + 1 x (dcache.miss_latency + line / bus.dram.bandwidth)   (the dirty victim's write-back:
+                      its miss penalty, and its port time ahead of the fill it precedes)
+
+with fills = 2 (copy: a, and c by write-allocate) or 3 (triad: b, c, a), each line of the
+destination written back once: DRAM traffic (fills + 1) x line per line. With N harts the
+closed form is N x that traffic rate, up to the DRAM port's peak, bus.dram.bandwidth x
+bus.dram.channels:
+
+  traffic(N) = min(N x (fills + 1) x line / time per line, peak)
+
+and STREAM's bandwidth is traffic x 16 / 24 (copy) or 24 / 32 (triad): STREAM counts the
+bytes the program asks for, not the write-allocate fills.
+
+DMA. A channel moves a transfer in bursts of dma.burst_bytes B, each a read and then a write,
+one after the other: B / bus.dram.bandwidth + dram.read_latency (+ row conflicts: tRP + tRCD
+once per row) + the TCDM write latency + B / dma.bandwidth. k transfers run on k channels
+at once, up to the DRAM port's peak.
+
+Checks (the margins are explained in docs/timing.md):
+- 1 hart: copy and triad within MARGIN_LATENCY of the closed form;
+- N harts: at most the closed form (+ MARGIN_LATENCY), at least (1 - MARGIN_QUEUE) of it
+  (what the closed form leaves out: harts wait for each other's transfers on the port, and
+  their streams open different rows of the same banks);
+- where N harts ask for at least OVERSUBSCRIBED x the peak: at least SATURATED of the peak;
+- DMA, 1 transfer: within MARGIN_LATENCY of its closed form; dma.channels transfers (DRAM to
+  TCDM, DRAM to DRAM): at least DMA_SATURATED of the peak.
+
+  stream_closed_form.py ACCEL_VP ELF WORKDIR [--harts N] [--config C] [--set name=value ...]"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+MARGIN_LATENCY = 0.02
+MARGIN_QUEUE = 0.20
+SATURATED = 0.93
+OVERSUBSCRIBED = 1.5  # the saturation check applies where the harts ask for at least this many times the peak
+DMA_SATURATED = 0.90
+
+TIME_UNITS = {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1.0, "ps": 1e-3, "fs": 1e-6}
+
+# Per 64-byte line: instructions by class, D-cache fills (the others hit), write-backs, STREAM's bytes.
+KERNELS = {
+    "copy": {"load": 8, "store": 8, "fp": 0, "alu": 2, "branch": 1, "fills": 2, "counted": 16},
+    "triad": {"load": 16, "store": 8, "fp": 8, "alu": 3, "branch": 1, "fills": 3, "counted": 24},
+}
+
+
+def ns(value):
+    number, unit = str(value).split()
+    return float(number) * TIME_UNITS[unit]
+
+
+def peak(p):
+    """The DRAM port's peak in bytes/ns (None: unlimited)."""
+    bw = p["bus.dram.bandwidth"]
+    return bw * p["bus.dram.channels"] if bw else None
+
+
+def row_conflict(p, bytes_):
+    """tRP + tRCD once per DRAM row, spread over bytes_ of a sequential stream."""
+    if not p.get("dram.banks", 0):
+        return 0.0
+    return (ns(p["dram.precharge_latency"]) + ns(p["dram.activate_latency"])) * bytes_ / p["dram.row_bytes"]
+
+
+def line_time(p, kernel):
+    """ns per line of each array on one hart, and the DRAM bytes it moves."""
+    k = KERNELS[kernel]
+    clock, line = ns(p["harts.clock_period"]), p["harts.dcache.line"]
+    bw = p["bus.dram.bandwidth"]
+    transfer = line / bw if bw else 0.0
+    cycles = sum(k[c] * p["harts.cycles." + c] for c in ("load", "store", "fp", "alu", "branch"))
+    miss = ns(p["harts.dcache.miss_latency"])
+    fill = miss + ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) + transfer + row_conflict(p, line)
+    hits = k["load"] + k["store"] - k["fills"]
+    t = cycles * clock + hits * ns(p["harts.dcache.hit_latency"]) + k["fills"] * fill + miss + transfer
+    return t, (k["fills"] + 1) * line
+
+
+def stream_closed_form(p, kernel, harts):
+    """DRAM traffic (bytes/ns) of `harts` harts running `kernel`, and STREAM's bandwidth."""
+    t, traffic = line_time(p, kernel)
+    rate = harts * traffic / t
+    top = peak(p)
+    if top is not None:
+        rate = min(rate, top)
+    return rate, rate * KERNELS[kernel]["counted"] * 8 / traffic
+
+
+def dma_closed_form(p, transfers, bytes_):
+    """Bytes/ns of `transfers` DRAM-to-TCDM transfers of bytes_ / transfers each, one per channel."""
+    burst = min(p["dma.burst_bytes"], bytes_ // transfers)
+    bw = p["bus.dram.bandwidth"]
+    per_burst = (burst / bw if bw else 0.0) + ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) \
+        + row_conflict(p, burst) + ns(p["bus.tcdm.latency"]) + ns(p["tcdm.write_latency"]) + burst / p["dma.bandwidth"]
+    one = bytes_ / transfers / (ns(p["dma.setup_latency"]) + bytes_ / transfers / burst * per_burst)
+    rate = transfers * one
+    top = peak(p)
+    return min(rate, top) if top is not None else rate
+
+
+def main():
+    accel_vp, elf, workdir = sys.argv[1:4]
+    sets = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--set"]
+    config = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--config"]
+    harts = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--harts"] or ["1"]
+    variant = "_".join(re.sub(r"\W", "", s) for s in config + sets + ["harts" + harts[0]])
+    out_dir = os.path.join(workdir, "stream" + (("_" + variant) if variant else ""))
+    cmd = [accel_vp, "--no-progress", "-o", out_dir]
+    if config:
+        cmd += ["--config", config[0]]
+    for s in sets:
+        cmd += ["--set", s]
+    proc = subprocess.run(cmd + ["run", "--elf", elf, "--harts", harts[0]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=600)
+    if proc.returncode != 0:
+        print(proc.stdout)
+        print("stream_closed_form: FAILED (exit %d)" % proc.returncode)
+        return 1
+    p = json.load(open(os.path.join(out_dir, "manifest.json")))["parameters"]
+    clock = ns(p["harts.clock_period"])
+    top = peak(p)
+    failures = []
+    print("DRAM peak: %s bytes/ns" % ("unlimited" if top is None else "%.2f" % top))
+
+    found = 0
+    for m in re.finditer(r"stream (\w+) harts (\d+): bytes (\d+) cycles (\d+)", proc.stdout):
+        kernel, harts, bytes_, cycles = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
+        found += 1
+        counted = bytes_ / (cycles * clock)
+        t, traffic_per_line = line_time(p, kernel)
+        traffic = counted * traffic_per_line / (KERNELS[kernel]["counted"] * 8)
+        want, want_counted = stream_closed_form(p, kernel, harts)
+        demand = harts * traffic_per_line / t
+        print("%-5s %d harts: STREAM %6.2f bytes/ns, DRAM traffic %6.2f (%s of the peak); closed form %6.2f "
+              "(%s)" % (kernel, harts, counted, traffic, "-" if top is None else "%.1f %%" % (100 * traffic / top),
+                        want, "latency-bound" if top is None or demand < top else "bandwidth-bound"))
+        if harts == 1:
+            if abs(traffic - want) > MARGIN_LATENCY * want:
+                failures.append("%s on 1 hart: %.3f bytes/ns, closed form %.3f" % (kernel, traffic, want))
+        elif not (1 - MARGIN_QUEUE) * want <= traffic <= (1 + MARGIN_LATENCY) * want:
+            failures.append("%s on %d harts: %.3f bytes/ns, closed form %.3f" % (kernel, harts, traffic, want))
+        if top is not None and demand >= OVERSUBSCRIBED * top and traffic < SATURATED * top:
+            failures.append("%s on %d harts: %.3f bytes/ns, under %d %% of the peak %.2f though they ask for %.2f" %
+                            (kernel, harts, traffic, 100 * SATURATED, top, demand))
+    if found != 2:
+        failures.append("%d aggregate stream lines in the output, expected copy and triad" % found)
+
+    dma = re.findall(r"dma ([\w-]+) transfers (\d+): bytes (\d+) cycles (\d+)", proc.stdout)
+    for what, transfers, bytes_, cycles in dma:
+        transfers, bytes_, cycles = int(transfers), int(bytes_), int(cycles)
+        moved = bytes_ / (cycles * clock)
+        traffic = moved * (2 if what == "dram-to-dram" else 1)
+        line = "dma %-12s %d transfers: %6.2f bytes/ns moved, DRAM traffic %6.2f (%s of the peak)" % (
+            what, transfers, moved, traffic, "-" if top is None else "%.1f %%" % (100 * traffic / top))
+        if what == "dram-to-tcdm" and transfers == 1:
+            want = dma_closed_form(p, 1, bytes_)
+            print(line + "; closed form %.2f" % want)
+            if abs(traffic - want) > MARGIN_LATENCY * want:
+                failures.append("dma %s, 1 transfer: %.3f bytes/ns, closed form %.3f" % (what, traffic, want))
+            continue
+        print(line)
+        if top is not None and transfers >= p["dma.channels"] and traffic < DMA_SATURATED * top:
+            failures.append("dma %s, %d transfers: %.3f bytes/ns of DRAM traffic, under %d %% of the peak %.2f" %
+                            (what, transfers, traffic, 100 * DMA_SATURATED, top))
+    if len(dma) != 3:
+        failures.append("%d dma lines in the output, expected 3" % len(dma))
+
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        print(proc.stdout)
+    print("stream_closed_form: " + ("FAILED" if failures else "OK"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
