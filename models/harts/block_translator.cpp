@@ -111,9 +111,10 @@ class Translator {
     for (unsigned g = 1; g < 32; ++g)
       if (host_[g] >= 0) a_.load(static_cast<Reg>(host_[g]), kGuestRegs, 8 * g);
   }
-  void write_back() {
+  // The registers written so far; with `all`, every one in a host register.
+  void write_back(bool all = false) {
     for (unsigned g = 1; g < 32; ++g)
-      if (host_[g] >= 0 && written_[g]) a_.store(kGuestRegs, 8 * g, static_cast<Reg>(host_[g]));
+      if (host_[g] >= 0 && (all || written_[g])) a_.store(kGuestRegs, 8 * g, static_cast<Reg>(host_[g]));
   }
   // After the retire (rax: the next pc, r8: the hart): on to the next block,
   // or to the code after this (the exit as retired) when the chain ends here.
@@ -277,7 +278,9 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
   }
   if (d.op == rv::FENCE) return false;  // memory is coherent
   // Everything else runs in the hart (exec_other), which reads and writes the registers in memory.
-  write_back();
+  // All of them go there: a block that loops in its own code comes back here
+  // with registers that instructions after this one wrote.
+  write_back(true);
   a_.load(x86::RDI, x86::RSP, 0);
   a_.mov_imm(x86::RSI, pc);
   a_.mov_imm(x86::RDX, reinterpret_cast<uint64_t>(&d));

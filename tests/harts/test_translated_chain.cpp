@@ -1,6 +1,7 @@
 // Translated blocks going on to the next block in their code
 // (models/harts/translated_chain.cpp): a block that loops to itself runs
-// until the quantum is used (or on past its end while quantum_end says so);
+// until the quantum is used (or on past its end while quantum_end says so),
+// an out-of-line instruction in it seeing the registers of the pass before;
 // each of the run loop's other checks, a missing
 // link, an untranslated successor or another fetch regime ends the chain
 // after one block; entering the next block gets its block and pc, and an
@@ -56,6 +57,8 @@ struct FakeHart {
   bool enter_fails = false;
   std::vector<std::pair<const FakeBlock*, uint64_t>> entered;
   unsigned quantum_ends = 0, quantum_goes_on = 0;  // quantum_end's calls, and how many of them go on
+  const uint64_t* x = nullptr;                     // the registers in memory, as exec_other reads them
+  std::vector<uint64_t> other_rs1;                 // rs1 of each out-of-line instruction, as it read it
 };
 
 // The run loop at a quantum's end: the next quantum, while goes_on lasts.
@@ -64,6 +67,13 @@ uint64_t fake_quantum_end(void* hart) {
   if (++h.quantum_ends > h.quantum_goes_on) return 0;
   h.quantum_ps += 5 * kBlockPs;
   return 1;
+}
+
+// exec_other: the instruction's rs1 from the registers in memory, then on to the next instruction.
+JitStep fake_other(void* hart, uint64_t pc, const Insn* d) {
+  FakeHart& h = *static_cast<FakeHart*>(hart);
+  h.other_rs1.push_back(h.x[d->rs1]);
+  return {pc + d->len, kExitDone};
 }
 
 const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
@@ -76,7 +86,8 @@ const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
 
 class TranslatedChain : public ::testing::Test {
  protected:
-  // The block at kPc: x1 += 1, then a jump back to kPc; linked to itself.
+  // The block at kPc: x1 += 1, then a jump back to kPc; linked to itself
+  // (with out_of_line_first_, an FSD based on x1 before them).
   void SetUp() override { translate(0); }
   // Its code, for fetch regime `key`; with `inline_enter`, it enters the next
   // block itself when it can, with `loop_back` itself in its code (BlockChain::self);
@@ -90,7 +101,16 @@ class TranslatedChain : public ::testing::Test {
     Insn jump;
     jump.op = JAL;
     jump.imm = -4;
-    insns_.push_back({add, jump});  // earlier code keeps its instructions
+    std::vector<Insn> block = {add, jump};
+    if (out_of_line_first_) {
+      Insn store;
+      store.op = FSD;
+      store.rs1 = 1;
+      block.insert(block.begin(), store);
+      jump.imm = -8;
+      block.back() = jump;
+    }
+    insns_.push_back(block);  // earlier code keeps its instructions
     const auto offset = [this](const void* field) {
       return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
     };
@@ -118,8 +138,9 @@ class TranslatedChain : public ::testing::Test {
                            inline_enter ? &enter : nullptr,
                            loop_back ? &block_ : nullptr,
                            quantum_end ? &fake_quantum_end : nullptr};
-    block_.code = translate_block(insns_.back().data(), insns_.back().size(), kPc, TranslationHelpers{}, &retire,
-                                  &chain, arena_);
+    TranslationHelpers helpers{};
+    helpers.other = &fake_other;
+    block_.code = translate_block(insns_.back().data(), insns_.back().size(), kPc, helpers, &retire, &chain, arena_);
     ASSERT_NE(block_.code, nullptr);
     fresh();
   }
@@ -129,6 +150,7 @@ class TranslatedChain : public ::testing::Test {
     block_.link[1] = &block_;
     hart_ = FakeHart{};
     hart_.quantum_ps = 5 * kBlockPs;
+    hart_.x = x_;
     std::fill(std::begin(x_), std::end(x_), 0);
   }
   JitStep run() { return block_.code(x_, &hart_); }
@@ -144,6 +166,7 @@ class TranslatedChain : public ::testing::Test {
 
   std::vector<std::vector<Insn>> insns_;
   bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
+  bool out_of_line_first_ = false;  // for the next translate()
   CodeArena arena_;
   FakeBlock block_;
   FakeHart hart_;
@@ -356,6 +379,27 @@ TEST_F(TranslatedChain, LoopsInItsOwnCodeWhenItLinksToItself) {
     EXPECT_EQ(hart_.pc, kPc);
     EXPECT_EQ(hart_.lazy, &block_);
     EXPECT_TRUE(hart_.entered.empty());
+  }
+}
+
+// An out-of-line instruction (exec_other, which reads the registers in
+// memory) in a block that loops in its own code sees the registers written
+// after it in the pass before: the loop's pointer goes on (an FSD loop over
+// an array, its pointer incremented after the store). Entering through
+// `enter` (no loop_back) reloads the registers as a control.
+TEST_F(TranslatedChain, OutOfLineInstructionsSeeTheRegistersOfTheLastPassWhenLoopingInItsOwnCode) {
+  out_of_line_first_ = true;
+  for (bool loop_back : {true, false}) {
+    SCOPED_TRACE(loop_back);
+    translate(0, true, loop_back, 8);
+    const void* ring[8] = {};
+    hart_.last_line = 0x40;
+    hart_.history_ring = ring;
+    const JitStep s = run();
+    EXPECT_EQ(s.status, 3 | uint64_t{kExitRetired} << 32);
+    EXPECT_EQ(hart_.other_rs1, (std::vector<uint64_t>{0, 8, 16, 24, 32}));
+    EXPECT_EQ(x_[1], 40u);
+    EXPECT_EQ(hart_.minstret, 15u);
   }
 }
 
