@@ -147,6 +147,9 @@ int HostBridge::serve(pid_t child) {
     busy = false;
     for (auto& [id, c] : conns_) busy |= c->busy;
     if (!busy) {
+      // After a sleep on the sockets, the session's run loop gets its turn
+      // (the progress line, a SIGUSR1 snapshot): simulated time stands still.
+      if (sleeps) sc_core::sc_pause();
       sc_core::wait(sc_core::SC_ZERO_TIME);
       continue;
     }

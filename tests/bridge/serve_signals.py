@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """An idle `accel-vp serve` (no client, or one connected and silent) ends
 promptly on SIGTERM and on SIGINT, with exit status 128 + signal and its
-manifest written (it used to sleep on its sockets through the signal).
+manifest written (it used to sleep on its sockets through the signal), and
+answers SIGUSR1 with a snapshot while it waits.
 
 usage: serve_signals.py ACCEL_VP OUT_DIR
 """
@@ -26,7 +27,7 @@ def catching(pid, sig):
     return False
 
 
-def run(vp, out, sig, with_client):
+def start(vp, out, sig):
     os.makedirs(out, exist_ok=True)
     sock = os.path.join(out, "serve.sock")
     p = subprocess.Popen([vp, "--no-progress", "-o", out, "serve", "--socket", sock],
@@ -34,11 +35,29 @@ def run(vp, out, sig, with_client):
     # Polls bounded by tries (the server starting), not a time threshold on the result.
     for _ in range(3000):
         if catching(p.pid, sig) and os.path.exists(sock):
+            return p, sock
+        time.sleep(0.01)
+    p.kill()
+    sys.exit(f"FAIL: the server did not start: {p.communicate()[0].decode(errors='replace')}")
+
+
+def snapshot_while_idle(vp, out):
+    p, _ = start(vp, out, signal.SIGUSR1)
+    p.send_signal(signal.SIGUSR1)
+    manifest = os.path.join(out, "manifest.json")
+    for _ in range(3000):  # tries, not a time threshold
+        if os.path.exists(manifest):
             break
         time.sleep(0.01)
-    else:
-        p.kill()
-        sys.exit(f"FAIL: the server did not start: {p.communicate()[0].decode(errors='replace')}")
+    p.send_signal(signal.SIGTERM)
+    text = p.communicate(timeout=120)[0].decode(errors="replace")
+    if "statistics at" not in text or "(the run goes on)" not in text:
+        sys.exit(f"FAIL: SIGUSR1 wrote no snapshot while serve was idle\n{text}")
+    print("serve wrote a snapshot on SIGUSR1 while idle")
+
+
+def run(vp, out, sig, with_client):
+    p, sock = start(vp, out, sig)
     client = None
     if with_client:
         client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -66,6 +85,7 @@ def main():
     run(vp, out + "_term", signal.SIGTERM, False)
     run(vp, out + "_int", signal.SIGINT, False)
     run(vp, out + "_client", signal.SIGTERM, True)
+    snapshot_while_idle(vp, out + "_usr1")
     print("serve_signals: OK")
 
 
