@@ -8,8 +8,9 @@
 // Every change that could alter a translation or a check (privilege, mstatus,
 // satp, SFENCE.VMA, PMP writes) drops the regions; PMP writes also drop the
 // decoded blocks of checked fetches, and satp and SFENCE.VMA make each of
-// them check its pages' translation at its next entry. A and D bits are set by the page-table walker (the
-// walker writes the PTE back through the bus); docs/harts.md.
+// them check its pages' translation at its next entry. A and D bits are set
+// by the page-table walker (the walker writes the PTE back through the bus);
+// docs/harts.md.
 #include <algorithm>
 
 #include "harts/hart.h"
@@ -253,7 +254,8 @@ const Hart::Block& Hart::translate_fetch_again(const Block& b) {
     if (recheck && code_changed(b)) return decode_again(b, page, nullptr);
   } else {  // its one instruction crosses into the next page (translated only while it still does)
     uint16_t lo = 0;
-    if (recheck && (!fetch_read(b.ppc, &lo, 2) || lo != (b.insns[0].raw & 0xFFFF))) return decode_again(b, page, nullptr);
+    if (recheck && (!fetch_read(b.ppc, &lo, 2) || lo != (b.insns[0].raw & 0xFFFF)))
+      return decode_again(b, page, nullptr);
     const FetchPage tail{fetch_address(b.pc + 2), tlb_until_};
     if (recheck && (tail.pa != b.ppc_tail || code_changed(b))) return decode_again(b, page, &tail);
     until = std::min(until, tail.until);
