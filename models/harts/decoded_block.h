@@ -33,8 +33,12 @@ struct alignas(kHostLine) DecodedBlock {
   mutable uint32_t fetch_way[2] = {};  // where its first two lines were last found (CacheModel::access_line)
   uint8_t key = 0;  // the fetch regime it was decoded for (blocks_[key])
   // Translated fetches: the TLB's inserts() at which the entry its page's
-  // translation came from is replaced (Hart::translate_fetch_again); ~0: none.
+  // translation came from is replaced (Hart::translate_fetch_again); ~0: none;
+  // 0 after a change of translation, until its next entry checks its pages.
   mutable uint64_t tlb_until = ~0ull;
+  // Checked fetches: its pages' translation was checked since the last change
+  // of translation (Hart::live_).
+  mutable bool live = false;
   // What running all of it retires (Hart::retire_block): its instructions'
   // own time and cycles, and its instructions per PerfEvent (`events` kinds).
   uint64_t own_ps = 0, own_cycles = 0;

@@ -42,7 +42,8 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   reservation_ = ~0ull;
   pmp_.reset();
   tlb_.flush_all();
-  for (unsigned k = 1; k < kFetchKeys; ++k) flush_translated_ |= !blocks_[k].empty();
+  if (!live_.empty()) flush_translated_ = true;
+  else forget_checked_blocks();
   update_xlate();
   if (l.read_only_base != ro_base_ || l.read_only_size != ro_size_) {
     ro_base_ = l.read_only_base;
@@ -129,18 +130,17 @@ void Hart::run() {
       history_.freeze();
       for (unsigned k = 0; k < kFetchKeys; ++k) forget_blocks(k);
       for (auto& slot : block_slots_) slot = BlockSlot{};
+      live_.clear();
       code_.reset();
       code_drops_.clear();
-      flush_ = flush_translated_ = code_full_ = refetch_ = false;
+      flush_ = flush_translated_ = recheck_fetches_ = code_full_ = refetch_ = false;
     }
     if (code_full_) drop_translations();
     if (flush_translated_) {
-      history_.freeze();
-      for (unsigned k = 1; k < kFetchKeys; ++k) forget_blocks(k);
-      for (auto& slot : block_slots_)
-        if (slot.key) slot = BlockSlot{};
+      forget_checked_blocks();
       flush_translated_ = false;
     }
+    if (recheck_fetches_) expire_live_blocks();
     if (!code_drops_.empty()) drop_written_blocks();
     if (refetch_) drop_changed_blocks();
     if ((s_.mip & s_.mie) && check_interrupts()) continue;
@@ -169,14 +169,19 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
     return translated_again(it->second);
   }
   if (pc & 1) throw TrapException{kInsnMisaligned, pc};
-  Block b;
-  uint64_t a = pc;
   // Translated or checked fetches: one translation for the block's page (and
   // one for the second half of an instruction that crosses into the next);
   // the PMP is checked for every instruction's bytes.
-  const uint64_t ppc = fetch_key_ ? fetch_address(pc) : pc;
-  const bool uncached = fetch_key_ && page_pbmt_;
-  b.tlb_until = fetch_key_ ? tlb_until_ : ~0ull;
+  FetchPage page{pc};
+  if (fetch_key_) page = {fetch_address(pc), tlb_until_, page_pbmt_ != 0};
+  return decode_block(pc, page);
+}
+
+const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const FetchPage* tail) {
+  Block b;
+  uint64_t a = pc;
+  const uint64_t ppc = page.pa;
+  b.tlb_until = page.until;
   for (unsigned n = 0; n < 64; ++n) {
     uint16_t lo, hi = 0;
     if (n > 0 && ((a ^ pc) >> 12)) break;  // stay within the page the block started in
@@ -193,8 +198,9 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
       uint64_t pa_hi = pa + 2;
       if (fetch_key_ && (((a + 2) ^ pc) >> 12)) {  // the second half is on the next page
         if (n > 0) break;                          // a block of its own translates it
-        pa_hi = fetch_address(a + 2);
-        b.tlb_until = std::min(b.tlb_until, tlb_until_);
+        const FetchPage next = tail ? *tail : FetchPage{fetch_address(a + 2), tlb_until_};
+        pa_hi = next.pa;
+        b.tlb_until = std::min(b.tlb_until, next.until);
         b.ppc_tail = pa_hi;
         cluster_.mark_code(pa_hi, 2);
       }
@@ -215,22 +221,50 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   cluster_.mark_code(ppc, a - pc);
   b.pc = pc;
   b.ppc = ppc;
-  b.fetch_uncached = uncached;
+  b.fetch_uncached = page.uncached;
   b.key = fetch_key_;
   note_block_costs(b);
   b.bytes = a - pc;
-  Block& stored = blocks.emplace(pc, std::move(b)).first->second;
+  Block& stored = blocks_[fetch_key_].emplace(pc, std::move(b)).first->second;
   auto& pages = code_pages_[fetch_key_];
   pages[stored.first_page()].push_back(&stored);
   if (stored.last_page() != stored.first_page()) pages[stored.last_page()].push_back(&stored);
+  if (fetch_key_) make_live(stored);
   if (cluster_.translate_blocks.get()) translate(stored);
-  slot = {pc, &stored, fetch_key_};
+  block_slots_[(pc >> 1) & (kBlockSlots - 1)] = {pc, &stored, fetch_key_};
   return stored;
+}
+
+// The block at stale's pc decoded again from where its pages lead now.
+const Hart::Block& Hart::decode_again(const Block& stale, const FetchPage& page, const FetchPage* tail) {
+  const uint64_t pc = stale.pc;
+  drop_blocks({&stale});
+  return decode_block(pc, page, tail);
 }
 
 void Hart::forget_blocks(unsigned key) {
   blocks_[key].clear();
   code_pages_[key].clear();
+}
+
+void Hart::forget_checked_blocks() {
+  bool any = false;
+  for (unsigned k = 1; k < kFetchKeys; ++k) any |= !blocks_[k].empty();
+  if (!any) return;
+  history_.freeze();
+  for (unsigned k = 1; k < kFetchKeys; ++k) forget_blocks(k);
+  for (auto& slot : block_slots_)
+    if (slot.key) slot = BlockSlot{};
+  live_.clear();
+}
+
+void Hart::expire_live_blocks() {
+  for (const Block* b : live_) {
+    b->tlb_until = 0;
+    b->live = false;
+  }
+  live_.clear();
+  recheck_fetches_ = false;
 }
 
 // Like QEMU's invalidation of a written page's translation blocks: only the
@@ -256,16 +290,20 @@ void Hart::drop_written_blocks() {
 // The hart's own stores and those of the other harts dropped their blocks
 // already (drop_written_blocks); what fence.i has to catch is code written
 // by other units (DMA, the host), found by comparing each block's
-// instructions with the memory it decoded them from.
+// instructions with the memory it decoded them from. The blocks of checked
+// fetches that are not live_ are compared when next entered
+// (translate_fetch_again).
 void Hart::drop_changed_blocks() {
   refetch_ = false;
   std::vector<const Block*> victims;
-  for (const auto& blocks : blocks_)
-    for (const auto& [pc, b] : blocks)
-      if (code_changed(b)) {
-        b.dropping = true;
-        victims.push_back(&b);
-      }
+  const auto check = [&](const Block& b) {
+    if (code_changed(b)) {
+      b.dropping = true;
+      victims.push_back(&b);
+    }
+  };
+  for (const auto& [pc, b] : blocks_[0]) check(b);
+  for (const Block* b : live_) check(*b);
   drop_blocks(victims);
 }
 
@@ -325,6 +363,7 @@ void Hart::drop_blocks(const std::vector<const Block*>& victims) {
       remove(it->second, v);
       if (it->second.empty()) pages.erase(it);
     }
+    if (v->live) remove(live_, v);
     BlockSlot& slot = block_slots_[(v->pc >> 1) & (kBlockSlots - 1)];
     if (slot.block == v) slot = BlockSlot{};
     blocks_[v->key].erase(v->pc);

@@ -186,8 +186,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void run_chain(const Block& first);
   // I-cache timing and history of a block about to run (`quick`: the lines
   // fetch_hits_quickly did, when it was tried already).
+  // Returns the block entered: b, or the block that replaced it when a
+  // change of translation moved its page (translate_fetch_again).
   static constexpr uint32_t kQuickUntried = ~0u;
-  void enter_block(const Block& b, uint32_t quick = kQuickUntried);
+  const Block& enter_block(const Block& b, uint32_t quick = kQuickUntried);
   void trapped_in(const Block& b);    // a trap at s_.pc ended b early: the history keeps what ran
   const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
   void link(const Block& b, unsigned i, const Block* next);  // b's link i to next (DecodedBlock::linked_from)
@@ -236,11 +238,28 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   static uint64_t translated_quantum_end(void* hart) noexcept;  // BlockChain::quantum_end
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
+  // A checked fetch's page: its physical address, the TLB's inserts() at
+  // which its entry goes (tlb_until_) and whether it is an NC or IO page.
+  struct FetchPage {
+    uint64_t pa = 0;
+    uint64_t until = ~0ull;
+    bool uncached = false;
+  };
+  // Decodes the block at pc from `page` (translated already) and, for an
+  // instruction crossing into the next page, `tail` (nullptr: translated here).
+  const Block& decode_block(uint64_t pc, const FetchPage& page, const FetchPage* tail = nullptr);
+  const Block& decode_again(const Block& stale, const FetchPage& page, const FetchPage* tail);  // replaces stale
   void drop_written_blocks();  // the blocks of code_drops_
   void drop_changed_blocks();  // fence.i: the blocks whose code in memory is not what they decoded
   bool code_changed(const Block& b);
   void drop_blocks(const std::vector<const Block*>& victims);  // unlinked from the blocks that stay
   void forget_blocks(unsigned key);  // blocks_[key] and its code_pages_, all of them
+  void forget_checked_blocks();      // every block of fetch keys 1.. (a PMP write, a start)
+  void make_live(const Block& b) {
+    b.live = true;
+    live_.push_back(&b);
+  }
+  void expire_live_blocks();  // after a change of translation: each is checked again at its next entry
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_other(const rv::Insn& d, uint64_t pc);  // atomic, FP, extension, system; returns the next pc
   uint64_t exec_system(const rv::Insn& d, uint64_t pc);
@@ -284,7 +303,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   }
   bool vm_on() const { return (s_.satp >> 60) != 0; }
   void update_xlate();         // after a change of priv, mstatus, satp or PMP
-  void translation_changed();  // drops fast regions and translated decoded blocks
+  void translation_changed();  // drops fast regions; blocks of checked fetches are checked again
+  void protection_changed();   // a PMP write: drops fast regions and the blocks of checked fetches
   void forget_regions();       // the fast regions and pages_rd_/pages_wr_
   void forget_regions_of(const rv::TlbEntry& e);  // those that rely on a TLB entry about to go
   // The page of `pair` ([0] the most recent) that holds the access, moved to [0]; nullptr: none.
@@ -307,7 +327,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
                    bool uncached = false);
   uint64_t fetch_address(uint64_t va);  // physical address of a fetch (page tables only; throws)
-  void translate_fetch_again(const Block& b);  // its TLB entry was replaced (hart_mmu.cpp)
+  // Its TLB entry was replaced, or translation changed (hart_mmu.cpp): the
+  // block (b or its replacement) with its pages translated again.
+  const Block& translate_fetch_again(const Block& b);
   bool fetch_translation_held(const Block& b) const { return tlb_.inserts() < b.tlb_until; }
   bool fetch_allowed(uint64_t pa, unsigned len) const {
     return !pmp_.active_for(s_.priv) || pmp_.allows(pa, len, s_.priv, rv::kAccessExec);
@@ -349,11 +371,17 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   rv::HartState s_;
   // Decoded blocks per fetch regime (fetch_key_): 0 physical and unchecked (the
   // common case), 1 + priv for fetches that are translated or PMP-checked
-  // (those are dropped whenever translation or the PMP changes).
+  // (those are dropped when the PMP changes, and checked again after a change
+  // of translation).
   static constexpr unsigned kFetchKeys = 5;
   std::unordered_map<uint64_t, Block> blocks_[kFetchKeys];
   // Per fetch regime, the blocks whose code lies in each physical page (by page number).
   std::unordered_map<uint64_t, std::vector<const Block*>> code_pages_[kFetchKeys];
+  // The blocks of checked fetches decoded or checked since the last change of
+  // translation (satp, SFENCE.VMA): those a drop of every such block at each
+  // change would have left. The others stay decoded but hold no translation
+  // (tlb_until 0): entering one checks its pages again (translate_fetch_again).
+  std::vector<const Block*> live_;
   std::vector<std::pair<uint64_t, uint64_t>> code_drops_;  // drop_code's ranges not dropped yet
   std::vector<DmiRegion> dmi_;
   uint64_t dmi_gen_ = 0;  // changes whenever dmi_ does
@@ -396,6 +424,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t tlb_until_ = ~0ull;  // the TLB's inserts() at which the last translation's entry goes (~0: none)
   uint8_t page_pbmt_ = 0;      // Svpbmt's PBMT of the page the last translation reached (0 without one)
   bool flush_translated_ = false;  // drop the blocks of fetch keys 1.. at the next block boundary
+  bool recheck_fetches_ = false;   // translation changed: expire_live_blocks at the next block boundary
   bool code_full_ = false;         // the translation cache is full: drop_translations at the next block boundary
   bool translate_again_ = false;   // some blocks lost their code to a full translation cache
 

@@ -83,11 +83,14 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
   return t;
 }
 
-[[gnu::always_inline]] inline void Hart::enter_block(const Block& b, uint32_t quick) {
-  if (b.key && !fetch_translation_held(b)) translate_fetch_again(b);
+// (A block translate_fetch_again replaces has had no quick try: quick is
+// kQuickUntried whenever its translation is not held.)
+[[gnu::always_inline]] inline const Hart::Block& Hart::enter_block(const Block& b, uint32_t quick) {
+  const Block& e = b.key && !fetch_translation_held(b) ? translate_fetch_again(b) : b;
   if (block_abort_) block_abort_ = false;  // stored only when set: see update_irq_gate
-  if (icache_.enabled()) fetch_timing(b, quick);
-  history_.record_block(&b);
+  if (icache_.enabled()) fetch_timing(e, quick);
+  history_.record_block(&e);
+  return e;
 }
 
 uint64_t Hart::settled_time_ps() const {
@@ -323,7 +326,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     if (!chain || !chain_goes_on()) return;
     blk = next_enterable_block(*blk);
     if (!blk) return;
-    enter_block(*blk);
+    blk = &enter_block(*blk);
     from = 0;
   }
 enter_failed:  // as enter_block above throwing, or a slice's chain ending before the block (no error)
@@ -341,8 +344,10 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
   // As run_insns between two blocks: the one that ended is counted, the next entered.
   h.s_.pc = pc;
   if (kTranslatedFetch && !h.fetch_translation_held(b)) {
-    // In a slice, the chain ends before the block: its page-table walk is the kernel's.
-    if (h.in_slice_) {
+    // In a slice, the chain ends before the block: its page-table walk is
+    // the kernel's. After a change of translation (b not live), the run
+    // loop enters it: the check may replace it (translate_fetch_again).
+    if (h.in_slice_ || !b.live) {
       h.lazy_ = nullptr;
       return nullptr;
     }
@@ -365,7 +370,7 @@ template const uint8_t* Hart::translated_enter<true>(void*, const void*, uint64_
 const uint8_t* Hart::enter_translated(const Block& b, uint32_t quick) noexcept {
   lazy_ = nullptr;  // the block that ended is counted; the next one is not entered until this succeeds
   try {
-    enter_block(b, quick);
+    enter_block(b, quick);  // b itself: a live block is never replaced
   } catch (...) {
     failed();
     return nullptr;
@@ -386,8 +391,9 @@ void Hart::trapped_in(const Block& b) {
   history_.end_block_early(index_of_pc(b) + 1);
 }
 
-void Hart::run_block(const Block& b, uint32_t from, bool resumed) {
-  if (!resumed) enter_block(b);  // a block a slice left has been timed and recorded already
+void Hart::run_block(const Block& block, uint32_t from, bool resumed) {
+  // A block a slice left has been timed and recorded already.
+  const Block& b = resumed ? block : enter_block(block);
   // Debuggers, tracers and armed triggers see every instruction; without them the loop has no hook branches.
   if (!observed()) return run_insns(&b, from, false);
   try {
@@ -400,8 +406,7 @@ void Hart::run_block(const Block& b, uint32_t from, bool resumed) {
 
 void Hart::run_chain(const Block& first) {
   update_irq_gate();  // also after a write of mip or mie that was not the hart's (a debugger's, through state())
-  enter_block(first);
-  run_insns(&first, 0, true);
+  run_insns(&enter_block(first), 0, true);
 }
 
 }  // namespace avp

@@ -111,7 +111,7 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
     else pmp_.write_addr(csr - CSR_PMPADDR0, v);
     // Cached translations may hold checked walks: start afresh (as SFENCE.VMA x0, x0 would).
     tlb_.flush_all();
-    translation_changed();
+    protection_changed();
     update_xlate();
     return;
   }

@@ -6,9 +6,11 @@
 // Otherwise a fast region is one virtual 4 KiB page whose translation and PMP
 // check passed for the whole page; an access outside the regions comes here.
 // Every change that could alter a translation or a check (privilege, mstatus,
-// satp, SFENCE.VMA, PMP writes) drops the regions and the decoded blocks of
-// translated fetches. A and D bits are set by the page-table walker (the
-// walker writes the PTE back through the bus); docs/harts.md.
+// satp, SFENCE.VMA, PMP writes) drops the regions; PMP writes also drop the
+// decoded blocks of checked fetches, and satp and SFENCE.VMA make each of
+// them check its pages' translation at its next entry. A and D bits are set
+// by the page-table walker (the walker writes the PTE back through the bus);
+// docs/harts.md.
 #include <algorithm>
 
 #include "harts/hart.h"
@@ -72,10 +74,21 @@ void Hart::forget_regions_of(const TlbEntry& e) {
     if (r->size && r->base - base < bytes) *r = DmiRegion{};
 }
 
+// The running block ends after this instruction, the next one is entered
+// afresh; the blocks of checked fetches stay decoded and translated, each
+// checked at its next entry (expire_live_blocks, translate_fetch_again), as
+// QEMU keeps its translation blocks across TLB flushes.
 void Hart::translation_changed() {
   forget_regions();
-  for (unsigned k = 1; k < kFetchKeys; ++k)
-    if (!blocks_[k].empty()) flush_translated_ = block_abort_ = true;
+  if (!live_.empty()) recheck_fetches_ = block_abort_ = true;
+}
+
+// A block does not check the PMP again at its entry: the blocks go, at the
+// next block boundary when one of them may be running, else now.
+void Hart::protection_changed() {
+  forget_regions();
+  if (!live_.empty()) flush_translated_ = block_abort_ = true;
+  else forget_checked_blocks();
 }
 
 void Hart::sfence(const Insn& d) {
@@ -225,16 +238,31 @@ uint64_t Hart::fetch_address(uint64_t va) {
 // A decoded block holds its fetch translation as long as the TLB holds the
 // entry it came from, as a fast data region does (forget_regions_of): once
 // the entry is replaced, entering the block looks its page up again (a hit
-// when another access brought it back, else a walk, which may fault).
-void Hart::translate_fetch_again(const Block& b) {
-  fetch_address(b.pc);
-  uint64_t until = tlb_until_;
-  const uint64_t last = b.pc + b.bytes - 1;
-  if ((b.pc ^ last) >> 12) {  // its one instruction crosses into the next page
-    fetch_address(last & ~(kPage - 1));
-    until = std::min(until, tlb_until_);
+// when another access brought it back, else a walk, which may fault). After
+// a change of translation (a block not live_), that lookup also checks where
+// the page leads now: the block stays while its pages map to the same
+// physical pages with the same attributes and its code there is what it
+// decoded (fence.i compares only live blocks); else the block decoded from
+// where they lead replaces it. The lookups are those decoding the block
+// afresh would make.
+const Hart::Block& Hart::translate_fetch_again(const Block& b) {
+  const FetchPage page{fetch_address(b.pc), tlb_until_, page_pbmt_ != 0};
+  const bool recheck = !b.live;
+  if (recheck && (page.pa != b.ppc || page.uncached != b.fetch_uncached)) return decode_again(b, page, nullptr);
+  uint64_t until = page.until;
+  if (b.ppc_tail == ~0ull) {
+    if (recheck && code_changed(b)) return decode_again(b, page, nullptr);
+  } else {  // its one instruction crosses into the next page (translated only while it still does)
+    uint16_t lo = 0;
+    if (recheck && (!fetch_read(b.ppc, &lo, 2) || lo != (b.insns[0].raw & 0xFFFF)))
+      return decode_again(b, page, nullptr);
+    const FetchPage tail{fetch_address(b.pc + 2), tlb_until_};
+    if (recheck && (tail.pa != b.ppc_tail || code_changed(b))) return decode_again(b, page, &tail);
+    until = std::min(until, tail.until);
   }
   b.tlb_until = until;
+  if (recheck) make_live(b);
+  return b;
 }
 
 uint64_t Hart::translate_data(uint64_t va, unsigned len, unsigned access, Priv p, bool* page_ok) {

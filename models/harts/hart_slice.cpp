@@ -24,7 +24,7 @@ void Hart::run_slice() {
   try {
     for (;;) {
       // The serial loop's checks at a block boundary: any of them is the kernel's.
-      if (stop_ || timed_out_ || s_.pc == end_pc_ || flush_ || flush_translated_ || refetch_ || !code_drops_.empty() ||
+      if (stop_ || timed_out_ || s_.pc == end_pc_ || flush_ || flush_translated_ || recheck_fetches_ || refetch_ || !code_drops_.empty() ||
           (s_.mip & s_.mie))
         break;
       if (time_.quantum_used()) {  // a replayed stall (replay_traffic) took the quantum

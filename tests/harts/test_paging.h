@@ -24,6 +24,6 @@ static void map_test_pages(void) {
   l1[0] = ppn(l0) << 10 | AVP_PTE_V;
 }
 
-static void stats(uint64_t control) {  // the perf block's STATS_CONTROL (reachable through identity gigapage 0)
+__attribute__((unused)) static void stats(uint64_t control) {  // the perf block's STATS_CONTROL (reachable through identity gigapage 0)
   *(volatile uint64_t*)(uintptr_t)(AVP_PERF_BASE + AVP_PERF_STATS_CONTROL) = control;
 }
