@@ -3,7 +3,6 @@
 // synchronises with SystemC at the end of a quantum, on device accesses that
 // block, on barriers and when it idles.
 #pragma once
-#include <array>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -386,13 +385,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   std::vector<std::pair<uint64_t, uint64_t>> code_drops_;  // drop_code's ranges not dropped yet
   std::vector<DmiRegion> dmi_;
   uint64_t dmi_gen_ = 0;  // changes whenever dmi_ does
-  // The last pages (page << 2 | write << 1 | fetch, + 1; 0 is empty) for
-  // which the bus refused DMI: a device polled in a loop is not asked again.
-  // A stale refusal only sends accesses down the transport path, whose
-  // results are the DMI path's (pins `harts.pinned_results_dmi_off`);
-  // invalidate_dmi forgets them.
-  std::array<uint64_t, 4> dmi_refused_{};
-  unsigned dmi_refused_next_ = 0;
   CacheModel icache_, dcache_;
   DmiRegion rd_, wr_;    // the last regions used for loads / stores
   DmiRegion rd2_, wr2_;  // the ones used before them

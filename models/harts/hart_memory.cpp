@@ -28,9 +28,6 @@ DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   if (in_slice_) throw NeedsKernel{};  // asking the bus for DMI is the kernel's
   time_.catch_up();
   if (write && read_only(addr, 1)) return nullptr;
-  const uint64_t refusal = (addr >> 12 << 2 | (write ? 2 : 0) | (fetch ? 1 : 0)) + 1;
-  for (uint64_t k : dmi_refused_)
-    if (k == refusal) return nullptr;
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
   FetchExtension fetch_ext;
@@ -41,10 +38,7 @@ DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   tlm::tlm_dmi dmi;
   const bool granted = bus->get_direct_mem_ptr(gp, dmi);
   gp.clear_extension(&fetch_ext);
-  if (!granted) {
-    dmi_refused_[dmi_refused_next_++ % dmi_refused_.size()] = refusal;
-    return nullptr;
-  }
+  if (!granted) return nullptr;
   DmiRegion r;
   r.base = dmi.get_start_address();
   r.size = dmi.get_end_address() - dmi.get_start_address() + 1;
@@ -82,7 +76,6 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
   dmi_.swap(keep);
   ++dmi_gen_;
-  dmi_refused_.fill(0);
   forget_regions();  // and the pages kept without DMI: the event reaches the hart in either mode
 }
 
