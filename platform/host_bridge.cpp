@@ -52,11 +52,9 @@ HostBridge::HostBridge(Platform& platform, const std::string& socket_path)
       path_(socket_path),
       // Below the staging area at the end of DRAM where the engine copies command buffers.
       dram_alloc_(p_.dram_base(), p_.dram_base() + p_.dram.size() - std::min<uint64_t>(p_.dram.size(), ACCELDEV_CMP_STAGING_SIZE)),
-      grants_(p_.host.host_mem) {
-  // Device DRAM too, for clients that map it (DRAM_SHARE); nothing is stored
-  // in it before a session starts, so its storage may be replaced here.
-  dram_fd_ = p_.dram.share();
-  if (dram_fd_ < 0) throw std::runtime_error(std::string("cannot share the device DRAM: ") + std::strerror(errno));
+      host_grants_(p_.host.host_mem),
+      // Nothing is stored in DRAM before a session starts, so its storage may be replaced here.
+      dram_grants_(p_.dram) {
   spare_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
   sockaddr_un sa{};
   sa.sun_family = AF_UNIX;

@@ -20,7 +20,7 @@
 #include "accelvp_bridge_proto.h"
 #include "base/log.h"
 #include "base/block_allocator.h"
-#include "host_memory_grants.h"
+#include "memory_grants.h"
 
 namespace avp {
 
@@ -43,6 +43,7 @@ class HostBridge {
   int serve(pid_t child);
 
  private:
+  static constexpr size_t kMaxDramBlocks = 4096;  // DRAM_ALLOC blocks one session may hold
   struct Context {
     std::unique_ptr<AcceldevContext> ctx;
     std::vector<bool> buffer_open;
@@ -54,7 +55,8 @@ class HostBridge {
     uint64_t irq_seen = 0;
     uint64_t next_context = 1;
     std::map<uint64_t, Context> contexts;
-    std::vector<uint64_t> host_pages;  // of its HOST_ALLOC blocks, granted until the session ends
+    std::vector<uint64_t> host_pages;    // of its HOST_ALLOC blocks, granted until the session ends
+    std::map<uint64_t, uint64_t> dram_blocks;  // device address -> bytes of its DRAM_ALLOC blocks, granted
   };
   // A connection's shared request ring (AVPB_RING), unmapped with the connection.
   struct RingUnmap {
@@ -110,6 +112,8 @@ class HostBridge {
   int acceldev_wait(Context& ctx, uint32_t value);
   void close_context(Context& ctx);  // with the driver locked
   int host_alloc(Session& s, const avpb_request& q, avpb_reply& r);  // -> a grant of the new block (or -errno)
+  int dram_alloc(Session& s, const avpb_request& q, avpb_reply& r);  // likewise
+  int dram_free(Session& s, uint64_t addr);
   // The driver's device-command feed is five MMIO writes: one caller at a time.
   void lock_driver();
   void unlock_driver();
@@ -124,7 +128,7 @@ class HostBridge {
   Platform& p_;
   std::string path_;
   Logger log_{"host_bridge"};
-  int listen_fd_ = -1, dram_fd_ = -1;
+  int listen_fd_ = -1;
   int spare_fd_ = -1;  // given up to accept and refuse a client when descriptors run out
   bool shutdown_requested_ = false, irq_watch_started_ = false;
   bool ring_served_ = false;  // a ring request was taken since the sockets were last checked
@@ -135,7 +139,8 @@ class HostBridge {
   sc_core::sc_event done_ev_, irq_ev_, starved_ev_;
   uint64_t irq_count_ = 0, starved_gen_ = 0;
   BlockAllocator dram_alloc_;  // device DRAM for every client (DRAM_ALLOC)
-  HostMemoryGrants grants_;   // each client's host memory (HOST_ALLOC, Acceldev buffers)
+  MemoryGrants host_grants_;   // each client's host memory (HOST_ALLOC, Acceldev buffers)
+  MemoryGrants dram_grants_;   // each client's device DRAM blocks (DRAM_ALLOC)
   std::unique_ptr<AcceldevDriver> driver_;
   bool driver_failed_ = false, driver_locked_ = false;
   uint32_t drain_seq_ = 0;

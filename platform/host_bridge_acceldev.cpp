@@ -125,7 +125,7 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, int& pass_fd) {
       const int b = c.ctx->create_buffer(kind, size);
       if (b < 0) return b;  // -ENOSPC (every slot taken), -ENOMEM (host memory), -EINVAL
       const AcceldevContext::Buffer& buf = *c.ctx->buffer(b);
-      pass_fd = grants_.grant(buf.pages);
+      pass_fd = host_grants_.grant(buf.pages);
       if (pass_fd < 0) {
         (void)c.ctx->close_buffer(b);
         return pass_fd;
@@ -159,13 +159,15 @@ int HostBridge::acceldev_op(Conn& conn, avpb_reply& r, int& pass_fd) {
 // again only with the driver locked: their grants end first.
 void HostBridge::close_context(Context& c) {
   c.ctx->close();
-  grants_.revoke(c.granted_pages);
+  host_grants_.revoke(c.granted_pages);
   c.granted_pages.clear();
 }
 
 void HostBridge::release_session(Session& s) {
+  for (const auto& [addr, bytes] : s.dram_blocks) dram_grants_.revoke_block(addr - p_.dram_base(), bytes);
+  s.dram_blocks.clear();
   dram_alloc_.free_all(s.id);
-  grants_.revoke(s.host_pages);
+  host_grants_.revoke(s.host_pages);
   p_.host.free_all(s.id);
   if (s.contexts.empty()) return;
   lock_driver();

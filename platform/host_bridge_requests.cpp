@@ -24,8 +24,8 @@ bool opens_session(uint32_t op) { return op == AVPB_HELLO || op == AVPB_ATTACH; 
 
 // Requests that belong to the socket (they pass a descriptor or end the connection).
 bool socket_only(uint32_t op) {
-  return opens_session(op) || op == AVPB_BYE || op == AVPB_DRAM_SHARE || op == AVPB_RING || op == AVPB_RING_DOORBELL ||
-         op == AVPB_HOST_ALLOC || op == AVPB_DEV_CREATE_BUFFER;
+  return opens_session(op) || op == AVPB_BYE || op == AVPB_RING || op == AVPB_RING_DOORBELL || op == AVPB_HOST_ALLOC ||
+         op == AVPB_DRAM_ALLOC || op == AVPB_DEV_CREATE_BUFFER;
 }
 
 }  // namespace
@@ -78,17 +78,13 @@ void HostBridge::handle(Conn& c) {
     c.dead = true;
   } else if (q.op == AVPB_SHUTDOWN) {
     shutdown_requested_ = true;
-  } else if (q.op == AVPB_DRAM_SHARE) {
-    r.r[0] = p_.dram_base();
-    r.r[1] = p_.dram.size();
-    fd_to_pass = dram_fd_;
   } else if (q.op == AVPB_RING) {
     fd_to_pass = q.length ? -EINVAL : open_ring(c);
     st = std::min(fd_to_pass, 0);
     r.r[0] = sizeof(avpb_ring);
     close_passed = fd_to_pass >= 0;
-  } else if (q.op == AVPB_HOST_ALLOC) {
-    fd_to_pass = host_alloc(*c.session, q, r);
+  } else if (q.op == AVPB_HOST_ALLOC || q.op == AVPB_DRAM_ALLOC) {
+    fd_to_pass = q.op == AVPB_HOST_ALLOC ? host_alloc(*c.session, q, r) : dram_alloc(*c.session, q, r);
     st = std::min(fd_to_pass, 0);
     close_passed = fd_to_pass >= 0;
   } else if (q.op == AVPB_SIM_TIME) {
@@ -158,13 +154,8 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
     case AVPB_UNIT_READ:
     case AVPB_UNIT_WRITE:
       return unit_access(c, out);
-    case AVPB_DRAM_ALLOC: {
-      int error = 0;
-      r.r[0] = dram_alloc_.alloc(c.session->id, q.a[0], q.a[1], error);
-      return -error;
-    }
     case AVPB_DRAM_FREE:
-      return -dram_alloc_.free(c.session->id, q.a[0]);
+      return dram_free(*c.session, q.a[0]);
     case AVPB_IRQ_WAIT: {
       Session& s = *c.session;
       const bool forever = q.a[0] == AVPB_IRQ_WAIT_FOREVER;
@@ -189,19 +180,54 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
 // A block of host memory for the client alone, owned by its session: whole
 // pages (a grant maps nothing smaller), so the alignment is at least a page.
 int HostBridge::host_alloc(Session& s, const avpb_request& q, avpb_reply& r) {
-  constexpr uint64_t kPage = HostMemoryGrants::kPage;
+  constexpr uint64_t kPage = MemoryGrants::kPage;
   const uint64_t size = q.a[0], asked = q.a[1];
   if (size == 0 || size > p_.host.host_mem.size() || (asked & (asked - 1)) || asked > (1u << 30)) return -EINVAL;
   const uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
   int error = 0;
   const uint64_t at = p_.host.alloc_for(s.id, bytes, std::max(asked, kPage), error);
   if (!at) return -error;
-  const int fd = grants_.grant(at, bytes);
+  const int fd = host_grants_.grant(at, bytes);
   if (fd < 0) return fd;  // the block stays the session's until it ends
   for (uint64_t off = 0; off < bytes; off += kPage) s.host_pages.push_back(at + off);
   r.r[0] = at;
   r.r[1] = bytes;
   return fd;
+}
+
+// A block of device DRAM owned by the session and granted to it alone, as
+// host memory is: whole pages, so no page of it holds another program's bytes.
+// A session holds at most kMaxDramBlocks blocks (each costs the server a
+// mapping; the kernel's limit on mappings is shared by every client).
+int HostBridge::dram_alloc(Session& s, const avpb_request& q, avpb_reply& r) {
+  constexpr uint64_t kPage = MemoryGrants::kPage;
+  const uint64_t size = q.a[0], asked = q.a[1];
+  if (size == 0 || size > p_.dram.size() || (asked & (asked - 1)) || asked > (1u << 30)) return -EINVAL;
+  if (s.dram_blocks.size() >= kMaxDramBlocks) return -ENOMEM;
+  const uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
+  int error = 0;
+  const uint64_t at = dram_alloc_.alloc(s.id, bytes, std::max(asked, kPage), error);
+  if (!at) return -error;
+  const int fd = dram_grants_.grant(at - p_.dram_base(), bytes);
+  if (fd < 0) {
+    dram_alloc_.free(s.id, at);
+    return fd;
+  }
+  s.dram_blocks.emplace(at, bytes);
+  r.r[0] = at;
+  r.r[1] = bytes;
+  r.r[2] = p_.dram_base();
+  r.r[3] = p_.dram.size();
+  return fd;
+}
+
+int HostBridge::dram_free(Session& s, uint64_t addr) {
+  const auto b = s.dram_blocks.find(addr);
+  if (b == s.dram_blocks.end()) return -EINVAL;
+  dram_grants_.revoke_block(b->first - p_.dram_base(), b->second);
+  dram_alloc_.free(s.id, addr);
+  s.dram_blocks.erase(b);
+  return 0;
 }
 
 // A timed access on the device interconnect tagged with the requested unit,

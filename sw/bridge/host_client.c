@@ -4,18 +4,18 @@
  * with ATTACH, so a blocking call never holds up the others. Each connection
  * asks for a request ring (AVPB_RING): requests that pass no descriptor go
  * through it, without a system call while the server polls (host_ring.c).
- * The host memory is a reserved range the size of the server's, where each
- * block the program is given (HOST_ALLOC, with its memfd) is mapped at its
- * bus address; the rest of the range maps nothing. */
+ * The host memory and the device DRAM are views (granted_view.h): each block
+ * the program is given (HOST_ALLOC, DRAM_ALLOC, with its memfd) is mapped at
+ * its address; nothing else is. */
 #define _GNU_SOURCE
 #include "host_client.h"
+#include "granted_view.h"
 #include "host_ring.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -28,18 +28,12 @@ struct conn {
   struct avpb_ring *ring;
 };
 
-/* A block of host memory the program was given: [bus, bus + size). */
-struct grant {
-  uint64_t bus, size;
-};
-
 struct avp_host {
   char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-  uint64_t session, token, mem_size;
-  uint8_t *mem;
-  struct grant *grants;
-  size_t ngrants, grants_cap;
-  pthread_mutex_t lock;
+  uint64_t session, token;
+  struct granted_view host_mem;
+  struct granted_view dram; /* reserved at the first DRAM_ALLOC (its reply names the DRAM) */
+  pthread_mutex_t lock; /* guards idle */
   struct conn idle[MAX_IDLE];
   int nidle;
 };
@@ -217,6 +211,8 @@ avp_host *avp_host_connect(const char *socket_path) {
   }
   strcpy(h->path, socket_path);
   pthread_mutex_init(&h->lock, NULL);
+  granted_view_init(&h->host_mem);
+  granted_view_init(&h->dram);
   int fd = dial(socket_path);
   if (fd < 0) goto fail;
   struct avpb_request q = {AVPB_HELLO, 0, {AVPB_MAGIC, AVPB_VERSION, 0, 0}};
@@ -227,11 +223,9 @@ avp_host *avp_host_connect(const char *socket_path) {
     errno = -st;
     goto fail;
   }
-  h->mem_size = r.r[1];
   h->session = r.r[2];
   h->token = r.r[3];
-  h->mem = mmap(NULL, h->mem_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (h->mem == MAP_FAILED) {
+  if (granted_view_reserve(&h->host_mem, 0, r.r[1])) {
     close(fd);
     goto fail;
   }
@@ -241,6 +235,8 @@ avp_host *avp_host_connect(const char *socket_path) {
   return h;
 fail:;
   int e = errno;
+  granted_view_destroy(&h->host_mem);
+  granted_view_destroy(&h->dram);
   pthread_mutex_destroy(&h->lock);
   free(h);
   errno = e;
@@ -254,8 +250,8 @@ void avp_host_disconnect(avp_host *h) {
     (void)write_all(h->idle[i].fd, &q, sizeof q);
     close_conn(&h->idle[i]);
   }
-  munmap(h->mem, h->mem_size);
-  free(h->grants);
+  granted_view_destroy(&h->host_mem);
+  granted_view_destroy(&h->dram);
   pthread_mutex_destroy(&h->lock);
   free(h);
 }
@@ -283,43 +279,36 @@ void *avp_host_alloc(avp_host *h, size_t size, size_t align, uint64_t *bus_addr)
   struct avpb_reply r;
   int fd = -1;
   if (result(avp_host_call_fd(h, AVPB_HOST_ALLOC, size, align, 0, 0, &r, &fd))) return NULL;
-  if (fd < 0 || r.r[0] > h->mem_size || r.r[1] > h->mem_size - r.r[0]) {
-    if (fd >= 0) close(fd);
-    errno = EPROTO;
-    return NULL;
-  }
-  void *p = mmap(h->mem + r.r[0], r.r[1], PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
-  close(fd);
-  if (p == MAP_FAILED) return NULL;
-  pthread_mutex_lock(&h->lock);
-  if (h->ngrants == h->grants_cap) {
-    const size_t cap = h->grants_cap ? 2 * h->grants_cap : 16;
-    struct grant *g = realloc(h->grants, cap * sizeof *g);
-    if (!g) {
-      pthread_mutex_unlock(&h->lock);
-      errno = ENOMEM;
-      return NULL;
-    }
-    h->grants = g;
-    h->grants_cap = cap;
-  }
-  h->grants[h->ngrants++] = (struct grant){r.r[0], r.r[1]};
-  pthread_mutex_unlock(&h->lock);
-  if (bus_addr) *bus_addr = r.r[0];
+  if (fd < 0) return errno = EPROTO, NULL;
+  void *p = granted_view_map(&h->host_mem, fd, r.r[0], r.r[1]);
+  if (p && bus_addr) *bus_addr = r.r[0];
   return p;
 }
 
-void *avp_host_ptr(avp_host *h, uint64_t bus_addr, size_t len) {
-  void *p = NULL;
-  pthread_mutex_lock(&h->lock);
-  for (size_t i = 0; i < h->ngrants && !p; ++i) {
-    const struct grant *g = &h->grants[i];
-    if (bus_addr >= g->bus && len <= g->size && bus_addr - g->bus <= g->size - len) p = h->mem + bus_addr;
+void *avp_host_ptr(avp_host *h, uint64_t bus_addr, size_t len) { return granted_view_ptr(&h->host_mem, bus_addr, len); }
+
+uint64_t avp_host_dram_alloc(avp_host *h, uint64_t size, uint64_t align) {
+  struct avpb_reply r;
+  int fd = -1;
+  if (result(avp_host_call_fd(h, AVPB_DRAM_ALLOC, size, align, 0, 0, &r, &fd))) return 0;
+  if (fd < 0) return errno = EPROTO, 0;
+  if (granted_view_reserve(&h->dram, r.r[2], r.r[3])) {
+    close(fd);
+    return 0;
   }
-  pthread_mutex_unlock(&h->lock);
-  if (!p) errno = EFAULT;
-  return p;
+  if (granted_view_map(&h->dram, fd, r.r[0], r.r[1])) return r.r[0];
+  const int e = errno;
+  (void)avp_host_call(h, AVPB_DRAM_FREE, r.r[0], 0, 0, 0, NULL, 0, NULL, NULL, 0);
+  return errno = e, 0;
 }
+
+int avp_host_dram_free(avp_host *h, uint64_t addr) {
+  if (result(avp_host_call(h, AVPB_DRAM_FREE, addr, 0, 0, 0, NULL, 0, NULL, NULL, 0))) return -1;
+  granted_view_unmap(&h->dram, addr);
+  return 0;
+}
+
+void *avp_host_dram_ptr(avp_host *h, uint64_t addr, size_t len) { return granted_view_ptr(&h->dram, addr, len); }
 
 long avp_irq_wait(avp_host *h, uint64_t timeout_ns) {
   struct avpb_reply r;

@@ -17,4 +17,13 @@ int avp_host_call(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a
 int avp_host_call_fd(avp_host *h, uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
                      struct avpb_reply *reply, int *passed_fd);
 
+/* Device DRAM from the server's allocator (DRAM_ALLOC / DRAM_FREE), each
+ * block granted to the program and mapped in its DRAM view, which every device
+ * handle of the session shares: the block's device address, or 0 with errno. */
+uint64_t avp_host_dram_alloc(avp_host *h, uint64_t size, uint64_t align);
+int avp_host_dram_free(avp_host *h, uint64_t addr);
+/* Where [addr, addr + len) of one of the program's DRAM blocks is mapped, or
+ * NULL with errno EFAULT. */
+void *avp_host_dram_ptr(avp_host *h, uint64_t addr, size_t len);
+
 #endif

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "accelvp_device.h"
@@ -22,7 +21,6 @@ struct avp_device {
   pthread_mutex_t lock;             /* guards pending */
   uint64_t pending[256];            /* command buffers in flight, freed by wait_idle */
   unsigned npending;
-  uint8_t *dram;                    /* the shared DRAM once mapped, or NULL */
 };
 
 static uint64_t rd64(avp_bar *b, uint32_t lo, uint32_t hi) {
@@ -74,7 +72,6 @@ avp_device *avp_device_open(avp_host *h) {
 
 void avp_device_close(avp_device *d) {
   if (!d) return;
-  if (d->dram) munmap(d->dram, d->info.dram_size);
   avp_bar_unmap(d->bar0);
   avp_bar_unmap(d->bar2);
   pthread_mutex_destroy(&d->lock);
@@ -83,35 +80,13 @@ void avp_device_close(avp_device *d) {
 
 const avp_device_info *avp_device_get_info(const avp_device *d) { return &d->info; }
 
-uint64_t avp_device_alloc(avp_device *d, uint64_t size, uint64_t align) {
-  /* The server's allocator: one for the device, shared by every handle and program. */
-  struct avpb_reply r;
-  const int st = avp_host_call(d->h, AVPB_DRAM_ALLOC, size, align, 0, 0, NULL, 0, &r, NULL, 0);
-  if (st) return errno = -st, 0;
-  return r.r[0];
-}
+/* The server's allocator: one for the device, shared by every handle and
+ * program; each block is mapped in the program's view of DRAM. */
+uint64_t avp_device_alloc(avp_device *d, uint64_t size, uint64_t align) { return avp_host_dram_alloc(d->h, size, align); }
 
-int avp_device_free(avp_device *d, uint64_t addr) {
-  const int st = avp_host_call(d->h, AVPB_DRAM_FREE, addr, 0, 0, 0, NULL, 0, NULL, NULL, 0);
-  return st ? (errno = -st, -1) : 0;
-}
+int avp_device_free(avp_device *d, uint64_t addr) { return avp_host_dram_free(d->h, addr); }
 
-uint8_t *avp_device_dram(avp_device *d) {
-  if (d->dram) return d->dram;
-  struct avpb_reply r;
-  int fd = -1;
-  const int st = avp_host_call_fd(d->h, AVPB_DRAM_SHARE, 0, 0, 0, 0, &r, &fd);
-  if (st || fd < 0) return errno = st ? -st : EPROTO, NULL;
-  if (r.r[0] != d->info.dram_base || r.r[1] != d->info.dram_size) {  /* not the DRAM the information block described */
-    close(fd);
-    return errno = EPROTO, NULL;
-  }
-  void *p = mmap(NULL, d->info.dram_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
-  close(fd);
-  if (p == MAP_FAILED) return NULL;
-  d->dram = p;
-  return d->dram;
-}
+void *avp_device_ptr(avp_device *d, uint64_t dev_addr, size_t len) { return avp_host_dram_ptr(d->h, dev_addr, len); }
 
 static int in_dram(const avp_device *d, uint64_t addr, size_t len) {
   const avp_device_info *i = &d->info;

@@ -136,7 +136,7 @@ enum refsi_result refsiQueryDeviceMemoryMap(refsi_device_t d, size_t index, stru
 
 refsi_addr_t refsiAllocDeviceMemory(refsi_device_t d, size_t size, size_t alignment, enum refsi_memory_map_kind kind) {
   if (check(d) != refsi_success || kind != DRAM || size == 0) return 0;  /* device memory is DRAM */
-  return avp_device_alloc(d->dev, size, alignment ? alignment : 256);
+  return avp_device_alloc(d->dev, size, alignment);  /* whole pages, at least page-aligned */
 }
 
 enum refsi_result refsiFreeDeviceMemory(refsi_device_t d, refsi_addr_t address) {
@@ -150,12 +150,11 @@ static int in_dram(refsi_device_t d, refsi_addr_t a, size_t size) {
   return a >= i->dram_base && size <= i->dram_size && a - i->dram_base <= i->dram_size - size;
 }
 
-/* DRAM is shared with the platform: the pointer stays valid until shutdown,
- * and accesses through it take no simulated time. */
+/* The program's own DRAM blocks are mapped into it: the pointer stays valid
+ * until the block is freed, and accesses through it take no simulated time. */
 void *refsiGetMappedAddress(refsi_device_t d, refsi_addr_t address, size_t size) {
-  if (check(d) != refsi_success || size == 0 || !in_dram(d, address, size)) return NULL;
-  uint8_t *dram = avp_device_dram(d->dev);
-  return dram ? dram + (address - avp_device_get_info(d->dev)->dram_base) : NULL;
+  if (check(d) != refsi_success || size == 0) return NULL;
+  return avp_device_ptr(d->dev, address, size);
 }
 
 enum refsi_result refsiFlushDeviceMemory(refsi_device_t d, refsi_addr_t address, size_t size) {

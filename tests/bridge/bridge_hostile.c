@@ -49,7 +49,7 @@ static void shared_memory_cannot_be_resized(void) {
   CHECK(reply(fd, &mem_fd).status == 0 && mem_fd >= 0);
   send_req(fd, AVPB_RING, 0, 0, 0, 0);
   CHECK(reply(fd, &ring_fd).status == 0 && ring_fd >= 0);
-  send_req(fd, AVPB_DRAM_SHARE, 0, 0, 0, 0);
+  send_req(fd, AVPB_DRAM_ALLOC, 8192, 0, 0, 0);
   CHECK(reply(fd, &dram_fd).status == 0 && dram_fd >= 0);
   send_req(fd, AVPB_DEV_OPEN, 0, 0, 0, 0);
   const struct avpb_reply opened = reply(fd, NULL);
@@ -360,6 +360,55 @@ static void programs_map_only_their_own_memory(void) {
   avp_host_disconnect(h);
 }
 
+/* Device DRAM likewise: a program maps only its own DRAM blocks (whole
+ * pages), every handle of the program the same mapping, until it frees them;
+ * the device sees what the program stored. */
+static void programs_map_only_their_own_dram(void) {
+  avp_host *h = avp_host_connect(NULL);
+  CHECK(h);
+  avp_device *a = avp_device_open(h), *b = avp_device_open(h);
+  CHECK(a && b);
+  const uint64_t mine = avp_device_alloc(a, 100, 256);
+  CHECK(mine && (mine & 4095) == 0);
+  uint8_t *p = avp_device_ptr(a, mine, 4096); /* the whole page is the block */
+  CHECK(p && avp_device_ptr(b, mine + 4000, 96) == p + 4000);
+  CHECK(avp_device_ptr(a, mine + 4000, 97) == NULL && errno == EFAULT);
+  CHECK(unreadable(p + 4096) && unreadable(p - 1));
+  memset(p, 0x77, 4096);
+  uint8_t back[16];
+  CHECK(avp_device_read(b, mine + 4080, back, sizeof back) == 0 && back[0] == 0x77 && back[15] == 0x77);
+
+  int fds[2];
+  CHECK(pipe(fds) == 0);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    avp_host *h2 = avp_host_connect(NULL);
+    avp_device *c = h2 ? avp_device_open(h2) : NULL;
+    if (!c) _exit(2);
+    const uint64_t theirs = avp_device_alloc(c, 4096, 0);
+    uint8_t *q = theirs ? avp_device_ptr(c, theirs, 4096) : NULL;
+    if (!q) _exit(3);
+    if (avp_device_ptr(c, mine, 1) != NULL || errno != EFAULT) _exit(4);
+    if (!unreadable(q - theirs + mine)) _exit(5); /* the first program's block */
+    if (write(fds[1], &theirs, sizeof theirs) != sizeof theirs) _exit(6);
+    _exit(0);
+  }
+  uint64_t theirs = 0;
+  CHECK(read(fds[0], &theirs, sizeof theirs) == sizeof theirs);
+  int st;
+  CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  close(fds[0]);
+  close(fds[1]);
+  CHECK(unreadable(p - mine + theirs)); /* and the other way round */
+  CHECK(avp_device_free(b, mine) == 0);
+  CHECK(avp_device_ptr(a, mine, 1) == NULL && errno == EFAULT);
+  CHECK(unreadable(p)); /* freed: no longer mapped */
+  avp_device_close(a);
+  avp_device_close(b);
+  avp_host_disconnect(h);
+}
+
 /* Device DRAM comes from one allocator in the server: two handles, another
  * process and four threads never get the same bytes; a program frees only its
  * own blocks; a program's blocks go when it disconnects. */
@@ -441,6 +490,7 @@ int main(void) {
   descriptors_exhausted();
   one_dram_allocator();
   programs_map_only_their_own_memory();
+  programs_map_only_their_own_dram();
   printf("bridge_hostile: OK\n");
   return 0;
 }

@@ -49,7 +49,7 @@ void leave(int code) {
   syscall(SYS_exit_group, code);
 }
 
-// Reads one reply; the descriptor HELLO, DRAM_SHARE and RING pass with it
+// Reads one reply; the descriptor HOST_ALLOC, DRAM_ALLOC and RING pass with it
 // goes to *passed_fd, or is closed.
 bool shrink_passed = false;  // input bit 3
 

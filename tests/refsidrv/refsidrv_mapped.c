@@ -62,11 +62,13 @@ int main(void) {
   CHECK(refsiWriteDeviceMemory(dev, buf + 3000, out, sizeof out, EXT) == refsi_success);
   CHECK(refsiInvalidateDeviceMemory(dev, buf + 3000, sizeof out) == refsi_success && !memcmp(p + 3000, out, sizeof out));
 
-  /* The whole of DRAM is mapped: its last byte too. */
-  uint8_t *last = refsiGetMappedAddress(dev, dram.start_addr + dram.size - 1, 1);
-  CHECK(last);
-  *last = 0x5A;
-  CHECK(refsiReadDeviceMemory(dev, back, dram.start_addr + dram.size - 1, 1, EXT) == refsi_success && back[0] == 0x5A);
+  /* Only the program's own blocks are mapped: not the rest of DRAM, not a
+   * block once freed. */
+  CHECK(refsiGetMappedAddress(dev, dram.start_addr + dram.size - 1, 1) == NULL);
+  CHECK(refsiGetMappedAddress(dev, buf + 4096, 1) == NULL);
+  const refsi_addr_t other = refsiAllocDeviceMemory(dev, 64, 0, DRAM);
+  CHECK(other && refsiGetMappedAddress(dev, other, 64) != NULL);
+  CHECK(refsiFreeDeviceMemory(dev, other) == refsi_success && refsiGetMappedAddress(dev, other, 64) == NULL);
 
   /* Outside DRAM, empty or wrapping ranges, bad handles: NULL. */
   CHECK(refsiGetMappedAddress(dev, buf, 0) == NULL);

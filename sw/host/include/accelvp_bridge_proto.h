@@ -10,8 +10,9 @@
 #include <stdint.h>
 
 #define AVPB_MAGIC 0x42505641u /* "AVPB" */
-/* 2: host memory is granted block by block (HELLO passes no memfd). */
-#define AVPB_VERSION 2u
+/* 2: host memory is granted block by block (HELLO passes no memfd).
+ * 3: so is device DRAM (DRAM_ALLOC passes the block's memfd; no DRAM_SHARE). */
+#define AVPB_VERSION 3u
 /* Largest payload of one message (BAR reads and writes). */
 #define AVPB_MAX_PAYLOAD (64u * 1024u)
 /* Environment variable naming the socket (set by `accel-vp exec`). */
@@ -43,10 +44,9 @@ enum avpb_op {
    * -EFAULT where that unit sees nothing (or the target refuses the access). */
   AVPB_UNIT_READ = 19,   /* a0 = unit (kind << 24 | index), a1 = device address, a2 = length <= AVPB_MAX_PAYLOAD -> payload */
   AVPB_UNIT_WRITE = 20,  /* a0 = unit, a1 = device address, payload = the bytes */
-  AVPB_DRAM_SHARE = 21,  /* -> r0 = DRAM base, r1 = DRAM size; DRAM's memfd comes with it (SCM_RIGHTS): untimed access */
   AVPB_RING = 22,        /* -> r0 = size of the connection's request ring (struct avpb_ring), whose memfd comes with it (SCM_RIGHTS) */
   AVPB_RING_DOORBELL = 23, /* no payload, no reply: look at this connection's ring (sent when avpb_ring.server_polling is 0) */
-  AVPB_DRAM_ALLOC = 24,  /* a0 = size, a1 = alignment (0: 256) -> r0 = device address of a block of device DRAM owned by the session */
+  AVPB_DRAM_ALLOC = 24,  /* a0 = size, a1 = alignment -> r0 = device address, r1 = bytes (whole pages) of a block of device DRAM owned by the session, r2 = DRAM base, r3 = DRAM size; the block's memfd comes with it (SCM_RIGHTS) */
   AVPB_DRAM_FREE = 25,   /* a0 = device address from DRAM_ALLOC of this session */
   /* The server owns the device's enumeration (as VFIO's region info): sizing a
    * BAR by writing all-ones would race with every other client. */
@@ -85,8 +85,9 @@ struct avpb_reply {
  *           client_sleeping = 1).
  *   server: takes req once req_seq moved, answers in rep (+ payload),
  *           rep_seq = req_seq, FUTEX_WAKE on rep_seq if client_sleeping.
- * HELLO, ATTACH, BYE, DRAM_SHARE, RING and RING_DOORBELL are refused through
- * the ring (EINVAL): they belong to the socket. */
+ * HELLO, ATTACH, BYE, RING, RING_DOORBELL and the requests that pass a memfd
+ * (HOST_ALLOC, DRAM_ALLOC, DEV_CREATE_BUFFER) are refused through the ring
+ * (EINVAL): they belong to the socket. */
 struct avpb_ring {
   uint32_t req_seq;         /* written by the client */
   uint32_t rep_seq;         /* written by the server; a futex word */

@@ -45,9 +45,10 @@ void avp_device_close(avp_device *d);
 const avp_device_info *avp_device_get_info(const avp_device *d);
 
 /* Device DRAM from the server's allocator (first fit), one per device and
- * shared by every handle and program: blocks never overlap, a program frees
- * only its own, and its blocks are freed when it disconnects. Thread-safe.
- * 0 with errno ENOMEM / EINVAL on failure. */
+ * shared by every handle and program: blocks of whole pages (alignment at
+ * least 4 KiB) that never overlap, each mapped in this program alone
+ * (avp_device_ptr); a program frees only its own, and its blocks are freed
+ * when it disconnects. Thread-safe. 0 with errno ENOMEM / EINVAL on failure. */
 uint64_t avp_device_alloc(avp_device *d, uint64_t size, uint64_t align);
 int avp_device_free(avp_device *d, uint64_t addr);
 /* Through BAR2; EFAULT outside device DRAM. */
@@ -60,11 +61,11 @@ int avp_device_read(avp_device *d, uint64_t dev_addr, void *dst, size_t len);
  * per call. */
 int avp_device_write_as(avp_device *d, uint32_t unit, uint64_t dev_addr, const void *src, size_t len);
 int avp_device_read_as(avp_device *d, uint32_t unit, uint64_t dev_addr, void *dst, size_t len);
-/* Device DRAM mapped into this process (the server shares its storage), at
- * the address of dram_base; valid until avp_device_close. Accesses through it
- * are untimed and bypass the PCIe link, like a model's DMI. NULL with errno
- * when the server does not share it. */
-uint8_t *avp_device_dram(avp_device *d);
+/* Where [dev_addr, dev_addr + len) of one of the program's own DRAM blocks
+ * (avp_device_alloc) is mapped in this process, valid until the block is
+ * freed; NULL with errno EFAULT for any other range. Accesses through it are
+ * untimed and bypass the PCIe link, like a model's DMI. */
+void *avp_device_ptr(avp_device *d, uint64_t dev_addr, size_t len);
 
 /* Places `count` chunks in device memory and queues them (asynchronous).
  * EAGAIN when the device's queue is full. */

@@ -1,4 +1,4 @@
-#include "host_memory_grants.h"
+#include "memory_grants.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -12,14 +12,14 @@
 
 namespace avp {
 
-HostMemoryGrants::HostMemoryGrants(Memory& host_mem) : mem_(host_mem), mem_fd_(host_mem.share()) {
-  if (mem_fd_ < 0) throw std::runtime_error(std::string("cannot share the host memory: ") + std::strerror(errno));
+MemoryGrants::MemoryGrants(Memory& mem) : mem_(mem), mem_fd_(mem.share()) {
+  if (mem_fd_ < 0) throw std::runtime_error(std::string("cannot share ") + mem.name() + ": " + std::strerror(errno));
 }
 
-int HostMemoryGrants::grant(const std::vector<uint64_t>& pages) {
+int MemoryGrants::grant(const std::vector<uint64_t>& pages) {
   for (uint64_t pa : pages)
     if ((pa & (kPage - 1)) || pa > mem_.size() - kPage) return -EINVAL;
-  const int fd = memfd_create("avp-host-grant", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  const int fd = memfd_create("avp-grant", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return -errno;
   const off_t bytes = static_cast<off_t>(pages.size() * kPage);
   bool ok = ftruncate(fd, bytes) == 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) == 0;
@@ -35,22 +35,30 @@ int HostMemoryGrants::grant(const std::vector<uint64_t>& pages) {
     close(fd);
     return -err;
   }
-  // The host memory's own copies are not reached any more: their memory goes.
+  // The memory's own copies are not reached any more: their storage goes.
   for (uint64_t pa : pages) fallocate(mem_fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(pa), kPage);
   return fd;
 }
 
-int HostMemoryGrants::grant(uint64_t addr, uint64_t bytes) {
+namespace {
+
+std::vector<uint64_t> pages_of(uint64_t addr, uint64_t bytes) {
   std::vector<uint64_t> pages;
-  for (uint64_t off = 0; off < bytes; off += kPage) pages.push_back(addr + off);
-  return grant(pages);
+  for (uint64_t off = 0; off < bytes; off += MemoryGrants::kPage) pages.push_back(addr + off);
+  return pages;
 }
 
-void HostMemoryGrants::revoke(const std::vector<uint64_t>& pages) {
+}  // namespace
+
+int MemoryGrants::grant(uint64_t addr, uint64_t bytes) { return grant(pages_of(addr, bytes)); }
+
+void MemoryGrants::revoke_block(uint64_t addr, uint64_t bytes) { revoke(pages_of(addr, bytes)); }
+
+void MemoryGrants::revoke(const std::vector<uint64_t>& pages) {
   for (uint64_t pa : pages)
     if (mmap(mem_.data() + pa, kPage, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, mem_fd_, static_cast<off_t>(pa)) ==
         MAP_FAILED)
-      throw std::runtime_error(std::string("host memory: cannot map a revoked page back: ") + std::strerror(errno));
+      throw std::runtime_error(std::string(mem_.name()) + ": cannot map a revoked page back: " + std::strerror(errno));
 }
 
 }  // namespace avp
