@@ -152,11 +152,8 @@ int HostBridge::serve(pid_t child) {
       continue;
     }
     // Requests in progress: let the simulation run. When nothing but the gate
-    // is left to happen, either a program cleared Acceldev ENABLE under the
-    // driver's waits (for room in the queue, a fence, a buffer's runs), which
-    // the driver owns and sets again, or those requests can never complete:
-    // they are failed.
-    if (!sc_core::sc_pending_activity() && !(driver_ && enable_again("waited for the device"))) {
+    // is left to happen, those requests can never complete: they are failed.
+    if (!sc_core::sc_pending_activity()) {
       ++starved_gen_;
       starved_ev_.notify(sc_core::SC_ZERO_TIME);
     }

@@ -43,7 +43,8 @@ class HostBridge {
   int serve(pid_t child);
 
  private:
-  static constexpr size_t kMaxDramBlocks = 4096;  // DRAM_ALLOC blocks one session may hold
+  static constexpr size_t kMaxDramBlocks = 4096;          // DRAM_ALLOC blocks one session may hold
+  static constexpr uint64_t kAcceldevRegistersEnd = 0x1000;  // BAR0 [0, this): Acceldev's registers
   struct Context {
     std::unique_ptr<AcceldevContext> ctx;
     std::vector<bool> buffer_open;
@@ -114,6 +115,7 @@ class HostBridge {
   int host_alloc(Session& s, const avpb_request& q, avpb_reply& r);  // -> a grant of the new block (or -errno)
   int dram_alloc(Session& s, const avpb_request& q, avpb_reply& r);  // likewise
   int dram_free(Session& s, uint64_t addr);
+  int driver_register_write(uint64_t off, uint64_t size, uint64_t& v);  // 0, or -EBUSY
   // The driver's device-command feed is five MMIO writes: one caller at a time.
   void lock_driver();
   void unlock_driver();
@@ -121,7 +123,6 @@ class HostBridge {
   void drain_device();  // waits until every device command queued so far has run
   // The driver owns Acceldev ENABLE: a program that cleared it would stop
   // every other program's runs. Sets it again (with a warning) when cleared.
-  bool enable_again(const char* while_what);
   AcceldevDriver* driver();
   void release_session(Session& s);
 

@@ -47,24 +47,10 @@ void HostBridge::drain_device() {
   // A device FENCE behind everything queued: once FENCE_LAST shows it, every
   // RUN submitted before has finished and its context can go without its
   // commands reaching a new context that gets the same id.
-  // The driver owns ENABLE: a program that cleared it would pause the device
-  // and the drain with it, holding the driver (and every other program's
-  // open and close) for ever, so a drain that has waited a simulated
-  // millisecond looks at ENABLE (every millisecond) and sets it again.
   const uint32_t value = 0x80000000u | ++drain_seq_;
   const uint32_t w[5] = {ACCELDEV_DEVICE_CMD_TYPE_FENCE, value, 0, 0, 0};
   driver_->submit(w);
-  for (unsigned polls = 1; p_.host.mmio_read32(ACCELDEV_CMD_FENCE_LAST) != value; ++polls) {
-    if (polls % 1000 == 0) enable_again("closed a context");
-    sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
-  }
-}
-
-bool HostBridge::enable_again(const char* while_what) {
-  if (p_.host.mmio_read32(ACCELDEV_ENABLE) & 1) return false;
-  AVP_LOG(log_, Warn, "the device was disabled (ENABLE = 0) while the driver " << while_what << ": enabled again");
-  p_.host.mmio_write32(ACCELDEV_ENABLE, 1);
-  return true;
+  while (p_.host.mmio_read32(ACCELDEV_CMD_FENCE_LAST) != value) sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
 }
 
 int HostBridge::acceldev_wait(Context& c, uint32_t value) {

@@ -131,6 +131,10 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
       const uint64_t bar = q.a[0], off = q.a[1], size = q.a[2];
       if ((bar != 0 && bar != 2) || !reg_size(size, true)) return -EINVAL;
       uint64_t v = q.op == AVPB_MMIO_WRITE ? q.a[3] : ~0ull;
+      if (q.op == AVPB_MMIO_WRITE && bar == 0 && off < kAcceldevRegistersEnd && driver_) {
+        const int st = driver_register_write(off, size, v);
+        if (st) return st;
+      }
       const bool ok = rc.access(static_cast<int>(bar), q.op == AVPB_MMIO_WRITE, off, &v, static_cast<unsigned>(size));
       if (q.op == AVPB_MMIO_READ) r.r[0] = size == 8 ? v : v & ((1ull << 8 * size) - 1);
       return ok ? 0 : -EIO;  // a failed read still answers all-ones, as an unsupported request does
@@ -175,6 +179,19 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
     default:
       return -ENOSYS;
   }
+}
+
+// Once the server's Acceldev driver has started it owns Acceldev's registers,
+// as a bound kernel driver does: a program's raw write there is refused,
+// except for the bits of INTR and INTR_ENABLE that belong to other units (the
+// command processor's, AQL's, DMA's), which the device API uses. `v` is what
+// may be written.
+int HostBridge::driver_register_write(uint64_t off, uint64_t size, uint64_t& v) {
+  constexpr uint32_t mine = AcceldevDriver::kInterrupts;
+  if (size != 4 || (off != ACCELDEV_INTR && off != ACCELDEV_INTR_ENABLE)) return -EBUSY;
+  if (off == ACCELDEV_INTR) v &= ~uint64_t{mine};  // write 1 to clear: none of the driver's
+  else v = (v & ~uint64_t{mine}) | (p_.host.mmio_read32(ACCELDEV_INTR_ENABLE) & mine);
+  return 0;
 }
 
 // A block of host memory for the client alone, owned by its session: whole

@@ -42,7 +42,7 @@ bool AcceldevDriver::start() {
   rc_.cfg_write32(0x04, 0x0006);  // memory space, bus master
   if (!configs_) configs_ = rc_.alloc(ACCELDEV_MAX_CONTEXTS * ACCELDEV_CONTEXT_CONFIG_SIZE, 64);
   rc_.mmio_write32(ACCELDEV_INTR, 0xFFFFFFFFu);
-  rc_.mmio_write32(ACCELDEV_INTR_ENABLE, 0x3F);
+  rc_.mmio_write32(ACCELDEV_INTR_ENABLE, kInterrupts);
   rc_.mmio_write32(ACCELDEV_CONTEXTS_CONFIGS_LO, static_cast<uint32_t>(configs_));
   rc_.mmio_write32(ACCELDEV_CONTEXTS_CONFIGS_HI, static_cast<uint32_t>(configs_ >> 32));
   rc_.mmio_write32(ACCELDEV_ENABLE, 1);
@@ -63,7 +63,7 @@ std::unique_ptr<AcceldevContext> AcceldevDriver::open_context() {
 }
 
 void AcceldevDriver::service() {
-  const uint32_t v = rc_.mmio_read32(ACCELDEV_INTR) & 0x3F;
+  const uint32_t v = rc_.mmio_read32(ACCELDEV_INTR) & kInterrupts;
   if (v) rc_.mmio_write32(ACCELDEV_INTR, v);
   seen_ |= v;
   untaken_ |= v;

@@ -36,6 +36,10 @@ class AcceldevStatus {
 
 class AcceldevDriver {
  public:
+  // The INTR bits of Acceldev itself (FENCE_WAIT ... USER_FENCE_WAIT), which
+  // the driver enables and services; the bits above belong to other units.
+  static constexpr uint32_t kInterrupts = 0x3F;
+
   explicit AcceldevDriver(HostPort& rc) : rc_(rc) {}
   // The start-up sequence: clear INTR, enable interrupts, attach the context
   // config array (255 x 192 bytes in host memory), set ENABLE.
