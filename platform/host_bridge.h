@@ -116,6 +116,7 @@ class HostBridge {
   int dram_alloc(Session& s, const avpb_request& q, avpb_reply& r);  // likewise
   int dram_free(Session& s, uint64_t addr);
   int driver_register_write(uint64_t off, uint64_t size, uint64_t& v);  // 0, or -EBUSY
+  static bool command_keeps_driver(uint32_t command);
   // The driver's device-command feed is five MMIO writes: one caller at a time.
   void lock_driver();
   void unlock_driver();

@@ -11,6 +11,7 @@
 #include "acceldev_driver.h"
 #include "host_bridge.h"
 #include "pcie/bar0_regs.h"
+#include "pcie/config_space.h"
 #include "platform.h"
 #include "base/local_time.h"
 
@@ -124,6 +125,7 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
         return 0;
       }
       v = (v & ~mask) | ((static_cast<uint32_t>(q.a[2]) << shift) & mask);
+      if ((off & ~3ull) == ConfigSpace::kCommand && driver_ && !command_keeps_driver(v)) return -EBUSY;
       return rc.access(-1, true, off & ~3ull, &v, 4) ? 0 : -EIO;
     }
     case AVPB_MMIO_READ:
@@ -179,6 +181,13 @@ int HostBridge::handle_device_io(Conn& c, avpb_reply& r, std::vector<uint8_t>& o
     default:
       return -ENOSYS;
   }
+}
+
+// The command register as the started driver needs it: memory decoding, bus
+// mastering and INTx on (its MMIO, the device's DMA, its interrupts).
+bool HostBridge::command_keeps_driver(uint32_t command) {
+  constexpr uint32_t on = ConfigSpace::kMemorySpace | ConfigSpace::kBusMaster;
+  return (command & on) == on && !(command & ConfigSpace::kIntxDisable);
 }
 
 // Once the server's Acceldev driver has started it owns Acceldev's registers,

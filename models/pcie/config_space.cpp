@@ -9,7 +9,7 @@ ConfigSpace::ConfigSpace(uint32_t bar0_size, uint64_t bar2_size) : bar0_size_(ba
 uint32_t ConfigSpace::read32(uint32_t off) const {
   switch (off) {
     case 0x00: return AVP_PCI_VENDOR_ID | AVP_PCI_DEVICE_ID << 16;
-    case 0x04: return command_ | (0x0010u << 16);  // status: capabilities list present
+    case kCommand: return command_ | (0x0010u << 16);  // status: capabilities list present
     case 0x08: return AVP_PCI_CLASS << 8 | 0x01;  // class code, revision 1
     case 0x0C: return 0;                          // header type 0
     case 0x10: return static_cast<uint32_t>(bar0_);
@@ -28,7 +28,7 @@ uint32_t ConfigSpace::read32(uint32_t off) const {
 
 void ConfigSpace::write32(uint32_t off, uint32_t v) {
   switch (off) {
-    case 0x04: command_ = v & 0x0406; break;  // memory space, bus master, INTx disable
+    case kCommand: command_ = v & (kMemorySpace | kBusMaster | kIntxDisable); break;
     case 0x10: bar0_ = (v & ~(bar0_size_ - 1)) & 0xFFFFFFF0u; break;
     case 0x18: bar2_ = ((bar2_ & ~0xFFFFFFFFull) | (v & ~0xFull)) & ~(bar2_size_ - 1) ; bar2_ |= 0xC; break;
     case 0x1C: bar2_ = ((static_cast<uint64_t>(v) << 32) | (bar2_ & 0xFFFFFFFFull)) & ~(bar2_size_ - 1); bar2_ |= 0xC; break;

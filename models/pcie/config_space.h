@@ -12,9 +12,13 @@ class ConfigSpace {
   uint32_t read32(uint32_t off) const;
   void write32(uint32_t off, uint32_t v);
 
-  bool memory_enabled() const { return command_ & 0x2; }
-  bool bus_master() const { return command_ & 0x4; }
-  bool intx_disabled() const { return command_ & 0x400; }
+  // The command register and its bits the endpoint implements.
+  static constexpr uint32_t kCommand = 0x04;
+  static constexpr uint16_t kMemorySpace = 0x2, kBusMaster = 0x4, kIntxDisable = 0x400;
+
+  bool memory_enabled() const { return command_ & kMemorySpace; }
+  bool bus_master() const { return command_ & kBusMaster; }
+  bool intx_disabled() const { return command_ & kIntxDisable; }
   bool msi_enabled() const { return msi_control_ & 1; }
   uint64_t msi_address() const { return msi_addr_; }
   uint16_t msi_data() const { return msi_data_; }

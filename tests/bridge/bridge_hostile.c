@@ -170,6 +170,14 @@ static void device_disabled_before_close(void) {
   CHECK(reply(fd, NULL).status == -EBUSY);
   send_req(fd, AVPB_MMIO_WRITE, 0, ACCELDEV_CONTEXTS_CONFIGS_LO, 8, 0);
   CHECK(reply(fd, NULL).status == -EBUSY);
+  /* Nor memory decoding, bus mastering or INTx off under it. */
+  const uint32_t commands[] = {0x0004, 0x0002, 0x0406, 0};
+  for (unsigned i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
+    send_req(fd, AVPB_CFG_WRITE, 4, 2, commands[i], 0);
+    CHECK(reply(fd, NULL).status == -EBUSY);
+  }
+  send_req(fd, AVPB_CFG_WRITE, 4, 2, 0x0006, 0);
+  CHECK(reply(fd, NULL).status == 0);
   /* The driver's interrupt bits stay enabled; the command processor's change. */
   send_req(fd, AVPB_MMIO_WRITE, 0, ACCELDEV_INTR_ENABLE, 4, AVP_INTR_CMP_ERROR);
   CHECK(reply(fd, NULL).status == 0);
@@ -495,11 +503,12 @@ static void one_dram_allocator(void) {
 
 int main(void) {
   signal(SIGPIPE, SIG_IGN);
-  msi_addresses_near_the_top(); /* drives Acceldev raw: before the server's driver starts */
+  /* Acceldev driven raw and memory decoding turned off: before the server's driver starts. */
+  msi_addresses_near_the_top();
+  bar_accesses_that_fail();
   shared_memory_cannot_be_resized();
   replies_never_read();
   device_disabled_before_close();
-  bar_accesses_that_fail();
   bye_closes();
   descriptors_exhausted();
   one_dram_allocator();
