@@ -1,11 +1,11 @@
 /* libaccelvp-host: the RefSi-style device API over the bridge (accelvp_device.h),
  * the C counterpart of the in-simulator AccelDevice. */
 #define _GNU_SOURCE
-#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <pthread.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -190,46 +190,59 @@ int avp_device_wait_idle(avp_device *d, avp_cmp_failure *err) {
   return e.code ? (errno = EIO, -1) : 0;
 }
 
-/* Reads program header i of an ELF64 file. */
-static int read_phdr(FILE *f, const Elf64_Ehdr *eh, unsigned i, Elf64_Phdr *ph) {
-  return fseek(f, (long)(eh->e_phoff + i * sizeof *ph), SEEK_SET) == 0 && fread(ph, sizeof *ph, 1, f) == 1;
+/* The extent of the image's loadable segments: [*lowest, *highest) of their
+ * addresses. 0 for an image with none, or with a segment that wraps or holds
+ * more file bytes than memory or than the file has. */
+static int load_extent(Elf *e, size_t nph, size_t file_size, uint64_t *lowest, uint64_t *highest) {
+  *lowest = UINT64_MAX;
+  *highest = 0;
+  for (size_t i = 0; i < nph; ++i) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(e, (int)i, &ph)) return 0;
+    if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+    if (ph.p_filesz > ph.p_memsz || ph.p_vaddr + ph.p_memsz <= ph.p_vaddr || ph.p_offset > file_size ||
+        ph.p_filesz > file_size - ph.p_offset)
+      return 0;
+    if (ph.p_vaddr < *lowest) *lowest = ph.p_vaddr;
+    if (ph.p_vaddr + ph.p_memsz > *highest) *highest = ph.p_vaddr + ph.p_memsz;
+  }
+  return *highest > 0;
 }
 
 int avp_device_load_kernel(avp_device *d, const char *elf_path, avp_kernel *k) {
   const uint64_t capacity = 1 << 20; /* the DRAM block the image is copied to */
-  FILE *f = fopen(elf_path, "rb");
-  if (!f) return -1;
-  Elf64_Ehdr eh;
-  int ok = fread(&eh, sizeof eh, 1, f) == 1 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
-           eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr);
+  k->dram = 0;
+  if (elf_version(EV_CURRENT) == EV_NONE) return errno = ENOEXEC, -1;
+  const int fd = open(elf_path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+  GElf_Ehdr eh;
+  size_t nph = 0, file_size = 0;
+  const char *file = e ? elf_rawfile(e, &file_size) : NULL;
+  uint64_t lowest = 0, highest = 0;
   /* The image is linked at a window address: place it relative to its first
    * page, which only the program headers tell. */
-  uint64_t lowest = UINT64_MAX, highest = 0;
-  for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
-    Elf64_Phdr ph;
-    ok = read_phdr(f, &eh, i, &ph);
-    if (!ok || ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
-    ok = ph.p_filesz <= ph.p_memsz && ph.p_vaddr + ph.p_memsz > ph.p_vaddr;
-    if (ph.p_vaddr < lowest) lowest = ph.p_vaddr;
-    if (ph.p_vaddr + ph.p_memsz > highest) highest = ph.p_vaddr + ph.p_memsz;
-  }
-  ok = ok && highest > 0 && highest - (lowest & ~0xFFFull) <= capacity;
+  int ok = file && elf_kind(e) == ELF_K_ELF && gelf_getclass(e) == ELFCLASS64 && gelf_getehdr(e, &eh) &&
+           elf_getphdrnum(e, &nph) == 0 && load_extent(e, nph, file_size, &lowest, &highest) &&
+           highest - (lowest & ~0xFFFull) <= capacity;
   k->link_base = lowest & ~0xFFFull;
   k->size = ok ? highest - k->link_base : 0;
-  k->entry = eh.e_entry;
+  k->entry = ok ? eh.e_entry : 0;
   k->return_addr = avp_device_get_info(d)->tcim_base;
   k->dram = ok ? avp_device_alloc(d, capacity, 4096) : 0;
   ok = ok && k->dram;
-  for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
-    Elf64_Phdr ph;
-    ok = read_phdr(f, &eh, i, &ph);
+  for (size_t i = 0; ok && i < nph; ++i) {
+    GElf_Phdr ph;
+    ok = gelf_getphdr(e, (int)i, &ph) != NULL;
     if (!ok || ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
-    uint8_t *seg = calloc(1, ph.p_memsz);
-    ok = seg && fseek(f, (long)ph.p_offset, SEEK_SET) == 0 && (ph.p_filesz == 0 || fread(seg, ph.p_filesz, 1, f) == 1) &&
-         avp_device_write(d, k->dram + (ph.p_vaddr - k->link_base), seg, ph.p_memsz) == 0;
+    uint8_t *seg = calloc(1, ph.p_memsz);  /* the file's bytes, then zeros */
+    ok = seg != NULL;
+    if (ok && ph.p_filesz) memcpy(seg, file + ph.p_offset, ph.p_filesz);
+    ok = ok && avp_device_write(d, k->dram + (ph.p_vaddr - k->link_base), seg, ph.p_memsz) == 0;
     free(seg);
   }
-  fclose(f);
+  if (e) elf_end(e);
+  close(fd);
   if (!ok) {
     if (k->dram) avp_device_free(d, k->dram);
     k->dram = 0;

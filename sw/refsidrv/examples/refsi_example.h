@@ -1,13 +1,15 @@
 /* Shared by the RefSi-API examples: load a device SDK kernel into DRAM and
  * run it as RUN_INSTANCES through a command buffer, using only
- * refsidrv/refsidrv.h. */
+ * refsidrv/refsidrv.h (and libelf to read the kernel). */
 #ifndef REFSI_EXAMPLE_H
 #define REFSI_EXAMPLE_H
 
-#include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "refsidrv/refsidrv.h"
 
@@ -21,23 +23,23 @@ struct kernel_image {
   uint64_t link_base, size, entry;
 };
 
-static int read_phdr(FILE *f, const Elf64_Ehdr *eh, unsigned i, Elf64_Phdr *ph) {
-  return fseek(f, (long)(eh->e_phoff + i * sizeof *ph), SEEK_SET) == 0 && fread(ph, sizeof *ph, 1, f) == 1;
-}
-
-/* Copies the ELF's loadable segments to `dram` + (vaddr - first page); the
- * image must fit KERNEL_AREA. */
+/* Copies the ELF's loadable segments (read with libelf) to `dram` + (vaddr -
+ * first page); the image must fit KERNEL_AREA. */
 static int load_kernel(refsi_device_t dev, const char *path, refsi_addr_t dram, struct kernel_image *k) {
-  FILE *f = fopen(path, "rb");
-  Elf64_Ehdr eh;
-  int ok = f && fread(&eh, sizeof eh, 1, f) == 1 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
-           eh.e_ident[EI_CLASS] == ELFCLASS64;
+  if (elf_version(EV_CURRENT) == EV_NONE) return -1;
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+  size_t nph = 0, file_size = 0;
+  const char *file = e ? elf_rawfile(e, &file_size) : NULL;
+  GElf_Ehdr eh;
+  int ok = file && gelf_getclass(e) == ELFCLASS64 && gelf_getehdr(e, &eh) && elf_getphdrnum(e, &nph) == 0;
   uint64_t lowest = UINT64_MAX, highest = 0;
-  for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
-    Elf64_Phdr ph;
-    ok = read_phdr(f, &eh, i, &ph);
+  for (size_t i = 0; ok && i < nph; ++i) {
+    GElf_Phdr ph;
+    ok = gelf_getphdr(e, (int)i, &ph) != NULL;
     if (!ok || ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
-    ok = ph.p_filesz <= ph.p_memsz && ph.p_vaddr + ph.p_memsz > ph.p_vaddr;
+    ok = ph.p_filesz <= ph.p_memsz && ph.p_vaddr + ph.p_memsz > ph.p_vaddr && ph.p_offset <= file_size &&
+         ph.p_filesz <= file_size - ph.p_offset;
     if (ph.p_vaddr < lowest) lowest = ph.p_vaddr;
     if (ph.p_vaddr + ph.p_memsz > highest) highest = ph.p_vaddr + ph.p_memsz;
   }
@@ -45,16 +47,18 @@ static int load_kernel(refsi_device_t dev, const char *path, refsi_addr_t dram, 
   ok = ok && highest > 0 && highest - k->link_base <= KERNEL_AREA;
   k->size = ok ? highest - k->link_base : 0;
   k->entry = ok ? eh.e_entry : 0;
-  for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
-    Elf64_Phdr ph;
-    ok = read_phdr(f, &eh, i, &ph);
+  for (size_t i = 0; ok && i < nph; ++i) {
+    GElf_Phdr ph;
+    ok = gelf_getphdr(e, (int)i, &ph) != NULL;
     if (!ok || ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
-    uint8_t *seg = calloc(1, ph.p_memsz);
-    ok = seg && fseek(f, (long)ph.p_offset, SEEK_SET) == 0 && (ph.p_filesz == 0 || fread(seg, ph.p_filesz, 1, f) == 1) &&
-         refsiWriteDeviceMemory(dev, dram + ph.p_vaddr - k->link_base, seg, ph.p_memsz, kExternal) == refsi_success;
+    uint8_t *seg = calloc(1, ph.p_memsz); /* the file's bytes, then zeros */
+    ok = seg != NULL;
+    if (ok && ph.p_filesz) memcpy(seg, file + ph.p_offset, ph.p_filesz);
+    ok = ok && refsiWriteDeviceMemory(dev, dram + ph.p_vaddr - k->link_base, seg, ph.p_memsz, kExternal) == refsi_success;
     free(seg);
   }
-  if (f) fclose(f);
+  if (e) elf_end(e);
+  if (fd >= 0) close(fd);
   return ok ? 0 : -1;
 }
 
