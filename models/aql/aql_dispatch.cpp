@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "aql/aql_processor.h"
+#include "harts/kernel_dispatch.h"
 
 namespace avp {
 
@@ -141,48 +142,41 @@ QueueError AqlProcessor::dispatch(unsigned q, uint64_t id, uint64_t packet_addr,
   const unsigned hpc = harts_.num_harts() / harts_.num_cores();
   const uint64_t slice = map_.tcdm_per_core / hpc;
   const uint32_t launch = ++launch_seq_;
-  uint64_t next = 0;
-  unsigned running = 0;
   HartExit fault;
   bool faulted = false;
-  sc_core::sc_event finished;
   acquire_fence(p.header);
   time_.sync();
   // Each work-group runs on one hart, as harts become free.
-  while ((next < total && !faulted) || running) {
-    for (unsigned h = 0; h < harts_.num_harts() && next < total && !faulted; ++h) {
-      if (!harts_.hart_idle(h)) continue;
-      sc_core::wait(launch_latency.get());  // writing the work-group's initial state
-      if (!harts_.hart_idle(h)) continue;    // the command processor took the hart meanwhile
-      HartLaunch l;
-      l.pc = p.kernel_object + kd.kernel_code_entry_byte_offset;
-      l.ra = map_.return_address;
-      l.sp = map_.tcdm_base + (h / hpc) * map_.tcdm_per_core + (h % hpc + 1) * slice;
-      l.launch_id = launch;
-      unsigned a = 0;
-      for (uint64_t v : common) l.a[a++] = v;
-      const uint64_t ids[3] = {next % groups[0], (next / groups[0]) % groups[1], next / (groups[0] * groups[1])};
-      for (int d = 0; d < 3; ++d)
-        if (wg_id[d]) l.a[a++] = ids[d];
-      if (next == 0) {
-        last_.first_launch = sc_core::sc_time_stamp();
-        fetch_to_launch_.sample((last_.first_launch - last_.fetched).to_seconds() * 1e9);
-      }
-      ++next;
-      ++running;
-      workgroups_.inc();
-      harts_.launch(h, l, [&](const HartExit& e) {
-        --running;
-        last_.last_end = sc_core::sc_time_stamp();
-        finished.notify(sc_core::SC_ZERO_TIME);
-        if (e.kind != HartExitKind::Returned && !(e.kind == HartExitKind::Exit && e.code == 0) && !faulted) {
-          faulted = true;
-          fault = e;
-        }
-      });
+  KernelInstances k;
+  k.failed = [&] { return faulted; };
+  k.prepare = [&](uint64_t i, unsigned h, HartLaunch& l, LocalTime& setup) {
+    setup.add(launch_latency.get());  // writing the work-group's initial state
+    l.pc = p.kernel_object + kd.kernel_code_entry_byte_offset;
+    l.ra = map_.return_address;
+    l.sp = map_.tcdm_base + (h / hpc) * map_.tcdm_per_core + (h % hpc + 1) * slice;
+    l.launch_id = launch;
+    unsigned a = 0;
+    for (uint64_t v : common) l.a[a++] = v;
+    const uint64_t ids[3] = {i % groups[0], (i / groups[0]) % groups[1], i / (groups[0] * groups[1])};
+    for (int d = 0; d < 3; ++d)
+      if (wg_id[d]) l.a[a++] = ids[d];
+    return true;
+  };
+  k.started = [&](uint64_t i, unsigned) {
+    if (i == 0) {
+      last_.first_launch = sc_core::sc_time_stamp();
+      fetch_to_launch_.sample((last_.first_launch - last_.fetched).to_seconds() * 1e9);
     }
-    if ((next < total && !faulted) || running) sc_core::wait(finished | harts_.hart_idle_event());
-  }
+    workgroups_.inc();
+  };
+  k.ended = [&](uint64_t, unsigned, const HartExit& e) {
+    last_.last_end = sc_core::sc_time_stamp();
+    if (e.kind != HartExitKind::Returned && !(e.kind == HartExitKind::Exit && e.code == 0) && !faulted) {
+      faulted = true;
+      fault = e;
+    }
+  };
+  dispatch_instances(harts_, harts_.num_harts(), total, k);
   if (faulted) return failed(exit_error(fault), "work-group fault: " + fault.describe());
   release_fence(p.header);
   return kErrNone;

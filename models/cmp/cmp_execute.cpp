@@ -8,6 +8,7 @@
 #include "base/trace.h"
 #include "base/unit.h"
 #include "cmp/command_processor.h"
+#include "harts/kernel_dispatch.h"
 
 namespace avp {
 
@@ -133,81 +134,69 @@ CommandProcessor::Failure CommandProcessor::run_kernel(const DecodedCommand& c, 
 
   LocalTime::sync(delay);  // dispatch starts once the command has been fetched and decoded
   const sc_core::sc_time begin = sc_core::sc_time_stamp();
-  const uint32_t launch = ++launch_seq_;
-  Failure failure;
-  uint64_t next = 0;
-  unsigned running = 0;
-  std::vector<int64_t> instance_on(harts_.num_harts(), -1);  // the instance each hart runs for this command
-  sc_core::sc_event finished;
   // The watchdog: every instance of this command carries the deadline and
   // ends itself there (HartExitKind::Timeout); instances not yet launched by
   // then are not launched.
   const sc_core::sc_time watchdog = kernel_watchdog.get();
   const sc_core::sc_time deadline = watchdog > sc_core::SC_ZERO_TIME ? begin + watchdog : sc_core::SC_ZERO_TIME;
-  while ((next < instances && !failure.code) || running) {
-    if (deadline > sc_core::SC_ZERO_TIME && !failure.code && next < instances && sc_core::sc_time_stamp() >= deadline)
-      failure = {AVP_CMP_ERR_KERNEL_TIMEOUT, "watchdog: " + std::to_string(next) + " of " + std::to_string(instances) +
+
+  const uint32_t launch = ++launch_seq_;
+  Failure failure;
+  KernelInstances k;
+  k.failed = [&] { return failure.code != AVP_CMP_OK; };
+  k.round = [&](uint64_t launched) {
+    if (deadline > sc_core::SC_ZERO_TIME && !failure.code && launched < instances && sc_core::sc_time_stamp() >= deadline)
+      failure = {AVP_CMP_ERR_KERNEL_TIMEOUT, "watchdog: " + std::to_string(launched) + " of " + std::to_string(instances) +
                                                  " instances launched after " + format_time(watchdog) +
                                                  " (cmp.kernel_watchdog)"};
-    for (unsigned h = 0; h < use && next < instances && !failure.code; ++h) {
-      if (!harts_.hart_idle(h)) continue;
-      HartLaunch l;
-      l.pc = regs_[AVP_CMP_ENTRY_PT_FN] & 0xFFFFFFFFull;
-      l.ra = regs_[AVP_CMP_RETURN_ADDR];
-      const uint64_t slice_base = tcdm_base_ + (h / hpc) * tcdm_per_core_ + (h % hpc) * hart_slice;
-      l.sp = regs_[AVP_CMP_STACK_TOP] ? regs_[AVP_CMP_STACK_TOP] : slice_base + hart_slice;
-      l.launch_id = launch;
-      l.context = context_;
-      l.deadline = deadline;
-      l.a[0] = next;
-      LocalTime launch_time;  // this launch's: the hart's initial state written, then it starts
-      launch_time.add(launch_latency.get());
-      if (slice) {
-        l.a[1] = c.payload[1];
-        l.a[2] = packed;
-        l.read_only_base = kub;  // the KUB: read by kernels, never written (seed)
-        l.read_only_size = kub_size;
-        if (tsd_size && kub_size) {
-          // The KTB: a private copy of the thread-specific data at the bottom of the hart's TCDM slice.
-          std::vector<uint8_t> tsd(tsd_size);
-          const bool copied = launch_time.annotate([&](sc_core::sc_time& d) {
-            return read_block(kub + tsd_off, tsd.data(), static_cast<unsigned>(tsd_size), d) &&
-                   write_block(slice_base, tsd.data(), static_cast<unsigned>(tsd_size), d);
-          });
-          if (!copied) {
-            failure = {AVP_CMP_ERR_MEMORY, "cannot copy the thread-specific data to hart " + std::to_string(h) + "'s KTB"};
-            break;
-          }
-          l.a[3] = slice_base;
-        }
-      } else {
-        for (unsigned i = 0; i < ((c.inline_value >> 8) & 7); ++i) l.a[1 + i] = c.payload[1 + i];
-      }
-      launch_time.sync();
-      ++running;
-      instance_on[h] = static_cast<int64_t>(next);
-      ++next;
-      instances_.inc();
-      harts_.launch(h, l, [this, h, &failure, &running, &finished, &instance_on, watchdog](const HartExit& e) {
-        --running;
-        const uint64_t instance = static_cast<uint64_t>(instance_on[h]);
-        const std::string who = "instance " + std::to_string(instance) + " on hart " + std::to_string(h) + ": ";
-        instance_on[h] = -1;
-        finished.notify(sc_core::SC_ZERO_TIME);
-        if (failure.code) return;
-        if (e.kind == HartExitKind::Timeout)
-          failure = {AVP_CMP_ERR_KERNEL_TIMEOUT,
-                     "watchdog: " + who + "still running at " + format_time(watchdog) + " (cmp.kernel_watchdog): " +
-                         e.describe(),
-                     true, h, e.pc, instance};
-        else if (e.kind == HartExitKind::Trap) failure = {AVP_CMP_ERR_KERNEL_TRAP, who + e.describe(), true, h, e.pc, e.cause};
-        else if (e.kind == HartExitKind::Limit) failure = {AVP_CMP_ERR_KERNEL_LIMIT, who + e.describe(), true, h, e.pc, 0};
-        else if (e.kind == HartExitKind::Exit && e.code != 0)
-          failure = {AVP_CMP_ERR_KERNEL_EXIT, who + e.describe(), true, h, e.pc, e.code};
-      });
+  };
+  k.prepare = [&](uint64_t i, unsigned h, HartLaunch& l, LocalTime& setup) {
+    l.pc = regs_[AVP_CMP_ENTRY_PT_FN] & 0xFFFFFFFFull;
+    l.ra = regs_[AVP_CMP_RETURN_ADDR];
+    const uint64_t slice_base = tcdm_base_ + (h / hpc) * tcdm_per_core_ + (h % hpc) * hart_slice;
+    l.sp = regs_[AVP_CMP_STACK_TOP] ? regs_[AVP_CMP_STACK_TOP] : slice_base + hart_slice;
+    l.launch_id = launch;
+    l.context = context_;
+    l.deadline = deadline;
+    l.a[0] = i;
+    setup.add(launch_latency.get());  // the hart's initial state written
+    if (!slice) {
+      for (unsigned a = 0; a < ((c.inline_value >> 8) & 7); ++a) l.a[1 + a] = c.payload[1 + a];
+      return true;
     }
-    if ((next < instances && !failure.code) || running) sc_core::wait(finished | harts_.hart_idle_event());
-  }
+    l.a[1] = c.payload[1];
+    l.a[2] = packed;
+    l.read_only_base = kub;  // the KUB: read by kernels, never written (seed)
+    l.read_only_size = kub_size;
+    if (!tsd_size || !kub_size) return true;
+    // The KTB: a private copy of the thread-specific data at the bottom of the hart's TCDM slice.
+    std::vector<uint8_t> tsd(tsd_size);
+    const bool copied = setup.annotate([&](sc_core::sc_time& d) {
+      return read_block(kub + tsd_off, tsd.data(), static_cast<unsigned>(tsd_size), d) &&
+             write_block(slice_base, tsd.data(), static_cast<unsigned>(tsd_size), d);
+    });
+    if (!copied) {
+      failure = {AVP_CMP_ERR_MEMORY, "cannot copy the thread-specific data to hart " + std::to_string(h) + "'s KTB"};
+      return false;
+    }
+    l.a[3] = slice_base;
+    return true;
+  };
+  k.started = [&](uint64_t, unsigned) { instances_.inc(); };
+  k.ended = [&](uint64_t i, unsigned h, const HartExit& e) {
+    if (failure.code) return;
+    const std::string who = "instance " + std::to_string(i) + " on hart " + std::to_string(h) + ": ";
+    if (e.kind == HartExitKind::Timeout)
+      failure = {AVP_CMP_ERR_KERNEL_TIMEOUT,
+                 "watchdog: " + who + "still running at " + format_time(watchdog) + " (cmp.kernel_watchdog): " +
+                     e.describe(),
+                 true, h, e.pc, i};
+    else if (e.kind == HartExitKind::Trap) failure = {AVP_CMP_ERR_KERNEL_TRAP, who + e.describe(), true, h, e.pc, e.cause};
+    else if (e.kind == HartExitKind::Limit) failure = {AVP_CMP_ERR_KERNEL_LIMIT, who + e.describe(), true, h, e.pc, 0};
+    else if (e.kind == HartExitKind::Exit && e.code != 0)
+      failure = {AVP_CMP_ERR_KERNEL_EXIT, who + e.describe(), true, h, e.pc, e.code};
+  };
+  dispatch_instances(harts_, use, instances, k);
   kernel_latency_.sample((sc_core::sc_time_stamp() - begin).to_seconds() * 1e9);
   Trace::instance().slice(std::string(name()) + ".dispatch", cmp_opcode_name(c.opcode), begin, sc_core::sc_time_stamp(),
                           {{"instances", instances}, {"harts", use}});
