@@ -386,7 +386,7 @@ void Hart::become_timed() {
 void Hart::check_timed_switch() {
   if (switch_insns_ && s_.minstret >= switch_insns_)
     cluster_.switch_to_timed(*this, "insns:" + std::to_string(switch_insns_));
-  else if (switch_ps_ && to_ps(time_.now()) >= switch_ps_)
+  else if (switch_ps_ && time_.quantum_used() && to_ps(time_.now()) >= switch_ps_)  // at a quantum's end
     cluster_.switch_to_timed(*this, "time:" + format_time(from_ps(switch_ps_)));
 }
 
