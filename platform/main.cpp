@@ -134,6 +134,15 @@ int sc_main(int argc, char* argv[]) {
       "write Verilator line/toggle coverage of the RTL command decoder into this .dat, and beside it (FILE.txt) the "
       "opcodes and error paths never exercised (with --set cmp.decoder=rtl or lockstep; a sweep merges its points)")
       ->check(kNonEmpty);
+  app.add_option_function<std::string>(
+         "--timed-from",
+         [&ctx](const std::string& at) {
+           ctx.session.sets.push_back("harts.timing=functional");
+           ctx.session.sets.push_back("harts.timed_from=" + at);
+         },
+         "run functional (no cache or memory timing) up to AT, then timed, as gem5's fast-forward: stats-reset "
+         "(the program's statistics reset), insns:N (a hart's N-th instruction) or time:T (docs/timing.md)")
+      ->check(kNonEmpty);
   add_run_command(app, ctx);
   add_info_command(app, ctx);
   add_cmdbuf_command(app, ctx);

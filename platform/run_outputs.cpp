@@ -123,6 +123,20 @@ nlohmann::json output_files(const SessionOptions& opt, const nlohmann::json& par
   return f;
 }
 
+// A run that started functional: where it became timed (docs/timing.md).
+nlohmann::json timing_json(const HartCluster& harts) {
+  const TimingSwitch& sw = harts.timing_switch();
+  nlohmann::json t = {{"mode", harts.timing.get()}, {"timed_from", harts.timed_from.get()}, {"switched", sw.done}};
+  if (sw.done) {
+    t["switch_cause"] = sw.cause;
+    t["switch_time_ns"] = sw.time_ps / 1000.0;
+    t["switch_hart"] = sw.hart;
+    t["switch_hart_instructions"] = sw.hart_instructions;
+    t["switch_instructions"] = sw.instructions;
+  }
+  return t;
+}
+
 }  // namespace
 
 std::string RunEnd::kind() const {
@@ -169,6 +183,7 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   m["warnings"] = log_count(Level::Warn);
   m["errors"] = log_count(Level::Error);
   m["cmp_failed_buffers"] = platform.cmp.failed_count();
+  if (platform.harts.timing.get() != "timed") m["timing"] = timing_json(platform.harts);
   m["statistics"] = StatRegistry::instance().to_json();
   nlohmann::json console = nlohmann::json::array();
   for (const auto& l : platform.harts.console().lines())

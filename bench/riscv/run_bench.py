@@ -24,6 +24,9 @@ neither keeps its best of more tries than the other.
 
   --case NAME HARTS ACCELVP_ELF ACCELVP_EMPTY_ELF QEMU_ELF QEMU_EMPTY_ELF   (repeatable)
 
+A NAME ending in _functional runs accel-vp with harts.timing=functional (no
+cache or memory timing, docs/timing.md), against the same QEMU runs.
+
 With AVP_BENCH_RESULTS set, the figures are written there as JSON
 (bench/bench_results.h describes the format)."""
 import argparse
@@ -101,8 +104,9 @@ def main():
 
     out_dir = tempfile.mkdtemp(prefix="bench-riscv-")
 
-    def acmd(elf, harts):
-        return [args.accel_vp, "--no-progress", "-o", out_dir, "run", "--elf", elf, "--harts", str(harts)]
+    def acmd(elf, harts, name):
+        mode = ["--set", "harts.timing=functional"] if name.endswith("_functional") else []
+        return [args.accel_vp, "--no-progress", "-o", out_dir] + mode + ["run", "--elf", elf, "--harts", str(harts)]
 
     rows, per_cpu, by_cpu, figures, failed = [], [], {}, [], False
     for name, harts, aelf, aempty, qelf, qempty in args.case:
@@ -112,9 +116,9 @@ def main():
         _, qout_empty = run(qcmd(qempty, harts, ["-icount", "shift=0"]), args.timeout)
         qresults, qn = parse(qout)
         qn -= parse(qout_empty)[1]
-        aout = run(acmd(aelf, harts), args.timeout)[1]
+        aout = run(acmd(aelf, harts, name), args.timeout)[1]
         aresults, an = parse(aout)
-        an -= parse(run(acmd(aempty, harts), args.timeout)[1])[1]
+        an -= parse(run(acmd(aempty, harts, name), args.timeout)[1])[1]
         status = check(aresults, qresults, harts)
         failed |= bool(status)
         # Times: on each CPU in turn (one hart) or unpinned; the row kept is the CPU where QEMU's
@@ -123,7 +127,7 @@ def main():
         quickest = {}  # QEMU's best time for the work, start-up included, by CPU
         for cpu in (cpus if harts == 1 else [None]):
             q, q_empty, a, a_empty = best_times(
-                [qcmd(qelf, harts), qcmd(qempty, harts), acmd(aelf, harts), acmd(aempty, harts)], args.repeat,
+                [qcmd(qelf, harts), qcmd(qempty, harts), acmd(aelf, harts, name), acmd(aempty, harts, name)], args.repeat,
                 args.timeout, cpu)
             quickest[cpu] = q
             qt, at = q - q_empty, a - a_empty
@@ -150,11 +154,11 @@ def main():
 
     def table(title, lines):
         print(title)
-        print("%-10s %5s %4s %14s %9s %9s %14s %9s %9s %8s" % ("program", "harts", "cpu", "QEMU insns", "CPU [s]",
+        print("%-18s %5s %4s %14s %9s %9s %14s %9s %9s %8s" % ("program", "harts", "cpu", "QEMU insns", "CPU [s]",
                                                                "QEMU MIPS", "accel-vp insns", "CPU [s]", "MIPS",
                                                                "ratio"))
         for name, harts, cpu, qn, qt, qmips, an, at, amips, status in lines:
-            print("%-10s %5d %4s %14d %9.3f %9.1f %14d %9.3f %9.1f %8.3f %s" %
+            print("%-18s %5d %4s %14d %9.3f %9.1f %14d %9.3f %9.1f %8.3f %s" %
                   (name, harts, "-" if cpu is None else cpu, qn, qt, qmips, an, at, amips, amips / qmips, status))
 
     if per_cpu:

@@ -68,6 +68,7 @@ struct InlineLoads {
   int32_t way_hints;                  // the D-cache's way hints, by line modulo hint_count (32-bit each)
   uint32_t hint_count;                // a power of two
   int32_t time_ps, stall_ps;          // the hart's local time and memory stall time
+  bool timed = true;                  // false (a functional run): the access only, no D-cache
 };
 
 // A store's fast path in the code itself, as the store helper's: a region
@@ -110,6 +111,7 @@ struct InlineEnter {
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
   bool hits_take_no_time = false;      // the I-cache's hit time is 0: an entry adds nothing to the times
+  bool untimed = false;                // fetches are not timed (a functional run): every entry is done here
 };
 
 // Going on to the next block in the code itself, after a block retired

@@ -38,6 +38,11 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   set_context(traffic_gp_, l.context);
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   limit_name_ = l.instruction_limit ? l.limit_name : std::string();
+  functional_ = cluster_.functional();
+  const TimedFrom& from = cluster_.switch_point();
+  switch_insns_ = functional_ && from.kind == TimedFrom::Instructions ? from.instructions : 0;
+  switch_ps_ = functional_ && from.kind == TimedFrom::Time ? from.ps : 0;
+  update_insn_stop();
   done_ = std::move(done);
   reservation_ = ~0ull;
   pmp_.reset();
@@ -151,6 +156,7 @@ void Hart::run() {
     } catch (const TrapException& t) {
       take_trap(t.cause, t.tval);
     }
+    if (functional_) check_timed_switch();
     if (time_.quantum_used()) quantum_sync();
     if (limit_ && s_.minstret >= limit_ && !stop_) {
       cluster_.report_limit(*this);
@@ -368,6 +374,20 @@ void Hart::drop_blocks(const std::vector<const Block*>& victims) {
     if (slot.block == v) slot = BlockSlot{};
     blocks_[v->key].erase(v->pc);
   }
+}
+
+void Hart::become_timed() {
+  functional_ = false;
+  switch_insns_ = switch_ps_ = 0;
+  update_insn_stop();
+  invalidate_decoded();  // their costs, and the code translated without timing
+}
+
+void Hart::check_timed_switch() {
+  if (switch_insns_ && s_.minstret >= switch_insns_)
+    cluster_.switch_to_timed(*this, "insns:" + std::to_string(switch_insns_));
+  else if (switch_ps_ && time_.quantum_used() && to_ps(time_.now()) >= switch_ps_)  // at a quantum's end
+    cluster_.switch_to_timed(*this, "time:" + format_time(from_ps(switch_ps_)));
 }
 
 void Hart::invalidate_decoded() {

@@ -31,6 +31,7 @@
 #include "harts/perf_events.h"
 #include "harts/pmp.h"
 #include "harts/rv_insn.h"
+#include "harts/timing_mode.h"
 #include "harts/tlb.h"
 #include "harts/trap_exception.h"
 #include "harts/triggers.h"
@@ -58,6 +59,12 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // trap ends it); otherwise a bare-metal program (traps go to mtvec).
   void start(const HartLaunch& l, bool kernel, std::function<void(const HartExit&)> done);
   void invalidate_decoded();  // drop every decoded block (SYNC_CACHE ICACHE)
+  // Functional mode (timing_mode.h): no cache or memory timing, each
+  // instruction one clock period (the cluster's costs). become_timed() is the
+  // switch: the blocks decoded and translated without timing go at the next
+  // block boundary, the running one ends after its current instruction.
+  bool functional() const { return functional_; }
+  void become_timed();
   // Code in the physical range [lo, hi) was written: the blocks holding any
   // of it are dropped at the next block boundary (drop_written_blocks).
   void drop_code(uint64_t lo, uint64_t hi) {
@@ -197,6 +204,13 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool chain_goes_on() const;
   // Stores to the gate only when it changes: a store to part of it stalls the
   // next block end's load of the whole gate until the store completes.
+  // The instructions at which the chain and the slices stop: the limit or a functional run's switch point.
+  void update_insn_stop() {
+    insn_stop_ = switch_insns_ && (!limit_ || switch_insns_ < limit_) ? switch_insns_ : limit_;
+  }
+  void check_timed_switch();  // at a block boundary of a functional run: asks the cluster to switch at its point
+  // Fetches are timed: an I-cache is modelled and the run is timed.
+  bool fetch_timed() const { return icache_.enabled() && !functional_; }
   void update_irq_gate() {
     if (const uint32_t v = (s_.mip & s_.mie) != 0; v != irq_gate_) irq_gate_ = v;
   }
@@ -444,6 +458,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool stop_requested_ = false;
   uint64_t ro_base_ = 0, ro_size_ = 0;  // HartLaunch::read_only_*
   uint64_t limit_ = 0, start_instret_ = 0;
+  bool functional_ = false;
+  uint64_t switch_insns_ = 0, switch_ps_ = 0;  // a functional run's switch point (0: none), timing_mode.h
+  uint64_t insn_stop_ = 0;                     // update_insn_stop
   std::string limit_name_;
   // Where a kernel instance ends: its return address (ra at launch) while the
   // hart runs a kernel, else 1, which no pc is (one compare, also in

@@ -88,7 +88,7 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
 [[gnu::always_inline]] inline const Hart::Block& Hart::enter_block(const Block& b, uint32_t quick) {
   const Block& e = b.key && !fetch_translation_held(b) ? translate_fetch_again(b) : b;
   if (block_abort_) block_abort_ = false;  // stored only when set: see update_irq_gate
-  if (icache_.enabled()) fetch_timing(e, quick);
+  if (fetch_timed()) fetch_timing(e, quick);
   history_.record_block(&e);
   return e;
 }
@@ -143,7 +143,7 @@ void Hart::note_block_costs(Block& b) const {
 // Every check the run loop (Hart::run) makes between two blocks, other than
 // the flushes, which only a block that sets block_abort_ asks for.
 [[gnu::always_inline]] inline bool Hart::chain_goes_on() const {
-  return !(stop_ || block_abort_ || time_.quantum_used() || (limit_ && s_.minstret >= limit_) ||
+  return !(stop_ || block_abort_ || time_.quantum_used() || (insn_stop_ && s_.minstret >= insn_stop_) ||
            s_.pc == end_pc_ || (s_.mip & s_.mie) || observed());
 }
 
@@ -357,7 +357,7 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
   // quickly (block_abort is clear: the chain's checks found it so, and a
   // store to it here would stall the next block's load of the whole gate).
   uint32_t quick = 0;
-  if (h.icache_.enabled() && !h.fetch_hits_quickly(b, quick)) return h.enter_translated(b, quick);
+  if (h.fetch_timed() && !h.fetch_hits_quickly(b, quick)) return h.enter_translated(b, quick);
   h.history_.record_block(&b);
   h.lazy_ = &b;
   h.settled_ = 0;

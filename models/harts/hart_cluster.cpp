@@ -75,6 +75,12 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       perf_map(this, "perf_map", false,
                "write /tmp/perf-<pid>.map, which names each translated block's host code by hart and guest pc "
                "for Linux perf (docs/performance.md, \"Measuring on this machine\")"),
+      timing(this, "timing", "timed",
+             "timed: instruction classes' cycles, caches and memory latency; functional: one clock period per "
+             "instruction, no cache or memory timing, the same simulated results otherwise (docs/timing.md)"),
+      timed_from(this, "timed_from", "",
+                 "where a functional run (timing=functional) becomes timed: stats-reset (the program's statistics "
+                 "reset), insns:N (a hart's N-th instruction) or time:T (simulated time T); empty: never"),
       cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
       cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
       cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),
@@ -127,6 +133,11 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       harts_.push_back(std::make_unique<Hart>(("hart" + std::to_string(id)).c_str(), *this, id, c));
     }
   check_params();  // once, here: parameters take their values before elaboration and keep them
+  mode_ = parse_timing_mode(timing.get(), timing.name());
+  timed_from_ = parse_timed_from(timed_from.get(), timed_from.name());
+  if (timed_from_.kind != TimedFrom::Never && mode_ == TimingMode::Timed)
+    throw ParamError(timed_from.name() + ": '" + timed_from.get() + "' needs " + timing.name() +
+                     "=functional (--timed-from sets both)");
   if (parallel()) slices_ = std::make_unique<HartSlices>(host_threads.get());
   for (auto& h : harts_) h->history().set_length(history_length.get());
   for (auto& h : harts_) h->configure_triggers(triggers);  // a debugger may program them before any start
@@ -175,8 +186,8 @@ void HartCluster::configure_costs() {
   const uint32_t cycles[] = {cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul,
                              cycles_div, cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system};
   for (unsigned i = 0; i < static_cast<unsigned>(OpClass::NumClasses); ++i) {
-    cost_cycles_[i] = cycles[i];
-    cost_ps_[i] = cycles[i] * period;
+    cost_cycles_[i] = functional() ? 1 : cycles[i];
+    cost_ps_[i] = cost_cycles_[i] * period;
   }
   if (caches_configured_) return;  // caches stay warm between launches
   caches_configured_ = true;

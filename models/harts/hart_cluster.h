@@ -41,6 +41,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<bool> translate_blocks;
   Param<uint32_t> translation_cache_kib;
   Param<bool> perf_map;
+  Param<std::string> timing, timed_from;  // timing_mode.h
   Param<uint32_t> cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul, cycles_div,
       cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system;
 
@@ -71,6 +72,13 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // (for the progress line and the summary; statistics resets do not touch it).
   uint64_t instructions_retired() const;
 
+  // The timing mode (timing_mode.h): functional until the switch, if any.
+  bool functional() const { return mode_ == TimingMode::Functional; }
+  const TimedFrom& switch_point() const { return timed_from_; }
+  // Hart h reached the switch point `cause`: every hart is timed from here on.
+  void switch_to_timed(Hart& h, const std::string& cause);
+  const TimingSwitch& timing_switch() const { return switch_; }
+
   // Used by harts.
   const sc_core::sc_time& quantum() const { return quantum_; }  // TLM's global quantum when the last hart started
   // The parallel quantum schedule (hart_slices.h) and the lock that guards
@@ -87,7 +95,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   void barrier(Hart& h);
   // Region-of-interest statistics (ECALL a7 = 3, perf STATS_CONTROL): AVP_STATS_DUMP
   // dumps every statistic, AVP_STATS_RESET then resets them, at simulated time `at`.
-  void stats_control(const std::string& who, const sc_core::sc_time& at, uint64_t op);
+  // `by`: the hart that asked (a reset by a hart is a functional run's switch point stats-reset).
+  void stats_control(const std::string& who, const sc_core::sc_time& at, uint64_t op, Hart* by = nullptr);
   // Adds what the running harts did up to `at` to their statistics (live
   // statistics: a debugger's stop, a snapshot, an interrupted run's manifest).
   void update_running_stats(const sc_core::sc_time& at);
@@ -184,6 +193,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   };
   std::vector<HartStats> hart_stats_;
   bool caches_configured_ = false;
+  TimingMode mode_ = TimingMode::Timed;
+  TimedFrom timed_from_;
+  TimingSwitch switch_;
   // Adds what hart `h` did up to `at` to its statistics; `stopped`: its launch ended.
   void update_hart_stats(Hart& h, const sc_core::sc_time& at, bool stopped);
   XintfMap xintf_map_;

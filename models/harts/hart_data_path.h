@@ -39,7 +39,9 @@ template <typename T>
 // a data access to memory, whether its data moved by DMI or not: the D-cache
 // model, whose misses send a line fill (and the write-back of a dirty
 // victim) to the bus; without a D-cache, the access itself.
+// A functional run times nothing (timing_mode.h).
 [[gnu::always_inline]] inline uint64_t Hart::data_time(uint64_t pa, bool write, unsigned len) {
+  if (functional_) return 0;
   if (!dcache_.enabled()) return bus_traffic(pa, write, len, false);
   bool miss = false;
   const uint64_t line = pa >> dcache_.line_bits();

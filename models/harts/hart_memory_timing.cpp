@@ -135,7 +135,9 @@ CacheTrafficExtension Hart::probe_at(uint64_t pa, unsigned len, bool fetch) {
 void Hart::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
                        bool uncached) {
   // An uncached access to memory is a transfer of its own bytes, as without a D-cache.
-  const auto memory_time = [&] { return uncached ? bus_traffic(pa, write, len, false) : data_time(pa, write, len); };
+  const auto memory_time = [&] {
+    return uncached && !functional_ ? bus_traffic(pa, write, len, false) : data_time(pa, write, len);
+  };
   if (DmiRegion* r = find_dmi(pa, write); r && r->size - (pa - r->base) >= len) {
     if (write) std::memcpy(r->ptr + (pa - r->base), buf, len);
     else std::memcpy(buf, r->ptr + (pa - r->base), len);

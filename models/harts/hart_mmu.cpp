@@ -115,7 +115,11 @@ uint64_t Hart::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cau
   if (DmiRegion* r = find_dmi(pa, write != nullptr); r && r->size - (pa - r->base) >= 8) {
     if (write) std::memcpy(r->ptr + (pa - r->base), &v, 8);
     else std::memcpy(&v, r->ptr + (pa - r->base), 8);
-    add_memory_time(bus_traffic(pa, write != nullptr, 8, false));
+    if (!functional_) add_memory_time(bus_traffic(pa, write != nullptr, 8, false));
+  } else if (functional_) {  // untimed, as with DMI (phys_access calls after_store)
+    phys_access(write != nullptr, pa, &v, 8, fault_cause, tval);
+    if (!write) ++mmu_stats_.pte_reads;
+    return v;
   } else {
     transport(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, &v, 8, fault_cause, tval);
   }

@@ -53,7 +53,7 @@ void Hart::run_slice() {
         slice_end_ = SliceEnd::Code;
         break;
       }
-      if (time_.quantum_used() || (limit_ && s_.minstret >= limit_)) {
+      if (time_.quantum_used() || (insn_stop_ && s_.minstret >= insn_stop_)) {
         slice_end_ = SliceEnd::Block;
         break;
       }
@@ -87,6 +87,7 @@ void Hart::finish_slice() {
       break;
   }
   // The rest of the serial loop's iteration.
+  if (functional_) check_timed_switch();
   if (time_.quantum_used()) quantum_sync();
   if (limit_ && s_.minstret >= limit_ && !stop_) {
     cluster_.report_limit(*this);
@@ -111,6 +112,7 @@ void Hart::quantum_sync() {
 // full translation cache to empty at this block boundary.
 uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   Hart& h = *static_cast<Hart*>(hart);
+  if (h.switch_ps_ && to_ps(h.time_.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
   if (h.parallel_ || h.code_full_ || !h.time_.run_on()) return 0;
   h.check_deadline(h.time_.now());
   return !h.timed_out_;
@@ -138,7 +140,10 @@ uint64_t Hart::grid_boundary(uint64_t now) {
 
 uint64_t Hart::park_until_grid(uint64_t now) {
   // What finish_slice would do after such a slice: only sync_to_grid.
-  const bool only_sync = slice_end_ == SliceEnd::Block && time_.quantum_used() && !(limit_ && s_.minstret >= limit_);
+  // A functional run's switch point is the hart's thread's (check_timed_switch).
+  const bool switch_due = switch_ps_ && now + time_.ps() >= switch_ps_;  // as quantum_used() holds here
+  const bool only_sync = slice_end_ == SliceEnd::Block && time_.quantum_used() &&
+                         !(insn_stop_ && s_.minstret >= insn_stop_) && !switch_due;
   return only_sync ? grid_boundary(now) : 0;
 }
 

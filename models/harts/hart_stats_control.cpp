@@ -1,6 +1,8 @@
-// Region-of-interest statistics of the hart cluster: a program dumps and/or
-// resets every statistic of the platform (ECALL a7 = 3 or the perf block's
-// STATS_CONTROL register), like gem5's m5_dump_stats / m5_reset_stats.
+// Regions of interest of the hart cluster: a program dumps and/or resets
+// every statistic of the platform (ECALL a7 = 3 or the perf block's
+// STATS_CONTROL register), like gem5's m5_dump_stats / m5_reset_stats, and a
+// functional run becomes timed at its switch point (timing_mode.h), like
+// gem5's switch from its functional CPU after a fast-forward.
 #include "base/log.h"
 #include "base/stats.h"
 #include "harts/hart_cluster.h"
@@ -25,7 +27,7 @@ void HartCluster::trace_running(const sc_core::sc_time& at) const {
     if (!h->idle()) h->trace_slice(at, "running");
 }
 
-void HartCluster::stats_control(const std::string& who, const sc_core::sc_time& at, uint64_t op) {
+void HartCluster::stats_control(const std::string& who, const sc_core::sc_time& at, uint64_t op, Hart* by) {
   // Running harts' counts so far go in first (exact to the quantum for harts other than the caller).
   update_running_stats(at);
   StatRegistry& reg = StatRegistry::instance();
@@ -34,8 +36,22 @@ void HartCluster::stats_control(const std::string& who, const sc_core::sc_time& 
     if (reg.dumps_dropped() == 1) AVP_LOG(log_, Warn, "more than " << StatRegistry::kMaxDumps << " statistics dumps: later ones are counted, not kept");
   }
   if (op & AVP_STATS_RESET) reg.reset_all(at);
+  if ((op & AVP_STATS_RESET) && by && timed_from_.kind == TimedFrom::StatsReset) switch_to_timed(*by, "stats-reset");
   const char* what = (op & 3) == 3 ? "dumped and reset" : (op & AVP_STATS_DUMP) ? "dumped" : (op & AVP_STATS_RESET) ? "reset" : "untouched (no AVP_STATS_* bit)";
   AVP_LOG(log_, Info, "statistics " << what << " by " << who);
+}
+
+void HartCluster::switch_to_timed(Hart& h, const std::string& cause) {
+  if (!functional()) return;
+  mode_ = TimingMode::Timed;
+  configure_costs();  // the instruction classes' cycles from here on
+  switch_ = {true, cause, to_ps(h.local_time() + sc_core::sc_time_stamp()), h.id(), h.instructions(),
+             instructions_retired()};
+  // The caches were not used: they start cold (empty, nothing dirty).
+  for (auto& other : harts_) other->become_timed();
+  AVP_LOG(log_, Info, "timed from here (" << cause << "): " << h.name() << " at " << format_time(from_ps(switch_.time_ps))
+                                          << " after " << switch_.hart_instructions << " of its instructions, "
+                                          << switch_.instructions << " in all");
 }
 
 }  // namespace avp

@@ -28,7 +28,7 @@ bool Hart::host_call() {
       cluster_.barrier(*this);
       return true;
     case 3:
-      cluster_.stats_control("hart" + std::to_string(id()) + " ecall", sc_core::sc_time_stamp() + local_time(), s_.x[10]);
+      cluster_.stats_control("hart" + std::to_string(id()) + " ecall", sc_core::sc_time_stamp() + local_time(), s_.x[10], this);
       return true;
     default:
       return false;

@@ -67,7 +67,8 @@ void Hart::translate(const Block& b) {
   const auto offset = [this](const void* field) {
     return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(this));
   };
-  // The loads' and the stores' fast paths: the same cache fields, each its region.
+  // The loads' and the stores' fast paths: the same cache fields, each its
+  // region; in a functional run no D-cache (hart_data_path.h, data_time).
   const auto access_in = [&](const DmiRegion& r) {
     return InlineLoads{offset(&r.base),
                        offset(&r.size),
@@ -79,7 +80,8 @@ void Hart::translate(const Block& b) {
                        offset(&data_way_[0]),
                        kDataWayHints,
                        offset(time_.ps_address()),
-                       offset(&stall_ps_[StallMemory])};
+                       offset(&stall_ps_[StallMemory]),
+                       !functional_};
   };
   const InlineLoads loads = access_in(rd_);
   InlineStores stores{access_in(wr_), nullptr, nullptr, 0, 0};
@@ -97,7 +99,8 @@ void Hart::translate(const Block& b) {
   if (offset(&block_abort_) != offset(&stop_) + 1 || offset(&chain_closed_) != offset(&stop_) + 2 ||
       offset(&fetch_key_) != offset(&stop_) + 3 || offset(&irq_gate_) != offset(&stop_) + 4)
     throw std::logic_error("Hart: the chain gate's fields are not side by side");
-  // Blocks enter the next block in their code when the I-cache hits again (and its translation is held).
+  // Blocks enter the next block in their code when the I-cache hits again, or
+  // always in a functional run (and its translation is held).
   const auto in_block = [&b](const void* field) {
     return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&b));
   };
@@ -117,9 +120,10 @@ void Hart::translate(const Block& b) {
                           in_block(&b.fetch_hit_ps),
                           offset(tlb_.inserts_address()),
                           in_block(&b.tlb_until),
-                          icache_.hit_time() == 0};
+                          icache_.hit_time() == 0,
+                          functional_};
   const BlockChain chain{offset(&stop_), b.key, offset(&end_pc_), offset(time_.ps_address()),
-                         offset(time_.quantum_address()), offset(&limit_), offset(&s_.minstret),
+                         offset(time_.quantum_address()), offset(&insn_stop_), offset(&s_.minstret),
                          b.link_pc, reinterpret_cast<const void* const*>(b.link),
                          in_block(&b.code),
                          b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &b,

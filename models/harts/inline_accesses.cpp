@@ -74,9 +74,11 @@ std::vector<size_t> emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned
   std::vector<size_t> to_helper;
   const unsigned bytes = kLoadBytes[op - rv::LB];
   emit_region_offset(a, l, bytes, to_helper);
-  a.mov(RDX, RSI);
-  a.alu_from_mem(ADD, RDX, RDI, l.pa_delta);
-  for (size_t f : emit_data_hit(a, l, RDX, R10, R8, R9, false)) to_helper.push_back(f);
+  if (l.timed) {
+    a.mov(RDX, RSI);
+    a.alu_from_mem(ADD, RDX, RDI, l.pa_delta);
+    for (size_t f : emit_data_hit(a, l, RDX, R10, R8, R9, false)) to_helper.push_back(f);
+  }
   a.alu_from_mem(ADD, RAX, RDI, l.ptr);
   a.load_extended(RAX, RAX, 0, bytes, op <= rv::LD);
   return to_helper;
@@ -113,7 +115,8 @@ std::vector<size_t> emit_inline_store(x86::Asm& a, const InlineStores& s, unsign
   a.bt(R11, R10);
   to_helper.push_back(a.jcc(B));
   a.bind(beyond);
-  for (size_t f : emit_data_hit(a, l, R9, R10, R11, R8, true)) to_helper.push_back(f);
+  if (l.timed)
+    for (size_t f : emit_data_hit(a, l, R9, R10, R11, R8, true)) to_helper.push_back(f);
   a.alu_from_mem(ADD, RAX, RDI, l.ptr);
   a.store_sized(RAX, 0, RDX, bytes);
   return to_helper;

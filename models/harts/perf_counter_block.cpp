@@ -35,7 +35,9 @@ PerfCounterBlock::PerfCounterBlock(sc_core::sc_module_name name, HartCluster& ha
     const tlm::tlm_generic_payload* gp = regs_.current_payload();
     const sc_core::sc_time* delay = regs_.current_delay();
     const std::string who = gp ? unit_name(unit_of(*gp)) : std::string("an initiator");
-    harts_.stats_control(who + " perf register", sc_core::sc_time_stamp() + (delay ? *delay : sc_core::SC_ZERO_TIME), op);
+    const bool hart = gp && unit_kind(unit_of(*gp)) == UnitKind::Hart && unit_index(unit_of(*gp)) < harts_.num_harts();
+    harts_.stats_control(who + " perf register", sc_core::sc_time_stamp() + (delay ? *delay : sc_core::SC_ZERO_TIME), op,
+                         hart ? &harts_.hart(unit_index(unit_of(*gp))) : nullptr);
   });
 }
 

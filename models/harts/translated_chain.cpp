@@ -6,18 +6,11 @@ namespace avp {
 
 namespace {
 
-// With rcx the next block, rax its pc and r8 the hart (the chain's checks
-// passed, so block_abort is clear): enters the block and jumps to its code
-// when its lines hit as InlineEnter says (to `body`, a position in this
-// code, if given); else falls through (nothing done).
-void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body) {
+// With rcx the next block and r8 the hart: its lines hit the I-cache as
+// InlineEnter says, timed and counted; else one of the jumps added to `no`
+// is taken (nothing done).
+void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) {
   using namespace x86;
-  std::vector<size_t> no;
-  if (key) {  // translated fetches: the TLB still holds the block's translation
-    a.load(RDX, RCX, e.b_tlb_until);
-    a.alu_from_mem(CMP, RDX, R8, e.h_tlb_inserts);
-    no.push_back(a.jcc(BE));  // tlb_until <= inserts
-  }
   a.load(RDX, RCX, e.b_fetch_gen);
   a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
   no.push_back(a.jcc(NE));
@@ -47,6 +40,21 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     a.load(RDX, RCX, e.b_fetch_hit_ps);
     emit_cache_hit(a, R8, c.hits, e.h_time_ps, e.h_stall_ps, RDX);
   }
+}
+
+// With rcx the next block, rax its pc and r8 the hart (the chain's checks
+// passed, so block_abort is clear): enters the block and jumps to its code
+// when its lines hit as InlineEnter says (to `body`, a position in this
+// code, if given); else falls through (nothing done).
+void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body) {
+  using namespace x86;
+  std::vector<size_t> no;
+  if (key) {  // translated fetches: the TLB still holds the block's translation
+    a.load(RDX, RCX, e.b_tlb_until);
+    a.alu_from_mem(CMP, RDX, R8, e.h_tlb_inserts);
+    no.push_back(a.jcc(BE));  // tlb_until <= inserts
+  }
+  if (!e.untimed) emit_fetch_hit(a, e, no);
   a.store(R8, e.h_pc, RAX);
   a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block
   a.mov(RSI, RDX);

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The functional timing mode and the switch to timed (docs/timing.md,
+"Functional mode and the switch to timed").
+
+- Same architectural results: SDK programs (mixed on 1 and 4 harts, in
+  S-mode with Sv39, the xintf program) print the same console text (their
+  checksums and instruction counts), exit the same and, on one hart,
+  retire the same instructions in functional as in timed mode.
+- Counters: in a functional run every hart's `cycles` equal its
+  instructions, it spends no time on fetches and has no cache access, and its
+  `active_cycles` (mcycle) are its instructions plus the cycles it waited
+  (barriers, WFI, extension devices, device registers); a one-hart compute
+  program's simulated time is its instruction count in ns.
+- The switch: at insns:N the switching hart has retired N instructions (to
+  the end of that block); at time:T it happens at the first quantum's end at
+  or after T; at stats-reset it is the program's reset: the region after it
+  is timed exactly like a timed run's (same instructions and instruction
+  cycles in the dump); the manifest records it.
+- Bad values of harts.timing and harts.timed_from are configuration errors.
+
+  functional_mode.py ACCEL_VP WORKDIR MIXED_ELF MIXED_SV39_ELF XINTF_ELF ROI_ELF"""
+import json
+import os
+import subprocess
+import sys
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def run(accel_vp, workdir, tag, sets, elf, harts=1, expect_ok=True):
+    out = os.path.join(workdir, "functional_" + tag)
+    cmd = [accel_vp, "--no-progress", "-o", out] + [a for s in sets for a in ("--set", s)]
+    cmd += ["run", "--elf", elf, "--harts", str(harts)]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    if not expect_ok:
+        return p.returncode, p.stdout
+    if p.returncode != 0:
+        sys.exit("%s failed (%d):\n%s" % (" ".join(cmd), p.returncode, p.stdout[-2000:]))
+    with open(os.path.join(out, "manifest.json")) as f:
+        manifest = json.load(f)
+    with open(os.path.join(out, "report.json")) as f:
+        report = json.load(f)
+    return manifest, report
+
+
+def stat(m, name):
+    return m["statistics"][name]["value"]
+
+
+def console(m):
+    return [(c["hart"], c["text"]) for c in m["console"]]
+
+
+def same_results(accel_vp, workdir, name, elf, harts):
+    timed, _ = run(accel_vp, workdir, name + "_timed", [], elf, harts)
+    func, _ = run(accel_vp, workdir, name + "_functional", ["harts.timing=functional"], elf, harts)
+    check(console(timed) == console(func), "%s: console text differs:\n%s\n%s" % (name, console(timed), console(func)))
+    check(timed["exit_code"] == func["exit_code"], "%s: exit codes differ" % name)
+    if harts == 1:  # harts that wait for one another spin for as long as the other takes
+        check(timed["instructions"] == func["instructions"],
+              "%s: %d instructions timed, %d functional" % (name, timed["instructions"], func["instructions"]))
+    check(timed["simulated_time_ns"] > func["simulated_time_ns"], "%s: functional is not quicker in simulated time" % name)
+    return func
+
+
+def counters(m, name, compute_only):
+    harts = sorted({k.split(".")[1] for k in m["statistics"] if k.startswith("harts.hart") and k.endswith(".instructions")})
+    period_ps = 1000  # the default harts.clock_period
+    for h in harts:
+        p = "harts.%s." % h
+        n = stat(m, p + "instructions")
+        if n == 0:
+            continue
+        check(stat(m, p + "cycles") == n, "%s %s: cycles %d != instructions %d" % (name, h, stat(m, p + "cycles"), n))
+        for c in ("icache_hits", "icache_misses", "dcache_hits", "dcache_misses", "stall_fetch"):
+            check(stat(m, p + c) == 0, "%s %s: %s is %d" % (name, h, c, stat(m, p + c)))
+        waited = sum(stat(m, p + "stall_" + c) for c in ("barrier", "wfi", "xintf", "memory"))
+        check(stat(m, p + "active_cycles") == n + waited // period_ps,
+              "%s %s: active_cycles %d != instructions %d + waited %d ps" % (name, h, stat(m, p + "active_cycles"), n,
+                                                                            waited))
+        if compute_only:
+            check(waited == 0, "%s %s: waited %d ps" % (name, h, waited))
+    if compute_only:
+        check(m["simulated_time_ns"] == m["instructions"],
+              "%s: simulated %s ns for %d instructions" % (name, m["simulated_time_ns"], m["instructions"]))
+
+
+def dump_hart0(report, i):
+    return report["dumps"][i]["units"]["harts.hart0"]["counters"]
+
+
+def main():
+    accel_vp, workdir, mixed, mixed_sv39, xintf, roi = sys.argv[1:7]
+
+    # Architectural results and counters.
+    counters(same_results(accel_vp, workdir, "mixed_1", mixed, 1), "mixed_1", True)
+    counters(same_results(accel_vp, workdir, "mixed_4", mixed, 4), "mixed_4", False)
+    counters(same_results(accel_vp, workdir, "mixed_sv39", mixed_sv39, 1), "mixed_sv39", True)
+    counters(same_results(accel_vp, workdir, "xintf", xintf, 1), "xintf", False)
+
+    # insns:N: at the end of the block of the N-th instruction (a block is at most 64).
+    n = 1234567
+    m, _ = run(accel_vp, workdir, "insns", ["harts.timing=functional", "harts.timed_from=insns:%d" % n], mixed)
+    t = m["timing"]
+    check(t["switched"] and t["switch_cause"] == "insns:%d" % n, "insns: %s" % t)
+    check(n <= t["switch_hart_instructions"] < n + 64, "insns: switched after %d instructions" % t["switch_hart_instructions"])
+    # Timed from there: the instructions after it cost their classes' cycles, and the D-cache is used.
+    check(stat(m, "harts.hart0.cycles") > stat(m, "harts.hart0.instructions"), "insns: no instruction cycles after the switch")
+    check(stat(m, "harts.hart0.dcache_hits") > 0, "insns: no D-cache access after the switch")
+    check(m["simulated_time_ns"] > t["switch_time_ns"] + (m["instructions"] - t["switch_instructions"]),
+          "insns: the timed part took no more than a cycle per instruction")
+
+    # time:T: at the first quantum's end (1 us) at or after T.
+    m, _ = run(accel_vp, workdir, "time", ["harts.timing=functional", "harts.timed_from=time:1500us"], mixed)
+    t = m["timing"]
+    check(t["switched"] and t["switch_cause"] == "time:1500 us", "time: %s" % t)
+    check(1500000 <= t["switch_time_ns"] < 1501000 + 200, "time: switched at %s ns" % t["switch_time_ns"])
+    # Functional before it: one instruction per ns.
+    check(t["switch_hart_instructions"] == round(t["switch_time_ns"]), "time: %s" % t)
+
+    # stats-reset: the region after the reset is that of a timed run.
+    timed, timed_rep = run(accel_vp, workdir, "roi_timed", [], roi)
+    m, rep = run(accel_vp, workdir, "roi_switch", ["harts.timing=functional", "harts.timed_from=stats-reset"], roi)
+    t = m["timing"]
+    check(t["switched"] and t["switch_cause"] == "stats-reset", "stats-reset: %s" % t)
+    for i in (0, 1):
+        for c in ("instructions", "cycles"):
+            check(dump_hart0(rep, i)[c]["value"] == dump_hart0(timed_rep, i)[c]["value"],
+                  "stats-reset: dump %d %s %s, timed run %s" % (i, c, dump_hart0(rep, i)[c]["value"],
+                                                               dump_hart0(timed_rep, i)[c]["value"]))
+    check(dump_hart0(rep, 0)["cycles"]["value"] > dump_hart0(rep, 0)["instructions"]["value"],
+          "stats-reset: the region is not timed")
+    # Functional up to the reset: the switch's time is its instruction count in ns.
+    check(t["switch_time_ns"] == t["switch_hart_instructions"], "stats-reset: %s" % t)
+    # A timed run records no switch; a functional run that never reaches its point says so.
+    check("timing" not in timed, "a timed run's manifest has a timing section")
+    m, _ = run(accel_vp, workdir, "never", ["harts.timing=functional", "harts.timed_from=stats-reset"], mixed)
+    check(m["timing"] == {"mode": "functional", "timed_from": "stats-reset", "switched": False}, "never: %s" % m["timing"])
+
+    # Bad values.
+    for sets, message in [(["harts.timing=fast"], "harts.timing: 'fast' is not a timing mode (timed or functional)"),
+                          (["harts.timing=functional", "harts.timed_from=soon"], "'soon' is not a switch point"),
+                          (["harts.timing=functional", "harts.timed_from=insns:0"], "insns:0 is before the first"),
+                          (["harts.timing=functional", "harts.timed_from=time:5"], "'5' is not a time with a unit"),
+                          (["harts.timed_from=insns:100"], "'insns:100' needs harts.timing=functional")]:
+        code, out = run(accel_vp, workdir, "bad", sets, mixed, expect_ok=False)
+        check(code == 2 and message in out, "%s: exit %d, %s" % (sets, code, out[-300:]))
+
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        return 1
+    print("functional_mode: OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
