@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "base/payload.h"
+#include "boot_machine.h"
 #include "base/unit.h"
 #include "console/console_regs.h"
 #include "sysdev/sysdev_regs.h"
@@ -283,5 +284,14 @@ std::vector<uint32_t> Platform::refsi_map() const {
 uint64_t Platform::dram_base() const { return base_of("dram"); }
 
 uint64_t Platform::tcdm_global_base() const { return base_of("tcdm"); }
+
+}  // namespace avp
+
+namespace avp {
+
+BootMachine accelerator_machine(Platform& p) {
+  return BootMachine{p.harts, p.bus, p.device_port, p.uart, p.poweroff, &p.htif, p.clint.frequency.get(), p.dram_base(),
+                     p.dram.size(), [&p](uint64_t a, uint64_t n) { return p.is_memory(a, n); }};
+}
 
 }  // namespace avp
