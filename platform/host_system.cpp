@@ -18,6 +18,7 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
       uart("uart"),
       poweroff("poweroff"),
       pcie("pcie", device.host, device.endpoint->config_space()),
+      device_(device),
       dram_(device.host.host_mem) {
   bus.map(bus.add_port("dram"), "dram", AVP_HOST_DRAM_BASE, dram_.size());
   bus.map(bus.add_port("clint"), "clint", AVP_HOST_CLINT_BASE, AVP_CLINT_SIZE);
@@ -46,6 +47,12 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
   harts.time_source = [this](const sc_core::sc_time& t) { return clint.mtime_at(t); };
   harts.bind_bus(bus.targ);
   loader.socket.bind(bus.targ);
+  device_.add_hart_cluster(&harts);
+}
+
+HostSystem::~HostSystem() {
+  device_.remove_hart_cluster(&harts);
+  device_.host.intx_line = nullptr;
 }
 
 uint64_t HostSystem::dram_base() const {

@@ -22,6 +22,7 @@ class HostSystem : public sc_core::sc_module {
  public:
   // `harts` host harts (one core); `device` is the accelerator platform.
   HostSystem(sc_core::sc_module_name name, Platform& device, unsigned harts);
+  ~HostSystem() override;
 
   Router bus;
   DevicePort loader;
@@ -37,6 +38,7 @@ class HostSystem : public sc_core::sc_module {
   uint64_t dram_base() const;  // CPU address of host memory's byte 0 (PCI bus address 0)
 
  private:
+  Platform& device_;
   Memory& dram_;  // the root complex's host memory
 };
 

@@ -1,5 +1,6 @@
 #include "platform.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -279,6 +280,16 @@ std::vector<uint32_t> Platform::refsi_map() const {
     throw ParamError(refsi_memory_map.name() + ": between 1 and " + std::to_string(AVP_INFO_REFSI_MAP_MAX) +
                      " entries, not " + std::to_string(out.size()));
   return out;
+}
+
+uint64_t Platform::instructions_retired() const {
+  uint64_t n = harts.instructions_retired();
+  for (const HartCluster* c : other_harts_) n += c->instructions_retired();
+  return n;
+}
+
+void Platform::remove_hart_cluster(const HartCluster* c) {
+  other_harts_.erase(std::remove(other_harts_.begin(), other_harts_.end(), c), other_harts_.end());
 }
 
 uint64_t Platform::dram_base() const { return base_of("dram"); }
