@@ -7,7 +7,12 @@
 #include <map>
 #include <vector>
 
+#include "boot_machine.h"
 #include "device_tree.h"
+#include "harts/hart_cluster.h"
+#include "sysdev/htif.h"
+#include "sysdev/poweroff_device.h"
+#include "sysdev/uart16550.h"
 #include "base/elf_loader.h"
 #include "base/input_file.h"
 #include "platform.h"
@@ -27,12 +32,12 @@ std::string hex(uint64_t v) {
 
 // An input file for memory at `addr`, checked (a regular file that fits
 // there) before it is read; errors name the option and the file.
-std::vector<uint8_t> read_image(Platform& p, const std::string& what, const std::string& path, uint64_t addr) {
+std::vector<uint8_t> read_image(const BootMachine& m, const std::string& what, const std::string& path, uint64_t addr) {
   try {
     const uint64_t size = input_file_size(path);
     if (size == 0) throw std::runtime_error("the file is empty");
-    if (!p.is_memory(addr, size))
-      throw std::runtime_error(std::to_string(size) + " bytes at " + hex(addr) + " do not fit in device memory");
+    if (!m.is_memory(addr, size))
+      throw std::runtime_error(std::to_string(size) + " bytes at " + hex(addr) + " do not fit in memory");
     return read_input_file(path, size);
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(what + " " + path + ": " + e.what());
@@ -54,9 +59,9 @@ uint64_t raw_image_size(const std::vector<uint8_t>& d) {
 }
 
 // Places an ELF or raw image.
-Placed place(Platform& p, const std::string& what, const std::string& path, uint64_t addr,
+Placed place(BootMachine& m, const std::string& what, const std::string& path, uint64_t addr,
                std::map<std::string, uint64_t>* symbols = nullptr) {
-  auto write = [&](uint64_t a, const void* d, uint64_t len) { return p.device_port.write_debug(a, d, len); };
+  auto write = [&](uint64_t a, const void* d, uint64_t len) { return m.loader.write_debug(a, d, len); };
   std::vector<uint8_t> head;
   try {
     head = read_input_prefix(path, 4);
@@ -69,78 +74,78 @@ Placed place(Platform& p, const std::string& what, const std::string& path, uint
     if (symbols) *symbols = img.symbols;
     return {img.entry, img.highest};
   }
-  const std::vector<uint8_t> data = read_image(p, what, path, addr);
+  const std::vector<uint8_t> data = read_image(m, what, path, addr);
   write(addr, data.data(), data.size());
   return {addr, addr + raw_image_size(data)};
 }
 
 // The initramfs goes at the first 2 MiB boundary after the kernel; it must
 // end below the device tree.
-std::pair<uint64_t, uint64_t> place_initrd(Platform& p, const std::string& path, uint64_t kernel_end, uint64_t dtb_addr) {
+std::pair<uint64_t, uint64_t> place_initrd(BootMachine& m, const std::string& path, uint64_t kernel_end, uint64_t dtb_addr) {
   constexpr uint64_t kAlign = 2ull << 20;
   const uint64_t start = (kernel_end + kAlign - 1) & ~(kAlign - 1);
-  const std::vector<uint8_t> data = read_image(p, "--initrd", path, start);
+  const std::vector<uint8_t> data = read_image(m, "--initrd", path, start);
   const uint64_t end = start + data.size();
   if (start <= dtb_addr && end > dtb_addr)
     throw std::runtime_error("--initrd " + path + ": " + std::to_string(data.size()) + " bytes at " + hex(start) +
                              " (after the kernel) do not fit in memory below the device tree at " + hex(dtb_addr));
-  p.device_port.write_debug(start, data.data(), data.size());
+  m.loader.write_debug(start, data.data(), data.size());
   return {start, end};
 }
 
 }  // namespace
 
-int run_boot(Platform& p, const BootOptions& o) {
-  uint64_t entry = 0, dtb_addr = o.dtb_addr ? o.dtb_addr : default_dtb_address(p);
+int run_boot(BootMachine& m, const BootOptions& o) {
+  uint64_t entry = 0, dtb_addr = o.dtb_addr ? o.dtb_addr : default_dtb_address(m.dram_base, m.dram_size);
   std::vector<uint8_t> dtb;
   std::map<std::string, uint64_t> symbols;
   try {
-    if (o.harts == 0 || o.harts > p.num_harts())
-      throw std::runtime_error("--harts " + std::to_string(o.harts) + ": the platform has " + std::to_string(p.num_harts()) + " harts");
-    p.uart.connect(o.uart);
-    entry = place(p, "--firmware", o.firmware, o.firmware_addr, &symbols).entry;
+    if (o.harts == 0 || o.harts > m.harts.num_harts())
+      throw std::runtime_error("--harts " + std::to_string(o.harts) + ": the platform has " + std::to_string(m.harts.num_harts()) + " harts");
+    m.uart.connect(o.uart);
+    entry = place(m, "--firmware", o.firmware, o.firmware_addr, &symbols).entry;
     std::pair<uint64_t, uint64_t> initrd{0, 0};
     if (!o.initrd.empty() && o.kernel.empty()) throw std::runtime_error("--initrd " + o.initrd + ": needs --kernel");
     if (!o.initrd.empty() && !o.dtb.empty()) throw std::runtime_error("--initrd " + o.initrd + ": needs the generated device tree, not --dtb");
     if (!o.kernel.empty()) {
-      const Placed kernel = place(p, "--kernel", o.kernel, o.kernel_addr);
-      if (!o.initrd.empty()) initrd = place_initrd(p, o.initrd, kernel.end, dtb_addr);
+      const Placed kernel = place(m, "--kernel", o.kernel, o.kernel_addr);
+      if (!o.initrd.empty()) initrd = place_initrd(m, o.initrd, kernel.end, dtb_addr);
     }
     if (!o.dtb.empty()) {
-      dtb = read_image(p, "--dtb", o.dtb, dtb_addr);
+      dtb = read_image(m, "--dtb", o.dtb, dtb_addr);
       if (dtb.size() < 40) throw std::runtime_error("--dtb " + o.dtb + ": not a device-tree blob (" + std::to_string(dtb.size()) + " bytes)");
     } else {
       DeviceTreeOptions t;
       t.harts = o.harts;
       t.bootargs = o.bootargs;
-      t.htif = symbols.count("tohost") != 0;
+      t.htif = m.htif && symbols.count("tohost") != 0;
       t.initrd_start = initrd.first;
       t.initrd_end = initrd.second;
-      dtb = build_device_tree(p, t);
+      dtb = build_device_tree(m, t);
     }
-    if (!p.is_memory(dtb_addr, dtb.size()) || !p.device_port.write_debug(dtb_addr, dtb.data(), dtb.size()))
+    if (!m.is_memory(dtb_addr, dtb.size()) || !m.loader.write_debug(dtb_addr, dtb.data(), dtb.size()))
       throw std::runtime_error("the device tree (" + std::to_string(dtb.size()) + " bytes) does not fit in memory at its address");
   } catch (const std::exception& e) {
     std::cerr << "accel-vp: boot: " << e.what() << "\n";
     return 2;
   }
-  if (o.uart != "stdio") std::cerr << "accel-vp: UART on " << p.uart.backend().description() << "\n";
+  if (o.uart != "stdio") std::cerr << "accel-vp: UART on " << m.uart.backend().description() << "\n";
 
   int code = 1;
   bool ended = false;
   unsigned stopped = 0;
   sc_core::sc_event end;
-  p.poweroff.on_poweroff = [&](int c, const std::string& what, const sc_core::sc_time&) {
+  m.poweroff.on_poweroff = [&](int c, const std::string& what, const sc_core::sc_time&) {
     if (ended) return;
     code = c;
     ended = true;
     end.notify(sc_core::SC_ZERO_TIME);
   };
-  if (symbols.count("tohost")) {  // a program that talks HTIF (Spike's riscv-tests, pk-less programs)
-    p.htif.on_exit = p.poweroff.on_poweroff ? [&](int c) { p.poweroff.on_poweroff(c, "HTIF exit", sc_core::sc_time_stamp()); }
-                                            : std::function<void(int)>();
-    p.htif.put = [&](uint8_t c) { p.uart.backend_output(c); };
-    p.htif.start(symbols["tohost"], symbols.count("fromhost") ? symbols["fromhost"] : symbols["tohost"] + 64);
+  if (m.htif && symbols.count("tohost")) {  // a program that talks HTIF (Spike's riscv-tests, pk-less programs)
+    m.htif->on_exit = m.poweroff.on_poweroff ? [&](int c) { m.poweroff.on_poweroff(c, "HTIF exit", sc_core::sc_time_stamp()); }
+                                             : std::function<void(int)>();
+    m.htif->put = [&](uint8_t c) { m.uart.backend_output(c); };
+    m.htif->start(symbols["tohost"], symbols.count("fromhost") ? symbols["fromhost"] : symbols["tohost"] + 64);
   }
   for (unsigned h = 0; h < o.harts; ++h) {
     HartLaunch l;
@@ -149,7 +154,7 @@ int run_boot(Platform& p, const BootOptions& o) {
     l.a[1] = dtb_addr;
     l.firmware = true;
     l.instruction_limit = ~0ull;  // firmware runs until it powers off, the time limit or Ctrl-C
-    p.harts.start_bare_metal(h, l, [&, h](const HartExit& e) {
+    m.harts.start_bare_metal(h, l, [&, h](const HartExit& e) {
       std::cerr << "accel-vp: hart " << h << " " << e.describe() << "\n";
       if (++stopped == o.harts && !ended) end.notify(sc_core::SC_ZERO_TIME);
     });

@@ -1,14 +1,34 @@
 // `accel-vp boot` (the firmware boot flow, platform/boot.h) and `accel-vp dtb`
 // (writes the generated device tree).
 #include <fstream>
+#include <memory>
 #include <iostream>
 
 #include "boot.h"
 #include "cli.h"
+#include "boot_machine.h"
 #include "device_tree.h"
+#include "host_system.h"
 #include "platform.h"
 
 namespace avp {
+
+namespace {
+
+// The machine of --system: the accelerator's own harts, or a host system
+// built beside the accelerator (`host` holds it).
+BootMachine machine_of(const std::string& system, unsigned harts, Platform& p, std::unique_ptr<HostSystem>& host) {
+  if (system == "accelerator") return accelerator_machine(p);
+  if (harts == 0 || harts > Platform::kMaxHarts)
+    throw std::runtime_error("--harts " + std::to_string(harts) + ": the host system has 1 to " +
+                             std::to_string(Platform::kMaxHarts) + " harts");
+  host = std::make_unique<HostSystem>("host_system", p, harts);
+  return host->machine();
+}
+
+const std::vector<std::string> kSystems = {"accelerator", "host"};
+
+}  // namespace
 
 void add_boot_command(CLI::App& app, CliContext& ctx) {
   auto o = std::make_shared<BootOptions>();
@@ -18,33 +38,51 @@ void add_boot_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--kernel", o->kernel, "next stage (U-Boot, a kernel): ELF or raw image");
   cmd->add_option("--kernel-addr", o->kernel_addr, "load address of a raw --kernel image (default 0x80200000, OpenSBI fw_jump's)");
   cmd->add_option("--initrd", o->initrd, "initramfs (Linux): placed at the first 2 MiB boundary after the kernel, in /chosen");
-  cmd->add_option("--harts", o->harts, "harts that boot (default 1)");
+  auto system = std::make_shared<std::string>("accelerator");
+  cmd->add_option("--system", *system,
+                  "what boots: accelerator (its own management harts, default) or host (a host computer with the "
+                  "accelerator behind its PCIe host bridge, docs/full-system.md)")
+      ->check(CLI::IsMember(kSystems));
+  cmd->add_option("--harts", o->harts, "harts that boot (default 1); with --system host, the host's harts");
   cmd->add_option("--dtb", o->dtb, "device-tree blob to pass instead of the generated one");
   cmd->add_option("--dtb-addr", o->dtb_addr, "where the device tree is placed (default: 2 MiB below the end of DRAM)");
   cmd->add_option("--bootargs", o->bootargs, "chosen/bootargs of the generated device tree");
   cmd->add_option("--uart", o->uart, "UART connection: stdio (default), tcp:PORT or pty");
-  cmd->callback([&ctx, o] {
+  cmd->callback([&ctx, o, system] {
     auto platform = make_platform(ctx);
+    std::unique_ptr<HostSystem> host;
+    std::unique_ptr<BootMachine> machine;
+    try {
+      machine = std::make_unique<BootMachine>(machine_of(*system, o->harts, *platform, host));
+    } catch (const std::exception& e) {
+      std::cerr << "accel-vp: boot: " << e.what() << "\n";
+      ctx.exit_code = 2;
+      return;
+    }
     ctx.session.quiet = false;
     ctx.session.uart_on_stdio = o->uart == "stdio";
-    RunResult r = run_session(*platform, ctx.session, "boot:" + o->firmware, [o](Platform& p) { return run_boot(p, *o); });
+    RunResult r = run_session(*platform, ctx.session, "boot:" + o->firmware, [o, &machine](Platform&) { return run_boot(*machine, *o); });
     ctx.exit_code = r.exit_code;
   });
 
   auto out = std::make_shared<std::string>();
   auto harts = std::make_shared<unsigned>(1);
   auto bootargs = std::make_shared<std::string>();
+  auto dtb_system = std::make_shared<std::string>("accelerator");
   auto* dtb = app.add_subcommand("dtb", "write the generated device tree (the one `boot` passes) to a file");
   dtb->add_option("-o,--output", *out, "output file (.dtb)")->required();
   dtb->add_option("--harts", *harts, "harts listed (default 1)");
   dtb->add_option("--bootargs", *bootargs, "chosen/bootargs");
-  dtb->callback([&ctx, out, harts, bootargs] {
+  dtb->add_option("--system", *dtb_system, "whose tree: accelerator (default) or host")->check(CLI::IsMember(kSystems));
+  dtb->callback([&ctx, out, harts, bootargs, dtb_system] {
     auto platform = make_platform(ctx);
     try {
+      std::unique_ptr<HostSystem> host;
+      const BootMachine machine = machine_of(*dtb_system, *harts, *platform, host);
       DeviceTreeOptions t;
       t.harts = *harts;
       t.bootargs = *bootargs;
-      const auto blob = build_device_tree(*platform, t);
+      const auto blob = build_device_tree(machine, t);
       std::ofstream f(*out, std::ios::binary);
       if (!f.write(reinterpret_cast<const char*>(blob.data()), static_cast<std::streamsize>(blob.size())))
         throw std::runtime_error(*out + ": cannot write");

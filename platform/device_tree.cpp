@@ -4,8 +4,11 @@
 
 #include <stdexcept>
 
+#include "boot_machine.h"
 #include "harts/hart_state.h"
+#include "interconnect/router.h"
 #include "platform.h"
+#include "sysdev/host_system_map.h"
 #include "sysdev/sysdev_regs.h"
 
 namespace avp {
@@ -55,8 +58,8 @@ std::string hex(uint64_t v) {
 }
 
 // A copy: ranges() builds its list on every call.
-Router::Range range(const Platform& p, const std::string& name) {
-  for (const auto& r : p.bus.ranges())
+Router::Range range(const BootMachine& m, const std::string& name) {
+  for (const auto& r : m.bus.ranges())
     if (r.name == name) return r;
   throw std::runtime_error("device tree: no address range " + name);
 }
@@ -65,20 +68,62 @@ Router::Range range(const Platform& p, const std::string& name) {
 
 const char* hart_isa_string() { return "rv64imafdc_zicsr_zifencei_svnapot_svpbmt"; }
 
-std::pair<uint64_t, uint64_t> firmware_memory(const Platform& p) {
-  const uint64_t base = p.dram_base(), end = base + p.dram.size();
+std::pair<uint64_t, uint64_t> firmware_memory(uint64_t base, uint64_t size) {
+  const uint64_t end = base + size;
   if (base < kFirmwareMemoryBase && end > kFirmwareMemoryBase) return {kFirmwareMemoryBase, end - kFirmwareMemoryBase};
-  return {base, end - base};
+  return {base, size};
 }
 
-uint64_t default_dtb_address(const Platform& p) {
-  return (p.dram_base() + p.dram.size() - (2u << 20)) & ~((2ull << 20) - 1);
+uint64_t default_dtb_address(uint64_t dram_base, uint64_t dram_size) {
+  return (dram_base + dram_size - (2u << 20)) & ~((2ull << 20) - 1);
 }
 
-std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOptions& o) {
-  if (o.harts == 0 || o.harts > p.num_harts())
+uint64_t default_dtb_address(const Platform& p) { return default_dtb_address(p.dram_base(), p.dram.size()); }
+
+namespace {
+
+std::vector<uint32_t> cells64(uint64_t v) { return {static_cast<uint32_t>(v >> 32), static_cast<uint32_t>(v)}; }
+
+// The ECAM host bridge as QEMU's virt machine describes its own: bus 0 only,
+// the two memory windows (PCI address = CPU address), PCI bus address 0 at
+// the start of DRAM for the devices' DMA, and INTA..INTD of every device to
+// PLIC sources AVP_HOST_PCI_INTA_SOURCE.. .
+void pcie_host_bridge(Writer& w, const BootMachine& m) {
+  const auto& ecam = range(m, "pcie_ecam");
+  const auto& mmio32 = range(m, "pcie_mmio32");
+  const auto& mmio64 = range(m, "pcie_mmio64");
+  w.begin("pci@" + hex(ecam.base));
+  w.str("compatible", "pci-host-ecam-generic");
+  w.str("device_type", "pci");
+  w.u32("#address-cells", 3);
+  w.u32("#size-cells", 2);
+  w.u32("#interrupt-cells", 1);
+  w.reg(ecam.base, ecam.size);
+  w.cells("bus-range", {0, static_cast<uint32_t>((ecam.size >> 20) - 1)});
+  w.u32("linux,pci-domain", 0);
+  w.empty("dma-coherent");
+  std::vector<uint32_t> ranges;
+  for (const auto& [space, r] : {std::pair<uint32_t, const Router::Range*>{0x02000000, &mmio32}, {0x03000000, &mmio64}})
+    for (const auto& v : {std::vector<uint32_t>{space}, cells64(r->base), cells64(r->base), cells64(r->size)})
+      ranges.insert(ranges.end(), v.begin(), v.end());
+  w.cells("ranges", ranges);
+  std::vector<uint32_t> dma = {0x02000000};
+  for (const auto& v : {cells64(0), cells64(m.dram_base), cells64(m.dram_size)}) dma.insert(dma.end(), v.begin(), v.end());
+  w.cells("dma-ranges", dma);
+  w.cells("interrupt-map-mask", {0, 0, 0, 7});
+  std::vector<uint32_t> map;
+  for (uint32_t pin = 1; pin <= 4; ++pin) map.insert(map.end(), {0, 0, 0, pin, kPlicPhandle, AVP_HOST_PCI_INTA_SOURCE + pin - 1});
+  w.cells("interrupt-map", map);
+  w.end();
+}
+
+}  // namespace
+
+std::vector<uint8_t> build_device_tree(const BootMachine& m, const DeviceTreeOptions& o) {
+  const unsigned num_harts = m.harts.num_harts();
+  if (o.harts == 0 || o.harts > num_harts)
     throw std::runtime_error("device tree: " + std::to_string(o.harts) + " harts (the platform has " +
-                             std::to_string(p.num_harts()) + ")");
+                             std::to_string(num_harts) + ")");
   Writer w(64 * 1024 + 1024 * size_t{o.harts} + o.bootargs.size());  // a hart takes about 400 bytes
   w.check(fdt_finish_reservemap(w.blob_.data()), "reserve map");
   w.begin("");
@@ -87,7 +132,7 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
   w.str("compatible", "accel-vp,riscv");
   w.str("model", "accel-vp");
 
-  const auto& uart = range(p, "uart");
+  const auto& uart = range(m, "uart");
   w.begin("chosen");
   w.str("stdout-path", "/soc/serial@" + hex(uart.base));
   if (!o.bootargs.empty()) w.str("bootargs", o.bootargs);
@@ -97,7 +142,7 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
   }
   w.end();
 
-  const auto [mem_base, mem_size] = firmware_memory(p);
+  const auto [mem_base, mem_size] = firmware_memory(m.dram_base, m.dram_size);
   w.begin("memory@" + hex(mem_base));
   w.str("device_type", "memory");
   w.reg(mem_base, mem_size);
@@ -106,7 +151,7 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
   w.begin("cpus");
   w.u32("#address-cells", 1);
   w.u32("#size-cells", 0);
-  w.u32("timebase-frequency", static_cast<uint32_t>(p.clint.frequency.get()));
+  w.u32("timebase-frequency", static_cast<uint32_t>(m.timebase));
   for (unsigned h = 0; h < o.harts; ++h) {
     w.begin("cpu@" + std::to_string(h));
     w.str("device_type", "cpu");
@@ -131,7 +176,7 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
     w.end();
   }
 
-  const auto& poweroff = range(p, "poweroff");
+  const auto& poweroff = range(m, "poweroff");
   for (const auto& [node, value] : {std::pair<const char*, uint32_t>{"poweroff", AVP_POWEROFF_PASS}, {"reboot", AVP_POWEROFF_RESET}}) {
     w.begin(node);
     w.str("compatible", std::string("syscon-") + node);
@@ -147,7 +192,7 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
   w.str("compatible", "simple-bus");
   w.empty("ranges");
 
-  const auto& clint = range(p, "clint");
+  const auto& clint = range(m, "clint");
   w.begin("clint@" + hex(clint.base));
   w.strs("compatible", {"sifive,clint0", "riscv,clint0"});
   w.reg(clint.base, clint.size);
@@ -156,7 +201,7 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
   w.cells("interrupts-extended", ext);
   w.end();
 
-  const auto& plic = range(p, "plic");
+  const auto& plic = range(m, "plic");
   w.begin("plic@" + hex(plic.base));
   w.strs("compatible", {"sifive,plic-1.0.0", "riscv,plic0"});
   w.reg(plic.base, plic.size);
@@ -184,6 +229,7 @@ std::vector<uint8_t> build_device_tree(const Platform& p, const DeviceTreeOption
   w.u32("phandle", kPowerOffPhandle);
   w.end();
 
+  if (m.pcie_host_bridge) pcie_host_bridge(w, m);
   w.end();  // soc
   w.end();  // root
   return w.finish();

@@ -1,10 +1,12 @@
 #include "platform.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
 
 #include "base/payload.h"
+#include "boot_machine.h"
 #include "base/unit.h"
 #include "console/console_regs.h"
 #include "sysdev/sysdev_regs.h"
@@ -280,8 +282,27 @@ std::vector<uint32_t> Platform::refsi_map() const {
   return out;
 }
 
+uint64_t Platform::instructions_retired() const {
+  uint64_t n = harts.instructions_retired();
+  for (const HartCluster* c : other_harts_) n += c->instructions_retired();
+  return n;
+}
+
+void Platform::remove_hart_cluster(const HartCluster* c) {
+  other_harts_.erase(std::remove(other_harts_.begin(), other_harts_.end(), c), other_harts_.end());
+}
+
 uint64_t Platform::dram_base() const { return base_of("dram"); }
 
 uint64_t Platform::tcdm_global_base() const { return base_of("tcdm"); }
+
+}  // namespace avp
+
+namespace avp {
+
+BootMachine accelerator_machine(Platform& p) {
+  return BootMachine{p.harts, p.bus, p.device_port, p.uart, p.poweroff, &p.htif, p.clint.frequency.get(), p.dram_base(),
+                     p.dram.size(), [&p](uint64_t a, uint64_t n) { return p.is_memory(a, n); }};
+}
 
 }  // namespace avp

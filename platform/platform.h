@@ -111,9 +111,15 @@ class Platform {
   uint64_t dram_base() const;
   uint64_t tcdm_global_base() const;
   unsigned num_harts() const { return cores.get() * harts_per_core.get(); }
+  // Instructions retired by the accelerator's harts and by the clusters
+  // simulated beside it (the host system's), for the run's summary.
+  uint64_t instructions_retired() const;
+  void add_hart_cluster(const HartCluster* c) { other_harts_.push_back(c); }
+  void remove_hart_cluster(const HartCluster* c);
 
  private:
   bool check_shape() const;  // throws ParamError naming the parameter
+  std::vector<const HartCluster*> other_harts_;
 };
 
 }  // namespace avp

@@ -153,7 +153,7 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   const nlohmann::json params = ParamRegistry::instance().to_json();
   std::ostringstream hash;
   hash << std::hex << fnv1a64(params.dump());
-  const uint64_t instructions = platform.harts.instructions_retired();
+  const uint64_t instructions = platform.instructions_retired();
   nlohmann::json m;
   m["tool"] = "accel-vp";
   m["version"] = version_string();

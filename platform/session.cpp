@@ -69,7 +69,7 @@ class Progress {
     const double wall = std::chrono::duration<double>(now - start_).count();
     const double since = std::chrono::duration<double>(now - last_).count();
     if (wall < 2.0 || since < 1.0) return;
-    const uint64_t insns = p.harts.instructions_retired();
+    const uint64_t insns = p.instructions_retired();
     char buf[160];
     std::snprintf(buf, sizeof buf, "[accel-vp] simulated %s  %.1f MIPS  wall %s", format_duration(sc_core::sc_time_stamp()).c_str(),
                   (insns - last_insns_) / since / 1e6, format_duration_ns(std::floor(wall) * 1e9).c_str());

@@ -101,19 +101,25 @@ void PcieEndpoint::record_lines() {
   v.change(n + ".intx", level_ && !config_.msi_enabled() && !config_.intx_disabled());
 }
 
+// A configuration request of 1, 2 or 4 bytes inside one dword: a write's
+// byte enables keep the other bytes of the dword.
 void PcieEndpoint::cfg_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint32_t off = static_cast<uint32_t>(gp.get_address());
-  if (gp.get_data_length() != 4 || (off & 3) || off >= 4096) {
+  const unsigned len = gp.get_data_length();
+  if ((len != 1 && len != 2 && len != 4) || (off & (len - 1)) || off >= 4096) {
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
-  uint32_t v = 0;
+  const uint32_t dword = off & ~3u, shift = (off & 3) * 8;
+  uint32_t v = config_.read32(dword);
   if (gp.is_read()) {
-    v = config_.read32(off);
-    std::memcpy(gp.get_data_ptr(), &v, 4);
+    v >>= shift;
+    std::memcpy(gp.get_data_ptr(), &v, len);
   } else {
-    std::memcpy(&v, gp.get_data_ptr(), 4);
-    config_.write32(off, v);
+    uint32_t data = 0;
+    std::memcpy(&data, gp.get_data_ptr(), len);
+    const uint32_t mask = (len == 4 ? ~0u : (1u << (len * 8)) - 1) << shift;
+    config_.write32(dword, (v & ~mask) | (data << shift & mask));
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -105,6 +105,7 @@ void PcieRootComplex::intx(bool level) {
     irq_event_.notify(sc_core::SC_ZERO_TIME);
   }
   level_ = level;
+  if (intx_line) intx_line(level);
 }
 
 void PcieRootComplex::msi(uint64_t addr, uint32_t data) {

@@ -4,6 +4,7 @@
 // interrupt delivery (INTx level or MSI) to the host thread as an event.
 // Every method that takes time must be called from a SystemC thread.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include <systemc>
@@ -41,6 +42,9 @@ class PcieRootComplex : public sc_core::sc_module, public HostPort {
 
   // Interrupts from the endpoint.
   void intx(bool level);
+  // The INTx wire into the host's interrupt controller, when the host is a
+  // simulated system (the host system's PLIC); every level change.
+  std::function<void(bool level)> intx_line;
   void msi(uint64_t addr, uint32_t data);
   bool irq_level() const override { return level_; }
   const sc_core::sc_event& irq_event() const override { return irq_event_; }

@@ -1,6 +1,8 @@
 // `accel-vp boot --initrd`: where the initramfs lands (a raw M-mode firmware
 // reads its first word at the expected address and writes it to the power-off
-// device, so the exit status is that word's code) and the errors.
+// device, so the exit status is that word's code) and the errors; and
+// `boot --system host` (docs/full-system.md): a raw firmware on a host hart
+// reads the endpoint's device id through the ECAM window.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,6 +12,8 @@
 #include <vector>
 
 #include "cli_runner.h"
+#include "pcie/bar0_regs.h"
+#include "sysdev/host_system_map.h"
 #include "sysdev/sysdev_regs.h"
 
 using avp_test::run_accel_vp;
@@ -60,17 +64,39 @@ TEST(BootInitrd, LandsAtTheFirstTwoMiBBoundaryAfterTheKernel) {
   EXPECT_EQ(r.code, 42) << r.out;
 }
 
+// Files of its own: ctest may run it beside the test above, in the same directory.
 TEST(BootInitrd, BadUsesAreErrors) {
-  write_words("fw_806.bin", firmware_reading(0x80600000u));
-  write_kernel("kernel_raw.bin", 4096);
-  write_words("initrd_42.bin", {(42u << 16) | AVP_POWEROFF_FAIL, 0});
-  std::ofstream("initrd_empty.bin").close();
-  expect_error("boot --firmware fw_806.bin --initrd initrd_42.bin", "--initrd initrd_42.bin: needs --kernel");
-  expect_error("boot --firmware fw_806.bin --kernel kernel_raw.bin --initrd no_such_initrd", "--initrd no_such_initrd: cannot open");
-  expect_error("boot --firmware fw_806.bin --kernel kernel_raw.bin --initrd initrd_empty.bin", "the file is empty");
-  expect_error("boot --firmware fw_806.bin --kernel kernel_raw.bin --initrd initrd_42.bin --dtb initrd_42.bin",
+  write_words("bad_fw_806.bin", firmware_reading(0x80600000u));
+  write_kernel("bad_kernel_raw.bin", 4096);
+  write_words("bad_initrd_42.bin", {(42u << 16) | AVP_POWEROFF_FAIL, 0});
+  std::ofstream("bad_initrd_empty.bin").close();
+  expect_error("boot --firmware bad_fw_806.bin --initrd bad_initrd_42.bin", "--initrd bad_initrd_42.bin: needs --kernel");
+  expect_error("boot --firmware bad_fw_806.bin --kernel bad_kernel_raw.bin --initrd no_such_initrd", "--initrd no_such_initrd: cannot open");
+  expect_error("boot --firmware bad_fw_806.bin --kernel bad_kernel_raw.bin --initrd bad_initrd_empty.bin", "the file is empty");
+  expect_error("boot --firmware bad_fw_806.bin --kernel bad_kernel_raw.bin --initrd bad_initrd_42.bin --dtb bad_initrd_42.bin",
                "needs the generated device tree");
   // A kernel just below the device tree (2 MiB below the end of the 2 GiB DRAM): no room after it.
-  expect_error("boot --firmware fw_806.bin --kernel kernel_raw.bin --kernel-addr 0xbfc00000 --initrd initrd_42.bin",
+  expect_error("boot --firmware bad_fw_806.bin --kernel bad_kernel_raw.bin --kernel-addr 0xbfc00000 --initrd bad_initrd_42.bin",
                "do not fit in memory below the device tree");
+}
+
+// lui t0, ECAM; lhu t1, 2(t0) (the device id of bus 0 device 0 function 0);
+// t1 = t1 << 16 | FAIL; sw t1 to the host's power-off device; j .
+TEST(BootHostSystem, AHostHartReadsTheDeviceIdThroughEcam) {
+  static_assert(AVP_HOST_ECAM_BASE == 0x30000000u && AVP_HOST_POWEROFF_BASE == 0x00100000u, "the encodings below");
+  write_words("host_ecam.bin", {0x300002B7u, 0x0022D303u, 0x01031313u, 0x000033B7u, 0x33338393u, 0x00736333u,
+                                0x001002B7u, 0x0062A023u, 0x0000006Fu});
+  const auto r = run_accel_vp("boot --system host --firmware host_ecam.bin");
+  EXPECT_EQ(r.code, AVP_PCI_DEVICE_ID) << r.out;
+}
+
+TEST(BootHostSystem, BadUsesAreErrors) {
+  write_words("host_bad.bin", {0x0000006Fu});
+  expect_error("boot --system host --harts 0 --firmware host_bad.bin", "--harts 0: the host system has 1 to 1024 harts");
+  // Host DRAM is the root complex's 1 GiB at 0x8000_0000.
+  expect_error("boot --system host --firmware host_bad.bin --kernel host_bad.bin --kernel-addr 0xc0000000",
+               "do not fit in memory");
+  const auto r = run_accel_vp("boot --system guest --firmware host_bad.bin");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--system"), std::string::npos) << r.out;
 }

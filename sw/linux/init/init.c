@@ -31,66 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SIFIVE_TEST_FAIL 0x3333u
+#include "checks.h"
+
 #define LOCK_ROUNDS 2000
 #define FP_TERMS 4000
 
-static int passed, failed;
 static int negative_control;  // selftest.fail=1
-
-static void check(int ok, const char* name, const char* fmt, ...) {
-  char detail[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(detail, sizeof detail, fmt, ap);
-  va_end(ap);
-  printf("selftest: %s %s: %s\n", ok ? "PASS" : "FAIL", name, detail);
-  fflush(stdout);
-  if (ok) ++passed;
-  else ++failed;
-}
-
-static int read_text(const char* path, char* buf, size_t size) {
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) return -1;
-  size_t n = 0;
-  ssize_t r;
-  while (n + 1 < size && (r = read(fd, buf + n, size - 1 - n)) > 0) n += (size_t)r;
-  close(fd);
-  buf[n] = 0;
-  return (int)n;
-}
-
-// A device-tree property of 1 or 2 big-endian cells.
-static int dt_cells(const char* path, uint64_t* out, int count) {
-  unsigned char b[16];
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) return -1;
-  ssize_t n = read(fd, b, sizeof b);
-  close(fd);
-  if (n < 4 * count) return -1;
-  uint64_t v = 0;
-  for (int i = 0; i < 4 * count; ++i) v = v << 8 | b[i];
-  *out = v;
-  return 0;
-}
-
-// The /soc node whose name starts with `prefix` ("clint@", "test@"): its reg base.
-static int dt_soc_base(const char* prefix, uint64_t* base) {
-  DIR* d = opendir("/proc/device-tree/soc");
-  if (!d) return -1;
-  struct dirent* e;
-  int found = -1;
-  while ((e = readdir(d)))
-    if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
-      char path[300];
-      snprintf(path, sizeof path, "/proc/device-tree/soc/%s/reg", e->d_name);
-      found = dt_cells(path, base, 2);
-      break;
-    }
-  closedir(d);
-  return found;
-}
 
 static int dt_harts(void) {
   DIR* d = opendir("/proc/device-tree/cpus");
@@ -422,25 +368,10 @@ static void check_interrupts(int ncpu) {
 
 // --- power off ------------------------------------------------------------------------
 
-// The failure count to the SiFive test device (FAIL | count << 16): the simulator
-// and QEMU exit with it. Linux's own power-off (SBI SRST) carries no status.
-static void power_off_failed(int count) {
-  uint64_t base = 0;
-  int fd = open("/dev/mem", O_RDWR | O_SYNC);
-  if (fd >= 0 && dt_soc_base("test@", &base) == 0) {
-    volatile uint32_t* r = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)base);
-    if (r != MAP_FAILED) *r = SIFIVE_TEST_FAIL | (uint32_t)(count & 0xFFFF) << 16;
-  }
-  printf("selftest: could not reach the SiFive test device through /dev/mem; powering off with status 0\n");
-}
-
 int main(int argc, char** argv) {
   if (argc == 3 && strcmp(argv[1], "--exit-with") == 0) return atoi(argv[2]);
-  mkdir("/proc", 0755);
-  mkdir("/sys", 0755);
-  mkdir("/dev", 0755);
-  const int mounted = mount("proc", "/proc", "proc", 0, NULL) == 0 && mount("sysfs", "/sys", "sysfs", 0, NULL) == 0 &&
-                      mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) == 0;
+  checks_begin("selftest");
+  const int mounted = mount_filesystems();
   char cmdline[1024] = "";
   read_text("/proc/cmdline", cmdline, sizeof cmdline);
   negative_control = strstr(cmdline, "selftest.fail=1") != NULL;
@@ -458,10 +389,6 @@ int main(int argc, char** argv) {
   check_mmap();
   check_signals();
   check_time();
-  printf("selftest: %d passed, %d failed\n", passed, failed);
-  fflush(stdout);
-  sync();
-  if (failed) power_off_failed(failed);
-  reboot(RB_POWER_OFF);
+  finish_and_power_off();
   return 0;
 }
