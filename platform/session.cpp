@@ -14,6 +14,7 @@
 #include <systemc>
 
 #include "base/duration_text.h"
+#include "base/log.h"
 #include "base/params.h"
 #include "base/raw_terminal.h"
 #include "base/run_ahead.h"
@@ -223,6 +224,11 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
     res.exit_code = static_cast<int>(platform.cmp.failure_exit_status.get());
   }
 
+  if (platform.harts.switch_point().kind != TimedFrom::Never && !platform.harts.timing_switch().done) {
+    Logger log{"harts"};
+    AVP_LOG(log, Warn, "harts.timed_from = " << platform.harts.timed_from.get()
+                           << ": the run ended before that point; it stayed functional throughout");
+  }
   res.manifest = build_manifest(platform, opt, name, res, end);
   std::unique_ptr<TimelineDigest> timeline;
   platform.harts.trace_running(sc_core::sc_time_stamp());  // harts still running (an interrupted run, a power-off) keep their slices

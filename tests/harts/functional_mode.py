@@ -139,8 +139,16 @@ def main():
     check(t["switch_time_ns"] == t["switch_hart_instructions"], "stats-reset: %s" % t)
     # A timed run records no switch; a functional run that never reaches its point says so.
     check("timing" not in timed, "a timed run's manifest has a timing section")
-    m, _ = run(accel_vp, workdir, "never", ["harts.timing=functional", "harts.timed_from=stats-reset"], mixed)
+    out = os.path.join(workdir, "functional_never")
+    p = subprocess.run([accel_vp, "--no-progress", "-o", out, "--set", "harts.timing=functional", "--set",
+                        "harts.timed_from=stats-reset", "run", "--elf", mixed], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=600)
+    check(p.returncode == 0 and "the run ended before that point; it stayed functional throughout" in p.stdout,
+          "never: no warning (%d):\n%s" % (p.returncode, p.stdout[-1000:]))
+    with open(os.path.join(out, "manifest.json")) as f:
+        m = json.load(f)
     check(m["timing"] == {"mode": "functional", "timed_from": "stats-reset", "switched": False}, "never: %s" % m["timing"])
+    check(m["warnings"] >= 1, "never: the warning is not counted (%s)" % m["warnings"])
 
     # Bad values.
     for sets, message in [(["harts.timing=fast"], "harts.timing: 'fast' is not a timing mode (timed or functional)"),
