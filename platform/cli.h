@@ -1,6 +1,7 @@
 // Shared pieces of the `accel-vp` command line: global options and platform
 // construction. Each subcommand lives in its own cli_*.cpp file.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ extern const CLI::Validator kNonEmpty;
 // Applies logging options and presets, then elaborates the platform. Throws
 // ParamError for bad configuration (unknown names, wrong types, overlaps).
 std::unique_ptr<Platform> make_platform(CliContext& ctx);
+// The same into `p`, with what `extend` builds beside the platform (the host
+// system of `boot --system host`), so that presets and --set reach its
+// parameters too; the caller keeps what it builds alive no longer than `p`.
+void make_platform(CliContext& ctx, std::unique_ptr<Platform>& p, const std::function<void(Platform&)>& extend);
 
 void add_run_command(CLI::App& app, CliContext& ctx);
 void add_info_command(CLI::App& app, CliContext& ctx);

@@ -15,16 +15,25 @@ namespace avp {
 
 namespace {
 
-// The machine of --system: the accelerator's own harts, or a host system
-// built beside the accelerator (`host` holds it).
-BootMachine machine_of(const std::string& system, unsigned harts, Platform& p, std::unique_ptr<HostSystem>& host) {
-  if (system == "accelerator") return accelerator_machine(p);
-  if (harts == 0 || harts > Platform::kMaxHarts)
-    throw std::runtime_error("--harts " + std::to_string(harts) + ": the host system has 1 to " +
-                             std::to_string(Platform::kMaxHarts) + " harts");
-  host = std::make_unique<HostSystem>("host_system", p, harts);
-  return host->machine();
+// The host system of `--system host` with `harts` harts, built beside the
+// accelerator while the platform is elaborated (its parameters take presets
+// and --set); nothing for `--system accelerator`.
+std::function<void(Platform&)> host_system_of(const std::string& system, unsigned harts,
+                                              std::unique_ptr<HostSystem>& host) {
+  if (system != "host") return {};
+  return [harts, &host](Platform& p) { host = std::make_unique<HostSystem>("host_system", p, harts); };
 }
+
+// --harts of the host system: checked before anything is built.
+bool host_harts_ok(const std::string& system, unsigned harts, const char* command, CliContext& ctx) {
+  if (system != "host" || (harts >= 1 && harts <= Platform::kMaxHarts)) return true;
+  std::cerr << "accel-vp: " << command << ": --harts " << harts << ": the host system has 1 to "
+            << Platform::kMaxHarts << " harts\n";
+  ctx.exit_code = 2;
+  return false;
+}
+
+BootMachine machine_of(Platform& p, HostSystem* host) { return host ? host->machine() : accelerator_machine(p); }
 
 const std::vector<std::string> kSystems = {"accelerator", "host"};
 
@@ -49,16 +58,11 @@ void add_boot_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--bootargs", o->bootargs, "chosen/bootargs of the generated device tree");
   cmd->add_option("--uart", o->uart, "UART connection: stdio (default), tcp:PORT or pty");
   cmd->callback([&ctx, o, system] {
-    auto platform = make_platform(ctx);
-    std::unique_ptr<HostSystem> host;
-    std::unique_ptr<BootMachine> machine;
-    try {
-      machine = std::make_unique<BootMachine>(machine_of(*system, o->harts, *platform, host));
-    } catch (const std::exception& e) {
-      std::cerr << "accel-vp: boot: " << e.what() << "\n";
-      ctx.exit_code = 2;
-      return;
-    }
+    if (!host_harts_ok(*system, o->harts, "boot", ctx)) return;
+    std::unique_ptr<Platform> platform;
+    std::unique_ptr<HostSystem> host;  // goes before the platform it is built beside
+    make_platform(ctx, platform, host_system_of(*system, o->harts, host));
+    auto machine = std::make_unique<BootMachine>(machine_of(*platform, host.get()));
     ctx.session.quiet = false;
     ctx.session.uart_on_stdio = o->uart == "stdio";
     RunResult r = run_session(*platform, ctx.session, "boot:" + o->firmware, [o, &machine](Platform&) { return run_boot(*machine, *o); });
@@ -75,10 +79,12 @@ void add_boot_command(CLI::App& app, CliContext& ctx) {
   dtb->add_option("--bootargs", *bootargs, "chosen/bootargs");
   dtb->add_option("--system", *dtb_system, "whose tree: accelerator (default) or host")->check(CLI::IsMember(kSystems));
   dtb->callback([&ctx, out, harts, bootargs, dtb_system] {
-    auto platform = make_platform(ctx);
+    if (!host_harts_ok(*dtb_system, *harts, "dtb", ctx)) return;
+    std::unique_ptr<Platform> platform;
+    std::unique_ptr<HostSystem> host;  // goes before the platform it is built beside
+    make_platform(ctx, platform, host_system_of(*dtb_system, *harts, host));
     try {
-      std::unique_ptr<HostSystem> host;
-      const BootMachine machine = machine_of(*dtb_system, *harts, *platform, host);
+      const BootMachine machine = machine_of(*platform, host.get());
       DeviceTreeOptions t;
       t.harts = *harts;
       t.bootargs = *bootargs;

@@ -20,6 +20,12 @@ namespace avp {
 const CLI::Validator kNonEmpty([](std::string& s) { return s.empty() ? std::string("an empty name") : std::string(); }, "NAME");
 
 std::unique_ptr<Platform> make_platform(CliContext& ctx) {
+  std::unique_ptr<Platform> p;
+  make_platform(ctx, p, {});
+  return p;
+}
+
+void make_platform(CliContext& ctx, std::unique_ptr<Platform>& p, const std::function<void(Platform&)>& extend) {
   install_log_handler();
   set_default_log_level(ctx.verbosity >= 3 ? Level::Trace : ctx.verbosity == 2 ? Level::Debug
                                            : ctx.verbosity == 1 ? Level::Info : Level::Warn);
@@ -31,9 +37,9 @@ std::unique_ptr<Platform> make_platform(CliContext& ctx) {
   ParamRegistry& reg = ParamRegistry::instance();
   reg.collect_errors();
   load_presets(ctx.session);
-  std::unique_ptr<Platform> p;
   try {
     p = std::make_unique<Platform>();
+    if (extend) extend(*p);
   } catch (const ParamError& e) {
     // A derived value failed: report it with the presets it involves, after
     // the value errors collected so far (unknown names are not known yet).
@@ -47,7 +53,6 @@ std::unique_ptr<Platform> make_platform(CliContext& ctx) {
     reg.write_yaml(f);
     if (!f.flush()) throw ParamError("--dump-config " + ctx.dump_config + ": cannot write the file");
   }
-  return p;
 }
 
 // After "argument was not expected": the options of the command line that a

@@ -90,6 +90,24 @@ TEST(BootHostSystem, AHostHartReadsTheDeviceIdThroughEcam) {
   EXPECT_EQ(r.code, AVP_PCI_DEVICE_ID) << r.out;
 }
 
+// The host system is built with the platform, so presets and --set reach its
+// parameters: a slower host clock makes the same firmware take longer.
+TEST(BootHostSystem, ItsParametersTakeSet) {
+  write_words("host_ecam_set.bin", {0x300002B7u, 0x0022D303u, 0x01031313u, 0x000033B7u, 0x33338393u, 0x00736333u,
+                                    0x001002B7u, 0x0062A023u, 0x0000006Fu});
+  const auto fast = run_accel_vp("-o host_set_fast boot --system host --firmware host_ecam_set.bin");
+  const auto slow =
+      run_accel_vp("-o host_set_slow --set host_system.harts.clock_period=5ns boot --system host --firmware host_ecam_set.bin");
+  ASSERT_EQ(fast.code, AVP_PCI_DEVICE_ID) << fast.out;
+  ASSERT_EQ(slow.code, AVP_PCI_DEVICE_ID) << slow.out;
+  const auto ns = [](const std::string& dir) {
+    return avp_test::read_json(dir + "/manifest.json")["simulated_time_ns"].get<double>();
+  };
+  EXPECT_GT(ns("host_set_slow"), ns("host_set_fast"));
+  expect_error("--set host_system.harts.no_such_parameter=1 boot --system host --firmware host_ecam_set.bin",
+               "unknown parameter 'host_system.harts.no_such_parameter'");
+}
+
 TEST(BootHostSystem, BadUsesAreErrors) {
   write_words("host_bad.bin", {0x0000006Fu});
   expect_error("boot --system host --harts 0 --firmware host_bad.bin", "--harts 0: the host system has 1 to 1024 harts");
