@@ -335,6 +335,42 @@ static int unreadable(const volatile uint8_t *p) {
   return WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV;
 }
 
+/* Runs `program` with `arg` in a child process, another program of the
+ * server (a session of its own); the value it leaves in *got comes back. Its
+ * exit status (0 when its checks passed) must be 0. */
+static uint64_t in_another_program(int (*program)(uint64_t arg, uint64_t *got), uint64_t arg) {
+  int p[2];
+  CHECK(pipe(p) == 0);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    uint64_t got = 0;
+    const int status = program(arg, &got);
+    if (write(p[1], &got, sizeof got) != sizeof got) _exit(100);
+    _exit(status);
+  }
+  uint64_t got = 0;
+  CHECK(read(p[0], &got, sizeof got) == sizeof got);
+  int st;
+  CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  close(p[0]);
+  close(p[1]);
+  return got;
+}
+
+/* Another program's host memory block: its own, and the first program's
+ * block (at `mine`) not mapped. */
+static int map_another_host_block(uint64_t mine, uint64_t *theirs) {
+  avp_host *h = avp_host_connect(NULL);
+  if (!h) return 2;
+  uint8_t *other = avp_host_alloc(h, 4096, 0, theirs);
+  if (!other || *theirs == mine) return 3;
+  memset(other, 0xC3, 4096);
+  if (avp_host_ptr(h, mine, 1) != NULL || errno != EFAULT) return 4;
+  if (!unreadable(other - *theirs + mine)) return 5; /* the first program's block */
+  return 0;
+}
+
 /* Host memory as an operating system shares it: a program maps only the
  * blocks it was given. Another program's block, an Acceldev buffer of
  * another program and everything the server keeps (the driver's page tables
@@ -355,31 +391,24 @@ static void programs_map_only_their_own_memory(void) {
   CHECK(avp_host_ptr(h, 0, 4) == NULL && errno == EFAULT);
   CHECK(unreadable(view)); /* the driver's first allocations (context configurations) */
 
-  int p[2];
-  CHECK(pipe(p) == 0);
-  pid_t pid = fork();
-  CHECK(pid >= 0);
-  if (pid == 0) {
-    avp_host *h2 = avp_host_connect(NULL);
-    if (!h2) _exit(2);
-    uint64_t theirs = 0;
-    uint8_t *other = avp_host_alloc(h2, 4096, 0, &theirs);
-    if (!other || theirs == mine) _exit(3);
-    memset(other, 0xC3, 4096);
-    if (avp_host_ptr(h2, mine, 1) != NULL || errno != EFAULT) _exit(4);
-    if (!unreadable(other - theirs + mine)) _exit(5); /* the first program's block */
-    if (write(p[1], &theirs, sizeof theirs) != sizeof theirs) _exit(6);
-    _exit(0);
-  }
-  uint64_t theirs = 0;
-  CHECK(read(p[0], &theirs, sizeof theirs) == sizeof theirs);
-  int st;
-  CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
-  close(p[0]);
-  close(p[1]);
+  const uint64_t theirs = in_another_program(map_another_host_block, mine);
   CHECK(unreadable(view + theirs)); /* and the other way round */
   for (int i = 0; i < 3 * 4096; ++i) CHECK(block[i] == 0x5A);
   avp_host_disconnect(h);
+}
+
+/* Another program's DRAM block: its own, and the first program's block (at
+ * `mine`) not mapped. */
+static int map_another_dram_block(uint64_t mine, uint64_t *theirs) {
+  avp_host *h = avp_host_connect(NULL);
+  avp_device *d = h ? avp_device_open(h) : NULL;
+  if (!d) return 2;
+  *theirs = avp_device_alloc(d, 4096, 0);
+  uint8_t *q = *theirs ? avp_device_ptr(d, *theirs, 4096) : NULL;
+  if (!q) return 3;
+  if (avp_device_ptr(d, mine, 1) != NULL || errno != EFAULT) return 4;
+  if (!unreadable(q - *theirs + mine)) return 5; /* the first program's block */
+  return 0;
 }
 
 /* Device DRAM likewise: a program maps only its own DRAM blocks (whole
@@ -400,28 +429,7 @@ static void programs_map_only_their_own_dram(void) {
   uint8_t back[16];
   CHECK(avp_device_read(b, mine + 4080, back, sizeof back) == 0 && back[0] == 0x77 && back[15] == 0x77);
 
-  int fds[2];
-  CHECK(pipe(fds) == 0);
-  pid_t pid = fork();
-  CHECK(pid >= 0);
-  if (pid == 0) {
-    avp_host *h2 = avp_host_connect(NULL);
-    avp_device *c = h2 ? avp_device_open(h2) : NULL;
-    if (!c) _exit(2);
-    const uint64_t theirs = avp_device_alloc(c, 4096, 0);
-    uint8_t *q = theirs ? avp_device_ptr(c, theirs, 4096) : NULL;
-    if (!q) _exit(3);
-    if (avp_device_ptr(c, mine, 1) != NULL || errno != EFAULT) _exit(4);
-    if (!unreadable(q - theirs + mine)) _exit(5); /* the first program's block */
-    if (write(fds[1], &theirs, sizeof theirs) != sizeof theirs) _exit(6);
-    _exit(0);
-  }
-  uint64_t theirs = 0;
-  CHECK(read(fds[0], &theirs, sizeof theirs) == sizeof theirs);
-  int st;
-  CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
-  close(fds[0]);
-  close(fds[1]);
+  const uint64_t theirs = in_another_program(map_another_dram_block, mine);
   CHECK(unreadable(p - mine + theirs)); /* and the other way round */
   CHECK(avp_device_free(b, mine) == 0);
   CHECK(avp_device_ptr(a, mine, 1) == NULL && errno == EFAULT);
@@ -429,6 +437,18 @@ static void programs_map_only_their_own_dram(void) {
   avp_device_close(a);
   avp_device_close(b);
   avp_host_disconnect(h);
+}
+
+/* Another program's 1 MiB of DRAM, and the first program's block (at
+ * `theirs`) not its to free; its block goes when it exits. */
+static int allocate_in_another_program(uint64_t theirs, uint64_t *mine) {
+  avp_host *h = avp_host_connect(NULL);
+  avp_device *d = h ? avp_device_open(h) : NULL;
+  if (!d) return 2;
+  *mine = avp_device_alloc(d, 1 << 20, 4096);
+  errno = 0;
+  if (avp_device_free(d, theirs) == 0 || errno != EINVAL) return 4; /* not its block */
+  return 0;
 }
 
 /* Device DRAM comes from one allocator in the server: two handles, another
@@ -444,24 +464,7 @@ static void one_dram_allocator(void) {
   s[1] = (struct span){avp_device_alloc(b, 1 << 20, 4096), 1 << 20};
   CHECK(s[0].start && s[1].start && !overlap(s, 2));
 
-  int p[2];
-  CHECK(pipe(p) == 0);
-  pid_t pid = fork();
-  CHECK(pid >= 0);
-  if (pid == 0) {
-    avp_host *h2 = avp_host_connect(NULL);
-    avp_device *c = h2 ? avp_device_open(h2) : NULL;
-    if (!c) _exit(2);
-    uint64_t mine = avp_device_alloc(c, 1 << 20, 4096);
-    if (write(p[1], &mine, sizeof mine) != sizeof mine) _exit(3);
-    errno = 0;
-    if (avp_device_free(c, s[0].start) == 0 || errno != EINVAL) _exit(4); /* not its block */
-    _exit(0); /* its block goes with it */
-  }
-  uint64_t theirs = 0;
-  CHECK(read(p[0], &theirs, sizeof theirs) == sizeof theirs);
-  int st;
-  CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  const uint64_t theirs = in_another_program(allocate_in_another_program, s[0].start);
   struct span three[3] = {s[0], s[1], {theirs, 1 << 20}};
   CHECK(theirs && !overlap(three, 3));
 
