@@ -5,6 +5,7 @@
 #include "harts/perf_regs.h"
 #include "sysdev/host_system_map.h"
 #include "sysdev/sysdev_regs.h"
+#include "system_devices.h"
 
 namespace avp {
 
@@ -39,12 +40,8 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
   bus.init.bind(pcie.ecam);
   bus.init.bind(pcie.mmio);
 
-  auto hart_irq = [this](unsigned hart, unsigned irq, bool level) { harts.hart(hart).set_interrupt(irq, level); };
-  clint.irq = hart_irq;
-  plic.irq = hart_irq;
-  uart.irq = [this](bool level) { plic.set_source(AVP_UART_PLIC_SOURCE, level); };
+  connect_system_devices(harts, clint, plic, uart);
   device.host.intx_line = [this](bool level) { plic.set_source(AVP_HOST_PCI_INTA_SOURCE, level); };
-  harts.time_source = [this](const sc_core::sc_time& t) { return clint.mtime_at(t); };
   harts.bind_bus(bus.targ);
   loader.socket.bind(bus.targ);
   device_.add_hart_cluster(&harts);

@@ -13,6 +13,7 @@
 #include "harts/xintf.h"
 #include "pcie/bar0_regs.h"
 #include "decoder_factory.h"
+#include "system_devices.h"
 
 namespace avp {
 
@@ -198,11 +199,7 @@ Platform::Platform()
   bus.init.bind(plic.socket);
   bus.init.bind(uart.socket);
   bus.init.bind(poweroff.socket);
-  auto hart_irq = [this](unsigned hart, unsigned irq, bool level) { harts.hart(hart).set_interrupt(irq, level); };
-  clint.irq = hart_irq;
-  plic.irq = hart_irq;
-  uart.irq = [this](bool level) { plic.set_source(AVP_UART_PLIC_SOURCE, level); };
-  harts.time_source = [this](const sc_core::sc_time& t) { return clint.mtime_at(t); };
+  connect_system_devices(harts, clint, plic, uart);
   device_port.socket.bind(bus.targ);
   harts.bind_bus(bus.targ);
   windows.init.bind(bus.targ);
