@@ -1,7 +1,5 @@
 #include "host_system.h"
 
-#include <stdexcept>
-
 #include "harts/perf_regs.h"
 #include "sysdev/host_system_map.h"
 #include "sysdev/sysdev_regs.h"
@@ -21,7 +19,7 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
       pcie("pcie", device.host, device.endpoint->config_space()),
       device_(device),
       dram_(device.host.host_mem) {
-  bus.map(bus.add_port("dram"), "dram", AVP_HOST_DRAM_BASE, dram_.size());
+  bus.map(bus.add_port("dram"), "dram", dram_base(), dram_.size());
   bus.map(bus.add_port("clint"), "clint", AVP_HOST_CLINT_BASE, AVP_CLINT_SIZE);
   bus.map(bus.add_port("plic"), "plic", AVP_HOST_PLIC_BASE, AVP_PLIC_SIZE);
   bus.map(bus.add_port("uart"), "uart", AVP_HOST_UART_BASE, AVP_UART_SIZE);
@@ -50,12 +48,6 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
 HostSystem::~HostSystem() {
   device_.remove_hart_cluster(&harts);
   device_.host.intx_line = nullptr;
-}
-
-uint64_t HostSystem::dram_base() const {
-  for (const auto& r : bus.ranges())
-    if (r.name == "dram") return r.base;
-  throw std::logic_error("the host system's address map has no dram");
 }
 
 bool HostSystem::is_memory(uint64_t addr, uint64_t size) const {

@@ -10,6 +10,7 @@
 #include "harts/hart_cluster.h"
 #include "interconnect/router.h"
 #include "pcie/ecam_host_bridge.h"
+#include "sysdev/host_system_map.h"
 #include "platform.h"
 #include "sysdev/clint.h"
 #include "sysdev/plic.h"
@@ -35,7 +36,7 @@ class HostSystem : public sc_core::sc_module {
 
   BootMachine machine();
   bool is_memory(uint64_t addr, uint64_t size) const;
-  uint64_t dram_base() const;  // CPU address of host memory's byte 0 (PCI bus address 0)
+  uint64_t dram_base() const { return AVP_HOST_DRAM_BASE; }  // CPU address of host memory's byte 0 (PCI bus address 0)
 
  private:
   Platform& device_;
