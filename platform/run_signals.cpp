@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdint>
+#include <ctime>
 
 #include "base/raw_terminal.h"
 
@@ -11,12 +13,27 @@ namespace avp {
 namespace {
 
 std::atomic<int> g_stop{0};
+std::atomic<int64_t> g_stop_ns{0};  // when the first stop signal came (CLOCK_MONOTONIC)
 std::atomic<bool> g_console{false};
 std::atomic<int> g_snapshots{0};
 
+// A repeat of the first signal this soon is the same request delivered twice,
+// not a user insisting: `timeout` sends its signal to the child and then to
+// the child's process group, so the child may take both.
+constexpr int64_t kDuplicateNs = 50'000'000;
+
+int64_t monotonic_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);  // async-signal-safe
+  return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
 void on_stop(int sig) {
   int none = 0;
-  if (!g_stop.compare_exchange_strong(none, sig)) {
+  const int64_t now = monotonic_ns();
+  if (g_stop.compare_exchange_strong(none, sig)) {
+    g_stop_ns.store(now);
+  } else if (none != sig || now - g_stop_ns.load() >= kDuplicateNs) {
     // The run did not reach its next quantum (blocked, or the user insists): leave now.
     restore_terminal();  // async-signal-safe: the terminal leaves raw mode on this path too
     static const char msg[] = "\naccel-vp: interrupted again, exiting at once\n";
