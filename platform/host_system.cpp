@@ -39,7 +39,7 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
   bus.init.bind(pcie.mmio);
 
   connect_system_devices(harts, clint, plic, uart);
-  device.host.intx_line = [this](bool level) { plic.set_source(AVP_HOST_PCI_INTA_SOURCE, level); };
+  device.host.intx_line.bind([this](bool level) { plic.set_source(AVP_HOST_PCI_INTA_SOURCE, level); });
   harts.bind_bus(bus.targ);
   loader.socket.bind(bus.targ);
   device_.add_hart_cluster(&harts);
@@ -47,7 +47,7 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
 
 HostSystem::~HostSystem() {
   device_.remove_hart_cluster(&harts);
-  device_.host.intx_line = nullptr;
+  device_.host.intx_line.unbind();
 }
 
 bool HostSystem::is_memory(uint64_t addr, uint64_t size) const {

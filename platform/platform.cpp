@@ -183,7 +183,7 @@ Platform::Platform()
   ep.map_window(AcceldevEngine::kWindowStart, AcceldevEngine::kWindowEnd, acceldev->registers());
   ep.map_window(CmpHostRegisters::kWindowStart, CmpHostRegisters::kWindowEnd, cmp_host_regs.registers());
   ep.map_window(AqlProcessor::kWindowStart, AqlProcessor::kWindowEnd, aql->registers());
-  const InterruptOut::Sink intr = [&ep](uint32_t bits) { ep.raise(bits); };
+  const IntrBits::Sink intr = [&ep](uint32_t bits) { ep.raise(bits); };
   acceldev->irq.bind(intr);
   cmp.irq.bind(intr);
   aql->irq.bind(intr);
@@ -211,8 +211,8 @@ Platform::Platform()
   host.cfg_out.bind(endpoint->cfg);
   host.bar0_out.bind(endpoint->bar0);
   host.bar2_out.bind(endpoint->bar2);
-  endpoint->intx = [this](bool level) { host.intx(level); };
-  endpoint->msi = [this](uint64_t a, uint32_t d) { host.msi(a, d); };
+  endpoint->intx.bind([this](bool level) { host.intx(level); });
+  endpoint->msi.bind([this](const MsiMessage& m) { host.msi(m); });
   acceldev->attach_dma([this](uint32_t ctx) { return dma.outstanding(ctx); }, &dma.done_event());
 }
 

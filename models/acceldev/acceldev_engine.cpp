@@ -37,7 +37,7 @@ AcceldevEngine::AcceldevEngine(sc_core::sc_module_name name, HostAccess host, Cm
   dont_initialize();
 }
 
-void AcceldevEngine::raise_deferred() { irq.raise(ACCELDEV_INTR_MEM_ERROR); }
+void AcceldevEngine::raise_deferred() { irq.signal(ACCELDEV_INTR_MEM_ERROR); }
 
 void AcceldevEngine::context_fault(uint32_t ctx, sc_core::sc_time& delay) {
   context_faults_.inc();
@@ -89,7 +89,7 @@ void AcceldevEngine::feed(unsigned word, uint32_t v) {
   if (queue_.size() >= ACCELDEV_CMDS_BUFFER_SIZE) {
     feed_errors_.inc();
     AVP_LOG(log_, Warn, "command queue full: command dropped (FEED_ERROR)");
-    irq.raise(ACCELDEV_INTR_FEED_ERROR);
+    irq.signal(ACCELDEV_INTR_FEED_ERROR);
     return;
   }
   queue_.push_back(Command{{latch_[0], latch_[1], latch_[2], latch_[3], v}});
@@ -117,7 +117,7 @@ void AcceldevEngine::device_command(const Command& c, sc_core::sc_time& delay) {
     case ACCELDEV_DEVICE_CMD_TYPE_FENCE:
       LocalTime::sync(delay);
       fence_last_ = c.w[1];
-      if (fence_last_ == fence_wait_) irq.raise(ACCELDEV_INTR_FENCE_WAIT);
+      if (fence_last_ == fence_wait_) irq.signal(ACCELDEV_INTR_FENCE_WAIT);
       return;
     case ACCELDEV_DEVICE_CMD_TYPE_RUN:
     case ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT:
@@ -137,7 +137,7 @@ void AcceldevEngine::device_command(const Command& c, sc_core::sc_time& delay) {
   }
   AVP_LOG(log_, Warn, "invalid device command 0x" << std::hex << c.w[0] << " (CMD_ERROR)");
   LocalTime::sync(delay);
-  irq.raise(ACCELDEV_INTR_CMD_ERROR);
+  irq.signal(ACCELDEV_INTR_CMD_ERROR);
 }
 
 bool AcceldevEngine::context_in_error(uint32_t ctx, sc_core::sc_time& delay) {
@@ -153,7 +153,7 @@ void AcceldevEngine::mark_error(uint32_t ctx, Fault f, sc_core::sc_time& delay) 
   host_(true, config_addr(ctx) + ACCELDEV_CONFIG_STATUS, &status, 1, delay);
   context_errors_.inc();
   LocalTime::sync(delay);
-  irq.raise(f == Fault::Cmd ? ACCELDEV_INTR_CMD_ERROR : f == Fault::Slot ? ACCELDEV_INTR_SLOT_ERROR : ACCELDEV_INTR_MEM_ERROR);
+  irq.signal(f == Fault::Cmd ? ACCELDEV_INTR_CMD_ERROR : f == Fault::Slot ? ACCELDEV_INTR_SLOT_ERROR : ACCELDEV_INTR_MEM_ERROR);
 }
 
 AcceldevEngine::Fault AcceldevEngine::translate(uint64_t pt, uint64_t va, uint64_t& pa, sc_core::sc_time& delay) {
@@ -212,7 +212,7 @@ AcceldevEngine::Fault AcceldevEngine::user_command(uint32_t ctx, const uint32_t*
       const uint64_t at = config_addr(ctx) + ACCELDEV_CONFIG_FENCE_COUNTER;
       if (!read32(at, counter, delay) || !write32(at, counter + 1, delay)) return Fault::Mem;
       LocalTime::sync(delay);
-      irq.raise(ACCELDEV_INTR_USER_FENCE_WAIT);
+      irq.signal(ACCELDEV_INTR_USER_FENCE_WAIT);
       return Fault::None;
     }
     case ACCELDEV_USER_CMD_TYPE_FILL:

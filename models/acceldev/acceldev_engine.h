@@ -18,7 +18,7 @@
 #include "base/stats.h"
 #include "cmp/cmp_host_interface.h"
 #include "pcie/bar0_regs.h"
-#include "regs/interrupt_out.h"
+#include "base/interrupt_line.h"
 #include "regs/register_block.h"
 
 namespace avp {
@@ -41,7 +41,7 @@ class AcceldevEngine : public sc_core::sc_module {
   };
 
   // Acceldev's INTR bits (ACCELDEV_INTR_*), bound to the endpoint's INTR register.
-  InterruptOut irq;
+  IntrBits irq;
 
   AcceldevEngine(sc_core::sc_module_name name, HostAccess host, CmpPort cmp);
 

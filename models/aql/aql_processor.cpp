@@ -10,7 +10,7 @@
 #include "base/trace.h"
 #include "base/unit.h"
 #include "pcie/bar0_regs.h"
-#include "pcie/pcie_endpoint.h"
+#include "pcie/pcie_atomic.h"
 
 namespace avp {
 
@@ -176,7 +176,7 @@ void AqlProcessor::fail(unsigned q, QueueError e, const std::string& why) {
     host_write(inactive + offsetof(amd_signal_t, value), &v, 8);
   }
   time_.sync();
-  irq.raise(AVP_INTR_AQL_ERROR);
+  irq.signal(AVP_INTR_AQL_ERROR);
 }
 
 void AqlProcessor::thread() {
@@ -357,7 +357,7 @@ bool AqlProcessor::complete(uint64_t signal, const sc_core::sc_time& start, bool
   if (ev.mailbox && !host_write(ev.mailbox, &ev.event_id, 4)) return false;
   time_.sync();
   if (times) times->interrupt = sc_core::sc_time_stamp();
-  irq.raise(AVP_INTR_AQL_SIGNAL);
+  irq.signal(AVP_INTR_AQL_SIGNAL);
   return true;
 }
 

@@ -21,7 +21,7 @@
 #include "base/params.h"
 #include "base/stats.h"
 #include "harts/hart_control.h"
-#include "regs/interrupt_out.h"
+#include "base/interrupt_line.h"
 #include "regs/register_block.h"
 
 namespace avp {
@@ -35,7 +35,7 @@ class AqlProcessor : public sc_core::sc_module {
   Param<sc_core::sc_time> packet_latency, launch_latency, poll_interval;
 
   // AQL_SIGNAL and AQL_ERROR (AVP_INTR_*, pcie/bar0_regs.h), bound to the endpoint's INTR register.
-  InterruptOut irq;
+  IntrBits irq;
 
   // Where things are on the device bus: from the platform's one address map
   // (the bus ranges), never separate parameters that must agree with it.

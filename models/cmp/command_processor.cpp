@@ -68,7 +68,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, HartControl& ha
   SC_THREAD(thread);
 }
 
-void CommandProcessor::raise(uint32_t bits) { irq.raise(bits); }
+void CommandProcessor::raise(uint32_t bits) { irq.signal(bits); }
 
 bool CommandProcessor::submit(uint64_t addr, uint64_t size) { return submit_for(addr, size, kNoContext, nullptr); }
 

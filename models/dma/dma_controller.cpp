@@ -210,7 +210,7 @@ void DmaController::complete(Transfer& t) {
   if (t.failed) {
     errors_.inc();
     if (!(r.status & 1)) r.status = 1 | (t.id << 32);
-    irq.raise(AVP_INTR_DMA_ERROR);
+    irq.signal(AVP_INTR_DMA_ERROR);
   }
   // Ids retire in order: done_seq is the highest id with all earlier ones done.
   for (auto it = r.pending.find(r.done_seq + 1); it != r.pending.end() && it->second; it = r.pending.find(r.done_seq + 1)) {

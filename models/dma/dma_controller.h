@@ -18,7 +18,7 @@
 #include "base/stats.h"
 #include "base/unit.h"
 #include "dma/dma_regs.h"
-#include "regs/interrupt_out.h"
+#include "base/interrupt_line.h"
 #include "regs/register_block.h"
 
 namespace avp {
@@ -40,7 +40,7 @@ class DmaController : public sc_core::sc_module {
 
   // DMA_ERROR (AVP_INTR_DMA_ERROR, pcie/bar0_regs.h), raised when a transfer
   // fails; bound to the endpoint's INTR register.
-  InterruptOut irq;
+  IntrBits irq;
 
   struct Transfer {
     UnitId unit = 0;

@@ -64,9 +64,9 @@ void PcieEndpoint::raise(uint32_t bits) {
   INTR = INTR | bits;
   update_irq();
   // MSI is edge-like: one message per newly raised enabled bit.
-  if (config_.msi_enabled() && (bits & INTR_ENABLE) && msi) {
+  if (config_.msi_enabled() && (bits & INTR_ENABLE) && msi.bound()) {
     Vcd::instance().trigger(std::string(name()) + ".msi");
-    msi(config_.msi_address(), config_.msi_data());
+    msi.signal({config_.msi_address(), config_.msi_data()});
   }
 }
 
@@ -74,7 +74,7 @@ void PcieEndpoint::update_irq() {
   const bool level = (INTR & INTR_ENABLE) != 0;
   if (level != level_) {
     level_ = level;
-    if (!config_.msi_enabled() && !config_.intx_disabled() && intx) intx(level);
+    if (!config_.msi_enabled() && !config_.intx_disabled()) intx.signal(level);
   }
   record_lines();
 }

@@ -15,6 +15,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "base/interrupt_line.h"
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
@@ -22,18 +23,11 @@
 #include "pcie/context_translator.h"
 #include "pcie/config_space.h"
 #include "pcie/info_block.h"
+#include "pcie/pcie_atomic.h"
 #include "pcie/pcie_link.h"
 #include "regs/register_block.h"
 
 namespace avp {
-
-// 64-bit atomics on host memory, carried on a device-initiated transaction.
-struct PcieAtomicExtension : tlm::tlm_extension<PcieAtomicExtension> {
-  enum Op { FetchAdd, CompareSwap } op = FetchAdd;
-  uint64_t operand = 0, compare = 0;
-  tlm::tlm_extension_base* clone() const override { return new PcieAtomicExtension(*this); }
-  void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const PcieAtomicExtension&>(o); }
-};
 
 class PcieEndpoint : public sc_core::sc_module {
  public:
@@ -44,13 +38,13 @@ class PcieEndpoint : public sc_core::sc_module {
   tlm_utils::simple_target_socket<PcieEndpoint> dma;         // device-initiated accesses (host window)
   tlm_utils::simple_initiator_socket<PcieEndpoint> upstream; // to the root complex's host memory
 
-  // Interrupt output: INTx level changes, or an MSI message (address, data).
-  std::function<void(bool level)> intx;
-  std::function<void(uint64_t addr, uint32_t data)> msi;
+  // Interrupt outputs: the INTx level, or MSI messages when MSI is enabled.
+  LevelLine intx;
+  MsiLine msi;
 
   PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, const PlatformInfo& info);
 
-  // The interrupt input of every front end (InterruptOut sink): sets INTR bits
+  // The interrupt input of every front end (IntrBits sink): sets INTR bits
   // (AVP_INTR_*) and updates the interrupt output.
   void raise(uint32_t bits);
   uint32_t intr() const { return INTR; }

@@ -105,12 +105,12 @@ void PcieRootComplex::intx(bool level) {
     irq_event_.notify(sc_core::SC_ZERO_TIME);
   }
   level_ = level;
-  if (intx_line) intx_line(level);
+  intx_line.signal(level);
 }
 
-void PcieRootComplex::msi(uint64_t addr, uint32_t data) {
+void PcieRootComplex::msi(const MsiMessage& m) {
   // The MSI write lands in host memory (the interrupt controller's doorbell) after crossing the link.
-  if (host_mem.size() >= 4 && addr <= host_mem.size() - 4) host_mem.write(addr, &data, 4);  // written so as not to wrap
+  if (host_mem.size() >= 4 && m.address <= host_mem.size() - 4) host_mem.write(m.address, &m.data, 4);  // written so as not to wrap
   irqs_.inc();
   irq_event_.notify(link_.wire_time(4));
 }

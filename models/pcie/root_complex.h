@@ -12,6 +12,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "base/block_allocator.h"
+#include "base/interrupt_line.h"
 #include "base/log.h"
 #include "base/stats.h"
 #include "memory/memory.h"
@@ -42,10 +43,10 @@ class PcieRootComplex : public sc_core::sc_module, public HostPort {
 
   // Interrupts from the endpoint.
   void intx(bool level);
+  void msi(const MsiMessage& m);
   // The INTx wire into the host's interrupt controller, when the host is a
   // simulated system (the host system's PLIC); every level change.
-  std::function<void(bool level)> intx_line;
-  void msi(uint64_t addr, uint32_t data);
+  LevelLine intx_line;
   bool irq_level() const override { return level_; }
   const sc_core::sc_event& irq_event() const override { return irq_event_; }
   uint64_t interrupts() const { return irqs_.value(); }

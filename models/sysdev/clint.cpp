@@ -3,7 +3,6 @@
 #include <cstring>
 
 #include "base/local_time.h"
-#include "harts/hart_state.h"
 #include "sysdev/sysdev_regs.h"
 
 namespace avp {
@@ -13,6 +12,8 @@ Clint::Clint(sc_core::sc_module_name name, unsigned harts)
       socket("socket"),
       frequency(this, "frequency", 1'000'000'000, "mtime ticks per simulated second (the timebase-frequency of the device tree)"),
       access_latency(this, "access_latency", sc_core::sc_time(2, sc_core::SC_NS), "latency of a CLINT register access"),
+      msip(harts),
+      mtip(harts),
       mtimecmp_(harts, ~0ull),
       msip_(harts, false),
       mtip_(harts, false),
@@ -64,7 +65,7 @@ bool Clint::write32(uint64_t off, const sc_core::sc_time& now, uint32_t v) {
     if (off / 4 >= n) return false;
     const unsigned h = static_cast<unsigned>(off / 4);
     msip_[h] = v & 1;  // bits 31:1 are zero (WARL)
-    if (irq) irq(h, rv::kMSI, msip_[h]);
+    msip[h].signal(msip_[h]);
     return true;
   }
   if (off >= AVP_CLINT_MTIMECMP(0) && off < AVP_CLINT_MTIMECMP(n)) {
@@ -108,7 +109,7 @@ void Clint::update(const sc_core::sc_time& now) {
     if (level != mtip_[h]) {
       mtip_[h] = level;
       if (level) timer_irqs_.inc();
-      if (irq) irq(h, rv::kMTI, level);
+      mtip[h].signal(level);
     }
     if (!level && mtimecmp_[h] < next) next = mtimecmp_[h];
   }

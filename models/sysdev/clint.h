@@ -1,16 +1,16 @@
 // CLINT (SiFive core-local interruptor, sysdev_regs.h): per hart a software
 // interrupt bit (MSIP) and a timer compare register (MTIP while mtime >=
 // mtimecmp), and one mtime counting at `frequency` Hz of simulated time.
-// Raising or lowering a hart's MSI/MTI goes through `irq` (the platform wires
-// it to the harts). The harts' `time` CSR reads mtime (mtime_at).
+// Each hart has two level lines, `msip` and `mtip` (the platform wires them to
+// the hart's MSI and MTI). The harts' `time` CSR reads mtime (mtime_at).
 #pragma once
-#include <functional>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "base/interrupt_line.h"
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
@@ -22,7 +22,7 @@ class Clint : public sc_core::sc_module {
   tlm_utils::simple_target_socket<Clint> socket;
   Param<uint64_t> frequency;
   Param<sc_core::sc_time> access_latency;
-  std::function<void(unsigned hart, unsigned irq, bool level)> irq;
+  std::vector<LevelLine> msip, mtip;  // per hart
 
   Clint(sc_core::sc_module_name name, unsigned harts);
 

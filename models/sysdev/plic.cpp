@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "harts/hart_state.h"
 #include "sysdev/sysdev_regs.h"
 
 namespace avp {
@@ -11,6 +10,7 @@ Plic::Plic(sc_core::sc_module_name name, unsigned harts)
     : sc_module(name),
       socket("socket"),
       access_latency(this, "access_latency", sc_core::sc_time(2, sc_core::SC_NS), "latency of a PLIC register access"),
+      context(2 * harts),
       priority_(AVP_PLIC_SOURCES, 0),
       enable_(2 * harts, 0),
       threshold_(2 * harts, 0),
@@ -52,7 +52,7 @@ void Plic::update() {
     const bool level = s != 0 && priority_[s] > threshold_[c];
     if (level == line_[c]) continue;
     line_[c] = level;
-    if (irq) irq(c / 2, (c & 1) ? rv::kSEI : rv::kMEI, level);
+    context[c].signal(level);
   }
 }
 

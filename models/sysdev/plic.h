@@ -2,17 +2,18 @@
 // sources 1..AVP_PLIC_SOURCES-1 with priorities 0..7 (0 = never), two
 // contexts per hart (2h: M-mode external interrupt, 2h+1: S-mode), each with
 // an enable bit per source, a priority threshold and a claim/complete
-// register. A context's line (MEIP or SEIP of its hart, through `irq`) is high
+// register. A context's level line (`context[c]`: MEIP of hart c/2 for even c,
+// SEIP for odd c) is high
 // while an enabled source is pending with a priority above the threshold.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "base/interrupt_line.h"
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
@@ -23,7 +24,7 @@ class Plic : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Plic> socket;
   Param<sc_core::sc_time> access_latency;
-  std::function<void(unsigned hart, unsigned irq, bool level)> irq;
+  std::vector<LevelLine> context;  // 2 per hart: M-mode, S-mode external interrupt
 
   Plic(sc_core::sc_module_name name, unsigned harts);
 

@@ -69,7 +69,7 @@ void Uart16550::update_irq() {
   const bool level = !(iir() & 1);
   if (level == line_) return;
   line_ = level;
-  if (irq) irq(level);
+  irq.signal(level);
 }
 
 bool Uart16550::read(unsigned off, uint8_t& v, bool debug) {

@@ -15,6 +15,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "base/interrupt_line.h"
 #include "base/log.h"
 #include "base/params.h"
 #include "base/stats.h"
@@ -26,7 +27,7 @@ class Uart16550 : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Uart16550> socket;
   Param<sc_core::sc_time> access_latency, poll_interval;
-  std::function<void(bool level)> irq;
+  LevelLine irq;
 
   explicit Uart16550(sc_core::sc_module_name name);
   ~Uart16550() override;

@@ -53,8 +53,8 @@ struct Bench {
     cpu.ecam.bind(bridge.ecam);
     cpu.mmio.bind(bridge.mmio);
     cpu.device_dma.bind(ep.dma);
-    ep.intx = [this](bool l) { rc.intx(l); };
-    rc.intx_line = [this](bool l) { intx.push_back(l); };
+    ep.intx.bind([this](bool l) { rc.intx(l); });
+    rc.intx_line.bind([this](bool l) { intx.push_back(l); });
   }
   // Runs `body` in a SystemC thread (the bridge waits for the link).
   void run(std::function<void()> body) {

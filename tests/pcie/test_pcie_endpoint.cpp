@@ -68,7 +68,7 @@ struct Bench {
     h.dma.bind(ep.dma);
     ep.upstream.bind(host.socket);
     ep.device.bind(dram.socket);
-    ep.intx = [this](bool l) { levels.push_back(l); };
+    ep.intx.bind([this](bool l) { levels.push_back(l); });
     ep.map_window(CmpHostRegisters::kWindowStart, CmpHostRegisters::kWindowEnd, cmp_regs.registers());
     cmp.irq.bind([this](uint32_t bits) { ep.raise(bits); });
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -118,7 +118,7 @@ TEST(PcieEndpoint, ExtensionInterruptBitsDriveTheLineOnlyWhenEnabled) {
   Bench b;
   auto& bar0 = *b.h.bar0.operator->();
   b.w32(*b.h.cfg.operator->(), 0x04, 0x2);  // memory space
-  b.cmp.irq.raise(AVP_INTR_CMDBUF_DONE);
+  b.cmp.irq.signal(AVP_INTR_CMDBUF_DONE);
   EXPECT_EQ(b.r32(bar0, 0x0000), 1u << 8);
   EXPECT_TRUE(b.levels.empty());  // not enabled: the line stays low
   b.w32(bar0, 0x0004, 1u << 8);

@@ -6,7 +6,7 @@
 
 #include <systemc>
 
-#include "regs/interrupt_out.h"
+#include "base/interrupt_line.h"
 
 namespace avp {
 
@@ -41,7 +41,7 @@ class CmpHostInterface {
   virtual const sc_core::sc_event& idle_event() const = 0;
   // CMDBUF_DONE, CMP_ERROR and CMP_QUEUE_FULL (AVP_INTR_*, pcie/bar0_regs.h),
   // bound to the endpoint's INTR register.
-  InterruptOut irq;
+  IntrBits irq;
 };
 
 }  // namespace avp
