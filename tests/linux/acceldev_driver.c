@@ -73,8 +73,9 @@ static void context_reuse(void) {
   CHECK(cfd >= 0 && dfd >= 0 && slot == 0);
   uint32_t *code = map(cfd, PAGE), *w = code;
   for (int i = 0; i < 3; ++i) w = put_fence(put_fill(w, slot, 0x5A5A5A5Au, 0, PAGE));
-  w[0] = 0xF; /* an unknown user command */
-  CHECK(run_code(fds[k], cfd, 0, 4 * CMD_BYTES) == 0);
+  w = put_fence(w);
+  w[-ACCELDEV_USER_CMD_WORDS] = 0xF; /* an unknown user command instead of a fourth fence */
+  CHECK(run_to(fds[k], cfd, code, w) == 0);
   CHECK_ERRNO(wait_fence(fds[k], 4), EIO);
   munmap(code, PAGE);
   CHECK(close(cfd) == 0 && close(dfd) == 0 && close(fds[k]) == 0);
@@ -178,8 +179,9 @@ static void *sharer(void *p) {
   uint8_t *data = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
   if (code == MAP_FAILED || data == MAP_FAILED) return (void *)2;
   for (int r = 0; r < SHARED_ROUNDS; ++r) {
-    uint32_t *w = code + r * 2 * ACCELDEV_USER_CMD_WORDS;
-    if (run_to(shared_fd, cfd, w, put_fence(put_fill(w, slot, 0x01010101u * (uint32_t)(id * 16 + r), 0, PAGE)))) return (void *)3;
+    const uint32_t offset = (uint32_t)r * 2 * CMD_BYTES;
+    put_fence(put_fill(code + offset / 4, slot, 0x01010101u * (uint32_t)(id * 16 + r), 0, PAGE));
+    if (run_code(shared_fd, cfd, offset, 2 * CMD_BYTES)) return (void *)3;
   }
   /* Every thread's RUNs end with a fence: the counter reaches them all. */
   if (wait_fence(shared_fd, SHARERS * SHARED_ROUNDS)) return (void *)4;

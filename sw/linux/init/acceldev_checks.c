@@ -87,12 +87,13 @@ static int run_program(const char* name) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-void acceldev_checks(const char* pci_dev) {
+void acceldev_checks(const char* pci_dev, const char* only) {
   load_module();
   check_bound(pci_dev);
   check_node();
   for (size_t i = 0; i < sizeof programs / sizeof programs[0]; ++i) {
     const struct program* p = &programs[i];
+    if (only && strcmp(only, p->name) != 0) continue;
     const int status = run_program(p->name);
     if (p->expected_status == 0)
       check(status == 0, p->name, "exit status %d", status);

@@ -4,7 +4,8 @@
 #ifndef AVP_LINUX_ACCELDEV_CHECKS_H
 #define AVP_LINUX_ACCELDEV_CHECKS_H
 
-// `pci_dev`: the device's name under /sys/bus/pci/devices ("0000:00:00.0").
-void acceldev_checks(const char* pci_dev);
+// `pci_dev`: the device's name under /sys/bus/pci/devices ("0000:00:00.0");
+// `only`: the one program to run, or NULL for all.
+void acceldev_checks(const char* pci_dev, const char* only);
 
 #endif
