@@ -25,7 +25,8 @@ from boot_linux import OPENSBI, fail, run  # noqa: E402
 BOOTARGS = "console=ttyS0 earlycon"
 CHECKS = ["mounts", "device", "bar0", "bar2", "bar0-read"]
 DRIVER_CHECKS = ["module-load", "module-bind", "devnode", "devfile_ops", "devfile_mmap", "devfile_threads",
-                 "devfile_clients", "devfile_close_buffer", "devfile_dup_fork", "devfile_hostile", "acceldev_driver"]
+                 "devfile_clients", "devfile_close_buffer", "devfile_dup_fork", "devfile_hostile", "acceldev_driver",
+                 "module-unload"]
 
 
 def header_value(name):

@@ -1,6 +1,7 @@
 // The host system's Acceldev driver checks (acceldev_checks.h): the module
 // /lib/modules/acceldev.ko, then each program of /acceldev-tests in its own
-// process, its output on the console, its exit status checked.
+// process, its output on the console, its exit status checked; then the
+// module is unloaded.
 #define _GNU_SOURCE
 #include "acceldev_checks.h"
 
@@ -71,6 +72,16 @@ static void check_node(void) {
   check(ok, "devnode", "%s, character device %u:%u", DEVICE_NODE, major_nr, minor_nr);
 }
 
+// Every file of the driver is closed: the module unloads, its driver and node go.
+static void unload_module(void) {
+  const long rc = syscall(SYS_delete_module, "acceldev", O_NONBLOCK);
+  const int err = rc == 0 ? 0 : errno;
+  struct stat st;
+  const int gone = stat("/sys/bus/pci/drivers/acceldev", &st) != 0 && stat(DEVICE_NODE, &st) != 0;
+  check(rc == 0 && gone, "module-unload", "delete_module: %s; driver and %s %s", rc == 0 ? "done" : strerror(err),
+        DEVICE_NODE, gone ? "gone" : "still there");
+}
+
 static int run_program(const char* name) {
   char path[256];
   snprintf(path, sizeof path, TESTS_DIR "/%s", name);
@@ -101,4 +112,5 @@ void acceldev_checks(const char* pci_dev, const char* only) {
       check(status == p->expected_status, p->name, "exit status %d (expected %d: %s)", status, p->expected_status,
             p->why);
   }
+  unload_module();
 }

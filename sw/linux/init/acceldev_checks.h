@@ -1,6 +1,6 @@
 // The host system's Acceldev driver checks (docs/linux-driver.md): loads the
 // driver module, checks that it bound to the device and made /dev/acceldev0,
-// and runs the driver's test programs, one PASS/FAIL line each.
+// runs the driver's test programs, one PASS/FAIL line each, and unloads it.
 #ifndef AVP_LINUX_ACCELDEV_CHECKS_H
 #define AVP_LINUX_ACCELDEV_CHECKS_H
 
