@@ -2,7 +2,8 @@
 /* The Acceldev kernel driver (docs/linux-driver.md): what its parts share.
  * device.c: the PCI device, its command queue, fences and interrupt;
  * context.c: /dev/acceldevN, one context per open file, and its ioctls;
- * buffer.c: buffer files, their pages, page tables and mmap. */
+ * buffer.c: buffer files, their pages, page tables and mmap.
+ */
 #ifndef ACCELDEV_DRIVER_H
 #define ACCELDEV_DRIVER_H
 
@@ -29,7 +30,8 @@ struct acceldev {
 	dma_addr_t configs_dma;
 	struct ida contexts;
 	/* The feed: the FREE check and the five FEED words of one command,
-	 * driver fence numbers and contexts' last_run_fence. */
+	 * driver fence numbers and contexts' last_run_fence.
+	 */
 	struct mutex feed_lock;
 	u32 fence_seq; /* the last driver FENCE fed */
 	wait_queue_head_t wq; /* woken by every interrupt */

@@ -4,7 +4,8 @@
  * mmap(MAP_SHARED) maps. The pages belong to a second, internal file that
  * the buffer file and every mapping hold: closing the buffer's last
  * descriptor releases the buffer (it waits for the context's RUNs and
- * unbinds its slot) while mappings keep its own pages. */
+ * unbinds its slot) while mappings keep its own pages.
+ */
 #include <linux/anon_inodes.h>
 #include <linux/dma-mapping.h>
 #include <linux/file.h>
@@ -133,7 +134,8 @@ static int buffer_mmap(struct file *file, struct vm_area_struct *vma)
 
 /* Closing the last descriptor: every RUN already scheduled on the context
  * has run before the pages are let go, and a data buffer's slot is unbound
- * (behind those RUNs) and free again. */
+ * (behind those RUNs) and free again.
+ */
 static int buffer_release(struct inode *inode, struct file *file)
 {
 	struct acceldev_buffer *b = file->private_data;
@@ -217,7 +219,8 @@ static void slot_put(struct acceldev_ctx *ctx, int slot)
 }
 
 /* Nothing is left behind when it fails: the result is written before the
- * buffer is bound or its descriptor installed. */
+ * buffer is bound or its descriptor installed.
+ */
 long acceldev_buffer_create(struct acceldev_ctx *ctx, void __user *uarg)
 {
 	struct acceldev_ioctl_create_buffer arg;

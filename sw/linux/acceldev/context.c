@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /dev/acceldevN: each open file is one of the device's 255 contexts, with
  * the ioctls CREATE_BUFFER (0), RUN (1) and WAIT (3) of the original
- * acceldev.h (bare request numbers). */
+ * acceldev.h (bare request numbers).
+ */
 #include <linux/file.h>
 #include <linux/idr.h>
 #include <linux/module.h>
@@ -50,7 +51,8 @@ static int acceldev_ctx_open(struct inode *inode, struct file *file)
 
 /* The last reference (the device file or a buffer) is gone: once every RUN
  * of the context has completed, its config entry is zeroed and its id freed,
- * so nothing of it reaches a new context with the same id. */
+ * so nothing of it reaches a new context with the same id.
+ */
 static void ctx_free(struct kref *ref)
 {
 	struct acceldev_ctx *ctx = container_of(ref, struct acceldev_ctx, ref);
@@ -96,7 +98,8 @@ static long acceldev_run(struct acceldev_ctx *ctx, void __user *uarg)
 							   upper_32_bits(pt), arg.addr, arg.size };
 
 		/* The code buffer cannot be released before the RUN is queued:
-		 * f holds it, and its release waits for the RUN. */
+		 * f holds it, and its release waits for the RUN.
+		 */
 		acceldev_submit_run(ctx, w);
 	}
 	fdput(f);
@@ -104,7 +107,8 @@ static long acceldev_run(struct acceldev_ctx *ctx, void __user *uarg)
 }
 
 /* The context's error is checked first, at every wake-up; a signal ends
- * the wait with EINTR (not restarted). */
+ * the wait with EINTR (not restarted).
+ */
 static long acceldev_wait(struct acceldev_ctx *ctx, void __user *uarg)
 {
 	struct acceldev_ioctl_wait arg;

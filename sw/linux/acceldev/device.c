@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The Acceldev PCI device: probe and the start-up sequence, the command
  * queue (CMD_MANUAL_FEED with its free count), driver fences and the INTx
- * handler. */
+ * handler.
+ */
 #include <linux/dma-mapping.h>
 #include <linux/idr.h>
 #include <linux/interrupt.h>
@@ -12,7 +13,8 @@
 
 /* With this many free queue entries or fewer the driver keeps one of its
  * FENCEs queued: its FENCE_WAIT interrupt ends a wait for room even when the
- * queued commands raise none themselves. */
+ * queued commands raise none themselves.
+ */
 #define FENCE_RESERVE 32
 
 static DEFINE_IDA(acceldev_devices);
@@ -39,7 +41,8 @@ static void feed(struct acceldev *dev, const u32 w[ACCELDEV_DEVICE_CMD_WORDS])
 }
 
 /* A driver FENCE numbered after every earlier one; CMD_FENCE_WAIT always
- * holds the newest, so the newest raises FENCE_WAIT when it executes. */
+ * holds the newest, so the newest raises FENCE_WAIT when it executes.
+ */
 static u32 feed_fence(struct acceldev *dev)
 {
 	const u32 seq = ++dev->fence_seq;
@@ -97,7 +100,8 @@ void acceldev_wait_runs(struct acceldev_ctx *ctx)
 }
 
 /* Every Acceldev interrupt wakes every waiter, which checks its own condition
- * (a driver fence, a context's fence counter or error, queue room). */
+ * (a driver fence, a context's fence counter or error, queue room).
+ */
 static irqreturn_t acceldev_irq(int irq, void *data)
 {
 	struct acceldev *dev = data;
@@ -182,7 +186,8 @@ static int acceldev_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 }
 
 /* Runs only at module unload (no unbind through sysfs), when no file of the
- * driver is open: every file holds a reference to the module. */
+ * driver is open: every file holds a reference to the module.
+ */
 static void acceldev_remove(struct pci_dev *pdev)
 {
 	struct acceldev *dev = pci_get_drvdata(pdev);
