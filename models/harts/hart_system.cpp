@@ -102,9 +102,13 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
       const bool read = !(d.op == CSRRW || d.op == CSRRWI) || d.rd != 0;
       const uint64_t old = read ? csr_read(csr, d) : 0;
       if (write) {
+        // mip.SEIP reads as the PLIC's line OR the software-written bit, but
+        // only the software-written bit takes part in a CSRRS/CSRRC (privileged
+        // specification, mip): setting STIP must not latch the line into it.
+        const uint64_t base = csr == CSR_MIP ? (old & ~(1ull << kSEI)) | (seip_sw_ ? 1ull << kSEI : 0) : old;
         uint64_t v = src;
-        if (d.op == CSRRS || d.op == CSRRSI) v = old | src;
-        else if (d.op == CSRRC || d.op == CSRRCI) v = old & ~src;
+        if (d.op == CSRRS || d.op == CSRRSI) v = base | src;
+        else if (d.op == CSRRC || d.op == CSRRCI) v = base & ~src;
         if (!read) csr_read(csr, d);  // existence and permission checks
         csr_write(csr, v, d);
       }

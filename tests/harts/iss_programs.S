@@ -5,7 +5,7 @@
   .option norvc
   .text
   .globl add_one, exit42, print_hello, spin, illegal_op, xext_fallback, xcmd_lun0, hartinfo
-  .globl priv_delegation, wfi_interrupt
+  .globl priv_delegation, wfi_interrupt, mip_set_stip
   .globl self_modify, self_modify_linked, fence_i_add_one, lr_sc_two_harts
   .globl barriers
   .globl load_fault, fetch_fault
@@ -94,6 +94,12 @@ irq_handler:
   andi a0, a0, 0xff
   li a7, 0
   ecall                     # exit(cause)
+mip_set_stip:               # bare metal: csrs mip (STIP) as OpenSBI's timer handler does; a0 = mip after
+  li t0, 0x20
+  csrs mip, t0
+  csrr a0, mip
+  li a7, 0
+  ecall                     # exit(mip)
 self_modify:                # rewrites code it has executed (no fence.i)
   mv t6, ra
   call smc_target

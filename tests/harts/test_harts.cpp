@@ -158,6 +158,25 @@ TEST(Harts, WfiSleepsUntilAnInterrupt) {
   EXPECT_EQ(exit.code, 3u);
 }
 
+// A CSRRS of mip while the PLIC's line holds SEIP high must not latch the
+// line into the software-written SEIP bit: once the line drops, SEIP is clear.
+TEST(Harts, CsrsOfMipLeavesTheSeipLineOut) {
+  Bench b;
+  b.p.harts.hart(0).set_interrupt(rv::kSEI, true);
+  HartLaunch l;
+  l.pc = b.img.symbols.at("mip_set_stip");
+  HartExit exit;
+  bool done = false;
+  b.p.harts.start_bare_metal(0, l, [&](const HartExit& e) { exit = e, done = true; });
+  sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  ASSERT_TRUE(done);
+  ASSERT_EQ(exit.kind, HartExitKind::Exit) << exit.describe();
+  EXPECT_EQ(exit.code & 0x220, 0x220u);  // STIP set, SEIP read as the line
+  b.p.harts.hart(0).set_interrupt(rv::kSEI, false);
+  EXPECT_EQ(b.regs().mip & (1u << rv::kSEI), 0u);
+  EXPECT_EQ(b.regs().mip & 0x20, 0x20u);
+}
+
 TEST(Harts, StoreToExecutedCodeDropsDecodedBlocks) {
   Bench b;
   ASSERT_EQ(b.run("self_modify").kind, HartExitKind::Returned);

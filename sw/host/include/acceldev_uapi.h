@@ -3,11 +3,16 @@
  * acceldev.h, so a program written for it compiles against this header and
  * runs unchanged under `accel-vp exec` (docs/host-bridge.md). The device
  * constants (ACCELDEV_NUM_BUFFERS, ACCELDEV_USER_CMD_WORDS, ...) come from
- * the register header shared with the model. */
+ * the register header shared with the model. The kernel driver
+ * (sw/linux/acceldev) includes it too. */
 #ifndef ACCELDEV_UAPI_H
 #define ACCELDEV_UAPI_H
 
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
 #include <stdint.h>
+#endif
 
 #include "bar0_regs.h"
 

@@ -5,7 +5,9 @@
 // platform information block in BAR0 from user space (mmap of sysfs's
 // resource0) and powers off with the failure count as the exit status.
 // `fullsystem.fail=1` on the kernel command line makes the id check expect
-// another device id: the negative control.
+// another device id: the negative control. `fullsystem.acceldev=1` then
+// loads the Acceldev driver and runs its test programs (acceldev_checks.h),
+// `fullsystem.acceldev=NAME` only program NAME.
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "acceldev_checks.h"
 #include "checks.h"
 #include "pcie/bar0_regs.h"
 
@@ -120,6 +123,12 @@ int main(void) {
           "bar2", "0x%" PRIx64 " size 0x%" PRIx64 " flags 0x%" PRIx64 ": assigned, 64-bit prefetchable memory, aligned",
           b2->start, s2, b2->flags);
     check_bar0_read(found, s2);
+    const char* acceldev = strstr(cmdline, "fullsystem.acceldev=");
+    if (acceldev) {  // =1: every driver test program, =NAME: that one
+      char only[64] = "";
+      sscanf(acceldev + strlen("fullsystem.acceldev="), "%63s", only);
+      acceldev_checks(found, strcmp(only, "1") ? only : NULL);
+    }
   }
   finish_and_power_off();
   return 0;
