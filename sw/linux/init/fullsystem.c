@@ -5,7 +5,8 @@
 // platform information block in BAR0 from user space (mmap of sysfs's
 // resource0) and powers off with the failure count as the exit status.
 // `fullsystem.fail=1` on the kernel command line makes the id check expect
-// another device id: the negative control.
+// another device id: the negative control. `fullsystem.run=PATH[,ARG...]`
+// runs a program of the initramfs as one more check (run_programs.h).
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 
 #include "checks.h"
 #include "pcie/bar0_regs.h"
+#include "run_programs.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 #define RESOURCE_MEM 0x00000200ul     // IORESOURCE_MEM
@@ -121,6 +123,7 @@ int main(void) {
           b2->start, s2, b2->flags);
     check_bar0_read(found, s2);
   }
+  run_programs(cmdline);
   finish_and_power_off();
   return 0;
 }
