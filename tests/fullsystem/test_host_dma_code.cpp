@@ -18,7 +18,7 @@
 #include "sysdev/host_system_map.h"
 
 using namespace avp;
-namespace rv = avp::test::rv;
+namespace enc = avp::test::rv;
 
 namespace {
 
@@ -27,15 +27,15 @@ constexpr uint32_t s0 = 8, s1 = 9, s2 = 18, t2 = 7;
 
 uint32_t auipc(uint32_t rd, uint32_t imm20) { return imm20 << 12 | rd << 7 | 0x17; }
 uint32_t lui(uint32_t rd, uint32_t imm20) { return imm20 << 12 | rd << 7 | 0x37; }
-uint32_t jalr(uint32_t rd, uint32_t rs1) { return rv::i_type(0x67, 0, rd, rs1, 0); }
+uint32_t jalr(uint32_t rd, uint32_t rs1) { return enc::i_type(0x67, 0, rd, rs1, 0); }
 
 // At host DRAM's start: s1 = the function, s2 = the mailbox; then forever
 // a0 = func(), mailbox = a0, until a0 is 2; then it spins.
 const std::vector<uint32_t> kLoop = {
-    auipc(s0, 0), lui(rv::t1, kFunc >> 12), rv::add(s1, s0, rv::t1), rv::add(s2, s1, rv::t1),
-    jalr(rv::ra, s1), rv::sd(rv::a0, s2, 0), rv::addi(t2, rv::zero, 2), rv::bne(rv::a0, t2, -12), rv::j(0)};
-const uint32_t kReturns1[] = {rv::addi(rv::a0, rv::zero, 1), rv::ret()};
-const uint32_t kReturns2[] = {rv::addi(rv::a0, rv::zero, 2), rv::ret()};
+    auipc(s0, 0), lui(enc::t1, kFunc >> 12), enc::add(s1, s0, enc::t1), enc::add(s2, s1, enc::t1),
+    jalr(enc::ra, s1), enc::sd(enc::a0, s2, 0), enc::addi(t2, enc::zero, 2), enc::bne(enc::a0, t2, -12), enc::j(0)};
+const uint32_t kReturns1[] = {enc::addi(enc::a0, enc::zero, 1), enc::ret()};
+const uint32_t kReturns2[] = {enc::addi(enc::a0, enc::zero, 2), enc::ret()};
 
 struct HostBench {
   Platform p;
