@@ -39,7 +39,7 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
   bus.init.bind(pcie.mmio);
 
   connect_system_devices(harts, clint, plic, uart);
-  pcie.bar0_register_name = [&device](uint64_t offset) { return device.endpoint->register_name(offset); };
+  pcie.bar0_register_name = [this](uint64_t offset) { return device_.endpoint->register_name(offset); };
   pcie.intx_out = [this](bool level) { plic.set_source(AVP_HOST_PCI_INTA_SOURCE, level); };
   device.host.intx_line = [this](bool level) { pcie.intx(level); };
   // The endpoint's writes into host memory drop the host harts' decoded code there, as their own stores do.
