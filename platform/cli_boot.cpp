@@ -59,6 +59,12 @@ void add_boot_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--uart", o->uart, "UART connection: stdio (default), tcp:PORT or pty");
   cmd->callback([&ctx, o, system] {
     if (!host_harts_ok(*system, o->harts, "boot", ctx)) return;
+    if (ctx.gdb_port >= 0 || ctx.gdb_wait_first || ctx.gdb_no_wait) {
+      std::cerr << "accel-vp: boot: no GDB server for booted harts (--gdb, -g, -S, --gdb-no-wait serve run and cmdbuf; "
+                   "docs/full-system.md)\n";
+      ctx.exit_code = 2;
+      return;
+    }
     std::unique_ptr<Platform> platform;
     std::unique_ptr<HostSystem> host;  // goes before the platform it is built beside
     make_platform(ctx, platform, host_system_of(*system, o->harts, host));

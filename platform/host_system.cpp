@@ -39,7 +39,11 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
   bus.init.bind(pcie.mmio);
 
   connect_system_devices(harts, clint, plic, uart);
-  device.host.intx_line.bind([this](bool level) { plic.set_source(AVP_HOST_PCI_INTA_SOURCE, level); });
+  pcie.bar0_register_name = [this](uint64_t offset) { return device_.endpoint->register_name(offset); };
+  pcie.intx_out.bind([this](bool level) { plic.set_source(AVP_HOST_PCI_INTA_SOURCE, level); });
+  device.host.intx_line.bind([this](bool level) { pcie.intx(level); });
+  // The endpoint's writes into host memory drop the host harts' decoded code there, as their own stores do.
+  device.endpoint->host_memory_written = [this](uint64_t pa, uint64_t len) { harts.memory_written(dram_base() + pa, len); };
   harts.bind_bus(bus.targ);
   loader.socket.bind(bus.targ);
   device_.add_hart_cluster(&harts);
@@ -48,6 +52,7 @@ HostSystem::HostSystem(sc_core::sc_module_name name, Platform& device, unsigned 
 HostSystem::~HostSystem() {
   device_.remove_hart_cluster(&harts);
   device_.host.intx_line.unbind();
+  device_.endpoint->host_memory_written = nullptr;
 }
 
 bool HostSystem::is_memory(uint64_t addr, uint64_t size) const {

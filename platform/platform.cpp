@@ -285,6 +285,11 @@ uint64_t Platform::instructions_retired() const {
   return n;
 }
 
+void Platform::trace_running_harts(const sc_core::sc_time& at) const {
+  harts.trace_running(at);
+  for (const HartCluster* c : other_harts_) c->trace_running(at);
+}
+
 void Platform::remove_hart_cluster(const HartCluster* c) {
   other_harts_.erase(std::remove(other_harts_.begin(), other_harts_.end(), c), other_harts_.end());
 }

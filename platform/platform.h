@@ -115,6 +115,8 @@ class Platform {
   // simulated beside it (the host system's), for the run's summary.
   uint64_t instructions_retired() const;
   void add_hart_cluster(const HartCluster* c) { other_harts_.push_back(c); }
+  // The timeline slices of every cluster's harts still running, up to `at` (HartCluster::trace_running).
+  void trace_running_harts(const sc_core::sc_time& at) const;
   void remove_hart_cluster(const HartCluster* c);
 
  private:

@@ -231,7 +231,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
   }
   res.manifest = build_manifest(platform, opt, name, res, end);
   std::unique_ptr<TimelineDigest> timeline;
-  platform.harts.trace_running(sc_core::sc_time_stamp());  // harts still running (an interrupted run, a power-off) keep their slices
+  platform.trace_running_harts(sc_core::sc_time_stamp());  // harts still running (an interrupted run, a power-off) keep their slices
   if (Trace::instance().enabled()) timeline = std::make_unique<TimelineDigest>(Trace::instance().close(sc_core::sc_time_stamp()));
   TextTrace::instance().close();
   if (Vcd::instance().enabled()) Vcd::instance().write(opt.vcd_file);

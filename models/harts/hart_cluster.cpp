@@ -379,12 +379,19 @@ void HartCluster::mark_code(uint64_t addr, uint64_t len) {
 
 // The written granules hold no decoded code any more: every hart drops the
 // blocks with code in them (and only those).
-void HartCluster::code_written(uint64_t addr, unsigned len) {
+void HartCluster::code_written(uint64_t addr, uint64_t len) {
   const uint64_t first = addr >> kGranuleBits, last = (addr + len - 1) >> kGranuleBits;
   for (uint64_t g = first; g <= last; ++g)
     if (g < code_map_.size() * 64) code_map_[g >> 6] &= ~(1ull << (g & 63));
   code_flushes_.inc();
   for (auto& h : harts_) h->drop_code(first << kGranuleBits, (last + 1) << kGranuleBits);
+}
+
+void HartCluster::memory_written(uint64_t addr, uint64_t len) {
+  if (len == 0) return;
+  const uint64_t last = (addr + len - 1) >> kGranuleBits;
+  for (uint64_t g = addr >> kGranuleBits; g <= last; ++g)
+    if (granule_has_code(g)) return code_written(g << kGranuleBits, (last - g + 1) << kGranuleBits);
 }
 
 HartCluster::Totals HartCluster::totals() const {

@@ -120,7 +120,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     const uint64_t g = addr >> kGranuleBits;
     return granule_has_code(g) || (((addr + len - 1) >> kGranuleBits) != g && is_code(addr + len - 1, 1));
   }
-  void code_written(uint64_t addr, unsigned len);
+  void code_written(uint64_t addr, uint64_t len);
+  // Another unit (the PCIe endpoint's DMA into host memory) wrote [addr,
+  // addr + len): if decoded code is there, it goes as for a hart's store.
+  void memory_written(uint64_t addr, uint64_t len);
   // Where translated stores find whether a store leaves Hart::after_store
   // nothing to do (InlineStores: no reservations, no decoded code in its
   // granule, within one granule); the map never moves.

@@ -1,6 +1,10 @@
 #include "pcie/ecam_host_bridge.h"
 
 #include <cstring>
+#include <sstream>
+
+#include "base/trace.h"
+#include "base/unit.h"
 
 namespace avp {
 
@@ -19,6 +23,13 @@ PcieEcamBridge::PcieEcamBridge(sc_core::sc_module_name name, PcieRootComplex& rc
                      "requests") {
   ecam.register_b_transport(this, &PcieEcamBridge::ecam_b_transport);
   mmio.register_b_transport(this, &PcieEcamBridge::mmio_b_transport);
+  Trace::instance().declare(this->name());
+}
+
+void PcieEcamBridge::intx(bool level) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  Trace::instance().slice(name(), level ? "INTx asserted" : "INTx deasserted", now, now);
+  intx_out.signal(level);
 }
 
 void PcieEcamBridge::master_abort(tlm::tlm_generic_payload& gp) {
@@ -31,7 +42,29 @@ bool PcieEcamBridge::forward(int bar, tlm::tlm_generic_payload& gp, uint64_t off
   // The root complex times the request from SystemC time: the initiator's offset first.
   sc_core::wait(delay);
   delay = sc_core::SC_ZERO_TIME;
-  return rc_.access(bar, gp.is_write(), offset, gp.get_data_ptr(), gp.get_data_length());
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  const bool ok = rc_.access(bar, gp.is_write(), offset, gp.get_data_ptr(), gp.get_data_length());
+  if (Trace::instance().enabled()) trace_request(bar, gp, offset, start, ok);
+  return ok;
+}
+
+// Named "BAR0 write CB_SUBMIT", "BAR2 read", "config read 0x4"; args: the
+// offset, size, value (up to 8 bytes), initiator, and whether it completed.
+void PcieEcamBridge::trace_request(int bar, const tlm::tlm_generic_payload& gp, uint64_t offset,
+                                   const sc_core::sc_time& start, bool completed) const {
+  std::ostringstream what;
+  what << (bar < 0 ? std::string("config") : "BAR" + std::to_string(bar)) << (gp.is_write() ? " write" : " read");
+  const std::string reg = bar == 0 && bar0_register_name ? bar0_register_name(offset) : std::string();
+  if (!reg.empty()) what << " " << reg;
+  if (bar < 0) what << " 0x" << std::hex << offset;
+  nlohmann::json args = {{"offset", offset}, {"bytes", gp.get_data_length()}, {"initiator", unit_name(unit_of(gp))}};
+  if (gp.get_data_length() <= 8) {
+    uint64_t v = 0;
+    std::memcpy(&v, gp.get_data_ptr(), gp.get_data_length());
+    args["value"] = v;
+  }
+  if (!completed) args["completed"] = false;
+  Trace::instance().slice(name(), what.str(), start, sc_core::sc_time_stamp(), std::move(args));
 }
 
 void PcieEcamBridge::ecam_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

@@ -6,11 +6,17 @@
 // timed by its link (PcieRootComplex::access); the initiator's local time is
 // synced first. Master aborts (no device, a BAR address nobody claims, an
 // endpoint answering Unsupported Request) read all-ones and drop writes.
+// The timeline has a track of the bridge: the requests it forwards and the
+// INTx level changes.
 #pragma once
+#include <functional>
+#include <string>
+
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "base/interrupt_line.h"
 #include "base/log.h"
 #include "base/stats.h"
 #include "pcie/config_space.h"
@@ -26,6 +32,12 @@ class PcieEcamBridge : public sc_core::sc_module {
   // `config` is the endpoint's configuration space, whose BARs say which
   // addresses it claims.
   PcieEcamBridge(sc_core::sc_module_name name, PcieRootComplex& rc, const ConfigSpace& config);
+  // Names BAR0 offsets on the timeline (PcieEndpoint::register_name); unset: offsets only.
+  std::function<std::string(uint64_t offset)> bar0_register_name;
+  // The endpoint's INTx level on its way to the host's interrupt controller
+  // (`intx_out`), recorded on the timeline.
+  void intx(bool level);
+  LevelLine intx_out;
 
  private:
   void ecam_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -33,6 +45,9 @@ class PcieEcamBridge : public sc_core::sc_module {
   // A request through the root complex; false when it did not complete.
   bool forward(int bar, tlm::tlm_generic_payload& gp, uint64_t offset, sc_core::sc_time& delay);
   void master_abort(tlm::tlm_generic_payload& gp);
+  // A forwarded request on the timeline, from its start to its completion.
+  void trace_request(int bar, const tlm::tlm_generic_payload& gp, uint64_t offset, const sc_core::sc_time& start,
+                     bool completed) const;
 
   PcieRootComplex& rc_;
   const ConfigSpace& config_;

@@ -53,6 +53,19 @@ void PcieEndpoint::map_window(uint64_t start, uint64_t end, RegisterBlock& block
   windows_.insert(at, Window{start, end, &block});
 }
 
+std::string PcieEndpoint::register_name(uint64_t offset) const {
+  for (const Window& w : windows_) {
+    if (offset < w.start || offset >= w.end) continue;
+    for (const RegisterBase* r : w.block->registers())
+      for (unsigned i = 0; i < r->count(); ++i) {
+        const uint64_t at = r->offset() + i * r->stride();
+        if (offset >= at && offset < at + r->bytes())
+          return r->element_name(i) + (offset == at ? "" : "+" + std::to_string(offset - at));
+      }
+  }
+  return "";
+}
+
 void PcieEndpoint::reset() {
   for (const auto& f : reset_inputs_) f();
   intr_regs_.reset();
@@ -281,6 +294,7 @@ void PcieEndpoint::upstream_transport(tlm::tlm_generic_payload& gp, sc_core::sc_
       g.set_data_ptr(reinterpret_cast<unsigned char*>(&nv));
       upstream->b_transport(g, t);
       std::memcpy(gp.get_data_ptr(), &old, 8);
+      if (g.get_response_status() == tlm::TLM_OK_RESPONSE && host_memory_written) host_memory_written(g.get_address(), 8);
     }
     gp.set_response_status(g.get_response_status());
     dma_writes_.inc();
@@ -295,6 +309,8 @@ void PcieEndpoint::upstream_transport(tlm::tlm_generic_payload& gp, sc_core::sc_
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     upstream->b_transport(gp, t);
     done += t;
+    if (gp.is_write() && gp.get_response_status() == tlm::TLM_OK_RESPONSE && host_memory_written)
+      host_memory_written(gp.get_address(), len);
   }
   delay = done - now;
 }
@@ -303,7 +319,7 @@ unsigned PcieEndpoint::dma_transport_dbg(tlm::tlm_generic_payload& gp) {
   // Host memory lies across the link: harts do not cache it (base/cache_traffic.h).
   if (const CacheTrafficExtension* c = cache_traffic(gp); c && c->kind == CacheTrafficExtension::Probe) return 0;
   const uint32_t ctx = context_of(gp);
-  if (ctx == kNoContext) return upstream->transport_dbg(gp);
+  if (ctx == kNoContext) return upstream_debug(gp);
   const uint64_t addr = gp.get_address();
   std::vector<HostPiece> pieces;
   if (!translator_ || !translator_(ctx, unit_of(gp), addr, gp.get_data_length(), gp.is_write(), pieces, nullptr)) return 0;
@@ -311,11 +327,17 @@ unsigned PcieEndpoint::dma_transport_dbg(tlm::tlm_generic_payload& gp) {
   for (const HostPiece& p : pieces) {
     tlm::tlm_generic_payload g;
     prepare_payload(g, gp.get_command(), p.pa, gp.get_data_ptr() + p.offset, p.len);
-    const unsigned n = upstream->transport_dbg(g);
+    const unsigned n = upstream_debug(g);
     done += n;
     if (n != p.len) break;
   }
   return done;
+}
+
+unsigned PcieEndpoint::upstream_debug(tlm::tlm_generic_payload& gp) {
+  const unsigned n = upstream->transport_dbg(gp);
+  if (gp.is_write() && n && host_memory_written) host_memory_written(gp.get_address(), n);
+  return n;
 }
 
 }  // namespace avp

@@ -41,6 +41,10 @@ class PcieEndpoint : public sc_core::sc_module {
   // Interrupt outputs: the INTx level, or MSI messages when MSI is enabled.
   LevelLine intx;
   MsiLine msi;
+  // Every device-initiated write that reached host memory (DMA, atomics,
+  // debug writes): host physical address and length. A simulated host
+  // (docs/full-system.md) drops its harts' decoded code there.
+  std::function<void(uint64_t pa, uint64_t len)> host_memory_written;
 
   PcieEndpoint(sc_core::sc_module_name name, PcieLink& link, const PlatformInfo& info);
 
@@ -56,6 +60,9 @@ class PcieEndpoint : public sc_core::sc_module {
     RegisterBlock* block;
   };
   const std::vector<Window>& windows() const { return windows_; }
+  // The register at a BAR0 offset ("CB_SUBMIT", "CB_ADDR+4" for a 64-bit
+  // register's high half); empty where no register is.
+  std::string register_name(uint64_t offset) const;
   // What the BAR sizing handshake of configuration space reports (read by the
   // host bridge, which enumerates the device for its clients).
   const ConfigSpace& config_space() const { return config_; }
@@ -81,6 +88,7 @@ class PcieEndpoint : public sc_core::sc_module {
   unsigned bar2_transport_dbg(tlm::tlm_generic_payload& gp);
   void dma_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dma_transport_dbg(tlm::tlm_generic_payload& gp);
+  unsigned upstream_debug(tlm::tlm_generic_payload& gp);  // a debug access to host memory
   // A device access to host physical memory over the link (after the IOMMU).
   void upstream_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   bool memory_space_decodes(tlm::tlm_generic_payload& gp, const char* bar);

@@ -7,7 +7,8 @@
 // `fullsystem.fail=1` on the kernel command line makes the id check expect
 // another device id: the negative control. `fullsystem.acceldev=1` then
 // loads the Acceldev driver and runs its test programs (acceldev_checks.h),
-// `fullsystem.acceldev=NAME` only program NAME.
+// `fullsystem.acceldev=NAME` only program NAME. `fullsystem.run=PATH[,ARG...]`
+// runs a program of the initramfs as one more check (run_programs.h).
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include "acceldev_checks.h"
 #include "checks.h"
 #include "pcie/bar0_regs.h"
+#include "run_programs.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
 #define RESOURCE_MEM 0x00000200ul     // IORESOURCE_MEM
@@ -130,6 +132,7 @@ int main(void) {
       acceldev_checks(found, strcmp(only, "1") ? only : NULL);
     }
   }
+  run_programs(cmdline);
   finish_and_power_off();
   return 0;
 }
