@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "boot_machine.h"
+#include "debug/gdb_server.h"
 #include "device_tree.h"
 #include "harts/hart_cluster.h"
 #include "sysdev/htif.h"
@@ -95,7 +96,7 @@ std::pair<uint64_t, uint64_t> place_initrd(BootMachine& m, const std::string& pa
 
 }  // namespace
 
-int run_boot(BootMachine& m, const BootOptions& o) {
+int run_boot(BootMachine& m, const BootOptions& o, GdbServer* gdb) {
   uint64_t entry = 0, dtb_addr = o.dtb_addr ? o.dtb_addr : default_dtb_address(m.dram_base, m.dram_size);
   std::vector<uint8_t> dtb;
   std::map<std::string, uint64_t> symbols;
@@ -147,6 +148,9 @@ int run_boot(BootMachine& m, const BootOptions& o) {
     m.htif->put = [&](uint8_t c) { m.uart.backend_output(c); };
     m.htif->start(symbols["tohost"], symbols.count("fromhost") ? symbols["fromhost"] : symbols["tohost"] + 64);
   }
+  // The debugger connects when the first hart is about to run the firmware's
+  // entry, every image in memory (as `run --elf`).
+  if (gdb) gdb->attach_at_first_instruction();
   for (unsigned h = 0; h < o.harts; ++h) {
     HartLaunch l;
     l.pc = entry;

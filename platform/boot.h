@@ -6,6 +6,7 @@
 namespace avp {
 
 struct BootMachine;
+class GdbServer;
 
 struct BootOptions {
   std::string firmware;               // ELF, or a raw binary placed at firmware_addr
@@ -25,6 +26,6 @@ struct BootOptions {
 // waits until the firmware powers off (its exit code) or every hart has stopped
 // (1); Ctrl-C and SIGTERM stop the session as any run (130, 143). Bad options and files return 2
 // with a message on stderr.
-int run_boot(BootMachine& m, const BootOptions& o);
+int run_boot(BootMachine& m, const BootOptions& o, GdbServer* gdb = nullptr);
 
 }  // namespace avp

@@ -6,6 +6,7 @@
 
 #include "boot.h"
 #include "cli.h"
+#include "cli_gdb.h"
 #include "boot_machine.h"
 #include "device_tree.h"
 #include "host_system.h"
@@ -59,19 +60,20 @@ void add_boot_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--uart", o->uart, "UART connection: stdio (default), tcp:PORT or pty");
   cmd->callback([&ctx, o, system] {
     if (!host_harts_ok(*system, o->harts, "boot", ctx)) return;
-    if (ctx.gdb_port >= 0 || ctx.gdb_wait_first || ctx.gdb_no_wait) {
-      std::cerr << "accel-vp: boot: no GDB server for booted harts (--gdb, -g, -S, --gdb-no-wait serve run and cmdbuf; "
-                   "docs/full-system.md)\n";
-      ctx.exit_code = 2;
-      return;
-    }
     std::unique_ptr<Platform> platform;
     std::unique_ptr<HostSystem> host;  // goes before the platform it is built beside
     make_platform(ctx, platform, host_system_of(*system, o->harts, host));
     auto machine = std::make_unique<BootMachine>(machine_of(*platform, host.get()));
+    // GDB serves the booted harts: the host's with --system host.
+    std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform, o->harts, &machine->harts);
+    if (gdb) ctx.session.between_chunks = [g = gdb.get()] { g->poll_attach(); };
     ctx.session.quiet = false;
     ctx.session.uart_on_stdio = o->uart == "stdio";
-    RunResult r = run_session(*platform, ctx.session, "boot:" + o->firmware, [o, &machine](Platform&) { return run_boot(*machine, *o); });
+    RunResult r = run_session(*platform, ctx.session, "boot:" + o->firmware, [o, &machine, &gdb](Platform&) {
+      const int code = run_boot(*machine, *o, gdb.get());
+      if (gdb) gdb->finish(code);
+      return code;
+    });
     ctx.exit_code = r.exit_code;
   });
 

@@ -55,16 +55,17 @@ std::string address_map_text(const Platform& p) {
 
 }  // namespace
 
-std::unique_ptr<GdbServer> make_gdb_server(const CliContext& ctx, Platform& p, unsigned threads) {
+std::unique_ptr<GdbServer> make_gdb_server(const CliContext& ctx, Platform& p, unsigned threads, HartCluster* cluster) {
   if (ctx.gdb_wait_first && ctx.gdb_port < 0) throw CLI::ValidationError("-S", "needs --gdb PORT or -g");
   if (ctx.gdb_no_wait && ctx.gdb_port < 0) throw CLI::ValidationError("--gdb-no-wait", "needs --gdb PORT or -g");
   if (ctx.gdb_no_wait && ctx.gdb_wait_first) throw CLI::ValidationError("--gdb-no-wait", "excludes -S");
   if (ctx.gdb_port < 0) return nullptr;
-  auto gdb = std::make_unique<GdbServer>(p.harts, static_cast<unsigned>(ctx.gdb_port));
+  HartCluster& harts = cluster ? *cluster : p.harts;
+  auto gdb = std::make_unique<GdbServer>(harts, static_cast<unsigned>(ctx.gdb_port));
   if (threads) gdb->set_threads(threads);
   gdb->set_first_instruction_stop(ctx.gdb_wait_first);
   if (ctx.gdb_no_wait) gdb->attach_while_running();
-  gdb->set_monitor([&p](const std::string& command, std::string& out) {
+  gdb->set_monitor([&p, &harts](const std::string& command, std::string& out) {
     if (command == "help") {
       out = "monitor windows        the CMP memory windows (base..end -> target)\n"
             "monitor mtree          the device address map (QEMU's info mtree)\n"
@@ -80,7 +81,7 @@ std::unique_ptr<GdbServer> make_gdb_server(const CliContext& ctx, Platform& p, u
       return true;
     }
     if (command == "stats" || command.rfind("stats ", 0) == 0) {
-      p.harts.update_running_stats(sc_core::sc_time_stamp());
+      harts.update_running_stats(sc_core::sc_time_stamp());
       out = stats_text(command.size() > 6 ? command.substr(6) : "");
       return true;
     }

@@ -8,9 +8,11 @@
 
 namespace avp {
 
-// Null without --gdb/-g. `threads`: the harts GDB lists (0: all). Its
-// attach() waits for the debugger as the options ask: before anything runs,
-// or (-S) when the first hart is about to execute its first instruction.
-std::unique_ptr<GdbServer> make_gdb_server(const CliContext& ctx, Platform& p, unsigned threads = 0);
+// Null without --gdb/-g. `threads`: the harts GDB lists (0: all) of
+// `cluster` (null: the accelerator's; `boot --system host` serves the host's).
+// Its attach() waits for the debugger as the options ask: before anything
+// runs, or (-S) when the first hart is about to execute its first instruction.
+std::unique_ptr<GdbServer> make_gdb_server(const CliContext& ctx, Platform& p, unsigned threads = 0,
+                                           HartCluster* cluster = nullptr);
 
 }  // namespace avp

@@ -1,5 +1,6 @@
 #include "gdb_server.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -249,8 +250,10 @@ std::string GdbServer::handle(const gdb::Request& r, bool& resume, Resume& how) 
     case Kind::ReadMemory:
       return read_memory(current_hart(), r.number, r.length);
     case Kind::WriteMemory:
-      if (r.length && !current_hart().debug_write(r.number, r.bytes.data(), static_cast<unsigned>(r.length)))
-        return kBadAccess;
+      if (r.length) {
+        std::vector<uint8_t> b(r.bytes);
+        if (!access_memory(current_hart(), r.number, b.data(), r.length, true)) return kBadAccess;
+      }
       harts_.invalidate_icaches();  // the debugger may have written code
       return "OK";
     case Kind::InsertPoint:
@@ -330,9 +333,23 @@ bool GdbServer::write_register(Hart& h, uint64_t n, const std::vector<uint8_t>& 
   return true;
 }
 
+bool GdbServer::access_memory(Hart& h, uint64_t addr, uint8_t* data, uint64_t len, bool write) {
+  const bool virt = h.state().priv != rv::PRV_M && (h.state().satp >> 60) != 0;
+  for (uint64_t done = 0; done < len;) {
+    const uint64_t at = addr + done, n = virt ? std::min(len - done, 4096 - (at & 4095)) : len - done;
+    uint64_t pa = at;
+    std::string why;
+    if (virt && !h.debug_translate(at, pa, why)) return false;
+    if (!(write ? h.debug_write(pa, data + done, static_cast<unsigned>(n)) : h.debug_read(pa, data + done, static_cast<unsigned>(n))))
+      return false;
+    done += n;
+  }
+  return true;
+}
+
 std::string GdbServer::read_memory(Hart& h, uint64_t addr, uint64_t len) {
   std::vector<uint8_t> b(len);
-  if (len == 0 || !h.debug_read(addr, b.data(), static_cast<unsigned>(len))) return kBadAccess;
+  if (len == 0 || !access_memory(h, addr, b.data(), len, false)) return kBadAccess;
   return gdb::hex_bytes(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
 }
 

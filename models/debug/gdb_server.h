@@ -72,6 +72,10 @@ class GdbServer : public HartDebugHook {
   bool read_register(Hart& h, uint64_t n, uint64_t& v);
   bool write_register(Hart& h, uint64_t n, const std::vector<uint8_t>& value);
   std::string read_memory(Hart& h, uint64_t addr, uint64_t len);
+  // GDB's addresses are the hart's own (QEMU's rule): virtual, through satp,
+  // while the hart runs below M mode with translation on; physical otherwise.
+  // Page by page; false when a page does not translate or is not memory.
+  bool access_memory(Hart& h, uint64_t addr, uint8_t* data, uint64_t len, bool write);
   std::string xfer_features(const std::string& annex, uint64_t offset, uint64_t len);
   bool valid_thread(int64_t tid) const { return tid >= 1 && static_cast<uint64_t>(tid) <= threads_; }
   Hart& current_hart() { return harts_.hart(static_cast<unsigned>(g_thread_ - 1)); }

@@ -11,7 +11,12 @@ the same breakpoint), delete it, step to the next line, print the argument
 and the element it wrote, read code through the window, continue to the end; the
 workload must still pass.
 virtual-memory: `monitor x` through the hart's satp (gdb_paged.c).
-attach-running: `--gdb-no-wait`, a debugger attaching to a running program."""
+attach-running: `--gdb-no-wait`, a debugger attaching to a running program.
+linux-host IMAGE INITRAMFS: `boot --system host` with vmlinux in GDB: the
+host hart waits at the firmware's entry (M mode, physical addresses), a
+breakpoint at start_kernel stops it in S mode, where GDB's addresses are
+virtual (the kernel's banner read through satp); the boot then runs to the
+init's power-off."""
 import re
 import socket
 import struct
@@ -49,6 +54,7 @@ def check(out, sim_out, code, patterns, sim_pattern):
 
 
 mode, accel_vp, elf, gdb = sys.argv[1:5]
+OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf"
 if mode == "bare-metal":
     out, sim_out, code = run(accel_vp, ["run", "--elf", elf, "--harts", "8"], elf, gdb, [
         "info threads", "break compute", "continue", "next", "print n", "info registers pc", "finish",
@@ -115,6 +121,16 @@ elif mode == "virtual-memory":
         r"0x000200001000: ff fe fd fc fb fa f9 f8 f7 f6 f5 f4 f3 f2 f1 f0",
         r"virtual 0x300000000: no valid mapping \(page fault\) \(satp 0x8[0-9a-f]+\)",
         r"usage: monitor x ADDR \[LEN\]", r"\$2 = 0x[0-9a-f]+03\n", r"page_walks = 0 ", r"exited normally"], r"")
+elif mode == "linux-host":
+    image, initramfs = sys.argv[5:7]
+    out, sim_out, code = run(accel_vp, ["boot", "--system", "host", "--firmware", OPENSBI, "--kernel", image,
+                                        "--initrd", initramfs, "--bootargs", "console=ttyS0 earlycon"], elf, gdb, [
+        "info threads", "p/x $pc", "p $priv", "break start_kernel", "continue", "p $priv", "x/s (char *)&linux_banner", "x/i $pc",
+        "delete", "continue"])
+    check(out, sim_out, code, [
+        r"\* 1\s+Thread 1", r"\$1 = 0x80000000\n", r"\$2 = (prv3|3)\b", r"Breakpoint 1 at 0xffffffff8",
+        r"Breakpoint 1, 0xffffffff8[0-9a-f]+ in start_kernel", r"\$3 = (prv1|1)\b",
+        r"<linux_banner>:\s+\"Linux version 6\.1", r"=> 0xffffffff8[0-9a-f]+ <start_kernel>:", r"exited normally"], r"fullsystem: \d+ passed, 0 failed")
 elif mode == "attach-running":
     # --gdb-no-wait: the program runs at once; the server looks for a
     # debugger only between chunks of the run, so at least one chunk ran

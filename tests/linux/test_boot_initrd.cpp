@@ -114,7 +114,7 @@ TEST(BootHostSystem, BadUsesAreErrors) {
   // Host DRAM is the root complex's 1 GiB at 0x8000_0000.
   expect_error("boot --system host --firmware host_bad.bin --kernel host_bad.bin --kernel-addr 0xc0000000",
                "do not fit in memory");
-  expect_error("--gdb 0 boot --system host --firmware host_bad.bin", "no GDB server for booted harts");
+  expect_error("-S boot --system host --firmware host_bad.bin", "needs --gdb PORT or -g");
   const auto r = run_accel_vp("boot --system guest --firmware host_bad.bin");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--system"), std::string::npos) << r.out;
