@@ -12,11 +12,12 @@ and the element it wrote, read code through the window, continue to the end; the
 workload must still pass.
 virtual-memory: `monitor x` through the hart's satp (gdb_paged.c).
 attach-running: `--gdb-no-wait`, a debugger attaching to a running program.
-linux-host IMAGE INITRAMFS: `boot --system host` with vmlinux in GDB: the
-host hart waits at the firmware's entry (M mode, physical addresses), a
-breakpoint at start_kernel stops it in S mode, where GDB's addresses are
-virtual (the kernel's banner read through satp); the boot then runs to the
-init's power-off."""
+linux-boot SYSTEM HARTS IMAGE INITRAMFS: `-S boot --system SYSTEM --harts
+HARTS` with vmlinux in GDB: one thread per hart, waiting at the firmware's
+entry (M mode, physical addresses); a breakpoint at start_kernel stops the
+boot hart in S mode, where GDB's addresses are virtual (the kernel's banner,
+jiffies and the instruction at pc read through satp); the boot then runs to
+the init's power-off with status 0."""
 import re
 import socket
 import struct
@@ -121,16 +122,20 @@ elif mode == "virtual-memory":
         r"0x000200001000: ff fe fd fc fb fa f9 f8 f7 f6 f5 f4 f3 f2 f1 f0",
         r"virtual 0x300000000: no valid mapping \(page fault\) \(satp 0x8[0-9a-f]+\)",
         r"usage: monitor x ADDR \[LEN\]", r"\$2 = 0x[0-9a-f]+03\n", r"page_walks = 0 ", r"exited normally"], r"")
-elif mode == "linux-host":
-    image, initramfs = sys.argv[5:7]
-    out, sim_out, code = run(accel_vp, ["boot", "--system", "host", "--firmware", OPENSBI, "--kernel", image,
-                                        "--initrd", initramfs, "--bootargs", "console=ttyS0 earlycon"], elf, gdb, [
-        "info threads", "p/x $pc", "p $priv", "break start_kernel", "continue", "p $priv", "x/s (char *)&linux_banner", "x/i $pc",
-        "delete", "continue"])
+elif mode == "linux-boot":
+    system, harts, image, initramfs = sys.argv[5:9]
+    mode += "-" + system  # the output directory, apart for each system
+    out, sim_out, code = run(accel_vp, ["-S", "boot", "--system", system, "--harts", harts, "--firmware", OPENSBI,
+                                        "--kernel", image, "--initrd", initramfs, "--bootargs", "console=ttyS0 earlycon"],
+                             elf, gdb, [
+        "info threads", "p/x $pc", "p $priv", "break start_kernel", "continue", "p $priv", "bt",
+        "x/s (char *)&linux_banner", "x/i $pc", "p/x (unsigned long)jiffies", "delete", "continue"])
     check(out, sim_out, code, [
-        r"\* 1\s+Thread 1", r"\$1 = 0x80000000\n", r"\$2 = (prv3|3)\b", r"Breakpoint 1 at 0xffffffff8",
-        r"Breakpoint 1, 0xffffffff8[0-9a-f]+ in start_kernel", r"\$3 = (prv1|1)\b",
-        r"<linux_banner>:\s+\"Linux version 6\.1", r"=> 0xffffffff8[0-9a-f]+ <start_kernel>:", r"exited normally"], r"fullsystem: \d+ passed, 0 failed")
+        rf"\s{harts}\s+Thread {harts} \(hart {int(harts) - 1}", r"\$1 = 0x80000000\n", r"\$2 = (prv3|3)\b",
+        r"Breakpoint 1 at 0xffffffff8", r"Breakpoint 1, 0xffffffff8[0-9a-f]+ in start_kernel", r"\$3 = (prv1|1)\b",
+        r"#0\s+0xffffffff8[0-9a-f]+ in start_kernel", r"<linux_banner>:\s+\"Linux version 6\.1",
+        r"=> 0xffffffff8[0-9a-f]+ <start_kernel>:", r"\$4 = 0x[0-9a-f]+\n", r"exited normally"],
+          r"fullsystem: \d+ passed, 0 failed" if system == "host" else r"selftest: \d+ passed, 0 failed")
 elif mode == "attach-running":
     # --gdb-no-wait: the program runs at once; the server looks for a
     # debugger only between chunks of the run, so at least one chunk ran
