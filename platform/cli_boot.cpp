@@ -58,20 +58,39 @@ void add_boot_command(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--dtb-addr", o->dtb_addr, "where the device tree is placed (default: 2 MiB below the end of DRAM)");
   cmd->add_option("--bootargs", o->bootargs, "chosen/bootargs of the generated device tree");
   cmd->add_option("--uart", o->uart, "UART connection: stdio (default), tcp:PORT or pty");
-  cmd->callback([&ctx, o, system] {
+  auto gdb_device = std::make_shared<int>(-1);
+  cmd->add_option("--gdb-device", *gdb_device,
+                  "with --system host: a second GDB server, for the accelerator's harts, which a debugger may attach "
+                  "at any time (0: any free port)");
+  cmd->callback([&ctx, o, system, gdb_device] {
     if (!host_harts_ok(*system, o->harts, "boot", ctx)) return;
+    if (*gdb_device >= 0 && *system != "host") {
+      std::cerr << "accel-vp: boot: --gdb-device needs --system host (--gdb serves the accelerator's harts)\n";
+      ctx.exit_code = 2;
+      return;
+    }
     std::unique_ptr<Platform> platform;
     std::unique_ptr<HostSystem> host;  // goes before the platform it is built beside
     make_platform(ctx, platform, host_system_of(*system, o->harts, host));
     auto machine = std::make_unique<BootMachine>(machine_of(*platform, host.get()));
-    // GDB serves the booted harts: the host's with --system host.
+    // GDB serves the booted harts (the host's with --system host); --gdb-device the accelerator's beside them.
     std::unique_ptr<GdbServer> gdb = make_gdb_server(ctx, *platform, o->harts, &machine->harts);
-    if (gdb) ctx.session.between_chunks = [g = gdb.get()] { g->poll_attach(); };
+    std::unique_ptr<GdbServer> device_gdb;
+    if (*gdb_device >= 0) {
+      device_gdb = std::make_unique<GdbServer>(platform->harts, static_cast<unsigned>(*gdb_device));
+      device_gdb->attach_while_running();
+    }
+    if (gdb || device_gdb)
+      ctx.session.between_chunks = [g = gdb.get(), d = device_gdb.get()] {
+        if (g) g->poll_attach();
+        if (d) d->poll_attach();
+      };
     ctx.session.quiet = false;
     ctx.session.uart_on_stdio = o->uart == "stdio";
-    RunResult r = run_session(*platform, ctx.session, "boot:" + o->firmware, [o, &machine, &gdb](Platform&) {
+    RunResult r = run_session(*platform, ctx.session, "boot:" + o->firmware, [o, &machine, &gdb, &device_gdb](Platform&) {
       const int code = run_boot(*machine, *o, gdb.get());
       if (gdb) gdb->finish(code);
+      if (device_gdb) device_gdb->finish(code);
       return code;
     });
     ctx.exit_code = r.exit_code;

@@ -115,6 +115,7 @@ TEST(BootHostSystem, BadUsesAreErrors) {
   expect_error("boot --system host --firmware host_bad.bin --kernel host_bad.bin --kernel-addr 0xc0000000",
                "do not fit in memory");
   expect_error("-S boot --system host --firmware host_bad.bin", "needs --gdb PORT or -g");
+  expect_error("boot --gdb-device 0 --firmware host_bad.bin", "--gdb-device needs --system host");
   const auto r = run_accel_vp("boot --system guest --firmware host_bad.bin");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--system"), std::string::npos) << r.out;
