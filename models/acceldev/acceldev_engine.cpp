@@ -101,12 +101,25 @@ void AcceldevEngine::thread() {
     while (queue_.empty() || !enabled()) sc_core::wait(wake_);
     const Command c = queue_.front();
     queue_.pop_front();
+    const sc_core::sc_time begin = sc_core::sc_time_stamp();
     LocalTime time;  // the command's: decode and execution, synced when it is done
     time.add(decode_latency.get());
     time.annotate([&](sc_core::sc_time& delay) { device_command(c, delay); });
     time.sync();
     device_commands_.inc();
+    trace_command(c, begin);
   }
+}
+
+void AcceldevEngine::trace_command(const Command& c, const sc_core::sc_time& begin) const {
+  if (!Trace::instance().enabled()) return;
+  static const char* const kNames[] = {"NOP", "RUN", "BIND_SLOT", "FENCE"};
+  const uint32_t type = c.w[0] & 0xF, ctx = c.w[0] >> 4;
+  nlohmann::json args;
+  if (type == ACCELDEV_DEVICE_CMD_TYPE_RUN) args = {{"context", ctx}, {"offset", c.w[3]}, {"size", c.w[4]}};
+  if (type == ACCELDEV_DEVICE_CMD_TYPE_BIND_SLOT) args = {{"context", ctx}, {"slot", c.w[1]}};
+  if (type == ACCELDEV_DEVICE_CMD_TYPE_FENCE) args = {{"value", c.w[1]}};
+  Trace::instance().slice(name(), type < 4 ? kNames[type] : "invalid command", begin, sc_core::sc_time_stamp(), args);
 }
 
 void AcceldevEngine::device_command(const Command& c, sc_core::sc_time& delay) {

@@ -80,6 +80,8 @@ class AcceldevEngine : public sc_core::sc_module {
   void raise_deferred();
   void feed(unsigned word, uint32_t v);
   void device_command(const Command& c, sc_core::sc_time& delay);
+  // The device command's slice on the engine's timeline track (docs/reports.md), when recording.
+  void trace_command(const Command& c, const sc_core::sc_time& begin) const;
   void run(uint32_t ctx, uint64_t code_pt, uint32_t offset, uint32_t size, sc_core::sc_time& delay);
   Fault user_command(uint32_t ctx, const uint32_t* w, sc_core::sc_time& delay);
   Fault fill(uint32_t ctx, uint32_t value, uint32_t slot, uint32_t start, uint32_t len, sc_core::sc_time& delay);

@@ -11,7 +11,9 @@ usage: boot_fullsystem.py ACCEL_VP IMAGE HOST_INITRAMFS OUT_DIR MODE HARTS
        negative   fullsystem.fail=1: the device check FAILs, exit status 1
        acceldev   fullsystem.acceldev=1: also the Acceldev driver's checks
                   (docs/linux-driver.md): module loaded and bound, its
-                  device node, every test program's exit status
+                  device node, every test program's exit status, and on
+                  the run's timeline a RUN from the host's FEED writes
+                  to the INTx of its FENCE
 """
 import json
 import os
@@ -36,11 +38,33 @@ def header_value(name):
     return int(re.search(rf"#define {name} (0x[0-9a-fA-F]+)", text).group(1), 16)
 
 
+def check_driver_timeline(path):
+    """A driver RUN end to end on one time axis: the host's BAR0 writes of the
+    command's words, the engine's RUN slice, the driver's FENCE after it and
+    the INTx that wakes the waiting program."""
+    events = json.load(open(path))
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    tracks = {e["tid"]: e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    slices = sorted((e["ts"], tracks.get(e["tid"], ""), e["name"], e.get("dur", 0)) for e in events if e.get("ph") == "X")
+    for i, (ts, track, name, dur) in enumerate(slices):
+        if (track, name) != ("acceldev", "RUN"):
+            continue
+        fed = [s for s in slices[:i] if s[1] == "host_system.pcie" and s[2].startswith("BAR0 write CMD_MANUAL_FEED")]
+        fence = next((s for s in slices[i:] if s[1] == "acceldev" and s[2] == "FENCE" and s[0] >= ts + dur), None)
+        intx = fence and next((s for s in slices if s[1] == "host_system.pcie" and s[2] == "INTx asserted"
+                               and s[0] >= fence[0]), None)
+        if fed and intx:
+            return f"RUN at {ts:.3f} us ({dur:.3f} us) after the host's FEED writes, FENCE, INTx +{intx[0] - ts:.3f} us"
+    fail("no RUN on the acceldev track between the host's FEED writes and a FENCE's INTx", "")
+
+
 def main():
     vp, image, initramfs, out, mode, harts = sys.argv[1:7]
     bootargs = BOOTARGS + {"negative": " fullsystem.fail=1", "acceldev": " fullsystem.acceldev=1"}.get(mode, "")
     checks = CHECKS + (DRIVER_CHECKS if mode == "acceldev" else [])
-    code, stdout, stderr = run([vp, "--no-progress", "-o", out, "boot", "--system", "host", "--firmware", OPENSBI,
+    timeline = os.path.join(out, "timeline.json") if mode == "acceldev" else None
+    code, stdout, stderr = run([vp, "--no-progress", "-o", out] + (["--timeline", timeline] if timeline else []) +
+                               ["boot", "--system", "host", "--firmware", OPENSBI,
                                 "--kernel", image, "--initrd", initramfs, "--harts", harts, "--bootargs", bootargs])
     text = stdout.split("== accel-vp summary")[0] + stderr
     vendor, device, cls = (header_value(n) for n in ("AVP_PCI_VENDOR_ID", "AVP_PCI_DEVICE_ID", "AVP_PCI_CLASS"))
@@ -77,6 +101,8 @@ def main():
         fail(f"exit status {code}, expected {len(failing)}", text)
     manifest = json.load(open(os.path.join(out, "manifest.json")))
     print(f"OK: fullsystem {mode} on {harts} host hart(s); simulated {manifest['simulated_time_ns'] / 1e9:.3f} s")
+    if timeline:
+        print("timeline:", check_driver_timeline(timeline))
 
 
 if __name__ == "__main__":
