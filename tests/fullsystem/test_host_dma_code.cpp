@@ -8,7 +8,6 @@
 // it decoded, so the test would see a missing invalidation.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <functional>
 
 #include "host_system.h"
@@ -45,6 +44,13 @@ struct HostBench {
     p.host.host_mem.read(kMailbox, &v, 8);
     return v;
   }
+  // A bus-master write of the endpoint into host memory (from a SystemC thread).
+  bool endpoint_write(uint64_t pa, const void* data, unsigned len) {
+    p.host.cfg_write32(ConfigSpace::kCommand, ConfigSpace::kMemorySpace | ConfigSpace::kBusMaster);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    std::vector<uint8_t> bytes(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + len);
+    return p.endpoint->host_access(true, pa, bytes.data(), len, delay);
+  }
   // Starts the loop on host hart 0 and runs `body` in a SystemC thread.
   void run(const std::function<void()>& body) {
     p.host.host_mem.write(0, kLoop.data(), 4 * kLoop.size());
@@ -75,11 +81,7 @@ TEST(HostDmaCode, AnEndpointWriteOverDecodedCodeRunsTheNewCode) {
   uint64_t flushes_before = 0;
   b.run([&] {
     flushes_before = b.host.harts.totals().code_flushes;
-    b.p.host.cfg_write32(ConfigSpace::kCommand, ConfigSpace::kMemorySpace | ConfigSpace::kBusMaster);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    uint32_t code[2];
-    std::memcpy(code, kReturns2, sizeof code);
-    ASSERT_TRUE(b.p.endpoint->host_access(true, kFunc, code, sizeof code, delay));
+    ASSERT_TRUE(b.endpoint_write(kFunc, kReturns2, sizeof kReturns2));
   });
   EXPECT_EQ(b.mailbox(), 2u) << "the hart still runs the code the DMA overwrote";
   EXPECT_EQ(b.host.harts.totals().code_flushes, flushes_before + 1);
@@ -97,10 +99,8 @@ TEST(HostDmaCode, AnEndpointWriteIntoDataKeepsTheCode) {
   uint64_t flushes_before = 0;
   b.run([&] {
     flushes_before = b.host.harts.totals().code_flushes;
-    b.p.host.cfg_write32(ConfigSpace::kCommand, ConfigSpace::kMemorySpace | ConfigSpace::kBusMaster);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    uint64_t data = 7;
-    ASSERT_TRUE(b.p.endpoint->host_access(true, kMailbox + 64, &data, sizeof data, delay));
+    const uint64_t data = 7;
+    ASSERT_TRUE(b.endpoint_write(kMailbox + 64, &data, sizeof data));
   });
   EXPECT_EQ(b.mailbox(), 1u);
   EXPECT_EQ(b.host.harts.totals().code_flushes, flushes_before);
