@@ -41,11 +41,5 @@ std::vector<std::string> describe_workload_args(const Workload& w);
 void register_workload(Workload w);
 const Workload* find_workload(const std::string& name);
 std::vector<const Workload*> all_workloads();  // sorted by name
-// Registers the workloads of every part of the platform (workload_list.cpp).
-void register_all_workloads();
-void register_memcheck_workload();  // memcheck_workload.cpp
-
-// The workload `make run` runs.
-extern const char* const kDefaultWorkload;
 
 }  // namespace avp

@@ -13,7 +13,7 @@
 #include "kernel_loader.h"
 #include "pcie/bar0_regs.h"
 #include "platform.h"
-#include "example_workloads.h"
+#include "workloads.h"
 #include "workload.h"
 
 using namespace avp;

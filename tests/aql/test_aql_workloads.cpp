@@ -9,7 +9,7 @@
 
 #include "aql_bench.h"
 #include "aql_setup.h"
-#include "example_workloads.h"
+#include "workloads.h"
 #include "workload.h"
 
 using namespace avp;

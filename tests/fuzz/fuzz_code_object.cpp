@@ -1,4 +1,4 @@
-// libFuzzer target: the HSA code-object parser (sw/host/code_object*) on
+// libFuzzer target: the HSA code-object parser (platform/host_software/code_object*) on
 // arbitrary files. Every file parses or gives CodeObjectLoadError with a
 // code and a message; a parsed object's segments and kernel descriptors lie
 // inside its image and its kernel arguments inside their kernarg segment.

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""The build's layering, checked: a unit (a library of models/, rtl/ or
-platform/base) includes only its own headers, the shared layouts of
-platform/interfaces and the headers of the units it declares as link
-dependencies in its CMakeLists.txt (directly or through them), so that no
-header reaches a unit the build does not know it depends on.
+"""The build's layering, checked: a unit (a library or executable of
+models/, rtl/, platform/ or app/) includes only its own headers, the
+shared layouts of platform/interfaces and the headers of the units it
+declares as link dependencies in its CMakeLists.txt (directly or through
+them), so that no header reaches a unit the build does not know it depends
+on, and no arrow runs back up (a model into the platform, the platform into
+its workloads or the command).
 
 usage: check_layering.py ROOT       check the tree; list every violation
        check_layering.py --negative build a small tree with one undeclared
@@ -14,21 +16,29 @@ import re
 import sys
 import tempfile
 
-LIBRARY = re.compile(r"add_library\((avp_\w+)\s")
-LINKS = re.compile(r"target_link_libraries\((avp_\w+)([^)]*)\)")
+TARGET = re.compile(r"add_(?:library|executable)\((avp_\w+|accel-vp)\s")
+LINKS = re.compile(r"target_link_libraries\((avp_\w+|accel-vp)([^)]*)\)")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SOURCES = (".h", ".cpp")
+# The folders whose CMakeLists.txt declares a unit; models/* are found by glob.
+UNIT_DIRS = ("rtl", "platform/base", "platform/report", "platform", "platform/workloads", "app", "app/bridge", "platform/host_software")
+# Where a unit's include names are looked up besides the including file's folder:
+# (folder, owner: None for the shared layouts, every unit's to use).
+def include_roots(root, dirs):
+    roots = [(root / "platform/interfaces/include", None), (root / "platform/base/include", "avp_base"),
+             (root / "models", None), (root / "sw/host/include", "avp_host")]
+    return roots + [(d, lib) for lib, d in dirs.items()]
 
 
 def units(root):
-    """{library: directory} and {library: declared avp_* dependencies} of every unit."""
+    """{unit: directory} and {unit: declared avp_* dependencies} of every unit."""
     dirs, deps = {}, {}
-    lists = sorted(root.glob("models/*/CMakeLists.txt")) + [root / "rtl/CMakeLists.txt", root / "platform/base/CMakeLists.txt"]
+    lists = sorted(root.glob("models/*/CMakeLists.txt")) + [root / d / "CMakeLists.txt" for d in UNIT_DIRS]
     for cmake in lists:
         if not cmake.exists():
             continue
         text = re.sub(r"#.*", "", cmake.read_text())
-        names = LIBRARY.findall(text)
+        names = TARGET.findall(text)
         if not names:
             continue
         dirs[names[0]] = cmake.parent
@@ -48,24 +58,27 @@ def closure(lib, deps):
     return seen
 
 
-def owner(root, dirs, including_dir, name):
-    """The library whose header `name` is (None: platform/interfaces, a system header or not found)."""
-    if (including_dir / name).exists():
-        path = (including_dir / name).resolve()
-    elif (root / "platform/interfaces/include" / name).exists():
-        return None
-    elif (root / "platform/base/include" / name).exists():
-        return "avp_base"
-    elif (root / "models" / name).exists():
-        path = (root / "models" / name).resolve()
-    elif (root / "platform" / name).exists():
-        return "avp_platform"  # the assembly: never a unit's dependency
-    else:
-        return None
+def owner_of(path, dirs):
+    """The unit whose folder is the deepest one holding `path` (None: none)."""
+    best = None
     for lib, d in dirs.items():
-        if d.resolve() in path.parents:
-            return lib
-    return None
+        d = d.resolve()
+        if d in path.parents and (best is None or len(d.parts) > len(dirs[best].resolve().parts)):
+            best = lib
+    return best
+
+
+def owners(root, dirs, including_dir, name):
+    """Every unit a header `name` included from `including_dir` can be (None: a
+    shared layout, the unit's own folder or a header of no unit)."""
+    found = []
+    if (including_dir / name).exists():
+        return [None]
+    for folder, lib in include_roots(root, dirs):
+        path = folder / name
+        if path.exists():
+            found.append(owner_of(path.resolve(), dirs) if lib is None and folder.name == "models" else lib)
+    return found
 
 
 def violations(root):
@@ -75,9 +88,9 @@ def violations(root):
         allowed = closure(lib, deps) | {lib}
         for src in sorted(p for p in d.iterdir() if p.suffix in SOURCES):
             for name in INCLUDE.findall(src.read_text(errors="replace")):
-                other = owner(root, dirs, src.parent, name)
-                if other and other not in allowed:
-                    found.append(f'{src.relative_to(root)}: includes "{name}" of {other}, '
+                candidates = owners(root, dirs, src.parent, name)
+                if candidates and not any(o is None or o in allowed for o in candidates):
+                    found.append(f'{src.relative_to(root)}: includes "{name}" of {candidates[0]}, '
                                  f"which {lib} does not declare as a dependency")
     return found
 

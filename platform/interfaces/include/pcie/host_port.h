@@ -1,7 +1,7 @@
 // What host software needs of the host side of the PCIe link: configuration
 // and BAR accesses (timed by the link model, so call them from a SystemC
 // thread), the interrupt line, and host memory for its buffers. The root
-// complex (models/pcie) implements it; the host libraries in sw/host see only
+// complex (models/pcie) implements it; the host libraries in platform/host_software see only
 // this interface.
 #pragma once
 #include <cstdint>

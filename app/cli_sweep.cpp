@@ -27,6 +27,7 @@
 #include "sweep_slurm.h"
 #include "sweep_table.h"
 #include "workload.h"
+#include "workloads.h"
 
 namespace avp {
 

@@ -14,6 +14,7 @@
 #include "platform.h"
 #include "session.h"
 #include "workload.h"
+#include "workloads.h"
 
 namespace avp {
 

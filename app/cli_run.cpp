@@ -7,6 +7,7 @@
 #include "cli_gdb.h"
 #include "platform.h"
 #include "workload.h"
+#include "workloads.h"
 
 namespace avp {
 

@@ -1,5 +1,5 @@
-// Every part of the platform that ships workloads registers them here.
-#include "example_workloads.h"
+// Every workload the platform ships, registered.
+#include "workloads.h"
 #include "workload.h"
 
 namespace avp {

@@ -7,6 +7,7 @@
 #include "base/local_time.h"
 #include "platform.h"
 #include "workload.h"
+#include "workloads.h"
 
 namespace avp {
 
