@@ -14,14 +14,13 @@
 #include <iterator>
 #include <vector>
 
-#include "fake_cache_fields.h"
 #include "harts/block_translator.h"
+#include "harts/hart_hot_state.h"
 
 namespace {
 
 using namespace avp;
 using namespace avp::rv;
-using test::FakeWay;
 
 constexpr uint64_t kPc = 0x1000;
 constexpr uint64_t kBlockPs = 3000;
@@ -43,13 +42,8 @@ struct FakeHart {
   uint8_t fetch_key = 0;
   uint32_t irq = 0;  // ... and the pending interrupt flag
   // InlineEnter's: the I-cache's last line none at first (every entry calls enter).
-  uint64_t dmi_gen = 5, last_line = ~0ull, hits = 0, stall_ps = 0, pc = 0;
-  uint64_t prev_line = ~0ull;
-  const void* last_way = nullptr;
-  const void* prev_way = nullptr;
-  uint64_t clock = 0;
-  const void* ways = nullptr;
-  uint64_t way_count = 0;
+  uint64_t dmi_gen = 5, stall_ps = 0, pc = 0;
+  CacheQuickState icache;  // the I-cache's quick hits (cache_model.h), the layout the code addresses
   uint64_t tlb_inserts = 0;
   uint64_t history_pos = 0, history_mask = 7;
   const void** history_ring = nullptr;
@@ -121,7 +115,7 @@ class TranslatedChain : public ::testing::Test {
     const auto in_block = [this](const void* field) {
       return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&block_));
     };
-    const CacheFields icache = test::fake_cache_fields(hart_);
+    const CacheFields icache = hot_offsets::cache_fields(offset(&hart_.icache));
     const InlineEnter enter{offset(&hart_.dmi_gen),      offset(&hart_.time_ps),      offset(&hart_.stall_ps),
                             offset(&hart_.pc),           icache,                      offset(&hart_.history_pos),
                             offset(&hart_.history_mask), offset(&hart_.history_ring), offset(&hart_.lazy),
@@ -268,13 +262,13 @@ TEST_F(TranslatedChain, EntersWithoutTimeWhenHitsTakeNone) {
   hits_take_no_time_ = true;
   translate(0, true);
   const void* ring[8] = {};
-  hart_.last_line = 0x40;
+  hart_.icache.last_line = 0x40;
   hart_.history_ring = ring;
   run();
   EXPECT_TRUE(hart_.entered.empty());
   EXPECT_EQ(x_[1], 5u);
   EXPECT_EQ(hart_.time_ps, 5 * kBlockPs);
-  EXPECT_EQ(hart_.hits, 4u);
+  EXPECT_EQ(hart_.icache.hits, 4u);
   EXPECT_EQ(hart_.stall_ps, 0u);
 }
 
@@ -286,7 +280,7 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
   const void* ring[8] = {};
   const auto prepare = [&](uint64_t last_line) {
     fresh();
-    hart_.last_line = last_line;
+    hart_.icache.last_line = last_line;
     hart_.history_ring = ring;
   };
   prepare(0x40);
@@ -294,7 +288,7 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
   EXPECT_TRUE(hart_.entered.empty());
   EXPECT_EQ(x_[1], 5u);  // five blocks of 3000 ps, four entries of 100: 15400 ps
   EXPECT_EQ(hart_.time_ps, 5 * kBlockPs + 4 * 100);
-  EXPECT_EQ(hart_.hits, 4u);
+  EXPECT_EQ(hart_.icache.hits, 4u);
   EXPECT_EQ(hart_.stall_ps, 400u);
   EXPECT_EQ(hart_.pc, kPc);
   EXPECT_EQ(hart_.history_pos, 4u);
@@ -308,7 +302,7 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
     block_.lines = which == 2 ? 2 : 1;
     run();
     EXPECT_EQ(hart_.entered.size(), 4u);
-    EXPECT_EQ(hart_.hits, 0u);
+    EXPECT_EQ(hart_.icache.hits, 0u);
     EXPECT_EQ(hart_.history_pos, 0u);
   }
 }
@@ -318,28 +312,28 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
 TEST_F(TranslatedChain, EntersATwoLineBlockWhoseLinesWereTheLastTwo) {
   translate(0, true);
   const void* ring[8] = {};
-  FakeWay line_40, line_41;
+  CacheWay line_40, line_41;
   const auto prepare = [&](uint64_t last, uint64_t prev, uint64_t tag_prev, uint32_t lines) {
     fresh();
     hart_.history_ring = ring;
     block_.lines = lines;
     line_40 = {0x40, 1};
     line_41 = {0x41, 2};
-    hart_.last_line = last;
-    hart_.prev_line = prev;
-    hart_.last_way = last == 0x41 ? &line_41 : &line_40;
-    hart_.prev_way = last == 0x41 ? &line_40 : &line_41;
+    hart_.icache.last_line = last;
+    hart_.icache.prev_line = prev;
+    hart_.icache.last_way = last == 0x41 ? &line_41 : &line_40;
+    hart_.icache.prev_way = last == 0x41 ? &line_40 : &line_41;
     (last == 0x41 ? line_40 : line_41).tag = tag_prev;
-    hart_.clock = 2;
+    hart_.icache.clock = 2;
   };
   prepare(0x41, 0x40, 0x40, 2);
   run();
   EXPECT_TRUE(hart_.entered.empty());
-  EXPECT_EQ(hart_.hits, 8u);
+  EXPECT_EQ(hart_.icache.hits, 8u);
   EXPECT_EQ(hart_.time_ps, 5 * kBlockPs + 4 * 100);
-  EXPECT_EQ(hart_.last_line, 0x41u);
-  EXPECT_EQ(hart_.prev_line, 0x40u);
-  EXPECT_EQ(hart_.clock, 2u);
+  EXPECT_EQ(hart_.icache.last_line, 0x41u);
+  EXPECT_EQ(hart_.icache.prev_line, 0x40u);
+  EXPECT_EQ(hart_.icache.clock, 2u);
   EXPECT_EQ(hart_.history_pos, 4u);
   // Negative controls: the lines the other way round, the first line's way
   // reused, a block over three lines: enter is called.
@@ -350,7 +344,7 @@ TEST_F(TranslatedChain, EntersATwoLineBlockWhoseLinesWereTheLastTwo) {
     if (which == 2) prepare(0x41, 0x40, 0x40, 3);
     run();
     EXPECT_EQ(hart_.entered.size(), 4u);
-    EXPECT_EQ(hart_.hits, 0u);
+    EXPECT_EQ(hart_.icache.hits, 0u);
     EXPECT_EQ(hart_.history_pos, 0u);
   }
 }
@@ -367,14 +361,14 @@ TEST_F(TranslatedChain, LoopsInItsOwnCodeWhenItLinksToItself) {
     translate(0, true, loop_back);
     const TranslatedBlock plus_1 = block_.code;
     block_.code = plus_100;
-    hart_.last_line = 0x40;
+    hart_.icache.last_line = 0x40;
     hart_.history_ring = ring;
     const JitStep s = plus_1(x_, &hart_);
     EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
     EXPECT_EQ(x_[1], loop_back ? 5u : 401u);  // negative control: without loop_back, once +1, then +100 four times
     EXPECT_EQ(hart_.minstret, 10u);
     EXPECT_EQ(hart_.time_ps, 5 * kBlockPs + 4 * 100);
-    EXPECT_EQ(hart_.hits, 4u);
+    EXPECT_EQ(hart_.icache.hits, 4u);
     EXPECT_EQ(hart_.history_pos, 4u);
     EXPECT_EQ(hart_.pc, kPc);
     EXPECT_EQ(hart_.lazy, &block_);
@@ -393,7 +387,7 @@ TEST_F(TranslatedChain, OutOfLineInstructionsSeeTheRegistersOfTheLastPassWhenLoo
     SCOPED_TRACE(loop_back);
     translate(0, true, loop_back, 8);
     const void* ring[8] = {};
-    hart_.last_line = 0x40;
+    hart_.icache.last_line = 0x40;
     hart_.history_ring = ring;
     const JitStep s = run();
     EXPECT_EQ(s.status, 3 | uint64_t{kExitRetired} << 32);
@@ -412,13 +406,13 @@ TEST_F(TranslatedChain, EntersATranslatedFetchBlockWhileItsTranslationIsHeld) {
     SCOPED_TRACE(inserts);
     fresh();
     hart_.fetch_key = 1;
-    hart_.last_line = 0x40;
+    hart_.icache.last_line = 0x40;
     hart_.history_ring = ring;
     hart_.tlb_inserts = inserts;
     block_.tlb_until = 10;
     run();
     EXPECT_EQ(hart_.entered.size(), inserts < 10 ? 0u : 4u);  // negative control: 10 is not held
-    EXPECT_EQ(hart_.hits, inserts < 10 ? 4u : 0u);
+    EXPECT_EQ(hart_.icache.hits, inserts < 10 ? 4u : 0u);
     EXPECT_EQ(x_[1], 5u);
   }
 }
