@@ -6,6 +6,9 @@
 // helpers, which time and check them exactly as the loop does and never
 // throw (a trap or error is kept by the hart and reported as Trapped). The
 // hart retires, times and chains translated blocks as it does the others.
+// "The hart" the code is given and passes to the helpers is the base its
+// field offsets are from: a hart's HartHotState (hart_hot_state.h), whose
+// layout fixes them at compile time.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -45,7 +48,7 @@ struct BlockRetire {
 using TranslatedBlock = JitStep (*)(uint64_t* x, void* hart);
 
 // A cache model's fields that translated code reads and updates as
-// CacheModel's quick hits do (hit_again, hit_previous, hit_way): offsets
+// CacheQuickState's quick hits do (hit_again, hit_previous, hit_way): offsets
 // from the hart of 64-bit fields (the ways are pointers), and a way's layout.
 struct CacheFields {
   int32_t last_line, prev_line;  // the lines (address >> line bits) of the last two accesses (~0: none)

@@ -6,30 +6,31 @@ namespace avp {
 
 void CacheModel::configure(const CacheGeometry& g, const char* what) {
   g_ = g;
-  sets_ = way_count_ = 0;
+  q_.hit_ps = g.hit_ps;
+  sets_ = q_.way_count = 0;
+  q_.forget();
   if (g.size == 0) return;
   auto pow2 = [](uint64_t v) { return v && !(v & (v - 1)); };
   if (!pow2(g.line) || g.ways == 0 || g.size % (uint64_t{g.ways} * g.line) || !pow2(g.size / (uint64_t{g.ways} * g.line)))
     throw ParamError(std::string(what) + ": size / (ways x line) must be a power of two and line a power of two");
   sets_ = g.size / (uint64_t{g.ways} * g.line);
-  line_bits_ = 0;
-  while ((1u << line_bits_) < g.line) ++line_bits_;
-  ways_.assign(sets_ * g.ways, Way{});
-  way_count_ = ways_.size();
-  way_base_ = ways_.data();
-  forget();
+  q_.line_bits = 0;
+  while ((1u << q_.line_bits) < g.line) ++q_.line_bits;
+  ways_.assign(sets_ * g.ways, CacheWay{});
+  q_.way_count = ways_.size();
+  q_.ways = ways_.data();
 }
 
 uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
-  Way* set = &ways_[(block & (sets_ - 1)) * g_.ways];
-  ++clock_;
-  Way* victim = set;
+  CacheWay* set = &ways_[(block & (sets_ - 1)) * g_.ways];
+  const uint64_t clock = ++q_.clock;
+  CacheWay* victim = set;
   for (uint32_t w = 0; w < g_.ways; ++w) {
     if (set[w].tag == block) {
-      set[w].used = clock_;
+      set[w].used = clock;
       set[w].dirty |= write;
-      ++hits_;
-      remember(block, &set[w]);
+      ++q_.hits;
+      q_.remember(block, &set[w]);
       miss = false;
       return g_.hit_ps;
     }
@@ -44,8 +45,8 @@ uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
     written_back_ = victim->tag;
     t += g_.miss_ps;
   }
-  *victim = Way{block, clock_, write};
-  remember(block, victim);
+  *victim = CacheWay{block, clock, write};
+  q_.remember(block, victim);
   return t;
 }
 
@@ -57,15 +58,15 @@ uint64_t CacheModel::flush(const std::function<void(uint64_t line)>& on_writebac
       t += g_.miss_ps;
       if (on_writeback) on_writeback(w.tag);
     }
-    w = Way{};
+    w = CacheWay{};
   }
-  forget();
+  q_.forget();
   return t;
 }
 
 void CacheModel::invalidate() {
-  for (auto& w : ways_) w = Way{};
-  forget();
+  for (auto& w : ways_) w = CacheWay{};
+  q_.forget();
 }
 
 }  // namespace avp

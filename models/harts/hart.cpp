@@ -13,6 +13,7 @@ using namespace rv;
 
 Hart::Hart(sc_core::sc_module_name name, HartCluster& cluster, unsigned hart_id, unsigned core_id)
     : sc_module(name), bus("bus"), xintf("xintf"), cluster_(cluster), id_(hart_id), core_(core_id) {
+  hot_.hart = this;
   set_unit(gp_, make_unit(UnitKind::Hart, id_), core_);
   set_unit(traffic_gp_, make_unit(UnitKind::Hart, id_), core_);
   bus.register_invalidate_direct_mem_ptr(this, &Hart::invalidate_dmi);
@@ -21,18 +22,18 @@ Hart::Hart(sc_core::sc_module_name name, HartCluster& cluster, unsigned hart_id,
 }
 
 void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const HartExit&)> done) {
-  s_ = HartState{};
-  s_.pc = l.pc;
-  s_.x[1] = l.ra;
-  s_.x[2] = l.sp;
-  for (int i = 0; i < 8; ++i) s_.x[10 + i] = l.a[i];
-  s_.mstatus |= mstatus::FS & (1ull << 13);  // FP unit on (Initial) so kernels can use F/D at once
+  hot_.s = HartState{};
+  hot_.s.pc = l.pc;
+  hot_.s.x[1] = l.ra;
+  hot_.s.x[2] = l.sp;
+  for (int i = 0; i < 8; ++i) hot_.s.x[10 + i] = l.a[i];
+  hot_.s.mstatus |= mstatus::FS & (1ull << 13);  // FP unit on (Initial) so kernels can use F/D at once
   kernel_ = kernel;
   host_calls_ = !l.firmware;
-  if (seip_line_) s_.mip |= 1ull << kSEI;
+  if (seip_line_) hot_.s.mip |= 1ull << kSEI;
   update_irq_gate();
   seip_sw_ = false;
-  end_pc_ = kernel ? l.ra : 1;
+  hot_.end_pc = kernel ? l.ra : 1;
   launch_id_ = l.launch_id;
   set_context(gp_, l.context);  // every bus access of the instance carries its context
   set_context(traffic_gp_, l.context);
@@ -57,7 +58,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   }
   history_.clear();
   running_ = true;
-  stop_ = false;
+  hot_.stop = false;
   timed_out_ = false;
   deadline_ = l.deadline;
   started_ = sc_core::sc_time_stamp();
@@ -76,7 +77,7 @@ void Hart::thread() {
 
 void Hart::sync() {
   settle();
-  if (time_.ps()) time_.sync();  // the hart syncs often: no delta cycle when it is not ahead
+  if (hot_.time.ps()) hot_.time.sync();  // the hart syncs often: no delta cycle when it is not ahead
   check_deadline(sc_core::sc_time_stamp());
 }
 
@@ -85,7 +86,7 @@ void Hart::check_deadline(const sc_core::sc_time& now) {
   // time or runs on past a quantum's end (every quantum at least): the run
   // loop ends the instance.
   if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && now >= deadline_)
-    timed_out_ = block_abort_ = true;
+    timed_out_ = hot_.block_abort = true;
 }
 
 void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tval) {
@@ -94,11 +95,11 @@ void Hart::finish(HartExitKind kind, uint64_t code, uint64_t cause, uint64_t tva
   e.kind = kind;
   e.code = code;
   e.cause = cause;
-  e.pc = s_.pc;
+  e.pc = hot_.s.pc;
   e.tval = tval;
-  e.instructions = s_.minstret;
+  e.instructions = hot_.s.minstret;
   cycles_at_stop_ = clock_cycles();
-  stop_ = true;
+  hot_.stop = true;
   running_ = false;
   trace_slice(sc_core::sc_time_stamp(), e.describe());
   cluster_.hart_stopped(*this, e);
@@ -113,9 +114,9 @@ void Hart::trace_slice(const sc_core::sc_time& end, const std::string& how) cons
 }
 
 void Hart::run() {
-  time_.set_quantum(cluster_.quantum());
+  hot_.time.set_quantum(cluster_.quantum());
   parallel_ = cluster_.parallel();
-  while (!stop_) {
+  while (!hot_.stop) {
     if (parallel_ && !observed()) {
       cluster_.slices().run(*this);
       if (slice_end_ != SliceEnd::Serial) {
@@ -127,7 +128,7 @@ void Hart::run() {
       finish(HartExitKind::Timeout);
       break;
     }
-    if (s_.pc == end_pc_) {
+    if (hot_.s.pc == hot_.end_pc) {
       finish(HartExitKind::Returned);
       break;
     }
@@ -148,17 +149,17 @@ void Hart::run() {
     if (recheck_fetches_) expire_live_blocks();
     if (!code_drops_.empty()) drop_written_blocks();
     if (refetch_) drop_changed_blocks();
-    if ((s_.mip & s_.mie) && check_interrupts()) continue;
+    if ((hot_.s.mip & hot_.s.mie) && check_interrupts()) continue;
     try {
-      const Block& b = block_at(s_.pc);
+      const Block& b = block_at(hot_.s.pc);
       if (parallel_ || observed()) run_block(b);  // one block: then the slices, or the observed loop
       else run_chain(b);
     } catch (const TrapException& t) {
       take_trap(t.cause, t.tval);
     }
     if (functional_) check_timed_switch();
-    if (time_.quantum_used()) quantum_sync();
-    if (limit_ && s_.minstret >= limit_ && !stop_) {
+    if (hot_.time.quantum_used()) quantum_sync();
+    if (limit_ && hot_.s.minstret >= limit_ && !hot_.stop) {
       cluster_.report_limit(*this);
       finish(HartExitKind::Limit);
     }
@@ -167,11 +168,11 @@ void Hart::run() {
 
 const Hart::Block& Hart::block_at(uint64_t pc) {
   BlockSlot& slot = block_slots_[(pc >> 1) & (kBlockSlots - 1)];
-  if (slot.pc == pc && slot.key == fetch_key_ && slot.block) return translated_again(*slot.block);
-  auto& blocks = blocks_[fetch_key_];
+  if (slot.pc == pc && slot.key == hot_.fetch_key && slot.block) return translated_again(*slot.block);
+  auto& blocks = blocks_[hot_.fetch_key];
   auto it = blocks.find(pc);
   if (it != blocks.end()) {
-    slot = {pc, &it->second, fetch_key_};
+    slot = {pc, &it->second, hot_.fetch_key};
     return translated_again(it->second);
   }
   if (pc & 1) throw TrapException{kInsnMisaligned, pc};
@@ -179,7 +180,7 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   // one for the second half of an instruction that crosses into the next);
   // the PMP is checked for every instruction's bytes.
   FetchPage page{pc};
-  if (fetch_key_) page = {fetch_address(pc), tlb_until_, page_pbmt_ != 0};
+  if (hot_.fetch_key) page = {fetch_address(pc), tlb_until_, page_pbmt_ != 0};
   return decode_block(pc, page);
 }
 
@@ -192,7 +193,7 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
     uint16_t lo, hi = 0;
     if (n > 0 && ((a ^ pc) >> 12)) break;  // stay within the page the block started in
     const uint64_t pa = ppc + (a - pc);
-    if (fetch_key_ && !fetch_allowed(pa, 2)) {
+    if (hot_.fetch_key && !fetch_allowed(pa, 2)) {
       if (n == 0) throw TrapException{kInsnAccessFault, a};
       break;
     }
@@ -202,7 +203,7 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
     }
     if (!is_compressed(lo)) {
       uint64_t pa_hi = pa + 2;
-      if (fetch_key_ && (((a + 2) ^ pc) >> 12)) {  // the second half is on the next page
+      if (hot_.fetch_key && (((a + 2) ^ pc) >> 12)) {  // the second half is on the next page
         if (n > 0) break;                          // a block of its own translates it
         const FetchPage next = tail ? *tail : FetchPage{fetch_address(a + 2), tlb_until_};
         pa_hi = next.pa;
@@ -210,7 +211,7 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
         b.ppc_tail = pa_hi;
         cluster_.mark_code(pa_hi, 2);
       }
-      if (fetch_key_ && !fetch_allowed(pa_hi, 2)) {
+      if (hot_.fetch_key && !fetch_allowed(pa_hi, 2)) {
         if (n == 0) throw TrapException{kInsnAccessFault, a + 2};
         break;
       }
@@ -228,16 +229,16 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
   b.pc = pc;
   b.ppc = ppc;
   b.fetch_uncached = page.uncached;
-  b.key = fetch_key_;
+  b.key = hot_.fetch_key;
   note_block_costs(b);
   b.bytes = a - pc;
-  Block& stored = blocks_[fetch_key_].emplace(pc, std::move(b)).first->second;
-  auto& pages = code_pages_[fetch_key_];
+  Block& stored = blocks_[hot_.fetch_key].emplace(pc, std::move(b)).first->second;
+  auto& pages = code_pages_[hot_.fetch_key];
   pages[stored.first_page()].push_back(&stored);
   if (stored.last_page() != stored.first_page()) pages[stored.last_page()].push_back(&stored);
-  if (fetch_key_) make_live(stored);
+  if (hot_.fetch_key) make_live(stored);
   if (cluster_.translate_blocks.get()) translate(stored);
-  block_slots_[(pc >> 1) & (kBlockSlots - 1)] = {pc, &stored, fetch_key_};
+  block_slots_[(pc >> 1) & (kBlockSlots - 1)] = {pc, &stored, hot_.fetch_key};
   return stored;
 }
 
@@ -384,16 +385,16 @@ void Hart::become_timed() {
 }
 
 void Hart::check_timed_switch() {
-  if (switch_insns_ && s_.minstret >= switch_insns_)
+  if (switch_insns_ && hot_.s.minstret >= switch_insns_)
     cluster_.switch_to_timed(*this, "insns:" + std::to_string(switch_insns_));
-  else if (switch_ps_ && time_.quantum_used() && to_ps(time_.now()) >= switch_ps_)  // at a quantum's end
+  else if (switch_ps_ && hot_.time.quantum_used() && to_ps(hot_.time.now()) >= switch_ps_)  // at a quantum's end
     cluster_.switch_to_timed(*this, "time:" + format_time(from_ps(switch_ps_)));
 }
 
 void Hart::invalidate_decoded() {
   // Blocks are dropped at the next block boundary: the current one may be executing.
   flush_ = true;
-  block_abort_ = true;
+  hot_.block_abort = true;
 }
 
 void Hart::illegal(const Insn& d) const { throw TrapException{kIllegalInsn, d.raw}; }
@@ -401,46 +402,46 @@ void Hart::illegal(const Insn& d) const { throw TrapException{kIllegalInsn, d.ra
 void Hart::take_trap(uint64_t cause, uint64_t tval) {
   const bool irq = cause & kInterruptBit;
   const uint64_t code = cause & ~kInterruptBit;
-  if (kernel_ || (s_.priv == PRV_M && s_.mtvec == 0 && !irq)) {
+  if (kernel_ || (hot_.s.priv == PRV_M && hot_.s.mtvec == 0 && !irq)) {
     // No handler: kernels end on any trap; bare-metal code without a vector stops.
     cluster_.report_trap(*this, cause, tval);
     finish(HartExitKind::Trap, 0, cause, tval);
     return;
   }
-  const uint64_t deleg = irq ? s_.mideleg : s_.medeleg;
-  if (s_.priv <= PRV_S && ((deleg >> code) & 1)) {
-    s_.scause = cause;
-    s_.sepc = s_.pc;
-    s_.stval = tval;
-    uint64_t st = s_.mstatus;
+  const uint64_t deleg = irq ? hot_.s.mideleg : hot_.s.medeleg;
+  if (hot_.s.priv <= PRV_S && ((deleg >> code) & 1)) {
+    hot_.s.scause = cause;
+    hot_.s.sepc = hot_.s.pc;
+    hot_.s.stval = tval;
+    uint64_t st = hot_.s.mstatus;
     st = (st & ~mstatus::SPIE) | ((st & mstatus::SIE) ? mstatus::SPIE : 0);
-    st = (st & ~mstatus::SPP) | (s_.priv == PRV_S ? mstatus::SPP : 0);
+    st = (st & ~mstatus::SPP) | (hot_.s.priv == PRV_S ? mstatus::SPP : 0);
     st &= ~mstatus::SIE;
-    s_.mstatus = st;
-    s_.priv = PRV_S;
-    s_.pc = (s_.stvec & ~3ull) + ((irq && (s_.stvec & 1)) ? 4 * code : 0);
+    hot_.s.mstatus = st;
+    hot_.s.priv = PRV_S;
+    hot_.s.pc = (hot_.s.stvec & ~3ull) + ((irq && (hot_.s.stvec & 1)) ? 4 * code : 0);
   } else {
-    s_.mcause = cause;
-    s_.mepc = s_.pc;
-    s_.mtval = tval;
-    uint64_t st = s_.mstatus;
+    hot_.s.mcause = cause;
+    hot_.s.mepc = hot_.s.pc;
+    hot_.s.mtval = tval;
+    uint64_t st = hot_.s.mstatus;
     st = (st & ~mstatus::MPIE) | ((st & mstatus::MIE) ? mstatus::MPIE : 0);
-    st = (st & ~mstatus::MPP) | (static_cast<uint64_t>(s_.priv) << 11);
+    st = (st & ~mstatus::MPP) | (static_cast<uint64_t>(hot_.s.priv) << 11);
     st &= ~mstatus::MIE;
-    s_.mstatus = st;
-    s_.priv = PRV_M;
-    s_.pc = (s_.mtvec & ~3ull) + ((irq && (s_.mtvec & 1)) ? 4 * code : 0);
+    hot_.s.mstatus = st;
+    hot_.s.priv = PRV_M;
+    hot_.s.pc = (hot_.s.mtvec & ~3ull) + ((irq && (hot_.s.mtvec & 1)) ? 4 * code : 0);
     triggers_.trap_to_m();
   }
   update_xlate();
 }
 
 bool Hart::check_interrupts() {
-  const uint64_t pending = s_.mip & s_.mie;
-  const bool m_on = s_.priv < PRV_M || (s_.mstatus & mstatus::MIE);
-  const bool s_on = s_.priv < PRV_S || (s_.priv == PRV_S && (s_.mstatus & mstatus::SIE));
-  const uint64_t m_pending = pending & ~s_.mideleg & (m_on ? ~0ull : 0);
-  const uint64_t s_pending = pending & s_.mideleg & (s_on ? ~0ull : 0);
+  const uint64_t pending = hot_.s.mip & hot_.s.mie;
+  const bool m_on = hot_.s.priv < PRV_M || (hot_.s.mstatus & mstatus::MIE);
+  const bool s_on = hot_.s.priv < PRV_S || (hot_.s.priv == PRV_S && (hot_.s.mstatus & mstatus::SIE));
+  const uint64_t m_pending = pending & ~hot_.s.mideleg & (m_on ? ~0ull : 0);
+  const uint64_t s_pending = pending & hot_.s.mideleg & (s_on ? ~0ull : 0);
   const uint64_t take = m_pending ? m_pending : s_pending;
   if (!take) return false;
   // Priority: MEI, MSI, MTI, SEI, SSI, STI.
@@ -459,8 +460,8 @@ void Hart::set_interrupt(unsigned irq, bool level) {
     seip_line_ = level;
     level = level || seip_sw_;
   }
-  if (level) s_.mip |= 1ull << irq;
-  else s_.mip &= ~(1ull << irq);
+  if (level) hot_.s.mip |= 1ull << irq;
+  else hot_.s.mip &= ~(1ull << irq);
   update_irq_gate();
   if (level) irq_event_.notify(sc_core::SC_ZERO_TIME);
 }

@@ -25,6 +25,7 @@
 #include "harts/dmi_region.h"
 #include "harts/hart_debug_hook.h"
 #include "harts/hart_control.h"
+#include "harts/hart_hot_state.h"
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
 #include "harts/hart_traffic.h"
@@ -52,8 +53,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   unsigned id() const { return id_; }
   unsigned core() const { return core_; }
   bool idle() const { return !running_; }
-  const rv::HartState& state() const { return s_; }
-  rv::HartState& state() { return s_; }
+  const rv::HartState& state() const { return hot_.s; }
+  rv::HartState& state() { return hot_.s; }
 
   // Starts the hart. kernel: an instance launched by the CMP (ends at ra, any
   // trap ends it); otherwise a bare-metal program (traps go to mtvec).
@@ -69,17 +70,17 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // of it are dropped at the next block boundary (drop_written_blocks).
   void drop_code(uint64_t lo, uint64_t hi) {
     code_drops_.push_back({lo, hi});
-    block_abort_ = true;
+    hot_.block_abort = true;
   }
   // Writes back every dirty D-cache line (each a write-back on the bus) and
   // invalidates the cache; returns the time the write-backs take.
   uint64_t flush_dcache();
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
-  sc_core::sc_time local_time() const { return time_.offset(); }
+  sc_core::sc_time local_time() const { return hot_.time.offset(); }
   // An extension device runs in the hart's place: it takes the offset the
   // call arrived with, its accesses add to it, and it returns local_time().
-  void set_local_time(const sc_core::sc_time& t) { time_.set(t); }
+  void set_local_time(const sc_core::sc_time& t) { hot_.time.set(t); }
   void sync();  // waits the local offset away
   // An access on the hart's bus as the hart (timed at its local time); a
   // refused access throws TrapException{fault_cause, addr}.
@@ -110,13 +111,13 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // False (with the reason in `why`) when the address does not translate.
   bool debug_translate(uint64_t va, uint64_t& pa, std::string& why);
 
-  uint64_t instructions() const { return s_.minstret; }
+  uint64_t instructions() const { return hot_.s.minstret; }
   // The value of counter CSR `i` (CSR number & 31: 0 mcycle, 2 minstret,
   // 3..31 mhpmcounter; not 1, time), as software reads it (hart_counters.cpp).
   uint64_t counter(unsigned i) const;
-  // Either observes every instruction: translated code running stops chaining (chain_closed_).
-  void set_debug_hook(HartDebugHook* hook) { chain_closed_ |= (debug_ = hook) != nullptr; }
-  void set_tracer(HartTracer* tracer) { chain_closed_ |= (tracer_ = tracer) != nullptr; }
+  // Either observes every instruction: translated code running stops chaining (hot_.chain_closed).
+  void set_debug_hook(HartDebugHook* hook) { hot_.chain_closed |= (debug_ = hook) != nullptr; }
+  void set_tracer(HartTracer* tracer) { hot_.chain_closed |= (tracer_ = tracer) != nullptr; }
   // The last instructions executed since the hart was started (error reports).
   const InsnHistory& history() const { return history_; }
   InsnHistory& history() { return history_; }
@@ -124,13 +125,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool debug_csr(unsigned csr, uint64_t& value);
   CacheModel& icache() { return icache_; }
   CacheModel& dcache() { return dcache_; }
-  uint64_t insn_cycles() const { return s_.insn_cycles; }  // the retired instructions' own cycles
-  // Simulated time beyond the instructions' own cycles, by cause (ps, since construction):
-  // instruction fetch (I-cache time and fill latency), data accesses (D-cache
-  // time, memory and device latency), barriers, WFI, extension-device calls.
-  enum Stall { StallFetch, StallMemory, StallBarrier, StallWfi, StallXintf, kStallCauses };
-  uint64_t stall_ps(Stall s) const { return stall_ps_[s]; }
-  void add_stall(Stall s, uint64_t ps) { stall_ps_[s] += ps; }
+  uint64_t insn_cycles() const { return hot_.s.insn_cycles; }  // the retired instructions' own cycles
+  // Simulated time beyond the instructions' own cycles, by cause (ps, since construction; hart_hot_state.h).
+  using Stall = HartStall;
+  uint64_t stall_ps(Stall s) const { return hot_.stall_ps[s]; }
+  void add_stall(Stall s, uint64_t ps) { hot_.stall_ps[s] += ps; }
   // Address translation and protection (hart_mmu.cpp): sizes from the cluster's parameters.
   void configure_mmu(unsigned tlb_entries, unsigned pmp_entries, unsigned pmp_granularity);
   // The trigger module (Sdtrig, triggers.h). A start resets the triggers
@@ -160,7 +159,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // dispatcher's catching up by ps.
   uint64_t park_until_grid(uint64_t now);
   void unpark(uint64_t boundary, uint64_t now);
-  void systemc_moved(uint64_t ps) { time_.systemc_moved(ps); }
+  void systemc_moved(uint64_t ps) { hot_.time.systemc_moved(ps); }
   // After a batch, in hart order: the bandwidth queueing and DRAM rows its
   // slice's transactions left out (base/cache_traffic.h, deferred), the hart
   // stalling for them from now on (parked: from its next slice's start).
@@ -197,8 +196,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // change of translation moved its page (translate_fetch_again).
   static constexpr uint32_t kQuickUntried = ~0u;
   const Block& enter_block(const Block& b, uint32_t quick = kQuickUntried);
-  void trapped_in(const Block& b);    // a trap at s_.pc ended b early: the history keeps what ran
-  const Block* next_block(const Block& b);  // the block at s_.pc after b, by b's links
+  void trapped_in(const Block& b);    // a trap at hot_.s.pc ended b early: the history keeps what ran
+  const Block* next_block(const Block& b);  // the block at hot_.s.pc after b, by b's links
   void link(const Block& b, unsigned i, const Block* next);  // b's link i to next (DecodedBlock::linked_from)
   const Block* next_enterable_block(const Block& b);
   bool chain_goes_on() const;
@@ -206,23 +205,23 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // next block end's load of the whole gate until the store completes.
   // The instructions at which the chain and the slices stop: the limit or a functional run's switch point.
   void update_insn_stop() {
-    insn_stop_ = switch_insns_ && (!limit_ || switch_insns_ < limit_) ? switch_insns_ : limit_;
+    hot_.insn_stop = switch_insns_ && (!limit_ || switch_insns_ < limit_) ? switch_insns_ : limit_;
   }
   void check_timed_switch();  // at a block boundary of a functional run: asks the cluster to switch at its point
   // Fetches are timed: an I-cache is modelled and the run is timed.
   bool fetch_timed() const { return icache_.enabled() && !functional_; }
   void update_irq_gate() {
-    if (const uint32_t v = (s_.mip & s_.mie) != 0; v != irq_gate_) irq_gate_ = v;
+    if (const uint32_t v = (hot_.s.mip & hot_.s.mie) != 0; v != hot_.irq_gate) hot_.irq_gate = v;
   }
-  uint32_t index_of_pc(const Block& b) const;  // the instruction of b at s_.pc (its last one if none)
+  uint32_t index_of_pc(const Block& b) const;  // the instruction of b at hot_.s.pc (its last one if none)
   // Retiring (minstret, mcycle, the events, the instructions' own time) is
   // counted per block: run_insns counts a block when it ends, and
   // settle() counts the instructions before cur_ as soon as anything may look
   // (a bus or device access, a system or extension instruction, a trap).
   void settle() {
-    if (lazy_) settle_to(static_cast<uint32_t>(cur_ - lazy_->insns.data()));
+    if (hot_.lazy) settle_to(static_cast<uint32_t>(cur_ - hot_.lazy->insns.data()));
   }
-  void settle_to(uint32_t n);  // counts lazy_'s instructions up to n
+  void settle_to(uint32_t n);  // counts hot_.lazy's instructions up to n
   // The local time (ps) settle() would leave, without counting anything: a
   // direct bus transaction needs only its time, and a block nothing settled
   // is retired by its translated code, which goes on to the next block.
@@ -312,10 +311,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // privilege translates or the PMP applies to it: they leave the fast
   // regions only through checked_access, which installs page regions.
   rv::Priv data_priv() const {
-    return (s_.priv == rv::PRV_M && (s_.mstatus & rv::mstatus::MPRV)) ? static_cast<rv::Priv>((s_.mstatus & rv::mstatus::MPP) >> 11)
-                                                                     : s_.priv;
+    return (hot_.s.priv == rv::PRV_M && (hot_.s.mstatus & rv::mstatus::MPRV))
+               ? static_cast<rv::Priv>((hot_.s.mstatus & rv::mstatus::MPP) >> 11)
+               : hot_.s.priv;
   }
-  bool vm_on() const { return (s_.satp >> 60) != 0; }
+  bool vm_on() const { return (hot_.s.satp >> 60) != 0; }
   void update_xlate();         // after a change of priv, mstatus, satp or PMP
   void translation_changed();  // drops fast regions; blocks of checked fetches are checked again
   void protection_changed();   // a PMP write: drops fast regions and the blocks of checked fetches
@@ -346,7 +346,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   const Block& translate_fetch_again(const Block& b);
   bool fetch_translation_held(const Block& b) const { return tlb_.inserts() < b.tlb_until; }
   bool fetch_allowed(uint64_t pa, unsigned len) const {
-    return !pmp_.active_for(s_.priv) || pmp_.allows(pa, len, s_.priv, rv::kAccessExec);
+    return !pmp_.active_for(hot_.s.priv) || pmp_.allows(pa, len, hot_.s.priv, rv::kAccessExec);
   }
   void sfence(const rv::Insn& d);
   // The data accesses' fast paths and their timing, inlined into the ISS
@@ -377,13 +377,15 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void store_slow(uint64_t addr, T v);
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
 
+  // What translated code reads and writes (hart_hot_state.h), the base its
+  // code addresses; the C++ paths use the same fields.
+  HartHotState hot_;
   HartCluster& cluster_;
   HartDebugHook* debug_ = nullptr;
   HartTracer* tracer_ = nullptr;
-  InsnHistory history_;
+  InsnHistory history_{hot_.history};
   const unsigned id_, core_;
-  rv::HartState s_;
-  // Decoded blocks per fetch regime (fetch_key_): 0 physical and unchecked (the
+  // Decoded blocks per fetch regime (fetch_key): 0 physical and unchecked (the
   // common case), 1 + priv for fetches that are translated or PMP-checked
   // (those are dropped when the PMP changes, and checked again after a change
   // of translation).
@@ -398,12 +400,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   std::vector<const Block*> live_;
   std::vector<std::pair<uint64_t, uint64_t>> code_drops_;  // drop_code's ranges not dropped yet
   std::vector<DmiRegion> dmi_;
-  uint64_t dmi_gen_ = 0;  // changes whenever dmi_ does
-  CacheModel icache_, dcache_;
-  DmiRegion rd_, wr_;    // the last regions used for loads / stores
-  DmiRegion rd2_, wr2_;  // the ones used before them
+  CacheModel icache_{hot_.icache}, dcache_{hot_.dcache};
+  DmiRegion rd2_, wr2_;  // the regions loads and stores used before hot_.rd and hot_.wr
   // The pages of memory without DMI that would be fast regions with it
-  // (translated or checked accesses; [0] the most recent, as rd_ and rd2_):
+  // (translated or checked accesses; [0] the most recent, as hot_.rd and rd2_):
   // their accesses skip the translation as the fast path does, so that the
   // TLB's use, and with it timing and statistics, does not depend on DMI.
   DmiRegion pages_rd_[2], pages_wr_[2];
@@ -419,18 +419,14 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   tlm::tlm_generic_payload gp_;
   tlm::tlm_generic_payload traffic_gp_;  // Probe and Timing transactions (base/cache_traffic.h)
   TimingRoutes timing_routes_;           // what the probes answered (base/timing_path.h)
-  LocalTime time_;  // ahead of SystemC time (base/local_time.h)
-  // Per-block retiring (settle()): the block running in run_insns,
-  // the instruction executing, and how many of the block's are counted.
-  const Block* lazy_ = nullptr;
+  // Per-block retiring (settle()): the instruction executing in the block
+  // running in run_insns (hot_.lazy, hot_.settled).
   const rv::Insn* cur_ = nullptr;
-  uint32_t settled_ = 0;
   CodeArena code_;                       // the translated blocks' code
   std::exception_ptr translated_error_;  // what a helper of translated code caught
-  uint64_t stall_ps_[kStallCauses] = {};
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
   rv::Pmp pmp_;
-  rv::Tlb tlb_;
+  rv::Tlb tlb_{hot_.tlb_inserts};
   rv::Triggers triggers_;
   MmuStats mmu_stats_;
   bool data_checked_ = false;  // loads and stores are translated or PMP-checked
@@ -444,12 +440,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
 
   bool running_ = false, kernel_ = false, flush_ = false;
   bool refetch_ = false;  // fence.i: drop_changed_blocks at the next block boundary
-  // Side by side, translated code's chain gate (BlockChain::gate): one compare tests all eight bytes.
-  alignas(8) bool stop_ = false;
-  bool block_abort_ = false;
-  bool chain_closed_ = true;  // translated code may not go on to the next block (run_insns' chain; observed)
-  uint8_t fetch_key_ = 0;     // the fetch regime (blocks_[fetch_key_])
-  uint32_t irq_gate_ = 0;     // (mip & mie) != 0: written with either (update_irq_gate) and as a chain starts
   bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block
   sc_core::sc_time deadline_;            // HartLaunch::deadline (zero: none)
   bool host_calls_ = true;   // ECALL a7 = 0/1/2 in M-mode are host calls (not in the boot flow)
@@ -460,12 +450,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t limit_ = 0, start_instret_ = 0;
   bool functional_ = false;
   uint64_t switch_insns_ = 0, switch_ps_ = 0;  // a functional run's switch point (0: none), timing_mode.h
-  uint64_t insn_stop_ = 0;                     // update_insn_stop
   std::string limit_name_;
-  // Where a kernel instance ends: its return address (ra at launch) while the
-  // hart runs a kernel, else 1, which no pc is (one compare, also in
-  // translated code: BlockChain::end_pc).
-  uint64_t end_pc_ = 1;
   uint32_t launch_id_ = 0;
   sc_core::sc_time started_;
   uint64_t cycles_at_stop_ = 0;  // mcycle's source while the hart is stopped (0 before its first start)
@@ -487,10 +472,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t code_addr_ = 0;
   unsigned code_len_ = 0;
   sc_core::sc_event slice_done_;
-  // Where the D-cache last found lines, by line number modulo kDataWayHints
-  // (CacheModel::access_line): most hits skip the set search.
-  static constexpr unsigned kDataWayHints = 1024;
-  uint32_t data_way_[kDataWayHints] = {};
 };
 
 }  // namespace avp

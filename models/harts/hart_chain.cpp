@@ -21,20 +21,20 @@ using namespace rv;
 // goes on from.
 [[gnu::always_inline]] inline bool Hart::fetch_hits_quickly(const Block& b, uint32_t& done) {
   done = 0;
-  if (b.fetch_gen != dmi_gen_) return false;
+  if (b.fetch_gen != hot_.dmi_gen) return false;
   if (b.lines == 1) {
-    if (!icache_.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
+    if (!hot_.icache.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
   } else if (b.lines == 2) {
-    if (!icache_.hit_again(b.first_line, b.first_line + 1)) {
-      if (!icache_.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
+    if (!hot_.icache.hit_again(b.first_line, b.first_line + 1)) {
+      if (!hot_.icache.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
       done = 1;
-      if (!icache_.quick_hit(b.first_line + 1, false, b.fetch_way[1])) return false;
+      if (!hot_.icache.quick_hit(b.first_line + 1, false, b.fetch_way[1])) return false;
     }
   } else {
     return false;
   }
-  time_.add_ps(b.fetch_hit_ps);
-  stall_ps_[StallFetch] += b.fetch_hit_ps;
+  hot_.time.add_ps(b.fetch_hit_ps);
+  hot_.stall_ps[StallFetch] += b.fetch_hit_ps;
   return true;
 }
 
@@ -44,7 +44,7 @@ using namespace rv;
 // the common cases, fetch_hits_quickly; `quick` the lines that did when it
 // was tried already (kQuickUntried: not).
 [[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b, uint32_t quick) {
-  if (b.fetch_gen != dmi_gen_) {
+  if (b.fetch_gen != hot_.dmi_gen) {
     locate_fetch(b);
     quick = kQuickUntried;  // it failed on the block's old lines, having done none
   }
@@ -57,15 +57,15 @@ using namespace rv;
     if (miss && b.fetch_cached) t += bus_traffic((b.first_line + i) << b.fetch_line_bits, false, 1u << b.fetch_line_bits, true);
   }
   if (b.fetch_uncached) t += uncached_fetch_time(b);
-  time_.add_ps(t);
-  stall_ps_[StallFetch] += t;
+  hot_.time.add_ps(t);
+  hot_.stall_ps[StallFetch] += t;
 }
 
 void Hart::locate_fetch(const Block& b) {
   b.fetch_cached = false;
   for (const auto& r : dmi_) b.fetch_cached |= b.ppc - r.base < r.size;
   if (!b.fetch_cached) b.fetch_cached = cacheable(b.ppc, 4, true);
-  b.fetch_gen = dmi_gen_;
+  b.fetch_gen = hot_.dmi_gen;
   b.fetch_line_bits = static_cast<uint8_t>(icache_.line_bits());
   b.first_line = b.ppc >> b.fetch_line_bits;
   b.lines = static_cast<uint32_t>(((b.ppc + b.bytes - 1) >> b.fetch_line_bits) - b.first_line + 1);
@@ -87,42 +87,42 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
 // kQuickUntried whenever its translation is not held.)
 [[gnu::always_inline]] inline const Hart::Block& Hart::enter_block(const Block& b, uint32_t quick) {
   const Block& e = b.key && !fetch_translation_held(b) ? translate_fetch_again(b) : b;
-  if (block_abort_) block_abort_ = false;  // stored only when set: see update_irq_gate
+  if (hot_.block_abort) hot_.block_abort = false;  // stored only when set: see update_irq_gate
   if (fetch_timed()) fetch_timing(e, quick);
-  history_.record_block(&e);
+  hot_.history.record(&e);
   return e;
 }
 
 uint64_t Hart::settled_time_ps() const {
-  const uint64_t ps = time_.ps();
-  if (!lazy_) return ps;
-  const auto n = static_cast<uint32_t>(cur_ - lazy_->insns.data());
-  return n > settled_ ? ps + lazy_->ps_before[n] - lazy_->ps_before[settled_] : ps;
+  const uint64_t ps = hot_.time.ps();
+  if (!hot_.lazy) return ps;
+  const auto n = static_cast<uint32_t>(cur_ - hot_.lazy->insns.data());
+  return n > hot_.settled ? ps + hot_.lazy->ps_before[n] - hot_.lazy->ps_before[hot_.settled] : ps;
 }
 
 void Hart::settle_to(uint32_t n) {
   const uint64_t* cost_ps = cluster_.cost_ps();
   const uint64_t* cost_cycles = cluster_.cost_cycles();
-  for (uint32_t i = settled_; i < n; ++i) {
-    const Insn& d = lazy_->insns[i];
-    ++s_.minstret;
-    ++s_.events[d.event];
-    s_.insn_cycles += cost_cycles[d.cls];
-    time_.add_ps(cost_ps[d.cls]);
+  for (uint32_t i = hot_.settled; i < n; ++i) {
+    const Insn& d = hot_.lazy->insns[i];
+    ++hot_.s.minstret;
+    ++hot_.s.events[d.event];
+    hot_.s.insn_cycles += cost_cycles[d.cls];
+    hot_.time.add_ps(cost_ps[d.cls]);
   }
-  if (n > settled_) settled_ = n;
+  if (n > hot_.settled) hot_.settled = n;
 }
 
 [[gnu::always_inline]] inline void Hart::retire_block(const Block& b) {
-  s_.minstret += b.insns.size();
-  s_.insn_cycles += b.own_cycles;
-  time_.add_ps(b.own_ps);
+  hot_.s.minstret += b.insns.size();
+  hot_.s.insn_cycles += b.own_cycles;
+  hot_.time.add_ps(b.own_ps);
   // Local copies: the byte fields may alias anything to the compiler, which would reload them per event.
   const unsigned kinds = b.events;
   for (unsigned i = 0; i < kinds; ++i) {
     const unsigned id = b.event_id[i];
     const uint64_t n = b.event_n[i];
-    s_.events[id] += n;
+    hot_.s.events[id] += n;
   }
 }
 
@@ -141,17 +141,17 @@ void Hart::note_block_costs(Block& b) const {
 }
 
 // Every check the run loop (Hart::run) makes between two blocks, other than
-// the flushes, which only a block that sets block_abort_ asks for.
+// the flushes, which only a block that sets hot_.block_abort asks for.
 [[gnu::always_inline]] inline bool Hart::chain_goes_on() const {
-  return !(stop_ || block_abort_ || time_.quantum_used() || (insn_stop_ && s_.minstret >= insn_stop_) ||
-           s_.pc == end_pc_ || (s_.mip & s_.mie) || observed());
+  return !(hot_.stop || hot_.block_abort || hot_.time.quantum_used() || (hot_.insn_stop && hot_.s.minstret >= hot_.insn_stop) ||
+           hot_.s.pc == hot_.end_pc || (hot_.s.mip & hot_.s.mie) || observed());
 }
 
 // In a slice, a block not decoded yet ends the chain (nullptr): decoding reads
 // memory through the bus.
 [[gnu::always_inline]] inline const Hart::Block* Hart::next_block(const Block& b) {
-  const uint64_t pc = s_.pc;
-  const bool same_regime = b.key == fetch_key_;
+  const uint64_t pc = hot_.s.pc;
+  const bool same_regime = b.key == hot_.fetch_key;
   if (same_regime) {
     if (b.link_pc[0] == pc) return b.link[0];
     if (b.link_pc[1] == pc) return b.link[1];
@@ -195,22 +195,22 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
       AVP_RV_OPS(AVP_HANDLER_ADDRESS)
 #undef AVP_HANDLER_ADDRESS
   };
-  uint64_t* const x = s_.x;
-  chain_closed_ = !chain;
+  uint64_t* const x = hot_.s.x;
+  hot_.chain_closed = !chain;
   for (;;) {
     const Insn* first = blk->insns.data();
     const Insn* end = first + blk->insns.size();
     const Insn* it = first + from;
-    uint64_t pc = s_.pc;
-    lazy_ = blk;
-    settled_ = from;
+    uint64_t pc = hot_.s.pc;
+    hot_.lazy = blk;
+    hot_.settled = from;
     try {
       if (from == 0 && blk->code) {  // translated (hart_translate.cpp): the same steps in host code
-        const JitStep r = blk->code(x, this);
+        const JitStep r = blk->code(x, &hot_);
         pc = r.value;
         if (r.status >> 32 == kExitEnterFailed) goto enter_failed;
-        if (lazy_ != blk) {  // the code went on to the blocks after it and ended in this one
-          blk = lazy_;
+        if (hot_.lazy != blk) {  // the code went on to the blocks after it and ended in this one
+          blk = hot_.lazy;
           first = blk->insns.data();
           end = first + blk->insns.size();
         }
@@ -225,7 +225,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
       }
 #define AVP_DISPATCH()      \
   do {                      \
-    s_.pc = pc;             \
+    hot_.s.pc = pc;             \
     cur_ = it;              \
     goto* kHandler[it->op]; \
   } while (0)
@@ -236,7 +236,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
   } while (0)
 #define AVP_NEXT_CHECKED()                   \
   do {                                       \
-    if (block_abort_ || stop_) goto aborted; \
+    if (hot_.block_abort || hot_.stop) goto aborted; \
     AVP_NEXT();                              \
   } while (0)
 #define AVP_OPERANDS()                          \
@@ -305,12 +305,12 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
 #undef AVP_DISPATCH
     } catch (const TrapException&) {  // the instruction at it has not retired
       settle_to(static_cast<uint32_t>(it - first));
-      lazy_ = nullptr;
+      hot_.lazy = nullptr;
       trapped_in(*blk);
       throw;
     } catch (...) {  // NeedsKernel (before the instruction did anything), or an error
       settle_to(static_cast<uint32_t>(it - first));
-      lazy_ = nullptr;
+      hot_.lazy = nullptr;
       left_block_ = blk;
       throw;
     }
@@ -318,11 +318,11 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     ++it;
     history_.end_block_early(static_cast<uint32_t>(it - first));
   done:
-    if (settled_ == 0 && it == end) retire_block(*blk);
+    if (hot_.settled == 0 && it == end) retire_block(*blk);
     else settle_to(static_cast<uint32_t>(it - first));
   retired:
-    lazy_ = nullptr;
-    if (!stop_) s_.pc = pc;
+    hot_.lazy = nullptr;
+    if (!hot_.stop) hot_.s.pc = pc;
     if (!chain || !chain_goes_on()) return;
     blk = next_enterable_block(*blk);
     if (!blk) return;
@@ -339,16 +339,16 @@ enter_failed:  // as enter_block above throwing, or a slice's chain ending befor
 // the next block's page.
 template <bool kTranslatedFetch>
 const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc) noexcept {
-  Hart& h = *static_cast<Hart*>(hart);
+  Hart& h = *static_cast<HartHotState*>(hart)->hart;
   const Block& b = *static_cast<const Block*>(block);
   // As run_insns between two blocks: the one that ended is counted, the next entered.
-  h.s_.pc = pc;
+  h.hot_.s.pc = pc;
   if (kTranslatedFetch && !h.fetch_translation_held(b)) {
     // In a slice, the chain ends before the block: its page-table walk is
     // the kernel's. After a change of translation (b not live), the run
     // loop enters it: the check may replace it (translate_fetch_again).
     if (h.in_slice_ || !b.live) {
-      h.lazy_ = nullptr;
+      h.hot_.lazy = nullptr;
       return nullptr;
     }
     return h.enter_translated(b, kQuickUntried);
@@ -358,9 +358,9 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
   // store to it here would stall the next block's load of the whole gate).
   uint32_t quick = 0;
   if (h.fetch_timed() && !h.fetch_hits_quickly(b, quick)) return h.enter_translated(b, quick);
-  h.history_.record_block(&b);
-  h.lazy_ = &b;
-  h.settled_ = 0;
+  h.hot_.history.record(&b);
+  h.hot_.lazy = &b;
+  h.hot_.settled = 0;
   return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
 }
 
@@ -368,26 +368,26 @@ template const uint8_t* Hart::translated_enter<false>(void*, const void*, uint64
 template const uint8_t* Hart::translated_enter<true>(void*, const void*, uint64_t) noexcept;
 
 const uint8_t* Hart::enter_translated(const Block& b, uint32_t quick) noexcept {
-  lazy_ = nullptr;  // the block that ended is counted; the next one is not entered until this succeeds
+  hot_.lazy = nullptr;  // the block that ended is counted; the next one is not entered until this succeeds
   try {
     enter_block(b, quick);  // b itself: a live block is never replaced
   } catch (...) {
     failed();
     return nullptr;
   }
-  lazy_ = &b;
-  settled_ = 0;
+  hot_.lazy = &b;
+  hot_.settled = 0;
   return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
 }
 
 uint32_t Hart::index_of_pc(const Block& b) const {
   uint32_t n = 0;
-  for (uint64_t pc = b.pc; n + 1 < b.insns.size() && pc != s_.pc; ++n) pc += b.insns[n].len;
+  for (uint64_t pc = b.pc; n + 1 < b.insns.size() && pc != hot_.s.pc; ++n) pc += b.insns[n].len;
   return n;
 }
 
 void Hart::trapped_in(const Block& b) {
-  // The trapping instruction (at s_.pc) is the last one the history keeps.
+  // The trapping instruction (at hot_.s.pc) is the last one the history keeps.
   history_.end_block_early(index_of_pc(b) + 1);
 }
 

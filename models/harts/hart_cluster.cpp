@@ -206,8 +206,8 @@ void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool st
     st.counted_to = at;
   }
   if (stopped && h.runs_kernel()) instance_time_.sample((at - h.started()).to_seconds() * 1e9);
-  for (unsigned c = 0; c < Hart::kStallCauses; ++c) {
-    const uint64_t v = h.stall_ps(static_cast<Hart::Stall>(c));
+  for (unsigned c = 0; c < kStallCauses; ++c) {
+    const uint64_t v = h.stall_ps(static_cast<HartStall>(c));
     (*st.stall)[c].inc(v - st.stalls_reported[c]);
     st.stalls_reported[c] = v;
   }
@@ -324,7 +324,7 @@ void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Har
   }
   const sc_core::sc_time arrived = sc_core::sc_time_stamp();
   while (g.generation == gen) sc_core::wait(g.release);
-  h.add_stall(Hart::StallBarrier, to_ps(sc_core::sc_time_stamp() - arrived));
+  h.add_stall(StallBarrier, to_ps(sc_core::sc_time_stamp() - arrived));
 }
 
 void HartCluster::barrier(Hart& h) {

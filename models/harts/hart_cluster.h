@@ -187,11 +187,11 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // Per-hart statistics (instructions, cycles, cache hits and misses), updated when a hart stops.
   struct HartStats {
     std::unique_ptr<Counter> instructions, cycles, icache_hits, icache_misses, dcache_hits, dcache_misses, active_cycles;
-    std::unique_ptr<CounterArray> stall;  // stall_<cause>, Hart::Stall in order
+    std::unique_ptr<CounterArray> stall;  // stall_<cause>, HartStall in order
     std::unique_ptr<CounterArray> mmu;    // Hart::MmuStats in order
     uint64_t mmu_reported[5] = {};
     std::unique_ptr<Utilisation> busy;
-    uint64_t reported[6] = {}, stalls_reported[Hart::kStallCauses] = {};
+    uint64_t reported[6] = {}, stalls_reported[kStallCauses] = {};
     sc_core::sc_time counted_to;  // busy time and active cycles are counted up to here
   };
   std::vector<HartStats> hart_stats_;

@@ -13,15 +13,15 @@ namespace avp {
 
 using namespace rv;
 
-static_assert(Hart::StallFetch == 0 && Hart::kStallCauses == AVP_HPM_STALL_XINTF - AVP_HPM_STALL_FETCH + 1,
-              "the stall events follow the order of Hart::Stall");
+static_assert(StallFetch == 0 && kStallCauses == AVP_HPM_STALL_XINTF - AVP_HPM_STALL_FETCH + 1,
+              "the stall events follow the order of HartStall");
 static_assert(AVP_HPM_LOADS_1B == kFirstEventCounter && AVP_HPM_BRANCHES == kLastEventCounter,
               "events 3..17 are the instruction-class counters of perf_events.h");
 
 uint64_t Hart::clock_cycles() const {
   // A stopped hart's clock does not run (a RefSi hart reads 0 before it starts).
   if (!running_) return cycles_at_stop_;
-  return (to_ps(time_.now()) - to_ps(started_)) / to_ps(cluster_.clock_period.get());
+  return (to_ps(hot_.time.now()) - to_ps(started_)) / to_ps(cluster_.clock_period.get());
 }
 
 uint64_t Hart::event_count(unsigned event) const {
@@ -32,30 +32,30 @@ uint64_t Hart::event_count(unsigned event) const {
     case AVP_HPM_DCACHE_MISSES: return dcache_.misses();
     case AVP_HPM_STALL_FETCH: case AVP_HPM_STALL_MEMORY: case AVP_HPM_STALL_BARRIER: case AVP_HPM_STALL_WFI:
     case AVP_HPM_STALL_XINTF:
-      return stall_ps_[event - AVP_HPM_STALL_FETCH] / to_ps(cluster_.clock_period.get());
+      return hot_.stall_ps[event - AVP_HPM_STALL_FETCH] / to_ps(cluster_.clock_period.get());
     case AVP_HPM_TLB_HITS: return mmu_stats_.tlb_hits;
     case AVP_HPM_TLB_MISSES: return mmu_stats_.tlb_misses;
     case AVP_HPM_PAGE_WALKS: return mmu_stats_.page_walks;
-    default: return event >= kFirstEventCounter && event <= kLastEventCounter ? event_counter(s_.events, event) : 0;
+    default: return event >= kFirstEventCounter && event <= kLastEventCounter ? event_counter(hot_.s.events, event) : 0;
   }
 }
 
 uint64_t Hart::counter_source(unsigned i) const {
   if (i == 0) return clock_cycles();
-  if (i == 2) return s_.minstret;
-  return event_count(s_.mhpmevent[i]);
+  if (i == 2) return hot_.s.minstret;
+  return event_count(hot_.s.mhpmevent[i]);
 }
 
 uint64_t Hart::counter(unsigned i) const {
-  return (s_.mcountinhibit >> i) & 1 ? s_.counter[i] : counter_source(i) - s_.counter[i];
+  return (hot_.s.mcountinhibit >> i) & 1 ? hot_.s.counter[i] : counter_source(i) - hot_.s.counter[i];
 }
 
 void Hart::write_counter(unsigned i, uint64_t v) {
-  s_.counter[i] = (s_.mcountinhibit >> i) & 1 ? v : counter_source(i) - v;
+  hot_.s.counter[i] = (hot_.s.mcountinhibit >> i) & 1 ? v : counter_source(i) - v;
 }
 
 void Hart::reset_counters() {
-  for (unsigned i = kFirstEventCounter; i <= kLastEventCounter; ++i) s_.mhpmevent[i] = i;
+  for (unsigned i = kFirstEventCounter; i <= kLastEventCounter; ++i) hot_.s.mhpmevent[i] = i;
   for (unsigned i = 0; i < 32; ++i)
     if (i != 1) write_counter(i, 0);
 }
@@ -63,16 +63,16 @@ void Hart::reset_counters() {
 void Hart::write_counter_event(unsigned i, uint64_t event) {
   const uint64_t v = counter(i);
   const bool known = event >= AVP_HPM_LOADS_1B && event <= AVP_HPM_LAST_EVENT;
-  s_.mhpmevent[i] = known ? static_cast<uint32_t>(event) : AVP_HPM_NONE;  // WARL
+  hot_.s.mhpmevent[i] = known ? static_cast<uint32_t>(event) : AVP_HPM_NONE;  // WARL
   write_counter(i, v);
 }
 
 void Hart::write_counter_inhibit(uint32_t mask) {
   mask &= ~2u;  // time is not a hart counter: TM is read-only zero
   for (unsigned i = 0; i < 32; ++i) {
-    if (!(((mask ^ s_.mcountinhibit) >> i) & 1)) continue;
+    if (!(((mask ^ hot_.s.mcountinhibit) >> i) & 1)) continue;
     const uint64_t v = counter(i);
-    s_.mcountinhibit ^= 1u << i;
+    hot_.s.mcountinhibit ^= 1u << i;
     write_counter(i, v);
   }
 }

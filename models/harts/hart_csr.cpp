@@ -25,23 +25,23 @@ uint64_t with_sd(uint64_t st) {
 }  // namespace
 
 bool Hart::debug_csr(unsigned csr, uint64_t& value) {
-  const Priv saved = s_.priv;
-  s_.priv = PRV_M;
+  const Priv saved = hot_.s.priv;
+  hot_.s.priv = PRV_M;
   bool ok = true;
   try {
     value = csr_read(csr, Insn{});
   } catch (const TrapException&) {
     ok = false;
   }
-  s_.priv = saved;
+  hot_.s.priv = saved;
   return ok;
 }
 
 bool Hart::counter_allowed(unsigned csr) const {
   const unsigned bit = csr & 31;
-  if (s_.priv == PRV_M) return true;
-  if (!((s_.mcounteren >> bit) & 1)) return false;
-  if (s_.priv == PRV_U && !((s_.scounteren >> bit) & 1)) return false;
+  if (hot_.s.priv == PRV_M) return true;
+  if (!((hot_.s.mcounteren >> bit) & 1)) return false;
+  if (hot_.s.priv == PRV_U && !((hot_.s.scounteren >> bit) & 1)) return false;
   return true;
 }
 
@@ -52,7 +52,7 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
     return counter(csr - CSR_CYCLE);
   }
   if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) return counter(csr - CSR_MCYCLE);
-  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return s_.mhpmevent[csr - (CSR_MHPMEVENT3 - 3)];
+  if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return hot_.s.mhpmevent[csr - (CSR_MHPMEVENT3 - 3)];
   if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG15) {
     if (csr & 1) illegal(d);  // odd pmpcfg registers do not exist on RV64
     return pmp_.read_cfg(csr - CSR_PMPCFG0);
@@ -63,42 +63,42 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
     return triggers_.read(csr);
   }
   const bool fp = csr <= CSR_FCSR;
-  if (fp && !(s_.mstatus & mstatus::FS)) illegal(d);
+  if (fp && !(hot_.s.mstatus & mstatus::FS)) illegal(d);
   switch (csr) {
-    case CSR_FFLAGS: return s_.fflags;
-    case CSR_FRM: return s_.frm;
-    case CSR_FCSR: return s_.frm << 5 | s_.fflags;
-    case CSR_SSTATUS: return with_sd(s_.mstatus) & mstatus::kSstatusMask;
-    case CSR_SIE: return s_.mie & s_.mideleg;
-    case CSR_SIP: return s_.mip & s_.mideleg;
-    case CSR_STVEC: return s_.stvec;
-    case CSR_SCOUNTEREN: return s_.scounteren;
-    case CSR_SSCRATCH: return s_.sscratch;
-    case CSR_SEPC: return s_.sepc;
-    case CSR_SCAUSE: return s_.scause;
-    case CSR_STVAL: return s_.stval;
+    case CSR_FFLAGS: return hot_.s.fflags;
+    case CSR_FRM: return hot_.s.frm;
+    case CSR_FCSR: return hot_.s.frm << 5 | hot_.s.fflags;
+    case CSR_SSTATUS: return with_sd(hot_.s.mstatus) & mstatus::kSstatusMask;
+    case CSR_SIE: return hot_.s.mie & hot_.s.mideleg;
+    case CSR_SIP: return hot_.s.mip & hot_.s.mideleg;
+    case CSR_STVEC: return hot_.s.stvec;
+    case CSR_SCOUNTEREN: return hot_.s.scounteren;
+    case CSR_SSCRATCH: return hot_.s.sscratch;
+    case CSR_SEPC: return hot_.s.sepc;
+    case CSR_SCAUSE: return hot_.s.scause;
+    case CSR_STVAL: return hot_.s.stval;
     case CSR_SATP:
-      if (s_.priv == PRV_S && (s_.mstatus & mstatus::TVM)) illegal(d);
-      return s_.satp;
+      if (hot_.s.priv == PRV_S && (hot_.s.mstatus & mstatus::TVM)) illegal(d);
+      return hot_.s.satp;
     case CSR_MVENDORID: case CSR_MARCHID: case CSR_MIMPID: case CSR_MCONFIGPTR: return 0;
     case CSR_MHARTID: return id_;
-    case CSR_MSTATUS: return with_sd(s_.mstatus);
+    case CSR_MSTATUS: return with_sd(hot_.s.mstatus);
     case CSR_MISA: return kMisa;
-    case CSR_MEDELEG: return s_.medeleg;
-    case CSR_MIDELEG: return s_.mideleg;
-    case CSR_MIE: return s_.mie;
-    case CSR_MIP: return s_.mip;
-    case CSR_MTVEC: return s_.mtvec;
-    case CSR_MCOUNTEREN: return s_.mcounteren;
-    case CSR_MCOUNTINHIBIT: return s_.mcountinhibit;
-    case CSR_MSCRATCH: return s_.mscratch;
-    case CSR_MEPC: return s_.mepc & ~1ull;
-    case CSR_MCAUSE: return s_.mcause;
-    case CSR_MTVAL: return s_.mtval;
+    case CSR_MEDELEG: return hot_.s.medeleg;
+    case CSR_MIDELEG: return hot_.s.mideleg;
+    case CSR_MIE: return hot_.s.mie;
+    case CSR_MIP: return hot_.s.mip;
+    case CSR_MTVEC: return hot_.s.mtvec;
+    case CSR_MCOUNTEREN: return hot_.s.mcounteren;
+    case CSR_MCOUNTINHIBIT: return hot_.s.mcountinhibit;
+    case CSR_MSCRATCH: return hot_.s.mscratch;
+    case CSR_MEPC: return hot_.s.mepc & ~1ull;
+    case CSR_MCAUSE: return hot_.s.mcause;
+    case CSR_MTVAL: return hot_.s.mtval;
     case CSR_MCYCLE: return counter(0);
     case CSR_MINSTRET: return counter(2);
-    case CSR_MENVCFG: return s_.menvcfg;
-    case CSR_SENVCFG: return s_.senvcfg;
+    case CSR_MENVCFG: return hot_.s.menvcfg;
+    case CSR_SENVCFG: return hot_.s.senvcfg;
     default: illegal(d);
   }
 }
@@ -117,86 +117,86 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
   }
   if (csr >= CSR_TSELECT && csr <= CSR_TCONTROL) {
     triggers_.write(csr, v);  // read() checked that triggers exist
-    block_abort_ = true;      // the next instruction starts a block that checks the triggers
+    hot_.block_abort = true;      // the next instruction starts a block that checks the triggers
     return;
   }
-  auto dirty_fp = [&] { s_.mstatus |= mstatus::FS; };
+  auto dirty_fp = [&] { hot_.s.mstatus |= mstatus::FS; };
   switch (csr) {
-    case CSR_FFLAGS: s_.fflags = v & 0x1F; dirty_fp(); return;
-    case CSR_FRM: s_.frm = v & 7; dirty_fp(); return;
-    case CSR_FCSR: s_.fflags = v & 0x1F; s_.frm = (v >> 5) & 7; dirty_fp(); return;
+    case CSR_FFLAGS: hot_.s.fflags = v & 0x1F; dirty_fp(); return;
+    case CSR_FRM: hot_.s.frm = v & 7; dirty_fp(); return;
+    case CSR_FCSR: hot_.s.fflags = v & 0x1F; hot_.s.frm = (v >> 5) & 7; dirty_fp(); return;
     case CSR_SSTATUS: {
       const uint64_t mask = mstatus::kSstatusMask & mstatus::kWritable;
-      s_.mstatus = (s_.mstatus & ~mask) | (v & mask);
+      hot_.s.mstatus = (hot_.s.mstatus & ~mask) | (v & mask);
       update_xlate();
       return;
     }
     case CSR_SIE:
-      s_.mie = (s_.mie & ~s_.mideleg) | (v & s_.mideleg);
+      hot_.s.mie = (hot_.s.mie & ~hot_.s.mideleg) | (v & hot_.s.mideleg);
       update_irq_gate();
       return;
     case CSR_SIP: {
-      const uint64_t mask = s_.mideleg & (1u << kSSI);
-      s_.mip = (s_.mip & ~mask) | (v & mask);
+      const uint64_t mask = hot_.s.mideleg & (1u << kSSI);
+      hot_.s.mip = (hot_.s.mip & ~mask) | (v & mask);
       update_irq_gate();
       return;
     }
-    case CSR_STVEC: s_.stvec = v & ~2ull; return;
-    case CSR_SCOUNTEREN: s_.scounteren = static_cast<uint32_t>(v); return;
-    case CSR_SSCRATCH: s_.sscratch = v; return;
-    case CSR_SEPC: s_.sepc = v & ~1ull; return;
-    case CSR_SCAUSE: s_.scause = v; return;
-    case CSR_STVAL: s_.stval = v; return;
+    case CSR_STVEC: hot_.s.stvec = v & ~2ull; return;
+    case CSR_SCOUNTEREN: hot_.s.scounteren = static_cast<uint32_t>(v); return;
+    case CSR_SSCRATCH: hot_.s.sscratch = v; return;
+    case CSR_SEPC: hot_.s.sepc = v & ~1ull; return;
+    case CSR_SCAUSE: hot_.s.scause = v; return;
+    case CSR_STVAL: hot_.s.stval = v; return;
     case CSR_SATP:
-      if (s_.priv == PRV_S && (s_.mstatus & mstatus::TVM)) illegal(d);
+      if (hot_.s.priv == PRV_S && (hot_.s.mstatus & mstatus::TVM)) illegal(d);
       if ((v >> 60) != 0 && (v >> 60) != 8 && (v >> 60) != 9) return;  // unsupported mode: no effect (WARL)
-      if (v != s_.satp) {  // the TLB keeps its entries: they are tagged with their ASID
-        s_.satp = v;
+      if (v != hot_.s.satp) {  // the TLB keeps its entries: they are tagged with their ASID
+        hot_.s.satp = v;
         translation_changed();
         update_xlate();
       }
       return;
     case CSR_MSTATUS: {
-      uint64_t nv = (s_.mstatus & ~mstatus::kWritable) | (v & mstatus::kWritable);
-      if (((nv & mstatus::MPP) >> 11) == 2) nv = (nv & ~mstatus::MPP) | (s_.mstatus & mstatus::MPP);  // reserved MPP
-      s_.mstatus = nv | mstatus::kFixed;
+      uint64_t nv = (hot_.s.mstatus & ~mstatus::kWritable) | (v & mstatus::kWritable);
+      if (((nv & mstatus::MPP) >> 11) == 2) nv = (nv & ~mstatus::MPP) | (hot_.s.mstatus & mstatus::MPP);  // reserved MPP
+      hot_.s.mstatus = nv | mstatus::kFixed;
       update_xlate();
       return;
     }
     case CSR_MISA: return;  // WARL, fixed
-    case CSR_MEDELEG: s_.medeleg = v & 0xB3FF & ~(1ull << kEcallM); return;
-    case CSR_MIDELEG: s_.mideleg = v & kSupervisorInterrupts; return;
+    case CSR_MEDELEG: hot_.s.medeleg = v & 0xB3FF & ~(1ull << kEcallM); return;
+    case CSR_MIDELEG: hot_.s.mideleg = v & kSupervisorInterrupts; return;
     case CSR_MIE:
-      s_.mie = v & kAllInterrupts;
+      hot_.s.mie = v & kAllInterrupts;
       update_irq_gate();
       return;
     case CSR_MIP: {
       const uint64_t mask = kSupervisorInterrupts;
       seip_sw_ = (v >> kSEI) & 1;
-      s_.mip = (s_.mip & ~mask) | (v & mask) | (seip_line_ ? 1ull << kSEI : 0);
+      hot_.s.mip = (hot_.s.mip & ~mask) | (v & mask) | (seip_line_ ? 1ull << kSEI : 0);
       update_irq_gate();
       return;
     }
     case CSR_MENVCFG: {
-      const uint64_t changed = (s_.menvcfg ^ v) & kMenvcfgWritable;
-      s_.menvcfg = v & kMenvcfgWritable;
+      const uint64_t changed = (hot_.s.menvcfg ^ v) & kMenvcfgWritable;
+      hot_.s.menvcfg = v & kMenvcfgWritable;
       if (changed & envcfg::PBMTE) {  // the translations cached with the old attributes go
         tlb_.flush_all();
         translation_changed();
       }
       return;
     }
-    case CSR_SENVCFG: s_.senvcfg = v & kSenvcfgWritable; return;
-    case CSR_MTVEC: s_.mtvec = v & ~2ull; return;
-    case CSR_MCOUNTEREN: s_.mcounteren = static_cast<uint32_t>(v); return;
+    case CSR_SENVCFG: hot_.s.senvcfg = v & kSenvcfgWritable; return;
+    case CSR_MTVEC: hot_.s.mtvec = v & ~2ull; return;
+    case CSR_MCOUNTEREN: hot_.s.mcounteren = static_cast<uint32_t>(v); return;
     case CSR_MCOUNTINHIBIT: write_counter_inhibit(static_cast<uint32_t>(v)); return;
-    case CSR_MSCRATCH: s_.mscratch = v; return;
-    case CSR_MEPC: s_.mepc = v & ~1ull; return;
-    case CSR_MCAUSE: s_.mcause = v; return;
-    case CSR_MTVAL: s_.mtval = v; return;
+    case CSR_MSCRATCH: hot_.s.mscratch = v; return;
+    case CSR_MEPC: hot_.s.mepc = v & ~1ull; return;
+    case CSR_MCAUSE: hot_.s.mcause = v; return;
+    case CSR_MTVAL: hot_.s.mtval = v; return;
     case CSR_MCYCLE: write_counter(0, v); return;
     case CSR_MINSTRET:  // a counting minstret: the retiring CSR instruction increments it again
-      write_counter(2, (s_.mcountinhibit & 4) ? v : v - 1);
+      write_counter(2, (hot_.s.mcountinhibit & 4) ? v : v - 1);
       return;
     default: illegal(d);
   }

@@ -12,7 +12,7 @@ namespace avp {
 using namespace rv;
 
 [[gnu::always_inline]] inline uint64_t Hart::exec(const Insn& d, uint64_t pc) {
-  uint64_t* x = s_.x;
+  uint64_t* x = hot_.s.x;
   const uint64_t a = x[d.rs1], b = x[d.rs2];
   const uint64_t next = pc + d.len;
   uint64_t r = 0;
@@ -46,8 +46,8 @@ uint64_t Hart::exec_other(const Insn& d, uint64_t pc) {
   const uint64_t next = pc + d.len;
   if (d.op >= LR_W && d.op <= AMOMAXU_D) {
     const uint64_t r = exec_atomic(d);
-    s_.x[d.rd] = r;
-    s_.x[0] = 0;
+    hot_.s.x[d.rd] = r;
+    hot_.s.x[0] = 0;
     return next;
   }
   if (d.op >= FLW && d.op <= FMV_D_X) {
@@ -59,7 +59,7 @@ uint64_t Hart::exec_other(const Insn& d, uint64_t pc) {
     return next;
   }
   if (d.op == FENCE_I) {
-    refetch_ = block_abort_ = true;
+    refetch_ = hot_.block_abort = true;
     return next;
   }
   return exec_system(d, pc);
@@ -67,46 +67,46 @@ uint64_t Hart::exec_other(const Insn& d, uint64_t pc) {
 
 // The loop of a debugger, tracer or armed triggers: every instruction retires at once.
 void Hart::run_observed(const Block& b, uint32_t from) {
-  uint64_t pc = s_.pc;
+  uint64_t pc = hot_.s.pc;
   const uint64_t* cost_ps = cluster_.cost_ps();
   const uint64_t* cost_cycles = cluster_.cost_cycles();
   const Insn* const first = b.insns.data();
   const Insn* const end = first + b.insns.size();
   for (const Insn* it = first + from; it != end; ++it) {
     const Insn& d = *it;
-    s_.pc = pc;
+    hot_.s.pc = pc;
     if (debug_) {
       debug_->before_instruction(*this, d, pc);
-      const bool moved = s_.pc != pc;  // the debugger moved the pc
-      if (stop_ || moved) {
+      const bool moved = hot_.s.pc != pc;  // the debugger moved the pc
+      if (hot_.stop || moved) {
         history_.end_block_early(static_cast<uint32_t>(it - first));
-        if (moved) pc = s_.pc;
+        if (moved) pc = hot_.s.pc;
         break;
       }
     }
     // Breakpoint exceptions of triggers (action 0) before the instruction does anything.
     if (triggers_.native_armed())
-      if (const auto hit = triggers_.match(d, pc, s_, false)) throw TrapException{kBreakpoint, hit->tval};
+      if (const auto hit = triggers_.match(d, pc, hot_.s, false)) throw TrapException{kBreakpoint, hit->tval};
     if (tracer_) tracer_->before(*this, pc, d);
     const uint64_t next = exec(d, pc);
     if (tracer_) tracer_->after(*this, pc, d);
-    ++s_.minstret;
-    ++s_.events[d.event];
-    s_.insn_cycles += cost_cycles[d.cls];
-    time_.add_ps(cost_ps[d.cls]);
+    ++hot_.s.minstret;
+    ++hot_.s.events[d.event];
+    hot_.s.insn_cycles += cost_cycles[d.cls];
+    hot_.time.add_ps(cost_ps[d.cls]);
     pc = next;
-    if (block_abort_ || stop_) {
+    if (hot_.block_abort || hot_.stop) {
       history_.end_block_early(static_cast<uint32_t>(it - first + 1));
       break;
     }
   }
-  if (!stop_) s_.pc = pc;
+  if (!hot_.stop) hot_.s.pc = pc;
 }
 
 uint64_t Hart::exec_atomic(const Insn& d) {
   if (in_slice_) throw NeedsKernel{};  // atomic with respect to every other hart: in the simulation thread
-  const uint64_t addr = s_.x[d.rs1];
-  const uint64_t src = s_.x[d.rs2];
+  const uint64_t addr = hot_.s.x[d.rs1];
+  const uint64_t src = hot_.s.x[d.rs2];
   const bool dbl = d.op >= LR_D;
   const unsigned size = dbl ? 8 : 4;
   const bool lr = d.op == LR_W || d.op == LR_D;

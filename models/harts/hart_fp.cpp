@@ -16,21 +16,21 @@ inline uint64_t sx32(uint32_t v) { return static_cast<uint64_t>(static_cast<int6
 }  // namespace
 
 void Hart::exec_fp(const Insn& d) {
-  if (!(s_.mstatus & mstatus::FS)) illegal(d);
-  uint64_t* f = s_.f;
-  uint64_t* x = s_.x;
+  if (!(hot_.s.mstatus & mstatus::FS)) illegal(d);
+  uint64_t* f = hot_.s.f;
+  uint64_t* x = hot_.s.x;
   const uint64_t fa = f[d.rs1], fb = f[d.rs2], fc = f[d.rs3];
   // With mstatus.FS Dirty already, the accrued flags go in: an operation may
   // report them again (fp_ops.cpp, in_host_mode), which changes neither fflags nor FS.
-  uint32_t flags = (s_.mstatus & mstatus::FS) == mstatus::FS ? s_.fflags : 0;
+  uint32_t flags = (hot_.s.mstatus & mstatus::FS) == mstatus::FS ? hot_.s.fflags : 0;
   Rm rm = static_cast<Rm>(d.rm);
   auto need_rm = [&] {
-    if (rm == 7) rm = static_cast<Rm>(s_.frm);
+    if (rm == 7) rm = static_cast<Rm>(hot_.s.frm);
     if (rm > RMM) illegal(d);
   };
   auto set_f = [&](uint64_t v) {
     f[d.rd] = v;
-    s_.mstatus |= mstatus::FS;  // Dirty
+    hot_.s.mstatus |= mstatus::FS;  // Dirty
   };
   auto set_x = [&](uint64_t v) {
     if (d.rd) x[d.rd] = v;
@@ -105,8 +105,8 @@ void Hart::exec_fp(const Insn& d) {
     default: illegal(d);
   }
   if (flags) {
-    s_.fflags |= flags;
-    s_.mstatus |= mstatus::FS;
+    hot_.s.fflags |= flags;
+    hot_.s.mstatus |= mstatus::FS;
   }
 }
 

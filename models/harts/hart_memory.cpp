@@ -26,7 +26,7 @@ DmiRegion* Hart::known_dmi(uint64_t addr, bool write, bool fetch) {
 DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   if (DmiRegion* r = known_dmi(addr, write, fetch)) return r;
   if (in_slice_) throw NeedsKernel{};  // asking the bus for DMI is the kernel's
-  time_.catch_up();
+  hot_.time.catch_up();
   if (write && read_only(addr, 1)) return nullptr;
   tlm::tlm_generic_payload gp;
   set_unit(gp, make_unit(UnitKind::Hart, id_), core_);
@@ -66,7 +66,7 @@ DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
       return &o;
     }
   dmi_.push_back(r);
-  ++dmi_gen_;
+  ++hot_.dmi_gen;
   return &dmi_.back();
 }
 
@@ -75,18 +75,18 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
   for (const auto& r : dmi_)
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);
   dmi_.swap(keep);
-  ++dmi_gen_;
+  ++hot_.dmi_gen;
   forget_regions();  // and the pages kept without DMI: the event reaches the hart in either mode
 }
 
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval) {
   if (in_slice_) throw NeedsKernel{};  // a device access: in the simulation thread, in hart order
   settle();
-  time_.catch_up();
+  hot_.time.catch_up();
   prepare_payload(gp_, cmd, addr, data, len);
-  const sc_core::sc_time before = time_.now();
-  time_.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });
-  stall_ps_[StallMemory] += to_ps(time_.now() - before);
+  const sc_core::sc_time before = hot_.time.now();
+  hot_.time.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });
+  hot_.stall_ps[StallMemory] += to_ps(hot_.time.now() - before);
   if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, tval};
 }
 
@@ -94,7 +94,7 @@ template <typename T>
 T Hart::load_slow(uint64_t addr) {
   T v{};
   if (addr - rd2_.base < rd2_.size && rd2_.size - (addr - rd2_.base) >= sizeof(T)) {
-    std::swap(rd_, rd2_);  // two regions in turn (code/data and stack) stay on the fast path
+    std::swap(hot_.rd, rd2_);  // two regions in turn (code/data and stack) stay on the fast path
     return load<T>(addr);
   }
   if (data_checked_) {
@@ -104,8 +104,8 @@ T Hart::load_slow(uint64_t addr) {
   }
   if (DmiRegion* r = find_dmi(addr, false)) {
     if (addr - r->base + sizeof(T) <= r->size) {
-      rd2_ = rd_;
-      rd_ = *r;
+      rd2_ = hot_.rd;
+      hot_.rd = *r;
       return load<T>(addr);
     }
   }
@@ -117,7 +117,7 @@ T Hart::load_slow(uint64_t addr) {
 template <typename T>
 void Hart::store_slow(uint64_t addr, T v) {
   if (addr - wr2_.base < wr2_.size && wr2_.size - (addr - wr2_.base) >= sizeof(T)) {
-    std::swap(wr_, wr2_);
+    std::swap(hot_.wr, wr2_);
     return store<T>(addr, v);
   }
   if (data_checked_) {
@@ -127,8 +127,8 @@ void Hart::store_slow(uint64_t addr, T v) {
   }
   if (DmiRegion* r = find_dmi(addr, true)) {
     if (addr - r->base + sizeof(T) <= r->size) {
-      wr2_ = wr_;
-      wr_ = *r;
+      wr2_ = hot_.wr;
+      hot_.wr = *r;
       return store<T>(addr, v);
     }
   }
@@ -160,7 +160,7 @@ void Hart::after_store(uint64_t addr, unsigned len) {
     if (!in_slice_) return cluster_.code_written(addr, len);
     // In a slice the other harts are running: invalidating their code is the
     // kernel's, after the slice, which ends with this instruction.
-    code_hit_ = block_abort_ = true;
+    code_hit_ = hot_.block_abort = true;
     code_addr_ = addr;
     code_len_ = len;
   }

@@ -90,11 +90,11 @@ void Hart::replay_traffic(bool parked) {
     send_traffic(traffic, d.pa, d.len, d.fetch, delay);
     if (!d.waits) continue;
     stall += to_ps(delay) - at;
-    stall_ps_[d.fetch ? StallFetch : StallMemory] += to_ps(delay) - at;
+    hot_.stall_ps[d.fetch ? StallFetch : StallMemory] += to_ps(delay) - at;
   }
   deferred_.clear();
   if (parked) deferred_stall_ps_ += stall;
-  else time_.add_ps(stall);
+  else hot_.time.add_ps(stall);
 }
 
 uint64_t Hart::dcache_miss(uint64_t pa) {

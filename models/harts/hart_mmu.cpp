@@ -48,11 +48,11 @@ void Hart::configure_triggers(unsigned count) {
 
 void Hart::update_xlate() {
   const Priv dp = data_priv();
-  const bool fetch_checked = (vm_on() && s_.priv != PRV_M) || pmp_.active_for(s_.priv);
-  fetch_key_ = fetch_checked ? static_cast<uint8_t>(1 + s_.priv) : 0;
+  const bool fetch_checked = (vm_on() && hot_.s.priv != PRV_M) || pmp_.active_for(hot_.s.priv);
+  hot_.fetch_key = fetch_checked ? static_cast<uint8_t>(1 + hot_.s.priv) : 0;
   uint32_t key = 0;
   if ((vm_on() && dp != PRV_M) || pmp_.active_for(dp))
-    key = 1 | dp << 1 | ((s_.mstatus & mstatus::SUM) ? 8 : 0) | ((s_.mstatus & mstatus::MXR) ? 16 : 0);
+    key = 1 | dp << 1 | ((hot_.s.mstatus & mstatus::SUM) ? 8 : 0) | ((hot_.s.mstatus & mstatus::MXR) ? 16 : 0);
   data_checked_ = key != 0;
   if (key != data_key_) {
     data_key_ = key;
@@ -61,7 +61,7 @@ void Hart::update_xlate() {
 }
 
 void Hart::forget_regions() {
-  rd_ = wr_ = rd2_ = wr2_ = DmiRegion{};
+  hot_.rd = hot_.wr = rd2_ = wr2_ = DmiRegion{};
   pages_rd_[0] = pages_rd_[1] = pages_wr_[0] = pages_wr_[1] = DmiRegion{};
 }
 
@@ -70,7 +70,7 @@ void Hart::forget_regions() {
 void Hart::forget_regions_of(const TlbEntry& e) {
   if (!e.valid) return;
   const uint64_t base = e.tag << (12 + 9 * e.level), bytes = e.page_bytes();
-  for (DmiRegion* r : {&rd_, &rd2_, &wr_, &wr2_, &pages_rd_[0], &pages_rd_[1], &pages_wr_[0], &pages_wr_[1]})
+  for (DmiRegion* r : {&hot_.rd, &rd2_, &hot_.wr, &wr2_, &pages_rd_[0], &pages_rd_[1], &pages_wr_[0], &pages_wr_[1]})
     if (r->size && r->base - base < bytes) *r = DmiRegion{};
 }
 
@@ -80,28 +80,28 @@ void Hart::forget_regions_of(const TlbEntry& e) {
 // QEMU keeps its translation blocks across TLB flushes.
 void Hart::translation_changed() {
   forget_regions();
-  if (!live_.empty()) recheck_fetches_ = block_abort_ = true;
+  if (!live_.empty()) recheck_fetches_ = hot_.block_abort = true;
 }
 
 // A block does not check the PMP again at its entry: the blocks go, at the
 // next block boundary when one of them may be running, else now.
 void Hart::protection_changed() {
   forget_regions();
-  if (!live_.empty()) flush_translated_ = block_abort_ = true;
+  if (!live_.empty()) flush_translated_ = hot_.block_abort = true;
   else forget_checked_blocks();
 }
 
 void Hart::sfence(const Insn& d) {
-  tlb_.flush(d.rs1 != 0, s_.x[d.rs1], d.rs2 != 0, static_cast<uint16_t>(s_.x[d.rs2]));
+  tlb_.flush(d.rs1 != 0, hot_.s.x[d.rs1], d.rs2 != 0, static_cast<uint16_t>(hot_.s.x[d.rs2]));
   translation_changed();
 }
 
 bool Hart::pte_permits(uint64_t pte, unsigned access, Priv p) const {
   if (p == PRV_U && !(pte & U)) return false;
-  if (p == PRV_S && (pte & U) && ((access & kAccessExec) || !(s_.mstatus & mstatus::SUM))) return false;
+  if (p == PRV_S && (pte & U) && ((access & kAccessExec) || !(hot_.s.mstatus & mstatus::SUM))) return false;
   if (access & kAccessExec) return pte & X;
   if (access & kAccessWrite) return pte & W;
-  return (pte & R) || ((s_.mstatus & mstatus::MXR) && (pte & X));
+  return (pte & R) || ((hot_.s.mstatus & mstatus::MXR) && (pte & X));
 }
 
 // A page-table access: read (write == nullptr) or write back *write. PMP
@@ -136,9 +136,9 @@ TlbEntry Hart::walk(uint64_t va, unsigned access, Priv p, uint16_t asid) {
 // The page-table walk of the privileged spec (section "Virtual Address Translation Process").
 template <bool kDebug>
 TlbEntry Hart::walk_tables(uint64_t va, unsigned access, Priv p, uint16_t asid) {
-  const unsigned levels = (s_.satp >> 60) == kSatpSv39 ? 3 : 4;
+  const unsigned levels = (hot_.s.satp >> 60) == kSatpSv39 ? 3 : 4;
   const uint64_t pf = page_fault(access), af = access_fault(access);
-  uint64_t table = (s_.satp & kPpnMask) * kPage;
+  uint64_t table = (hot_.s.satp & kPpnMask) * kPage;
   for (int i = static_cast<int>(levels) - 1; i >= 0; --i) {
     const uint64_t pte_addr = table + ((va >> (12 + 9 * i)) & 511) * 8;
     uint64_t pte = 0;
@@ -159,7 +159,7 @@ TlbEntry Hart::walk_tables(uint64_t va, unsigned access, Priv p, uint16_t asid) 
       continue;
     }
     // PBMT 3 is reserved, and without menvcfg.PBMTE the field is.
-    if (pbmt == 3 || (pbmt && !(s_.menvcfg & envcfg::PBMTE))) throw TrapException{pf, va};
+    if (pbmt == 3 || (pbmt && !(hot_.s.menvcfg & envcfg::PBMTE))) throw TrapException{pf, va};
     if (!kDebug && !pte_permits(pte, access, p)) throw TrapException{pf, va};
     if (i > 0 && (ppn & ((1ull << (9 * i)) - 1))) throw TrapException{pf, va};  // misaligned superpage
     // Svnapot: only 64 KiB pages (a 4 KiB leaf with ppn[3:0] = 1000) are
@@ -188,13 +188,13 @@ bool Hart::debug_translate(uint64_t va, uint64_t& pa, std::string& why) {
     pa = va;
     return true;
   }
-  const unsigned bits = (s_.satp >> 60) == kSatpSv39 ? 39 : 48;
+  const unsigned bits = (hot_.s.satp >> 60) == kSatpSv39 ? 39 : 48;
   if (static_cast<uint64_t>(static_cast<int64_t>(va << (64 - bits)) >> (64 - bits)) != va) {
     why = "not a canonical Sv" + std::to_string(bits) + " address";
     return false;
   }
   try {
-    pa = walk_tables<true>(va, kAccessRead, s_.priv, static_cast<uint16_t>(s_.satp >> 44)).pa(va);
+    pa = walk_tables<true>(va, kAccessRead, hot_.s.priv, static_cast<uint16_t>(hot_.s.satp >> 44)).pa(va);
     return true;
   } catch (const TrapException& t) {
     why = t.cause == kLoadAccessFault ? "a page-table entry is not readable memory" : "no valid mapping (page fault)";
@@ -203,13 +203,13 @@ bool Hart::debug_translate(uint64_t va, uint64_t& pa, std::string& why) {
 }
 
 uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
-  const unsigned bits = (s_.satp >> 60) == kSatpSv39 ? 39 : 48;
+  const unsigned bits = (hot_.s.satp >> 60) == kSatpSv39 ? 39 : 48;
   // Bits above the virtual address width must all equal its top bit.
   if (static_cast<uint64_t>(static_cast<int64_t>(va << (64 - bits)) >> (64 - bits)) != va) {
     ++mmu_stats_.page_faults;
     throw TrapException{page_fault(access), va};
   }
-  const uint16_t asid = static_cast<uint16_t>(s_.satp >> 44);
+  const uint16_t asid = static_cast<uint16_t>(hot_.s.satp >> 44);
   if (TlbEntry* e = tlb_.lookup(va, asid)) {
     if (pte_permits(e->flags, access, p) && (!(access & kAccessWrite) || (e->flags & D))) {
       ++mmu_stats_.tlb_hits;
@@ -236,7 +236,7 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
 uint64_t Hart::fetch_address(uint64_t va) {
   page_pbmt_ = 0;
   tlb_until_ = ~0ull;
-  return vm_on() && s_.priv != PRV_M ? translate(va, kAccessExec, s_.priv) : va;
+  return vm_on() && hot_.s.priv != PRV_M ? translate(va, kAccessExec, hot_.s.priv) : va;
 }
 
 // A decoded block holds its fetch translation as long as the TLB holds the
@@ -323,11 +323,11 @@ void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
       page.ptr = r->ptr + (ppage - r->base);
       page.pa_delta = ppage - page.base;
       if (write) {
-        wr2_ = wr_;
-        wr_ = page;
+        wr2_ = hot_.wr;
+        hot_.wr = page;
       } else {
-        rd2_ = rd_;
-        rd_ = page;
+        rd2_ = hot_.rd;
+        hot_.rd = page;
       }
     } else if (cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only
       DmiRegion* pair = write ? pages_wr_ : pages_rd_;

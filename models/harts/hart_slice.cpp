@@ -12,8 +12,8 @@ namespace avp {
 
 const Hart::Block* Hart::decoded_block(uint64_t pc) {
   const BlockSlot& slot = block_slots_[(pc >> 1) & (kBlockSlots - 1)];
-  if (slot.pc == pc && slot.key == fetch_key_ && slot.block) return &translated_again(*slot.block);
-  auto& blocks = blocks_[fetch_key_];
+  if (slot.pc == pc && slot.key == hot_.fetch_key && slot.block) return &translated_again(*slot.block);
+  auto& blocks = blocks_[hot_.fetch_key];
   auto it = blocks.find(pc);
   return it == blocks.end() ? nullptr : &translated_again(it->second);
 }
@@ -24,14 +24,14 @@ void Hart::run_slice() {
   try {
     for (;;) {
       // The serial loop's checks at a block boundary: any of them is the kernel's.
-      if (stop_ || timed_out_ || s_.pc == end_pc_ || flush_ || flush_translated_ || recheck_fetches_ || refetch_ || !code_drops_.empty() ||
-          (s_.mip & s_.mie))
+      if (hot_.stop || timed_out_ || hot_.s.pc == hot_.end_pc || flush_ || flush_translated_ || recheck_fetches_ || refetch_ || !code_drops_.empty() ||
+          (hot_.s.mip & hot_.s.mie))
         break;
-      if (time_.quantum_used()) {  // a replayed stall (replay_traffic) took the quantum
+      if (hot_.time.quantum_used()) {  // a replayed stall (replay_traffic) took the quantum
         slice_end_ = SliceEnd::Block;
         break;
       }
-      const Block* first = decoded_block(s_.pc);
+      const Block* first = decoded_block(hot_.s.pc);
       // Decoding, or looking up a page whose TLB entry is gone, reads memory through the bus.
       if (!first || !fetch_translation_held(*first)) break;
       try {
@@ -39,7 +39,7 @@ void Hart::run_slice() {
         // or a block not decoded yet stops them.
         run_chain(*first);
       } catch (const NeedsKernel&) {
-        // The instruction at s_.pc has not started: the hart's thread runs the block from there.
+        // The instruction at hot_.s.pc has not started: the hart's thread runs the block from there.
         resume_block_ = left_block_;
         resume_index_ = index_of_pc(*left_block_);
         slice_end_ = SliceEnd::Resume;
@@ -53,7 +53,7 @@ void Hart::run_slice() {
         slice_end_ = SliceEnd::Code;
         break;
       }
-      if (time_.quantum_used() || (insn_stop_ && s_.minstret >= insn_stop_)) {
+      if (hot_.time.quantum_used() || (hot_.insn_stop && hot_.s.minstret >= hot_.insn_stop)) {
         slice_end_ = SliceEnd::Block;
         break;
       }
@@ -88,8 +88,8 @@ void Hart::finish_slice() {
   }
   // The rest of the serial loop's iteration.
   if (functional_) check_timed_switch();
-  if (time_.quantum_used()) quantum_sync();
-  if (limit_ && s_.minstret >= limit_ && !stop_) {
+  if (hot_.time.quantum_used()) quantum_sync();
+  if (limit_ && hot_.s.minstret >= limit_ && !hot_.stop) {
     cluster_.report_limit(*this);
     finish(HartExitKind::Limit);
   }
@@ -101,7 +101,7 @@ void Hart::quantum_sync() {
     return;
   }
   settle();
-  if (time_.run_on()) check_deadline(time_.now());  // nothing else pending at all (run_ahead.h)
+  if (hot_.time.run_on()) check_deadline(hot_.time.now());  // nothing else pending at all (run_ahead.h)
   else sync();
 }
 
@@ -111,17 +111,17 @@ void Hart::quantum_sync() {
 // run loop has to do it: a wait, the parallel schedule, a deadline met, or a
 // full translation cache to empty at this block boundary.
 uint64_t Hart::translated_quantum_end(void* hart) noexcept {
-  Hart& h = *static_cast<Hart*>(hart);
-  if (h.switch_ps_ && to_ps(h.time_.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
-  if (h.parallel_ || h.code_full_ || !h.time_.run_on()) return 0;
-  h.check_deadline(h.time_.now());
+  Hart& h = *static_cast<HartHotState*>(hart)->hart;
+  if (h.switch_ps_ && to_ps(h.hot_.time.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
+  if (h.parallel_ || h.code_full_ || !h.hot_.time.run_on()) return 0;
+  h.check_deadline(h.hot_.time.now());
   return !h.timed_out_;
 }
 
 void Hart::sync_to_grid() {
   if (grid_boundary(to_ps(sc_core::sc_time_stamp()))) {
-    time_.sync();
-    time_.add_ps(grid_ahead_);
+    hot_.time.sync();
+    hot_.time.add_ps(grid_ahead_);
   }
   check_deadline(sc_core::sc_time_stamp());
 }
@@ -131,24 +131,24 @@ uint64_t Hart::grid_boundary(uint64_t now) {
   // together; the local time beyond the boundary stays ahead, so nothing is
   // lost or added.
   const uint64_t q = to_ps(cluster_.quantum());
-  const uint64_t boundary = (now + time_.ps()) / q * q;
+  const uint64_t boundary = (now + hot_.time.ps()) / q * q;
   if (boundary <= now) return 0;
-  grid_ahead_ = now + time_.ps() - boundary;
-  time_.set(from_ps(boundary - now));
+  grid_ahead_ = now + hot_.time.ps() - boundary;
+  hot_.time.set(from_ps(boundary - now));
   return boundary;
 }
 
 uint64_t Hart::park_until_grid(uint64_t now) {
   // What finish_slice would do after such a slice: only sync_to_grid.
   // A functional run's switch point is the hart's thread's (check_timed_switch).
-  const bool switch_due = switch_ps_ && now + time_.ps() >= switch_ps_;  // as quantum_used() holds here
-  const bool only_sync = slice_end_ == SliceEnd::Block && time_.quantum_used() &&
-                         !(insn_stop_ && s_.minstret >= insn_stop_) && !switch_due;
+  const bool switch_due = switch_ps_ && now + hot_.time.ps() >= switch_ps_;  // as quantum_used() holds here
+  const bool only_sync = slice_end_ == SliceEnd::Block && hot_.time.quantum_used() &&
+                         !(hot_.insn_stop && hot_.s.minstret >= hot_.insn_stop) && !switch_due;
   return only_sync ? grid_boundary(now) : 0;
 }
 
 void Hart::unpark(uint64_t boundary, uint64_t now) {
-  time_.start_quantum(boundary - now, grid_ahead_ + std::exchange(deferred_stall_ps_, 0));
+  hot_.time.start_quantum(boundary - now, grid_ahead_ + std::exchange(deferred_stall_ps_, 0));
   check_deadline(from_ps(boundary));
 }
 

@@ -8,13 +8,13 @@ namespace avp {
 using namespace rv;
 
 bool Hart::host_call() {
-  switch (s_.x[17]) {
+  switch (hot_.s.x[17]) {
     case 0:
-      finish(HartExitKind::Exit, s_.x[10]);
+      finish(HartExitKind::Exit, hot_.s.x[10]);
       return true;
     case 1: {
       std::string text;
-      for (uint64_t a = s_.x[10];; ++a) {
+      for (uint64_t a = hot_.s.x[10];; ++a) {
         char c = 0;
         if (!debug_read(a, &c, 1)) throw TrapException{kLoadAccessFault, a};
         if (c == 0) break;
@@ -28,7 +28,7 @@ bool Hart::host_call() {
       cluster_.barrier(*this);
       return true;
     case 3:
-      cluster_.stats_control("hart" + std::to_string(id()) + " ecall", sc_core::sc_time_stamp() + local_time(), s_.x[10], this);
+      cluster_.stats_control("hart" + std::to_string(id()) + " ecall", sc_core::sc_time_stamp() + local_time(), hot_.s.x[10], this);
       return true;
     default:
       return false;
@@ -38,66 +38,66 @@ bool Hart::host_call() {
 uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
   if (in_slice_) throw NeedsKernel{};
   settle();  // CSRs, host calls and WFI see the instructions before this one retired
-  time_.catch_up();
+  hot_.time.catch_up();
   const uint64_t next = pc + d.len;
   switch (d.op) {
     case ECALL:
-      if (s_.priv == PRV_M && host_calls_ && host_call()) return next;
-      throw TrapException{s_.priv == PRV_U ? kEcallU : s_.priv == PRV_S ? kEcallS : kEcallM, 0};
+      if (hot_.s.priv == PRV_M && host_calls_ && host_call()) return next;
+      throw TrapException{hot_.s.priv == PRV_U ? kEcallU : hot_.s.priv == PRV_S ? kEcallS : kEcallM, 0};
     case EBREAK:
       throw TrapException{kBreakpoint, pc};
     case MRET: {
-      if (s_.priv < PRV_M) illegal(d);
-      uint64_t st = s_.mstatus;
+      if (hot_.s.priv < PRV_M) illegal(d);
+      uint64_t st = hot_.s.mstatus;
       const Priv to = static_cast<Priv>((st & mstatus::MPP) >> 11);
       st = (st & ~mstatus::MIE) | ((st & mstatus::MPIE) ? mstatus::MIE : 0);
       st |= mstatus::MPIE;
       st &= ~mstatus::MPP;
       if (to != PRV_M) st &= ~mstatus::MPRV;
-      s_.mstatus = st;
-      s_.priv = to;
+      hot_.s.mstatus = st;
+      hot_.s.priv = to;
       triggers_.mret();
       update_xlate();
-      return s_.mepc & ~1ull;
+      return hot_.s.mepc & ~1ull;
     }
     case SRET: {
-      if (s_.priv < PRV_S || (s_.priv == PRV_S && (s_.mstatus & mstatus::TSR))) illegal(d);
-      uint64_t st = s_.mstatus;
+      if (hot_.s.priv < PRV_S || (hot_.s.priv == PRV_S && (hot_.s.mstatus & mstatus::TSR))) illegal(d);
+      uint64_t st = hot_.s.mstatus;
       const Priv to = (st & mstatus::SPP) ? PRV_S : PRV_U;
       st = (st & ~mstatus::SIE) | ((st & mstatus::SPIE) ? mstatus::SIE : 0);
       st |= mstatus::SPIE;
       st &= ~(mstatus::SPP | mstatus::MPRV);
-      s_.mstatus = st;
-      s_.priv = to;
+      hot_.s.mstatus = st;
+      hot_.s.priv = to;
       update_xlate();
-      return s_.sepc & ~1ull;
+      return hot_.s.sepc & ~1ull;
     }
     case WFI:
-      if (s_.priv == PRV_U || (s_.priv == PRV_S && (s_.mstatus & mstatus::TW))) illegal(d);
-      if (!(s_.mip & s_.mie)) {
+      if (hot_.s.priv == PRV_U || (hot_.s.priv == PRV_S && (hot_.s.mstatus & mstatus::TW))) illegal(d);
+      if (!(hot_.s.mip & hot_.s.mie)) {
         sync();
         cluster_.wfi_begin(*this);
         const sc_core::sc_time asleep = sc_core::sc_time_stamp();
-        while (!(s_.mip & s_.mie) && !timed_out_) {
+        while (!(hot_.s.mip & hot_.s.mie) && !timed_out_) {
           const sc_core::sc_time now = sc_core::sc_time_stamp();
           if (deadline_ == sc_core::SC_ZERO_TIME) sc_core::wait(irq_event_);
           else if (now < deadline_) sc_core::wait(deadline_ - now, irq_event_);
-          else timed_out_ = block_abort_ = true;  // the run loop ends the instance
+          else timed_out_ = hot_.block_abort = true;  // the run loop ends the instance
         }
-        stall_ps_[StallWfi] += to_ps(sc_core::sc_time_stamp() - asleep);
+        hot_.stall_ps[StallWfi] += to_ps(sc_core::sc_time_stamp() - asleep);
         cluster_.wfi_end(*this);
       }
       return next;
     case SFENCE_VMA:
-      if (s_.priv == PRV_U || (s_.priv == PRV_S && (s_.mstatus & mstatus::TVM))) illegal(d);
+      if (hot_.s.priv == PRV_U || (hot_.s.priv == PRV_S && (hot_.s.mstatus & mstatus::TVM))) illegal(d);
       sfence(d);
       return next;
     case CSRRW: case CSRRS: case CSRRC: case CSRRWI: case CSRRSI: case CSRRCI: {
       const unsigned csr = static_cast<unsigned>(d.imm);
       const bool imm = d.op >= CSRRWI;
-      const uint64_t src = imm ? d.rs1 : s_.x[d.rs1];
+      const uint64_t src = imm ? d.rs1 : hot_.s.x[d.rs1];
       const bool write = (d.op == CSRRW || d.op == CSRRWI) || d.rs1 != 0;
-      if (((csr >> 8) & 3) > s_.priv) illegal(d);
+      if (((csr >> 8) & 3) > hot_.s.priv) illegal(d);
       if (write && (csr >> 10) == 3) illegal(d);
       const bool read = !(d.op == CSRRW || d.op == CSRRWI) || d.rd != 0;
       const uint64_t old = read ? csr_read(csr, d) : 0;
@@ -112,8 +112,8 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
         if (!read) csr_read(csr, d);  // existence and permission checks
         csr_write(csr, v, d);
       }
-      s_.x[d.rd] = old;
-      s_.x[0] = 0;
+      hot_.s.x[d.rd] = old;
+      hot_.s.x[0] = 0;
       return next;
     }
     default:

@@ -25,6 +25,15 @@ class HartTracer {
   virtual void after(Hart& hart, uint64_t pc, const rv::Insn& d) = 0;
 };
 
+// The ring of an InsnHistory that recording a block writes, kept where its
+// owner puts it (a hart's HartHotState: translated code records blocks too).
+struct HistoryRing {
+  const DecodedBlock** ring = nullptr;  // mask + 1 entries
+  uint64_t pos = 0;                     // entries recorded so far
+  uint64_t mask = 0;
+  void record(const DecodedBlock* b) { ring[pos++ & mask] = b; }
+};
+
 // The last instructions a hart executed (pc and encoding), for error reports.
 // Recorded per decoded block, not per instruction: one entry, the block, in
 // a ring of power-of-two capacity, so the per-instruction loop records
@@ -35,8 +44,12 @@ class HartTracer {
 // instructions as plain (pc, encoding) pairs.
 class InsnHistory {
  public:
-  InsnHistory() = default;
-  InsnHistory(const InsnHistory&) = delete;  // ring_data_ points into its own ring_
+  // `r`: where the ring's pointer and position are kept (it outlives the history).
+  explicit InsnHistory(HistoryRing& r) : r_(r) {
+    r_.ring = ring_.data();
+    r_.pos = r_.mask = 0;
+  }
+  InsnHistory(const InsnHistory&) = delete;  // r_.ring points into its own ring_
   InsnHistory& operator=(const InsnHistory&) = delete;
   struct Entry {
     uint64_t pc;
@@ -47,37 +60,33 @@ class InsnHistory {
     unsigned cap = 1;
     while (cap < n) cap <<= 1;
     ring_.assign(cap, nullptr);
-    ring_data_ = ring_.data();
+    r_.ring = ring_.data();
     early_.assign(cap, Early{});
-    mask_ = cap - 1;
+    r_.mask = cap - 1;
     clear();
   }
   void clear() {
-    pos_ = from_ = 0;
+    r_.pos = from_ = 0;
     std::fill(early_.begin(), early_.end(), Early{});
     frozen_.clear();
   }
   // A block starts: all of its instructions count as executed until end_block_early says otherwise.
-  void record_block(const DecodedBlock* b) { ring_data_[pos_++ & mask_] = b; }
-  // For translated code, which records a block itself (block_translator.h, InlineEnter).
-  const uint64_t* pos_address() const { return &pos_; }
-  const uint64_t* mask_address() const { return &mask_; }
-  const DecodedBlock* const* const* ring_address() const { return &ring_data_; }
+  void record_block(const DecodedBlock* b) { r_.record(b); }
   // The block that was recorded last ended after `executed` instructions.
   void end_block_early(uint32_t executed) {
-    if (pos_ > from_) early_[(pos_ - 1) & mask_] = Early{pos_ - 1, executed};
+    if (r_.pos > from_) early_[(r_.pos - 1) & r_.mask] = Early{r_.pos - 1, executed};
   }
   // The decoded blocks are about to be dropped: keep what the entries point to.
   void freeze() {
     frozen_ = last();
-    from_ = pos_;
+    from_ = r_.pos;
   }
   // Up to length() entries, oldest first.
   std::vector<Entry> last() const {
     std::vector<Entry> recent;  // newest first
-    for (uint64_t i = pos_; i > from_ && recent.size() < length_ && pos_ - i < ring_.size(); --i) {
-      const DecodedBlock& b = *ring_[(i - 1) & mask_];
-      const Early& e = early_[(i - 1) & mask_];
+    for (uint64_t i = r_.pos; i > from_ && recent.size() < length_ && r_.pos - i < ring_.size(); --i) {
+      const DecodedBlock& b = *ring_[(i - 1) & r_.mask];
+      const Early& e = early_[(i - 1) & r_.mask];
       const size_t n = e.entry == i - 1 ? e.executed : b.insns.size();
       uint64_t pc = b.pc;
       std::vector<Entry> run;
@@ -99,10 +108,10 @@ class InsnHistory {
   };
   std::vector<const DecodedBlock*, HostLineAllocator<const DecodedBlock*>> ring_ =
       std::vector<const DecodedBlock*, HostLineAllocator<const DecodedBlock*>>(1);  // base/host_lines.h
-  const DecodedBlock** ring_data_ = ring_.data();
   std::vector<Early, HostLineAllocator<Early>> early_ = std::vector<Early, HostLineAllocator<Early>>(1);
   std::vector<Entry> frozen_;
-  uint64_t pos_ = 0, from_ = 0, mask_ = 0;  // entries from_ .. pos_ - 1 are in the ring (if it holds so many)
+  HistoryRing& r_;
+  uint64_t from_ = 0;  // entries from_ .. r_.pos - 1 are in the ring (if it holds so many)
   unsigned length_ = 0;
 };
 

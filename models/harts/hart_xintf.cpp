@@ -14,15 +14,15 @@ using namespace rv;
 void Hart::exec_xintf(const Insn& d) {
   if (in_slice_) throw NeedsKernel{};
   settle();
-  time_.catch_up();
-  const uint64_t rs1 = s_.x[d.rs1], rs2 = s_.x[d.rs2];
+  hot_.time.catch_up();
+  const uint64_t rs1 = hot_.s.x[d.rs1], rs2 = hot_.s.x[d.rs2];
   uint64_t rd = 0;
   if (d.op == XEXT) {
     // `lui rd, UUID` sign-extends on RV64: a 20-bit uuid with bit 19 set arrives
     // with bits 63..31 all ones and is taken as the 20-bit uuid.
     uint64_t uuid = rs1 >> 12;
     if ((rs1 >> 31) == 0x1FFFFFFFFull) uuid &= 0xFFFFF;
-    const int lun = cluster_.xintf_map().lookup_lun(uuid, rs1 & 0xFFF, s_.priv);
+    const int lun = cluster_.xintf_map().lookup_lun(uuid, rs1 & 0xFFF, hot_.s.priv);
     rd = lun < 0 ? d.rm /* 0 trap, 1 return zero, 2 return minus one */ : (static_cast<uint64_t>(lun) | rs2 << 12);
   } else {
     const unsigned lun = rs1 & 0xFFF;
@@ -31,7 +31,7 @@ void Hart::exec_xintf(const Insn& d) {
     } else if (lun == 2) {
       rd = ~0ull;
     } else {
-      const XintfRoute* r = lun == 0 ? nullptr : cluster_.xintf_map().route(lun, s_.priv);
+      const XintfRoute* r = lun == 0 ? nullptr : cluster_.xintf_map().route(lun, hot_.s.priv);
       if (!r) illegal(d);
       XintfPayload p{rs1, rs2, 0, static_cast<uint32_t>(r->device), r->subdevice, d.rm, 0};
       tlm::tlm_generic_payload gp;
@@ -43,14 +43,14 @@ void Hart::exec_xintf(const Insn& d) {
       gp.set_streaming_width(sizeof(p));
       gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
       // Not annotate(): the device runs in the hart's place and uses its local time (set_local_time).
-      sc_core::sc_time delay = time_.offset();
+      sc_core::sc_time delay = hot_.time.offset();
       // The call's time (waits included), less what a barrier device already counted.
       const sc_core::sc_time before = sc_core::sc_time_stamp() + delay;
-      const uint64_t barrier_before = stall_ps_[StallBarrier];
+      const uint64_t barrier_before = hot_.stall_ps[StallBarrier];
       xintf->b_transport(gp, delay);
-      time_.set(delay);
-      const uint64_t call_ps = to_ps(time_.now() - before);
-      stall_ps_[StallXintf] += call_ps - std::min(call_ps, stall_ps_[StallBarrier] - barrier_before);
+      hot_.time.set(delay);
+      const uint64_t call_ps = to_ps(hot_.time.now() - before);
+      hot_.stall_ps[StallXintf] += call_ps - std::min(call_ps, hot_.stall_ps[StallBarrier] - barrier_before);
       if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) illegal(d);  // hardware configuration error
       // A device's illegal-instruction trap ("hardware configuration error":
       // an unknown command) carries the instruction, like every illegal instruction.
@@ -59,8 +59,8 @@ void Hart::exec_xintf(const Insn& d) {
       rd = p.rd;
     }
   }
-  s_.x[d.rd] = rd;
-  s_.x[0] = 0;
+  hot_.s.x[d.rd] = rd;
+  hot_.s.x[0] = 0;
 }
 
 }  // namespace avp

@@ -25,6 +25,10 @@ struct TlbEntry {
 
 class Tlb {
  public:
+  // `inserts`: where the count of inserts is kept (translated code reads it; it outlives the TLB).
+  explicit Tlb(uint64_t& inserts) : inserts_(inserts) {}
+  Tlb(const Tlb&) = delete;
+  Tlb& operator=(const Tlb&) = delete;
   void configure(unsigned entries) {
     inserts_ += entries_.size();  // every entry held so far counts as replaced
     entries_.assign(entries, TlbEntry{});
@@ -32,7 +36,6 @@ class Tlb {
   }
   // Inserts so far; an entry stays (FIFO) until `entries` more have been made.
   uint64_t inserts() const { return inserts_; }
-  const uint64_t* inserts_address() const { return &inserts_; }  // for translated code (InlineEnter)
   uint64_t replaced_at(const TlbEntry& e) const { return e.serial + entries_.size(); }
   TlbEntry* lookup(uint64_t va, uint16_t asid) {
     for (auto& e : entries_)
@@ -70,7 +73,7 @@ class Tlb {
   static constexpr uint8_t kGlobal = 1 << 5;
   std::vector<TlbEntry> entries_;
   size_t next_ = 0;
-  uint64_t inserts_ = 0;
+  uint64_t& inserts_;
 };
 
 }  // namespace avp::rv

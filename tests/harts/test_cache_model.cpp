@@ -62,7 +62,8 @@ class CacheModelVsReference : public ::testing::TestWithParam<Geometry> {};
 
 TEST_P(CacheModelVsReference, SameResultForEveryAccess) {
   const Geometry g = GetParam();
-  avp::CacheModel model;
+  avp::CacheQuickState quick;
+  avp::CacheModel model{quick};
   model.configure({g.size, g.ways, g.line, 1000, 5000}, "test");
   const uint64_t sets = g.size / (uint64_t{g.ways} * g.line);
   ReferenceLru ref(sets, g.ways);

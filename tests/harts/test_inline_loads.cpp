@@ -3,15 +3,15 @@
 // line is the one the D-cache's last access found reads the region itself,
 // sign- or zero-extended as its width says, and counts a hit and its time as
 // the helper would; a load outside the region, past its end or on another
-// line calls the helper, and counts nothing itself. The hart is a fake whose
-// fields the code reads at the offsets InlineLoads gives.
+// line calls the helper, and counts nothing itself. The hart is a
+// HartHotState (the layout the code addresses) with a fake helper.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
-#include "fake_data_hart.h"
+#include "data_hot_state.h"
 
 namespace {
 
@@ -19,12 +19,12 @@ using namespace avp;
 using namespace avp::rv;
 using namespace avp::test;
 
-struct FakeHart : FakeDataHart {
+struct FakeHart : DataHotState {
   std::vector<uint64_t> helper_calls;  // the addresses the helper loaded
 };
 
 JitStep helper(void* hart, uint64_t addr, uint64_t, const Insn*) {
-  static_cast<FakeHart*>(hart)->helper_calls.push_back(addr);
+  static_cast<FakeHart*>(static_cast<HartHotState*>(hart))->helper_calls.push_back(addr);
   return {0x5a5a, kExitDone};
 }
 
@@ -42,9 +42,9 @@ class InlineLoadsTest : public ::testing::Test {
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
     for (size_t i = 0; i < sizeof mem_; ++i) mem_[i] = static_cast<uint8_t>(0x80 + i);  // bytes with the sign bit set
-    hart_.ptr = mem_;
-    hart_.ways = ways_;
-    loads_ = fake_inline_loads(hart_);
+    hart_.rd.ptr = mem_;
+    hart_.dcache.ways = ways_;
+    loads_ = hot_offsets::inline_accesses(offsetof(HartHotState, rd), true);
     helpers_ = {{helper, helper, helper, helper, helper, helper, helper}, {}, nullptr, &loads_};
   }
   // Runs the loads as one block; x2 = kBase.
@@ -55,7 +55,7 @@ class InlineLoadsTest : public ::testing::Test {
   uint64_t bytes_at(size_t off, unsigned n) const { return test::bytes_at(mem_, off, n); }
 
   alignas(8) uint8_t mem_[256];
-  FakeWay ways_[4];
+  CacheWay ways_[4];
   FakeHart hart_;
   InlineLoads loads_{};
   TranslationHelpers helpers_{};
@@ -76,20 +76,20 @@ TEST_F(InlineLoadsTest, LoadsOnTheLastLineReadTheRegionAndCountAHitEach) {
   EXPECT_EQ(x_[9], bytes_at(0x44, 4));
   EXPECT_GT(x_[3] >> 63, 0u);  // negative controls: the signed loads did extend the sign
   EXPECT_EQ(x_[7] >> 8, 0u);
-  EXPECT_EQ(hart_.hits, 7u);
-  EXPECT_EQ(hart_.time_ps, 7 * kHitPs);
-  EXPECT_EQ(hart_.stall_ps, 7 * kHitPs);
+  EXPECT_EQ(hart_.dcache.hits, 7u);
+  EXPECT_EQ(hart_.time.ps(), 7 * kHitPs);
+  EXPECT_EQ(hart_.memory_stall_ps(), 7 * kHitPs);
 }
 
 TEST_F(InlineLoadsTest, OtherLinesAndAccessesPastTheRegionCallTheHelper) {
-  hart_.size = 0x46;  // the region ends within the last line: a word at 0x44 does not fit
+  hart_.rd.size = 0x46;  // the region ends within the last line: a word at 0x44 does not fit
   run({load(LW, 3, 0x80), load(LW, 4, -8), load(LW, 5, 0x44), load(LH, 6, 0x44)});
   EXPECT_EQ(hart_.helper_calls, (std::vector<uint64_t>{kBase + 0x80, kBase - 8, kBase + 0x44}));
   EXPECT_EQ(x_[3], 0x5a5au);
   EXPECT_EQ(x_[5], 0x5a5au);
   EXPECT_EQ(x_[6], static_cast<uint64_t>(static_cast<int16_t>(bytes_at(0x44, 2))));  // it fits: inline
-  EXPECT_EQ(hart_.hits, 1u);  // the helper counts its own
-  EXPECT_EQ(hart_.time_ps, kHitPs);
+  EXPECT_EQ(hart_.dcache.hits, 1u);  // the helper counts its own
+  EXPECT_EQ(hart_.time.ps(), kHitPs);
 }
 
 // A load on the line before the last, still in its way, or on the line in
@@ -99,47 +99,47 @@ TEST_F(InlineLoadsTest, LoadsOnThePreviousLineOrInTheHintedWayHit) {
   ways_[0] = {line_at(0x40), 1};
   ways_[1] = {line_at(0x80), 2};
   ways_[3] = {line_at(0xc0), 3};
-  hart_.last_way = &ways_[0];
-  hart_.prev_line = line_at(0x80);
-  hart_.prev_way = &ways_[1];
-  hart_.clock = 3;
-  hart_.way_hints[line_at(0xc0) % 8] = 3;
+  hart_.dcache.last_way = &ways_[0];
+  hart_.dcache.prev_line = line_at(0x80);
+  hart_.dcache.prev_way = &ways_[1];
+  hart_.dcache.clock = 3;
+  hart_.data_way_hint(line_at(0xc0)) = 3;
   run({load(LD, 3, 0x88), load(LD, 4, 0xc8), load(LD, 5, 0x48)});
   EXPECT_TRUE(hart_.helper_calls.empty());
   EXPECT_EQ(x_[3], bytes_at(0x88, 8));
   EXPECT_EQ(x_[4], bytes_at(0xc8, 8));
-  EXPECT_EQ(hart_.hits, 3u);
-  EXPECT_EQ(hart_.time_ps, 3 * kHitPs);
+  EXPECT_EQ(hart_.dcache.hits, 3u);
+  EXPECT_EQ(hart_.time.ps(), 3 * kHitPs);
   // 0x80 by hit_previous (clock 4), 0xc0 in way 3 (clock 5), 0x40 in way 0 by its hint (way 0, clock 6).
   EXPECT_EQ(ways_[1].used, 4u);
   EXPECT_EQ(ways_[3].used, 5u);
   EXPECT_EQ(ways_[0].used, 6u);
-  EXPECT_EQ(hart_.clock, 6u);
-  EXPECT_EQ(hart_.last_line, line_at(0x40));
-  EXPECT_EQ(hart_.last_way, &ways_[0]);
-  EXPECT_EQ(hart_.prev_line, line_at(0xc0));
-  EXPECT_EQ(hart_.prev_way, &ways_[3]);
+  EXPECT_EQ(hart_.dcache.clock, 6u);
+  EXPECT_EQ(hart_.dcache.last_line, line_at(0x40));
+  EXPECT_EQ(hart_.dcache.last_way, &ways_[0]);
+  EXPECT_EQ(hart_.dcache.prev_line, line_at(0xc0));
+  EXPECT_EQ(hart_.dcache.prev_way, &ways_[3]);
 }
 
 TEST_F(InlineLoadsTest, AWayHoldingAnotherLineSendsTheLoadToTheHelper) {
   ways_[2] = {line_at(0x80) + 100, 1};  // the hinted way and the previous line's way hold other lines now
-  hart_.prev_line = line_at(0x80);
-  hart_.prev_way = &ways_[2];
-  hart_.way_hints[line_at(0x80) % 8] = 2;
-  hart_.clock = 1;
+  hart_.dcache.prev_line = line_at(0x80);
+  hart_.dcache.prev_way = &ways_[2];
+  hart_.data_way_hint(line_at(0x80)) = 2;
+  hart_.dcache.clock = 1;
   run({load(LD, 3, 0x88)});
   EXPECT_EQ(hart_.helper_calls, (std::vector<uint64_t>{kBase + 0x88}));
-  EXPECT_EQ(hart_.hits, 0u);
-  EXPECT_EQ(hart_.clock, 1u);  // nothing changed
-  EXPECT_EQ(hart_.last_line, line_at(0x40));
+  EXPECT_EQ(hart_.dcache.hits, 0u);
+  EXPECT_EQ(hart_.dcache.clock, 1u);  // nothing changed
+  EXPECT_EQ(hart_.dcache.last_line, line_at(0x40));
   EXPECT_EQ(ways_[2].used, 1u);
 }
 
 TEST_F(InlineLoadsTest, NoLineMatchesWithoutALastAccess) {
-  hart_.last_line = ~0ull;  // as after CacheModel::forget, or a D-cache not modelled
+  hart_.dcache.last_line = ~0ull;  // as after CacheModel::forget, or a D-cache not modelled
   run({load(LD, 3, 0x48)});
   EXPECT_EQ(hart_.helper_calls.size(), 1u);
-  EXPECT_EQ(hart_.hits, 0u);
+  EXPECT_EQ(hart_.dcache.hits, 0u);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // helper would; while any hart holds a reservation, on a granule with
 // decoded code, across two granules, outside the region or on a line not
 // found quickly, it calls the helper and changes nothing itself. The hart
-// is a fake whose fields the code reads at the offsets InlineStores gives.
+// is a HartHotState (the layout the code addresses) with a fake helper.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "fake_data_hart.h"
+#include "data_hot_state.h"
 
 namespace {
 
@@ -23,12 +23,12 @@ using namespace avp::test;
 
 constexpr unsigned kGranuleBits = 8;
 
-struct FakeHart : FakeDataHart {
+struct FakeHart : DataHotState {
   std::vector<std::pair<uint64_t, uint64_t>> helper_calls;  // the address and value the helper stored
 };
 
 JitStep helper(void* hart, uint64_t addr, uint64_t v, uint64_t, const Insn*) {
-  static_cast<FakeHart*>(hart)->helper_calls.emplace_back(addr, v);
+  static_cast<FakeHart*>(static_cast<HartHotState*>(hart))->helper_calls.emplace_back(addr, v);
   return {0, kExitDone};
 }
 
@@ -46,13 +46,13 @@ class InlineStoresTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
-    hart_.ptr = mem_;
-    hart_.size = sizeof mem_;
-    hart_.ways = ways_;
+    hart_.wr.ptr = mem_;
+    hart_.wr.size = sizeof mem_;
+    hart_.dcache.ways = ways_;
     ways_[0] = {line_at(0x40), 1};
-    hart_.last_way = &ways_[0];
-    hart_.clock = 1;
-    const InlineLoads region = fake_inline_loads(hart_);
+    hart_.dcache.last_way = &ways_[0];
+    hart_.dcache.clock = 1;
+    const InlineLoads region = hot_offsets::inline_accesses(offsetof(HartHotState, wr), true);
     stores_ = {region, &reservations_, code_map_.data(), code_map_.size(), kGranuleBits};
     helpers_ = {{}, {helper, helper, helper, helper}, nullptr, nullptr, &stores_};
   }
@@ -69,7 +69,7 @@ class InlineStoresTest : public ::testing::Test {
   }
 
   alignas(8) uint8_t mem_[512] = {};
-  FakeWay ways_[4];
+  CacheWay ways_[4];
   FakeHart hart_;
   unsigned reservations_ = 0;
   std::vector<uint64_t> code_map_ = std::vector<uint64_t>((pa_at(0) >> kGranuleBits >> 6) + 8, 0);
@@ -89,32 +89,32 @@ TEST_F(InlineStoresTest, StoresOnTheLastLineWriteTheirBytesMarkTheLineDirtyAndCo
   EXPECT_EQ(bytes_at(0x40, 1), 0u);  // negative controls: the bytes around them untouched
   EXPECT_EQ(bytes_at(0x50, 8), 0u);
   EXPECT_TRUE(ways_[0].dirty);
-  EXPECT_EQ(hart_.hits, 4u);
-  EXPECT_EQ(hart_.time_ps, 4 * kHitPs);
-  EXPECT_EQ(hart_.stall_ps, 4 * kHitPs);
+  EXPECT_EQ(hart_.dcache.hits, 4u);
+  EXPECT_EQ(hart_.time.ps(), 4 * kHitPs);
+  EXPECT_EQ(hart_.memory_stall_ps(), 4 * kHitPs);
 }
 
 // A store on the line in the way its hint names: a hit (hit_way's
 // bookkeeping) and that way, not the old last one, marked dirty.
 TEST_F(InlineStoresTest, AStoreInTheHintedWayMarksThatWayDirty) {
   ways_[2] = {line_at(0x80), 0};
-  hart_.way_hints[line_at(0x80) % 8] = 2;
+  hart_.data_way_hint(line_at(0x80)) = 2;
   run({store(SD, 0x88)}, 42);
   EXPECT_TRUE(hart_.helper_calls.empty());
   EXPECT_EQ(bytes_at(0x88, 8), 42u);
   EXPECT_TRUE(ways_[2].dirty);
   EXPECT_FALSE(ways_[0].dirty);
-  EXPECT_EQ(hart_.last_line, line_at(0x80));
-  EXPECT_EQ(hart_.prev_line, line_at(0x40));
+  EXPECT_EQ(hart_.dcache.last_line, line_at(0x80));
+  EXPECT_EQ(hart_.dcache.prev_line, line_at(0x40));
   EXPECT_EQ(ways_[2].used, 2u);
-  EXPECT_EQ(hart_.hits, 1u);
+  EXPECT_EQ(hart_.dcache.hits, 1u);
 }
 
 TEST_F(InlineStoresTest, ReservationsCodeGranulesAndOtherLinesCallTheHelper) {
   const auto helper_only = [this](const std::vector<Insn>& block, size_t calls) {
     run(block, 7);
     EXPECT_EQ(hart_.helper_calls.size(), calls);
-    EXPECT_EQ(hart_.hits, 0u);
+    EXPECT_EQ(hart_.dcache.hits, 0u);
     EXPECT_FALSE(ways_[0].dirty);
     EXPECT_EQ(bytes_at(0x40, 8), 0u);
     hart_.helper_calls.clear();
@@ -125,7 +125,7 @@ TEST_F(InlineStoresTest, ReservationsCodeGranulesAndOtherLinesCallTheHelper) {
   mark_code(pa_at(0x40));
   helper_only({store(SD, 0x40)}, 1);
   std::fill(code_map_.begin(), code_map_.end(), 0);
-  hart_.last_line = line_at(0xfc);
+  hart_.dcache.last_line = line_at(0xfc);
   ways_[0].tag = line_at(0xfc);
   helper_only({store(SW, 0xfe), store(SD, 0x80), store(SD, 0x200), store(SD, -8)}, 4);  // across granules, another line, outside
   EXPECT_EQ(bytes_at(0xfe, 4), 0u);

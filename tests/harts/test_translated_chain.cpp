@@ -5,8 +5,9 @@
 // each of the run loop's other checks, a missing
 // link, an untranslated successor or another fetch regime ends the chain
 // after one block; entering the next block gets its block and pc, and an
-// enter that fails is reported with the pc. The hart is a fake whose fields
-// the code reads at the offsets BlockChain gives.
+// enter that fails is reported with the pc. The hart is a HartHotState and
+// the block a DecodedBlock (the layouts the code addresses), with fake
+// helpers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,71 +15,48 @@
 #include <iterator>
 #include <vector>
 
-#include "fake_cache_fields.h"
 #include "harts/block_translator.h"
+#include "harts/decoded_block.h"
+#include "harts/hart_hot_state.h"
 
 namespace {
 
 using namespace avp;
 using namespace avp::rv;
-using test::FakeWay;
 
 constexpr uint64_t kPc = 0x1000;
 constexpr uint64_t kBlockPs = 3000;
 
-struct FakeBlock {
-  uint64_t link_pc[2] = {~0ull, ~0ull};
-  const FakeBlock* link[2] = {nullptr, nullptr};
-  TranslatedBlock code = nullptr;
-  uint64_t fetch_gen = 5, first_line = 0x40, fetch_hit_ps = 100;  // InlineEnter's
-  uint32_t lines = 1;
-  uint64_t tlb_until = ~0ull;  // translated fetches: held while the TLB's inserts are below
-};
-
-struct FakeHart {
-  uint32_t settled = 0;
-  uint64_t minstret = 0, insn_cycles = 0, time_ps = 0, quantum_ps = 0, events[2] = {};
-  uint64_t limit = 0, end_pc = 1;
-  bool stop = false, block_abort = false, chain_closed = false;  // the gate: these three, the fetch key
-  uint8_t fetch_key = 0;
-  uint32_t irq = 0;  // ... and the pending interrupt flag
-  // InlineEnter's: the I-cache's last line none at first (every entry calls enter).
-  uint64_t dmi_gen = 5, last_line = ~0ull, hits = 0, stall_ps = 0, pc = 0;
-  uint64_t prev_line = ~0ull;
-  const void* last_way = nullptr;
-  const void* prev_way = nullptr;
-  uint64_t clock = 0;
-  const void* ways = nullptr;
-  uint64_t way_count = 0;
-  uint64_t tlb_inserts = 0;
-  uint64_t history_pos = 0, history_mask = 7;
-  const void** history_ring = nullptr;
-  const void* lazy = nullptr;
+// The hart: its hot state, and what the fake helpers saw and do.
+struct FakeHart : HartHotState {
   bool enter_fails = false;
-  std::vector<std::pair<const FakeBlock*, uint64_t>> entered;
+  std::vector<std::pair<const DecodedBlock*, uint64_t>> entered;
   unsigned quantum_ends = 0, quantum_goes_on = 0;  // quantum_end's calls, and how many of them go on
   const uint64_t* x = nullptr;                     // the registers in memory, as exec_other reads them
   std::vector<uint64_t> other_rs1;                 // rs1 of each out-of-line instruction, as it read it
+  uint64_t fetch_stall_ps() const { return stall_ps[StallFetch]; }
 };
+
+FakeHart& fake(void* hot) { return *static_cast<FakeHart*>(static_cast<HartHotState*>(hot)); }
 
 // The run loop at a quantum's end: the next quantum, while goes_on lasts.
 uint64_t fake_quantum_end(void* hart) {
-  FakeHart& h = *static_cast<FakeHart*>(hart);
+  FakeHart& h = fake(hart);
   if (++h.quantum_ends > h.quantum_goes_on) return 0;
-  h.quantum_ps += 5 * kBlockPs;
+  h.time.start_quantum(h.time.ps(), 0);  // the next quantum from here
   return 1;
 }
 
 // exec_other: the instruction's rs1 from the registers in memory, then on to the next instruction.
 JitStep fake_other(void* hart, uint64_t pc, const Insn* d) {
-  FakeHart& h = *static_cast<FakeHart*>(hart);
+  FakeHart& h = fake(hart);
   h.other_rs1.push_back(h.x[d->rs1]);
   return {pc + d->len, kExitDone};
 }
 
 const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
-  FakeHart& h = *static_cast<FakeHart*>(hart);
-  const auto& b = *static_cast<const FakeBlock*>(block);
+  FakeHart& h = fake(hart);
+  const auto& b = *static_cast<const DecodedBlock*>(block);
   h.entered.emplace_back(&b, pc);
   if (h.enter_fails) return nullptr;
   return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
@@ -111,30 +89,40 @@ class TranslatedChain : public ::testing::Test {
       block.back() = jump;
     }
     insns_.push_back(block);  // earlier code keeps its instructions
-    const auto offset = [this](const void* field) {
-      return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&hart_));
-    };
+    using hot_offsets::at, hot_offsets::cache_fields, hot_offsets::kEvents, hot_offsets::kInsnCycles;
+    using hot_offsets::kMinstret, hot_offsets::kQuantumEndPs, hot_offsets::kTimePs;
     const uint8_t ids[] = {1};
     const uint8_t counts[] = {2};
-    const BlockRetire retire{offset(&hart_.settled), offset(&hart_.minstret), offset(&hart_.insn_cycles),
-                             offset(&hart_.time_ps),  offset(&hart_.events[0]), 2, kBlockPs, 1, ids, counts};
-    const auto in_block = [this](const void* field) {
-      return static_cast<int32_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(&block_));
-    };
-    const CacheFields icache = test::fake_cache_fields(hart_);
-    const InlineEnter enter{offset(&hart_.dmi_gen),      offset(&hart_.time_ps),      offset(&hart_.stall_ps),
-                            offset(&hart_.pc),           icache,                      offset(&hart_.history_pos),
-                            offset(&hart_.history_mask), offset(&hart_.history_ring), offset(&hart_.lazy),
-                            offset(&hart_.settled),      in_block(&block_.fetch_gen), in_block(&block_.lines),
-                            in_block(&block_.first_line), in_block(&block_.fetch_hit_ps),
-                            offset(&hart_.tlb_inserts),  in_block(&block_.tlb_until),
+    const BlockRetire retire{at(offsetof(HartHotState, settled)), kMinstret, kInsnCycles, kTimePs, kEvents, 2, kBlockPs,
+                             1, ids, counts};
+    const InlineEnter enter{at(offsetof(HartHotState, dmi_gen)),
+                            kTimePs,
+                            at(offsetof(HartHotState, stall_ps) + StallFetch * sizeof(uint64_t)),
+                            hot_offsets::kPc,
+                            cache_fields(offsetof(HartHotState, icache)),
+                            at(offsetof(HartHotState, history) + offsetof(HistoryRing, pos)),
+                            at(offsetof(HartHotState, history) + offsetof(HistoryRing, mask)),
+                            at(offsetof(HartHotState, history) + offsetof(HistoryRing, ring)),
+                            at(offsetof(HartHotState, lazy)),
+                            at(offsetof(HartHotState, settled)),
+                            at(offsetof(DecodedBlock, fetch_gen)),
+                            at(offsetof(DecodedBlock, lines)),
+                            at(offsetof(DecodedBlock, first_line)),
+                            at(offsetof(DecodedBlock, fetch_hit_ps)),
+                            at(offsetof(HartHotState, tlb_inserts)),
+                            at(offsetof(DecodedBlock, tlb_until)),
                             hits_take_no_time_};
-    const BlockChain chain{offset(&hart_.stop),      key,
-                           offset(&hart_.end_pc),    offset(&hart_.time_ps),
-                           offset(&hart_.quantum_ps), offset(&hart_.limit),
-                           offset(&hart_.minstret),
-                           block_.link_pc, reinterpret_cast<const void* const*>(block_.link),
-                           in_block(&block_.code),   &fake_enter,
+    const BlockChain chain{at(offsetof(HartHotState, stop)),
+                           key,
+                           at(offsetof(HartHotState, end_pc)),
+                           kTimePs,
+                           kQuantumEndPs,
+                           at(offsetof(HartHotState, insn_stop)),
+                           kMinstret,
+                           block_.link_pc,
+                           reinterpret_cast<const void* const*>(block_.link),
+                           at(offsetof(DecodedBlock, code)),
+                           &fake_enter,
                            inline_enter ? &enter : nullptr,
                            loop_back ? &block_ : nullptr,
                            quantum_end ? &fake_quantum_end : nullptr};
@@ -145,22 +133,31 @@ class TranslatedChain : public ::testing::Test {
     fresh();
   }
   // Before a run: the block linked to itself, counters and registers zero, a quantum of five blocks.
+  // The block: its one I-cache line 0x40, hits of 100 ps, DMI generation 5 (the hart's).
   void fresh() {
     block_.link_pc[1] = kPc;
     block_.link[1] = &block_;
+    block_.fetch_gen = 5;
+    block_.first_line = 0x40;
+    block_.fetch_hit_ps = 100;
+    block_.lines = 1;
+    block_.tlb_until = ~0ull;
     hart_ = FakeHart{};
-    hart_.quantum_ps = 5 * kBlockPs;
+    hart_.chain_closed = false;
+    hart_.dmi_gen = 5;
+    hart_.history.mask = 7;
+    hart_.time.set_quantum(from_ps(5 * kBlockPs));
     hart_.x = x_;
     std::fill(std::begin(x_), std::end(x_), 0);
   }
-  JitStep run() { return block_.code(x_, &hart_); }
+  JitStep run() { return block_.code(x_, static_cast<HartHotState*>(&hart_)); }
   // The chain ended after the first block: retired, nothing entered.
   void expect_one_block() {
     const JitStep s = run();
     EXPECT_EQ(s.value, kPc);
     EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
     EXPECT_EQ(x_[1], 1u);
-    EXPECT_EQ(hart_.minstret, 2u);
+    EXPECT_EQ(hart_.s.minstret, 2u);
     EXPECT_TRUE(hart_.entered.empty());
   }
 
@@ -168,7 +165,7 @@ class TranslatedChain : public ::testing::Test {
   bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
   bool out_of_line_first_ = false;  // for the next translate()
   CodeArena arena_;
-  FakeBlock block_;
+  DecodedBlock block_;
   FakeHart hart_;
   uint64_t x_[32] = {};
 };
@@ -178,10 +175,10 @@ TEST_F(TranslatedChain, RunsUntilTheQuantumIsUsed) {
   EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
   EXPECT_EQ(s.value, kPc);
   EXPECT_EQ(x_[1], 5u);  // five blocks of 3000 ps fill the 15000 ps quantum
-  EXPECT_EQ(hart_.minstret, 10u);
-  EXPECT_EQ(hart_.insn_cycles, 10u);
-  EXPECT_EQ(hart_.time_ps, 5 * kBlockPs);
-  EXPECT_EQ(hart_.events[1], 10u);
+  EXPECT_EQ(hart_.s.minstret, 10u);
+  EXPECT_EQ(hart_.s.insn_cycles, 10u);
+  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs);
+  EXPECT_EQ(hart_.s.events[1], 10u);
   ASSERT_EQ(hart_.entered.size(), 4u);
   for (const auto& [block, pc] : hart_.entered) {
     EXPECT_EQ(block, &block_);
@@ -200,16 +197,16 @@ TEST_F(TranslatedChain, GoesOnPastAQuantumsEndWhileQuantumEndSaysSo) {
     EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
     EXPECT_EQ(s.value, kPc);
     EXPECT_EQ(x_[1], 15u);
-    EXPECT_EQ(hart_.minstret, 30u);
-    EXPECT_EQ(hart_.time_ps, 15 * kBlockPs);
+    EXPECT_EQ(hart_.s.minstret, 30u);
+    EXPECT_EQ(hart_.time.ps(), 15 * kBlockPs);
     EXPECT_EQ(hart_.quantum_ends, 3u);
   }
 }
 
 TEST_F(TranslatedChain, StopsAtTheInstructionLimit) {
-  hart_.limit = 6;
+  hart_.insn_stop = 6;
   run();
-  EXPECT_EQ(hart_.minstret, 6u);
+  EXPECT_EQ(hart_.s.minstret, 6u);
   EXPECT_EQ(x_[1], 3u);
 }
 
@@ -218,11 +215,11 @@ TEST_F(TranslatedChain, EachCheckEndsTheChain) {
       {"chaining closed", [](FakeHart& h) { h.chain_closed = true; }},
       {"stop", [](FakeHart& h) { h.stop = true; }},
       {"block abort", [](FakeHart& h) { h.block_abort = true; }},
-      {"quantum used", [](FakeHart& h) { h.time_ps = h.quantum_ps; }},
-      {"limit reached", [](FakeHart& h) { h.limit = 2; }},
+      {"quantum used", [](FakeHart& h) { h.time.add_ps(5 * kBlockPs); }},
+      {"limit reached", [](FakeHart& h) { h.insn_stop = 2; }},
       {"kernel returns", [](FakeHart& h) { h.end_pc = kPc; }},
-      {"interrupt pending", [](FakeHart& h) { h.irq = 1; }},
-      {"interrupt pending (the flag's last byte)", [](FakeHart& h) { h.irq = 1u << 24; }},
+      {"interrupt pending", [](FakeHart& h) { h.irq_gate = 1; }},
+      {"interrupt pending (the flag's last byte)", [](FakeHart& h) { h.irq_gate = 1u << 24; }},
       {"other fetch regime", [](FakeHart& h) { h.fetch_key = 1; }},
   };
   for (const auto& [what, set] : checks) {
@@ -234,7 +231,7 @@ TEST_F(TranslatedChain, EachCheckEndsTheChain) {
   // Negative controls: a kernel return elsewhere, a limit ahead.
   fresh();
   hart_.end_pc = kPc + 4;
-  hart_.limit = 100;
+  hart_.insn_stop = 100;
   run();
   EXPECT_EQ(hart_.entered.size(), 4u);
 }
@@ -267,15 +264,15 @@ TEST_F(TranslatedChain, ChainsOnlyInTheBlocksFetchRegime) {
 TEST_F(TranslatedChain, EntersWithoutTimeWhenHitsTakeNone) {
   hits_take_no_time_ = true;
   translate(0, true);
-  const void* ring[8] = {};
-  hart_.last_line = 0x40;
-  hart_.history_ring = ring;
+  const DecodedBlock* ring[8] = {};
+  hart_.icache.last_line = 0x40;
+  hart_.history.ring = ring;
   run();
   EXPECT_TRUE(hart_.entered.empty());
   EXPECT_EQ(x_[1], 5u);
-  EXPECT_EQ(hart_.time_ps, 5 * kBlockPs);
-  EXPECT_EQ(hart_.hits, 4u);
-  EXPECT_EQ(hart_.stall_ps, 0u);
+  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs);
+  EXPECT_EQ(hart_.icache.hits, 4u);
+  EXPECT_EQ(hart_.fetch_stall_ps(), 0u);
 }
 
 // Entering in the code: the block's one line is the I-cache's last, so each
@@ -283,21 +280,21 @@ TEST_F(TranslatedChain, EntersWithoutTimeWhenHitsTakeNone) {
 // history ring and makes it the block counted, without calling enter.
 TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
   translate(0, true);
-  const void* ring[8] = {};
+  const DecodedBlock* ring[8] = {};
   const auto prepare = [&](uint64_t last_line) {
     fresh();
-    hart_.last_line = last_line;
-    hart_.history_ring = ring;
+    hart_.icache.last_line = last_line;
+    hart_.history.ring = ring;
   };
   prepare(0x40);
   run();
   EXPECT_TRUE(hart_.entered.empty());
   EXPECT_EQ(x_[1], 5u);  // five blocks of 3000 ps, four entries of 100: 15400 ps
-  EXPECT_EQ(hart_.time_ps, 5 * kBlockPs + 4 * 100);
-  EXPECT_EQ(hart_.hits, 4u);
-  EXPECT_EQ(hart_.stall_ps, 400u);
-  EXPECT_EQ(hart_.pc, kPc);
-  EXPECT_EQ(hart_.history_pos, 4u);
+  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
+  EXPECT_EQ(hart_.icache.hits, 4u);
+  EXPECT_EQ(hart_.fetch_stall_ps(), 400u);
+  EXPECT_EQ(hart_.s.pc, kPc);
+  EXPECT_EQ(hart_.history.pos, 4u);
   EXPECT_EQ(ring[3], &block_);
   EXPECT_EQ(hart_.lazy, &block_);
   // Negative controls: another last line, another DMI generation, two lines not the last two: enter is called.
@@ -308,8 +305,8 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
     block_.lines = which == 2 ? 2 : 1;
     run();
     EXPECT_EQ(hart_.entered.size(), 4u);
-    EXPECT_EQ(hart_.hits, 0u);
-    EXPECT_EQ(hart_.history_pos, 0u);
+    EXPECT_EQ(hart_.icache.hits, 0u);
+    EXPECT_EQ(hart_.history.pos, 0u);
   }
 }
 
@@ -317,30 +314,30 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
 // two hits per entry, nothing else changes; no enter call.
 TEST_F(TranslatedChain, EntersATwoLineBlockWhoseLinesWereTheLastTwo) {
   translate(0, true);
-  const void* ring[8] = {};
-  FakeWay line_40, line_41;
+  const DecodedBlock* ring[8] = {};
+  CacheWay line_40, line_41;
   const auto prepare = [&](uint64_t last, uint64_t prev, uint64_t tag_prev, uint32_t lines) {
     fresh();
-    hart_.history_ring = ring;
+    hart_.history.ring = ring;
     block_.lines = lines;
     line_40 = {0x40, 1};
     line_41 = {0x41, 2};
-    hart_.last_line = last;
-    hart_.prev_line = prev;
-    hart_.last_way = last == 0x41 ? &line_41 : &line_40;
-    hart_.prev_way = last == 0x41 ? &line_40 : &line_41;
+    hart_.icache.last_line = last;
+    hart_.icache.prev_line = prev;
+    hart_.icache.last_way = last == 0x41 ? &line_41 : &line_40;
+    hart_.icache.prev_way = last == 0x41 ? &line_40 : &line_41;
     (last == 0x41 ? line_40 : line_41).tag = tag_prev;
-    hart_.clock = 2;
+    hart_.icache.clock = 2;
   };
   prepare(0x41, 0x40, 0x40, 2);
   run();
   EXPECT_TRUE(hart_.entered.empty());
-  EXPECT_EQ(hart_.hits, 8u);
-  EXPECT_EQ(hart_.time_ps, 5 * kBlockPs + 4 * 100);
-  EXPECT_EQ(hart_.last_line, 0x41u);
-  EXPECT_EQ(hart_.prev_line, 0x40u);
-  EXPECT_EQ(hart_.clock, 2u);
-  EXPECT_EQ(hart_.history_pos, 4u);
+  EXPECT_EQ(hart_.icache.hits, 8u);
+  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
+  EXPECT_EQ(hart_.icache.last_line, 0x41u);
+  EXPECT_EQ(hart_.icache.prev_line, 0x40u);
+  EXPECT_EQ(hart_.icache.clock, 2u);
+  EXPECT_EQ(hart_.history.pos, 4u);
   // Negative controls: the lines the other way round, the first line's way
   // reused, a block over three lines: enter is called.
   for (int which = 0; which < 3; ++which) {
@@ -350,8 +347,8 @@ TEST_F(TranslatedChain, EntersATwoLineBlockWhoseLinesWereTheLastTwo) {
     if (which == 2) prepare(0x41, 0x40, 0x40, 3);
     run();
     EXPECT_EQ(hart_.entered.size(), 4u);
-    EXPECT_EQ(hart_.hits, 0u);
-    EXPECT_EQ(hart_.history_pos, 0u);
+    EXPECT_EQ(hart_.icache.hits, 0u);
+    EXPECT_EQ(hart_.history.pos, 0u);
   }
 }
 
@@ -359,7 +356,7 @@ TEST_F(TranslatedChain, EntersATwoLineBlockWhoseLinesWereTheLastTwo) {
 // own code (its registers still in place), not through its code pointer:
 // pointed at other code (x1 += 100), entering through the pointer would run that.
 TEST_F(TranslatedChain, LoopsInItsOwnCodeWhenItLinksToItself) {
-  const void* ring[8] = {};
+  const DecodedBlock* ring[8] = {};
   translate(0, true, false, 100);
   const TranslatedBlock plus_100 = block_.code;
   for (bool loop_back : {true, false}) {
@@ -367,16 +364,16 @@ TEST_F(TranslatedChain, LoopsInItsOwnCodeWhenItLinksToItself) {
     translate(0, true, loop_back);
     const TranslatedBlock plus_1 = block_.code;
     block_.code = plus_100;
-    hart_.last_line = 0x40;
-    hart_.history_ring = ring;
-    const JitStep s = plus_1(x_, &hart_);
+    hart_.icache.last_line = 0x40;
+    hart_.history.ring = ring;
+    const JitStep s = plus_1(x_, static_cast<HartHotState*>(&hart_));
     EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
     EXPECT_EQ(x_[1], loop_back ? 5u : 401u);  // negative control: without loop_back, once +1, then +100 four times
-    EXPECT_EQ(hart_.minstret, 10u);
-    EXPECT_EQ(hart_.time_ps, 5 * kBlockPs + 4 * 100);
-    EXPECT_EQ(hart_.hits, 4u);
-    EXPECT_EQ(hart_.history_pos, 4u);
-    EXPECT_EQ(hart_.pc, kPc);
+    EXPECT_EQ(hart_.s.minstret, 10u);
+    EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
+    EXPECT_EQ(hart_.icache.hits, 4u);
+    EXPECT_EQ(hart_.history.pos, 4u);
+    EXPECT_EQ(hart_.s.pc, kPc);
     EXPECT_EQ(hart_.lazy, &block_);
     EXPECT_TRUE(hart_.entered.empty());
   }
@@ -392,14 +389,14 @@ TEST_F(TranslatedChain, OutOfLineInstructionsSeeTheRegistersOfTheLastPassWhenLoo
   for (bool loop_back : {true, false}) {
     SCOPED_TRACE(loop_back);
     translate(0, true, loop_back, 8);
-    const void* ring[8] = {};
-    hart_.last_line = 0x40;
-    hart_.history_ring = ring;
+    const DecodedBlock* ring[8] = {};
+    hart_.icache.last_line = 0x40;
+    hart_.history.ring = ring;
     const JitStep s = run();
     EXPECT_EQ(s.status, 3 | uint64_t{kExitRetired} << 32);
     EXPECT_EQ(hart_.other_rs1, (std::vector<uint64_t>{0, 8, 16, 24, 32}));
     EXPECT_EQ(x_[1], 40u);
-    EXPECT_EQ(hart_.minstret, 15u);
+    EXPECT_EQ(hart_.s.minstret, 15u);
   }
 }
 
@@ -407,18 +404,18 @@ TEST_F(TranslatedChain, OutOfLineInstructionsSeeTheRegistersOfTheLastPassWhenLoo
 // TLB holds its translation; once the TLB has replaced it, enter is called.
 TEST_F(TranslatedChain, EntersATranslatedFetchBlockWhileItsTranslationIsHeld) {
   translate(1, true);
-  const void* ring[8] = {};
+  const DecodedBlock* ring[8] = {};
   for (uint64_t inserts : {9u, 10u}) {
     SCOPED_TRACE(inserts);
     fresh();
     hart_.fetch_key = 1;
-    hart_.last_line = 0x40;
-    hart_.history_ring = ring;
+    hart_.icache.last_line = 0x40;
+    hart_.history.ring = ring;
     hart_.tlb_inserts = inserts;
     block_.tlb_until = 10;
     run();
     EXPECT_EQ(hart_.entered.size(), inserts < 10 ? 0u : 4u);  // negative control: 10 is not held
-    EXPECT_EQ(hart_.hits, inserts < 10 ? 4u : 0u);
+    EXPECT_EQ(hart_.icache.hits, inserts < 10 ? 4u : 0u);
     EXPECT_EQ(x_[1], 5u);
   }
 }
@@ -427,7 +424,7 @@ TEST_F(TranslatedChain, EndsWithoutALinkOrCode) {
   block_.link_pc[1] = ~0ull;
   expect_one_block();
   fresh();
-  FakeBlock untranslated;
+  DecodedBlock untranslated;
   block_.link[1] = &untranslated;
   expect_one_block();
 }

@@ -15,7 +15,9 @@
 // passed without a wait (run_on, run_ahead.h); the next quantum is then
 // counted from there, as if the initiator had synced.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <systemc>
@@ -36,9 +38,10 @@ class LocalTime {
   void add(const sc_core::sc_time& t) { ps_ += to_ps(t); }
   void add_ps(uint64_t ps) { ps_ += ps; }
   uint64_t ps() const { return ps_; }
-  // For generated code that adds to the offset and checks the quantum (harts' translated blocks).
-  const uint64_t* ps_address() const { return &ps_; }
-  const uint64_t* quantum_address() const { return &quantum_end_ps_; }
+  // For generated code that adds to the offset and checks the quantum
+  // (harts' translated blocks): where the offset and the quantum's end are.
+  static constexpr size_t ps_offset() { return offsetof(LocalTime, ps_); }
+  static constexpr size_t quantum_end_offset() { return offsetof(LocalTime, quantum_end_ps_); }
   sc_core::sc_time offset() const { return from_ps(ps_); }
   void set(const sc_core::sc_time& offset) {
     ps_ = to_ps(offset);
@@ -133,5 +136,6 @@ class LocalTime {
   uint64_t quantum_end_ps_ = ~0ull;  // the offset at which the quantum is used
   uint64_t run_from_ps_ = 0;         // SystemC time (ps) of the last run_on; 0: synced since
 };
+static_assert(std::is_standard_layout_v<LocalTime>, "generated code finds its fields by offsetof");
 
 }  // namespace avp

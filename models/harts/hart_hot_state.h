@@ -1,0 +1,147 @@
+// Everything a hart's translated code reads or writes, in one declared
+// layout: the code addresses it from one base pointer (the hart's
+// HartHotState) at offsets fixed at compile time (offsetof), and the hart's
+// C++ paths use the same fields through the same small functions the
+// emitters mirror (CacheQuickState's quick hits, data_quick_hit,
+// HistoryRing::record), so translated and interpreted blocks share one data
+// model.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "base/host_lines.h"
+#include "base/local_time.h"
+#include "harts/block_translator.h"
+#include "harts/cache_model.h"
+#include "harts/decoded_block.h"
+#include "harts/dmi_region.h"
+#include "harts/hart_state.h"
+#include "harts/hart_tracer.h"
+
+namespace avp {
+
+class Hart;
+
+// Simulated time beyond the instructions' own cycles, by cause (Hart::stall_ps):
+// instruction fetch (I-cache time and fill latency), data accesses (D-cache
+// time, memory and device latency), barriers, WFI, extension-device calls.
+enum HartStall : unsigned { StallFetch, StallMemory, StallBarrier, StallWfi, StallXintf, kStallCauses };
+
+struct alignas(kHostLine) HartHotState {
+  Hart* hart = nullptr;  // the owner: translated code passes this struct to the hart's helpers
+
+  // The chain gate (BlockChain::gate): eight bytes one compare tests. Any of
+  // the first three set ends the chain; the fetch regime must be the block's.
+  bool stop = false;
+  bool block_abort = false;
+  bool chain_closed = true;  // no chaining: a debugger, tracer or armed trigger observes (Hart::observed)
+  uint8_t fetch_key = 0;     // the fetch regime (the hart's blocks_[fetch_key])
+  uint32_t irq_gate = 0;     // (mip & mie) != 0, written when either changes and as a chain starts
+
+  // Time, and where a chain of blocks ends.
+  LocalTime time;  // ahead of SystemC time (base/local_time.h)
+  uint64_t stall_ps[kStallCauses] = {};
+  // A kernel instance's return address while the hart runs one, else 1,
+  // which no pc is (one compare: BlockChain::end_pc).
+  uint64_t end_pc = 1;
+  uint64_t insn_stop = 0;  // minstret at which the chain stops (0: none; Hart::update_insn_stop)
+
+  // Per-block retiring (Hart::settle): the block running and how many of its instructions are counted.
+  const DecodedBlock* lazy = nullptr;
+  uint32_t settled = 0;
+
+  // Data accesses: the regions loads and stores used last, the D-cache's
+  // quick hits and where the D-cache last found lines, by line number
+  // modulo kDataWayHints (most hits skip the set search).
+  DmiRegion rd, wr;
+  CacheQuickState dcache;
+  static constexpr unsigned kDataWayHints = 1024;
+
+  // Fetches: the DMI generation (blocks locate their lines again when it
+  // changes), the I-cache's quick hits, the TLB's inserts (a block of
+  // translated fetches holds its translation while fewer than its
+  // tlb_until), and the history ring blocks are recorded in.
+  uint64_t dmi_gen = 0;
+  CacheQuickState icache;
+  uint64_t tlb_inserts = 0;
+  HistoryRing history;
+
+  rv::HartState s;  // architectural state: pc, x, and the counters blocks retire into
+  uint32_t data_way[kDataWayHints] = {};
+
+  uint32_t& data_way_hint(uint64_t line) { return data_way[line & (kDataWayHints - 1)]; }
+  void add_memory_time(uint64_t t) {
+    time.add_ps(t);
+    stall_ps[StallMemory] += t;
+  }
+  // The D-cache's quick hit for a data access at physical address `pa`
+  // (its time: dcache.hit_ps); false, with nothing done, when the access
+  // needs the set search. Translated code does it, then adds the time
+  // (inline_accesses.cpp, emit_data_hit).
+  bool data_quick_hit(uint64_t pa, bool write) {
+    const uint64_t line = pa >> dcache.line_bits;
+    return dcache.quick_hit(line, write, data_way_hint(line));
+  }
+};
+
+static_assert(std::is_standard_layout_v<HartHotState>, "translated code addresses it by offsetof");
+// The chain gate: eight bytes side by side that one compare tests, the fetch regime byte 3 (BlockChain::gate).
+static_assert(offsetof(HartHotState, stop) % 8 == 0, "the gate is one aligned 8-byte word");
+static_assert(offsetof(HartHotState, block_abort) == offsetof(HartHotState, stop) + 1 &&
+                  offsetof(HartHotState, chain_closed) == offsetof(HartHotState, stop) + 2 &&
+                  offsetof(HartHotState, fetch_key) == offsetof(HartHotState, stop) + 3 &&
+                  offsetof(HartHotState, irq_gate) == offsetof(HartHotState, stop) + 4 && sizeof(uint32_t) == 4,
+              "the gate's fields are side by side");
+static_assert(sizeof(HartHotState) < (size_t{1} << 31), "offsets are 32-bit displacements");
+
+// Where translated code finds the fields (block_translator.h): offsets from
+// a HartHotState, fixed at compile time.
+namespace hot_offsets {
+
+constexpr int32_t at(size_t offset) { return static_cast<int32_t>(offset); }
+
+// The cache whose CacheQuickState is at `cache`.
+constexpr CacheFields cache_fields(size_t cache) {
+  return {at(cache + offsetof(CacheQuickState, last_line)),
+          at(cache + offsetof(CacheQuickState, prev_line)),
+          at(cache + offsetof(CacheQuickState, last_way)),
+          at(cache + offsetof(CacheQuickState, prev_way)),
+          at(cache + offsetof(CacheQuickState, clock)),
+          at(cache + offsetof(CacheQuickState, hits)),
+          at(cache + offsetof(CacheQuickState, ways)),
+          at(cache + offsetof(CacheQuickState, way_count)),
+          at(sizeof(CacheWay)),
+          at(offsetof(CacheWay, tag)),
+          at(offsetof(CacheWay, used)),
+          at(offsetof(CacheWay, dirty))};
+}
+
+// The loads' or the stores' fast path in the region at `region` (rd or wr);
+// `timed` false: no D-cache (a functional run).
+constexpr InlineLoads inline_accesses(size_t region, bool timed) {
+  constexpr size_t d = offsetof(HartHotState, dcache);
+  return {at(region + offsetof(DmiRegion, base)),
+          at(region + offsetof(DmiRegion, size)),
+          at(region + offsetof(DmiRegion, ptr)),
+          at(region + offsetof(DmiRegion, pa_delta)),
+          at(d + offsetof(CacheQuickState, line_bits)),
+          at(d + offsetof(CacheQuickState, hit_ps)),
+          cache_fields(d),
+          at(offsetof(HartHotState, data_way)),
+          HartHotState::kDataWayHints,
+          at(offsetof(HartHotState, time) + LocalTime::ps_offset()),
+          at(offsetof(HartHotState, stall_ps) + StallMemory * sizeof(uint64_t)),
+          timed};
+}
+
+constexpr int32_t kTimePs = at(offsetof(HartHotState, time) + LocalTime::ps_offset());
+constexpr int32_t kQuantumEndPs = at(offsetof(HartHotState, time) + LocalTime::quantum_end_offset());
+constexpr int32_t kMinstret = at(offsetof(HartHotState, s) + offsetof(rv::HartState, minstret));
+constexpr int32_t kInsnCycles = at(offsetof(HartHotState, s) + offsetof(rv::HartState, insn_cycles));
+constexpr int32_t kEvents = at(offsetof(HartHotState, s) + offsetof(rv::HartState, events));
+constexpr int32_t kPc = at(offsetof(HartHotState, s) + offsetof(rv::HartState, pc));
+
+}  // namespace hot_offsets
+
+}  // namespace avp
