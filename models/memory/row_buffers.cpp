@@ -1,11 +1,12 @@
 #include "memory/row_buffers.h"
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 namespace avp {
 
 namespace {
-constexpr uint64_t kClosed = ~0ull;
 constexpr uint32_t kMaxBanks = 1024;
 }  // namespace
 
@@ -30,55 +31,66 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner)
   if (row < 64 || (row & (row - 1)))
     throw ParamError(name + ".row_bytes: " + std::to_string(row) + " is not a power of two of at least 64");
   while ((uint64_t{1} << row_bits_) < row) ++row_bits_;
-  open_.assign(banks_.get(), kClosed);
-  if (row_cycle_.get() > sc_core::SC_ZERO_TIME) {
-    if (banks_.get() == 0)
-      throw ParamError(name + ".row_cycle: " + row_cycle_.get().to_string() + " needs banks (" + name +
-                       ".banks is 0: no banks modelled)");
-    activated_.resize(banks_.get());
-  }
+  if (row_cycle_.get() > sc_core::SC_ZERO_TIME && banks_.get() == 0)
+    throw ParamError(name + ".row_cycle: " + row_cycle_.get().to_string() + " needs banks (" + name +
+                     ".banks is 0: no banks modelled)");
+  banks_state_.resize(banks_.get());
 }
 
-uint64_t RowBuffers::activation_start(std::set<uint64_t>& bank, uint64_t at) {
+void RowBuffers::prune(Bank& bank) const {
+  const uint64_t now = sc_core::sc_time_stamp().value(), trc = row_cycle_.get().value();
+  // Kept: the uses a row cycle before now and later (a new activation keeps
+  // clear of those that are activations), and the latest at or before now (its row is open).
+  auto keep = bank.lower_bound(now > trc ? now - trc : 0);
+  if (auto open = bank.upper_bound(now); open != bank.begin() && (--open)->first < now - std::min(now, trc)) keep = open;
+  bank.erase(bank.begin(), keep);
+}
+
+uint64_t RowBuffers::activation_start(const Bank& bank, uint64_t at) const {
   const uint64_t trc = row_cycle_.get().value();
-  // No access arrives before SystemC time: activations that far back constrain nothing.
-  const uint64_t now = sc_core::sc_time_stamp().value();
-  bank.erase(bank.begin(), bank.lower_bound(now > trc ? now - trc : 0));
   uint64_t start = at;
-  for (auto it = bank.lower_bound(start > trc ? start - trc + 1 : 0); it != bank.end() && *it < start + trc; ++it)
-    start = *it + trc;  // too close to this one: after it (the next ones are later still)
-  bank.insert(start);
+  if (trc == 0) return start;
+  for (auto it = bank.lower_bound(start > trc ? start - trc + 1 : 0); it != bank.end() && it->first < start + trc; ++it)
+    if (it->second.activation) start = it->first + trc;  // too close to this one: after it (the next ones are later still)
   return start;
 }
 
-sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead) {
-  sc_core::sc_time extra = sc_core::SC_ZERO_TIME;
-  if (open_.empty() || bytes == 0) return extra;
-  const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
-  for (uint64_t global_row = first; global_row <= last; ++global_row) {
-    const uint64_t bank = global_row % open_.size();
-    uint64_t& open = open_[bank];
-    const uint64_t row = global_row / open_.size();
-    if (open == row) {
-      hits_.inc();
-      continue;
-    }
-    if (!activated_.empty()) {  // the bank's row cycle: the activation may have to wait
-      const uint64_t at = (sc_core::sc_time_stamp() + ahead + extra).value();
-      const sc_core::sc_time wait = sc_core::sc_time::from_value(activation_start(activated_[bank], at) - at);
-      bank_wait_.sample(wait.to_seconds() * 1e9);
-      extra += wait;
-    }
-    if (open == kClosed) {
-      activations_.inc();
-    } else {
-      conflicts_.inc();
-      extra += precharge_.get();
-    }
-    extra += activate_.get();
-    open = row;
+uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at) {
+  prune(bank);
+  const auto later = bank.upper_bound(at);
+  if (later != bank.begin() && std::prev(later)->second.row == row) {  // open at its time
+    hits_.inc();
+    bank.emplace_hint(later, at, Use{row, at, false});
+    return 0;
   }
+  // Being opened by an activation that arrived before it: wait for that.
+  for (auto it = later; it != bank.end(); ++it)
+    if (it->second.activation && it->second.row == row && it->second.arrival <= at) {
+      hits_.inc();
+      return it->first - at;
+    }
+  const uint64_t start = activation_start(bank, at);
+  if (row_cycle_.get() > sc_core::SC_ZERO_TIME) bank_wait_.sample(sc_core::sc_time::from_value(start - at).to_seconds() * 1e9);
+  uint64_t extra = start - at + activate_.get().value();
+  const auto after = bank.upper_bound(start);  // the activation goes before it, after any use at the same time
+  if (after == bank.begin()) {
+    activations_.inc();
+  } else {  // the bank has a row open when it starts
+    conflicts_.inc();
+    extra += precharge_.get().value();
+  }
+  bank.emplace_hint(after, start, Use{row, at, true});
   return extra;
+}
+
+sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead) {
+  if (banks_state_.empty() || bytes == 0) return sc_core::SC_ZERO_TIME;
+  const uint64_t arrival = (sc_core::sc_time_stamp() + ahead).value();
+  uint64_t at = arrival;
+  const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
+  for (uint64_t global_row = first; global_row <= last; ++global_row)
+    at += open_row(banks_state_[global_row % banks_state_.size()], global_row / banks_state_.size(), at);
+  return sc_core::sc_time::from_value(at - arrival);
 }
 
 }  // namespace avp

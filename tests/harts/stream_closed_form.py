@@ -53,7 +53,7 @@ import subprocess
 import sys
 
 MARGIN_LATENCY = 0.02
-MARGIN_QUEUE = 0.20
+MARGIN_QUEUE = 0.40
 SATURATED = 0.93
 OVERSUBSCRIBED = 1.5  # the saturation check applies where the harts ask for at least this many times the peak
 DMA_SATURATED = 0.90
