@@ -19,9 +19,15 @@
 // With `row_cycle` (tRC) set, a bank opens a row at least tRC after any
 // other of its activations, so accesses that open rows in one bank wait for
 // each other while other banks work in parallel.
+// With `refresh_interval` (tREFI) set, the memory refreshes at each multiple
+// of it in simulated time (k >= 1) for `refresh_latency` (tRFC): every
+// bank's row closes, an access arriving during [k x tREFI, k x tREFI + tRFC)
+// waits for its end, and no activation starts within it. Refresh applies
+// with or without banks.
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include <systemc>
@@ -36,9 +42,9 @@ class RowBuffers {
   // Parameters and statistics under owner's name; throws ParamError for bad parameters.
   explicit RowBuffers(const sc_core::sc_object* owner);
   // The latency an access of `bytes` at `offset` (from the memory's start),
-  // arriving `ahead` after SystemC time, adds: one hit, activation or
-  // precharge and activation per row it touches, in address order, each
-  // after any wait for its bank's row cycle.
+  // arriving `ahead` after SystemC time, adds: any wait for a refresh, then
+  // one hit, activation or precharge and activation per row it touches, in
+  // address order, each after any wait for its bank's row cycle.
   sc_core::sc_time access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead);
 
  private:
@@ -52,20 +58,31 @@ class RowBuffers {
   // order they were simulated.
   using Bank = std::multimap<uint64_t, Use>;
 
+  // The time (sc_time value) an access arriving at `at` may start: `at`,
+  // or the end of the refresh it arrives in (counted).
+  uint64_t after_refresh(uint64_t at);
+  // The start of the latest refresh at or before `at` (sc_time value; 0 if none).
+  uint64_t refresh_before(uint64_t at) const;
   // The latency the access to `row` of `bank` arriving at `at` adds, recorded.
   uint64_t open_row(Bank& bank, uint64_t row, uint64_t at);
   // The earliest start from `at` on that is a row cycle clear of the bank's
-  // other activations.
+  // other activations and outside every refresh.
   uint64_t activation_start(const Bank& bank, uint64_t at) const;
   // Drops uses that no access can still see (none arrives before SystemC time).
   void prune(Bank& bank) const;
 
   Param<uint32_t> banks_;
   Param<uint64_t> row_bytes_;
-  Param<sc_core::sc_time> activate_, precharge_, row_cycle_;
+  Param<sc_core::sc_time> activate_, precharge_, row_cycle_, refresh_interval_, refresh_latency_;
   Counter hits_, activations_, conflicts_;
   Histogram bank_wait_;
+  struct RefreshStats {  // with refresh_interval set only
+    Counter refreshes, delayed;
+    Histogram wait;
+  };
+  std::unique_ptr<RefreshStats> refresh_stats_;
   std::vector<Bank> banks_state_;
+  uint64_t refreshes_seen_ = 0;  // refreshes up to the latest access (counted)
   unsigned row_bits_ = 0;
 };
 

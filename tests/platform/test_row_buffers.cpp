@@ -7,6 +7,8 @@
 // order they are simulated in, while other banks and open rows do not wait.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "base/unit.h"
 #include "memory/row_buffers.h"
 #include "platform.h"
@@ -251,4 +253,77 @@ TEST(RowBuffers, OldActivationsArePrunedKeepingTheOpenRow) {
   EXPECT_EQ(rows.access(0, 64, 10 * ns), 70 * ns);     // back: waits for the row cycle to 1050
   EXPECT_EQ(counter("prunemem.row_conflicts"), 2u);
   ParamRegistry::instance().clear_presets();
+}
+
+// Refresh every 1000 ns for 100 ns: an access arriving during one waits for
+// its end, every bank's row closes at it, and no activation starts within it.
+TEST(RowBuffers, RefreshClosesTheRowsAndDelaysAccessesDuringIt) {
+  preset("refmem.banks", "2");
+  preset("refmem.row_bytes", "1024");
+  preset("refmem.activate_latency", "10 ns");
+  preset("refmem.precharge_latency", "20 ns");
+  preset("refmem.row_cycle", "50 ns");
+  preset("refmem.refresh_interval", "1000 ns");
+  preset("refmem.refresh_latency", "100 ns");
+  Owner owner("refmem");
+  RowBuffers rows(&owner);
+  const sc_time ns = sc_time(1, SC_NS);
+  EXPECT_EQ(rows.access(0, 64, 10 * ns), 10 * ns);         // no refresh at 0: bank 0 opens row 0
+  EXPECT_EQ(rows.access(64, 64, 990 * ns), kT0);           // still open before the refresh
+  EXPECT_EQ(rows.access(128, 64, 1040 * ns), 70 * ns);     // waits to 1100, the row closed: activation
+  EXPECT_EQ(rows.access(192, 64, 1200 * ns), kT0);         // open again
+  EXPECT_EQ(rows.access(1024, 64, 1500 * ns), 10 * ns);    // bank 1 opens its row 0
+  EXPECT_EQ(rows.access(2048, 64, 1980 * ns), 30 * ns);    // bank 0's row 1 just before the next refresh: conflict
+  // Bank 0's row 2 at 1990: tRC would start it at 2030, within the refresh:
+  // it starts at 2100, and the refresh closed row 1 (no precharge).
+  EXPECT_EQ(rows.access(4096, 64, 1990 * ns), 120 * ns);
+  EXPECT_EQ(rows.access(1024 + 64, 64, 2150 * ns), 10 * ns);  // bank 1's row 0 was closed by the refresh too
+  EXPECT_EQ(counter("refmem.refreshes"), 2u);
+  EXPECT_EQ(counter("refmem.refresh_delayed"), 1u);
+  const Histogram* wait = histogram("refmem.refresh_wait");
+  ASSERT_NE(wait, nullptr);
+  EXPECT_DOUBLE_EQ(wait->sum(), 60.0);
+  EXPECT_EQ(counter("refmem.row_activations"), 5u);
+  EXPECT_EQ(counter("refmem.row_conflicts"), 1u);
+  EXPECT_EQ(counter("refmem.row_hits"), 2u);
+  ParamRegistry::instance().clear_presets();
+}
+
+// Without banks, refresh still makes accesses during it wait; without
+// refresh (the default) it has no statistics.
+TEST(RowBuffers, RefreshWithoutBanksOnlyDelays) {
+  preset("refplain.refresh_interval", "7.8 us");
+  preset("refplain.refresh_latency", "350 ns");
+  Owner owner("refplain");
+  RowBuffers rows(&owner);
+  const sc_time ns = sc_time(1, SC_NS);
+  EXPECT_EQ(rows.access(0, 64, 7800 * ns), 350 * ns);
+  EXPECT_EQ(rows.access(0, 64, 8150 * ns), kT0);
+  EXPECT_EQ(rows.access(0, 64, 7799 * ns), kT0);
+  EXPECT_EQ(counter("refplain.refresh_delayed"), 1u);
+  ParamRegistry::instance().clear_presets();
+  Owner plain("norefresh");
+  RowBuffers none(&plain);
+  EXPECT_EQ(StatRegistry::instance().find("norefresh.refreshes"), nullptr);
+}
+
+TEST(RowBuffers, BadRefreshParametersAreRefusedNamingThem) {
+  for (const auto& [name, value, other] :
+       {std::tuple{"badr1.refresh_latency", "350 ns", ""},                               // no interval
+        std::tuple{"badr2.refresh_latency", "8 us", "badr2.refresh_interval=7.8 us"}}) {  // not less than it
+    preset(name, value);
+    if (*other) {
+      const std::string o = other;
+      preset(o.substr(0, o.find('=')), o.substr(o.find('=') + 1));
+    }
+    const std::string module = std::string(name).substr(0, 5);
+    Owner owner(module.c_str());
+    try {
+      RowBuffers rows(&owner);
+      ADD_FAILURE() << name << "=" << value << " was accepted";
+    } catch (const ParamError& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+    ParamRegistry::instance().clear_presets();
+  }
 }
