@@ -34,13 +34,19 @@ bytes the program asks for, not the write-allocate fills.
 Refresh (dram.refresh_interval tREFI, dram.refresh_latency tRFC): an access arriving
 during a refresh waits for its end. A hart reaches DRAM more often than every tRFC, so it
 loses the whole refresh: its rate, and the port's peak, scale by (tREFI - tRFC) / tREFI. A
-DMA channel reads once per burst cycle P >= tRFC: the read that arrives during a refresh
-waits tRFC - a, a uniform over P, so each refresh adds tRFC^2 / (2 P) to the transfer.
+DMA channel reads once per period P: the read that arrives during a refresh waits tRFC - a,
+a uniform over P, so each refresh adds tRFC^2 / (2 P) to the transfer (tRFC - P / 2 where
+P < tRFC).
 
-DMA. A channel moves a transfer in bursts of dma.burst_bytes B, each a read and then a write,
-one after the other: B / bus.dram.bandwidth + dram.read_latency (+ row conflicts: tRP + tRCD
-once per row) + the TCDM write latency + B / dma.bandwidth. k transfers run on k channels
-at once, up to the DRAM port's peak.
+DMA. A channel moves a transfer in bursts of dma.burst_bytes B, each a read (B /
+bus.dram.bandwidth + dram.read_latency, + tRP + tRCD once per row), a write (the TCDM's
+latency) and the channel's own time (B / dma.bandwidth), with dma.outstanding_bursts K
+bursts in flight: each stage takes one burst at a time, and a burst holds its buffer from
+its read to the end of its own time, so after the first burst one ends every
+
+  period = max(read, write, own, (read + write + own) / K)
+
+k transfers run on k channels at once, up to the DRAM port's peak.
 
 Checks (the margins are explained in docs/timing.md):
 - 1 hart: copy and triad within MARGIN_LATENCY of the closed form;
@@ -131,12 +137,16 @@ def dma_closed_form(p, transfers, bytes_):
     """Bytes/ns of `transfers` DRAM-to-TCDM transfers of bytes_ / transfers each, one per channel."""
     burst = min(p["dma.burst_bytes"], bytes_ // transfers)
     bw = p["bus.dram.bandwidth"]
-    per_burst = (burst / bw if bw else 0.0) + ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) \
-        + row_conflict(p, burst) + ns(p["bus.tcdm.latency"]) + ns(p["tcdm.write_latency"]) + burst / p["dma.bandwidth"]
-    moving = bytes_ / transfers / burst * per_burst
+    read = (burst / bw if bw else 0.0) + ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) + row_conflict(p, burst)
+    write = ns(p["bus.tcdm.latency"]) + ns(p["tcdm.write_latency"])
+    own = burst / p["dma.bandwidth"]
+    # One burst after another each stage, and a burst's buffer held from its read to its own time's end.
+    period = max(read, write, own, (read + write + own) / p.get("dma.outstanding_bursts", 1))
+    bursts = bytes_ / transfers / burst
+    moving = read + write + own + (bursts - 1) * period
     trefi, trfc = refresh(p)
     if trefi:  # per refresh, the wait of the read that arrives during it
-        moving *= 1 + (trfc * trfc / (2 * per_burst) if per_burst >= trfc else trfc - per_burst / 2) / trefi
+        moving += moving / trefi * (trfc * trfc / (2 * period) if period >= trfc else trfc - period / 2)
     one = bytes_ / transfers / (ns(p["dma.setup_latency"]) + moving)
     rate = transfers * one
     top = peak(p)
