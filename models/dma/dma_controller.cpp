@@ -26,6 +26,9 @@ DmaController::DmaController(sc_core::sc_module_name name)
       burst_bytes(this, "burst_bytes", 4096,
                   "largest read or write of a transfer on the bus at once (a power of two, 64..65536): the granularity "
                   "at which it shares a port with other initiators"),
+      outstanding_bursts(this, "outstanding_bursts", 2,
+                         "bursts a channel has in flight at once (1..64): the read of one overlaps the write and "
+                         "channel time of those before it (each holds a burst_bytes buffer until moved)"),
       log_(this->name()),
       transfers_(this, "transfers", "transfers completed (including failed ones)", "transfers"),
       bytes_(this, "bytes", "bytes moved", "bytes"),
@@ -39,6 +42,9 @@ DmaController::DmaController(sc_core::sc_module_name name)
   if (burst < 64 || burst > 65536 || (burst & (burst - 1)))
     throw ParamError(std::string(this->name()) + ".burst_bytes = " + burst_bytes.value_string() +
                      ": must be a power of two in 64..65536");
+  if (outstanding_bursts.get() == 0 || outstanding_bursts.get() > kMaxOutstandingBursts)
+    throw ParamError(std::string(this->name()) + ".outstanding_bursts = " + outstanding_bursts.value_string() +
+                     ": must be 1.." + std::to_string(kMaxOutstandingBursts));
   regs.register_b_transport(this, &DmaController::b_transport);
   regs.register_transport_dbg(this, &DmaController::transport_dbg);
   regs_.set_bank_selector([](const tlm::tlm_generic_payload& gp) { return static_cast<unsigned>(unit_of(gp)); });
@@ -129,27 +135,61 @@ void DmaController::start() {
   channels_[best]->wake.notify(sc_core::SC_ZERO_TIME);
 }
 
-bool DmaController::copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_time& delay) {
+void DmaController::Pipeline::shift(const sc_core::sc_time& by) {
+  const auto back = [&by](sc_core::sc_time& t) { t = t > by ? t - by : sc_core::SC_ZERO_TIME; };
+  back(reads);
+  back(writes);
+  back(path);
+  for (sc_core::sc_time& b : buffers) back(b);
+}
+
+bool DmaController::transact(bool write, uint64_t addr, unsigned n, sc_core::sc_time& at, Pipeline& p) {
+  buf_.resize(n);
+  prepare_payload(gp_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, buf_.data(), n);
+  const sc_core::sc_time before = sc_core::sc_time_stamp();
+  mem->b_transport(gp_, at);
+  p.shift(sc_core::sc_time_stamp() - before);  // a target that waited moved SystemC time under the offsets
+  if (gp_.get_response_status() == tlm::TLM_OK_RESPONSE) return true;
+  AVP_LOG(log_, Warn, (write ? "write" : "read") << " of " << n << " bytes at 0x" << std::hex << addr << " failed");
+  return false;
+}
+
+bool DmaController::copy(uint64_t src, uint64_t dst, uint64_t len, Pipeline& p) {
+  // Per burst: its read when the previous read is done and a buffer is free,
+  // its write when the read and the previous write are done, then the
+  // channel's own time once the write and the previous burst's are done;
+  // its buffer is free after that. With one outstanding burst, one after
+  // the other.
   const uint64_t burst = burst_bytes.get();
   for (uint64_t done = 0; done < len; done += burst) {
     const unsigned n = static_cast<unsigned>(std::min(burst, len - done));
-    buf_.resize(n);
-    for (int pass = 0; pass < 2; ++pass) {
-      prepare_payload(gp_, pass == 0 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, pass == 0 ? src + done : dst + done,
-                      buf_.data(), n);
-      mem->b_transport(gp_, delay);
-      if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) {
-        AVP_LOG(log_, Warn, (pass == 0 ? "read" : "write") << " of " << n << " bytes at 0x" << std::hex
-                                                            << (pass == 0 ? src + done : dst + done) << " failed");
-        return false;
-      }
+    sc_core::sc_time at = p.reads;
+    if (p.buffers.size() == outstanding_bursts.get()) {
+      at = std::max(at, p.buffers.front());
+      p.buffers.pop_front();
     }
-    delay += sc_core::sc_time(n / bandwidth.get(), sc_core::SC_NS);
+    const auto failed = [&p, &at] {
+      p.path = std::max(p.path, at);  // the transfer ends with the access that failed
+      return false;
+    };
+    if (!transact(false, src + done, n, at, p)) return failed();
+    p.reads = at;
+    at = std::max(at, p.writes);
+    if (!transact(true, dst + done, n, at, p)) return failed();
+    p.writes = at;
+    p.path = std::max(at, p.path) + sc_core::sc_time(n / bandwidth.get(), sc_core::SC_NS);
+    p.buffers.push_back(p.path);
     bytes_.inc(n);
     // A long transfer keeps to the quantum like every other initiator, so
     // that it takes its chunks of a shared port's bandwidth in simulated-time
     // order with theirs instead of reserving the whole transfer at its start.
-    if (delay >= tlm::tlm_global_quantum::instance().get()) LocalTime::sync(delay);
+    const sc_core::sc_time next = p.buffers.size() == outstanding_bursts.get() ? std::max(p.reads, p.buffers.front())
+                                                                                : p.reads;  // the next read's time
+    if (next >= tlm::tlm_global_quantum::instance().get()) {
+      sc_core::sc_time wait = next;
+      LocalTime::sync(wait);
+      p.shift(next);
+    }
   }
   return true;
 }
@@ -161,12 +201,14 @@ bool DmaController::move(Transfer& t, sc_core::sc_time& delay) {
     AVP_LOG(log_, Warn, unit_name(t.unit) << " transfer " << t.id << ": source and destination overlap");
     return false;
   }
-  for (uint64_t p = 0; p < t.size[2]; ++p)
-    for (uint64_t r = 0; r < t.size[1]; ++r)
-      if (!copy(t.src + p * t.src_stride[1] + r * t.src_stride[0], t.dst + p * t.dst_stride[1] + r * t.dst_stride[0],
-                t.size[0], delay))
-        return false;
-  return true;
+  Pipeline pipe{delay, delay, delay, {}};
+  bool ok = true;
+  for (uint64_t p = 0; ok && p < t.size[2]; ++p)
+    for (uint64_t r = 0; ok && r < t.size[1]; ++r)
+      ok = copy(t.src + p * t.src_stride[1] + r * t.src_stride[0], t.dst + p * t.dst_stride[1] + r * t.dst_stride[0],
+                t.size[0], pipe);
+  delay = pipe.path;  // the last burst's end (or, failed, that of the bursts before it)
+  return ok;
 }
 
 void DmaController::channel_thread(unsigned ch) {

@@ -34,6 +34,8 @@ class DmaController : public sc_core::sc_module {
   Param<sc_core::sc_time> setup_latency;
   Param<uint64_t> max_transfer_bytes;  // bytes x rows x planes of one transfer
   Param<uint64_t> burst_bytes;         // largest read or write a transfer makes on the bus at once
+  Param<uint32_t> outstanding_bursts;  // bursts of one channel in flight at once
+  static constexpr unsigned kMaxOutstandingBursts = 64;
 
   explicit DmaController(sc_core::sc_module_name name);
   ~DmaController() override;
@@ -80,8 +82,17 @@ class DmaController : public sc_core::sc_module {
   void start();          // a START written to DMACTRL
   void wait_done(uint64_t n);  // N written to DMADONESEQ
   void channel_thread(unsigned ch);
+  // A channel's bursts in flight: when each of its stages is next free, and
+  // when each burst's buffer is (offsets from SystemC time, as the delay).
+  struct Pipeline {
+    sc_core::sc_time reads, writes, path;
+    std::deque<sc_core::sc_time> buffers;  // of the bursts in flight, oldest first
+    void shift(const sc_core::sc_time& by);  // SystemC time moved on by `by`
+  };
   bool move(Transfer& t, sc_core::sc_time& delay);
-  bool copy(uint64_t src, uint64_t dst, uint64_t len, sc_core::sc_time& delay);
+  bool copy(uint64_t src, uint64_t dst, uint64_t len, Pipeline& p);
+  // One read or write of the channel at `at`, which becomes the time it is done; false if it failed.
+  bool transact(bool write, uint64_t addr, unsigned n, sc_core::sc_time& at, Pipeline& p);
   void complete(Transfer& t);
   void trace_transfer(unsigned ch, const Transfer& t, const sc_core::sc_time& begin) const;
 

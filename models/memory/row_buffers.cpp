@@ -1,11 +1,12 @@
 #include "memory/row_buffers.h"
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 namespace avp {
 
 namespace {
-constexpr uint64_t kClosed = ~0ull;
 constexpr uint32_t kMaxBanks = 1024;
 }  // namespace
 
@@ -19,10 +20,14 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner)
       row_cycle_(owner, "row_cycle", sc_core::SC_ZERO_TIME,
                  "least time between two activations of one bank (tRC); an access that opens a row waits for it "
                  "(0: banks are never busy)"),
+      refresh_interval_(owner, "refresh_interval", sc_core::SC_ZERO_TIME,
+                        "time between refreshes (tREFI): at each multiple of it every bank's row closes (0: no refresh)"),
+      refresh_latency_(owner, "refresh_latency", sc_core::SC_ZERO_TIME,
+                       "duration of a refresh (tRFC): an access arriving during it waits for its end"),
       hits_(owner, "row_hits", "accesses to a row their bank had open", "rows"),
       activations_(owner, "row_activations", "rows opened in a bank that had none open", "rows"),
       conflicts_(owner, "row_conflicts", "rows opened in a bank that had another row open (precharge first)", "rows"),
-      bank_wait_(owner, "bank_wait", "wait of a row activation for its bank's row cycle (with row_cycle set)", "ns") {
+      bank_wait_(owner, "bank_wait", "wait of a row activation for its bank's row cycle and refreshes", "ns") {
   const std::string name = owner->name();
   if (banks_.get() > kMaxBanks)
     throw ParamError(name + ".banks: " + std::to_string(banks_.get()) + " is more than " + std::to_string(kMaxBanks));
@@ -30,55 +35,103 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner)
   if (row < 64 || (row & (row - 1)))
     throw ParamError(name + ".row_bytes: " + std::to_string(row) + " is not a power of two of at least 64");
   while ((uint64_t{1} << row_bits_) < row) ++row_bits_;
-  open_.assign(banks_.get(), kClosed);
-  if (row_cycle_.get() > sc_core::SC_ZERO_TIME) {
-    if (banks_.get() == 0)
-      throw ParamError(name + ".row_cycle: " + row_cycle_.get().to_string() + " needs banks (" + name +
-                       ".banks is 0: no banks modelled)");
-    activated_.resize(banks_.get());
-  }
+  if (row_cycle_.get() > sc_core::SC_ZERO_TIME && banks_.get() == 0)
+    throw ParamError(name + ".row_cycle: " + row_cycle_.get().to_string() + " needs banks (" + name +
+                     ".banks is 0: no banks modelled)");
+  const sc_core::sc_time trefi = refresh_interval_.get(), trfc = refresh_latency_.get();
+  if (trfc > sc_core::SC_ZERO_TIME && trefi == sc_core::SC_ZERO_TIME)
+    throw ParamError(name + ".refresh_latency: " + trfc.to_string() + " needs " + name + ".refresh_interval (0: no refresh)");
+  if (trefi > sc_core::SC_ZERO_TIME && trfc >= trefi)
+    throw ParamError(name + ".refresh_latency: " + trfc.to_string() + " is not less than " + name +
+                     ".refresh_interval " + trefi.to_string());
+  banks_state_.resize(banks_.get());
+  if (trefi > sc_core::SC_ZERO_TIME)
+    refresh_stats_.reset(new RefreshStats{
+        {owner, "refreshes", "refreshes up to the latest access", "refreshes"},
+        {owner, "refresh_delayed", "accesses that arrived during a refresh and waited for its end", "accesses"},
+        {owner, "refresh_wait", "wait of an access that arrived during a refresh", "ns"}});
 }
 
-uint64_t RowBuffers::activation_start(std::set<uint64_t>& bank, uint64_t at) {
-  const uint64_t trc = row_cycle_.get().value();
-  // No access arrives before SystemC time: activations that far back constrain nothing.
-  const uint64_t now = sc_core::sc_time_stamp().value();
-  bank.erase(bank.begin(), bank.lower_bound(now > trc ? now - trc : 0));
+uint64_t RowBuffers::refresh_before(uint64_t at) const {
+  const uint64_t trefi = refresh_interval_.get().value();
+  return trefi ? at / trefi * trefi : 0;
+}
+
+uint64_t RowBuffers::after_refresh(uint64_t at) {
+  const uint64_t trefi = refresh_interval_.get().value();
+  if (!trefi) return at;
+  if (at / trefi > refreshes_seen_) {
+    refresh_stats_->refreshes.inc(at / trefi - refreshes_seen_);
+    refreshes_seen_ = at / trefi;
+  }
+  const uint64_t refresh = refresh_before(at), end = refresh + refresh_latency_.get().value();
+  if (refresh == 0 || at >= end) return at;
+  refresh_stats_->delayed.inc();
+  refresh_stats_->wait.sample(sc_core::sc_time::from_value(end - at).to_seconds() * 1e9);
+  return end;
+}
+
+void RowBuffers::prune(Bank& bank) const {
+  const uint64_t now = sc_core::sc_time_stamp().value(), trc = row_cycle_.get().value();
+  // Kept: the uses a row cycle before now and later (a new activation keeps
+  // clear of those that are activations), and the latest at or before now (its row is open).
+  auto keep = bank.lower_bound(now > trc ? now - trc : 0);
+  if (auto open = bank.upper_bound(now); open != bank.begin() && (--open)->first < now - std::min(now, trc)) keep = open;
+  bank.erase(bank.begin(), keep);
+}
+
+uint64_t RowBuffers::activation_start(const Bank& bank, uint64_t at) const {
+  const uint64_t trc = row_cycle_.get().value(), trfc = refresh_latency_.get().value();
   uint64_t start = at;
-  for (auto it = bank.lower_bound(start > trc ? start - trc + 1 : 0); it != bank.end() && *it < start + trc; ++it)
-    start = *it + trc;  // too close to this one: after it (the next ones are later still)
-  bank.insert(start);
+  for (uint64_t tried = ~0ull; tried != start;) {
+    tried = start;
+    if (const uint64_t refresh = refresh_before(start); refresh && start < refresh + trfc) start = refresh + trfc;
+    if (trc == 0) continue;
+    for (auto it = bank.lower_bound(start > trc ? start - trc + 1 : 0); it != bank.end() && it->first < start + trc; ++it)
+      if (it->second.activation) start = it->first + trc;  // too close to this one: after it (the next ones are later still)
+  }
   return start;
 }
 
-sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead) {
-  sc_core::sc_time extra = sc_core::SC_ZERO_TIME;
-  if (open_.empty() || bytes == 0) return extra;
-  const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
-  for (uint64_t global_row = first; global_row <= last; ++global_row) {
-    const uint64_t bank = global_row % open_.size();
-    uint64_t& open = open_[bank];
-    const uint64_t row = global_row / open_.size();
-    if (open == row) {
-      hits_.inc();
-      continue;
-    }
-    if (!activated_.empty()) {  // the bank's row cycle: the activation may have to wait
-      const uint64_t at = (sc_core::sc_time_stamp() + ahead + extra).value();
-      const sc_core::sc_time wait = sc_core::sc_time::from_value(activation_start(activated_[bank], at) - at);
-      bank_wait_.sample(wait.to_seconds() * 1e9);
-      extra += wait;
-    }
-    if (open == kClosed) {
-      activations_.inc();
-    } else {
-      conflicts_.inc();
-      extra += precharge_.get();
-    }
-    extra += activate_.get();
-    open = row;
+uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at) {
+  prune(bank);
+  const auto later = bank.upper_bound(at);
+  // Open at its time: the bank's latest use at or before it, unless a refresh closed it since.
+  if (later != bank.begin() && std::prev(later)->second.row == row && std::prev(later)->first >= refresh_before(at)) {
+    hits_.inc();
+    bank.emplace_hint(later, at, Use{row, at, false});
+    return 0;
   }
+  // Being opened by an activation that arrived before it: wait for that.
+  for (auto it = later; it != bank.end(); ++it)
+    if (it->second.activation && it->second.row == row && it->second.arrival <= at) {
+      hits_.inc();
+      return it->first - at;
+    }
+  const uint64_t start = activation_start(bank, at);
+  if (row_cycle_.get() > sc_core::SC_ZERO_TIME) bank_wait_.sample(sc_core::sc_time::from_value(start - at).to_seconds() * 1e9);
+  uint64_t extra = start - at + activate_.get().value();
+  const auto after = bank.upper_bound(start);  // the activation goes before it, after any use at the same time
+  if (after == bank.begin() || std::prev(after)->first < refresh_before(start)) {
+    activations_.inc();
+  } else {  // the bank has a row open when it starts
+    conflicts_.inc();
+    extra += precharge_.get().value();
+  }
+  bank.emplace_hint(after, start, Use{row, at, true});
   return extra;
+}
+
+sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead) {
+  if (bytes == 0 || (banks_state_.empty() && refresh_interval_.get() == sc_core::SC_ZERO_TIME))
+    return sc_core::SC_ZERO_TIME;
+  const uint64_t arrival = (sc_core::sc_time_stamp() + ahead).value();
+  uint64_t at = after_refresh(arrival);
+  if (banks_state_.empty()) return sc_core::sc_time::from_value(at - arrival);
+  const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
+  for (uint64_t global_row = first; global_row <= last; ++global_row)
+    at += open_row(banks_state_[global_row % banks_state_.size()], global_row / banks_state_.size(), at);
+  return sc_core::sc_time::from_value(at - arrival);
 }
 
 }  // namespace avp

@@ -1,22 +1,33 @@
-// Open-page DRAM timing: the memory's banks and the row each keeps open
-// (docs/platform.md, "Interconnect"). The memory is split into `banks` banks of
+// Open-page DRAM timing: the memory's banks, the rows they open and refresh
+// (docs/timing.md, "DRAM presets"). The memory is split into `banks` banks of
 // rows of `row_bytes`, interleaved row by row (bank = row number modulo the
 // bank count). An access to its bank's open row adds nothing to the memory's
 // read or write latency; to a bank with no open row it adds the activation
 // (`activate_latency`, tRCD); to a bank with another row open, the precharge
-// as well (`precharge_latency`, tRP). The row it touched stays open. The
-// parameters are the memory's (`<memory>.banks` ...); 0 banks, the default,
-// models none, and the memory's latency is fixed.
-// With `row_cycle` (tRC) set, a bank is also busy: it opens a row at least
-// tRC after its previous activation, so accesses that open rows in one bank
-// wait for each other while other banks work in parallel. Activations are
-// kept by their simulated times (initiators run ahead of SystemC time), so
-// the wait an access sees depends on the others' times, not on the order in
-// which they were simulated: an activation takes the earliest start from
-// its arrival on that is tRC clear of every other of its bank.
+// as well (`precharge_latency`, tRP). The parameters are the memory's
+// (`<memory>.banks` ...); 0 banks, the default, models none.
+// Initiators run ahead of SystemC time, so accesses are not simulated in
+// the order of their simulated times. Each bank therefore keeps its
+// accesses by simulated time (back to SystemC time), and an access is
+// decided by the row open at its own time: that of the bank's latest access
+// at or before it, not of the access simulated before it. An access that
+// arrives earlier than others already simulated changes the bank's rows
+// from its time on for every access simulated after it; the latencies of
+// those simulated before it stay as they were. An access to the row that an
+// activation arriving before it is about to open (waiting for the row
+// cycle) waits for that activation instead of opening the row again.
+// With `row_cycle` (tRC) set, a bank opens a row at least tRC after any
+// other of its activations, so accesses that open rows in one bank wait for
+// each other while other banks work in parallel.
+// With `refresh_interval` (tREFI) set, the memory refreshes at each multiple
+// of it in simulated time (k >= 1) for `refresh_latency` (tRFC): every
+// bank's row closes, an access arriving during [k x tREFI, k x tREFI + tRFC)
+// waits for its end, and no activation starts within it. Refresh applies
+// with or without banks.
 #pragma once
 #include <cstdint>
-#include <set>
+#include <map>
+#include <memory>
 #include <vector>
 
 #include <systemc>
@@ -31,22 +42,47 @@ class RowBuffers {
   // Parameters and statistics under owner's name; throws ParamError for bad parameters.
   explicit RowBuffers(const sc_core::sc_object* owner);
   // The latency an access of `bytes` at `offset` (from the memory's start),
-  // arriving `ahead` after SystemC time, adds: one hit, activation or
-  // precharge and activation per row it touches, in address order, each
-  // after any wait for its bank's row cycle.
+  // arriving `ahead` after SystemC time, adds: any wait for a refresh, then
+  // one hit, activation or precharge and activation per row it touches, in
+  // address order, each after any wait for its bank's row cycle.
   sc_core::sc_time access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead);
 
  private:
+  struct Use {
+    uint64_t row;      // the bank's row it opened or hit
+    uint64_t arrival;  // when the access arrived (sc_time value; an activation may start later)
+    bool activation;
+  };
+  // Per bank: its accesses by the time they used their row (sc_time values:
+  // a hit's arrival, an activation's start); several at one time in the
+  // order they were simulated.
+  using Bank = std::multimap<uint64_t, Use>;
+
+  // The time (sc_time value) an access arriving at `at` may start: `at`,
+  // or the end of the refresh it arrives in (counted).
+  uint64_t after_refresh(uint64_t at);
+  // The start of the latest refresh at or before `at` (sc_time value; 0 if none).
+  uint64_t refresh_before(uint64_t at) const;
+  // The latency the access to `row` of `bank` arriving at `at` adds, recorded.
+  uint64_t open_row(Bank& bank, uint64_t row, uint64_t at);
+  // The earliest start from `at` on that is a row cycle clear of the bank's
+  // other activations and outside every refresh.
+  uint64_t activation_start(const Bank& bank, uint64_t at) const;
+  // Drops uses that no access can still see (none arrives before SystemC time).
+  void prune(Bank& bank) const;
+
   Param<uint32_t> banks_;
   Param<uint64_t> row_bytes_;
-  Param<sc_core::sc_time> activate_, precharge_, row_cycle_;
+  Param<sc_core::sc_time> activate_, precharge_, row_cycle_, refresh_interval_, refresh_latency_;
   Counter hits_, activations_, conflicts_;
   Histogram bank_wait_;
-  std::vector<uint64_t> open_;  // per bank: the open row (kClosed: none)
-  // Per bank, with row_cycle: the activations' start times (sc_time values).
-  std::vector<std::set<uint64_t>> activated_;
-  // The start of an activation in `bank` arriving at `at` (sc_time values), recorded.
-  uint64_t activation_start(std::set<uint64_t>& bank, uint64_t at);
+  struct RefreshStats {  // with refresh_interval set only
+    Counter refreshes, delayed;
+    Histogram wait;
+  };
+  std::unique_ptr<RefreshStats> refresh_stats_;
+  std::vector<Bank> banks_state_;
+  uint64_t refreshes_seen_ = 0;  // refreshes up to the latest access (counted)
   unsigned row_bits_ = 0;
 };
 

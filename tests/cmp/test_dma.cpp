@@ -1,4 +1,5 @@
-// DMA controller: timing that follows from the parameters, 2D replication,
+// DMA controller: timing that follows from the parameters (bursts in flight
+// included), 2D replication,
 // per-unit transfer ids, blocking DMADONESEQ, errors, out-of-order channels.
 #include <gtest/gtest.h>
 
@@ -57,6 +58,7 @@ TEST(Dma, OneDimensionalCopyTakesTheTimeItsParametersGive) {
 
 TEST(Dma, BurstsOfBurstBytesEachPayTheMemoryLatency) {
   ParamRegistry::instance().add_preset("dma.burst_bytes", "1024", "test");
+  ParamRegistry::instance().add_preset("dma.outstanding_bursts", "1", "test");  // one burst after the other
   CmpBench t;
   auto accesses = [] { return dynamic_cast<const Counter*>(StatRegistry::instance().find("bus.dram.accesses"))->value(); };
   const uint64_t before = accesses();
@@ -69,6 +71,44 @@ TEST(Dma, BurstsOfBurstBytesEachPayTheMemoryLatency) {
   auto* lat = dynamic_cast<const Histogram*>(StatRegistry::instance().find("dma.transfer_latency"));
   ASSERT_NE(lat, nullptr);
   EXPECT_DOUBLE_EQ(lat->mean(), 50 + 4 * (50 + 50) + 256);
+}
+
+namespace {
+// The mean transfer latency (ns) of 4 KiB in bursts of 1 KiB with `outstanding` bursts in flight.
+double pipelined_latency(const char* outstanding) {
+  ParamRegistry::instance().add_preset("dma.burst_bytes", "1024", "test");
+  ParamRegistry::instance().add_preset("dma.outstanding_bursts", outstanding, "test");
+  CmpBench t;
+  t.run([&] {
+    Dma dma{t};
+    dma.w(AVP_DMADONESEQ, dma.copy1d(t.dram(0x10000), t.dram(0x20000), 4096));
+  });
+  return dynamic_cast<const Histogram*>(StatRegistry::instance().find("dma.transfer_latency"))->mean();
+}
+}  // namespace
+
+// Per burst: read 50 ns, write 50 ns, the channel's 1024 / 16 = 64 ns. With
+// two bursts in flight (the default) a read waits for the previous read and
+// for the buffer of the burst two back: set-up 50, then bursts end at 214,
+// 278, 378, 442.
+TEST(Dma, TwoOutstandingBurstsOverlapAReadWithTheWritesBeforeIt) {
+  EXPECT_DOUBLE_EQ(pipelined_latency("2"), 442);
+}
+
+// With four, the reads and writes hide behind the channel's own time: the
+// first burst's read and write, then 4 x 64 ns, as one 4 KiB burst.
+TEST(Dma, FourOutstandingBurstsLeaveTheChannelsOwnTime) {
+  EXPECT_DOUBLE_EQ(pipelined_latency("4"), 50 + 50 + 50 + 4 * 64);
+}
+
+TEST(Dma, OutstandingBurstsMustBeFrom1To64) {
+  ParamRegistry::instance().add_preset("dma.outstanding_bursts", "0", "test");  // one platform per process
+  try {
+    CmpBench t;
+    ADD_FAILURE() << "dma.outstanding_bursts=0 accepted";
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("dma.outstanding_bursts = 0: must be 1..64"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Dma, BurstBytesMustBeAPowerOfTwoFrom64) {

@@ -22,6 +22,16 @@ working set of at most banks x dram.row_bytes keeps its rows open (row hits
 only); a larger one pays dram.precharge_latency + dram.activate_latency once
 per row, (tRP + tRCD) x line / row_bytes per load.
 
+With refresh (dram.refresh_interval tREFI, dram.refresh_latency tRFC), a load that
+arrives during a refresh waits for its end, so in each tREFI the chase runs only for
+tREFI - tRFC; and the refresh closes every bank's row, which adds tRCD for each row
+the chase finds closed after it (the rows of a working set that stayed open; in a
+chase that opens a row per row, the row in progress) and saves tRP for each row it
+would have found another row open in. With L the time of a load without refresh and D
+that per refresh:
+
+  per load with refresh = L x tREFI / (tREFI - tRFC - D)
+
   chase_closed_form.py ACCEL_VP ELF WORKDIR [--set name=value ...] [--trace CATEGORIES] [--hpm]
 
 --trace runs with accel-vp's text trace on (to the null device), which puts
@@ -84,9 +94,36 @@ def memory_cycles(p, bytes_, stride=64):
     return (miss + fill + conflict * line / row) / clock, "memory, a row conflict per row"
 
 
+def refresh_per_period(p, bytes_, stride, loads):
+    """The time (ns) the refresh's closed rows add in one refresh interval to a chase that
+    makes `loads` loads in it (D above)."""
+    banks, row, line = p.get("dram.banks", 0), p.get("dram.row_bytes", 0), p["harts.dcache.line"]
+    if not banks:
+        return 0.0
+    trcd, trp = ns(p["dram.activate_latency"]), ns(p["dram.precharge_latency"])
+    if stride != line:  # one bank, another row at every load: the first after the refresh finds it closed
+        return -trp
+    rows = loads * line / row  # rows the chase moves through in one interval
+    if bytes_ <= banks * row:  # the rows it keeps open are closed: tRCD for each it comes back to
+        return min(-(-bytes_ // row), rows + 1) * trcd
+    # The row in progress is opened again; the next rows' banks are closed (no tRP) while fewer than banks.
+    return trcd - trp * min(rows, banks)
+
+
 def closed_form(p, bytes_, stride=64):
     stall, where = memory_cycles(p, bytes_, stride)
-    return (None if stall is None else loop_cycles(p) + stall), where
+    if stall is None:
+        return None, where
+    per_load = loop_cycles(p) + stall
+    trefi = ns(p.get("dram.refresh_interval", "0 ns"))
+    if not trefi or where == "L1 hit":
+        return per_load, where
+    clock, trfc = ns(p["harts.clock_period"]), ns(p["dram.refresh_latency"])
+    load = per_load * clock
+    loads = (trefi - trfc) / load
+    for _ in range(3):  # the rows closed per interval depend on the loads in it
+        loads = (trefi - trfc - refresh_per_period(p, bytes_, stride, loads)) / load
+    return trefi / loads / clock, where + ", refresh"
 
 
 def main():

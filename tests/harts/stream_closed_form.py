@@ -31,10 +31,22 @@ bus.dram.channels:
 and STREAM's bandwidth is traffic x 16 / 24 (copy) or 24 / 32 (triad): STREAM counts the
 bytes the program asks for, not the write-allocate fills.
 
-DMA. A channel moves a transfer in bursts of dma.burst_bytes B, each a read and then a write,
-one after the other: B / bus.dram.bandwidth + dram.read_latency (+ row conflicts: tRP + tRCD
-once per row) + the TCDM write latency + B / dma.bandwidth. k transfers run on k channels
-at once, up to the DRAM port's peak.
+Refresh (dram.refresh_interval tREFI, dram.refresh_latency tRFC): an access arriving
+during a refresh waits for its end. A hart reaches DRAM more often than every tRFC, so it
+loses the whole refresh: its rate, and the port's peak, scale by (tREFI - tRFC) / tREFI. A
+DMA channel reads once per period P: the read that arrives during a refresh waits tRFC - a,
+a uniform over P, so each refresh adds tRFC^2 / (2 P) to the transfer (tRFC - P / 2 where
+P < tRFC).
+
+DMA. A channel moves a transfer in bursts of dma.burst_bytes B, each a read (B /
+bus.dram.bandwidth + dram.read_latency, + tRP + tRCD once per row), a write (the TCDM's
+latency) and the channel's own time (B / dma.bandwidth), with dma.outstanding_bursts K
+bursts in flight: each stage takes one burst at a time, and a burst holds its buffer from
+its read to the end of its own time, so after the first burst one ends every
+
+  period = max(read, write, own, (read + write + own) / K)
+
+k transfers run on k channels at once, up to the DRAM port's peak.
 
 Checks (the margins are explained in docs/timing.md):
 - 1 hart: copy and triad within MARGIN_LATENCY of the closed form;
@@ -53,7 +65,7 @@ import subprocess
 import sys
 
 MARGIN_LATENCY = 0.02
-MARGIN_QUEUE = 0.20
+MARGIN_QUEUE = 0.40
 SATURATED = 0.93
 OVERSUBSCRIBED = 1.5  # the saturation check applies where the harts ask for at least this many times the peak
 DMA_SATURATED = 0.90
@@ -72,10 +84,22 @@ def ns(value):
     return float(number) * TIME_UNITS[unit]
 
 
+def refresh(p):
+    """tREFI and tRFC in ns (0, 0: no refresh)."""
+    trefi = ns(p.get("dram.refresh_interval", "0 ns"))
+    return (trefi, ns(p["dram.refresh_latency"])) if trefi else (0.0, 0.0)
+
+
+def available(p):
+    """The fraction of time DRAM is not refreshing."""
+    trefi, trfc = refresh(p)
+    return (trefi - trfc) / trefi if trefi else 1.0
+
+
 def peak(p):
-    """The DRAM port's peak in bytes/ns (None: unlimited)."""
+    """The DRAM port's peak in bytes/ns, less the refreshes (None: unlimited)."""
     bw = p["bus.dram.bandwidth"]
-    return bw * p["bus.dram.channels"] if bw else None
+    return bw * p["bus.dram.channels"] * available(p) if bw else None
 
 
 def row_conflict(p, bytes_):
@@ -102,7 +126,7 @@ def line_time(p, kernel):
 def stream_closed_form(p, kernel, harts):
     """DRAM traffic (bytes/ns) of `harts` harts running `kernel`, and STREAM's bandwidth."""
     t, traffic = line_time(p, kernel)
-    rate = harts * traffic / t
+    rate = harts * traffic / t * available(p)
     top = peak(p)
     if top is not None:
         rate = min(rate, top)
@@ -113,9 +137,17 @@ def dma_closed_form(p, transfers, bytes_):
     """Bytes/ns of `transfers` DRAM-to-TCDM transfers of bytes_ / transfers each, one per channel."""
     burst = min(p["dma.burst_bytes"], bytes_ // transfers)
     bw = p["bus.dram.bandwidth"]
-    per_burst = (burst / bw if bw else 0.0) + ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) \
-        + row_conflict(p, burst) + ns(p["bus.tcdm.latency"]) + ns(p["tcdm.write_latency"]) + burst / p["dma.bandwidth"]
-    one = bytes_ / transfers / (ns(p["dma.setup_latency"]) + bytes_ / transfers / burst * per_burst)
+    read = (burst / bw if bw else 0.0) + ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) + row_conflict(p, burst)
+    write = ns(p["bus.tcdm.latency"]) + ns(p["tcdm.write_latency"])
+    own = burst / p["dma.bandwidth"]
+    # One burst after another each stage, and a burst's buffer held from its read to its own time's end.
+    period = max(read, write, own, (read + write + own) / p.get("dma.outstanding_bursts", 1))
+    bursts = bytes_ / transfers / burst
+    moving = read + write + own + (bursts - 1) * period
+    trefi, trfc = refresh(p)
+    if trefi:  # per refresh, the wait of the read that arrives during it
+        moving += moving / trefi * (trfc * trfc / (2 * period) if period >= trfc else trfc - period / 2)
+    one = bytes_ / transfers / (ns(p["dma.setup_latency"]) + moving)
     rate = transfers * one
     top = peak(p)
     return min(rate, top) if top is not None else rate
@@ -143,7 +175,8 @@ def main():
     clock = ns(p["harts.clock_period"])
     top = peak(p)
     failures = []
-    print("DRAM peak: %s bytes/ns" % ("unlimited" if top is None else "%.2f" % top))
+    print("DRAM peak: %s bytes/ns%s" % ("unlimited" if top is None else "%.2f" % top,
+                                        "" if available(p) == 1 else " (less the refreshes)"))
 
     found = 0
     for m in re.finditer(r"stream (\w+) harts (\d+): bytes (\d+) cycles (\d+)", proc.stdout):
@@ -153,7 +186,7 @@ def main():
         t, traffic_per_line = line_time(p, kernel)
         traffic = counted * traffic_per_line / (KERNELS[kernel]["counted"] * 8)
         want, want_counted = stream_closed_form(p, kernel, harts)
-        demand = harts * traffic_per_line / t
+        demand = harts * traffic_per_line / t * available(p)
         print("%-5s %d harts: STREAM %6.2f bytes/ns, DRAM traffic %6.2f (%s of the peak); closed form %6.2f "
               "(%s)" % (kernel, harts, counted, traffic, "-" if top is None else "%.1f %%" % (100 * traffic / top),
                         want, "latency-bound" if top is None or demand < top else "bandwidth-bound"))

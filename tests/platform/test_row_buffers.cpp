@@ -7,6 +7,8 @@
 // order they are simulated in, while other banks and open rows do not wait.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "base/unit.h"
 #include "memory/row_buffers.h"
 #include "platform.h"
@@ -174,4 +176,154 @@ TEST(RowBuffers, TheDramsBanksAreBusyForTheirRowCycle) {
   EXPECT_EQ(other_bank, opened);
   EXPECT_EQ(conflict - opened, sc_time(45 + 18, SC_NS));      // the row cycle, then the precharge
   ParamRegistry::instance().clear_presets();
+}
+
+namespace {
+
+// The latencies of `accesses` (offset, time) to a fresh memory named `name`,
+// in the order given, reported in the order of `accesses`.
+struct Timed {
+  uint64_t offset;
+  sc_time at;
+};
+std::vector<sc_time> latencies(const char* name, const std::vector<Timed>& accesses, const std::vector<size_t>& order) {
+  preset(std::string(name) + ".banks", "2");
+  preset(std::string(name) + ".row_bytes", "1024");
+  preset(std::string(name) + ".activate_latency", "10 ns");
+  preset(std::string(name) + ".precharge_latency", "20 ns");
+  preset(std::string(name) + ".row_cycle", "50 ns");
+  Owner owner(name);
+  RowBuffers rows(&owner);
+  std::vector<sc_time> out(accesses.size());
+  for (size_t i : order) out[i] = rows.access(accesses[i].offset, 64, accesses[i].at);
+  ParamRegistry::instance().clear_presets();
+  return out;
+}
+
+}  // namespace
+
+// Two initiators run ahead of SystemC time and use bank 0 in turn: A its
+// row 0 at 0 and 400, B its row 1 at 100 and 200. Whichever is simulated
+// first, the accesses simulated after both see the rows of their own time,
+// as in time order: row 1 open at 250 (B's), row 0 at 500 (A's at 400).
+TEST(RowBuffers, LaterAccessesSeeTheRowsOfTheirTimeWhateverTheOrder) {
+  const sc_time ns = sc_time(1, SC_NS);
+  const std::vector<Timed> accesses = {{0, 0 * ns},         {64, 400 * ns},       {2048, 100 * ns},
+                                       {2048 + 64, 200 * ns}, {2048 + 128, 250 * ns}, {128, 500 * ns}};
+  const auto in_order = latencies("inorder", accesses, {0, 2, 3, 4, 1, 5});
+  EXPECT_EQ(in_order, (std::vector<sc_time>{10 * ns, 30 * ns, 30 * ns, kT0, kT0, kT0}));
+  // A and B themselves pay what the accesses simulated before them show:
+  // simulated first, A keeps its row to 400; B simulated first finds bank 0 closed.
+  EXPECT_EQ(latencies("a_first", accesses, {0, 1, 2, 3, 4, 5}),
+            (std::vector<sc_time>{10 * ns, kT0, 30 * ns, kT0, kT0, kT0}));
+  EXPECT_EQ(latencies("b_first", accesses, {2, 3, 0, 1, 4, 5}),
+            (std::vector<sc_time>{10 * ns, 30 * ns, 10 * ns, kT0, kT0, kT0}));
+}
+
+// An access to the row an earlier-arriving activation is about to open
+// (waiting for the bank's row cycle) waits for it rather than opening the
+// row a second time; the row that is still open until then serves its hits.
+TEST(RowBuffers, AnAccessWaitsForTheActivationOpeningItsRow) {
+  const sc_time ns = sc_time(1, SC_NS);
+  const std::vector<Timed> accesses = {{0, 0 * ns}, {2048, 10 * ns}, {2048 + 64, 20 * ns}, {64, 30 * ns}};
+  const auto in_order = latencies("pending", accesses, {0, 1, 2, 3});
+  // Row 1 waits for the row cycle to 50, then precharge and activate; the
+  // access at 20 waits for that activation's start; row 0 is open until 50.
+  EXPECT_EQ(in_order, (std::vector<sc_time>{10 * ns, 70 * ns, 30 * ns, 0 * ns}));
+  // The hit at 30 simulated before the activation arriving at 10: the same.
+  EXPECT_EQ(latencies("pending_hit_first", accesses, {0, 3, 1, 2}), in_order);
+}
+
+// Activations older than a row cycle before SystemC time are dropped, but
+// the row open then stays known: a run of accesses over simulated time keeps
+// its rows open across any number of row cycles.
+TEST(RowBuffers, OldActivationsArePrunedKeepingTheOpenRow) {
+  preset("prunemem.banks", "1");
+  preset("prunemem.row_bytes", "1024");
+  preset("prunemem.activate_latency", "10 ns");
+  preset("prunemem.precharge_latency", "20 ns");
+  preset("prunemem.row_cycle", "50 ns");
+  Owner owner("prunemem");
+  RowBuffers rows(&owner);
+  const sc_time ns = sc_time(1, SC_NS);
+  EXPECT_EQ(rows.access(0, 64, kT0), 10 * ns);
+  sc_core::sc_start(1000, SC_NS);
+  EXPECT_EQ(rows.access(64, 64, kT0), kT0);           // still open at 1000
+  EXPECT_EQ(rows.access(1024, 64, kT0), 30 * ns);      // another row: no wait, 0 is long gone
+  EXPECT_EQ(rows.access(0, 64, 10 * ns), 70 * ns);     // back: waits for the row cycle to 1050
+  EXPECT_EQ(counter("prunemem.row_conflicts"), 2u);
+  ParamRegistry::instance().clear_presets();
+}
+
+// Refresh every 1000 ns for 100 ns: an access arriving during one waits for
+// its end, every bank's row closes at it, and no activation starts within it.
+TEST(RowBuffers, RefreshClosesTheRowsAndDelaysAccessesDuringIt) {
+  preset("refmem.banks", "2");
+  preset("refmem.row_bytes", "1024");
+  preset("refmem.activate_latency", "10 ns");
+  preset("refmem.precharge_latency", "20 ns");
+  preset("refmem.row_cycle", "50 ns");
+  preset("refmem.refresh_interval", "1000 ns");
+  preset("refmem.refresh_latency", "100 ns");
+  Owner owner("refmem");
+  RowBuffers rows(&owner);
+  const sc_time ns = sc_time(1, SC_NS);
+  EXPECT_EQ(rows.access(0, 64, 10 * ns), 10 * ns);         // no refresh at 0: bank 0 opens row 0
+  EXPECT_EQ(rows.access(64, 64, 990 * ns), kT0);           // still open before the refresh
+  EXPECT_EQ(rows.access(128, 64, 1040 * ns), 70 * ns);     // waits to 1100, the row closed: activation
+  EXPECT_EQ(rows.access(192, 64, 1200 * ns), kT0);         // open again
+  EXPECT_EQ(rows.access(1024, 64, 1500 * ns), 10 * ns);    // bank 1 opens its row 0
+  EXPECT_EQ(rows.access(2048, 64, 1980 * ns), 30 * ns);    // bank 0's row 1 just before the next refresh: conflict
+  // Bank 0's row 2 at 1990: tRC would start it at 2030, within the refresh:
+  // it starts at 2100, and the refresh closed row 1 (no precharge).
+  EXPECT_EQ(rows.access(4096, 64, 1990 * ns), 120 * ns);
+  EXPECT_EQ(rows.access(1024 + 64, 64, 2150 * ns), 10 * ns);  // bank 1's row 0 was closed by the refresh too
+  EXPECT_EQ(counter("refmem.refreshes"), 2u);
+  EXPECT_EQ(counter("refmem.refresh_delayed"), 1u);
+  const Histogram* wait = histogram("refmem.refresh_wait");
+  ASSERT_NE(wait, nullptr);
+  EXPECT_DOUBLE_EQ(wait->sum(), 60.0);
+  EXPECT_EQ(counter("refmem.row_activations"), 5u);
+  EXPECT_EQ(counter("refmem.row_conflicts"), 1u);
+  EXPECT_EQ(counter("refmem.row_hits"), 2u);
+  ParamRegistry::instance().clear_presets();
+}
+
+// Without banks, refresh still makes accesses during it wait; without
+// refresh (the default) it has no statistics.
+TEST(RowBuffers, RefreshWithoutBanksOnlyDelays) {
+  preset("refplain.refresh_interval", "7.8 us");
+  preset("refplain.refresh_latency", "350 ns");
+  Owner owner("refplain");
+  RowBuffers rows(&owner);
+  const sc_time ns = sc_time(1, SC_NS);
+  EXPECT_EQ(rows.access(0, 64, 7800 * ns), 350 * ns);
+  EXPECT_EQ(rows.access(0, 64, 8150 * ns), kT0);
+  EXPECT_EQ(rows.access(0, 64, 7799 * ns), kT0);
+  EXPECT_EQ(counter("refplain.refresh_delayed"), 1u);
+  ParamRegistry::instance().clear_presets();
+  Owner plain("norefresh");
+  RowBuffers none(&plain);
+  EXPECT_EQ(StatRegistry::instance().find("norefresh.refreshes"), nullptr);
+}
+
+TEST(RowBuffers, BadRefreshParametersAreRefusedNamingThem) {
+  for (const auto& [name, value, other] :
+       {std::tuple{"badr1.refresh_latency", "350 ns", ""},                               // no interval
+        std::tuple{"badr2.refresh_latency", "8 us", "badr2.refresh_interval=7.8 us"}}) {  // not less than it
+    preset(name, value);
+    if (*other) {
+      const std::string o = other;
+      preset(o.substr(0, o.find('=')), o.substr(o.find('=') + 1));
+    }
+    const std::string module = std::string(name).substr(0, 5);
+    Owner owner(module.c_str());
+    try {
+      RowBuffers rows(&owner);
+      ADD_FAILURE() << name << "=" << value << " was accepted";
+    } catch (const ParamError& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+    ParamRegistry::instance().clear_presets();
+  }
 }
