@@ -9,14 +9,14 @@ constexpr uint64_t kClosed = ~0ull;
 constexpr uint32_t kMaxBanks = 1024;
 }  // namespace
 
-RowBuffers::RowBuffers(const sc_core::sc_object* owner)
-    : banks_(owner, "banks", 0, "DRAM banks, each keeping one row open (0: row buffers not modelled)"),
-      row_bytes_(owner, "row_bytes", 2048, "bytes of a DRAM row (a power of two); rows interleave over the banks"),
-      activate_(owner, "activate_latency", sc_core::sc_time(15, sc_core::SC_NS),
-                "latency an access adds when its bank has no row open (tRCD)"),
-      precharge_(owner, "precharge_latency", sc_core::sc_time(15, sc_core::SC_NS),
+RowBuffers::RowBuffers(const sc_core::sc_object* owner, const DramStandard& standard)
+    : banks_(owner, "banks", standard.banks, "DRAM banks, each keeping one row open (0: row buffers not modelled)"),
+      row_bytes_(owner, "row_bytes", standard.row_bytes,
+                 "bytes of a DRAM row (a power of two); rows interleave over the banks"),
+      activate_(owner, "activate_latency", standard.activate, "latency an access adds when its bank has no row open (tRCD)"),
+      precharge_(owner, "precharge_latency", standard.precharge,
                  "latency an access adds, on top of the activation, when its bank has another row open (tRP)"),
-      row_cycle_(owner, "row_cycle", sc_core::SC_ZERO_TIME,
+      row_cycle_(owner, "row_cycle", standard.row_cycle,
                  "least time between two activations of one bank (tRC); an access that opens a row waits for it "
                  "(0: banks are never busy)"),
       hits_(owner, "row_hits", "accesses to a row their bank had open", "rows"),

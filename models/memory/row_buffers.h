@@ -5,8 +5,9 @@
 // read or write latency; to a bank with no open row it adds the activation
 // (`activate_latency`, tRCD); to a bank with another row open, the precharge
 // as well (`precharge_latency`, tRP). The row it touched stays open. The
-// parameters are the memory's (`<memory>.banks` ...); 0 banks, the default,
-// models none, and the memory's latency is fixed.
+// parameters are the memory's (`<memory>.banks` ...), their defaults a DRAM
+// standard's (dram_standard.h); 0 banks models none, and the memory's latency
+// is fixed.
 // With `row_cycle` (tRC) set, a bank is also busy: it opens a row at least
 // tRC after its previous activation, so accesses that open rows in one bank
 // wait for each other while other banks work in parallel. Activations are
@@ -23,13 +24,15 @@
 
 #include "base/params.h"
 #include "base/stats.h"
+#include "memory/dram_standard.h"
 
 namespace avp {
 
 class RowBuffers {
  public:
-  // Parameters and statistics under owner's name; throws ParamError for bad parameters.
-  explicit RowBuffers(const sc_core::sc_object* owner);
+  // Parameters and statistics under owner's name, defaulting to the
+  // standard's; throws ParamError for bad parameters.
+  RowBuffers(const sc_core::sc_object* owner, const DramStandard& standard);
   // The latency an access of `bytes` at `offset` (from the memory's start),
   // arriving `ahead` after SystemC time, adds: one hit, activation or
   // precharge and activation per row it touches, in address order, each
