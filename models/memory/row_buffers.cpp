@@ -31,12 +31,11 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner, const DramStandard& stan
     throw ParamError(name + ".row_bytes: " + std::to_string(row) + " is not a power of two of at least 64");
   while ((uint64_t{1} << row_bits_) < row) ++row_bits_;
   open_.assign(banks_.get(), kClosed);
-  if (row_cycle_.get() > sc_core::SC_ZERO_TIME) {
-    if (banks_.get() == 0)
-      throw ParamError(name + ".row_cycle: " + row_cycle_.get().to_string() + " needs banks (" + name +
-                       ".banks is 0: no banks modelled)");
-    activated_.resize(banks_.get());
-  }
+  if (row_cycle_.get() > sc_core::SC_ZERO_TIME && banks_.get() > 0) activated_.resize(banks_.get());
+  // Without banks the standard's row cycle has nothing to apply to; one set to another value is a mistake.
+  if (banks_.get() == 0 && row_cycle_.get() > sc_core::SC_ZERO_TIME && row_cycle_.get() != standard.row_cycle)
+    throw ParamError(name + ".row_cycle: " + row_cycle_.get().to_string() + " needs banks (" + name +
+                     ".banks is 0: no banks modelled)");
 }
 
 uint64_t RowBuffers::activation_start(std::set<uint64_t>& bank, uint64_t at) {

@@ -117,6 +117,18 @@ TEST(RowBuffers, TheDramDefaultsToDdr43200) {
   EXPECT_EQ(param("bus.dram.channels"), "1");
 }
 
+// Turning the banks off needs nothing else: the default row cycle then applies to nothing.
+TEST(RowBuffers, TheDramWithoutBanksKeepsItsLatency) {
+  preset("dram.banks", "0");
+  preset("bus.dram.bandwidth", "0");
+  Platform p;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const uint64_t dram = p.base_of("dram");
+  EXPECT_EQ(host_read_time(p, dram + 0x100), host_read_time(p, dram + 0x100 + 16 * 8192));
+  EXPECT_EQ(counter("dram.row_hits") + counter("dram.row_activations") + counter("dram.row_conflicts"), 0u);
+  ParamRegistry::instance().clear_presets();
+}
+
 // The row buffers alone: 2 KiB rows, no row cycle, no port bandwidth (its queue would add to the reads).
 TEST(RowBuffers, TheDramPaysAndCountsThem) {
   preset("dram.banks", "8");
