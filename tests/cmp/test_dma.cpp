@@ -1,9 +1,11 @@
-// DMA controller: timing that follows from the parameters, 2D replication,
+// DMA controller: timing that follows from the parameters (on the ideal
+// memory, whose fixed latency keeps the closed form short), 2D replication,
 // per-unit transfer ids, blocking DMADONESEQ, errors, out-of-order channels.
 #include <gtest/gtest.h>
 
 #include "cmp_fixture.h"
 #include "dma/dma_regs.h"
+#include "ideal_memory.h"
 
 #include <fstream>
 
@@ -33,6 +35,7 @@ struct Dma {
 }  // namespace
 
 TEST(Dma, OneDimensionalCopyTakesTheTimeItsParametersGive) {
+  avp::test::use_ideal_memory();
   CmpBench t;
   std::vector<uint8_t> src(4096);
   for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 7);
@@ -56,6 +59,7 @@ TEST(Dma, OneDimensionalCopyTakesTheTimeItsParametersGive) {
 }
 
 TEST(Dma, BurstsOfBurstBytesEachPayTheMemoryLatency) {
+  avp::test::use_ideal_memory();
   ParamRegistry::instance().add_preset("dma.burst_bytes", "1024", "test");
   CmpBench t;
   auto accesses = [] { return dynamic_cast<const Counter*>(StatRegistry::instance().find("bus.dram.accesses"))->value(); };
@@ -83,6 +87,7 @@ TEST(Dma, BurstBytesMustBeAPowerOfTwoFrom64) {
 }
 
 TEST(Dma, TextTraceHasOneLinePerTransferWithItsFields) {
+  avp::test::use_ideal_memory();
   CmpBench t;
   TextTraceOptions opt;
   opt.categories = kTraceDma;
