@@ -86,7 +86,7 @@ Platform::Platform()
       tcdm("tcdm", Memory::DerivedSize{static_cast<uint64_t>(cores.get()) * tcdm_slice.get(), "platform.cores x platform.tcdm_per_core"},
            sc_core::sc_time(1, sc_core::SC_NS)),
       tcdm_local("tcdm_local", tcdm_slice.get()),
-      dram("dram", 2 * GiB, sc_core::sc_time(50, sc_core::SC_NS)),
+      dram("dram", 2 * GiB, ddr4_3200_x64()),
       device_port("device_port"),
       harts("harts", cores.get(), harts_per_core.get()),
       windows("windows", cores.get() * harts_per_core.get(), cores.get(),
@@ -106,7 +106,6 @@ Platform::Platform()
   // Local times count integer picoseconds as the times' values (base/local_time.h).
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::logic_error("accel-vp needs SystemC's default time resolution of 1 ps");
-  dram.model_row_buffers();  // dram.banks, ... (0 banks by default: not modelled)
   tlm::tlm_global_quantum::instance().set(quantum.get());
   cmp.set_decoder(make_packet_decoder(cmp.decoder.get(), cmp.rtl_vcd.get(), cmp.rtl_coverage.get()));
 
@@ -116,7 +115,8 @@ Platform::Platform()
   bus.map(p_local, "tcdm_local", 0x1000'0000, tcdm_slice.get());
   const unsigned p_tcdm = bus.add_port("tcdm");
   bus.map(p_tcdm, "tcdm", 0x1800'0000, tcdm.size());
-  const unsigned p_dram = bus.add_port("dram");
+  const DramStandard dram_standard = ddr4_3200_x64();
+  const unsigned p_dram = bus.add_port("dram", sc_core::SC_ZERO_TIME, dram_standard.channel_bandwidth, dram_standard.channels);
   bus.map(p_dram, "dram", 0x4000'0000, dram.size());
   const unsigned p_perf = bus.add_port("perf");
   bus.map(p_perf, "perf", 0x2010'0000, 0x200);

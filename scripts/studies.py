@@ -46,7 +46,11 @@ HARTS_COLS = [("harts_per_core", "param:platform.harts_per_core", None), ("cores
               ("harts", "product:platform.harts_per_core,platform.cores", fmt_int)]
 
 # Each sweep: its name (output and chart), arguments, and the page and table
-# (0-based among the page's tables) that quote it.
+# (0-based among the page's tables) that quote it. Every study runs on the
+# ideal memory (configs/ideal-memory.yaml: a fixed DRAM latency, no banks, an
+# unlimited port unless the sweep sets one), so the parameters it sweeps are
+# the only memory effects in its figures; the pages say so.
+CONFIG = ["--config", "ideal-memory"]
 SWEEPS = [
     {"name": "vecadd-harts", "page": "vecadd-harts.md", "table": 0,
      "args": ["--workload", "vecadd", "--param", "platform.harts_per_core=1,2,4,8", "--param", "platform.cores=1,2",
@@ -98,7 +102,8 @@ SWEEPS = [
     {"name": "dram-contention-banks", "page": "dram-contention.md", "table": 3,
      "args": ["--workload", "stream-direct,stream-dma", "--param", "platform.harts_per_core=1,8",
               "--param", "platform.cores=1", "--param", "bus.dram.bandwidth=8", "--param", "dram.banks=0,8",
-              "--param", "platform.quantum=100ns",
+              "--param", "dram.row_bytes=2048", "--param", "dram.activate_latency=15ns",
+              "--param", "dram.precharge_latency=15ns", "--param", "platform.quantum=100ns",
               "--metrics", "simulated_time_ns,cmp.kernel_latency.mean,bus.dram.queue_delay.mean,dram.row_hits.value,"
                            "dram.row_activations.value,dram.row_conflicts.value"],
      "columns": [("harts", "param:platform.harts_per_core", None), ("dram.banks", "param:dram.banks", None),
@@ -110,6 +115,8 @@ SWEEPS = [
     {"name": "dram-contention-row-cycle", "page": "dram-contention.md", "table": 4,
      "args": ["--workload", "stream-direct,stream-dma", "--param", "platform.harts_per_core=1,8",
               "--param", "platform.cores=1", "--param", "bus.dram.bandwidth=8", "--param", "dram.banks=8",
+              "--param", "dram.row_bytes=2048", "--param", "dram.activate_latency=15ns",
+              "--param", "dram.precharge_latency=15ns",
               "--param", "dram.row_cycle=0ns,45ns", "--param", "platform.quantum=100ns",
               "--metrics", "simulated_time_ns,cmp.kernel_latency.mean,bus.dram.queue_delay.mean,"
                            "dram.row_conflicts.value,dram.bank_wait.mean,dram.bank_wait.count"],
@@ -136,7 +143,7 @@ SWEEPS = [
 def run_sweep(avp, work, sweep):
     out = os.path.join(work, sweep["name"])
     shutil.rmtree(out, ignore_errors=True)
-    cmd = [avp, "--no-progress", "-o", out, "sweep"] + sweep["args"]
+    cmd = [avp, "--no-progress", "-o", out] + CONFIG + ["sweep"] + sweep["args"]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if p.returncode != 0:
         sys.exit("studies: %s failed (%d):\n%s" % (" ".join(cmd), p.returncode, p.stdout.decode(errors="replace")))

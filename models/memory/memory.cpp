@@ -12,16 +12,22 @@
 namespace avp {
 
 Memory::Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_time default_latency)
-    : Memory(name, default_size, nullptr, default_latency) {}
+    : Memory(name, default_size, nullptr, default_latency, default_latency) {}
 
 Memory::Memory(sc_core::sc_module_name name, const DerivedSize& size, sc_core::sc_time default_latency)
-    : Memory(name, size.bytes, &size.derivation, default_latency) {}
+    : Memory(name, size.bytes, &size.derivation, default_latency, default_latency) {}
 
-Memory::Memory(sc_core::sc_module_name name, uint64_t size, const std::string* derivation, sc_core::sc_time default_latency)
+Memory::Memory(sc_core::sc_module_name name, uint64_t default_size, const DramStandard& standard)
+    : Memory(name, default_size, nullptr, standard.read_latency, standard.write_latency) {
+  rows_ = std::make_unique<RowBuffers>(this, standard);
+}
+
+Memory::Memory(sc_core::sc_module_name name, uint64_t size, const std::string* derivation,
+               sc_core::sc_time default_read_latency, sc_core::sc_time default_write_latency)
     : sc_module(name),
       socket("socket"),
-      read_latency(this, "read_latency", default_latency, "latency of a read access"),
-      write_latency(this, "write_latency", default_latency, "latency of a write access"),
+      read_latency(this, "read_latency", default_read_latency, "latency of a read access"),
+      write_latency(this, "write_latency", default_write_latency, "latency of a write access"),
       dmi_enabled(this, "dmi", true, "grant direct memory interface pointers to initiators"),
       size_param_(derivation ? nullptr : std::make_unique<Param<uint64_t>>(this, "size", size, "size in bytes")),
       size_(size_param_ ? size_param_->get() : size),

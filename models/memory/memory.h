@@ -1,5 +1,5 @@
 // A memory target (DRAM, TCIM, TCDM) with DMI, configurable latency and, for
-// DRAM studies, optional banks with open rows (row_buffers.h).
+// a DRAM, banks with open rows (row_buffers.h).
 // Storage is reserved lazily (pages are backed on first touch), so a 2 GiB DRAM
 // costs only what a run uses.
 #pragma once
@@ -15,6 +15,7 @@
 #include "base/params.h"
 #include "base/timing_path.h"
 #include "base/stats.h"
+#include "memory/dram_standard.h"
 #include "memory/row_buffers.h"
 
 namespace avp {
@@ -30,6 +31,9 @@ class Memory : public sc_core::sc_module, public TimingPath {
 
   // The size is the parameter "<name>.size".
   Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_time default_latency);
+  // A DRAM: its latencies' defaults are the standard's, and it has banks with
+  // open rows (row_buffers.h) whose parameters default to the standard's.
+  Memory(sc_core::sc_module_name name, uint64_t default_size, const DramStandard& standard);
   // The size is derived from other parameters (`derivation` says how, e.g.
   // "platform.cores x platform.tcdm_per_core"): there is no size parameter,
   // and a preset of "<name>.size" is an error naming the derivation.
@@ -39,9 +43,6 @@ class Memory : public sc_core::sc_module, public TimingPath {
   };
   Memory(sc_core::sc_module_name name, const DerivedSize& size, sc_core::sc_time default_latency);
   uint64_t size() const { return size_; }
-  // Makes this memory a DRAM with banks and open rows (row_buffers.h): its
-  // parameters and statistics exist from then on. Call during elaboration.
-  void model_row_buffers() { rows_ = std::make_unique<RowBuffers>(this); }
   ~Memory() override;
 
   uint8_t* data() { return data_; }
@@ -59,7 +60,8 @@ class Memory : public sc_core::sc_module, public TimingPath {
   void time(uint64_t offset, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) override;
 
  private:
-  Memory(sc_core::sc_module_name name, uint64_t size, const std::string* derivation, sc_core::sc_time default_latency);
+  Memory(sc_core::sc_module_name name, uint64_t size, const std::string* derivation, sc_core::sc_time default_read_latency,
+         sc_core::sc_time default_write_latency);
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
@@ -74,7 +76,7 @@ class Memory : public sc_core::sc_module, public TimingPath {
   int share_fd_ = -1;
   Logger log_;
   Counter reads_, writes_, bytes_read_, bytes_written_, dmi_grants_;
-  std::unique_ptr<RowBuffers> rows_;  // DRAM only (model_row_buffers)
+  std::unique_ptr<RowBuffers> rows_;  // DRAM only
 };
 
 }  // namespace avp

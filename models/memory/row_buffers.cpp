@@ -10,19 +10,19 @@ namespace {
 constexpr uint32_t kMaxBanks = 1024;
 }  // namespace
 
-RowBuffers::RowBuffers(const sc_core::sc_object* owner)
-    : banks_(owner, "banks", 0, "DRAM banks, each keeping one row open (0: row buffers not modelled)"),
-      row_bytes_(owner, "row_bytes", 2048, "bytes of a DRAM row (a power of two); rows interleave over the banks"),
-      activate_(owner, "activate_latency", sc_core::sc_time(15, sc_core::SC_NS),
-                "latency an access adds when its bank has no row open (tRCD)"),
-      precharge_(owner, "precharge_latency", sc_core::sc_time(15, sc_core::SC_NS),
+RowBuffers::RowBuffers(const sc_core::sc_object* owner, const DramStandard& standard)
+    : banks_(owner, "banks", standard.banks, "DRAM banks, each keeping one row open (0: row buffers not modelled)"),
+      row_bytes_(owner, "row_bytes", standard.row_bytes,
+                 "bytes of a DRAM row (a power of two); rows interleave over the banks"),
+      activate_(owner, "activate_latency", standard.activate, "latency an access adds when its bank has no row open (tRCD)"),
+      precharge_(owner, "precharge_latency", standard.precharge,
                  "latency an access adds, on top of the activation, when its bank has another row open (tRP)"),
-      row_cycle_(owner, "row_cycle", sc_core::SC_ZERO_TIME,
+      row_cycle_(owner, "row_cycle", standard.row_cycle,
                  "least time between two activations of one bank (tRC); an access that opens a row waits for it "
                  "(0: banks are never busy)"),
-      refresh_interval_(owner, "refresh_interval", sc_core::SC_ZERO_TIME,
+      refresh_interval_(owner, "refresh_interval", standard.refresh_interval,
                         "time between refreshes (tREFI): at each multiple of it every bank's row closes (0: no refresh)"),
-      refresh_latency_(owner, "refresh_latency", sc_core::SC_ZERO_TIME,
+      refresh_latency_(owner, "refresh_latency", standard.refresh_latency,
                        "duration of a refresh (tRFC): an access arriving during it waits for its end"),
       hits_(owner, "row_hits", "accesses to a row their bank had open", "rows"),
       activations_(owner, "row_activations", "rows opened in a bank that had none open", "rows"),
@@ -35,7 +35,8 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner)
   if (row < 64 || (row & (row - 1)))
     throw ParamError(name + ".row_bytes: " + std::to_string(row) + " is not a power of two of at least 64");
   while ((uint64_t{1} << row_bits_) < row) ++row_bits_;
-  if (row_cycle_.get() > sc_core::SC_ZERO_TIME && banks_.get() == 0)
+  // Without banks the standard's row cycle has nothing to apply to; one set to another value is a mistake.
+  if (banks_.get() == 0 && row_cycle_.get() > sc_core::SC_ZERO_TIME && row_cycle_.get() != standard.row_cycle)
     throw ParamError(name + ".row_cycle: " + row_cycle_.get().to_string() + " needs banks (" + name +
                      ".banks is 0: no banks modelled)");
   const sc_core::sc_time trefi = refresh_interval_.get(), trfc = refresh_latency_.get();

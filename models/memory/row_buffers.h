@@ -5,7 +5,8 @@
 // read or write latency; to a bank with no open row it adds the activation
 // (`activate_latency`, tRCD); to a bank with another row open, the precharge
 // as well (`precharge_latency`, tRP). The parameters are the memory's
-// (`<memory>.banks` ...); 0 banks, the default, models none.
+// (`<memory>.banks` ...), their defaults a DRAM standard's (dram_standard.h);
+// 0 banks models none, and the memory's latency is fixed.
 // Initiators run ahead of SystemC time, so accesses are not simulated in
 // the order of their simulated times. Each bank therefore keeps its
 // accesses by simulated time (back to SystemC time), and an access is
@@ -34,13 +35,15 @@
 
 #include "base/params.h"
 #include "base/stats.h"
+#include "memory/dram_standard.h"
 
 namespace avp {
 
 class RowBuffers {
  public:
-  // Parameters and statistics under owner's name; throws ParamError for bad parameters.
-  explicit RowBuffers(const sc_core::sc_object* owner);
+  // Parameters and statistics under owner's name, defaulting to the
+  // standard's; throws ParamError for bad parameters.
+  RowBuffers(const sc_core::sc_object* owner, const DramStandard& standard);
   // The latency an access of `bytes` at `offset` (from the memory's start),
   // arriving `ahead` after SystemC time, adds: any wait for a refresh, then
   // one hit, activation or precharge and activation per row it touches, in

@@ -1,10 +1,12 @@
 // DMA controller: timing that follows from the parameters (bursts in flight
-// included), 2D replication,
+// included; on the ideal memory, whose fixed latency keeps the closed form
+// short), 2D replication,
 // per-unit transfer ids, blocking DMADONESEQ, errors, out-of-order channels.
 #include <gtest/gtest.h>
 
 #include "cmp_fixture.h"
 #include "dma/dma_regs.h"
+#include "ideal_memory.h"
 
 #include <fstream>
 
@@ -34,6 +36,7 @@ struct Dma {
 }  // namespace
 
 TEST(Dma, OneDimensionalCopyTakesTheTimeItsParametersGive) {
+  avp::test::use_ideal_memory();
   CmpBench t;
   std::vector<uint8_t> src(4096);
   for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 7);
@@ -57,6 +60,7 @@ TEST(Dma, OneDimensionalCopyTakesTheTimeItsParametersGive) {
 }
 
 TEST(Dma, BurstsOfBurstBytesEachPayTheMemoryLatency) {
+  avp::test::use_ideal_memory();
   ParamRegistry::instance().add_preset("dma.burst_bytes", "1024", "test");
   ParamRegistry::instance().add_preset("dma.outstanding_bursts", "1", "test");  // one burst after the other
   CmpBench t;
@@ -76,6 +80,7 @@ TEST(Dma, BurstsOfBurstBytesEachPayTheMemoryLatency) {
 namespace {
 // The mean transfer latency (ns) of 4 KiB in bursts of 1 KiB with `outstanding` bursts in flight.
 double pipelined_latency(const char* outstanding) {
+  avp::test::use_ideal_memory();
   ParamRegistry::instance().add_preset("dma.burst_bytes", "1024", "test");
   ParamRegistry::instance().add_preset("dma.outstanding_bursts", outstanding, "test");
   CmpBench t;
@@ -123,6 +128,7 @@ TEST(Dma, BurstBytesMustBeAPowerOfTwoFrom64) {
 }
 
 TEST(Dma, TextTraceHasOneLinePerTransferWithItsFields) {
+  avp::test::use_ideal_memory();
   CmpBench t;
   TextTraceOptions opt;
   opt.categories = kTraceDma;

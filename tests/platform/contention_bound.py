@@ -11,7 +11,9 @@ must beat the bound, so the limit is what binds. Channels: with two 4 bytes/ns
 channels stream-dma's bound halves and the kernel must be within the same
 tolerance of it. Background traffic: a 256 KiB DMA copy beside the
 stream-direct kernel must slow it on the limited port and must change
-nothing on an unlimited one (negative control).
+nothing on an unlimited one (negative control). The memory is the ideal one
+(configs/ideal-memory.yaml): the port's bandwidth is the only bound, no
+banks add latency.
 
   contention_bound.py ACCEL_VP WORKDIR"""
 import json
@@ -25,7 +27,7 @@ TOLERANCE = 1.10
 
 def kernel_ns(accel_vp, workdir, workload, harts, bandwidth, channels=1, background=0):
     out = os.path.join(workdir, "contention_%s_%d_%g_%d_%d" % (workload, harts, bandwidth, channels, background))
-    cmd = [accel_vp, "--no-progress", "-o", out, "--set", "platform.cores=1", "--set", "platform.harts_per_core=%d" % harts,
+    cmd = [accel_vp, "--no-progress", "-o", out, "--config", "ideal-memory", "--set", "platform.cores=1", "--set", "platform.harts_per_core=%d" % harts,
            "--set", "bus.dram.bandwidth=%g" % bandwidth, "--set", "bus.dram.channels=%d" % channels,
            "--set", "platform.quantum=100ns", "run", workload, "--args", "1024", str(background)]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)

@@ -84,6 +84,22 @@ TEST(Cli, DefaultConfigFileLoadsAndListsParameters) {
   EXPECT_NE(r.out.find("bus.dram.base"), std::string::npos);
 }
 
+// The default DRAM is the named DDR4-3200 preset: neither the preset nor
+// default.yaml changes a DRAM parameter; the ideal memory changes them.
+TEST(Cli, TheDefaultDramIsTheDdr43200Preset) {
+  const auto defaults = run("--list-params dram");
+  ASSERT_EQ(defaults.code, 0) << defaults.out;
+  EXPECT_NE(defaults.out.find("dram.row_cycle"), std::string::npos) << defaults.out;
+  EXPECT_EQ(defaults.out.find("(default"), std::string::npos) << defaults.out;
+  EXPECT_EQ(run("--config ddr4-3200 --list-params dram").out, defaults.out);
+  EXPECT_EQ(run(std::string("--config ") + SOURCE_DIR + "/configs/default.yaml --list-params dram").out, defaults.out);
+  const auto ideal = run("--config ideal-memory --list-params dram");
+  ASSERT_EQ(ideal.code, 0) << ideal.out;
+  for (const char* line : {"dram\\.banks +uint32 +0 ", "bus\\.dram\\.bandwidth +double +0 ", "dram\\.read_latency +time +50 ns ",
+                           "dram\\.row_cycle +time +0 ns ", "dram\\.refresh_interval +time +0 ns "})
+    EXPECT_TRUE(std::regex_search(ideal.out, std::regex(line))) << line << "\n" << ideal.out;
+}
+
 TEST(Cli, InfoPrintsTheAddressMap) {
   auto r = run("info");
   ASSERT_EQ(r.code, 0) << r.out;

@@ -1,8 +1,8 @@
 // DRAM banks with open rows (models/memory/row_buffers.h): hits add nothing,
 // a closed bank adds the activation, another open row the precharge as well;
 // rows interleave over the banks and a burst pays per row it touches; no
-// banks (the default) adds nothing; bad parameters are refused by name; in
-// the platform, the DRAM's accesses pay it and count it. With a row cycle
+// banks adds nothing; bad parameters are refused by name; in the platform,
+// the DRAM defaults to DDR4-3200 x64 and its accesses pay it and count it. With a row cycle
 // (tRC), a bank's activations keep tRC apart in simulated time, whatever
 // order they are simulated in, while other banks and open rows do not wait.
 #include <gtest/gtest.h>
@@ -34,6 +34,11 @@ void preset(const std::string& name, const std::string& value) {
 
 const sc_time kT0 = sc_core::SC_ZERO_TIME;
 
+// The defaults of the memories these tests make on their own: no banks (the
+// tests preset the rest).
+const DramStandard kNoBanks{sc_time(50, SC_NS), sc_time(50, SC_NS), 0, 2048, sc_time(15, SC_NS),
+                            sc_time(15, SC_NS), kT0, kT0, kT0, 0, 1};
+
 // The latency the host sees for an 8-byte read at `addr` (SystemC time 0).
 sc_time host_read_time(Platform& p, uint64_t addr) {
   uint64_t v = 0;
@@ -62,7 +67,7 @@ TEST(RowBuffers, OpenRowsDecideTheLatency) {
   preset("rowmem.activate_latency", "10 ns");
   preset("rowmem.precharge_latency", "20 ns");
   Owner owner("rowmem");
-  RowBuffers rows(&owner);
+  RowBuffers rows(&owner, kNoBanks);
   EXPECT_EQ(rows.access(0, 64, kT0), sc_time(10, SC_NS));     // bank 0 had no row open
   EXPECT_EQ(rows.access(64, 64, kT0), sc_time(0, SC_NS));     // the same row
   EXPECT_EQ(rows.access(1024, 64, kT0), sc_time(10, SC_NS));  // the next row is bank 1's
@@ -78,7 +83,7 @@ TEST(RowBuffers, OpenRowsDecideTheLatency) {
 
 TEST(RowBuffers, NoBanksAddNothing) {
   Owner owner("plain");
-  RowBuffers rows(&owner);
+  RowBuffers rows(&owner, kNoBanks);
   EXPECT_EQ(rows.access(0, 64, kT0), sc_core::SC_ZERO_TIME);
   EXPECT_EQ(rows.access(1 << 20, 64, kT0), sc_core::SC_ZERO_TIME);
   EXPECT_EQ(counter("plain.row_hits") + counter("plain.row_activations") + counter("plain.row_conflicts"), 0u);
@@ -91,7 +96,7 @@ TEST(RowBuffers, BadParametersAreRefusedNamingThem) {
     const std::string module = std::string(name).substr(0, 4);
     Owner owner(module.c_str());
     try {
-      RowBuffers rows(&owner);
+      RowBuffers rows(&owner, kNoBanks);
       ADD_FAILURE() << name << "=" << value << " was accepted";
     } catch (const ParamError& e) {
       EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
@@ -100,10 +105,40 @@ TEST(RowBuffers, BadParametersAreRefusedNamingThem) {
   }
 }
 
+TEST(RowBuffers, TheDramDefaultsToDdr43200) {
+  Platform p;
+  EXPECT_EQ(p.dram.read_latency.get(), sc_time(13.75, SC_NS));
+  EXPECT_EQ(p.dram.write_latency.get(), sc_time(10, SC_NS));
+  const auto param = [](const std::string& name) { return ParamRegistry::instance().find(name)->value_string(); };
+  EXPECT_EQ(param("dram.banks"), "16");
+  EXPECT_EQ(param("dram.row_bytes"), "8192");
+  EXPECT_EQ(param("dram.activate_latency"), "13.750 ns");
+  EXPECT_EQ(param("dram.precharge_latency"), "13.750 ns");
+  EXPECT_EQ(param("dram.row_cycle"), "45.750 ns");
+  EXPECT_EQ(param("bus.dram.bandwidth"), "25.6");
+  EXPECT_EQ(param("bus.dram.channels"), "1");
+}
+
+// Turning the banks off needs nothing else: the default row cycle then applies to nothing.
+TEST(RowBuffers, TheDramWithoutBanksKeepsItsLatency) {
+  preset("dram.banks", "0");
+  preset("bus.dram.bandwidth", "0");
+  Platform p;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const uint64_t dram = p.base_of("dram");
+  EXPECT_EQ(host_read_time(p, dram + 0x100), host_read_time(p, dram + 0x100 + 16 * 8192));
+  EXPECT_EQ(counter("dram.row_hits") + counter("dram.row_activations") + counter("dram.row_conflicts"), 0u);
+  ParamRegistry::instance().clear_presets();
+}
+
+// The row buffers alone: 2 KiB rows, no row cycle, no port bandwidth (its queue would add to the reads).
 TEST(RowBuffers, TheDramPaysAndCountsThem) {
   preset("dram.banks", "8");
+  preset("dram.row_bytes", "2048");
   preset("dram.activate_latency", "12 ns");
   preset("dram.precharge_latency", "18 ns");
+  preset("dram.row_cycle", "0 ns");
+  preset("bus.dram.bandwidth", "0");
   Platform p;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   const uint64_t dram = p.base_of("dram");
@@ -126,7 +161,7 @@ TEST(RowBuffers, ABankOpensItsRowsOneRowCycleApart) {
   preset("cycmem.precharge_latency", "20 ns");
   preset("cycmem.row_cycle", "50 ns");
   Owner owner("cycmem");
-  RowBuffers rows(&owner);
+  RowBuffers rows(&owner, kNoBanks);
   const sc_time t0 = kT0, ns = sc_time(1, SC_NS);
   EXPECT_EQ(rows.access(0, 64, t0), 10 * ns);          // bank 0 activates at 0
   EXPECT_EQ(rows.access(64, 64, t0), kT0);             // its open row: no activation, no wait
@@ -151,7 +186,7 @@ TEST(RowBuffers, ActivationsKeepTheirSimulatedTimesNotTheirOrder) {
   preset("ordmem.precharge_latency", "0 ns");
   preset("ordmem.row_cycle", "50 ns");
   Owner owner("ordmem");
-  RowBuffers rows(&owner);
+  RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
   EXPECT_EQ(rows.access(0, 64, 100 * ns), 10 * ns);     // activates at 100
   EXPECT_EQ(rows.access(1024, 64, 0 * ns), 10 * ns);    // at 0: 100 is a row cycle later, no wait
@@ -163,6 +198,8 @@ TEST(RowBuffers, ActivationsKeepTheirSimulatedTimesNotTheirOrder) {
 
 TEST(RowBuffers, TheDramsBanksAreBusyForTheirRowCycle) {
   preset("dram.banks", "8");
+  preset("dram.row_bytes", "2048");
+  preset("bus.dram.bandwidth", "0");
   preset("dram.activate_latency", "12 ns");
   preset("dram.precharge_latency", "18 ns");
   preset("dram.row_cycle", "45 ns");

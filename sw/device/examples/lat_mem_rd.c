@@ -36,8 +36,8 @@ int main(int hart) {
   if (hart != 0) return 0;
   for (unsigned long bytes = 1024; bytes <= MAX_BYTES; bytes *= 2) measure(bytes, LINE);
   // Pointers 128 KiB apart: every load misses in the L1 (one set), and with
-  // DRAM banks of rows interleaved over up to 16 banks x 8 KiB (the DDR4
-  // preset) every load opens another row of the same bank: the row-miss latency.
+  // DRAM banks of rows interleaved over up to 16 banks x 8 KiB (the default
+  // DDR4-3200) every load opens another row of the same bank: the row-miss latency.
   measure(MAX_BYTES, ROW_MISS_STRIDE);
   return 0;
 }

@@ -31,7 +31,7 @@
 
 #define ARRAY_BYTES (1ul << 20)
 #define ARRAY_ELEMS (ARRAY_BYTES / 8)
-#define ROW 8192ul  // the DDR4 preset's dram.row_bytes: rows interleave over the banks
+#define ROW 8192ul  // the default DDR4-3200 dram.row_bytes: rows interleave over the banks
 // Where each hart's slice of each array starts, in rows modulo the 16 banks
 // (STREAM's OFFSET, per slice): slice k of hart h in bank (k x 10 + h x 3)
 // mod 16. Streams that start in one bank and move in step open different
