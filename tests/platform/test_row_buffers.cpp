@@ -230,7 +230,7 @@ std::vector<sc_time> latencies(const char* name, const std::vector<Timed>& acces
   preset(std::string(name) + ".precharge_latency", "20 ns");
   preset(std::string(name) + ".row_cycle", "50 ns");
   Owner owner(name);
-  RowBuffers rows(&owner);
+  RowBuffers rows(&owner, kNoBanks);
   std::vector<sc_time> out(accesses.size());
   for (size_t i : order) out[i] = rows.access(accesses[i].offset, 64, accesses[i].at);
   ParamRegistry::instance().clear_presets();
@@ -281,7 +281,7 @@ TEST(RowBuffers, OldActivationsArePrunedKeepingTheOpenRow) {
   preset("prunemem.precharge_latency", "20 ns");
   preset("prunemem.row_cycle", "50 ns");
   Owner owner("prunemem");
-  RowBuffers rows(&owner);
+  RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
   EXPECT_EQ(rows.access(0, 64, kT0), 10 * ns);
   sc_core::sc_start(1000, SC_NS);
@@ -303,7 +303,7 @@ TEST(RowBuffers, RefreshClosesTheRowsAndDelaysAccessesDuringIt) {
   preset("refmem.refresh_interval", "1000 ns");
   preset("refmem.refresh_latency", "100 ns");
   Owner owner("refmem");
-  RowBuffers rows(&owner);
+  RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
   EXPECT_EQ(rows.access(0, 64, 10 * ns), 10 * ns);         // no refresh at 0: bank 0 opens row 0
   EXPECT_EQ(rows.access(64, 64, 990 * ns), kT0);           // still open before the refresh
@@ -332,7 +332,7 @@ TEST(RowBuffers, RefreshWithoutBanksOnlyDelays) {
   preset("refplain.refresh_interval", "7.8 us");
   preset("refplain.refresh_latency", "350 ns");
   Owner owner("refplain");
-  RowBuffers rows(&owner);
+  RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
   EXPECT_EQ(rows.access(0, 64, 7800 * ns), 350 * ns);
   EXPECT_EQ(rows.access(0, 64, 8150 * ns), kT0);
@@ -340,7 +340,7 @@ TEST(RowBuffers, RefreshWithoutBanksOnlyDelays) {
   EXPECT_EQ(counter("refplain.refresh_delayed"), 1u);
   ParamRegistry::instance().clear_presets();
   Owner plain("norefresh");
-  RowBuffers none(&plain);
+  RowBuffers none(&plain, kNoBanks);
   EXPECT_EQ(StatRegistry::instance().find("norefresh.refreshes"), nullptr);
 }
 
@@ -356,7 +356,7 @@ TEST(RowBuffers, BadRefreshParametersAreRefusedNamingThem) {
     const std::string module = std::string(name).substr(0, 5);
     Owner owner(module.c_str());
     try {
-      RowBuffers rows(&owner);
+      RowBuffers rows(&owner, kNoBanks);
       ADD_FAILURE() << name << "=" << value << " was accepted";
     } catch (const ParamError& e) {
       EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
