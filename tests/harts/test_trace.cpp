@@ -101,7 +101,7 @@ TEST(Trace, WindowAndHartFiltersSelectEvents) {
     EXPECT_GE(ns, 60.0) << l;
     EXPECT_LT(ns, 300.0) << l;
   }
-  EXPECT_EQ(n, 25u);  // deterministic: the instructions hart 0 starts in that window
+  EXPECT_EQ(n, 71u);  // deterministic: the instructions hart 0 starts in that window
   r = run(std::string("-o trace_h1 --trace insn --trace-harts 1 run --elf ") + FAULT_ELF + " --harts 2");
   EXPECT_EQ(r.code, 1) << r.out;
   const std::string t = slurp("trace_h1/trace.log");
@@ -132,9 +132,9 @@ TEST(Trace, DeviceCategoriesWriteOneLinePerCommandTransferTlpAndPacket) {
   ASSERT_EQ(r.code, 0) << r.out;
   const std::string t = slurp("trace_dev/trace.log");
   EXPECT_TRUE(has(t, "ns  cmp +cmp RUN_INSTANCES inline=0x300 payload=4 buffer 0x[0-9a-f]+ offset 0x78 "
-                     "payload 0x400,0x[0-9a-f]+,0x[0-9a-f]+,0x[0-9a-f]+ took [0-9]+ ns\n"))
+                     "payload 0x400,0x[0-9a-f]+,0x[0-9a-f]+,0x[0-9a-f]+ took [0-9.]+ [pnum]?s\n"))
       << t.substr(0, 3000);
-  EXPECT_TRUE(has(t, "ns  cmp\\.dispatch cmp RUN_INSTANCES 1024 instances on 8 harts, took [0-9]+ ns\n"));
+  EXPECT_TRUE(has(t, "ns  cmp\\.dispatch cmp RUN_INSTANCES 1024 instances on 8 harts, took [0-9.]+ [pnum]?s\n"));
   EXPECT_TRUE(has(t, "ns  link\\.down +pcie MWr payload [0-9]+ B, tlp 1/[0-9]+\n"));
   EXPECT_FALSE(has(t, " insn "));
   r = run("-o trace_aql --trace aql run aql-vecadd");
