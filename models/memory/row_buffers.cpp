@@ -45,7 +45,8 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner, const DramStandard& stan
   if (trefi > sc_core::SC_ZERO_TIME && trfc >= trefi)
     throw ParamError(name + ".refresh_latency: " + trfc.to_string() + " is not less than " + name +
                      ".refresh_interval " + trefi.to_string());
-  banks_state_.resize(banks_.get());
+  banks_state_.reserve(banks_.get());
+  for (uint32_t b = 0; b < banks_.get(); ++b) banks_state_.emplace_back(&pool_);
   if (trefi > sc_core::SC_ZERO_TIME)
     refresh_stats_.reset(new RefreshStats{
         {owner, "refreshes", "refreshes up to the latest access", "refreshes"},

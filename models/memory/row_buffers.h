@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <memory_resource>
 #include <vector>
 
 #include <systemc>
@@ -59,7 +60,8 @@ class RowBuffers {
   // Per bank: its accesses by the time they used their row (sc_time values:
   // a hit's arrival, an activation's start); several at one time in the
   // order they were simulated.
-  using Bank = std::multimap<uint64_t, Use>;
+  // Its nodes come from the banks' pool: an access inserts one and prune erases them.
+  using Bank = std::pmr::multimap<uint64_t, Use>;
 
   // The time (sc_time value) an access arriving at `at` may start: `at`,
   // or the end of the refresh it arrives in (counted).
@@ -84,6 +86,7 @@ class RowBuffers {
     Histogram wait;
   };
   std::unique_ptr<RefreshStats> refresh_stats_;
+  std::pmr::unsynchronized_pool_resource pool_;  // before the banks: they give their nodes back to it
   std::vector<Bank> banks_state_;
   uint64_t refreshes_seen_ = 0;  // refreshes up to the latest access (counted)
   unsigned row_bits_ = 0;
