@@ -9,7 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <map>
+#include <vector>
 
 namespace avp {
 
@@ -20,12 +20,21 @@ class BandwidthCalendar {
   uint64_t reserve(uint64_t arrive, uint64_t length);
   // Drops reservations that ended by `now`: no transfer can arrive before it.
   void forget_before(uint64_t now);
-  size_t intervals() const { return busy_.size(); }
+  size_t intervals() const { return busy_.size() - first_; }
 
  private:
-  using Busy = std::map<uint64_t, uint64_t>;  // start -> end; disjoint, touching ones merged
-  Busy::iterator occupy(uint64_t from, uint64_t to);  // [from, to) was free
-  Busy busy_;
+  struct Interval {
+    uint64_t start, end;
+  };
+  // The index of the first live reservation starting at or after `time`, or after it.
+  size_t lower_bound(uint64_t time) const;
+  size_t upper_bound(uint64_t time) const;
+  size_t occupy(uint64_t from, uint64_t to);  // [from, to) was free; the index of the reservation holding it
+  // By start; disjoint, touching ones merged; [first_, end) live. A sorted
+  // vector whose forgotten front is skipped: transfers mostly arrive near its
+  // end and are forgotten from its front, so nothing is allocated per transfer.
+  std::vector<Interval> busy_;
+  size_t first_ = 0;
 };
 
 }  // namespace avp

@@ -27,9 +27,7 @@
 // with or without banks.
 #pragma once
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <memory_resource>
 #include <vector>
 
 #include <systemc>
@@ -53,15 +51,25 @@ class RowBuffers {
 
  private:
   struct Use {
+    uint64_t time;     // when it used its row (sc_time value: a hit's arrival, an activation's start)
     uint64_t row;      // the bank's row it opened or hit
     uint64_t arrival;  // when the access arrived (sc_time value; an activation may start later)
     bool activation;
   };
-  // Per bank: its accesses by the time they used their row (sc_time values:
-  // a hit's arrival, an activation's start); several at one time in the
-  // order they were simulated.
-  // Its nodes come from the banks' pool: an access inserts one and prune erases them.
-  using Bank = std::pmr::multimap<uint64_t, Use>;
+  // Per bank: its accesses by time, several at one time in the order they
+  // were simulated. A sorted vector whose pruned front is skipped: accesses
+  // mostly arrive near its end and are pruned from its front, so inserting
+  // moves few entries and nothing is allocated per access.
+  struct Bank {
+    std::vector<Use> uses;  // [first, end) live
+    size_t first = 0;
+    uint64_t pruned_at = ~0ull;  // the SystemC time of the latest prune
+    // The first live use later than `time` (after those at it), or not earlier than it.
+    size_t upper_bound(uint64_t time) const;
+    size_t lower_bound(uint64_t time) const;
+    void insert(size_t at, const Use& use);
+    void drop_before(size_t at);
+  };
 
   // The time (sc_time value) an access arriving at `at` may start: `at`,
   // or the end of the refresh it arrives in (counted).
@@ -73,7 +81,8 @@ class RowBuffers {
   // The earliest start from `at` on that is a row cycle clear of the bank's
   // other activations and outside every refresh.
   uint64_t activation_start(const Bank& bank, uint64_t at) const;
-  // Drops uses that no access can still see (none arrives before SystemC time).
+  // Drops uses that no access can still see (none arrives before SystemC
+  // time), once per SystemC time: uses recorded since are not earlier than it.
   void prune(Bank& bank) const;
 
   Param<uint32_t> banks_;
@@ -86,7 +95,6 @@ class RowBuffers {
     Histogram wait;
   };
   std::unique_ptr<RefreshStats> refresh_stats_;
-  std::pmr::unsynchronized_pool_resource pool_;  // before the banks: they give their nodes back to it
   std::vector<Bank> banks_state_;
   uint64_t refreshes_seen_ = 0;  // refreshes up to the latest access (counted)
   unsigned row_bits_ = 0;
