@@ -48,6 +48,8 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   reservation_ = ~0ull;
   pmp_.reset();
   tlb_.flush_all();
+  page_regions_rd_.forget_all();  // they stand for TLB entries (the regions in use go with update_xlate)
+  page_regions_wr_.forget_all();
   if (!live_.empty()) flush_translated_ = true;
   else forget_checked_blocks();
   update_xlate();

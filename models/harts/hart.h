@@ -29,6 +29,7 @@
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
 #include "harts/hart_traffic.h"
+#include "harts/page_region_cache.h"
 #include "harts/perf_events.h"
 #include "harts/pmp.h"
 #include "harts/rv_insn.h"
@@ -319,7 +320,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void update_xlate();         // after a change of priv, mstatus, satp or PMP
   void translation_changed();  // drops fast regions; blocks of checked fetches are checked again
   void protection_changed();   // a PMP write: drops fast regions and the blocks of checked fetches
-  void forget_regions();       // the fast regions and pages_rd_/pages_wr_
+  void forget_regions();       // the fast regions, pages_rd_/pages_wr_ and page_regions_*
+  // A page of page_regions_* holding [va, va + len) becomes the region in use
+  // (false: none does), as checked_access would make it again.
+  bool reuse_checked_page(bool write, uint64_t va, unsigned len);
   void forget_regions_of(const rv::TlbEntry& e);  // those that rely on a TLB entry about to go
   // The page of `pair` ([0] the most recent) that holds the access, moved to [0]; nullptr: none.
   static DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len);
@@ -407,6 +411,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // their accesses skip the translation as the fast path does, so that the
   // TLB's use, and with it timing and statistics, does not depend on DMI.
   DmiRegion pages_rd_[2], pages_wr_[2];
+  // The fast regions of checked accesses made before, for loads and for
+  // stores: found there, a page becomes a region in use again as
+  // checked_access would make it (and counts the TLB hit its translation would).
+  PageRegionCache page_regions_rd_, page_regions_wr_;
   // Direct-mapped cache of decoded blocks in front of blocks_.
   static constexpr unsigned kBlockSlots = 4096;
   struct BlockSlot {

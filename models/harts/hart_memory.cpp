@@ -98,6 +98,7 @@ T Hart::load_slow(uint64_t addr) {
     return load<T>(addr);
   }
   if (data_checked_) {
+    if (reuse_checked_page(false, addr, sizeof(T))) return load<T>(addr);
     if (in_slice_) throw NeedsKernel{};  // translation may walk page tables through the bus
     checked_access(false, addr, &v, sizeof(T));
     return v;
@@ -121,6 +122,7 @@ void Hart::store_slow(uint64_t addr, T v) {
     return store<T>(addr, v);
   }
   if (data_checked_) {
+    if (reuse_checked_page(true, addr, sizeof(T))) return store<T>(addr, v);
     if (in_slice_) throw NeedsKernel{};
     checked_access(true, addr, &v, sizeof(T));
     return;

@@ -63,6 +63,8 @@ void Hart::update_xlate() {
 void Hart::forget_regions() {
   hot_.rd = hot_.wr = rd2_ = wr2_ = DmiRegion{};
   pages_rd_[0] = pages_rd_[1] = pages_wr_[0] = pages_wr_[1] = DmiRegion{};
+  page_regions_rd_.forget_all();
+  page_regions_wr_.forget_all();
 }
 
 // A fast region holds a translation as long as the TLB does: one whose page
@@ -72,6 +74,8 @@ void Hart::forget_regions_of(const TlbEntry& e) {
   const uint64_t base = e.tag << (12 + 9 * e.level), bytes = e.page_bytes();
   for (DmiRegion* r : {&hot_.rd, &rd2_, &hot_.wr, &wr2_, &pages_rd_[0], &pages_rd_[1], &pages_wr_[0], &pages_wr_[1]})
     if (r->size && r->base - base < bytes) *r = DmiRegion{};
+  page_regions_rd_.forget_range(base, bytes);
+  page_regions_wr_.forget_range(base, bytes);
 }
 
 // The running block ends after this instruction, the next one is entered
@@ -218,6 +222,8 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
       return e->pa(va);
     }
     e->valid = false;  // walk again: the fault, or the D bit, comes from memory
+    page_regions_rd_.forget_range(e->tag << (12 + 9 * e->level), e->page_bytes());  // they stood for its translation
+    page_regions_wr_.forget_range(e->tag << (12 + 9 * e->level), e->page_bytes());
   } else {
     ++mmu_stats_.tlb_misses;
   }
@@ -292,6 +298,16 @@ DmiRegion* Hart::page_of(DmiRegion* pair, uint64_t va, unsigned len) {
   return nullptr;
 }
 
+bool Hart::reuse_checked_page(bool write, uint64_t va, unsigned len) {
+  const DmiRegion* page = (write ? page_regions_wr_ : page_regions_rd_).find(va, len);
+  if (!page) return false;
+  if (vm_on() && data_priv() != PRV_M) ++mmu_stats_.tlb_hits;  // the translation its region stands for
+  DmiRegion& in_use = write ? hot_.wr : hot_.rd;
+  (write ? wr2_ : rd2_) = in_use;
+  in_use = *page;
+  return true;
+}
+
 void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
   const unsigned access = write ? kAccessWrite : kAccessRead;
   const uint64_t fault = access_fault(access);
@@ -322,6 +338,7 @@ void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
       page.size = kPage;
       page.ptr = r->ptr + (ppage - r->base);
       page.pa_delta = ppage - page.base;
+      (write ? page_regions_wr_ : page_regions_rd_).insert(page);
       if (write) {
         wr2_ = hot_.wr;
         hot_.wr = page;

@@ -1,0 +1,54 @@
+// The fast regions a checked hart has made (hart_mmu.cpp: one virtual 4 KiB
+// page whose translation and PMP check passed for the whole page), kept
+// beyond the two in use, as QEMU's softmmu TLB keeps its pages: an access
+// outside the regions in use finds its page here before it is translated
+// and checked again. Direct-mapped by virtual page. The hart drops a page
+// when the regions in use would be dropped (hart_mmu.cpp, forget_regions
+// and forget_regions_of), so every page here is one checked_access would
+// make again with the same result.
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "harts/dmi_region.h"
+
+namespace avp {
+
+class PageRegionCache {
+ public:
+  static constexpr unsigned kSlots = 64;
+  static constexpr uint64_t kPage = 4096;
+
+  // The page holding [va, va + len), or nullptr.
+  const DmiRegion* find(uint64_t va, unsigned len) const {
+    const DmiRegion& r = slots_[(va / kPage) % kSlots];
+    return va - r.base < r.size && r.size - (va - r.base) >= len ? &r : nullptr;
+  }
+  // `page` (base page-aligned, size kPage) replaces the page in its slot.
+  void insert(const DmiRegion& page) {
+    slots_[(page.base / kPage) % kSlots] = page;
+    empty_ = false;
+  }
+  void forget_all() {
+    if (empty_) return;
+    slots_.fill(DmiRegion{});
+    empty_ = true;
+  }
+  // Drops the pages in [base, base + bytes) (base page-aligned).
+  void forget_range(uint64_t base, uint64_t bytes) {
+    if (empty_) return;
+    if (bytes <= kPage) {
+      DmiRegion& r = slots_[(base / kPage) % kSlots];
+      if (r.size && r.base - base < bytes) r = DmiRegion{};
+      return;
+    }
+    for (DmiRegion& r : slots_)
+      if (r.size && r.base - base < bytes) r = DmiRegion{};
+  }
+
+ private:
+  std::array<DmiRegion, kSlots> slots_{};
+  bool empty_ = true;
+};
+
+}  // namespace avp
