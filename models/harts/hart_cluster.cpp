@@ -202,7 +202,9 @@ void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool st
   const sc_core::sc_time from = st.counted_to > h.started() ? st.counted_to : h.started();
   if (at > from) {
     st.busy->add_busy(from, at);
-    st.active_cycles->inc(static_cast<uint64_t>((at - from) / clock_period.get() + 0.5));
+    const uint64_t period = to_ps(clock_period.get()), before = st.busy_ps / period;
+    st.busy_ps += to_ps(at - from);
+    st.active_cycles->inc(st.busy_ps / period - before);
     st.counted_to = at;
   }
   if (stopped && h.runs_kernel()) instance_time_.sample((at - h.started()).to_seconds() * 1e9);

@@ -193,6 +193,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     std::unique_ptr<Utilisation> busy;
     uint64_t reported[6] = {}, stalls_reported[kStallCauses] = {};
     sc_core::sc_time counted_to;  // busy time and active cycles are counted up to here
+    // Busy time counted so far (ps): active cycles are its whole clock cycles,
+    // not a sum of rounded intervals.
+    uint64_t busy_ps = 0;
   };
   std::vector<HartStats> hart_stats_;
   bool caches_configured_ = false;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -61,9 +62,8 @@ TEST(Report, AnIdleUnitHasZeroUtilisationAndTheSchemaIsComplete) {
 }
 
 TEST(Report, KernelInstancesAndPerHartFigures) {
-  // On the ideal memory every stall is whole nanoseconds, so a busy nanosecond
-  // is exactly an active cycle (DDR4's 13.75 ns stalls round per interval).
-  ASSERT_EQ(run("-o rep_harts --config ideal-memory run vecadd"), 0);
+  // On the DDR4 default (stalls of 13.75 ns), as on any memory.
+  ASSERT_EQ(run("-o rep_harts run vecadd"), 0);
   const auto r = load("rep_harts/report.json");
   const auto& units = r["units"];
   // vecadd runs 1024 instances (one per element) on the harts.
@@ -82,10 +82,12 @@ TEST(Report, KernelInstancesAndPerHartFigures) {
     const double busy = g["utilisation"]["busy"]["busy_ns"].get<double>();
     busy_sum += busy;
     instructions += g["counters"]["instructions"]["value"].get<double>();
-    // The default clock is 1 GHz: a busy nanosecond is an active cycle.
-    EXPECT_DOUBLE_EQ(g["counters"]["active_cycles"]["value"].get<double>(), busy) << h;
+    // The default clock is 1 GHz: the active cycles are the whole nanoseconds
+    // of the busy time (not a sum of rounded intervals).
+    const double active = g["counters"]["active_cycles"]["value"].get<double>();
+    EXPECT_EQ(active, std::floor(busy + 1e-6)) << h;
     const auto& d = g["derived"];
-    EXPECT_DOUBLE_EQ(d["ipc"].get<double>(), g["counters"]["instructions"]["value"].get<double>() / busy) << h;
+    EXPECT_DOUBLE_EQ(d["ipc"].get<double>(), g["counters"]["instructions"]["value"].get<double>() / active) << h;
     EXPECT_GE(d["issue_ipc"].get<double>(), d["ipc"].get<double>()) << h;
     double stalls = 0;
     for (const char* c : {"fetch", "memory", "barrier", "wfi", "xintf"}) stalls += d["stall_ns"][c].get<double>();
