@@ -325,6 +325,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // (false: none does), as checked_access would make it again.
   bool reuse_checked_page(bool write, uint64_t va, unsigned len);
   void forget_regions_of(const rv::TlbEntry& e);  // those that rely on a TLB entry about to go
+  void forget_cached_pages_of(const rv::TlbEntry& e);  // page_regions_* only
   // The page of `pair` ([0] the most recent) that holds the access, moved to [0]; nullptr: none.
   static DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len);
   void checked_access(bool write, uint64_t va, void* buf, unsigned len);

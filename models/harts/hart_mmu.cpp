@@ -71,11 +71,15 @@ void Hart::forget_regions() {
 // lies in the pages of an entry the TLB replaces goes too.
 void Hart::forget_regions_of(const TlbEntry& e) {
   if (!e.valid) return;
-  const uint64_t base = e.tag << (12 + 9 * e.level), bytes = e.page_bytes();
+  const uint64_t base = e.va_base(), bytes = e.page_bytes();
   for (DmiRegion* r : {&hot_.rd, &rd2_, &hot_.wr, &wr2_, &pages_rd_[0], &pages_rd_[1], &pages_wr_[0], &pages_wr_[1]})
     if (r->size && r->base - base < bytes) *r = DmiRegion{};
-  page_regions_rd_.forget_range(base, bytes);
-  page_regions_wr_.forget_range(base, bytes);
+  forget_cached_pages_of(e);
+}
+
+void Hart::forget_cached_pages_of(const TlbEntry& e) {
+  page_regions_rd_.forget_range(e.va_base(), e.page_bytes());
+  page_regions_wr_.forget_range(e.va_base(), e.page_bytes());
 }
 
 // The running block ends after this instruction, the next one is entered
@@ -222,8 +226,7 @@ uint64_t Hart::translate(uint64_t va, unsigned access, Priv p) {
       return e->pa(va);
     }
     e->valid = false;  // walk again: the fault, or the D bit, comes from memory
-    page_regions_rd_.forget_range(e->tag << (12 + 9 * e->level), e->page_bytes());  // they stood for its translation
-    page_regions_wr_.forget_range(e->tag << (12 + 9 * e->level), e->page_bytes());
+    forget_cached_pages_of(*e);  // they stood for its translation
   } else {
     ++mmu_stats_.tlb_misses;
   }

@@ -20,6 +20,7 @@ struct TlbEntry {
   uint64_t serial = 0;  // Tlb::inserts() once it was placed
 
   uint64_t page_bytes() const { return 1ull << (12 + 9 * level); }
+  uint64_t va_base() const { return tag << (12 + 9 * level); }
   uint64_t pa(uint64_t va) const { return (ppn << 12) + (va & (page_bytes() - 1)); }
 };
 

@@ -9,7 +9,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+
+#include "base/sorted_window.h"
 
 namespace avp {
 
@@ -20,21 +21,14 @@ class BandwidthCalendar {
   uint64_t reserve(uint64_t arrive, uint64_t length);
   // Drops reservations that ended by `now`: no transfer can arrive before it.
   void forget_before(uint64_t now);
-  size_t intervals() const { return busy_.size() - first_; }
+  size_t intervals() const { return busy_.size(); }
 
  private:
   struct Interval {
     uint64_t start, end;
   };
-  // The index of the first live reservation starting at or after `time`, or after it.
-  size_t lower_bound(uint64_t time) const;
-  size_t upper_bound(uint64_t time) const;
-  size_t occupy(uint64_t from, uint64_t to);  // [from, to) was free; the index of the reservation holding it
-  // By start; disjoint, touching ones merged; [first_, end) live. A sorted
-  // vector whose forgotten front is skipped: transfers mostly arrive near its
-  // end and are forgotten from its front, so nothing is allocated per transfer.
-  std::vector<Interval> busy_;
-  size_t first_ = 0;
+  size_t occupy(uint64_t from, uint64_t to);  // [from, to) was free; the position of the reservation holding it
+  SortedWindow<Interval, &Interval::start> busy_;  // disjoint, touching ones merged
 };
 
 }  // namespace avp

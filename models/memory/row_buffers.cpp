@@ -72,80 +72,60 @@ uint64_t RowBuffers::after_refresh(uint64_t at) {
   return end;
 }
 
-size_t RowBuffers::Bank::upper_bound(uint64_t time) const {
-  if (first == uses.size() || uses.back().time <= time) return uses.size();  // the common case: after every use
-  return std::upper_bound(uses.begin() + first, uses.end(), time, [](uint64_t t, const Use& u) { return t < u.time; }) -
-         uses.begin();
-}
-
-size_t RowBuffers::Bank::lower_bound(uint64_t time) const {
-  if (first == uses.size() || uses.back().time < time) return uses.size();
-  return std::lower_bound(uses.begin() + first, uses.end(), time, [](const Use& u, uint64_t t) { return u.time < t; }) -
-         uses.begin();
-}
-
-void RowBuffers::Bank::insert(size_t at, const Use& use) { uses.insert(uses.begin() + at, use); }
-
-void RowBuffers::Bank::drop_before(size_t at) {
-  first = at;
-  if (first * 2 > uses.size()) {  // compact once the dropped front outweighs the live uses
-    uses.erase(uses.begin(), uses.begin() + first);
-    first = 0;
-  }
-}
-
 void RowBuffers::prune(Bank& bank) const {
   const uint64_t now = sc_core::sc_time_stamp().value(), trc = row_cycle_.get().value();
   if (bank.pruned_at == now) return;
   bank.pruned_at = now;
   // Kept: the uses a row cycle before now and later (a new activation keeps
   // clear of those that are activations), and the latest at or before now (its row is open).
-  size_t keep = bank.lower_bound(now > trc ? now - trc : 0);
-  if (const size_t open = bank.upper_bound(now); open != bank.first && bank.uses[open - 1].time < now - std::min(now, trc))
+  Bank::Uses& uses = bank.uses;
+  size_t keep = uses.lower_bound(now > trc ? now - trc : 0);
+  if (const size_t open = uses.upper_bound(now); open != uses.first() && uses[open - 1].time < now - std::min(now, trc))
     keep = open - 1;
-  bank.drop_before(keep);
+  uses.drop_before(keep);
 }
 
 uint64_t RowBuffers::activation_start(const Bank& bank, uint64_t at) const {
   const uint64_t trc = row_cycle_.get().value(), trfc = refresh_latency_.get().value();
+  const Bank::Uses& uses = bank.uses;
   uint64_t start = at;
   for (uint64_t tried = ~0ull; tried != start;) {
     tried = start;
     if (const uint64_t refresh = refresh_before(start); refresh && start < refresh + trfc) start = refresh + trfc;
     if (trc == 0) continue;
-    for (size_t i = bank.lower_bound(start > trc ? start - trc + 1 : 0); i < bank.uses.size() && bank.uses[i].time < start + trc;
-         ++i)
-      if (bank.uses[i].activation) start = bank.uses[i].time + trc;  // too close to this one: after it (the next ones are later still)
+    for (size_t i = uses.lower_bound(start > trc ? start - trc + 1 : 0); i < uses.end() && uses[i].time < start + trc; ++i)
+      if (uses[i].activation) start = uses[i].time + trc;  // too close to this one: after it (the next ones are later still)
   }
   return start;
 }
 
 uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at) {
   prune(bank);
-  const size_t later = bank.upper_bound(at);
+  Bank::Uses& uses = bank.uses;
+  const size_t later = uses.upper_bound(at);
   // Open at its time: the bank's latest use at or before it, unless a refresh closed it since.
-  if (later != bank.first && bank.uses[later - 1].row == row && bank.uses[later - 1].time >= refresh_before(at)) {
+  if (later != uses.first() && uses[later - 1].row == row && uses[later - 1].time >= refresh_before(at)) {
     hits_.inc();
-    bank.insert(later, Use{at, row, at, false});
+    uses.insert(later, Use{at, row, at, false});
     return 0;
   }
   // Being opened by an activation that arrived before it: wait for that.
-  for (size_t i = later; i < bank.uses.size(); ++i)
-    if (const Use& use = bank.uses[i]; use.activation && use.row == row && use.arrival <= at) {
+  for (size_t i = later; i < uses.end(); ++i)
+    if (const Use& use = uses[i]; use.activation && use.row == row && use.arrival <= at) {
       hits_.inc();
       return use.time - at;
     }
   const uint64_t start = activation_start(bank, at);
   if (row_cycle_.get() > sc_core::SC_ZERO_TIME) bank_wait_.sample(sc_core::sc_time::from_value(start - at).to_seconds() * 1e9);
   uint64_t extra = start - at + activate_.get().value();
-  const size_t after = bank.upper_bound(start);  // the activation goes before it, after any use at the same time
-  if (after == bank.first || bank.uses[after - 1].time < refresh_before(start)) {
+  const size_t after = uses.upper_bound(start);  // the activation goes before it, after any use at the same time
+  if (after == uses.first() || uses[after - 1].time < refresh_before(start)) {
     activations_.inc();
   } else {  // the bank has a row open when it starts
     conflicts_.inc();
     extra += precharge_.get().value();
   }
-  bank.insert(after, Use{start, row, at, true});
+  uses.insert(after, Use{start, row, at, true});
   return extra;
 }
 

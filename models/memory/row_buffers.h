@@ -33,6 +33,7 @@
 #include <systemc>
 
 #include "base/params.h"
+#include "base/sorted_window.h"
 #include "base/stats.h"
 #include "memory/dram_standard.h"
 
@@ -56,19 +57,11 @@ class RowBuffers {
     uint64_t arrival;  // when the access arrived (sc_time value; an activation may start later)
     bool activation;
   };
-  // Per bank: its accesses by time, several at one time in the order they
-  // were simulated. A sorted vector whose pruned front is skipped: accesses
-  // mostly arrive near its end and are pruned from its front, so inserting
-  // moves few entries and nothing is allocated per access.
+  // Per bank: its accesses by time, several at one time in the order they were simulated.
   struct Bank {
-    std::vector<Use> uses;  // [first, end) live
-    size_t first = 0;
+    using Uses = SortedWindow<Use, &Use::time>;
+    Uses uses;
     uint64_t pruned_at = ~0ull;  // the SystemC time of the latest prune
-    // The first live use later than `time` (after those at it), or not earlier than it.
-    size_t upper_bound(uint64_t time) const;
-    size_t lower_bound(uint64_t time) const;
-    void insert(size_t at, const Use& use);
-    void drop_before(size_t at);
   };
 
   // The time (sc_time value) an access arriving at `at` may start: `at`,

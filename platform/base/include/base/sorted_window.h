@@ -1,0 +1,56 @@
+// Entries sorted by a 64-bit key (a simulated time), inserted mostly near the
+// end and dropped from the front, as models record the uses of a resource by
+// initiators that run ahead of SystemC time (RowBuffers, BandwidthCalendar).
+// A vector whose dropped front is skipped, and compacted once it outweighs
+// the live entries: nothing is allocated per entry, and a key after every
+// live one is found without a search. Positions are indices, [first(), end())
+// live, valid until the next insert, erase or drop_before.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace avp {
+
+template <typename T, uint64_t T::*Key>
+class SortedWindow {
+ public:
+  size_t first() const { return first_; }
+  size_t end() const { return items_.size(); }
+  size_t size() const { return items_.size() - first_; }
+  T& operator[](size_t i) { return items_[i]; }
+  const T& operator[](size_t i) const { return items_[i]; }
+
+  // The first live entry whose key is not less than `key` (end() if none).
+  size_t lower_bound(uint64_t key) const {
+    if (first_ == items_.size() || items_.back().*Key < key) return items_.size();
+    return std::lower_bound(items_.begin() + first_, items_.end(), key,
+                            [](const T& item, uint64_t k) { return item.*Key < k; }) -
+           items_.begin();
+  }
+  // The first live entry whose key is greater than `key` (end() if none).
+  size_t upper_bound(uint64_t key) const {
+    if (first_ == items_.size() || items_.back().*Key <= key) return items_.size();
+    return std::upper_bound(items_.begin() + first_, items_.end(), key,
+                            [](uint64_t k, const T& item) { return k < item.*Key; }) -
+           items_.begin();
+  }
+  // `at` must keep the order (upper_bound(key) puts it after entries of an equal key).
+  void insert(size_t at, const T& item) { items_.insert(items_.begin() + at, item); }
+  void erase(size_t at) { items_.erase(items_.begin() + at); }
+  // Drops the live entries before position `at`.
+  void drop_before(size_t at) {
+    first_ = at;
+    if (first_ * 2 > items_.size()) {
+      items_.erase(items_.begin(), items_.begin() + first_);
+      first_ = 0;
+    }
+  }
+
+ private:
+  std::vector<T> items_;
+  size_t first_ = 0;
+};
+
+}  // namespace avp
