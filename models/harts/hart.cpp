@@ -252,6 +252,7 @@ const Hart::Block& Hart::decode_again(const Block& stale, const FetchPage& page,
 }
 
 void Hart::forget_blocks(unsigned key) {
+  ++code_epoch_;
   blocks_[key].clear();
   code_pages_[key].clear();
 }
@@ -346,6 +347,7 @@ bool Hart::code_changed(const Block& b) {
 
 void Hart::drop_blocks(const std::vector<const Block*>& victims) {
   if (victims.empty()) return;
+  ++code_epoch_;
   history_.freeze();
   const auto remove = [](std::vector<const Block*>& v, const Block* b) {
     const auto it = std::find(v.begin(), v.end(), b);

@@ -3,6 +3,7 @@
 // synchronises with SystemC at the end of a quantum, on device accesses that
 // block, on barriers and when it idles.
 #pragma once
+#include <array>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -35,6 +36,7 @@
 #include "harts/rv_insn.h"
 #include "harts/timing_mode.h"
 #include "harts/tlb.h"
+#include "harts/wait_loop.h"
 #include "harts/trap_exception.h"
 #include "harts/triggers.h"
 
@@ -168,6 +170,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool traffic_to_replay() const { return !deferred_.empty(); }
   // A debugger, tracer or armed trigger sees every instruction: the observed loop runs.
   bool observed() const { return debug_ || tracer_ || triggers_.native_armed(); }
+  // What an instruction adds to the hart's counters (hart_wait_loop.cpp): its
+  // local time, stalls, instructions, cycles, events, cache and TLB counts.
+  static constexpr unsigned kLoopCounters = 32;
+  using LoopCounters = std::array<uint64_t, kLoopCounters>;
 
  private:
   // Thrown in a slice before the instruction that needs the kernel has done anything.
@@ -184,6 +190,15 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
 
   void thread();
   void run();
+  // A time read (CSRRS rd, time, x0) running, the hart settled: skips the
+  // iterations of the loop it waits in that nothing can tell from run ones
+  // (true: it did, the read reads again).
+  bool skip_wait_loop(const rv::Insn& d, uint64_t pc);
+  class WaitLoopReader;  // the hart as wait_loop.h's WaitLoopView
+  // The iteration of the loop at the time read `d` at `pc`, reading `time`: the one kept while its inputs are unchanged.
+  const WaitLoopIteration& wait_loop_iteration(const WaitLoopReader& reader, const rv::Insn& d, uint64_t pc, uint64_t time);
+  LoopCounters loop_counters() const;
+  void add_loop_counters(const LoopCounters& per_iteration, uint64_t iterations);
   const Block* decoded_block(uint64_t pc);  // nullptr when pc's block is not decoded
   DmiRegion* known_dmi(uint64_t addr, bool write, bool fetch);  // find_dmi without asking the bus
   // resumed: the rest of a block a slice left at instruction `from`.
@@ -481,6 +496,22 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t code_addr_ = 0;
   unsigned code_len_ = 0;
   sc_core::sc_event slice_done_;
+  // The time read last seen, the counters there, what the last iteration
+  // added and for how many iterations in a row the same; after an iteration
+  // that did not qualify, reads to let pass before the next evaluation.
+  // The last iteration that qualified is kept with the registers it was
+  // evaluated with and the code_epoch_ then: while its inputs are the same,
+  // it is the same iteration.
+  struct WaitLoopWatch {
+    uint64_t pc = 1;
+    LoopCounters at{}, per_iteration{};
+    unsigned same = 0, pass = 0, backoff = 0;
+    bool known = false;
+    WaitLoopIteration iteration;
+    uint64_t x[32] = {};
+    uint64_t epoch = 0;
+  } wait_loop_;
+  uint64_t code_epoch_ = 0;  // counts the changes to the decoded blocks (forget_blocks, drop_blocks)
 };
 
 }  // namespace avp

@@ -75,6 +75,9 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       perf_map(this, "perf_map", false,
                "write /tmp/perf-<pid>.map, which names each translated block's host code by hart and guest pc "
                "for Linux perf (docs/performance.md, \"Measuring on this machine\")"),
+      skip_wait_loops(this, "skip_wait_loops", true,
+                      "skip the iterations of loops that only wait for the time CSR (docs/harts.md, \"Polling "
+                      "loops\"): the same simulated results, counters and statistics, in less wall time"),
       timing(this, "timing", "timed",
              "timed: instruction classes' cycles, caches and memory latency; functional: one clock period per "
              "instruction, no cache or memory timing, the same simulated results otherwise (docs/timing.md)"),
@@ -125,6 +128,11 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                     "and instruction-cache invalidations by the CMP (each drops every decoded block)",
                     "flushes"),
       xintf_calls_(this, "xintf_calls", "xcmd calls that reached an extension device", "calls"),
+      wait_loop_skips_(this, "wait_loop_skips",
+                       "times a hart skipped iterations of a loop that waits for the time CSR (how the simulation "
+                       "ran: the results are those of running them)",
+                       "skips"),
+      wait_loop_iterations_(this, "wait_loop_iterations_skipped", "iterations of such loops skipped", "iterations"),
       instance_time_(this, "instance_time", "time of a kernel instance (work-group) from launch to exit", "ns") {
   xintf_map_.configure(xintf_luns.get(), xintf_devices.get());
   for (unsigned c = 0; c < cores; ++c)
@@ -293,9 +301,11 @@ sc_core::sc_time HartCluster::invalidate_icaches() {
   return sc_core::SC_ZERO_TIME;
 }
 
-uint64_t HartCluster::time_ns(const Hart& h) const {
-  if (time_source) return time_source(sc_core::sc_time_stamp() + h.local_time());
-  return static_cast<uint64_t>((sc_core::sc_time_stamp() + h.local_time()).to_seconds() * 1e9);
+uint64_t HartCluster::time_ns(const Hart& h) const { return time_ns_at(sc_core::sc_time_stamp() + h.local_time()); }
+
+uint64_t HartCluster::time_ns_at(const sc_core::sc_time& t) const {
+  if (time_source) return time_source(t);
+  return static_cast<uint64_t>(t.to_seconds() * 1e9);
 }
 
 void HartCluster::print(Hart& h, const std::string& text) {

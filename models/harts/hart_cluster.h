@@ -41,6 +41,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<bool> translate_blocks;
   Param<uint32_t> translation_cache_kib;
   Param<bool> perf_map;
+  Param<bool> skip_wait_loops;
   Param<std::string> timing, timed_from;  // timing_mode.h
   Param<uint32_t> cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul, cycles_div,
       cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system;
@@ -89,6 +90,12 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
   uint64_t time_ns(const Hart& h) const;  // the `time` CSR: time_source, or simulated ns without one
+  uint64_t time_ns_at(const sc_core::sc_time& t) const;  // what it reads at simulated time t
+  // A hart skipped `iterations` iterations of a loop waiting for the time (hart_wait_loop.cpp).
+  void wait_loop_skipped(uint64_t iterations) {
+    wait_loop_skips_.inc();
+    wait_loop_iterations_.inc(iterations);
+  }
   // The platform's timer (the CLINT's mtime at a simulated time).
   std::function<uint64_t(const sc_core::sc_time&)> time_source;
   void print(Hart& h, const std::string& text);  // ECALL print
@@ -209,6 +216,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Logger log_;
   uint64_t retired_by_stopped_ = 0;
   Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;
+  Counter wait_loop_skips_, wait_loop_iterations_;  // how the run went, not what it simulated (Hart::skip_wait_loop)
   Histogram instance_time_;
   std::unique_ptr<HartSlices> slices_;
   std::mutex shared_lock_;

@@ -2,6 +2,7 @@
 // the host calls of bare-metal programs and kernels (ECALL a7 = 0..3 in M-mode).
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
+#include "harts/wait_loop.h"
 
 namespace avp {
 
@@ -100,7 +101,8 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
       if (((csr >> 8) & 3) > hot_.s.priv) illegal(d);
       if (write && (csr >> 10) == 3) illegal(d);
       const bool read = !(d.op == CSRRW || d.op == CSRRWI) || d.rd != 0;
-      const uint64_t old = read ? csr_read(csr, d) : 0;
+      uint64_t old = read ? csr_read(csr, d) : 0;
+      if (reads_time_only(d) && skip_wait_loop(d, pc)) old = csr_read(csr, d);  // at the time it skipped to
       if (write) {
         // mip.SEIP reads as the PLIC's line OR the software-written bit, but
         // only the software-written bit takes part in a CSRRS/CSRRC (privileged

@@ -8,8 +8,9 @@ Each case of a pin file is one `accel-vp run`: of a built-in workload
 `"figures"`: the simulated time, the exit code, every console line with its
 hart and simulated time, the workload's own report lines, and every numeric
 field of every statistic (of the units the file's `"units"` prefixes name,
-when it names some). The memories' DMI grant counts are not compared: they
-say how the simulation ran, not what it simulated.
+when it names some). The memories' DMI grant counts and the harts' skipped
+wait-loop iterations are not compared: they say how the simulation ran, not
+what it simulated.
 
 A refactoring or speed work must leave every figure unchanged; a change meant
 to alter simulated results rewrites the pins (--update) in a commit of its
@@ -30,6 +31,9 @@ import subprocess
 import sys
 import tempfile
 
+# Statistics that say how the simulation ran, not what it simulated.
+HOW_IT_RAN = (".dmi_grants", ".wait_loop_skips", ".wait_loop_iterations_skipped")
+
 # Numeric fields of a statistic that are simulated results (not the bucket lists).
 FIELDS = ("value", "count", "sum", "min", "max", "busy_ns", "mean", "current")
 
@@ -46,7 +50,7 @@ def figures(case, manifest, report, stdout, units):
                 lines.append(line)
         out["report"] = lines
     for name, stat in sorted(manifest["statistics"].items()):
-        if name.endswith(".dmi_grants") or (units and name.split(".")[0] not in units):
+        if name.endswith(HOW_IT_RAN) or (units and name.split(".")[0] not in units):
             continue
         for field in FIELDS:
             if field in stat:

@@ -55,6 +55,7 @@ class LocalTime {
     run_from_ps_ = 0;
   }
   bool quantum_used() const { return ps_ >= quantum_end_ps_; }
+  uint64_t quantum_end_ps() const { return quantum_end_ps_; }  // the offset at which the quantum is used
 
   // Waits the offset away. Like tlm_quantumkeeper::sync, a zero offset still
   // yields for one delta cycle, so that a unit that syncs after an effect

@@ -1,0 +1,217 @@
+// Skipping the iterations of a loop that waits for the time CSR
+// (wait_loop.h; docs/harts.md, "Polling loops"). At a time read the hart is
+// settled: its counters are exact up to the read. When the last two
+// iterations from this read around to it again added the same to every
+// counter, without a cache miss or a page walk, the caches and the TLB are at
+// a fixed point (the same accesses hit the same lines in the same order), so
+// every further iteration on the same path adds the same again. The iteration
+// is evaluated at the time value the read is about to see; if it qualifies,
+// the hart skips the iterations that stay on their path and inside its
+// quantum -- where nothing else in the simulation runs, so nothing the loop
+// reads can change -- adding their counts, and takes the registers and
+// memory the last skipped one leaves. The read then runs at the new time.
+#include <cstring>
+
+#include "harts/hart.h"
+#include "harts/hart_cluster.h"
+#include "harts/wait_loop.h"
+
+namespace avp {
+
+using namespace rv;
+
+namespace {
+
+enum LoopCounter : unsigned {
+  kLoopTimePs,
+  kLoopStalls,
+  kLoopMinstret = kLoopStalls + kStallCauses,
+  kLoopInsnCycles,
+  kLoopEvents,
+  kLoopICacheHits = kLoopEvents + kNumPerfEvents,
+  kLoopICacheClock,
+  kLoopDCacheHits,
+  kLoopDCacheClock,
+  kLoopTlbHits,
+  kLoopNoChange,  // the counts from here on must not move in a skipped iteration
+  kLoopCountersUsed = kLoopNoChange + 7,
+};
+static_assert(kLoopCountersUsed <= Hart::kLoopCounters, "Hart::LoopCounters holds them all");
+
+// The instructions a skipped iteration may be at most.
+constexpr unsigned kMaxLoopInsns = 1024;
+// Iterations that must be skipped at least for the evaluation to pay.
+constexpr uint64_t kMinSkip = 4;
+
+}  // namespace
+
+class Hart::WaitLoopReader final : public WaitLoopView {
+ public:
+  explicit WaitLoopReader(const Hart& h) : h_(h) {}
+  std::pair<const Insn*, size_t> block_at(uint64_t pc) const override {
+    const auto& blocks = h_.blocks_[h_.hot_.fetch_key];
+    const auto it = blocks.find(pc);
+    if (it == blocks.end()) return {nullptr, 0};
+    return {it->second.insns.data(), it->second.insns.size()};
+  }
+  bool read(uint64_t va, void* to, unsigned n) const override {
+    const DmiRegion* r = region(va, n, false);
+    if (!r) return false;
+    std::memcpy(to, r->ptr + (va - r->base), n);
+    return true;
+  }
+  bool plain_store(uint64_t va, unsigned n) const override {
+    if (!region(va, n, true) || h_.read_only(va, n)) return false;
+    if (h_.reservation_ != ~0ull && h_.reservation_ >> 3 <= (va + n - 1) >> 3 && va >> 3 <= h_.reservation_ >> 3)
+      return false;
+    for (unsigned k = 0; k < kFetchKeys; ++k)
+      if (h_.code_pages_[k].count(va >> 12) || h_.code_pages_[k].count((va + n - 1) >> 12)) return false;
+    return true;
+  }
+  void write(const WaitLoopStore& s, uint64_t value) const {
+    const DmiRegion* r = region(s.va, s.size, true);
+    std::memcpy(r->ptr + (s.va - r->base), &value, s.size);  // little-endian host
+  }
+
+ private:
+  // Physical addresses only: loops of translated data accesses are not evaluated (Hart::skip_wait_loop).
+  const DmiRegion* region(uint64_t pa, unsigned n, bool write) const {
+    for (const DmiRegion& r : h_.dmi_)
+      if (pa - r.base < r.size && r.size - (pa - r.base) >= n && (write ? r.wr : r.rd)) return &r;
+    return nullptr;
+  }
+  const Hart& h_;
+};
+
+Hart::LoopCounters Hart::loop_counters() const {
+  LoopCounters c{};
+  c[kLoopTimePs] = to_ps(sc_core::sc_time_stamp()) + hot_.time.ps();  // the local time: a sync does not move it
+  for (unsigned s = 0; s < kStallCauses; ++s) c[kLoopStalls + s] = hot_.stall_ps[s];
+  c[kLoopMinstret] = hot_.s.minstret;
+  c[kLoopInsnCycles] = hot_.s.insn_cycles;
+  for (unsigned e = 0; e < kNumPerfEvents; ++e) c[kLoopEvents + e] = hot_.s.events[e];
+  c[kLoopICacheHits] = hot_.icache.hits;
+  c[kLoopICacheClock] = hot_.icache.clock;
+  c[kLoopDCacheHits] = hot_.dcache.hits;
+  c[kLoopDCacheClock] = hot_.dcache.clock;
+  c[kLoopTlbHits] = mmu_stats_.tlb_hits;
+  const uint64_t no_change[] = {icache_.misses(), icache_.writebacks(), dcache_.misses(), dcache_.writebacks(),
+                                mmu_stats_.tlb_misses, mmu_stats_.page_walks, hot_.tlb_inserts};
+  std::copy(std::begin(no_change), std::end(no_change), c.begin() + kLoopNoChange);
+  return c;
+}
+
+void Hart::add_loop_counters(const LoopCounters& per_iteration, uint64_t n) {
+  const LoopCounters& d = per_iteration;
+  hot_.time.add_ps(n * d[kLoopTimePs]);
+  for (unsigned s = 0; s < kStallCauses; ++s) hot_.stall_ps[s] += n * d[kLoopStalls + s];
+  hot_.s.minstret += n * d[kLoopMinstret];
+  hot_.s.insn_cycles += n * d[kLoopInsnCycles];
+  for (unsigned e = 0; e < kNumPerfEvents; ++e) hot_.s.events[e] += n * d[kLoopEvents + e];
+  hot_.icache.hits += n * d[kLoopICacheHits];
+  hot_.icache.clock += n * d[kLoopICacheClock];
+  hot_.dcache.hits += n * d[kLoopDCacheHits];
+  hot_.dcache.clock += n * d[kLoopDCacheClock];
+  mmu_stats_.tlb_hits += n * d[kLoopTlbHits];
+}
+
+const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader, const Insn& d, uint64_t pc,
+                                                    uint64_t time) {
+  WaitLoopWatch& w = wait_loop_;
+  if (w.known && w.iteration.closed && w.epoch == code_epoch_) {
+    bool same = true;
+    for (unsigned r = 1; r < 32 && same; ++r)
+      if (w.iteration.reads >> r & 1) same = hot_.s.x[r] == w.x[r];
+    for (const WaitLoopStore& l : w.iteration.loads) {
+      if (!same) break;
+      uint64_t v = 0;
+      same = reader.read(l.va, &v, l.size) && v == l.value;
+    }
+    // The same inputs: the same path while the time stays below exit_from.
+    if (same && time < w.iteration.exit_from) return w.iteration;
+  }
+  w.iteration = evaluate_wait_loop(reader, d, pc, hot_.s.x, time, kMaxLoopInsns);
+  w.known = w.iteration.refused.empty();
+  std::memcpy(w.x, hot_.s.x, sizeof w.x);
+  w.epoch = code_epoch_;
+  return w.iteration;
+}
+
+bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
+  WaitLoopWatch& w = wait_loop_;
+  const LoopCounters now = loop_counters();
+  if (w.pc != pc) {
+    w.pc = pc;
+    w.at = now;
+    w.per_iteration = LoopCounters{};
+    w.same = 0;
+    return false;
+  }
+  LoopCounters per_iteration;
+  for (unsigned i = 0; i < kLoopCounters; ++i) per_iteration[i] = now[i] - w.at[i];
+  w.same = per_iteration == w.per_iteration ? w.same + 1 : 0;
+  w.per_iteration = per_iteration;
+  w.at = now;
+  if (w.same == 0 || w.pass > 0) {
+    if (w.pass > 0) --w.pass;
+    return false;
+  }
+  if (!cluster_.skip_wait_loops.get() || observed() || parallel_ || (vm_on() && data_priv() != PRV_M)) return false;
+  for (unsigned i = kLoopNoChange; i < kLoopCountersUsed; ++i)
+    if (per_iteration[i]) return false;
+  const uint64_t period = per_iteration[kLoopTimePs];
+  const uint64_t insns = per_iteration[kLoopMinstret];
+  if (period == 0) return false;
+
+  // How many iterations stay inside the quantum and before every limit the
+  // run loop checks at block ends; iteration i would read the time at now + i * period.
+  const uint64_t offset = hot_.time.ps(), end = hot_.time.quantum_end_ps();
+  if (offset >= end) return false;
+  uint64_t most = (end - offset - 1) / period;
+  const auto below = [&](uint64_t limit, uint64_t at, uint64_t step) {
+    if (limit) most = std::min(most, limit > at ? (limit - at - 1) / step : 0);
+  };
+  below(limit_, hot_.s.minstret, insns);
+  below(hot_.insn_stop, hot_.s.minstret, insns);
+  const uint64_t now_ps = to_ps(sc_core::sc_time_stamp()) + offset;
+  below(switch_ps_, now_ps, period);
+  if (most < kMinSkip) return false;
+
+  const WaitLoopReader reader(*this);
+  const auto time_at = [&](uint64_t i) { return cluster_.time_ns_at(from_ps(now_ps + i * period)); };
+  const WaitLoopIteration& it = wait_loop_iteration(reader, d, pc, time_at(0));
+  if (!it.refused.empty() || it.insns != insns) {
+    w.known = false;
+    w.backoff = std::min(2 * w.backoff + 1, 63u);  // an iteration that does not qualify: evaluated less often
+    w.pass = w.backoff;
+    return false;
+  }
+  w.backoff = 0;
+  // Iterations 0 .. n - 1 are skipped: each reads a time before the exit (the time never goes back).
+  uint64_t n = 1, hi = most;
+  while (n < hi) {
+    const uint64_t mid = n + (hi - n + 1) / 2;
+    if (time_at(mid - 1) < it.exit_from) n = mid;
+    else hi = mid - 1;
+  }
+  if (n < kMinSkip) return false;
+  for (const WaitLoopStore& s : it.stores)
+    if (!reader.plain_store(s.va, s.size)) return false;
+  // What the last skipped iteration leaves.
+  const uint64_t t = time_at(n - 1);
+  if (it.closed) {
+    for (unsigned r = 1; r < 32; ++r) hot_.s.x[r] = it.x_at(r, t);
+    for (const WaitLoopStore& s : it.stores) reader.write(s, it.stored_at(s, t));
+  } else {
+    const WaitLoopIteration last = evaluate_wait_loop(reader, d, pc, hot_.s.x, t, kMaxLoopInsns);
+    if (!last.refused.empty() || last.insns != insns) return false;  // the same path as at time_at(0): cannot happen
+    std::memcpy(hot_.s.x, last.x, sizeof last.x);
+    for (const WaitLoopStore& s : last.stores) reader.write(s, s.value);
+  }
+  add_loop_counters(per_iteration, n);
+  cluster_.wait_loop_skipped(n);
+  w.at = loop_counters();
+  return true;
+}
+
+}  // namespace avp

@@ -1,0 +1,82 @@
+// Loops that wait for the time CSR (docs/harts.md, "Polling loops"): U-Boot's
+// udelay, Linux's __delay and OpenSBI's delays spin on `rdtime` until it
+// passes a deadline, with no other effect. One iteration of such a loop, from
+// its time read around to that read again, is evaluated here without
+// executing it: the registers and stores it leaves as functions of the time
+// value it read, and the first time value at which it would leave its path.
+// The hart (hart_wait_loop.cpp) then skips whole iterations, adding what each
+// adds to its counters, and lands where the loop would have been.
+//
+// An iteration qualifies when everything it reads besides the time is the
+// same in every iteration: the registers it reads before writing them and the
+// memory it loads before storing it are unchanged at its end, and do not
+// depend on the time. Each value is tracked with its dependence on the time
+// value v (none, v + c, or other); a branch may depend on the time only as v +
+// c against a value without it, so that the set of time values keeping it on
+// the path is an interval. Loads and stores must reach memory directly (no
+// device) at addresses without time in them, and no system, atomic, floating-
+// point or extension instruction may appear but the one time read.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harts/rv_insn.h"
+
+namespace avp {
+
+// What the evaluation reads of the hart, without any effect.
+class WaitLoopView {
+ public:
+  virtual ~WaitLoopView() = default;
+  // The decoded instructions of the block that starts at `pc` ({nullptr, 0}: none decoded).
+  virtual std::pair<const rv::Insn*, size_t> block_at(uint64_t pc) const = 0;
+  // `n` bytes at virtual address `va` of memory the hart reaches directly; false for anything else.
+  virtual bool read(uint64_t va, void* to, unsigned n) const = 0;
+  // Whether a store of `n` bytes at `va` reaches memory directly and no decoded code.
+  virtual bool plain_store(uint64_t va, unsigned n) const = 0;
+};
+
+// Memory an iteration reads or leaves.
+struct WaitLoopStore {
+  uint64_t va = 0;
+  unsigned size = 0;
+  uint64_t value = 0;   // its low `size` bytes
+  bool offset = false;  // the time read plus a constant (a stored value)
+};
+
+struct WaitLoopIteration {
+  std::string refused;  // why the loop does not qualify ("": it does)
+  uint64_t insns = 0;   // instructions per iteration, the time read included
+  uint64_t time = 0;    // the time value it was evaluated with
+  // The smallest time value above `time` at which the iteration leaves its
+  // path (~0: none below 2^64).
+  uint64_t exit_from = ~0ull;
+  // Its inputs: the registers it reads before writing them (a mask), and
+  // the memory it loads before storing it (with what it read).
+  uint32_t reads = 0;
+  std::vector<WaitLoopStore> loads;
+  // What it leaves: the registers at its end (before the next time read)
+  // and its stores, one per address. Those in x_offset, and stores marked
+  // offset, are the time read plus a constant; unless `closed`, some others
+  // depend on the time in other ways.
+  uint64_t x[32] = {};
+  uint32_t x_offset = 0;
+  std::vector<WaitLoopStore> stores;
+  bool closed = true;
+  // What it leaves when it reads `t` instead (closed iterations only).
+  uint64_t x_at(unsigned r, uint64_t t) const { return x_offset >> r & 1 ? x[r] + (t - time) : x[r]; }
+  uint64_t stored_at(const WaitLoopStore& s, uint64_t t) const { return s.offset ? s.value + (t - time) : s.value; }
+};
+
+// The iteration that starts with the time read `read` (CSRRS/CSRRC rd, time,
+// x0) at `pc`, with the registers `x`, reading the time value `time`; at most
+// `max_insns` instructions long.
+WaitLoopIteration evaluate_wait_loop(const WaitLoopView& view, const rv::Insn& read, uint64_t pc,
+                                     const uint64_t (&x)[32], uint64_t time, unsigned max_insns);
+
+// Whether `d` reads the time CSR and nothing else (the instruction a wait loop starts at).
+bool reads_time_only(const rv::Insn& d);
+
+}  // namespace avp

@@ -1,0 +1,87 @@
+// Loops that wait for the time CSR, as firmware and kernels write them, on
+// every hart: U-Boot's udelay (a call per read, the count through the
+// stack), Linux's __delay (a difference with the start), a signed deadline,
+// and a loop that also counts its iterations (which carries a value from one
+// iteration to the next, so it is never skipped). Each wait prints what the
+// counters read after it, so the console carries them
+// (wait_loop_equivalence.py compares runs with and without skipping).
+#include <stdint.h>
+
+#include "avp/device.h"
+
+static inline uint64_t rdtime(void) {
+  uint64_t t;
+  __asm__ volatile("rdtime %0" : "=r"(t));
+  return t;
+}
+static inline uint64_t rdcycle(void) {
+  uint64_t t;
+  __asm__ volatile("rdcycle %0" : "=r"(t));
+  return t;
+}
+static inline uint64_t rdinstret(void) {
+  uint64_t t;
+  __asm__ volatile("rdinstret %0" : "=r"(t));
+  return t;
+}
+
+__attribute__((noinline)) static int timer_get_count(uint64_t* count) {
+  *count = rdtime();
+  return 0;
+}
+
+__attribute__((noinline)) static uint64_t get_ticks(void) {
+  uint64_t count;
+  if (timer_get_count(&count)) return 0;
+  return count;
+}
+
+__attribute__((noinline)) static void udelay_ns(uint64_t ns) {
+  const uint64_t end = get_ticks() + ns;
+  while (get_ticks() < end + 1) {
+  }
+}
+
+__attribute__((noinline)) static void linux_delay(uint64_t ns) {
+  const uint64_t start = rdtime();
+  while (rdtime() - start < ns) __asm__ volatile("nop");
+}
+
+__attribute__((noinline)) static void signed_deadline(int64_t ns) {
+  const int64_t end = (int64_t)rdtime() + ns;
+  while ((int64_t)rdtime() < end) {
+  }
+}
+
+__attribute__((noinline)) static uint64_t counted_delay(uint64_t ns) {
+  uint64_t n = 0;
+  const uint64_t end = rdtime() + ns;
+  while (rdtime() < end) ++n;
+  return n;
+}
+
+static void report(int hart, const char* what, uint64_t t0) {
+  avp_printf("hart %d %s: %lu ns, cycle %lu, instret %lu\n", hart, what, (unsigned long)(rdtime() - t0),
+             (unsigned long)rdcycle(), (unsigned long)rdinstret());
+}
+
+int main(int hart) {
+  // Lengths that end inside and across quanta, different per hart.
+  const uint64_t lengths[] = {150, 2000, 9999 + 37 * (uint64_t)hart, 45000, 123457};
+  for (unsigned i = 0; i < sizeof lengths / sizeof lengths[0]; ++i) {
+    uint64_t t0 = rdtime();
+    udelay_ns(lengths[i]);
+    report(hart, "udelay", t0);
+    t0 = rdtime();
+    linux_delay(lengths[i] + 3);
+    report(hart, "__delay", t0);
+    t0 = rdtime();
+    signed_deadline((int64_t)lengths[i] / 2);
+    report(hart, "signed", t0);
+  }
+  const uint64_t t0 = rdtime();
+  const uint64_t n = counted_delay(20000);
+  avp_printf("hart %d counted %lu iterations\n", hart, (unsigned long)n);
+  report(hart, "counted", t0);
+  return 0;
+}
