@@ -190,9 +190,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
 
   void thread();
   void run();
-  // A time read (CSRRS rd, time, x0) running, the hart settled: skips the
-  // iterations of the loop it waits in that nothing can tell from run ones
-  // (true: it did, the read reads again).
+  // A time read (CSRRS rd, time, x0) or a WFI that does not sleep running,
+  // the hart settled: skips the iterations of the loop it waits in that
+  // nothing can tell from run ones (true: it did, a read reads again).
   bool skip_wait_loop(const rv::Insn& d, uint64_t pc);
   class WaitLoopReader;  // the hart as wait_loop.h's WaitLoopView
   // The iteration of the loop at the time read `d` at `pc`, reading `time`: the one kept while its inputs are unchanged.

@@ -87,6 +87,8 @@ uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
         }
         hot_.stall_ps[StallWfi] += to_ps(sc_core::sc_time_stamp() - asleep);
         cluster_.wfi_end(*this);
+      } else {
+        skip_wait_loop(d, pc);  // a WFI that does not sleep, in a loop that spins on it
       }
       return next;
     case SFENCE_VMA:

@@ -11,6 +11,8 @@ bool reads_time_only(const Insn& d) {
   return (d.op == CSRRS || d.op == CSRRC) && d.rs1 == 0 && d.rd != 0 && d.imm == CSR_TIME;
 }
 
+bool starts_wait_loop(const Insn& d) { return d.op == WFI || reads_time_only(d); }
+
 namespace {
 
 // How a value depends on the time value v the iteration read.
@@ -35,8 +37,10 @@ class Evaluator {
 
   WaitLoopIteration run(const Insn& read, uint64_t start, const uint64_t (&x)[32], unsigned max_insns) {
     for (unsigned r = 0; r < 32; ++r) x_[r].v = in_[r] = x[r];
-    written_[read.rd] = true;
-    x_[read.rd] = {time_, Dep::Offset, 0};
+    if (read.op != WFI) {
+      written_[read.rd] = true;
+      x_[read.rd] = {time_, Dep::Offset, 0};
+    }
     uint64_t pc = start + read.len;
     const Insn* it = nullptr;
     const Insn* end = nullptr;
@@ -230,7 +234,7 @@ class Evaluator {
       case FENCE:
         return next;
       default:
-        if (reads_time_only(d)) return refuse("a second time read in one iteration"), next;
+        if (starts_wait_loop(d)) return refuse("a second time read or WFI in one iteration"), next;
         return refuse(std::string("executes ") + op_name(static_cast<Op>(d.op))), next;
     }
   }

@@ -1,9 +1,12 @@
-// Loops that wait for the time CSR (docs/harts.md, "Polling loops"): U-Boot's
-// udelay, Linux's __delay and OpenSBI's delays spin on `rdtime` until it
-// passes a deadline, with no other effect. One iteration of such a loop, from
-// its time read around to that read again, is evaluated here without
-// executing it: the registers and stores it leaves as functions of the time
-// value it read, and the first time value at which it would leave its path.
+// Loops that wait (docs/harts.md, "Polling loops"): U-Boot's udelay, Linux's
+// __delay and OpenSBI's delays spin on `rdtime` until it passes a deadline,
+// with no other effect; OpenSBI's secondary harts spin on a WFI that does not
+// sleep (an interrupt is pending) until another hart writes their state. One
+// iteration of such a loop, from its time read or WFI around to it again, is
+// evaluated here without executing it: the registers and stores it leaves as
+// functions of the time value it read, and the first time value at which it
+// would leave its path (a WFI loop reads no time: it stays on its path until
+// something else changes what it reads).
 // The hart (hart_wait_loop.cpp) then skips whole iterations, adding what each
 // adds to its counters, and lands where the loop would have been.
 //
@@ -71,12 +74,16 @@ struct WaitLoopIteration {
 };
 
 // The iteration that starts with the time read `read` (CSRRS/CSRRC rd, time,
-// x0) at `pc`, with the registers `x`, reading the time value `time`; at most
-// `max_insns` instructions long.
+// x0) or WFI at `pc`, with the registers `x`, the read reading the time value
+// `time`; at most `max_insns` instructions long.
 WaitLoopIteration evaluate_wait_loop(const WaitLoopView& view, const rv::Insn& read, uint64_t pc,
                                      const uint64_t (&x)[32], uint64_t time, unsigned max_insns);
 
-// Whether `d` reads the time CSR and nothing else (the instruction a wait loop starts at).
+// Whether `d` reads the time CSR and nothing else.
 bool reads_time_only(const rv::Insn& d);
+// Whether a wait loop may start at `d`: a time read, or a WFI (one that
+// does not sleep, as an interrupt is pending and enabled: such a loop spins
+// until something else changes what it reads).
+bool starts_wait_loop(const rv::Insn& d);
 
 }  // namespace avp

@@ -45,7 +45,7 @@ uint32_t bltu(uint32_t a, uint32_t b, int32_t off) { return b_type(6, a, b, off)
 uint32_t bgeu(uint32_t a, uint32_t b, int32_t off) { return b_type(7, a, b, off); }
 uint32_t blt(uint32_t a, uint32_t b, int32_t off) { return b_type(4, a, b, off); }
 uint32_t bne(uint32_t a, uint32_t b, int32_t off) { return b_type(1, a, b, off); }
-constexpr uint32_t kEcall = 0x73;
+constexpr uint32_t kEcall = 0x73, kWfi = 0x10500073, kFence = 0x0ff0000f;
 
 // Code and memory as the hart would show them: blocks decoded from `pc`
 // to their first block-ending instruction, memory [kMem, kMem + 4 KiB) and a
@@ -155,6 +155,24 @@ TEST(WaitLoop, DifferenceWithTheStartLeavesAtStartPlusLength) {
   EXPECT_TRUE(it.stores.empty());
 }
 
+TEST(WaitLoop, WfiThatDoesNotSleepSpinsUntilMemoryChanges) {
+  // OpenSBI's secondary harts: while (atomic_read(&state) != START_PENDING) wfi();
+  View v;
+  v.code(0x4000, {kWfi, addi(a0, s1, 0), jal(ra, 0x100), bne(a0, s0, -12), kEcall});
+  v.code(0x4108, {ld(a0, a0, 0), kFence, jalr(zero, ra, 0)});
+  uint64_t x[32] = {};
+  x[s1] = View::kMem + 64;  // the state word, 0
+  x[s0] = 2;                // START_PENDING
+  const WaitLoopIteration it = evaluate_wait_loop(v, rv::decode32(kWfi), 0x4000, x, 1234, 64);
+  ASSERT_EQ(it.refused, "");
+  EXPECT_EQ(it.insns, 7u);
+  EXPECT_EQ(it.exit_from, ~0ull);  // nothing it reads changes while it runs alone
+  EXPECT_EQ(it.reads, 1u << s0 | 1u << s1);
+  ASSERT_EQ(it.loads.size(), 1u);
+  EXPECT_EQ(it.loads[0].va, View::kMem + 64);
+  EXPECT_EQ(it.x[ra], 0x400cu);
+}
+
 TEST(WaitLoop, RefusesWhatIsNotAWaitForTheTime) {
   const auto refused = [](std::initializer_list<uint32_t> body, uint64_t (&x)[32], View* extra = nullptr) {
     View own;
@@ -174,7 +192,7 @@ TEST(WaitLoop, RefusesWhatIsNotAWaitForTheTime) {
   x[s1] = View::kDevice;
   EXPECT_EQ(refused({rdtime(t0), ld(t1, s1, 0), bltu(t0, s0, -8), kEcall}, x), "a load from a device or unmapped memory");
   // A second time read in the iteration.
-  EXPECT_EQ(refused({rdtime(t0), rdtime(t1), bltu(t0, s0, -8), kEcall}, x), "a second time read in one iteration");
+  EXPECT_EQ(refused({rdtime(t0), rdtime(t1), bltu(t0, s0, -8), kEcall}, x), "a second time read or WFI in one iteration");
   // An address computed from the time.
   x[s1] = View::kMem;
   EXPECT_EQ(refused({rdtime(t0), sub(t1, t0, t0), addi(t1, t0, 0), ld(t1, t1, 0), bltu(t0, s0, -16), kEcall}, x),

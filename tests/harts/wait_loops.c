@@ -2,12 +2,17 @@
 // every hart: U-Boot's udelay (a call per read, the count through the
 // stack), Linux's __delay (a difference with the start), a signed deadline,
 // and a loop that also counts its iterations (which carries a value from one
-// iteration to the next, so it is never skipped). Each wait prints what the
-// counters read after it, so the console carries them
+// iteration to the next, so it is never skipped); then hart 1 spins on a WFI
+// that does not sleep (its MSIP pending, mstatus.MIE clear) until hart 0 sets
+// a flag, as OpenSBI's secondary harts wait for their start. Each wait prints
+// what the counters read after it, so the console carries them
 // (wait_loop_equivalence.py compares runs with and without skipping).
 #include <stdint.h>
 
 #include "avp/device.h"
+#include "xintf.h"
+
+static volatile int go;
 
 static inline uint64_t rdtime(void) {
   uint64_t t;
@@ -79,9 +84,25 @@ int main(int hart) {
     signed_deadline((int64_t)lengths[i] / 2);
     report(hart, "signed", t0);
   }
-  const uint64_t t0 = rdtime();
+  uint64_t t0 = rdtime();
   const uint64_t n = counted_delay(20000);
   avp_printf("hart %d counted %lu iterations\n", hart, (unsigned long)n);
   report(hart, "counted", t0);
+
+  const uint64_t lun = avp_xext(AVP_XINTF_UUID_HARTINFO);
+  uint64_t r;
+  t0 = rdtime();
+  if (hart == 1) {
+    const uint64_t self = 1;
+    AVP_XCMD(4, r, lun, self);                                // raise its own MSIP
+    __asm__ volatile("csrs mie, %0" ::"r"(1u << 3));          // MSIE: WFI does not sleep, no trap is taken
+    while (!go) __asm__ volatile("wfi");
+    AVP_XCMD(5, r, lun, self);
+    report(hart, "wfi spin", t0);
+  } else if (hart == 0) {
+    udelay_ns(70000);
+    go = 1;
+    report(hart, "set the flag", t0);
+  }
   return 0;
 }
