@@ -238,6 +238,7 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
   auto& pages = code_pages_[hot_.fetch_key];
   pages[stored.first_page()].push_back(&stored);
   if (stored.last_page() != stored.first_page()) pages[stored.last_page()].push_back(&stored);
+  ++code_epoch_;
   if (hot_.fetch_key) make_live(stored);
   if (cluster_.translate_blocks.get()) translate(stored);
   block_slots_[(pc >> 1) & (kBlockSlots - 1)] = {pc, &stored, hot_.fetch_key};

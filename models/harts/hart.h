@@ -499,19 +499,19 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // The time read last seen, the counters there, what the last iteration
   // added and for how many iterations in a row the same; after an iteration
   // that did not qualify, reads to let pass before the next evaluation.
-  // The last iteration that qualified is kept with the registers it was
-  // evaluated with and the code_epoch_ then: while its inputs are the same,
-  // it is the same iteration.
+  // The last iteration that qualified is kept with its start, the registers
+  // it was evaluated with, the code_epoch_ and the DMI generation then:
+  // while all are the same, it is the same iteration.
   struct WaitLoopWatch {
     uint64_t pc = 1;
     LoopCounters at{}, per_iteration{};
     unsigned same = 0, pass = 0, backoff = 0;
     bool known = false;
     WaitLoopIteration iteration;
-    uint64_t x[32] = {};
-    uint64_t epoch = 0;
+    uint64_t at_pc = 1, x[32] = {};
+    uint64_t epoch = 0, dmi_gen = 0;
   } wait_loop_;
-  uint64_t code_epoch_ = 0;  // counts the changes to the decoded blocks (forget_blocks, drop_blocks)
+  uint64_t code_epoch_ = 0;  // counts the changes to the decoded blocks (decode_block, forget_blocks, drop_blocks)
 };
 
 }  // namespace avp

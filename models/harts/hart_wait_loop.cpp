@@ -61,12 +61,14 @@ class Hart::WaitLoopReader final : public WaitLoopView {
     return true;
   }
   bool plain_store(uint64_t va, unsigned n) const override {
-    if (!region(va, n, true) || h_.read_only(va, n)) return false;
-    if (h_.reservation_ != ~0ull && h_.reservation_ >> 3 <= (va + n - 1) >> 3 && va >> 3 <= h_.reservation_ >> 3)
-      return false;
+    if (!region(va, n, true) || h_.read_only(va, n) || near_reservation(va, n)) return false;
     for (unsigned k = 0; k < kFetchKeys; ++k)
       if (h_.code_pages_[k].count(va >> 12) || h_.code_pages_[k].count((va + n - 1) >> 12)) return false;
     return true;
+  }
+  // A store that would break the LR/SC reservation (checked again at each skip: an LR does not change the code).
+  bool near_reservation(uint64_t va, unsigned n) const {
+    return h_.reservation_ != ~0ull && h_.reservation_ >> 3 <= (va + n - 1) >> 3 && va >> 3 <= h_.reservation_ >> 3;
   }
   void write(const WaitLoopStore& s, uint64_t value) const {
     const DmiRegion* r = region(s.va, s.size, true);
@@ -118,7 +120,7 @@ void Hart::add_loop_counters(const LoopCounters& per_iteration, uint64_t n) {
 const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader, const Insn& d, uint64_t pc,
                                                     uint64_t time) {
   WaitLoopWatch& w = wait_loop_;
-  if (w.known && w.iteration.closed && w.epoch == code_epoch_) {
+  if (w.known && w.iteration.closed && w.at_pc == pc && w.epoch == code_epoch_ && w.dmi_gen == hot_.dmi_gen) {
     bool same = true;
     for (unsigned r = 1; r < 32 && same; ++r)
       if (w.iteration.reads >> r & 1) same = hot_.s.x[r] == w.x[r];
@@ -133,7 +135,9 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
   w.iteration = evaluate_wait_loop(reader, d, pc, hot_.s.x, time, kMaxLoopInsns);
   w.known = w.iteration.refused.empty();
   std::memcpy(w.x, hot_.s.x, sizeof w.x);
+  w.at_pc = pc;
   w.epoch = code_epoch_;
+  w.dmi_gen = hot_.dmi_gen;
   return w.iteration;
 }
 
@@ -187,16 +191,23 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     return false;
   }
   w.backoff = 0;
-  // Iterations 0 .. n - 1 are skipped: each reads a time before the exit (the time never goes back).
-  uint64_t n = 1, hi = most;
-  while (n < hi) {
-    const uint64_t mid = n + (hi - n + 1) / 2;
-    if (time_at(mid - 1) < it.exit_from) n = mid;
-    else hi = mid - 1;
+  // Iterations 0 .. n - 1 are skipped: each reads a time before the exit
+  // (the time never goes back; mostly the exit is beyond the quantum).
+  uint64_t n = most;
+  if (it.exit_from != ~0ull && time_at(most - 1) >= it.exit_from) {
+    uint64_t hi = most - 1;
+    for (n = 1; n < hi;) {
+      const uint64_t mid = n + (hi - n + 1) / 2;
+      if (time_at(mid - 1) < it.exit_from) n = mid;
+      else hi = mid - 1;
+    }
   }
   if (n < kMinSkip) return false;
+  // The stores still reach plain memory: checked when the iteration was
+  // evaluated, as long as no block was decoded or dropped and no DMI region
+  // changed since (wait_loop_iteration).
   for (const WaitLoopStore& s : it.stores)
-    if (!reader.plain_store(s.va, s.size)) return false;
+    if (reader.near_reservation(s.va, s.size)) return false;
   // What the last skipped iteration leaves.
   const uint64_t t = time_at(n - 1);
   if (it.closed) {
