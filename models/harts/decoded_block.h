@@ -13,6 +13,8 @@
 
 namespace avp {
 
+class PageWrites;
+
 struct alignas(kHostLine) DecodedBlock {
   std::vector<rv::Insn, HostLineAllocator<rv::Insn>> insns;
   uint64_t pc = 0, bytes = 0;
@@ -54,6 +56,15 @@ struct alignas(kHostLine) DecodedBlock {
   mutable const DecodedBlock* link[2] = {nullptr, nullptr};
   mutable uint8_t next_link = 0;
   mutable bool dropping = false;  // chosen by Hart::drop_written_blocks
+  // Its code's pages had code_generation writes (base/page_writes.h) when
+  // its code was last found to be what it decoded, at host addresses
+  // code_host (and code_tail, the second half of an instruction that crosses
+  // into the next page); code_writes nullptr: its writes are not counted, it
+  // is compared with memory (Hart::code_changed).
+  mutable const PageWrites* code_writes = nullptr;
+  mutable const uint8_t* code_host = nullptr;
+  mutable const uint8_t* code_tail = nullptr;
+  mutable uint64_t code_generation = 0;
   mutable std::vector<const DecodedBlock*> linked_from;
   // Its host code (block_translator.h), if translated; a full translation
   // cache drops it (and not the block: dropping it would decode it again,

@@ -5,6 +5,8 @@
 
 namespace avp {
 
+class PageWrites;
+
 struct DmiRegion {
   uint64_t base = 0, size = 0;  // size 0: empty
   uint8_t* ptr = nullptr;
@@ -12,6 +14,7 @@ struct DmiRegion {
   // Physical minus virtual address: the fast paths keep regions by the address
   // the program uses; with translation on, a region is one 4 KiB page.
   uint64_t pa_delta = 0;
+  const PageWrites* writes = nullptr;  // the storage's write generations, if its memory counts them
 };
 
 }  // namespace avp

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/page_writes.h"
 #include "base/payload.h"
 #include "base/trace.h"
 #include "base/unit.h"
@@ -234,6 +235,7 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
   b.key = hot_.fetch_key;
   note_block_costs(b);
   b.bytes = a - pc;
+  note_code_writes(b, code_writes_of(b));
   Block& stored = blocks_[hot_.fetch_key].emplace(pc, std::move(b)).first->second;
   auto& pages = code_pages_[hot_.fetch_key];
   pages[stored.first_page()].push_back(&stored);
@@ -303,9 +305,17 @@ void Hart::drop_written_blocks() {
 // by other units (DMA, the host), found by comparing each block's
 // instructions with the memory it decoded them from. The blocks of checked
 // fetches that are not live_ are compared when next entered
-// (translate_fetch_again).
+// (translate_fetch_again). When every block checked by the last fence.i, and
+// every one decoded or checked since, lies in pages whose writes are counted
+// (code_writes) and no write was counted since then, none changed.
 void Hart::drop_changed_blocks() {
   refetch_ = false;
+  const CountedWrites counted = counted_writes();
+  if (counted.all_tracked && !untracked_code_ && counted.dmi_gen == checked_writes_.dmi_gen &&
+      counted.writes == checked_writes_.writes)
+    return;
+  untracked_code_ = !counted.all_tracked;  // and set again by each block found untracked below
+  checked_writes_ = counted;
   std::vector<const Block*> victims;
   const auto check = [&](const Block& b) {
     if (code_changed(b)) {
@@ -318,7 +328,20 @@ void Hart::drop_changed_blocks() {
   drop_blocks(victims);
 }
 
+// Unless its pages' writes are counted and none was since it was last found
+// unchanged, b's code is compared with memory (found unchanged: its pages'
+// generation is noted).
 bool Hart::code_changed(const Block& b) {
+  const CodeWrites now = code_writes_of(b);
+  if (now.writes && now.writes == b.code_writes && now.host == b.code_host && now.tail == b.code_tail &&
+      now.writes->tracked() && now.generation == b.code_generation)
+    return false;
+  if (compared_changed(b)) return true;
+  note_code_writes(b, now);
+  return false;
+}
+
+bool Hart::compared_changed(const Block& b) {
   if (const DmiRegion* r = b.ppc_tail == ~0ull ? find_dmi(b.ppc, false, true) : nullptr;
       r && b.ppc - r->base < r->size && r->size - (b.ppc - r->base) >= b.bytes) {
     const uint8_t* p = r->ptr + (b.ppc - r->base);
@@ -344,6 +367,55 @@ bool Hart::code_changed(const Block& b) {
     pa += d.len;
   }
   return false;
+}
+
+// A hart's store into b's code drops b already (HartCluster::code_written)
+// where the cluster's code map covers it; what else writes memory is counted
+// by the memories that count their writes (base/page_writes.h), as long as
+// their storage is not written behind their back. Read in the simulation
+// thread, where all counted writes happen.
+Hart::CodeWrites Hart::code_writes_of(const Block& b) {
+  const bool crosses = b.ppc_tail != ~0ull;
+  const uint64_t len = crosses ? 2 : b.bytes;
+  if (!cluster_.tracks_code(b.ppc, len) || (crosses && !cluster_.tracks_code(b.ppc_tail, 2))) return {};
+  const auto host_of = [this](uint64_t pa, uint64_t n) -> std::pair<const PageWrites*, const uint8_t*> {
+    const DmiRegion* r = known_dmi(pa, false, true);  // the region the fetch reads
+    if (!r || !r->writes || r->size - (pa - r->base) < n || !r->writes->holds(r->ptr + (pa - r->base), n)) return {};
+    return {r->writes, r->ptr + (pa - r->base)};
+  };
+  CodeWrites c;
+  const auto [writes, host] = host_of(b.ppc, len);
+  if (!writes) return {};
+  c.host = host;
+  c.generation = writes->generation(host, len);
+  if (crosses) {
+    const auto [tail_writes, tail] = host_of(b.ppc_tail, 2);
+    if (tail_writes != writes) return {};
+    c.tail = tail;
+    c.generation += writes->generation(tail, 2);
+  }
+  c.writes = writes;
+  return c;
+}
+
+// b's code was just read or found unchanged where c says.
+void Hart::note_code_writes(const Block& b, const CodeWrites& c) {
+  b.code_writes = c.writes;
+  b.code_host = c.host;
+  b.code_tail = c.tail;
+  b.code_generation = c.generation;
+  if (!c.writes) untracked_code_ = true;
+}
+
+// What the memories of the hart's DMI regions have counted (the regions as of DMI generation dmi_gen).
+Hart::CountedWrites Hart::counted_writes() const {
+  CountedWrites c{hot_.dmi_gen, 0, true};
+  for (const DmiRegion& r : dmi_) {
+    if (!r.writes) continue;
+    c.writes += r.writes->writes();
+    c.all_tracked &= r.writes->tracked();
+  }
+  return c;
 }
 
 void Hart::drop_blocks(const std::vector<const Block*>& victims) {

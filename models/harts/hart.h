@@ -281,6 +281,20 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void drop_written_blocks();  // the blocks of code_drops_
   void drop_changed_blocks();  // fence.i: the blocks whose code in memory is not what they decoded
   bool code_changed(const Block& b);
+  bool compared_changed(const Block& b);  // b's instructions against memory
+  // Where b's code lies in memory that counts its writes (writes nullptr: it does not), and their generation.
+  struct CodeWrites {
+    const PageWrites* writes = nullptr;
+    const uint8_t *host = nullptr, *tail = nullptr;
+    uint64_t generation = 0;
+  };
+  CodeWrites code_writes_of(const Block& b);
+  void note_code_writes(const Block& b, const CodeWrites& c);
+  struct CountedWrites {
+    uint64_t dmi_gen = ~0ull, writes = 0;
+    bool all_tracked = false;
+  };
+  CountedWrites counted_writes() const;
   void drop_blocks(const std::vector<const Block*>& victims);  // unlinked from the blocks that stay
   void forget_blocks(unsigned key);  // blocks_[key] and its code_pages_, all of them
   void forget_checked_blocks();      // every block of fetch keys 1.. (a PMP write, a start)
@@ -464,6 +478,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
 
   bool running_ = false, kernel_ = false, flush_ = false;
   bool refetch_ = false;  // fence.i: drop_changed_blocks at the next block boundary
+  // A block whose code's writes are not counted (code_writes nullptr) was
+  // decoded or checked since the last fence.i, which saw checked_writes_.
+  bool untracked_code_ = true;
+  CountedWrites checked_writes_;
   bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block
   sc_core::sc_time deadline_;            // HartLaunch::deadline (zero: none)
   bool host_calls_ = true;   // ECALL a7 = 0/1/2 in M-mode are host calls (not in the boot flow)

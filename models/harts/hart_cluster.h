@@ -128,6 +128,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     return granule_has_code(g) || (((addr + len - 1) >> kGranuleBits) != g && is_code(addr + len - 1, 1));
   }
   void code_written(uint64_t addr, uint64_t len);
+  // Whether the code map covers [addr, addr + len): a store there by a hart finds the code it holds.
+  bool tracks_code(uint64_t addr, uint64_t len) const {
+    return ((addr + len - 1) >> kGranuleBits) < code_map_.size() * 64;
+  }
   // Another unit (the PCIe endpoint's DMA into host memory) wrote [addr,
   // addr + len): if decoded code is there, it goes as for a hart's store.
   void memory_written(uint64_t addr, uint64_t len);

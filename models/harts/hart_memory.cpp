@@ -3,6 +3,7 @@
 // slow paths of loads and stores, and the debugger's and the fetch's reads.
 // Their timing: hart_memory_timing.cpp.
 #include "base/fetch.h"
+#include "base/page_writes.h"
 #include "base/payload.h"
 #include "base/unit.h"
 #include "harts/hart.h"
@@ -33,11 +34,14 @@ DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   FetchExtension fetch_ext;
   fetch_ext.fetch = fetch;
   gp.set_extension(&fetch_ext);
+  PageWritesExtension writes_ext;
+  gp.set_extension(&writes_ext);
   gp.set_address(addr);
   gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   tlm::tlm_dmi dmi;
   const bool granted = bus->get_direct_mem_ptr(gp, dmi);
   gp.clear_extension(&fetch_ext);
+  gp.clear_extension(&writes_ext);
   if (!granted) return nullptr;
   DmiRegion r;
   r.base = dmi.get_start_address();
@@ -46,6 +50,7 @@ DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   r.rd = dmi.is_read_allowed() && fetch_ext.read_ok;
   r.wr = dmi.is_write_allowed();
   r.exec = dmi.is_read_allowed() && fetch_ext.exec_ok;
+  r.writes = writes_ext.writes;
   if (ro_size_ && r.wr && r.base < ro_base_ + ro_size_ && ro_base_ <= r.base + (r.size - 1)) {
     // Clip the writable region to the side of the read-only range that holds addr.
     const uint64_t end = r.base + (r.size - 1);

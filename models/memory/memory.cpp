@@ -48,6 +48,7 @@ Memory::Memory(sc_core::sc_module_name name, uint64_t size, const std::string* d
   void* p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw ParamError(std::string(this->name()) + ".size: cannot reserve " + std::to_string(size_) + " bytes");
   data_ = static_cast<uint8_t*>(p);
+  writes_counted_.cover(data_, size_);
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
@@ -60,6 +61,7 @@ Memory::~Memory() {
 
 int Memory::share() {
   if (share_fd_ >= 0) return share_fd_;
+  writes_counted_.untrack();
   const int fd = memfd_create(name(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return -1;
   // Sealed at its size: a process it is shared with cannot shrink it under
@@ -77,6 +79,7 @@ int Memory::share() {
 void Memory::write(uint64_t offset, const void* src, uint64_t len) {
   if (offset > size_ || len > size_ - offset) throw std::out_of_range(std::string(name()) + ": write past the end");
   std::memcpy(data_ + offset, src, len);
+  writes_counted_.wrote(offset, len);
 }
 
 void Memory::read(uint64_t offset, void* dst, uint64_t len) const {
@@ -117,6 +120,7 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
     } else {
       std::memcpy(mem, buf, len);
     }
+    writes_counted_.wrote(addr, len);
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;
@@ -191,6 +195,7 @@ bool Memory::get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_d
   dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
   dmi.set_read_latency(read_latency.get());
   dmi.set_write_latency(write_latency.get());
+  if (auto* w = gp.get_extension<PageWritesExtension>()) w->writes = &writes_counted_;
   return true;
 }
 

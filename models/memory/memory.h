@@ -12,6 +12,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "base/log.h"
+#include "base/page_writes.h"
 #include "base/params.h"
 #include "base/timing_path.h"
 #include "base/stats.h"
@@ -45,7 +46,12 @@ class Memory : public sc_core::sc_module, public TimingPath {
   uint64_t size() const { return size_; }
   ~Memory() override;
 
-  uint8_t* data() { return data_; }
+  // The raw storage: writes through it are not counted (base/page_writes.h),
+  // so handing it out leaves the pages untracked.
+  uint8_t* data() {
+    writes_counted_.untrack();
+    return data_;
+  }
   // Host-side access for loaders and tests; throws std::out_of_range past the end.
   void write(uint64_t offset, const void* src, uint64_t len);
   void read(uint64_t offset, void* dst, uint64_t len) const;
@@ -55,6 +61,7 @@ class Memory : public sc_core::sc_module, public TimingPath {
   // bridge's shared host memory) and returns it; the same fd on later calls.
   // The storage is replaced in place (same address, DMI pointers stay valid)
   // and starts zeroed: call it before anything is stored. -1 with errno on failure.
+  // Others write it behind the memory's back: its pages are untracked.
   int share();
   // A Timing or Replay transaction (base/cache_traffic.h); its probe answers this path.
   void time(uint64_t offset, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) override;
@@ -73,6 +80,7 @@ class Memory : public sc_core::sc_module, public TimingPath {
   uint64_t size_ = 0;
 
   uint8_t* data_ = nullptr;
+  PageWrites writes_counted_;  // every write but those through DMI pointers (base/page_writes.h)
   int share_fd_ = -1;
   Logger log_;
   Counter reads_, writes_, bytes_read_, bytes_written_, dmi_grants_;

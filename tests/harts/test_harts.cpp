@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "base/elf_loader.h"
+#include "dma/dma_regs.h"
 #include "harts/trap_report.h"
 #include "platform.h"
 
@@ -202,6 +203,51 @@ TEST(Harts, FenceIPicksUpCodeWrittenByOtherUnits) {
   EXPECT_EQ(b.a(0), 1u);  // not snooped
   ASSERT_EQ(b.run("fence_i_add_one").kind, HartExitKind::Returned);
   EXPECT_EQ(b.a(0), 5u);  // fence.i compared the decoded block with memory
+}
+
+// A block whose code fence.i found unchanged is not compared again until a
+// write other than a hart's reaches its page (the page's write generation):
+// each such write, by the DMA controller, a timed bus access or a debug
+// access, is still seen by the next fence.i.
+TEST(Harts, FenceIPicksUpEveryWriteByOtherUnitsAfterFindingTheCodeUnchanged) {
+  Bench b;
+  const uint64_t code = b.img.symbols.at("add_one");
+  ASSERT_EQ(b.run("fence_i_add_one").kind, HartExitKind::Returned);
+  ASSERT_EQ(b.run("fence_i_add_one").kind, HartExitKind::Returned);  // compared: unchanged
+  EXPECT_EQ(b.a(0), 1u);
+  const auto addi = [](int imm) { return static_cast<uint32_t>(imm) << 20 | 0x00050513; };  // addi a0, a0, imm
+  // The DMA controller copies an instruction staged beside the code over its first one.
+  const uint32_t addi5 = addi(5);
+  ASSERT_TRUE(b.p.device_port.write_debug(b.p.dram_base() + 0x1000, &addi5, 4));
+  sc_core::sc_spawn([&] {
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    const auto w = [&](uint64_t off, uint64_t v) { b.p.device_port.write(AVP_DMA_BASE + off, &v, 8, d); };
+    w(AVP_DMASRCADDR, b.p.dram_base() + 0x1000);
+    w(AVP_DMADSTADDR, code);
+    w(AVP_DMAXFERSIZE0, 4);
+    w(AVP_DMACTRL, AVP_DMACTRL_START | AVP_DMACTRL_DIMS(1));
+    uint64_t id = 0;
+    b.p.device_port.read(AVP_DMA_BASE + AVP_DMASTARTSEQ, &id, 8, d);
+    w(AVP_DMADONESEQ, id);
+  });
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  ASSERT_EQ(b.run("add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 1u);  // not snooped
+  ASSERT_EQ(b.run("fence_i_add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 5u);
+  ASSERT_EQ(b.run("fence_i_add_one").kind, HartExitKind::Returned);  // the new code found unchanged
+  EXPECT_EQ(b.a(0), 5u);
+  // A timed write by another initiator.
+  const uint32_t addi6 = addi(6);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  ASSERT_EQ(b.p.device_port.write(code, &addi6, 4, d), tlm::TLM_OK_RESPONSE);
+  ASSERT_EQ(b.run("fence_i_add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 6u);
+  // A debugger's write.
+  const uint32_t addi7 = addi(7);
+  ASSERT_TRUE(b.p.device_port.write_debug(code, &addi7, 4));
+  ASSERT_EQ(b.run("fence_i_add_one").kind, HartExitKind::Returned);
+  EXPECT_EQ(b.a(0), 7u);
 }
 
 TEST(Harts, InvalidateIcachesPicksUpCodeWrittenByOtherUnits) {
