@@ -116,84 +116,11 @@ class Evaluator {
   uint64_t step(const Insn& d, uint64_t pc) {
     const uint64_t next = pc + d.len;
     switch (d.op) {
-      case LUI:
-        write(d.rd, {static_cast<uint64_t>(d.imm)});
+#define AVP_WAIT_RESULT(name, e) case name:
+        AVP_RV_RESULT_OPS(AVP_WAIT_RESULT)
+#undef AVP_WAIT_RESULT
+        result(d, pc);
         return next;
-      case AUIPC:
-        write(d.rd, {pc + d.imm});
-        return next;
-      case ADDI: {
-        const Value& s = use(d.rs1);
-        Value r{s.v + d.imm, s.dep, s.c + d.imm};
-        if (s.dep == Dep::Other) r.c = 0;
-        write(d.rd, r);
-        return next;
-      }
-      case ADD: case SUB: {
-        const Value s = use(d.rs1), t = use(d.rs2);
-        const bool add = d.op == ADD;
-        Value r{add ? s.v + t.v : s.v - t.v, Dep::Other, 0};
-        if (s.dep == Dep::None && t.dep == Dep::None) r.dep = Dep::None;
-        else if (s.dep == Dep::Offset && t.dep == Dep::None) r = {r.v, Dep::Offset, add ? s.c + t.v : s.c - t.v};
-        else if (add && s.dep == Dep::None && t.dep == Dep::Offset) r = {r.v, Dep::Offset, t.c + s.v};
-        else if (!add && s.dep == Dep::Offset && t.dep == Dep::Offset) r.dep = Dep::None;  // (v + c1) - (v + c2)
-        write(d.rd, r);
-        return next;
-      }
-#define AVP_WAIT_IMM(op, e)                  \
-  case op: {                                 \
-    const Value s = use(d.rs1);              \
-    const uint64_t a = s.v;                  \
-    write(d.rd, {static_cast<uint64_t>(e), either(s.dep, Dep::None)}); \
-    return next;                             \
-  }
-        AVP_WAIT_IMM(SLTI, static_cast<int64_t>(a) < d.imm)
-        AVP_WAIT_IMM(SLTIU, a < static_cast<uint64_t>(d.imm))
-        AVP_WAIT_IMM(XORI, a ^ d.imm)
-        AVP_WAIT_IMM(ORI, a | d.imm)
-        AVP_WAIT_IMM(ANDI, a & d.imm)
-        AVP_WAIT_IMM(SLLI, a << d.imm)
-        AVP_WAIT_IMM(SRLI, a >> d.imm)
-        AVP_WAIT_IMM(SRAI, static_cast<int64_t>(a) >> d.imm)
-        AVP_WAIT_IMM(ADDIW, sem::sx32(a + d.imm))
-        AVP_WAIT_IMM(SLLIW, sem::sx32(static_cast<uint32_t>(a) << d.imm))
-        AVP_WAIT_IMM(SRLIW, sem::sx32(static_cast<uint32_t>(a) >> d.imm))
-        AVP_WAIT_IMM(SRAIW, sem::sx32(static_cast<uint32_t>(static_cast<int32_t>(a) >> d.imm)))
-#undef AVP_WAIT_IMM
-#define AVP_WAIT_REG(op, e)                       \
-  case op: {                                      \
-    const Value s = use(d.rs1), t = use(d.rs2);   \
-    const uint64_t a = s.v, b = t.v;              \
-    write(d.rd, {static_cast<uint64_t>(e), either(s.dep, t.dep)}); \
-    return next;                                  \
-  }
-        AVP_WAIT_REG(SLL, a << (b & 63))
-        AVP_WAIT_REG(SLT, static_cast<int64_t>(a) < static_cast<int64_t>(b))
-        AVP_WAIT_REG(SLTU, a < b)
-        AVP_WAIT_REG(XOR, a ^ b)
-        AVP_WAIT_REG(SRL, a >> (b & 63))
-        AVP_WAIT_REG(SRA, static_cast<int64_t>(a) >> (b & 63))
-        AVP_WAIT_REG(OR, a | b)
-        AVP_WAIT_REG(AND, a & b)
-        AVP_WAIT_REG(ADDW, sem::sx32(a + b))
-        AVP_WAIT_REG(SUBW, sem::sx32(a - b))
-        AVP_WAIT_REG(SLLW, sem::sx32(static_cast<uint32_t>(a) << (b & 31)))
-        AVP_WAIT_REG(SRLW, sem::sx32(static_cast<uint32_t>(a) >> (b & 31)))
-        AVP_WAIT_REG(SRAW, sem::sx32(static_cast<uint32_t>(static_cast<int32_t>(a) >> (b & 31))))
-        AVP_WAIT_REG(MUL, a * b)
-        AVP_WAIT_REG(MULH, sem::mulh(a, b))
-        AVP_WAIT_REG(MULHSU, sem::mulhsu(a, b))
-        AVP_WAIT_REG(MULHU, sem::mulhu(a, b))
-        AVP_WAIT_REG(DIV, sem::div(a, b))
-        AVP_WAIT_REG(DIVU, b == 0 ? ~0ull : a / b)
-        AVP_WAIT_REG(REM, sem::rem(a, b))
-        AVP_WAIT_REG(REMU, b == 0 ? a : a % b)
-        AVP_WAIT_REG(MULW, sem::sx32(a * b))
-        AVP_WAIT_REG(DIVW, sem::divw(a, b))
-        AVP_WAIT_REG(DIVUW, sem::divuw(a, b))
-        AVP_WAIT_REG(REMW, sem::remw(a, b))
-        AVP_WAIT_REG(REMUW, sem::remuw(a, b))
-#undef AVP_WAIT_REG
 #define AVP_WAIT_LOAD(op, e)                                                   \
   case op: {                                                                   \
     const Value s = use(d.rs1);                                                \
@@ -237,6 +164,38 @@ class Evaluator {
         if (starts_wait_loop(d)) return refuse("a second time read or WFI in one iteration"), next;
         return refuse(std::string("executes ") + op_name(static_cast<Op>(d.op))), next;
     }
+  }
+
+  // An instruction with a result: its value as rv_semantics.h has it. It is
+  // the time plus a constant for an ADD, ADDI or SUB of the time plus a
+  // constant and a time-independent value (and independent of the time for
+  // the difference of two such), else time-dependent in some way if an
+  // operand it reads is.
+  void result(const Insn& d, uint64_t pc) {
+    const bool reads_rs1 = d.op != LUI && d.op != AUIPC;
+    const bool reads_rs2 = reads_rs1 && !(d.op >= ADDI && d.op <= SRAI) && !(d.op >= ADDIW && d.op <= SRAIW);
+    const Value none{};
+    const Value& s = reads_rs1 ? use(d.rs1) : none;
+    const Value& t = reads_rs2 ? use(d.rs2) : none;
+    const uint64_t a = s.v, b = t.v;
+    uint64_t r = 0;
+    switch (d.op) {
+#define AVP_WAIT_RESULT(name, e) \
+  case name:                     \
+    r = static_cast<uint64_t>(e);   \
+    break;
+      AVP_RV_RESULT_OPS(AVP_WAIT_RESULT)
+#undef AVP_WAIT_RESULT
+      default:
+        break;
+    }
+    Value out{r, either(s.dep, t.dep), 0};
+    if (d.op == ADDI && s.dep == Dep::Offset) out = {r, Dep::Offset, s.c + d.imm};
+    if (d.op == ADD && s.dep == Dep::Offset && t.dep == Dep::None) out = {r, Dep::Offset, s.c + t.v};
+    if (d.op == ADD && s.dep == Dep::None && t.dep == Dep::Offset) out = {r, Dep::Offset, t.c + s.v};
+    if (d.op == SUB && s.dep == Dep::Offset && t.dep == Dep::None) out = {r, Dep::Offset, s.c - t.v};
+    if (d.op == SUB && s.dep == Dep::Offset && t.dep == Dep::Offset) out.dep = Dep::None;  // (v + c1) - (v + c2)
+    write(d.rd, out);
   }
 
   void store(const Value& base, const Value& value, int64_t imm, unsigned size) {
