@@ -1,5 +1,7 @@
 #include "harts/cache_model.h"
 
+#include <algorithm>
+
 #include "base/params.h"
 
 namespace avp {
@@ -48,6 +50,11 @@ uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
   *victim = CacheWay{block, clock, write};
   q_.remember(block, victim);
   return t;
+}
+
+bool CacheModel::holds(uint64_t block) const {
+  const CacheWay* set = &ways_[(block & (sets_ - 1)) * g_.ways];
+  return std::any_of(set, set + g_.ways, [block](const CacheWay& w) { return w.tag == block; });
 }
 
 uint64_t CacheModel::flush(const std::function<void(uint64_t line)>& on_writeback) {

@@ -140,6 +140,8 @@ class CacheModel {
   bool quick_hit(uint64_t block, bool write, uint32_t way) { return q_.quick_hit(block, write, way); }
   bool hit_again(uint64_t first, uint64_t second) { return q_.hit_again(first, second); }
   uint64_t hit_time() const { return q_.hit_ps; }
+  // Whether line `block` is in the cache (no access: nothing changes).
+  bool holds(uint64_t block) const;
   // The line (address >> line_bits()) the last miss wrote back; ~0: none.
   uint64_t written_back() const { return written_back_; }
   // Writes back and invalidates every line; returns the time the write-backs

@@ -34,6 +34,7 @@
 #include "harts/perf_events.h"
 #include "harts/pmp.h"
 #include "harts/rv_insn.h"
+#include "harts/stream_prefetcher.h"
 #include "harts/timing_mode.h"
 #include "harts/tlb.h"
 #include "harts/wait_loop.h"
@@ -128,6 +129,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool debug_csr(unsigned csr, uint64_t& value);
   CacheModel& icache() { return icache_; }
   CacheModel& dcache() { return dcache_; }
+  StreamPrefetcher& data_prefetcher() { return data_prefetcher_; }
   uint64_t insn_cycles() const { return hot_.s.insn_cycles; }  // the retired instructions' own cycles
   // Simulated time beyond the instructions' own cycles, by cause (ps, since construction; hart_hot_state.h).
   using Stall = HartStall;
@@ -435,6 +437,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   std::vector<std::pair<uint64_t, uint64_t>> code_drops_;  // drop_code's ranges not dropped yet
   std::vector<DmiRegion> dmi_;
   CacheModel icache_{hot_.icache}, dcache_{hot_.dcache};
+  StreamPrefetcher data_prefetcher_;  // the D-cache's stream buffers (none unless configured)
   DmiRegion rd2_, wr2_;  // the regions loads and stores used before hot_.rd and hot_.wr
   // The pages of memory without DMI that would be fast regions with it
   // (translated or checked accesses; [0] the most recent, as hot_.rd and rd2_):

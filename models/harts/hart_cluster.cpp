@@ -109,6 +109,11 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       icache_miss(this, "icache.miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "L1 instruction cache miss penalty (plus the memory latency)"),
       dcache_hit(this, "dcache.hit_latency", sc_core::sc_time(1, sc_core::SC_NS), "L1 data cache hit time"),
       dcache_miss(this, "dcache.miss_latency", sc_core::sc_time(2, sc_core::SC_NS), "L1 data cache miss penalty (plus the memory latency)"),
+      dcache_prefetch_streams(this, "dcache.prefetch_streams", 0,
+                              "stream buffers beside each hart's L1 data cache (0..64; 0: no prefetching): a miss "
+                              "next to a recent miss starts a stream whose next lines are fetched ahead "
+                              "(docs/timing.md, \"Prefetching\")"),
+      dcache_prefetch_depth(this, "dcache.prefetch_depth", 8, "lines each stream buffer fetches ahead (1..64)"),
       tlb_entries(this, "tlb_entries", 32, "TLB entries per hart (fully associative, FIFO; 1..4096)"),
       pmp_entries(this, "pmp_entries", 16, "PMP entries per hart (0..64)"),
       pmp_granularity(this, "pmp_granularity", 0, "PMP granularity G: regions of at least 2^(G+2) bytes (0..20)"),
@@ -162,6 +167,10 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
     st.icache_misses = std::make_unique<Counter>(this, n + "icache_misses", "L1 instruction cache misses", "accesses");
     st.dcache_hits = std::make_unique<Counter>(this, n + "dcache_hits", "L1 data cache hits", "accesses");
     st.dcache_misses = std::make_unique<Counter>(this, n + "dcache_misses", "L1 data cache misses", "accesses");
+    if (dcache_prefetch_streams) {
+      st.dcache_prefetches = std::make_unique<Counter>(this, n + "dcache_prefetches", "lines the D-cache's stream buffers fetched", "lines");
+      st.dcache_prefetch_hits = std::make_unique<Counter>(this, n + "dcache_prefetch_hits", "D-cache misses a stream buffer held", "accesses");
+    }
     st.active_cycles = std::make_unique<Counter>(this, n + "active_cycles", "clock cycles running (instructions and stalls)", "cycles");
     st.busy = std::make_unique<Utilisation>(this, n + "busy", "time running a kernel instance or program");
     st.stall = std::make_unique<CounterArray>(
@@ -202,6 +211,10 @@ void HartCluster::configure_costs() {
   for (auto& h : harts_) {
     h->icache().configure({icache_size, icache_ways, icache_line_size, to_ps(icache_hit), to_ps(icache_miss)}, "harts.icache");
     h->dcache().configure({dcache_size, dcache_ways, dcache_line_size, to_ps(dcache_hit), to_ps(dcache_miss)}, "harts.dcache");
+    if (dcache_prefetch_streams && !h->dcache().enabled())
+      throw ParamError(dcache_prefetch_streams.name() + ": stream buffers need a D-cache (harts.dcache.size > 0)");
+    h->data_prefetcher().configure(dcache_prefetch_streams, dcache_prefetch_depth, h->dcache().line_bits(),
+                                   dcache_prefetch_streams.name().c_str());
   }
 }
 
@@ -214,6 +227,13 @@ void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool st
     st.busy_ps += to_ps(at - from);
     st.active_cycles->inc(st.busy_ps / period - before);
     st.counted_to = at;
+  }
+  if (st.dcache_prefetches) {
+    const StreamPrefetcher& p = h.data_prefetcher();
+    st.dcache_prefetches->inc(p.prefetches() - st.prefetches_reported);
+    st.dcache_prefetch_hits->inc(p.hits() - st.prefetch_hits_reported);
+    st.prefetches_reported = p.prefetches();
+    st.prefetch_hits_reported = p.hits();
   }
   if (stopped && h.runs_kernel()) instance_time_.sample((at - h.started()).to_seconds() * 1e9);
   for (unsigned c = 0; c < kStallCauses; ++c) {

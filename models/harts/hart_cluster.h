@@ -156,6 +156,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<uint64_t> icache_size, dcache_size;
   Param<uint32_t> icache_ways, dcache_ways, icache_line_size, dcache_line_size;
   Param<sc_core::sc_time> icache_hit, icache_miss, dcache_hit, dcache_miss;
+  Param<uint32_t> dcache_prefetch_streams, dcache_prefetch_depth;  // stream_prefetcher.h
   Param<uint32_t> tlb_entries, pmp_entries, pmp_granularity, triggers;
   // The performance-counter block (its own unit; bound on the device bus at bus.perf.base).
   PerfCounterBlock perf;
@@ -198,6 +199,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // Per-hart statistics (instructions, cycles, cache hits and misses), updated when a hart stops.
   struct HartStats {
     std::unique_ptr<Counter> instructions, cycles, icache_hits, icache_misses, dcache_hits, dcache_misses, active_cycles;
+    std::unique_ptr<Counter> dcache_prefetches, dcache_prefetch_hits;  // with stream buffers only
+    uint64_t prefetches_reported = 0, prefetch_hits_reported = 0;
     std::unique_ptr<CounterArray> stall;  // stall_<cause>, HartStall in order
     std::unique_ptr<CounterArray> mmu;    // Hart::MmuStats in order
     uint64_t mmu_reported[5] = {};

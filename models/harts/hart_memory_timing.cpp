@@ -104,11 +104,30 @@ uint64_t Hart::dcache_miss(uint64_t pa) {
   // but the hart does not wait for it (the cache model charges its transfer).
   const uint64_t victim = dcache_.written_back();
   const HartTraffic t[] = {{victim << bits, line, true, false, false}, {pa >> bits << bits, line, false, false, true}};
-  return victim != ~0ull ? bus_traffic(t, 2) : bus_traffic(t + 1, 1);
+  const HartTraffic* first = victim != ~0ull ? t : t + 1;
+  if (!data_prefetcher_.enabled()) return bus_traffic(first, victim != ~0ull ? 2 : 1);
+  // With stream buffers: a buffered line costs what is left of its
+  // prefetch; the fill (or write-back) goes to the bus before the prefetches
+  // the miss starts, as the hart issues them in that order.
+  const uint64_t now = to_ps(sc_core::sc_time_stamp()) + settled_time_ps();
+  uint64_t ready = 0, fill = 0;
+  if (data_prefetcher_.take(pa >> bits, ready)) {
+    if (victim != ~0ull) bus_traffic(t, 1);
+    fill = ready > now ? ready - now : 0;
+  } else {
+    fill = bus_traffic(first, victim != ~0ull ? 2 : 1);
+  }
+  data_prefetcher_.follow(pa >> bits, [&](uint64_t next) -> uint64_t {
+    if (dcache_.holds(next)) return ~0ull;
+    const HartTraffic prefetch{next << bits, line, false, false, false};
+    return now + bus_traffic(&prefetch, 1);
+  });
+  return fill;
 }
 
 uint64_t Hart::flush_dcache() {
   const unsigned bits = dcache_.line_bits();
+  data_prefetcher_.clear();
   return dcache_.flush([this, bits](uint64_t line) { bus_traffic(line << bits, true, 1u << bits, false); });
 }
 

@@ -4,7 +4,8 @@ thread and on several (docs/harts.md, "Parallel harts"): for each workload,
 `harts.parallel_quantum=true` (one thread) and `harts.host_threads=2` must
 agree on the simulated time and on every statistic, and so must the
 DMI-off run of the same schedule (DMI only moves data faster), also with
-DRAM bandwidth and banks contended. Negative
+DRAM bandwidth and banks contended, with and without the D-cache's stream
+buffers. Negative
 control: the serial schedule (the default) is run too, and at least one
 workload must differ from it, so the comparison can see a difference.
 
@@ -21,7 +22,9 @@ WORKLOADS = [("vecadd", []), ("matmul", []), ("stream-direct", []), ("stream-dma
 # depends on the host threads, so their queueing and rows are replayed after
 # it in hart order (docs/harts.md, "Parallel harts").
 CONTENDED = ["bus.dram.bandwidth=4", "dram.banks=8", "dram.row_cycle=45ns", "platform.cores=1", "platform.harts_per_core=8"]
-CONTENTION = [("stream-direct", CONTENDED), ("stream-dma", CONTENDED)]
+# The same with stream buffers, whose prefetches are such fills too.
+CONTENTION = [("stream-direct_contended", "stream-direct", CONTENDED), ("stream-dma_contended", "stream-dma", CONTENDED),
+              ("stream-direct_prefetch", "stream-direct", CONTENDED + ["harts.dcache.prefetch_streams=4"])]
 
 
 def run(accel_vp, workdir, tag, sets, what):
@@ -49,7 +52,7 @@ def main():
     accel_vp, workdir, elf = sys.argv[1:4]
     cases = [(name, [], [name] + (["--args"] + args if args else [])) for name, args in WORKLOADS]
     cases.append(("bare-metal", [], ["--elf", elf, "--harts", "4"]))
-    cases += [(name + "_contended", sets, [name]) for name, sets in CONTENTION]
+    cases += [(tag, sets, [name]) for tag, name, sets in CONTENTION]
     failures, differs_from_serial = [], 0
     for name, sets, what in cases:
         one = run(accel_vp, workdir, name + "_1", sets + ["harts.parallel_quantum=true"], what)

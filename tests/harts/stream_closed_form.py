@@ -31,9 +31,16 @@ bus.dram.channels:
 and STREAM's bandwidth is traffic x 16 / 24 (copy) or 24 / 32 (triad): STREAM counts the
 bytes the program asks for, not the write-allocate fills.
 
+With stream buffers that follow every stream of the kernel (harts.dcache.prefetch_streams >= fills),
+a fill costs only dcache.miss_latency (its line was fetched ahead), except the first line of each
+4 KiB page (a stream stops at its page), which costs the whole fill and the victim's transfer:
+a fraction line / 4096 of the fills.
+
 Refresh (dram.refresh_interval tREFI, dram.refresh_latency tRFC): an access arriving
 during a refresh waits for its end. A hart reaches DRAM more often than every tRFC, so it
-loses the whole refresh: its rate, and the port's peak, scale by (tREFI - tRFC) / tREFI. A
+loses the whole refresh: its rate, and the port's peak, scale by (tREFI - tRFC) / tREFI (with
+stream buffers, a hart runs on from its buffers into a refresh and loses only part of it: its
+rate lies between the closed forms that lose all of each refresh and none). A
 DMA channel reads once per period P: the read that arrives during a refresh waits tRFC - a,
 a uniform over P, so each refresh adds tRFC^2 / (2 P) to the transfer (tRFC - P / 2 where
 P < tRFC).
@@ -102,11 +109,21 @@ def peak(p):
     return bw * p["bus.dram.channels"] * available(p) if bw else None
 
 
+def raw_peak(p):
+    """The DRAM port's peak in bytes/ns with no refresh."""
+    return p["bus.dram.bandwidth"] * p["bus.dram.channels"]
+
+
 def row_conflict(p, bytes_):
     """tRP + tRCD once per DRAM row, spread over bytes_ of a sequential stream."""
     if not p.get("dram.banks", 0):
         return 0.0
     return (ns(p["dram.precharge_latency"]) + ns(p["dram.activate_latency"])) * bytes_ / p["dram.row_bytes"]
+
+
+def prefetching(p, kernel):
+    """Whether the D-cache's stream buffers follow every stream of the kernel (its fills)."""
+    return p.get("harts.dcache.prefetch_streams", 0) >= KERNELS[kernel]["fills"]
 
 
 def line_time(p, kernel):
@@ -118,15 +135,26 @@ def line_time(p, kernel):
     cycles = sum(k[c] * p["harts.cycles." + c] for c in ("load", "store", "fp", "alu", "branch"))
     miss = ns(p["harts.dcache.miss_latency"])
     fill = miss + ns(p["bus.dram.latency"]) + ns(p["dram.read_latency"]) + transfer + row_conflict(p, line)
+    # With stream buffers a line arrives before the hart needs it: a fill costs the miss penalty, except
+    # the first line of each 4 KiB page, where a stream stops and starts again with a miss of its own.
+    demand = line / 4096 if prefetching(p, kernel) else 1.0
     hits = k["load"] + k["store"] - k["fills"]
-    t = cycles * clock + hits * ns(p["harts.dcache.hit_latency"]) + k["fills"] * fill + miss + transfer
+    t = (cycles * clock + hits * ns(p["harts.dcache.hit_latency"]) + k["fills"] * (demand * fill + (1 - demand) * miss)
+         + miss + demand * transfer)
     return t, (k["fills"] + 1) * line
 
 
-def stream_closed_form(p, kernel, harts):
-    """DRAM traffic (bytes/ns) of `harts` harts running `kernel`, and STREAM's bandwidth."""
+def hart_available(p, kernel, hidden=False):
+    """The fraction of time a hart is not stopped by refresh: all but each refresh, or (hidden, with
+    stream buffers) all of it."""
+    return 1.0 if hidden and prefetching(p, kernel) else available(p)
+
+
+def stream_closed_form(p, kernel, harts, hidden=False):
+    """DRAM traffic (bytes/ns) of `harts` harts running `kernel`, and STREAM's bandwidth; `hidden`:
+    with the refreshes hidden by stream buffers."""
     t, traffic = line_time(p, kernel)
-    rate = harts * traffic / t * available(p)
+    rate = harts * traffic / t * hart_available(p, kernel, hidden)
     top = peak(p)
     if top is not None:
         rate = min(rate, top)
@@ -186,15 +214,23 @@ def main():
         t, traffic_per_line = line_time(p, kernel)
         traffic = counted * traffic_per_line / (KERNELS[kernel]["counted"] * 8)
         want, want_counted = stream_closed_form(p, kernel, harts)
-        demand = harts * traffic_per_line / t * available(p)
-        print("%-5s %d harts: STREAM %6.2f bytes/ns, DRAM traffic %6.2f (%s of the peak); closed form %6.2f "
+        # Bandwidth-bound, the harts may pass the peak less refresh up to the raw peak: a refresh
+        # delays only the accesses that arrive during it (docs/timing.md, "DRAM presets"); and
+        # stream buffers carry lines fetched before the timed window into it.
+        bound = raw_peak(p) if top is not None and want >= top else 0.0
+        demand = harts * traffic_per_line / t * hart_available(p, kernel)
+        # With stream buffers a hart runs on from its buffers into a refresh, losing part of it:
+        # between the closed form that loses all of it and the one that loses none.
+        hidden, _ = stream_closed_form(p, kernel, harts, hidden=True)
+        closed = "%6.2f" % want + ("" if hidden == want else " to %.2f" % hidden)
+        print("%-5s %d harts: STREAM %6.2f bytes/ns, DRAM traffic %6.2f (%s of the peak); closed form %s "
               "(%s)" % (kernel, harts, counted, traffic, "-" if top is None else "%.1f %%" % (100 * traffic / top),
-                        want, "latency-bound" if top is None or demand < top else "bandwidth-bound"))
+                        closed, "latency-bound" if top is None or demand < top else "bandwidth-bound"))
         if harts == 1:
-            if abs(traffic - want) > MARGIN_LATENCY * want:
-                failures.append("%s on 1 hart: %.3f bytes/ns, closed form %.3f" % (kernel, traffic, want))
-        elif not (1 - MARGIN_QUEUE) * want <= traffic <= (1 + MARGIN_LATENCY) * want:
-            failures.append("%s on %d harts: %.3f bytes/ns, closed form %.3f" % (kernel, harts, traffic, want))
+            if not (1 - MARGIN_LATENCY) * want <= traffic <= (1 + MARGIN_LATENCY) * hidden:
+                failures.append("%s on 1 hart: %.3f bytes/ns, closed form %s" % (kernel, traffic, closed))
+        elif not (1 - MARGIN_QUEUE) * want <= traffic <= (1 + MARGIN_LATENCY) * max(hidden, bound):
+            failures.append("%s on %d harts: %.3f bytes/ns, closed form %s" % (kernel, harts, traffic, closed))
         if top is not None and demand >= OVERSUBSCRIBED * top and traffic < SATURATED * top:
             failures.append("%s on %d harts: %.3f bytes/ns, under %d %% of the peak %.2f though they ask for %.2f" %
                             (kernel, harts, traffic, 100 * SATURATED, top, demand))
