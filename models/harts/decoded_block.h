@@ -70,6 +70,7 @@ struct alignas(kHostLine) DecodedBlock {
   // cache drops it (and not the block: dropping it would decode it again,
   // and decoding looks up the TLB, so results would depend on the cache's size).
   mutable TranslatedBlock code = nullptr;
+  mutable uint32_t interpreted = 0;  // entries interpreted before it was translated (Hart::translated_again)
 
   // Whether its code has bytes in the physical range [lo, hi).
   bool holds_code_in(uint64_t lo, uint64_t hi) const {

@@ -119,6 +119,7 @@ void Hart::trace_slice(const sc_core::sc_time& end, const std::string& how) cons
 void Hart::run() {
   hot_.time.set_quantum(cluster_.quantum());
   parallel_ = cluster_.parallel();
+  translating_ = cluster_.translate_blocks.get();
   while (!hot_.stop) {
     if (parallel_ && !observed()) {
       cluster_.slices().run(*this);
@@ -242,7 +243,6 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
   if (stored.last_page() != stored.first_page()) pages[stored.last_page()].push_back(&stored);
   ++code_epoch_;
   if (hot_.fetch_key) make_live(stored);
-  if (cluster_.translate_blocks.get()) translate(stored);
   block_slots_[(pc >> 1) & (kBlockSlots - 1)] = {pc, &stored, hot_.fetch_key};
   return stored;
 }

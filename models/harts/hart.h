@@ -252,9 +252,16 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void run_observed(const Block& b, uint32_t from);  // hart_exec.cpp: each instruction seen
   // hart_translate.cpp: a block's host code, and the helpers it calls (block_translator.h).
   void translate(const Block& b);
-  // A block whose host code went with a full translation cache: translated again (when on and room is left).
+  // A block is translated at its (kInterpretedRuns + 1)-th entry: code that
+  // runs a few times costs less interpreted than translated (a boot runs much
+  // of its code once). One whose host code went with a full translation
+  // cache is translated again at its next entry. Both when translating is on
+  // and room is left; the simulated results are the same either way.
+  static constexpr uint32_t kInterpretedRuns = 16;
   const Block& translated_again(const Block& b) {
-    if (!b.code && translate_again_ && !code_.full()) translate(b);
+    if (!b.code && (translate_again_ || ++b.interpreted > kInterpretedRuns) && !code_.full() &&
+        translating_)
+      translate(b);
     return b;
   }
   void drop_translations();  // empties the translation cache: every block's code goes, the blocks stay
@@ -478,6 +485,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   bool recheck_fetches_ = false;   // translation changed: expire_live_blocks at the next block boundary
   bool code_full_ = false;         // the translation cache is full: drop_translations at the next block boundary
   bool translate_again_ = false;   // some blocks lost their code to a full translation cache
+  bool translating_ = false;       // harts.translate, taken when the hart runs
 
   bool running_ = false, kernel_ = false, flush_ = false;
   bool refetch_ = false;  // fence.i: drop_changed_blocks at the next block boundary

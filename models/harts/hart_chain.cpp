@@ -205,6 +205,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     hot_.lazy = blk;
     hot_.settled = from;
     try {
+      if (from == 0 && !blk->code) translated_again(*blk);  // entered through a link: counted here
       if (from == 0 && blk->code) {  // translated (hart_translate.cpp): the same steps in host code
         const JitStep r = blk->code(x, &hot_);
         pc = r.value;

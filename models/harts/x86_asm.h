@@ -17,6 +17,9 @@ enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, L = 0xC, GE = 0xD };
 
 class Asm {
  public:
+  // Room for a typical block's code at once: growing from empty reallocated
+  // and copied it about ten times per block.
+  Asm() { b_.reserve(4096); }
   std::vector<uint8_t>& bytes() { return b_; }
   size_t size() const { return b_.size(); }
 

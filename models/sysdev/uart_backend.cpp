@@ -4,7 +4,10 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include <cerrno>
 #include <cstdio>
@@ -26,7 +29,10 @@ UartBackend::UartBackend(const std::string& spec) {
     description_ = "stdin/stdout";
     // A run in the background (`timeout`, `&`) leaves the terminal alone: it
     // must not change its mode (SIGTTOU) nor read it (SIGTTIN would stop it).
-    interactive_ = isatty(in_) && in_foreground(in_) && enter_raw_terminal(in_);
+    stdin_tty_ = isatty(in_);
+    interactive_ = stdin_tty_ && in_foreground(in_) && enter_raw_terminal(in_);
+    struct stat st {};
+    live_ = fstat(in_, &st) != 0 || !S_ISREG(st.st_mode);
   } else if (spec.rfind("tcp:", 0) == 0) {
     char* end = nullptr;
     const unsigned long port = std::strtoul(spec.c_str() + 4, &end, 10);
@@ -45,6 +51,7 @@ UartBackend::UartBackend(const std::string& spec) {
     fcntl(listen_, F_SETFL, O_NONBLOCK);
     mode_ = Mode::Tcp;
     out_ = -1;
+    live_ = true;
     description_ = "tcp port " + std::to_string(ntohs(a.sin_port));
   } else if (spec == "pty") {
     const int fd = posix_openpt(O_RDWR | O_NOCTTY);
@@ -53,6 +60,7 @@ UartBackend::UartBackend(const std::string& spec) {
     fcntl(fd, F_SETFL, O_NONBLOCK);
     mode_ = Mode::Pty;
     in_ = out_ = fd;
+    live_ = true;
     description_ = std::string("pseudo-terminal ") + ptsname(fd);
   } else {
     throw std::runtime_error("--uart " + spec + ": expected stdio, tcp:PORT or pty");
@@ -119,13 +127,23 @@ void UartBackend::put(uint8_t c) {
   }
 }
 
+bool UartBackend::input_ready() {
+  int64_t now = 0;
+  if (live_) {
+    now = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    if (now < idle_until_ns_) return false;
+  }
+  if (mode_ == Mode::Tcp) accept_client();
+  pollfd p{in_, POLLIN, 0};
+  const bool ready = in_ >= 0 && !(mode_ == Mode::Stdio && stdin_tty_ && !in_foreground(in_)) &&  // the terminal's input is the foreground job's
+                     poll(&p, 1, 0) > 0;
+  if (!ready && live_) idle_until_ns_ = now + kLiveInputPollNs;
+  return ready;
+}
+
 int UartBackend::get(uint8_t* buf, unsigned max) {
   if (mode_ == Mode::None || eof_) return -1;
-  if (mode_ == Mode::Tcp) accept_client();
-  if (in_ < 0) return 0;
-  if (mode_ == Mode::Stdio && isatty(in_) && !in_foreground(in_)) return 0;  // the terminal's input is the foreground job's
-  pollfd p{in_, POLLIN, 0};
-  if (poll(&p, 1, 0) <= 0) return 0;
+  if (!input_ready()) return 0;
   const ssize_t n = read(in_, buf, max);
   if (n > 0) return interactive_ ? filter_escapes(buf, static_cast<int>(n)) : static_cast<int>(n);
   if (mode_ == Mode::Pty || (n < 0 && (errno == EAGAIN || errno == EINTR))) return 0;  // a pty without a peer: EIO
