@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "harts/block_translator.h"
-#include "harts/rv_semantics.h"
+#include "rv_semantics.h"
 
 namespace {
 
