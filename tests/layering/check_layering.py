@@ -28,6 +28,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SOURCES = (".h", ".cpp")
 # The folders whose CMakeLists.txt declares a unit; models/* are found by glob.
 UNIT_DIRS = ("rtl", "platform/base", "platform/report", "platform", "platform/workloads", "app", "app/bridge", "platform/host_software")
+
+
 def public_root(d):
     """The folder a unit in `d` publishes: its include/ folder, or without one all of `d`."""
     return d / "include" if (d / "include").is_dir() else d
