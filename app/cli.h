@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "session.h"
+#include "platform/session.h"
 
 namespace avp {
 

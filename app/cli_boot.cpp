@@ -4,13 +4,13 @@
 #include <memory>
 #include <iostream>
 
-#include "boot.h"
+#include "platform/boot.h"
 #include "cli.h"
 #include "cli_gdb.h"
-#include "boot_machine.h"
-#include "device_tree.h"
-#include "host_system.h"
-#include "platform.h"
+#include "platform/boot_machine.h"
+#include "platform/device_tree.h"
+#include "platform/host_system.h"
+#include "platform/platform.h"
 
 namespace avp {
 

@@ -17,7 +17,7 @@
 #include "cmp/packet_decoder.h"
 #include "cli_gdb.h"
 #include "base/elf_loader.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace avp {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "base/stats.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace avp {
 

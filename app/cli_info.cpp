@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "cli.h"
-#include "info.h"
-#include "platform.h"
+#include "platform/info.h"
+#include "platform/platform.h"
 
 namespace avp {
 

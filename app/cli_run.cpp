@@ -3,10 +3,10 @@
 #include <iostream>
 
 #include "cli.h"
-#include "bare_metal.h"
+#include "platform/bare_metal.h"
 #include "cli_gdb.h"
-#include "platform.h"
-#include "workload.h"
+#include "platform/platform.h"
+#include "platform/workload.h"
 #include "workloads.h"
 
 namespace avp {

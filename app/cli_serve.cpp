@@ -15,7 +15,7 @@
 #include "accelvp_bridge_proto.h"
 #include "cli.h"
 #include "host_bridge.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace avp {
 namespace {

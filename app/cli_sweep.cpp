@@ -21,12 +21,12 @@
 #include "base/duration_text.h"
 #include "base/params.h"
 #include "cli.h"
-#include "platform.h"
+#include "platform/platform.h"
 #include "rtl_coverage.h"
-#include "run_signals.h"
+#include "platform/run_signals.h"
 #include "sweep_slurm.h"
 #include "sweep_table.h"
-#include "workload.h"
+#include "platform/workload.h"
 #include "workloads.h"
 
 namespace avp {

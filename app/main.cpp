@@ -9,11 +9,11 @@
 #include "base/log.h"
 #include "base/params.h"
 #include "cli.h"
-#include "config_files.h"
-#include "info.h"
-#include "platform.h"
-#include "session.h"
-#include "workload.h"
+#include "platform/config_files.h"
+#include "platform/info.h"
+#include "platform/platform.h"
+#include "platform/session.h"
+#include "platform/workload.h"
 #include "workloads.h"
 
 namespace avp {

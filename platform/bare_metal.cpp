@@ -1,4 +1,4 @@
-#include "bare_metal.h"
+#include "platform/bare_metal.h"
 
 #include <iostream>
 #include <map>
@@ -8,7 +8,7 @@
 
 #include "debug/gdb_server.h"
 #include "base/elf_loader.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace avp {
 namespace {

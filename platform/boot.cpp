@@ -1,4 +1,4 @@
-#include "boot.h"
+#include "platform/boot.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,16 +7,16 @@
 #include <map>
 #include <vector>
 
-#include "boot_machine.h"
+#include "platform/boot_machine.h"
 #include "debug/gdb_server.h"
-#include "device_tree.h"
+#include "platform/device_tree.h"
 #include "harts/hart_cluster.h"
 #include "sysdev/htif.h"
 #include "sysdev/poweroff_device.h"
 #include "sysdev/uart16550.h"
 #include "base/elf_loader.h"
 #include "base/input_file.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace avp {
 

@@ -1,4 +1,4 @@
-#include "config_files.h"
+#include "platform/config_files.h"
 
 #include <climits>
 #include <filesystem>

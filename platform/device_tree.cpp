@@ -1,13 +1,13 @@
-#include "device_tree.h"
+#include "platform/device_tree.h"
 
 #include <libfdt.h>
 
 #include <stdexcept>
 
-#include "boot_machine.h"
+#include "platform/boot_machine.h"
 #include "harts/hart_state.h"
 #include "interconnect/router.h"
-#include "platform.h"
+#include "platform/platform.h"
 #include "sysdev/host_system_map.h"
 #include "sysdev/sysdev_regs.h"
 

@@ -1,4 +1,4 @@
-#include "host_system.h"
+#include "platform/host_system.h"
 
 #include "harts/perf_regs.h"
 #include "sysdev/host_system_map.h"

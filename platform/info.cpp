@@ -1,14 +1,14 @@
-#include "info.h"
+#include "platform/info.h"
 
 #include <algorithm>
 #include <iomanip>
 #include <vector>
 
 #include "base/params.h"
-#include "device_tree.h"
-#include "platform.h"
-#include "session.h"
-#include "workload.h"
+#include "platform/device_tree.h"
+#include "platform/platform.h"
+#include "platform/session.h"
+#include "platform/workload.h"
 
 namespace avp {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "base/params.h"
-#include "session.h"
+#include "platform/session.h"
 
 namespace avp {
 

@@ -1,4 +1,4 @@
-#include "platform.h"
+#include "platform/platform.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "base/payload.h"
-#include "boot_machine.h"
+#include "platform/boot_machine.h"
 #include "base/unit.h"
 #include "console/console_regs.h"
 #include "sysdev/sysdev_regs.h"

@@ -16,11 +16,11 @@
 #include "base/status_line.h"
 #include "harts/rv_disasm.h"
 #include "output_paths.h"
-#include "platform.h"
+#include "platform/platform.h"
 #include "rtl_coverage.h"
-#include "run_report.h"
-#include "run_signals.h"
-#include "stats_text.h"
+#include "report/run_report.h"
+#include "platform/run_signals.h"
+#include "report/stats_text.h"
 
 namespace avp {
 namespace {

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/trace.h"
-#include "session.h"
+#include "platform/session.h"
 
 namespace avp {
 

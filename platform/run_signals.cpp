@@ -1,4 +1,4 @@
-#include "run_signals.h"
+#include "platform/run_signals.h"
 
 #include <unistd.h>
 

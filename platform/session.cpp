@@ -1,4 +1,4 @@
-#include "session.h"
+#include "platform/session.h"
 
 #include <unistd.h>
 
@@ -25,9 +25,9 @@
 #include "base/utf8.h"
 #include "harts/insn_tracer.h"
 #include "output_paths.h"
-#include "platform.h"
+#include "platform/platform.h"
 #include "run_outputs.h"
-#include "run_signals.h"
+#include "platform/run_signals.h"
 #include "version.h"
 
 namespace avp {

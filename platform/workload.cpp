@@ -1,4 +1,4 @@
-#include "workload.h"
+#include "platform/workload.h"
 
 #include <cerrno>
 #include <cstdlib>

@@ -23,8 +23,8 @@
 #include "acceldev_driver.h"
 #include "base/log.h"
 #include "pcie/bar0_regs.h"
-#include "platform.h"
-#include "run_signals.h"
+#include "platform/platform.h"
+#include "platform/run_signals.h"
 
 namespace avp {
 namespace {

@@ -8,7 +8,7 @@
 #include "acceldev_driver.h"
 #include "host_bridge.h"
 #include "pcie/bar0_regs.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace avp {
 

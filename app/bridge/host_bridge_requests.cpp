@@ -12,7 +12,7 @@
 #include "host_bridge.h"
 #include "pcie/bar0_regs.h"
 #include "pcie/config_space.h"
-#include "platform.h"
+#include "platform/platform.h"
 #include "base/local_time.h"
 
 namespace avp {

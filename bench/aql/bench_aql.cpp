@@ -7,7 +7,7 @@
 
 #include "accel_device.h"
 #include "aql_empty_kernel.h"
-#include "bench_runner.h"
+#include "platform/bench_runner.h"
 #include "hsa_runtime.h"
 
 using namespace avp;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "acceldev_driver.h"
-#include "bench_runner.h"
+#include "platform/bench_runner.h"
 #include "pcie/bar0_regs.h"
 
 using namespace avp;

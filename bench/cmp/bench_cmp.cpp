@@ -12,7 +12,7 @@
 #include "kernel_loader.h"
 #include "base/log.h"
 #include "bench_results.h"
-#include "bench_runner.h"
+#include "platform/bench_runner.h"
 
 using namespace avp;
 using Clock = std::chrono::steady_clock;

@@ -16,7 +16,7 @@
 #include <systemc>  // declares sc_main (C linkage)
 
 #include "bench_results.h"
-#include "harts/fp_ops.h"
+#include "fp_ops.h"
 
 namespace {
 

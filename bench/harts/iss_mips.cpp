@@ -15,7 +15,7 @@
 #include "bench_results.h"
 #include "base/text_trace.h"
 #include "harts/insn_tracer.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 

@@ -9,7 +9,7 @@
 #include "acceldev_driver.h"
 #include "pcie/bar0_regs.h"
 #include "bench_results.h"
-#include "bench_runner.h"
+#include "platform/bench_runner.h"
 
 using namespace avp;
 using Clock = std::chrono::steady_clock;

@@ -1,4 +1,4 @@
-#include "gdb_connection.h"
+#include "debug/gdb_connection.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

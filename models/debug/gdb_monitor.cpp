@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "gdb_server.h"
+#include "debug/gdb_server.h"
 #include "harts/rv_disasm.h"
 
 namespace avp {

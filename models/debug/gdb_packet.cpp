@@ -1,4 +1,4 @@
-#include "gdb_packet.h"
+#include "debug/gdb_packet.h"
 
 namespace avp::gdb {
 

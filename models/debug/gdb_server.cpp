@@ -1,4 +1,4 @@
-#include "gdb_server.h"
+#include "debug/gdb_server.h"
 
 #include <algorithm>
 #include <cstdio>

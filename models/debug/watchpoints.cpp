@@ -1,4 +1,4 @@
-#include "watchpoints.h"
+#include "debug/watchpoints.h"
 
 #include <algorithm>
 #include <cstdio>

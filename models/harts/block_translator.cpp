@@ -5,11 +5,11 @@
 #include <iterator>
 #include <vector>
 
-#include "harts/inline_accesses.h"
-#include "harts/rv_semantics.h"
-#include "harts/translated_chain.h"
-#include "harts/translated_divide.h"
-#include "harts/x86_asm.h"
+#include "inline_accesses.h"
+#include "rv_semantics.h"
+#include "translated_chain.h"
+#include "translated_divide.h"
+#include "x86_asm.h"
 
 namespace avp {
 

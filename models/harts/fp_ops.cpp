@@ -1,4 +1,4 @@
-#include "harts/fp_ops.h"
+#include "fp_ops.h"
 
 #include <xmmintrin.h>
 #include <cmath>

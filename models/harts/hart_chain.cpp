@@ -6,9 +6,9 @@
 #include <algorithm>
 
 #include "harts/hart.h"
-#include "harts/hart_data_path.h"
+#include "hart_data_path.h"
 #include "harts/hart_cluster.h"
-#include "harts/rv_semantics.h"
+#include "rv_semantics.h"
 
 namespace avp {
 

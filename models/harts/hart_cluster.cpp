@@ -9,7 +9,7 @@
 #include "base/trace.h"
 #include "base/unit.h"
 #include "harts/trap_report.h"
-#include "harts/xintf_payload.h"
+#include "xintf_payload.h"
 
 namespace avp {
 

@@ -3,9 +3,9 @@
 // out-of-line code (atomics, floating point, extension and system
 // instructions). hart_chain.cpp has the threaded loop for everything else.
 #include "harts/hart.h"
-#include "harts/hart_data_path.h"
+#include "hart_data_path.h"
 #include "harts/hart_cluster.h"
-#include "harts/rv_semantics.h"
+#include "rv_semantics.h"
 
 namespace avp {
 

@@ -1,7 +1,7 @@
 // F and D instructions: NaN-boxing, rounding-mode selection, mstatus.FS.
-#include "harts/fp_ops.h"
+#include "fp_ops.h"
 #include "harts/hart.h"
-#include "harts/hart_data_path.h"
+#include "hart_data_path.h"
 
 namespace avp {
 

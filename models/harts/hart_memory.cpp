@@ -7,7 +7,7 @@
 #include "base/payload.h"
 #include "base/unit.h"
 #include "harts/hart.h"
-#include "harts/hart_data_path.h"
+#include "hart_data_path.h"
 #include "harts/hart_cluster.h"
 
 namespace avp {

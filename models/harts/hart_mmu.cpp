@@ -14,7 +14,7 @@
 #include <algorithm>
 
 #include "harts/hart.h"
-#include "harts/hart_data_path.h"
+#include "hart_data_path.h"
 #include "harts/hart_cluster.h"
 
 namespace avp {

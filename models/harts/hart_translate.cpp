@@ -9,9 +9,9 @@
 #include <type_traits>
 
 #include "harts/hart.h"
-#include "harts/hart_data_path.h"
+#include "hart_data_path.h"
 #include "harts/hart_cluster.h"
-#include "harts/perf_map.h"
+#include "perf_map.h"
 
 namespace avp {
 

@@ -5,7 +5,7 @@
 #include "base/unit.h"
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
-#include "harts/xintf_payload.h"
+#include "xintf_payload.h"
 
 namespace avp {
 

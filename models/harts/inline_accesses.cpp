@@ -1,6 +1,6 @@
-#include "harts/inline_accesses.h"
+#include "inline_accesses.h"
 
-#include "harts/translated_chain.h"
+#include "translated_chain.h"
 
 namespace avp {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harts/block_translator.h"
-#include "harts/x86_asm.h"
+#include "x86_asm.h"
 
 namespace avp {
 

@@ -1,4 +1,4 @@
-#include "harts/perf_map.h"
+#include "perf_map.h"
 
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 // RV64IMAFDC decoder. Compressed instructions are expanded to 32-bit
 // encodings so there is one decoder and one executor.
-#include "perf_events.h"
-#include "rv_insn.h"
+#include "harts/perf_events.h"
+#include "harts/rv_insn.h"
 
 namespace avp::rv {
 namespace {

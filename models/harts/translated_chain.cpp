@@ -1,6 +1,6 @@
-#include "harts/translated_chain.h"
+#include "translated_chain.h"
 
-#include "harts/inline_accesses.h"
+#include "inline_accesses.h"
 
 namespace avp {
 

@@ -1,4 +1,4 @@
-#include "harts/translated_divide.h"
+#include "translated_divide.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 // RISC-V's integer division in translated code (block_translator.cpp): x86's
 // div and idiv, with RISC-V's results where they fault.
 #pragma once
-#include "harts/x86_asm.h"
+#include "x86_asm.h"
 
 namespace avp {
 

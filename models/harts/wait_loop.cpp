@@ -1,7 +1,7 @@
 #include "harts/wait_loop.h"
 
 #include "harts/hart_state.h"
-#include "harts/rv_semantics.h"
+#include "rv_semantics.h"
 
 namespace avp {
 

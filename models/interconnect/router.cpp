@@ -1,4 +1,4 @@
-#include "router.h"
+#include "interconnect/router.h"
 
 #include <algorithm>
 #include <iomanip>

@@ -1,4 +1,4 @@
-#include "core_local_view.h"
+#include "memory/core_local_view.h"
 
 #include "base/cache_traffic.h"
 #include "base/unit.h"

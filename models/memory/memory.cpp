@@ -1,4 +1,4 @@
-#include "memory.h"
+#include "memory/memory.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-#include "run_report.h"
+#include "report/run_report.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "stats_text.h"
+#include "report/stats_text.h"
 
 #include <cstdio>
 #include <fstream>

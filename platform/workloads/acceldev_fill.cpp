@@ -6,8 +6,8 @@
 
 #include "acceldev_driver.h"
 #include "pcie/bar0_regs.h"
-#include "platform.h"
-#include "workload.h"
+#include "platform/platform.h"
+#include "platform/workload.h"
 
 namespace avp {
 

@@ -16,8 +16,8 @@
 #include "aql_setup.h"
 #include "hsa_runtime.h"
 #include "kernel_loader.h"
-#include "platform.h"
-#include "workload.h"
+#include "platform/platform.h"
+#include "platform/workload.h"
 
 namespace avp {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "base/elf_loader.h"
 #include "base/local_time.h"
-#include "platform.h"
-#include "workload.h"
+#include "platform/platform.h"
+#include "platform/workload.h"
 
 namespace avp {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "base/local_time.h"
-#include "platform.h"
-#include "workload.h"
+#include "platform/platform.h"
+#include "platform/workload.h"
 #include "workloads.h"
 
 namespace avp {

@@ -16,8 +16,8 @@
 #include "accel_device.h"
 #include "dma/dma_regs.h"
 #include "kernel_loader.h"
-#include "platform.h"
-#include "workload.h"
+#include "platform/platform.h"
+#include "platform/workload.h"
 
 namespace avp {
 

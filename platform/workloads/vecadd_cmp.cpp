@@ -9,8 +9,8 @@
 
 #include "accel_device.h"
 #include "kernel_loader.h"
-#include "platform.h"
-#include "workload.h"
+#include "platform/platform.h"
+#include "platform/workload.h"
 
 namespace avp {
 

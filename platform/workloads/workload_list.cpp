@@ -1,6 +1,6 @@
 // Every workload the platform ships, registered.
 #include "workloads.h"
-#include "workload.h"
+#include "platform/workload.h"
 
 namespace avp {
 

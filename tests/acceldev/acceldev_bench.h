@@ -8,7 +8,7 @@
 
 #include "acceldev_driver.h"
 #include "pcie/bar0_regs.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 struct Bench {
   avp::Platform p;

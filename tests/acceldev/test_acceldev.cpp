@@ -9,7 +9,7 @@
 #include "acceldev_bench.h"
 #include "acceldev_driver.h"
 #include "pcie/bar0_regs.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 using Kind = AcceldevContext::Kind;

@@ -12,9 +12,9 @@
 #include "cmdbuf.h"
 #include "kernel_loader.h"
 #include "pcie/bar0_regs.h"
-#include "platform.h"
+#include "platform/platform.h"
 #include "workloads.h"
-#include "workload.h"
+#include "platform/workload.h"
 
 using namespace avp;
 using Kind = AcceldevContext::Kind;

@@ -12,7 +12,7 @@
 #include "acceldev_driver.h"
 #include "base/stats.h"
 #include "pcie/bar0_regs.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 using Kind = AcceldevContext::Kind;

@@ -16,7 +16,7 @@
 #include "cmdbuf.h"
 #include "kernel_loader.h"
 #include "pcie/bar0_regs.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 using Kind = AcceldevContext::Kind;

@@ -6,7 +6,7 @@
 
 #include "accel_device.h"
 #include "hsa_runtime.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace avp::aql {
 

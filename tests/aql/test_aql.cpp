@@ -10,7 +10,7 @@
 #include "aql_bench.h"
 #include "aql_setup.h"
 #include "hsa_runtime.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 using namespace avp::aql;

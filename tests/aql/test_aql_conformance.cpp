@@ -13,7 +13,7 @@
 #include "aql_empty_kernel.h"
 #include "hsa_runtime.h"
 #include "pcie/bar0_regs.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 using namespace avp::aql;

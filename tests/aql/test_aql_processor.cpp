@@ -9,7 +9,7 @@
 #include "aql_empty_kernel.h"
 #include "hsa_runtime.h"
 #include "ideal_memory.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 using namespace avp::aql;

@@ -10,7 +10,7 @@
 #include "aql_bench.h"
 #include "aql_setup.h"
 #include "workloads.h"
-#include "workload.h"
+#include "platform/workload.h"
 
 using namespace avp;
 using namespace avp::aql;

@@ -6,7 +6,7 @@
 #include <systemc>
 
 #include "cmdbuf.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace avp::test {
 

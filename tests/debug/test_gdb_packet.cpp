@@ -1,4 +1,4 @@
-// The GDB protocol without a socket (models/debug/gdb_packet.h): framing,
+// The GDB protocol without a socket (models/debug/include/debug/gdb_packet.h): framing,
 // checksums, the packet-size bound, strict numbers.
 #include "debug/gdb_packet.h"
 

@@ -10,9 +10,9 @@
 
 #include <functional>
 
-#include "host_system.h"
+#include "platform/host_system.h"
 #include "pcie/config_space.h"
-#include "platform.h"
+#include "platform/platform.h"
 #include "rv_asm.h"
 #include "sysdev/host_system_map.h"
 

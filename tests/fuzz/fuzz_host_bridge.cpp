@@ -36,7 +36,7 @@
 #include "accelvp_bridge_proto.h"
 #include "base/params.h"
 #include "host_bridge.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 namespace {
 

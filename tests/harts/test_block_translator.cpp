@@ -1,4 +1,4 @@
-// The block translator (models/harts/block_translator.h) against a reference
+// The block translator (models/harts/include/harts/block_translator.h) against a reference
 // that follows rv_semantics.h, the definitions the interpreter loops use: random
 // blocks of integer operations, loads, stores, out-of-line instructions and a
 // final branch or jump, on random register values, with registers the code
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "harts/block_translator.h"
-#include "harts/rv_semantics.h"
+#include "rv_semantics.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The L1 timing model (models/harts/cache_model.h) against a plain LRU cache
+// The L1 timing model (models/harts/include/harts/cache_model.h) against a plain LRU cache
 // written from its description: every access of long random sequences with
 // the locality of real code (repeated lines, two-line loops, strides,
 // conflicts) must give the same hit or miss, time and written-back line, and

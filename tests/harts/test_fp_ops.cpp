@@ -10,7 +10,7 @@
 #include <limits>
 #include <random>
 
-#include "harts/fp_ops.h"
+#include "fp_ops.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "base/elf_loader.h"
 #include "dma/dma_regs.h"
 #include "harts/trap_report.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 

@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "harts/x86_asm.h"
+#include "x86_asm.h"
 
 namespace {
 

@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """The build's layering, checked: a unit (a library or executable of
 models/, rtl/, platform/ or app/) includes only its own headers, the
-shared layouts of platform/interfaces and the headers of the units it
-declares as link dependencies in its CMakeLists.txt (directly or through
+shared layouts of platform/interfaces and the public headers of the units
+it declares as link dependencies in its CMakeLists.txt (directly or through
 them), so that no header reaches a unit the build does not know it depends
 on, and no arrow runs back up (a model into the platform, the platform into
 its workloads or the command).
 
+A unit with an include/ folder publishes only that folder (its public
+headers, "<unit>/<name>.h"); the rest of its folder is private to it (its
+private headers, "<name>.h"). An include of another unit's private header,
+and a public header that includes its own unit's private one, are
+violations too.
+
 usage: check_layering.py ROOT       check the tree; list every violation
-       check_layering.py --negative build a small tree with one undeclared
-                                    include and fail unless it is the one reported
+       check_layering.py --negative build a small tree with one violation of
+                                    each kind and fail unless exactly those are reported
 """
 import pathlib
 import re
@@ -22,12 +28,40 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SOURCES = (".h", ".cpp")
 # The folders whose CMakeLists.txt declares a unit; models/* are found by glob.
 UNIT_DIRS = ("rtl", "platform/base", "platform/report", "platform", "platform/workloads", "app", "app/bridge", "platform/host_software")
+
+
+def public_root(d):
+    """The folder a unit in `d` publishes: its include/ folder, or without one all of `d`."""
+    return d / "include" if (d / "include").is_dir() else d
+
+
+def private_root(d):
+    """The folder only the unit in `d` sees (None: it has no private headers)."""
+    return d if (d / "include").is_dir() else None
+
+
 # Where a unit's include names are looked up besides the including file's folder:
 # (folder, owner: None for the shared layouts, every unit's to use).
 def include_roots(root, dirs):
-    roots = [(root / "platform/interfaces/include", None), (root / "platform/base/include", "avp_base"),
-             (root / "models", None), (root / "sw/host/include", "avp_host")]
-    return roots + [(d, lib) for lib, d in dirs.items()]
+    roots = [(root / "platform/interfaces/include", None), (root / "sw/host/include", "avp_host")]
+    return roots + [(public_root(d), lib) for lib, d in dirs.items()]
+
+
+def private_header(folder, name):
+    """The private header of the unit in `folder` that `name` names, spelled as
+    the unit's own sources do ("<name>.h") or by the unit's folder ("<unit>/<name>.h")."""
+    for path in (folder / name, folder.parent / name):
+        if path.is_file() and path.parent == folder:
+            return path
+    return None
+
+
+def sources(d):
+    """A unit's sources: the files of its folder and of its include/ folder."""
+    files = [p for p in d.iterdir() if p.suffix in SOURCES]
+    if private_root(d):
+        files += [p for p in (d / "include").rglob("*") if p.suffix in SOURCES]
+    return sorted(files)
 
 
 def units(root):
@@ -58,16 +92,6 @@ def closure(lib, deps):
     return seen
 
 
-def owner_of(path, dirs):
-    """The unit whose folder is the deepest one holding `path` (None: none)."""
-    best = None
-    for lib, d in dirs.items():
-        d = d.resolve()
-        if d in path.parents and (best is None or len(d.parts) > len(dirs[best].resolve().parts)):
-            best = lib
-    return best
-
-
 def owners(root, dirs, including_dir, name):
     """Every unit a header `name` included from `including_dir` can be (None: a
     shared layout, the unit's own folder or a header of no unit)."""
@@ -75,9 +99,8 @@ def owners(root, dirs, including_dir, name):
     if (including_dir / name).exists():
         return [None]
     for folder, lib in include_roots(root, dirs):
-        path = folder / name
-        if path.exists():
-            found.append(owner_of(path.resolve(), dirs) if lib is None and folder.name == "models" else lib)
+        if (folder / name).exists():
+            found.append(lib)
     return found
 
 
@@ -86,12 +109,23 @@ def violations(root):
     found = []
     for lib, d in sorted(dirs.items()):
         allowed = closure(lib, deps) | {lib}
-        for src in sorted(p for p in d.iterdir() if p.suffix in SOURCES):
+        for src in sources(d):
+            public = private_root(d) is not None and public_root(d) in src.parents
             for name in INCLUDE.findall(src.read_text(errors="replace")):
                 candidates = owners(root, dirs, src.parent, name)
-                if candidates and not any(o is None or o in allowed for o in candidates):
-                    found.append(f'{src.relative_to(root)}: includes "{name}" of {candidates[0]}, '
-                                 f"which {lib} does not declare as a dependency")
+                if candidates:
+                    if not any(o is None or o in allowed for o in candidates):
+                        found.append(f'{src.relative_to(root)}: includes "{name}" of {candidates[0]}, '
+                                     f"which {lib} does not declare as a dependency")
+                    continue
+                for other, other_dir in sorted(dirs.items()):
+                    folder = private_root(other_dir)
+                    path = folder and private_header(folder, name)
+                    if path and other != lib:
+                        found.append(f'{src.relative_to(root)}: includes "{name}", a private header of {other} '
+                                     f"({path.relative_to(root)}, not under its include/)")
+                    elif path and public:
+                        found.append(f'{src.relative_to(root)}: a public header of {lib} includes its private "{name}"')
     return found
 
 
@@ -99,22 +133,29 @@ def negative():
     with tempfile.TemporaryDirectory() as tmp:
         root = pathlib.Path(tmp)
         for unit, links, source in [
-            ("low", "avp_base", '#include "low/low.h"\n'),
-            ("mid", "avp_base avp_low", '#include "low/low.h"\n#include "mid.h"\n'),
+            ("low", "avp_base", '#include "low/low.h"\n#include "low_detail.h"\n'),  # its own private header
+            ("mid", "avp_base avp_low", '#include "low/low.h"\n#include "mid/mid.h"\n'),
             ("top", "avp_mid", '#include "low/low.h"\n#include "mid/mid.h"\n'),  # low through mid: declared
-            ("side", "avp_base", '#include "mid/mid.h"\n'),  # the one violation
+            ("side", "avp_base", '#include "mid/mid.h"\n'),  # undeclared
+            ("peek", "avp_low", '#include "low/low_detail.h"\n'),  # declared, but private
         ]:
-            (root / "models" / unit).mkdir(parents=True)
-            (root / "models" / unit / "CMakeLists.txt").write_text(
+            folder = root / "models" / unit
+            (folder / "include" / unit).mkdir(parents=True)
+            (folder / "CMakeLists.txt").write_text(
                 f"add_library(avp_{unit} STATIC {unit}.cpp)\ntarget_link_libraries(avp_{unit} PUBLIC {links})\n")
-            (root / "models" / unit / f"{unit}.h").write_text("#pragma once\n")
-            (root / "models" / unit / f"{unit}.cpp").write_text(source)
+            (folder / "include" / unit / f"{unit}.h").write_text("#pragma once\n")
+            (folder / f"{unit}_detail.h").write_text("#pragma once\n")
+            (folder / f"{unit}.cpp").write_text(source)
+        (root / "models/low/include/low/leaky.h").write_text('#pragma once\n#include "low_detail.h"\n')  # public on private
         found = violations(root)
-        expected = ['models/side/side.cpp: includes "mid/mid.h" of avp_mid, which avp_side does not declare as a dependency']
+        expected = ['models/low/include/low/leaky.h: a public header of avp_low includes its private "low_detail.h"',
+                    'models/peek/peek.cpp: includes "low/low_detail.h", a private header of avp_low '
+                    '(models/low/low_detail.h, not under its include/)',
+                    'models/side/side.cpp: includes "mid/mid.h" of avp_mid, which avp_side does not declare as a dependency']
         if found != expected:
             print("negative control: expected exactly", expected, "got", found)
             return 1
-        print("negative control: the undeclared include is reported, the declared ones are not")
+        print("negative control: the undeclared include and the private ones are reported, the declared ones are not")
         return 0
 
 
@@ -126,7 +167,7 @@ def main():
     for v in found:
         print(v)
     dirs, _ = units(root)
-    print(f"{len(dirs)} units checked, {len(found)} undeclared includes")
+    print(f"{len(dirs)} units checked, {len(found)} violations")
     return 1 if found else 0
 
 

@@ -3,7 +3,7 @@
 
 #include "base/cache_traffic.h"
 #include "base/unit.h"
-#include "platform.h"
+#include "platform/platform.h"
 #include "traffic_probe.h"
 
 using namespace avp;

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "base/page_writes.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 

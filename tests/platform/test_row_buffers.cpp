@@ -11,7 +11,7 @@
 
 #include "base/unit.h"
 #include "memory/row_buffers.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 using sc_core::SC_NS;

@@ -12,7 +12,7 @@
 #include "base/payload.h"
 #include "base/stats.h"
 #include "harts/perf_regs.h"
-#include "platform.h"
+#include "platform/platform.h"
 
 using namespace avp;
 

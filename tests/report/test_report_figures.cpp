@@ -13,8 +13,8 @@
 #include "dma/dma_regs.h"
 #include "pcie/bar0_regs.h"
 #include "ideal_memory.h"
-#include "platform.h"
-#include "run_report.h"
+#include "platform/platform.h"
+#include "report/run_report.h"
 
 using namespace avp;
 using sc_core::sc_time;

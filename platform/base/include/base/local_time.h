@@ -85,7 +85,7 @@ class LocalTime {
     ps_ -= run_from_ps_ - now;
     rebase();  // SystemC time is at the run-on point now: the quantum counts from here
   }
-  // The parallel quantum schedule (models/harts/hart_slices.h), which may run
+  // The parallel quantum schedule (models/harts/include/harts/hart_slices.h), which may run
   // a quantum while SystemC time is still `behind` ps before its start: the
   // offset is `into` ps past that start, and the quantum ends one quantum
   // after it.
