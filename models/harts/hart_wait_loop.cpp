@@ -54,9 +54,14 @@ class Hart::WaitLoopReader final : public WaitLoopView {
   explicit WaitLoopReader(Hart& h) : h_(h) {}
   std::pair<const Insn*, size_t> block_at(uint64_t pc) const override {
     const auto& blocks = h_.blocks_[h_.hot_.fetch_key];
-    const auto it = blocks.find(pc);
-    if (it == blocks.end()) return {nullptr, 0};
-    return {it->second.insns.data(), it->second.insns.size()};
+    if (const auto it = blocks.find(pc); it != blocks.end()) return {it->second.insns.data(), it->second.insns.size()};
+    // The rest of the block the hart is in (after a device load, which does not end its block).
+    if (const Block* b = h_.hot_.lazy; b && pc - b->pc < b->bytes) {
+      size_t i = 0;
+      for (uint64_t at = b->pc; at != pc && i < b->insns.size(); ++i) at += b->insns[i].len;
+      if (i < b->insns.size()) return {b->insns.data() + i, b->insns.size() - i};
+    }
+    return {nullptr, 0};
   }
   bool read(uint64_t va, void* to, unsigned n) const override {
     const DmiRegion* r = region(va, n, false);
