@@ -534,7 +534,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t code_addr_ = 0;
   unsigned code_len_ = 0;
   sc_core::sc_event slice_done_;
-  // The time read last seen, the counters there, what the last iteration
+  // The time read, WFI or device load last seen, the counters there, what the last iteration
   // added and for how many iterations in a row the same; after an iteration
   // that did not qualify, reads to let pass before the next evaluation.
   // The last iteration that qualified is kept with its start, the registers
@@ -542,6 +542,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // while all are the same, it is the same iteration.
   struct WaitLoopWatch {
     uint64_t pc = 1;
+    bool device = false;  // the read at pc is a device load
     LoopCounters at{}, per_iteration{};
     unsigned same = 0, pass = 0, backoff = 0;
     bool known = false;

@@ -202,6 +202,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   const LoopCounters now = loop_counters();
   if (w.pc != pc) {
     w.pc = pc;
+    w.device = load_bytes(d) != 0;
     w.at = now;
     w.per_iteration = LoopCounters{};
     w.same = 0;
@@ -299,6 +300,10 @@ void Hart::skip_device_poll(uint64_t pa, unsigned len) {
   // From translated code it is the load's access (whose registers in memory
   // may be behind the code's), and no skip is due (device_poll_due).
   if (!in_translated_load_ && hot_.s.x[d->rs1] + d->imm != pa) return;
+  // A loop that also reads the time or spins on a WFI is watched from there
+  // (the device loads are inputs of its iterations), not from both in turn.
+  const WaitLoopWatch& w = wait_loop_;
+  if (w.pc != hot_.s.pc && !w.device && hot_.s.minstret - w.at[kLoopMinstret] < kMaxLoopInsns) return;
   skip_wait_loop(*d, hot_.s.pc);
 }
 

@@ -6,8 +6,9 @@
 //    does not declare a clock: never skipped);
 //  - POLL_UART: hart 1 waits for a UART byte (LSR.DR), which never comes,
 //    until hart 0 sets a flag, then in the same way on IIR (reading it may
-//    clear an interrupt: never skipped); hart 0 waits by counting, which is
-//    never skipped either, so every skip of the run is of the LSR loop.
+//    clear an interrupt: never skipped), then for a byte with a timeout on
+//    the time CSR; hart 0 waits by counting, which is never skipped either,
+//    so every skip of the run is of an LSR loop.
 // Each wait prints what the counters read after it, so the console carries
 // them (wait_loop_equivalence.py compares runs with and without skipping).
 #include <stdint.h>
@@ -83,6 +84,11 @@ int main(int hart) {
     while ((*AVP_UART_REG(2) & 0x0f) == 0x01 && !done) {  // IIR: no interrupt pending
     }
     report(hart, "IIR poll", t0);
+    t0 = rdtime();
+    const uint64_t end = t0 + 30000;
+    while (!(*AVP_UART_REG(AVP_UART_LSR) & AVP_UART_LSR_DR) && rdtime() < end) {
+    }
+    report(hart, "LSR poll with a timeout", t0);
   } else if (hart == 0) {
     count_to(20000);
     go = 1;
