@@ -182,7 +182,8 @@ TEST(Uart, DeclaresTheLineStatusConstantAndReceiveAndInterruptIdentificationNot)
   uint64_t v = 0;
   EXPECT_EQ(b.probe(AVP_UART_LSR, 1, v).answer, StableReadExtension::Constant);
   EXPECT_EQ(v, AVP_UART_LSR_THRE | AVP_UART_LSR_TEMT);
-  EXPECT_EQ(b.probe(AVP_UART_LSR, 4, v).answer, StableReadExtension::Constant);  // as with reg-io-width 4
+  EXPECT_EQ(b.probe(AVP_UART_MCR, 4, v).answer, StableReadExtension::Constant);  // a wider aligned read
+  EXPECT_EQ(b.probe(AVP_UART_LSR, 4, v).answer, StableReadExtension::Unstable);  // misaligned: an error
   EXPECT_EQ(b.probe(AVP_UART_RBR, 1, v).answer, StableReadExtension::Unstable);
   EXPECT_EQ(b.probe(AVP_UART_IIR, 1, v).answer, StableReadExtension::Unstable);
   EXPECT_EQ(b.probe(AVP_UART_LSR + 8, 1, v).answer, StableReadExtension::Unstable);
