@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "base/cache_traffic.h"
+#include "base/stable_read.h"
 #include "base/fetch.h"
 #include "base/unit.h"
 
@@ -140,6 +141,7 @@ unsigned WindowUnit::transport_dbg(tlm::tlm_generic_payload& gp) {
   const unsigned n = init->transport_dbg(gp);
   gp.set_address(addr);
   forget_timing_path(gp);
+  forget_stable_read(gp);
   return n;
 }
 

@@ -222,6 +222,10 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
           --it;  // the last one that ran
           goto aborted;
         }
+        if (std::exchange(threaded_from_load_, false)) {  // the load at it has not started
+          pc = hot_.s.pc;
+          goto threaded;
+        }
         std::rethrow_exception(std::exchange(translated_error_, nullptr));
       }
 #define AVP_DISPATCH()      \
@@ -244,6 +248,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
   const Insn& d = *it;                          \
   [[maybe_unused]] const uint64_t a = x[d.rs1]; \
   [[maybe_unused]] const uint64_t b = x[d.rs2]
+    threaded:
       AVP_DISPATCH();
 // A result in rd, then the next instruction (NEXT: AVP_NEXT, or AVP_NEXT_CHECKED after a load).
 #define AVP_RESULT_THEN(op, e, NEXT) \

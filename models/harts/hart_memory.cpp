@@ -2,6 +2,7 @@
 // (find_dmi, invalidation), TLM transport with the hart's local time, the
 // slow paths of loads and stores, and the debugger's and the fetch's reads.
 // Their timing: hart_memory_timing.cpp.
+#include "base/cache_traffic.h"
 #include "base/fetch.h"
 #include "base/page_writes.h"
 #include "base/payload.h"
@@ -88,6 +89,7 @@ void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned l
   if (in_slice_) throw NeedsKernel{};  // a device access: in the simulation thread, in hart order
   settle();
   hot_.time.catch_up();
+  if (cmd == tlm::TLM_READ_COMMAND && !cache_traffic(gp_)) skip_device_poll(addr, len);
   prepare_payload(gp_, cmd, addr, data, len);
   const sc_core::sc_time before = hot_.time.now();
   hot_.time.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });

@@ -29,10 +29,17 @@ JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn
   h.cur_ = d;
   // The code did the quick checks (InlineLoads): a load here is a miss, or
   // in another region.
+  if (h.device_poll_due(addr, pc)) {
+    h.threaded_from_load_ = true;
+    return {0, kExitTrapped};
+  }
+  h.in_translated_load_ = true;
   try {
     const auto v = static_cast<uint64_t>(static_cast<R>(h.load<T>(addr)));
+    h.in_translated_load_ = false;
     return {v, h.hot_.block_abort || h.hot_.stop ? kExitAborted : kExitDone};
   } catch (...) {
+    h.in_translated_load_ = false;
     return h.failed();
   }
 }

@@ -1,6 +1,7 @@
-// Skipping the iterations of a loop that waits for the time CSR
-// (wait_loop.h; docs/harts.md, "Polling loops"). At a time read the hart is
-// settled: its counters are exact up to the read. When the last two
+// Skipping the iterations of a loop that waits for the time CSR or on a
+// device register (wait_loop.h; docs/harts.md, "Polling loops"). At a time
+// read, a WFI or a device read the hart is settled: its counters are exact up
+// to it. When the last two
 // iterations from this read around to it again added the same to every
 // counter, without a cache miss or a page walk, the caches and the TLB are at
 // a fixed point (the same accesses hit the same lines in the same order), so
@@ -9,9 +10,12 @@
 // the hart skips the iterations that stay on their path and inside its
 // quantum -- where nothing else in the simulation runs, so nothing the loop
 // reads can change -- adding their counts, and takes the registers and
-// memory the last skipped one leaves. The read then runs at the new time.
+// memory the last skipped one leaves; the devices count the reads of theirs
+// it skipped (base/stable_read.h, Repeat). The read then runs at the new time.
 #include <cstring>
 
+#include "base/stable_read.h"
+#include "base/unit.h"
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 #include "harts/wait_loop.h"
@@ -47,12 +51,17 @@ constexpr uint64_t kMinSkip = 4;
 
 class Hart::WaitLoopReader final : public WaitLoopView {
  public:
-  explicit WaitLoopReader(const Hart& h) : h_(h) {}
+  explicit WaitLoopReader(Hart& h) : h_(h) {}
   std::pair<const Insn*, size_t> block_at(uint64_t pc) const override {
     const auto& blocks = h_.blocks_[h_.hot_.fetch_key];
-    const auto it = blocks.find(pc);
-    if (it == blocks.end()) return {nullptr, 0};
-    return {it->second.insns.data(), it->second.insns.size()};
+    if (const auto it = blocks.find(pc); it != blocks.end()) return {it->second.insns.data(), it->second.insns.size()};
+    // The rest of the block the hart is in (after a device load, which does not end its block).
+    if (const Block* b = h_.hot_.lazy; b && pc - b->pc < b->bytes) {
+      size_t i = 0;
+      for (uint64_t at = b->pc; at != pc && i < b->insns.size(); ++i) at += b->insns[i].len;
+      if (i < b->insns.size()) return {b->insns.data() + i, b->insns.size() - i};
+    }
+    return {nullptr, 0};
   }
   bool read(uint64_t va, void* to, unsigned n) const override {
     const DmiRegion* r = region(va, n, false);
@@ -74,15 +83,49 @@ class Hart::WaitLoopReader final : public WaitLoopView {
     const DmiRegion* r = region(s.va, s.size, true);
     std::memcpy(r->ptr + (s.va - r->base), &value, s.size);  // little-endian host
   }
+  DeviceRead device_read(uint64_t va, unsigned n, uint64_t& value) const override {
+    StableReadExtension s;
+    value = ask(va, n, s);
+    return s.answer == StableReadExtension::Clock      ? DeviceRead::Clock
+           : s.answer == StableReadExtension::Constant ? DeviceRead::Constant
+                                                       : DeviceRead::Unstable;
+  }
+  // The device's answer for a read of `n` bytes at `pa` (what it returns now, in `s` the rest).
+  uint64_t ask(uint64_t pa, unsigned n, StableReadExtension& s) const {
+    uint64_t value = 0;
+    if (!transport_dbg(pa, n, &value, s)) s.answer = StableReadExtension::Unstable;
+    return value;
+  }
+  // The device counts `times` more reads of `n` bytes at `pa`, as their b_transport would have.
+  void repeat(uint64_t pa, unsigned n, uint64_t times) const {
+    StableReadExtension s;
+    s.kind = StableReadExtension::Repeat;
+    s.times = times;
+    uint64_t value = 0;
+    transport_dbg(pa, n, &value, s);
+  }
 
  private:
+  bool transport_dbg(uint64_t pa, unsigned n, uint64_t* data, StableReadExtension& s) const {
+    tlm::tlm_generic_payload gp;
+    set_unit(gp, make_unit(UnitKind::Hart, h_.id_), h_.core_);
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(pa);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(data));
+    gp.set_data_length(n);
+    gp.set_streaming_width(n);
+    gp.set_extension(&s);
+    const bool ok = h_.bus->transport_dbg(gp) == n;
+    gp.clear_extension(&s);
+    return ok;
+  }
   // Physical addresses only: loops of translated data accesses are not evaluated (Hart::skip_wait_loop).
   const DmiRegion* region(uint64_t pa, unsigned n, bool write) const {
     for (const DmiRegion& r : h_.dmi_)
       if (pa - r.base < r.size && r.size - (pa - r.base) >= n && (write ? r.wr : r.rd)) return &r;
     return nullptr;
   }
-  const Hart& h_;
+  Hart& h_;
 };
 
 Hart::LoopCounters Hart::loop_counters() const {
@@ -129,6 +172,11 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
       uint64_t v = 0;
       same = reader.read(l.va, &v, l.size) && v == l.value;
     }
+    for (const WaitLoopStore& l : w.iteration.device_loads) {  // the clock was asked at the start
+      if (!same) break;
+      uint64_t v = 0;
+      same = l.offset || (reader.device_read(l.va, l.size, v) == WaitLoopView::DeviceRead::Constant && v == l.value);
+    }
     // The same inputs: the same path while the time stays below exit_from.
     if (same && time < w.iteration.exit_from) return w.iteration;
   }
@@ -141,11 +189,20 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
   return w.iteration;
 }
 
+bool Hart::wait_loop_due(uint64_t pc, const LoopCounters& now) const {
+  const WaitLoopWatch& w = wait_loop_;
+  if (w.pc != pc || w.pass > 0 || !cluster_.skip_wait_loops.get() || observed() || parallel_) return false;
+  for (unsigned i = 0; i < kLoopCounters; ++i)
+    if (now[i] - w.at[i] != w.per_iteration[i]) return false;
+  return true;
+}
+
 bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   WaitLoopWatch& w = wait_loop_;
   const LoopCounters now = loop_counters();
   if (w.pc != pc) {
     w.pc = pc;
+    w.device = load_bytes(d) != 0;
     w.at = now;
     w.per_iteration = LoopCounters{};
     w.same = 0;
@@ -182,7 +239,16 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   if (most < kMinSkip) return false;
 
   const WaitLoopReader reader(*this);
-  const auto time_at = [&](uint64_t i) { return cluster_.time_ns_at(from_ps(now_ps + i * period)); };
+  // What iteration i reads as the time: the time CSR at its start, or the
+  // clock of the device register it starts with, reached `delay` later.
+  StableReadExtension start;
+  if (const unsigned n = load_bytes(d)) reader.ask(hot_.s.x[d.rs1] + d.imm, n, start);
+  const ReadClock* clock = start.answer == StableReadExtension::Clock ? start.clock : nullptr;
+  const uint64_t delay = to_ps(start.delay);
+  const auto time_at = [&](uint64_t i) {
+    const uint64_t ps = now_ps + i * period;
+    return clock ? clock->value_at(from_ps(ps + delay)) : cluster_.time_ns_at(from_ps(ps));
+  };
   const WaitLoopIteration& it = wait_loop_iteration(reader, d, pc, time_at(0));
   if (!it.refused.empty() || it.insns != insns) {
     w.known = false;
@@ -219,10 +285,32 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     std::memcpy(hot_.s.x, last.x, sizeof last.x);
     for (const WaitLoopStore& s : last.stores) reader.write(s, s.value);
   }
+  for (const WaitLoopStore& l : it.device_loads) reader.repeat(l.va, l.size, n);  // the same on every path
   add_loop_counters(per_iteration, n);
   cluster_.wait_loop_skipped(n);
   w.at = loop_counters();
   return true;
+}
+
+// A device read, the hart settled (Hart::transport): when it is the load the
+// instruction executing does, a loop may wait on that register.
+void Hart::skip_device_poll(uint64_t pa, unsigned len) {
+  const Insn* d = cur_;
+  if (!d || load_bytes(*d) != len) return;
+  // From translated code it is the load's access (whose registers in memory
+  // may be behind the code's), and no skip is due (device_poll_due).
+  if (!in_translated_load_ && hot_.s.x[d->rs1] + d->imm != pa) return;
+  // A loop that also reads the time or spins on a WFI is watched from there
+  // (the device loads are inputs of its iterations), not from both in turn.
+  const WaitLoopWatch& w = wait_loop_;
+  if (w.pc != hot_.s.pc && !w.device && hot_.s.minstret - w.at[kLoopMinstret] < kMaxLoopInsns) return;
+  skip_wait_loop(*d, hot_.s.pc);
+}
+
+bool Hart::device_poll_due(uint64_t addr, uint64_t pc) {
+  if (wait_loop_.pc != pc || known_dmi(addr, false, false)) return false;
+  settle();  // the counters up to the load, as Hart::transport has them
+  return wait_loop_due(pc, loop_counters());
 }
 
 }  // namespace avp

@@ -13,6 +13,16 @@ bool reads_time_only(const Insn& d) {
 
 bool starts_wait_loop(const Insn& d) { return d.op == WFI || reads_time_only(d); }
 
+unsigned load_bytes(const Insn& d) {
+  switch (d.op) {
+    case LB: case LBU: return 1;
+    case LH: case LHU: return 2;
+    case LW: case LWU: return 4;
+    case LD: return 8;
+    default: return 0;
+  }
+}
+
 namespace {
 
 // How a value depends on the time value v the iteration read.
@@ -37,11 +47,15 @@ class Evaluator {
 
   WaitLoopIteration run(const Insn& read, uint64_t start, const uint64_t (&x)[32], unsigned max_insns) {
     for (unsigned r = 0; r < 32; ++r) x_[r].v = in_[r] = x[r];
-    if (read.op != WFI) {
+    uint64_t pc = start + read.len;
+    if (load_bytes(read)) {  // a device register: the load runs as any other, the first may read a clock
+      may_read_clock_ = true;
+      pc = step(read, start);
+      may_read_clock_ = false;
+    } else if (read.op != WFI) {
       written_[read.rd] = true;
       x_[read.rd] = {time_, Dep::Offset, 0};
     }
-    uint64_t pc = start + read.len;
     const Insn* it = nullptr;
     const Insn* end = nullptr;
     out_.insns = 1;
@@ -77,9 +91,25 @@ class Evaluator {
       load_c_ = s.c;
       return v;
     }
-    if (!view_.read(va, &v, sizeof(T))) return refuse_load<T>("a load from a device or unmapped memory");
-    out_.loads.push_back({va, sizeof(T), static_cast<uint64_t>(v)});
-    return v;
+    if (view_.read(va, &v, sizeof(T))) {
+      out_.loads.push_back({va, sizeof(T), static_cast<uint64_t>(v)});
+      return v;
+    }
+    uint64_t dv = 0;
+    switch (view_.device_read(va, sizeof(T), dv)) {
+      case WaitLoopView::DeviceRead::Constant:
+        out_.device_loads.push_back({va, sizeof(T), dv, false});
+        return static_cast<T>(dv);
+      case WaitLoopView::DeviceRead::Clock:
+        if (!may_read_clock_) return refuse_load<T>("a second time read or WFI in one iteration");
+        if (sizeof(T) != 8) return refuse_load<T>("a clock read narrower than 64 bits");
+        out_.device_loads.push_back({va, sizeof(T), 0, true});
+        load_dep_ = Dep::Offset;
+        load_c_ = 0;
+        return static_cast<T>(time_);
+      default:
+        return refuse_load<T>("a load from a device register not declared stable, or unmapped memory");
+    }
   }
 
  private:
@@ -278,6 +308,7 @@ class Evaluator {
   std::vector<Stored> stored_;
   Dep load_dep_ = Dep::None;
   uint64_t load_c_ = 0;
+  bool may_read_clock_ = false;  // the device load the iteration starts with
   WaitLoopIteration out_;
 };
 

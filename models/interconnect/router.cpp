@@ -4,6 +4,7 @@
 #include <iomanip>
 
 #include "base/cache_traffic.h"
+#include "base/stable_read.h"
 #include "base/unit.h"
 
 namespace avp {
@@ -218,11 +219,22 @@ unsigned Router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return 0;
   }
+  Port& p = ports_[m->r.port];
+  StableReadExtension* stable = stable_read(gp);
+  if (stable && stable->kind == StableReadExtension::Repeat) {  // as many reads' counts as b_transport gives
+    p.accesses->inc(stable->times);
+    p.bytes->inc(stable->times * gp.get_data_length());
+  }
   gp.set_address(m->r.absolute ? addr : addr - m->r.base);
   unsigned n = init[m->r.port]->transport_dbg(gp);
   gp.set_address(addr);
   if (CacheTrafficExtension* c = cache_traffic(gp); c && c->kind == CacheTrafficExtension::Probe && c->path)
     answer_path(*m, *c);
+  if (stable && stable->kind == StableReadExtension::Probe) {
+    // A bandwidth queue times a read by the traffic before it; a read past the range is an error.
+    if (p.bandwidth->get() > 0 || addr - m->r.base + gp.get_data_length() > m->r.size) forget_stable_read(gp);
+    else stable->delay += p.latency->get();
+  }
   return n;
 }
 

@@ -1,6 +1,7 @@
 #include "memory/core_local_view.h"
 
 #include "base/cache_traffic.h"
+#include "base/stable_read.h"
 #include "base/unit.h"
 
 namespace avp {
@@ -42,6 +43,7 @@ unsigned CoreLocalView::transport_dbg(tlm::tlm_generic_payload& gp) {
   unsigned n = init->transport_dbg(gp);
   gp.set_address(addr);
   forget_timing_path(gp);
+  forget_stable_read(gp);
   return n;
 }
 

@@ -138,7 +138,25 @@ void Clint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
 }
 
 unsigned Clint::transport_dbg(tlm::tlm_generic_payload& gp) {
+  if (StableReadExtension* s = avp::stable_read(gp)) return stable_read(gp, *s);
   return access(gp, sc_core::sc_time_stamp(), true) ? gp.get_data_length() : 0;
+}
+
+// A read changes nothing but the access count; only mtime depends on the time.
+unsigned Clint::stable_read(tlm::tlm_generic_payload& gp, StableReadExtension& s) {
+  if (!gp.is_read()) return 0;
+  if (s.kind == StableReadExtension::Repeat) {
+    accesses_.inc(s.times);
+    return gp.get_data_length();
+  }
+  if (!access(gp, sc_core::sc_time_stamp(), true)) return 0;
+  const uint64_t off = gp.get_address();
+  const bool mtime = off == AVP_CLINT_MTIME || off == AVP_CLINT_MTIME + 4;
+  if (mtime && gp.get_data_length() != 8) return gp.get_data_length();  // a half of the clock: Unstable
+  s.answer = mtime ? StableReadExtension::Clock : StableReadExtension::Constant;
+  s.clock = mtime ? this : nullptr;
+  s.delay += access_latency.get();
+  return gp.get_data_length();
 }
 
 }  // namespace avp

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "base/stable_read.h"
 #include "sysdev/sysdev_regs.h"
 
 namespace avp {
@@ -151,9 +152,8 @@ void Uart16550::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& dela
   delay += access_latency.get();
   now_ = sc_core::sc_time_stamp() + delay;
   const uint64_t off = gp.get_address();
-  // Byte registers; wider aligned accesses reach the register at their address (as with reg-io-width 4).
   const unsigned len = gp.get_data_length();
-  bool ok = (len == 1 || len == 2 || len == 4) && off < 8 && !(off & (len - 1)) && !gp.get_byte_enable_ptr();
+  bool ok = register_access(gp);
   uint8_t v = 0;
   if (ok && gp.is_read()) {
     ok = read(static_cast<unsigned>(off), v, false);
@@ -172,13 +172,27 @@ void Uart16550::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& dela
   gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
+// Byte registers; wider aligned accesses reach the register at their address (as with reg-io-width 4).
+bool Uart16550::register_access(const tlm::tlm_generic_payload& gp) const {
+  const uint64_t off = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  return (len == 1 || len == 2 || len == 4) && off < 8 && !(off & (len - 1)) && !gp.get_byte_enable_ptr();
+}
+
 unsigned Uart16550::transport_dbg(tlm::tlm_generic_payload& gp) {
+  StableReadExtension* stable = stable_read(gp);
+  if (stable && stable->kind == StableReadExtension::Repeat) return gp.get_data_length();  // a read counts nothing
+  const unsigned len = gp.get_data_length();
   uint8_t v = 0;
-  if (!gp.is_read() || gp.get_data_length() != 1 || gp.get_address() >= 8 ||
+  if (!gp.is_read() || !register_access(gp) || (!stable && len != 1) ||
       !read(static_cast<unsigned>(gp.get_address()), v, true))
     return 0;
+  std::memset(gp.get_data_ptr(), 0, len);
   gp.get_data_ptr()[0] = v;
-  return 1;
+  const unsigned off = static_cast<unsigned>(gp.get_address());
+  const bool dlab = lcr_ & AVP_UART_LCR_DLAB;
+  if (stable && off != AVP_UART_IIR && (off != AVP_UART_RBR || dlab)) stable->answer = StableReadExtension::Constant;
+  return len;
 }
 
 }  // namespace avp

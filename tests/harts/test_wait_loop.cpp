@@ -1,7 +1,7 @@
-// The evaluation of one iteration of a loop that waits for the time CSR
-// (harts/wait_loop.h): what qualifies, the time at which the loop leaves its
-// path for each kind of comparison, what an iteration leaves, and what is
-// refused. Programs are encoded here and decoded as the hart decodes them.
+// The evaluation of one iteration of a loop that waits for the time CSR or
+// on a device register (harts/wait_loop.h): what qualifies, the time at which
+// the loop leaves its path for each kind of comparison, what an iteration
+// leaves, and what is refused. Programs are encoded here and decoded as the hart decodes them.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -13,7 +13,7 @@ using namespace avp;
 
 namespace {
 
-enum Reg : uint32_t { zero = 0, ra = 1, sp = 2, t0 = 5, t1 = 6, s0 = 8, s1 = 9, a0 = 10 };
+enum Reg : uint32_t { zero = 0, ra = 1, sp = 2, t0 = 5, t1 = 6, s0 = 8, s1 = 9, a0 = 10, s2 = 18 };
 
 uint32_t i_type(uint32_t op, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm) {
   return (static_cast<uint32_t>(imm) & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
@@ -37,6 +37,9 @@ uint32_t jal(uint32_t rd, int32_t off) {
 uint32_t addi(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(0x13, 0, rd, rs1, imm); }
 uint32_t srli(uint32_t rd, uint32_t rs1, int32_t sh) { return i_type(0x13, 5, rd, rs1, sh); }
 uint32_t ld(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(0x03, 3, rd, rs1, imm); }
+uint32_t lw(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(0x03, 2, rd, rs1, imm); }
+uint32_t lbu(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(0x03, 4, rd, rs1, imm); }
+uint32_t andi(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(0x13, 7, rd, rs1, imm); }
 uint32_t sd(uint32_t rs2, uint32_t rs1, int32_t imm) { return s_type(3, rs1, rs2, imm); }
 uint32_t sub(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0x20, 0, rd, rs1, rs2); }
 uint32_t jalr(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(0x67, 0, rd, rs1, imm); }
@@ -45,11 +48,13 @@ uint32_t bltu(uint32_t a, uint32_t b, int32_t off) { return b_type(6, a, b, off)
 uint32_t bgeu(uint32_t a, uint32_t b, int32_t off) { return b_type(7, a, b, off); }
 uint32_t blt(uint32_t a, uint32_t b, int32_t off) { return b_type(4, a, b, off); }
 uint32_t bne(uint32_t a, uint32_t b, int32_t off) { return b_type(1, a, b, off); }
+uint32_t beq(uint32_t a, uint32_t b, int32_t off) { return b_type(0, a, b, off); }
 constexpr uint32_t kEcall = 0x73, kWfi = 0x10500073, kFence = 0x0ff0000f;
 
 // Code and memory as the hart would show them: blocks decoded from `pc`
 // to their first block-ending instruction, memory [kMem, kMem + 4 KiB) and a
-// device page that cannot be read directly.
+// device page that cannot be read directly, with the registers its device
+// declares stable (base/stable_read.h).
 class View : public WaitLoopView {
  public:
   static constexpr uint64_t kMem = 0x8000, kDevice = 0x10000;
@@ -75,7 +80,14 @@ class View : public WaitLoopView {
   }
   bool plain_store(uint64_t va, unsigned n) const override { return va >= kMem && va + n <= kMem + sizeof mem; }
   void poke(uint64_t va, uint64_t v) { std::memcpy(mem + (va - kMem), &v, 8); }
+  DeviceRead device_read(uint64_t va, unsigned n, uint64_t& value) const override {
+    const auto it = stable.find(va);
+    if (it == stable.end()) return DeviceRead::Unstable;
+    value = it->second.second;
+    return it->second.first;
+  }
   uint8_t mem[4096] = {};
+  std::map<uint64_t, std::pair<DeviceRead, uint64_t>> stable;  // by address: what a read is, the value if constant
 
  private:
   std::map<uint64_t, uint32_t> words_;
@@ -188,9 +200,10 @@ TEST(WaitLoop, RefusesWhatIsNotAWaitForTheTime) {
   // The time scaled before the compare.
   EXPECT_EQ(refused({rdtime(t0), srli(t1, t0, 3), bltu(t1, s0, -8), kEcall}, x),
             "a branch depends on the time other than by an offset");
-  // A status register of a device polled beside the time.
+  // A status register of a device polled beside the time, not declared stable.
   x[s1] = View::kDevice;
-  EXPECT_EQ(refused({rdtime(t0), ld(t1, s1, 0), bltu(t0, s0, -8), kEcall}, x), "a load from a device or unmapped memory");
+  EXPECT_EQ(refused({rdtime(t0), ld(t1, s1, 0), bltu(t0, s0, -8), kEcall}, x),
+            "a load from a device register not declared stable, or unmapped memory");
   // A second time read in the iteration.
   EXPECT_EQ(refused({rdtime(t0), rdtime(t1), bltu(t0, s0, -8), kEcall}, x), "a second time read or WFI in one iteration");
   // An address computed from the time.
@@ -203,4 +216,94 @@ TEST(WaitLoop, RefusesWhatIsNotAWaitForTheTime) {
             "memory carries a value from one iteration to the next");
   // Code that never comes back to the read.
   EXPECT_EQ(refused({rdtime(t0), kEcall}, x), "executes ECALL");
+}
+
+namespace {
+
+// A UART at View::kDevice: LSR (offset 5) declared constant, with THRE and
+// TEMT set and no byte received; RBR and IIR not (reading them takes a byte
+// or clears an interrupt). The CLINT's mtime as a clock at kMtime.
+constexpr uint64_t kLsr = View::kDevice + 5, kMtime = View::kDevice + 0x800;
+void declare_devices(View& v) {
+  v.stable[kLsr] = {WaitLoopView::DeviceRead::Constant, 0x60};
+  v.stable[kMtime] = {WaitLoopView::DeviceRead::Clock, 0};
+}
+
+}  // namespace
+
+TEST(WaitLoop, UartStatusPollSpinsWhileTheRegisterIsConstant) {
+  // U-Boot's getc: while (!(readb(&lsr) & UART_LSR_DR));
+  View v;
+  declare_devices(v);
+  v.code(0x5000, {lbu(t1, s1, 5), andi(t1, t1, 1), beq(t1, zero, -8), kEcall});
+  uint64_t x[32] = {};
+  x[s1] = View::kDevice;
+  const WaitLoopIteration it = evaluate_wait_loop(v, rv::decode32(lbu(t1, s1, 5)), 0x5000, x, 777, 64);
+  ASSERT_EQ(it.refused, "");
+  EXPECT_EQ(it.insns, 3u);
+  EXPECT_EQ(it.exit_from, ~0ull);  // nothing it reads changes while it runs alone
+  EXPECT_EQ(it.reads, 1u << s1);
+  ASSERT_EQ(it.device_loads.size(), 1u);  // the one read the device counts per iteration
+  EXPECT_EQ(it.device_loads[0].va, kLsr);
+  EXPECT_EQ(it.device_loads[0].size, 1u);
+  EXPECT_EQ(it.device_loads[0].value, 0x60u);
+  EXPECT_FALSE(it.device_loads[0].offset);
+  EXPECT_EQ(it.x[t1], 0u);
+}
+
+TEST(WaitLoop, MtimeReadAsMemoryIsTheTime) {
+  // M-mode firmware: while (readq(&mtime) < end);
+  View v;
+  declare_devices(v);
+  v.code(0x6000, {ld(t0, s1, 0), bltu(t0, s0, -4), kEcall});
+  uint64_t x[32] = {};
+  x[s1] = kMtime;
+  x[s0] = 5000;
+  const WaitLoopIteration it = evaluate_wait_loop(v, rv::decode32(ld(t0, s1, 0)), 0x6000, x, 1000, 64);
+  ASSERT_EQ(it.refused, "");
+  EXPECT_EQ(it.insns, 2u);
+  EXPECT_EQ(it.exit_from, 5000u);
+  EXPECT_EQ(it.x_at(t0, 4321), 4321u);
+  ASSERT_EQ(it.device_loads.size(), 1u);
+  EXPECT_TRUE(it.device_loads[0].offset);  // the clock, read as the time
+  EXPECT_EQ(it.device_loads[0].size, 8u);
+}
+
+TEST(WaitLoop, TimeReadBesideAStableRegister) {
+  // A wait for input with a timeout: while (!(lsr & DR) && rdtime() < end).
+  View v;
+  declare_devices(v);
+  v.code(0x7000, {rdtime(t0), lbu(t1, s1, 5), andi(t1, t1, 1), bne(t1, zero, 8), bltu(t0, s0, -16), kEcall});
+  uint64_t x[32] = {};
+  x[s1] = View::kDevice;
+  x[s0] = 9000;
+  const WaitLoopIteration it = evaluate_wait_loop(v, rv::decode32(rdtime(t0)), 0x7000, x, 1000, 64);
+  ASSERT_EQ(it.refused, "");
+  EXPECT_EQ(it.exit_from, 9000u);
+  ASSERT_EQ(it.device_loads.size(), 1u);
+  EXPECT_EQ(it.device_loads[0].va, kLsr);
+}
+
+TEST(WaitLoop, RefusesDeviceRegistersNotDeclaredStable) {
+  View v;
+  declare_devices(v);
+  uint64_t x[32] = {};
+  x[s1] = View::kDevice;
+  x[s2] = kMtime;
+  x[s0] = 5000;
+  const auto refused = [&](uint64_t pc, std::initializer_list<uint32_t> body) {
+    v.code(pc, body);
+    return evaluate_wait_loop(v, rv::decode32(*body.begin()), pc, x, 100, 64).refused;
+  };
+  // IIR (offset 2), whose read clears a THR-empty interrupt: a side effect.
+  EXPECT_EQ(refused(0x8000, {lbu(t1, s1, 2), andi(t1, t1, 1), bne(t1, zero, -8), kEcall}),
+            "a load from a device register not declared stable, or unmapped memory");
+  // The clock read again inside an iteration that starts with the time CSR.
+  EXPECT_EQ(refused(0x8100, {rdtime(t0), ld(t1, s2, 0), bltu(t1, s0, -8), kEcall}),
+            "a second time read or WFI in one iteration");
+  // Half of the clock: its value is no offset of the time.
+  EXPECT_EQ(refused(0x8200, {lw(t0, s2, 0), bltu(t0, s0, -4), kEcall}), "a clock read narrower than 64 bits");
+  // A store to the device in the loop.
+  EXPECT_EQ(refused(0x8300, {lbu(t1, s1, 5), sd(t1, s1, 7 - 5), beq(t1, zero, -8), kEcall}),
+            "a store to a device, to decoded code or unmapped memory");
 }

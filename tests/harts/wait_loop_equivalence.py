@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Skipping the iterations of loops that wait for the time CSR
-(harts.skip_wait_loops, docs/harts.md "Polling loops") leaves every simulated
-result as running them does: a program of such loops (wait_loops.c), run with
+"""Skipping the iterations of loops that wait for the time CSR or on a device
+register (harts.skip_wait_loops, docs/harts.md "Polling loops") leaves every
+simulated result as running them does: a program of such loops (wait_loops.c,
+device_polls.c), run with
 skipping on (the default) and off, prints the same console lines (each with the
 cycle and instret counters after a wait) at the same simulated times, and
 agrees on the simulated time and on every statistic but the two that count
@@ -17,7 +18,7 @@ HOW_IT_RAN = (".dmi_grants", ".wait_loop_skips", ".wait_loop_iterations_skipped"
 
 
 def run(accel_vp, workdir, elf, name, sets):
-    out = os.path.join(workdir, "wait_loop_equivalence_" + name)
+    out = os.path.join(workdir, "wait_loop_equivalence_%s_%s" % (os.path.basename(elf), name))
     cmd = [accel_vp, "--no-progress", "-o", out]
     for s in sets:
         cmd += ["--set", s]

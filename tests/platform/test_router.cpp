@@ -1,10 +1,13 @@
 // Router decode, unmapped accesses, latency and bandwidth annotation, DMI
-// translation and invalidation, debug transport, harts' cache traffic.
+// translation and invalidation, debug transport, harts' cache traffic and
+// stable-read probes.
 #include <gtest/gtest.h>
 
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "base/cache_traffic.h"
+#include "base/stable_read.h"
 #include "base/unit.h"
 #include "interconnect/router.h"
 #include "memory/memory.h"
@@ -342,4 +345,66 @@ TEST(Router, DebugTransportReachesMemoryWithoutTime) {
   EXPECT_EQ(back, v);
   gp.set_address(0x5);
   EXPECT_EQ(t.cpu.socket->transport_dbg(gp), 0u);
+}
+
+namespace {
+
+// A device whose registers all read as constants (base/stable_read.h): it
+// answers probes so and counts the reads it is asked to repeat.
+struct ConstantDevice : sc_core::sc_module {
+  tlm_utils::simple_target_socket<ConstantDevice> socket{"socket"};
+  uint64_t repeated = 0;
+  explicit ConstantDevice(sc_core::sc_module_name n) : sc_module(n) {
+    socket.register_b_transport(this, &ConstantDevice::b_transport);
+    socket.register_transport_dbg(this, &ConstantDevice::transport_dbg);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_time&) { gp.set_response_status(tlm::TLM_OK_RESPONSE); }
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
+    StableReadExtension* s = stable_read(gp);
+    if (s && s->kind == StableReadExtension::Repeat) repeated += s->times;
+    else if (s) s->answer = StableReadExtension::Constant;
+    return gp.get_data_length();
+  }
+};
+
+StableReadExtension stable_probe(Initiator& cpu, StableReadExtension::Kind kind, uint64_t addr, unsigned len,
+                                 uint64_t times = 0) {
+  tlm::tlm_generic_payload gp;
+  uint64_t v = 0;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+  gp.set_data_length(len);
+  StableReadExtension s;
+  s.kind = kind;
+  s.times = times;
+  gp.set_extension(&s);
+  cpu.socket->transport_dbg(gp);
+  gp.clear_extension(&s);
+  return s;
+}
+
+}  // namespace
+
+// A probe learns the port's latency; a bandwidth-limited port or a read past
+// the range is not stable; repeated reads are counted as their b_transport would be.
+TEST(Router, StableReadProbesAddThePortAndRepeatsAreCounted) {
+  Router bus{"stable_bus"};
+  ConstantDevice fast{"fast"}, limited{"limited"};
+  Initiator cpu{"cpu"};
+  bus.map(bus.add_port("fast", sc_time(2, SC_NS)), "fast", 0x1000, 0x100);
+  bus.map(bus.add_port("limited", sc_time(3, SC_NS), 4.0), "limited", 0x2000, 0x100);
+  bus.init.bind(fast.socket);
+  bus.init.bind(limited.socket);
+  cpu.socket.bind(bus.targ);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const StableReadExtension s = stable_probe(cpu, StableReadExtension::Probe, 0x1005, 1);
+  EXPECT_EQ(s.answer, StableReadExtension::Constant);
+  EXPECT_EQ(s.delay, sc_time(2, SC_NS));
+  EXPECT_EQ(stable_probe(cpu, StableReadExtension::Probe, 0x2005, 1).answer, StableReadExtension::Unstable);
+  EXPECT_EQ(stable_probe(cpu, StableReadExtension::Probe, 0x10fc, 8).answer, StableReadExtension::Unstable);
+  stable_probe(cpu, StableReadExtension::Repeat, 0x1004, 4, 25);
+  EXPECT_EQ(fast.repeated, 25u);
+  EXPECT_EQ(counter("stable_bus.fast.accesses"), 25u);
+  EXPECT_EQ(counter("stable_bus.fast.bytes"), 100u);
 }

@@ -15,6 +15,8 @@
 
 #include "base/params.h"
 #include "base/payload.h"
+#include "base/stable_read.h"
+#include "base/stats.h"
 #include "harts/hart_state.h"
 #include "sysdev/clint.h"
 #include "sysdev/plic.h"
@@ -65,6 +67,28 @@ struct Bench : sc_core::sc_module {
     T v{};
     EXPECT_EQ(access(tlm::TLM_READ_COMMAND, off, &v, sizeof v, delay), tlm::TLM_OK_RESPONSE) << "offset 0x" << std::hex << off;
     return v;
+  }
+  // A stable-read probe (base/stable_read.h) of `len` bytes at `off`: the answer, the value in `v`.
+  StableReadExtension probe(uint64_t off, unsigned len, uint64_t& v) {
+    tlm::tlm_generic_payload gp;
+    v = 0;
+    prepare_payload(gp, tlm::TLM_READ_COMMAND, off, &v, len);
+    StableReadExtension s;
+    gp.set_extension(&s);
+    if (init->transport_dbg(gp) != len) s.answer = StableReadExtension::Unstable;
+    gp.clear_extension(&s);
+    return s;
+  }
+  void repeat(uint64_t off, unsigned len, uint64_t times) {
+    tlm::tlm_generic_payload gp;
+    uint64_t v = 0;
+    prepare_payload(gp, tlm::TLM_READ_COMMAND, off, &v, len);
+    StableReadExtension s;
+    s.kind = StableReadExtension::Repeat;
+    s.times = times;
+    gp.set_extension(&s);
+    EXPECT_EQ(init->transport_dbg(gp), len);
+    gp.clear_extension(&s);
   }
   template <typename T>
   void wr(uint64_t off, T v, sc_time delay = sc_core::SC_ZERO_TIME) {
@@ -125,6 +149,50 @@ TEST(Clint, MsipRaisesAndClearsTheSoftwareInterruptAndBadAccessesFail) {
   EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, AVP_CLINT_MTIMECMP(3), &v, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, 0x2, &v, 2), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // 16-bit access
   EXPECT_EQ(b.access(tlm::TLM_READ_COMMAND, 0x8000, &v, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+// What a hart polling a register may skip (docs/harts.md, "Polling loops"):
+// mtime (64-bit) is a clock sampled after the access latency, MSIP and
+// MTIMECMP are constant, half of mtime is neither; skipped reads are counted.
+TEST(Clint, DeclaresMtimeAClockAndTheOtherRegistersConstant) {
+  Clint clint("clint_stable", 2);
+  Bench<Clint> b(clint);
+  b.wr<uint64_t>(AVP_CLINT_MTIMECMP(1), 77);
+  uint64_t v = 0;
+  StableReadExtension s = b.probe(AVP_CLINT_MTIME, 8, v);
+  ASSERT_EQ(s.answer, StableReadExtension::Clock);
+  EXPECT_EQ(s.delay, clint.access_latency.get());
+  EXPECT_EQ(s.clock->value_at(sc_time(1234, SC_NS)), clint.mtime_at(sc_time(1234, SC_NS)));
+  EXPECT_EQ(b.probe(AVP_CLINT_MTIMECMP(1), 8, v).answer, StableReadExtension::Constant);
+  EXPECT_EQ(v, 77u);
+  EXPECT_EQ(b.probe(AVP_CLINT_MSIP(0), 4, v).answer, StableReadExtension::Constant);
+  EXPECT_EQ(b.probe(AVP_CLINT_MTIME, 4, v).answer, StableReadExtension::Unstable);  // half a clock
+  EXPECT_EQ(b.probe(0x8000, 4, v).answer, StableReadExtension::Unstable);            // no register
+  const Counter* accesses = dynamic_cast<const Counter*>(StatRegistry::instance().find("clint_stable.accesses"));
+  ASSERT_NE(accesses, nullptr);
+  const uint64_t before = accesses->value();
+  b.repeat(AVP_CLINT_MTIME, 8, 40);
+  EXPECT_EQ(accesses->value(), before + 40);
+}
+
+// LSR is constant until a byte arrives or is read; RBR and IIR reads have effects.
+TEST(Uart, DeclaresTheLineStatusConstantAndReceiveAndInterruptIdentificationNot) {
+  Uart16550 uart("uart_stable");
+  Bench<Uart16550> b(uart);
+  uint64_t v = 0;
+  EXPECT_EQ(b.probe(AVP_UART_LSR, 1, v).answer, StableReadExtension::Constant);
+  EXPECT_EQ(v, AVP_UART_LSR_THRE | AVP_UART_LSR_TEMT);
+  EXPECT_EQ(b.probe(AVP_UART_MCR, 4, v).answer, StableReadExtension::Constant);  // a wider aligned read
+  EXPECT_EQ(b.probe(AVP_UART_LSR, 4, v).answer, StableReadExtension::Unstable);  // misaligned: an error
+  EXPECT_EQ(b.probe(AVP_UART_RBR, 1, v).answer, StableReadExtension::Unstable);
+  EXPECT_EQ(b.probe(AVP_UART_IIR, 1, v).answer, StableReadExtension::Unstable);
+  EXPECT_EQ(b.probe(AVP_UART_LSR + 8, 1, v).answer, StableReadExtension::Unstable);
+  b.wr<uint8_t>(AVP_UART_MCR, AVP_UART_MCR_LOOP);
+  b.wr<uint8_t>(AVP_UART_THR, 'k');  // received in loopback: DR is set from now on
+  EXPECT_EQ(b.probe(AVP_UART_LSR, 1, v).answer, StableReadExtension::Constant);
+  EXPECT_EQ(v & AVP_UART_LSR_DR, AVP_UART_LSR_DR);
+  b.wr<uint8_t>(AVP_UART_LCR, AVP_UART_LCR_DLAB);
+  EXPECT_EQ(b.probe(AVP_UART_RBR, 1, v).answer, StableReadExtension::Constant);  // the divisor latch
 }
 
 TEST(Plic, ClaimGivesTheHighestPriorityAboveTheThresholdAndCompleteRearmsALevel) {

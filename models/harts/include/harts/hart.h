@@ -180,6 +180,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
  private:
   // Thrown in a slice before the instruction that needs the kernel has done anything.
   struct NeedsKernel {};
+
   enum class SliceEnd { Serial, Block, Resume, Trap, Code, Error };
   void finish_slice();    // in the hart's thread: the part of the slice the kernel must see
   void quantum_sync();    // sync() or run on (run_ahead.h); in the parallel schedule sync_to_grid()
@@ -192,10 +193,13 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
 
   void thread();
   void run();
-  // A time read (CSRRS rd, time, x0) or a WFI that does not sleep running,
-  // the hart settled: skips the iterations of the loop it waits in that
+  // A time read (CSRRS rd, time, x0), a WFI that does not sleep or a device
+  // load running, the hart settled: skips the iterations of the loop it waits in that
   // nothing can tell from run ones (true: it did, a read reads again).
   bool skip_wait_loop(const rv::Insn& d, uint64_t pc);
+  void skip_device_poll(uint64_t pa, unsigned len);  // at a device read of `len` bytes at `pa`
+  bool wait_loop_due(uint64_t pc, const LoopCounters& now) const;  // skip_wait_loop would evaluate at pc
+  bool device_poll_due(uint64_t addr, uint64_t pc);  // a load at pc from addr, in translated code: it would
   class WaitLoopReader;  // the hart as wait_loop.h's WaitLoopView
   // The iteration of the loop at the time read `d` at `pc`, reading `time`: the one kept while its inputs are unchanged.
   const WaitLoopIteration& wait_loop_iteration(const WaitLoopReader& reader, const rv::Insn& d, uint64_t pc, uint64_t time);
@@ -512,6 +516,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   sc_core::sc_event start_event_, irq_event_;
   // Parallel quantum schedule.
   bool parallel_ = false, in_slice_ = false;
+  bool in_translated_load_ = false;  // a load helper of translated code runs
+  // Translated code keeps guest registers in host registers across a load:
+  // when a wait-loop skip, which reads and writes them, is due at a device
+  // load, its helper leaves the load to the threaded loop (device_poll_due).
+  bool threaded_from_load_ = false;
   SliceEnd slice_end_ = SliceEnd::Serial;
   const Block* resume_block_ = nullptr;
   const Block* left_block_ = nullptr;  // the block run_insns was in when NeedsKernel left it
@@ -525,7 +534,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   uint64_t code_addr_ = 0;
   unsigned code_len_ = 0;
   sc_core::sc_event slice_done_;
-  // The time read last seen, the counters there, what the last iteration
+  // The time read, WFI or device load last seen, the counters there, what the last iteration
   // added and for how many iterations in a row the same; after an iteration
   // that did not qualify, reads to let pass before the next evaluation.
   // The last iteration that qualified is kept with its start, the registers
@@ -533,6 +542,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // while all are the same, it is the same iteration.
   struct WaitLoopWatch {
     uint64_t pc = 1;
+    bool device = false;  // the read at pc is a device load
     LoopCounters at{}, per_iteration{};
     unsigned same = 0, pass = 0, backoff = 0;
     bool known = false;

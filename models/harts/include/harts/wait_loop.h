@@ -10,15 +10,22 @@
 // The hart (hart_wait_loop.cpp) then skips whole iterations, adding what each
 // adds to its counters, and lands where the loop would have been.
 //
+// A loop may also wait on a device register (docs/harts.md, "Polling
+// loops"): a UART's line status, or the CLINT's mtime read as memory. It
+// starts with the load of that register, which the device declares stable
+// (base/stable_read.h): a constant, or a clock that is read as the time.
+//
 // An iteration qualifies when everything it reads besides the time is the
 // same in every iteration: the registers it reads before writing them and the
 // memory it loads before storing it are unchanged at its end, and do not
-// depend on the time. Each value is tracked with its dependence on the time
-// value v (none, v + c, or other); a branch may depend on the time only as v +
-// c against a value without it, so that the set of time values keeping it on
-// the path is an interval. Loads and stores must reach memory directly (no
-// device) at addresses without time in them, and no system, atomic, floating-
-// point or extension instruction may appear but the one time read.
+// depend on the time, and the device registers it loads are declared
+// constant. Each value is tracked with its dependence on the time value v
+// (none, v + c, or other); a branch may depend on the time only as v + c
+// against a value without it, so that the set of time values keeping it on
+// the path is an interval. Stores must reach memory directly (no device), loads
+// memory or a stable device register, at addresses without time in them, and
+// no system, atomic, floating-point or extension instruction may appear but
+// the one time read.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -39,6 +46,9 @@ class WaitLoopView {
   virtual bool read(uint64_t va, void* to, unsigned n) const = 0;
   // Whether a store of `n` bytes at `va` reaches memory directly and no decoded code.
   virtual bool plain_store(uint64_t va, unsigned n) const = 0;
+  // What the device at `va` declares of a read of `n` bytes there (base/stable_read.h); for Constant, `value`.
+  enum class DeviceRead : uint8_t { Unstable, Constant, Clock };
+  virtual DeviceRead device_read(uint64_t va, unsigned n, uint64_t& value) const = 0;
 };
 
 // Memory an iteration reads or leaves.
@@ -60,6 +70,9 @@ struct WaitLoopIteration {
   // the memory it loads before storing it (with what it read).
   uint32_t reads = 0;
   std::vector<WaitLoopStore> loads;
+  // The device registers it reads, once per read: constant (what it read),
+  // or marked offset, the clock read as the time at its start.
+  std::vector<WaitLoopStore> device_loads;
   // What it leaves: the registers at its end (before the next time read)
   // and its stores, one per address. Those in x_offset, and stores marked
   // offset, are the time read plus a constant; unless `closed`, some others
@@ -74,16 +87,19 @@ struct WaitLoopIteration {
 };
 
 // The iteration that starts with the time read `read` (CSRRS/CSRRC rd, time,
-// x0) or WFI at `pc`, with the registers `x`, the read reading the time value
+// x0), a WFI or a load of a stable device register at `pc`, with the
+// registers `x`, the time read (or the clock load) reading the time value
 // `time`; at most `max_insns` instructions long.
 WaitLoopIteration evaluate_wait_loop(const WaitLoopView& view, const rv::Insn& read, uint64_t pc,
                                      const uint64_t (&x)[32], uint64_t time, unsigned max_insns);
 
 // Whether `d` reads the time CSR and nothing else.
 bool reads_time_only(const rv::Insn& d);
-// Whether a wait loop may start at `d`: a time read, or a WFI (one that
-// does not sleep, as an interrupt is pending and enabled: such a loop spins
-// until something else changes what it reads).
+// Whether a wait loop may start at `d` besides a device load: a time read,
+// or a WFI (one that does not sleep, as an interrupt is pending and enabled:
+// such a loop spins until something else changes what it reads).
 bool starts_wait_loop(const rv::Insn& d);
+// The bytes `d` loads (0: not an integer load).
+unsigned load_bytes(const rv::Insn& d);
 
 }  // namespace avp

@@ -3,6 +3,8 @@
 // mtimecmp), and one mtime counting at `frequency` Hz of simulated time.
 // Each hart has two level lines, `msip` and `mtip` (the platform wires them to
 // the hart's MSI and MTI). The harts' `time` CSR reads mtime (mtime_at).
+// Reads are stable (base/stable_read.h): a 64-bit read of mtime is its clock,
+// the other registers are constant (a 32-bit half of mtime is neither).
 #pragma once
 #include <vector>
 
@@ -13,11 +15,12 @@
 #include "base/interrupt_line.h"
 #include "base/log.h"
 #include "base/params.h"
+#include "base/stable_read.h"
 #include "base/stats.h"
 
 namespace avp {
 
-class Clint : public sc_core::sc_module {
+class Clint : public sc_core::sc_module, private ReadClock {
  public:
   tlm_utils::simple_target_socket<Clint> socket;
   Param<uint64_t> frequency;
@@ -32,6 +35,8 @@ class Clint : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& gp);
+  unsigned stable_read(tlm::tlm_generic_payload& gp, StableReadExtension& s);
+  uint64_t value_at(const sc_core::sc_time& t) const override { return mtime_at(t); }
   bool access(tlm::tlm_generic_payload& gp, const sc_core::sc_time& now, bool debug);
   bool read32(uint64_t off, const sc_core::sc_time& now, uint32_t& v) const;
   bool write32(uint64_t off, const sc_core::sc_time& now, uint32_t v);

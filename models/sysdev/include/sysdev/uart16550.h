@@ -4,6 +4,10 @@
 // simulated time while a backend with input is connected. Bytes wait on the
 // host side until the FIFO has room, so input is never overrun or lost.
 // Interrupts (received data, THR empty) drive `irq` (a PLIC source).
+// Reads of every register but RBR (which takes a byte) and IIR (which
+// clears the THR-empty indication) are constant between two effects
+// (base/stable_read.h): LSR's DR changes only as bytes arrive (poll_thread) or
+// are read, and THRE/TEMT are always set, as transmission is immediate.
 #pragma once
 #include <deque>
 #include <functional>
@@ -57,6 +61,7 @@ class Uart16550 : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& gp);
+  bool register_access(const tlm::tlm_generic_payload& gp) const;  // a legal access to a byte register
   bool read(unsigned off, uint8_t& v, bool debug);
   bool write(unsigned off, uint8_t v);
   uint8_t iir() const;
