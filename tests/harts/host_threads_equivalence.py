@@ -15,6 +15,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from how_it_ran import statistic_differences  # noqa: E402
+
 WORKLOADS = [("vecadd", []), ("matmul", []), ("stream-direct", []), ("stream-dma", []), ("acceldev-kernel", []),
              ("aql-chain", [])]
 # Contention: eight harts streaming through a bandwidth-limited DRAM with open
@@ -40,12 +43,7 @@ def run(accel_vp, workdir, tag, sets, what):
 
 def differences(a, b):
     out = [] if a[0] == b[0] else ["simulated_time_ns %s != %s" % (a[0], b[0])]
-    for k in sorted(set(a[1]) | set(b[1])):
-        if k.endswith((".dmi_grants", ".wait_loop_skips", ".wait_loop_iterations_skipped")):
-            continue  # how the simulation ran: what DMI and the serial schedule's wait-loop skips change by design
-        if a[1].get(k) != b[1].get(k):
-            out.append("%s: %s != %s" % (k, a[1].get(k), b[1].get(k)))
-    return out
+    return out + statistic_differences(a[1], b[1])
 
 
 def main():

@@ -31,8 +31,8 @@ import subprocess
 import sys
 import tempfile
 
-# Statistics that say how the simulation ran, not what it simulated.
-HOW_IT_RAN = (".dmi_grants", ".wait_loop_skips", ".wait_loop_iterations_skipped")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from how_it_ran import says_how_it_ran  # noqa: E402
 
 # Numeric fields of a statistic that are simulated results (not the bucket lists).
 FIELDS = ("value", "count", "sum", "min", "max", "busy_ns", "mean", "current")
@@ -50,7 +50,7 @@ def figures(case, manifest, report, stdout, units):
                 lines.append(line)
         out["report"] = lines
     for name, stat in sorted(manifest["statistics"].items()):
-        if name.endswith(HOW_IT_RAN) or (units and name.split(".")[0] not in units):
+        if says_how_it_ran(name) or (units and name.split(".")[0] not in units):
             continue
         for field in FIELDS:
             if field in stat:

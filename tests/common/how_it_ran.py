@@ -1,0 +1,16 @@
+"""Statistics that say how a simulation ran, not what it simulated: the
+memories' DMI grant counts and the harts' skipped wait-loop iterations. The
+pins and the equivalence tests (the same results whatever DMI, the host
+threads or the wait-loop skips) leave them out of their comparisons; the one
+list of them is here."""
+HOW_IT_RAN = (".dmi_grants", ".wait_loop_skips", ".wait_loop_iterations_skipped")
+
+
+def says_how_it_ran(name):
+    return name.endswith(HOW_IT_RAN)
+
+
+def statistic_differences(a, b):
+    """'name: x != y' for each statistic of two manifests' "statistics" that differs, but those of HOW_IT_RAN."""
+    return ["%s: %s != %s" % (k, a.get(k), b.get(k)) for k in sorted(set(a) | set(b))
+            if not says_how_it_ran(k) and a.get(k) != b.get(k)]
