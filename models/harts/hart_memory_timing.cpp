@@ -104,8 +104,8 @@ uint64_t Hart::dcache_miss(uint64_t pa) {
   // but the hart does not wait for it (the cache model charges its transfer).
   const uint64_t victim = dcache_.written_back();
   const HartTraffic t[] = {{victim << bits, line, true, false, false}, {pa >> bits << bits, line, false, false, true}};
-  const HartTraffic* first = victim != ~0ull ? t : t + 1;
-  if (!data_prefetcher_.enabled()) return bus_traffic(first, victim != ~0ull ? 2 : 1);
+  const unsigned sent = victim != ~0ull ? 2 : 1;  // the write-back, if any, and the fill
+  if (!data_prefetcher_.enabled()) return bus_traffic(t + 2 - sent, sent);
   // With stream buffers: a buffered line costs what is left of its
   // prefetch; the fill (or write-back) goes to the bus before the prefetches
   // the miss starts, as the hart issues them in that order.
@@ -115,7 +115,7 @@ uint64_t Hart::dcache_miss(uint64_t pa) {
     if (victim != ~0ull) bus_traffic(t, 1);
     fill = ready > now ? ready - now : 0;
   } else {
-    fill = bus_traffic(first, victim != ~0ull ? 2 : 1);
+    fill = bus_traffic(t + 2 - sent, sent);
   }
   data_prefetcher_.follow(pa >> bits, [&](uint64_t next) -> uint64_t {
     if (dcache_.holds(next)) return ~0ull;
