@@ -1,6 +1,7 @@
 #include "harts/hart.h"
 
 #include <algorithm>
+#include <array>
 
 #include "base/page_writes.h"
 #include "base/payload.h"
@@ -190,10 +191,13 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
 
 const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const FetchPage* tail) {
   Block b;
+  // Decoded here first, so that the block's vector is allocated once, at its size.
+  std::array<Insn, kMaxBlockInsns> decoded;
+  unsigned count = 0;
   uint64_t a = pc;
   const uint64_t ppc = page.pa;
   b.tlb_until = page.until;
-  for (unsigned n = 0; n < 64; ++n) {
+  for (unsigned n = 0; n < kMaxBlockInsns; ++n) {
     uint16_t lo, hi = 0;
     if (n > 0 && ((a ^ pc) >> 12)) break;  // stay within the page the block started in
     const uint64_t pa = ppc + (a - pc);
@@ -224,11 +228,11 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
         break;
       }
     }
-    Insn d = decode(lo, hi);
-    b.insns.push_back(d);
+    const Insn& d = decoded[count++] = decode(lo, hi);
     a += d.len;
     if (ends_block(static_cast<Op>(d.op))) break;
   }
+  b.insns.assign(decoded.begin(), decoded.begin() + count);
   cluster_.mark_code(ppc, a - pc);
   b.pc = pc;
   b.ppc = ppc;

@@ -15,6 +15,9 @@ namespace avp {
 
 class PageWrites;
 
+// A block ends at a control transfer, a system instruction, the end of its page or this many instructions.
+inline constexpr unsigned kMaxBlockInsns = 64;
+
 struct alignas(kHostLine) DecodedBlock {
   std::vector<rv::Insn, HostLineAllocator<rv::Insn>> insns;
   uint64_t pc = 0, bytes = 0;

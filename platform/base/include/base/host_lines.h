@@ -14,6 +14,13 @@ namespace avp {
 // Two 64-byte lines: x86 cores also prefetch a line's neighbour in pairs.
 inline constexpr std::size_t kHostLine = 128;
 
+// Memory of `bytes` (a multiple of kHostLine) that starts on a host line.
+// Small sizes come from per-thread pools of equal cells (base/cell_pool.h):
+// an aligned malloc costs hundreds of host instructions, and a hart
+// allocates its decoded blocks' vectors all through a boot.
+void* take_host_lines(std::size_t bytes);
+void give_host_lines(void* p, std::size_t bytes) noexcept;
+
 // Allocations that start on a host line and fill their last one.
 template <typename T>
 struct HostLineAllocator {
@@ -22,8 +29,8 @@ struct HostLineAllocator {
   template <typename U>
   HostLineAllocator(const HostLineAllocator<U>&) {}
   static std::size_t bytes(std::size_t n) { return (n * sizeof(T) + kHostLine - 1) / kHostLine * kHostLine; }
-  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(bytes(n), std::align_val_t(kHostLine))); }
-  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t(kHostLine)); }
+  T* allocate(std::size_t n) { return static_cast<T*>(take_host_lines(bytes(n))); }
+  void deallocate(T* p, std::size_t n) { give_host_lines(p, bytes(n)); }
   template <typename U>
   bool operator==(const HostLineAllocator<U>&) const { return true; }
   template <typename U>
