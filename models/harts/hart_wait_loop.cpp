@@ -189,9 +189,15 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
   return w.iteration;
 }
 
+// Not when skipping is off, when every instruction is observed, or in the
+// parallel schedule (whose slices may run while other harts do).
+bool Hart::wait_loops_skippable() const {
+  return cluster_.skip_wait_loops.get() && !observed() && !parallel_;
+}
+
 bool Hart::wait_loop_due(uint64_t pc, const LoopCounters& now) const {
   const WaitLoopWatch& w = wait_loop_;
-  if (w.pc != pc || w.pass > 0 || !cluster_.skip_wait_loops.get() || observed() || parallel_) return false;
+  if (w.pc != pc || w.pass > 0 || !wait_loops_skippable()) return false;
   for (unsigned i = 0; i < kLoopCounters; ++i)
     if (now[i] - w.at[i] != w.per_iteration[i]) return false;
   return true;
@@ -217,7 +223,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     if (w.pass > 0) --w.pass;
     return false;
   }
-  if (!cluster_.skip_wait_loops.get() || observed() || parallel_ || (vm_on() && data_priv() != PRV_M)) return false;
+  if (!wait_loops_skippable() || (vm_on() && data_priv() != PRV_M)) return false;
   for (unsigned i = kLoopNoChange; i < kLoopCountersUsed; ++i)
     if (per_iteration[i]) return false;
   const uint64_t period = per_iteration[kLoopTimePs];

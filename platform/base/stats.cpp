@@ -55,7 +55,11 @@ void Histogram::sample(double v) {
   if (count_ == 0 || v > max_) max_ = v;
   ++count_;
   sum_ += v;
-  ++buckets_[bucket_of(v)];
+  if (const int b = bucket_of(v); !last_count_ || b != last_bucket_) {
+    last_bucket_ = b;
+    last_count_ = &buckets_[b];  // std::map keeps it valid while the bucket stays
+  }
+  ++*last_count_;
 }
 
 double Histogram::percentile(double p) const {
@@ -82,6 +86,7 @@ nlohmann::json Histogram::to_json() const {
 
 void Histogram::reset(const sc_core::sc_time&) {
   buckets_.clear();
+  last_count_ = nullptr;
   count_ = 0;
   sum_ = min_ = max_ = 0;
 }

@@ -199,6 +199,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // nothing can tell from run ones (true: it did, a read reads again).
   bool skip_wait_loop(const rv::Insn& d, uint64_t pc);
   void skip_device_poll(uint64_t pa, unsigned len);  // at a device read of `len` bytes at `pa`
+  bool wait_loops_skippable() const;
   bool wait_loop_due(uint64_t pc, const LoopCounters& now) const;  // skip_wait_loop would evaluate at pc
   bool device_poll_due(uint64_t addr, uint64_t pc);  // a load at pc from addr, in translated code: it would
   class WaitLoopReader;  // the hart as wait_loop.h's WaitLoopView
