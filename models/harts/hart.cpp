@@ -48,8 +48,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   update_insn_stop();
   done_ = std::move(done);
   reservation_ = ~0ull;
-  pmp_.reset();
-  tlb_.flush_all();
+  mmu_.reset();
   page_regions_rd_.forget_all();  // they stand for TLB entries (the regions in use go with update_xlate)
   page_regions_wr_.forget_all();
   if (!live_.empty()) flush_translated_ = true;
@@ -184,12 +183,11 @@ const Hart::Block& Hart::block_at(uint64_t pc) {
   // Translated or checked fetches: one translation for the block's page (and
   // one for the second half of an instruction that crosses into the next);
   // the PMP is checked for every instruction's bytes.
-  FetchPage page{pc};
-  if (hot_.fetch_key) page = {fetch_address(pc), tlb_until_, page_pbmt_ != 0};
+  const PageTranslation page = hot_.fetch_key ? mmu_.translate_fetch(pc) : PageTranslation{pc};
   return decode_block(pc, page);
 }
 
-const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const FetchPage* tail) {
+const Hart::Block& Hart::decode_block(uint64_t pc, const PageTranslation& page, const PageTranslation* tail) {
   Block b;
   // Decoded here first, so that the block's vector is allocated once, at its size.
   std::array<Insn, kMaxBlockInsns> decoded;
@@ -201,7 +199,7 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
     uint16_t lo, hi = 0;
     if (n > 0 && ((a ^ pc) >> 12)) break;  // stay within the page the block started in
     const uint64_t pa = ppc + (a - pc);
-    if (hot_.fetch_key && !fetch_allowed(pa, 2)) {
+    if (hot_.fetch_key && !mmu_.fetch_allowed(pa, 2)) {
       if (n == 0) throw TrapException{kInsnAccessFault, a};
       break;
     }
@@ -213,13 +211,13 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
       uint64_t pa_hi = pa + 2;
       if (hot_.fetch_key && (((a + 2) ^ pc) >> 12)) {  // the second half is on the next page
         if (n > 0) break;                          // a block of its own translates it
-        const FetchPage next = tail ? *tail : FetchPage{fetch_address(a + 2), tlb_until_};
+        const PageTranslation next = tail ? *tail : mmu_.translate_fetch(a + 2);
         pa_hi = next.pa;
         b.tlb_until = std::min(b.tlb_until, next.until);
         b.ppc_tail = pa_hi;
         cluster_.mark_code(pa_hi, 2);
       }
-      if (hot_.fetch_key && !fetch_allowed(pa_hi, 2)) {
+      if (hot_.fetch_key && !mmu_.fetch_allowed(pa_hi, 2)) {
         if (n == 0) throw TrapException{kInsnAccessFault, a + 2};
         break;
       }
@@ -252,7 +250,7 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const FetchPage& page, const 
 }
 
 // The block at stale's pc decoded again from where its pages lead now.
-const Hart::Block& Hart::decode_again(const Block& stale, const FetchPage& page, const FetchPage* tail) {
+const Hart::Block& Hart::decode_again(const Block& stale, const PageTranslation& page, const PageTranslation* tail) {
   const uint64_t pc = stale.pc;
   drop_blocks({&stale});
   return decode_block(pc, page, tail);

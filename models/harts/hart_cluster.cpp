@@ -241,7 +241,7 @@ void HartCluster::update_hart_stats(Hart& h, const sc_core::sc_time& at, bool st
     (*st.stall)[c].inc(v - st.stalls_reported[c]);
     st.stalls_reported[c] = v;
   }
-  const Hart::MmuStats& m = h.mmu_stats();
+  const MmuStats& m = h.mmu_stats();
   const uint64_t mmu_now[5] = {m.tlb_hits, m.tlb_misses, m.page_walks, m.pte_reads, m.page_faults};
   for (unsigned c = 0; c < 5; ++c) {
     (*st.mmu)[c].inc(mmu_now[c] - st.mmu_reported[c]);

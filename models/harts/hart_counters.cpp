@@ -33,9 +33,9 @@ uint64_t Hart::event_count(unsigned event) const {
     case AVP_HPM_STALL_FETCH: case AVP_HPM_STALL_MEMORY: case AVP_HPM_STALL_BARRIER: case AVP_HPM_STALL_WFI:
     case AVP_HPM_STALL_XINTF:
       return hot_.stall_ps[event - AVP_HPM_STALL_FETCH] / to_ps(cluster_.clock_period.get());
-    case AVP_HPM_TLB_HITS: return mmu_stats_.tlb_hits;
-    case AVP_HPM_TLB_MISSES: return mmu_stats_.tlb_misses;
-    case AVP_HPM_PAGE_WALKS: return mmu_stats_.page_walks;
+    case AVP_HPM_TLB_HITS: return mmu_.stats().tlb_hits;
+    case AVP_HPM_TLB_MISSES: return mmu_.stats().tlb_misses;
+    case AVP_HPM_PAGE_WALKS: return mmu_.stats().page_walks;
     default: return event >= kFirstEventCounter && event <= kLastEventCounter ? event_counter(hot_.s.events, event) : 0;
   }
 }

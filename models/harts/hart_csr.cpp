@@ -55,9 +55,9 @@ uint64_t Hart::csr_read(unsigned csr, const Insn& d) {
   if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return hot_.s.mhpmevent[csr - (CSR_MHPMEVENT3 - 3)];
   if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPCFG15) {
     if (csr & 1) illegal(d);  // odd pmpcfg registers do not exist on RV64
-    return pmp_.read_cfg(csr - CSR_PMPCFG0);
+    return mmu_.pmp().read_cfg(csr - CSR_PMPCFG0);
   }
-  if (csr >= CSR_PMPADDR0 && csr <= CSR_PMPADDR63) return pmp_.read_addr(csr - CSR_PMPADDR0);
+  if (csr >= CSR_PMPADDR0 && csr <= CSR_PMPADDR63) return mmu_.pmp().read_addr(csr - CSR_PMPADDR0);
   if (csr >= CSR_TSELECT && csr <= CSR_TCONTROL) {
     if (!triggers_.count()) illegal(d);
     return triggers_.read(csr);
@@ -107,10 +107,10 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
   if (csr >= CSR_MHPMCOUNTER3 && csr <= CSR_MHPMCOUNTER31) return write_counter(csr - CSR_MCYCLE, v);
   if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31) return write_counter_event(csr - (CSR_MHPMEVENT3 - 3), v);
   if (csr >= CSR_PMPCFG0 && csr <= CSR_PMPADDR63) {
-    if (csr <= CSR_PMPCFG15) pmp_.write_cfg(csr - CSR_PMPCFG0, v);
-    else pmp_.write_addr(csr - CSR_PMPADDR0, v);
+    if (csr <= CSR_PMPCFG15) mmu_.pmp().write_cfg(csr - CSR_PMPCFG0, v);
+    else mmu_.pmp().write_addr(csr - CSR_PMPADDR0, v);
     // Cached translations may hold checked walks: start afresh (as SFENCE.VMA x0, x0 would).
-    tlb_.flush_all();
+    mmu_.flush_tlb();
     protection_changed();
     update_xlate();
     return;
@@ -181,7 +181,7 @@ void Hart::csr_write(unsigned csr, uint64_t v, const Insn& d) {
       const uint64_t changed = (hot_.s.menvcfg ^ v) & kMenvcfgWritable;
       hot_.s.menvcfg = v & kMenvcfgWritable;
       if (changed & envcfg::PBMTE) {  // the translations cached with the old attributes go
-        tlb_.flush_all();
+        mmu_.flush_tlb();
         translation_changed();
       }
       return;

@@ -113,7 +113,7 @@ uint64_t Hart::exec_atomic(const Insn& d) {
   if (addr & (size - 1)) throw TrapException{lr ? kLoadMisaligned : kStoreMisaligned, addr};
   // Reservations hold physical addresses. SC and AMOs need write permission
   // (a store/AMO fault) before their read.
-  const uint64_t pa = data_checked_ ? translate_data(addr, size, lr ? kAccessRead : kAccessWrite, data_priv()) : addr;
+  const uint64_t pa = data_checked_ ? mmu_.translate_data(addr, size, lr ? kAccessRead : kAccessWrite, data_priv()).pa : addr;
   if (lr) {
     uint64_t v = dbl ? load<uint64_t>(addr) : static_cast<uint64_t>(static_cast<int32_t>(load<uint32_t>(addr)));
     reservation_ = pa;

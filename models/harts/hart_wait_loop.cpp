@@ -139,9 +139,9 @@ Hart::LoopCounters Hart::loop_counters() const {
   c[kLoopICacheClock] = hot_.icache.clock;
   c[kLoopDCacheHits] = hot_.dcache.hits;
   c[kLoopDCacheClock] = hot_.dcache.clock;
-  c[kLoopTlbHits] = mmu_stats_.tlb_hits;
+  c[kLoopTlbHits] = mmu_.stats().tlb_hits;
   const uint64_t no_change[] = {icache_.misses(), icache_.writebacks(), dcache_.misses(), dcache_.writebacks(),
-                                mmu_stats_.tlb_misses, mmu_stats_.page_walks, hot_.tlb_inserts};
+                                mmu_.stats().tlb_misses, mmu_.stats().page_walks, hot_.tlb_inserts};
   std::copy(std::begin(no_change), std::end(no_change), c.begin() + kLoopNoChange);
   return c;
 }
@@ -157,7 +157,7 @@ void Hart::add_loop_counters(const LoopCounters& per_iteration, uint64_t n) {
   hot_.icache.clock += n * d[kLoopICacheClock];
   hot_.dcache.hits += n * d[kLoopDCacheHits];
   hot_.dcache.clock += n * d[kLoopDCacheClock];
-  mmu_stats_.tlb_hits += n * d[kLoopTlbHits];
+  mmu_.count_tlb_hits(n * d[kLoopTlbHits]);
 }
 
 const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader, const Insn& d, uint64_t pc,
@@ -223,7 +223,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     if (w.pass > 0) --w.pass;
     return false;
   }
-  if (!wait_loops_skippable() || (vm_on() && data_priv() != PRV_M)) return false;
+  if (!wait_loops_skippable() || mmu_.translates(data_priv())) return false;
   for (unsigned i = kLoopNoChange; i < kLoopCountersUsed; ++i)
     if (per_iteration[i]) return false;
   const uint64_t period = per_iteration[kLoopTimePs];

@@ -31,13 +31,12 @@
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
 #include "harts/hart_traffic.h"
+#include "harts/mmu.h"
 #include "harts/page_region_cache.h"
 #include "harts/perf_events.h"
-#include "harts/pmp.h"
 #include "harts/rv_insn.h"
 #include "harts/stream_prefetcher.h"
 #include "harts/timing_mode.h"
-#include "harts/tlb.h"
 #include "harts/wait_loop.h"
 #include "harts/trap_exception.h"
 #include "harts/triggers.h"
@@ -48,7 +47,9 @@ class HartCluster;
 struct CacheTrafficExtension;
 class Hart;
 
-class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.h
+// Aligned: base/host_lines.h. Private bases: the Mmu reaches page-table
+// entries through the hart and tells it of TLB entries going (mmu.h).
+class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemory, private TlbUsers {
  public:
   tlm_utils::simple_initiator_socket<Hart> bus;    // to the device interconnect
   tlm_utils::simple_initiator_socket<Hart> xintf;  // to the extension devices
@@ -108,13 +109,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   }
 
   // Debug-path memory access through the hart's own view (no timing).
-  bool debug_read(uint64_t addr, void* dst, unsigned len);
+  bool debug_read(uint64_t addr, void* dst, unsigned len) override;
   bool debug_write(uint64_t addr, const void* src, unsigned len);
-  // The debugger's view of a virtual address through the current satp
-  // (hart_mmu.cpp): a page walk that fills no TLB entry, sets no A/D bit and
-  // counts nothing; no permission check. satp Bare: the address itself.
-  // False (with the reason in `why`) when the address does not translate.
-  bool debug_translate(uint64_t va, uint64_t& pa, std::string& why);
+  // The debugger's view of a virtual address through the current satp (Mmu::debug_translate).
+  bool debug_translate(uint64_t va, uint64_t& pa, std::string& why) { return mmu_.debug_translate(va, pa, why); }
 
   uint64_t instructions() const { return hot_.s.minstret; }
   // The value of counter CSR `i` (CSR number & 31: 0 mcycle, 2 minstret,
@@ -136,18 +134,15 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   using Stall = HartStall;
   uint64_t stall_ps(Stall s) const { return hot_.stall_ps[s]; }
   void add_stall(Stall s, uint64_t ps) { hot_.stall_ps[s] += ps; }
-  // Address translation and protection (hart_mmu.cpp): sizes from the cluster's parameters.
-  void configure_mmu(unsigned tlb_entries, unsigned pmp_entries, unsigned pmp_granularity);
+  // Address translation and protection (mmu.h): sizes from the cluster's parameters.
+  void configure_mmu(unsigned tlb_entries, unsigned pmp_entries, unsigned pmp_granularity) {
+    mmu_.configure(tlb_entries, pmp_entries, pmp_granularity);
+  }
   // The trigger module (Sdtrig, triggers.h). A start resets the triggers
   // software programmed; the debugger's (dmode) stay while their number does.
   void configure_triggers(unsigned count);
   rv::Triggers& triggers() { return triggers_; }
-  struct MmuStats {
-    uint64_t tlb_hits = 0, tlb_misses = 0;
-    uint64_t page_walks = 0;  // misses, and hits whose cached PTE lacked the permission or D bit
-    uint64_t pte_reads = 0, page_faults = 0;
-  };
-  const MmuStats& mmu_stats() const { return mmu_stats_; }
+  const MmuStats& mmu_stats() const { return mmu_.stats(); }
   // Parallel quantum schedule (hart_slices.h, hart_slice.cpp): runs whole
   // blocks until the quantum is used or the next step needs the SystemC
   // kernel (a device access, an atomic, a system instruction, a block not
@@ -282,17 +277,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   static uint64_t translated_quantum_end(void* hart) noexcept;  // BlockChain::quantum_end
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   const Block& block_at(uint64_t pc);
-  // A checked fetch's page: its physical address, the TLB's inserts() at
-  // which its entry goes (tlb_until_) and whether it is an NC or IO page.
-  struct FetchPage {
-    uint64_t pa = 0;
-    uint64_t until = ~0ull;
-    bool uncached = false;
-  };
   // Decodes the block at pc from `page` (translated already) and, for an
   // instruction crossing into the next page, `tail` (nullptr: translated here).
-  const Block& decode_block(uint64_t pc, const FetchPage& page, const FetchPage* tail = nullptr);
-  const Block& decode_again(const Block& stale, const FetchPage& page, const FetchPage* tail);  // replaces stale
+  const Block& decode_block(uint64_t pc, const PageTranslation& page, const PageTranslation* tail = nullptr);
+  // As decode_block, in place of stale.
+  const Block& decode_again(const Block& stale, const PageTranslation& page, const PageTranslation* tail);
   void drop_written_blocks();  // the blocks of code_drops_
   void drop_changed_blocks();  // fence.i: the blocks whose code in memory is not what they decoded
   bool code_changed(const Block& b);
@@ -352,15 +341,15 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval);
   void after_store(uint64_t addr, unsigned len);  // addr: physical
 
-  // Translation and PMP (hart_mmu.cpp). Accesses are "checked" when the data
-  // privilege translates or the PMP applies to it: they leave the fast
-  // regions only through checked_access, which installs page regions.
+  // What stands on translation and PMP (hart_mmu.cpp; mmu_ translates and
+  // checks). Accesses are "checked" when the data privilege translates or
+  // the PMP applies to it: they leave the fast regions only through
+  // checked_access, which installs page regions.
   rv::Priv data_priv() const {
     return (hot_.s.priv == rv::PRV_M && (hot_.s.mstatus & rv::mstatus::MPRV))
                ? static_cast<rv::Priv>((hot_.s.mstatus & rv::mstatus::MPP) >> 11)
                : hot_.s.priv;
   }
-  bool vm_on() const { return (hot_.s.satp >> 60) != 0; }
   void update_xlate();         // after a change of priv, mstatus, satp or PMP
   void translation_changed();  // drops fast regions; blocks of checked fetches are checked again
   void protection_changed();   // a PMP write: drops fast regions and the blocks of checked fetches
@@ -368,35 +357,22 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   // A page of page_regions_* holding [va, va + len) becomes the region in use
   // (false: none does), as checked_access would make it again.
   bool reuse_checked_page(bool write, uint64_t va, unsigned len);
-  void forget_regions_of(const rv::TlbEntry& e);  // those that rely on a TLB entry about to go
-  void forget_cached_pages_of(const rv::TlbEntry& e);  // page_regions_* only
+  void tlb_replacing(const rv::TlbEntry& e) override;  // the regions that rely on e
+  void tlb_rewalking(const rv::TlbEntry& e) override;  // the page_regions_* that rely on e
   // The page of `pair` ([0] the most recent) that holds the access, moved to [0]; nullptr: none.
   static DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len);
   void checked_access(bool write, uint64_t va, void* buf, unsigned len);
-  // Physical address of a data access, translation and PMP checked (throws the fault).
-  // page_ok (optional): set when the whole 4 KiB page holding it may be accessed the same way.
-  uint64_t translate_data(uint64_t va, unsigned len, unsigned access, rv::Priv p, bool* page_ok = nullptr);
-  uint64_t translate(uint64_t va, unsigned access, rv::Priv p);  // page tables only
-  rv::TlbEntry walk(uint64_t va, unsigned access, rv::Priv p, uint16_t asid);
-  // The walk itself; kDebug: debug_translate's (debug reads, no check of
-  // `access`, no A/D update, no statistics).
-  template <bool kDebug>
-  rv::TlbEntry walk_tables(uint64_t va, unsigned access, rv::Priv p, uint16_t asid);
-  bool pte_permits(uint64_t flags, unsigned access, rv::Priv p) const;
-  uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval);
+  // The walk's PTE accesses on the bus (DMI, timing; the Mmu checks the PMP).
+  uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval) override;
   // A data access at a physical address outside the fast regions: DMI, a
   // functional transaction to cacheable memory, or a device transaction.
   // `uncached`: an NC or IO page (Svpbmt), whose accesses to memory bypass the D-cache.
   void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
                    bool uncached = false);
-  uint64_t fetch_address(uint64_t va);  // physical address of a fetch (page tables only; throws)
   // Its TLB entry was replaced, or translation changed (hart_mmu.cpp): the
   // block (b or its replacement) with its pages translated again.
   const Block& translate_fetch_again(const Block& b);
-  bool fetch_translation_held(const Block& b) const { return tlb_.inserts() < b.tlb_until; }
-  bool fetch_allowed(uint64_t pa, unsigned len) const {
-    return !pmp_.active_for(hot_.s.priv) || pmp_.allows(pa, len, hot_.s.priv, rv::kAccessExec);
-  }
+  bool fetch_translation_held(const Block& b) const { return mmu_.tlb_inserts() < b.tlb_until; }
   void sfence(const rv::Insn& d);
   // The data accesses' fast paths and their timing, inlined into the ISS
   // loop and the helpers (hart_data_path.h, which the files using them include).
@@ -486,14 +462,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module {  // base/host_lines.
   CodeArena code_;                       // the translated blocks' code
   std::exception_ptr translated_error_;  // what a helper of translated code caught
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
-  rv::Pmp pmp_;
-  rv::Tlb tlb_{hot_.tlb_inserts};
+  Mmu mmu_{hot_.s, hot_.tlb_inserts, *this, *this};
   rv::Triggers triggers_;
-  MmuStats mmu_stats_;
   bool data_checked_ = false;  // loads and stores are translated or PMP-checked
   uint32_t data_key_ = 0;      // what the fast regions were made for (update_xlate)
-  uint64_t tlb_until_ = ~0ull;  // the TLB's inserts() at which the last translation's entry goes (~0: none)
-  uint8_t page_pbmt_ = 0;      // Svpbmt's PBMT of the page the last translation reached (0 without one)
   bool flush_translated_ = false;  // drop the blocks of fetch keys 1.. at the next block boundary
   bool recheck_fetches_ = false;   // translation changed: expire_live_blocks at the next block boundary
   bool code_full_ = false;         // the translation cache is full: drop_translations at the next block boundary

@@ -202,7 +202,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     std::unique_ptr<Counter> dcache_prefetches, dcache_prefetch_hits;  // with stream buffers only
     uint64_t prefetches_reported = 0, prefetch_hits_reported = 0;
     std::unique_ptr<CounterArray> stall;  // stall_<cause>, HartStall in order
-    std::unique_ptr<CounterArray> mmu;    // Hart::MmuStats in order
+    std::unique_ptr<CounterArray> mmu;    // MmuStats in order
     uint64_t mmu_reported[5] = {};
     std::unique_ptr<Utilisation> busy;
     uint64_t reported[6] = {}, stalls_reported[kStallCauses] = {};

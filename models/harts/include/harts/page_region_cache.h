@@ -4,8 +4,9 @@
 // outside the regions in use finds its page here before it is translated
 // and checked again. Direct-mapped by virtual page. The hart drops a page
 // when the regions in use would be dropped (hart_mmu.cpp, forget_regions
-// and forget_regions_of), so every page here is one checked_access would
-// make again with the same result.
+// and tlb_replacing) or its TLB entry is walked again (tlb_rewalking), so
+// every page here is one checked_access would make again with the same
+// result.
 #pragma once
 #include <array>
 #include <cstdint>
