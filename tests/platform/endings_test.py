@@ -52,6 +52,17 @@ def wait_catching(pid, sig, timeout=60):
     return False
 
 
+def point_running(pid, sig):
+    """True when sweep point `pid` has replaced the sweep's forked copy (which
+    inherits its handlers) with its own run and that run catches `sig`."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args = f.read().split(b"\0")
+    except OSError:
+        return False
+    return b"sweep" not in args and catches(pid, sig)
+
+
 def children(pid):
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
@@ -176,7 +187,7 @@ p = subprocess.Popen([vp, "--no-progress", "-o", d, "sweep", "--workload", "matm
                      start_new_session=True, text=True)
 ready = wait_catching(p.pid, signal.SIGINT)
 deadline = time.monotonic() + 60
-while ready and time.monotonic() < deadline and not any(catches(c, signal.SIGINT) for c in children(p.pid)):
+while ready and time.monotonic() < deadline and not any(point_running(c, signal.SIGINT) for c in children(p.pid)):
     time.sleep(0.01)
 time.sleep(0.05)
 os.kill(p.pid, signal.SIGINT)
