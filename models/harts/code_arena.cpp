@@ -14,7 +14,10 @@ void* CodeArena::add(const uint8_t* code, size_t n) {
   if (!mapped_) {
     mapped_ = true;  // one attempt: a host that refuses executable memory interprets
     void* p = mmap(nullptr, size_, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p != MAP_FAILED) base_ = static_cast<uint8_t*>(p);
+    if (p != MAP_FAILED) {
+      madvise(p, size_, MADV_HUGEPAGE);  // translated code fills it from the start: a fault per 2 MiB
+      base_ = static_cast<uint8_t*>(p);
+    }
   }
   const size_t at = (used_ + 15) & ~size_t{15};  // 16-byte aligned entries
   if (!base_ || at + n > size_) {
