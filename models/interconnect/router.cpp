@@ -190,18 +190,20 @@ void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_t
   // share; the rest of its wait beyond the longest share is queueing.
   const uint64_t il = p.interleave->get(), nch = p.calendars.size();
   std::fill(p.channel_bytes.begin(), p.channel_bytes.end(), 0);
-  for (uint64_t a = target_addr, left = bytes; left;) {
-    const uint64_t chunk = std::min(left, il - (a & (il - 1)));
-    p.channel_bytes[(a / il) % nch] += chunk;
-    a += chunk;
-    left -= chunk;
-  }
+  if (nch == 1) p.channel_bytes[0] = bytes;  // what the loop gives, without its divisions
+  else
+    for (uint64_t a = target_addr, left = bytes; left;) {
+      const uint64_t chunk = std::min(left, il - (a & (il - 1)));
+      p.channel_bytes[(a / il) % nch] += chunk;
+      a += chunk;
+      left -= chunk;
+    }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time arrive = now + delay;
   sc_core::sc_time end = arrive, longest = sc_core::SC_ZERO_TIME, total = sc_core::SC_ZERO_TIME;
   for (uint64_t c = 0; c < nch; ++c) {
     if (!p.channel_bytes[c]) continue;
-    const sc_core::sc_time occupy(p.channel_bytes[c] / p.bandwidth->get(), sc_core::SC_NS);
+    const sc_core::sc_time& occupy = p.transfer_time(p.channel_bytes[c]);
     p.calendars[c].forget_before(now.value());
     end = std::max(end, sc_core::sc_time::from_value(p.calendars[c].reserve(arrive.value(), occupy.value())));
     longest = std::max(longest, occupy);
