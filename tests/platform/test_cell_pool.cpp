@@ -46,11 +46,10 @@ struct alignas(kHostLine) Wide {
   uint64_t v[20];
 };
 
-TEST(CellPool, HoldsAMapsNodes) {
-  CellPool pool;
-  using Map = std::unordered_map<uint64_t, Wide, std::hash<uint64_t>, std::equal_to<uint64_t>,
-                                 CellAllocator<std::pair<const uint64_t, Wide>>>;
-  Map m{Map::allocator_type(pool)};
+TEST(HostLineAllocator, HoldsAMapsNodes) {
+  std::unordered_map<uint64_t, Wide, std::hash<uint64_t>, std::equal_to<uint64_t>,
+                     HostLineAllocator<std::pair<const uint64_t, Wide>>>
+      m;
   for (uint64_t k = 0; k < 1000; ++k) m[k].v[0] = k * 3;
   for (uint64_t k = 0; k < 1000; k += 2) m.erase(k);
   for (uint64_t k = 1000; k < 1500; ++k) m[k].v[0] = k * 3;  // reuses the erased nodes' cells

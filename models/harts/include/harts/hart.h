@@ -17,7 +17,6 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "base/cell_pool.h"
 #include "base/host_lines.h"
 #include "base/local_time.h"
 #include "base/timing_path.h"
@@ -415,14 +414,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // (those are dropped when the PMP changes, and checked again after a change
   // of translation).
   static constexpr unsigned kFetchKeys = 5;
-  CellPool block_cells_;  // the blocks_ maps' nodes (blocks are decoded and dropped all through a boot)
-  using BlockMap = std::unordered_map<uint64_t, Block, std::hash<uint64_t>, std::equal_to<uint64_t>,
-                                      CellAllocator<std::pair<const uint64_t, Block>>>;
-  BlockMap blocks_[kFetchKeys] = {BlockMap(BlockMap::allocator_type(block_cells_)),
-                                  BlockMap(BlockMap::allocator_type(block_cells_)),
-                                  BlockMap(BlockMap::allocator_type(block_cells_)),
-                                  BlockMap(BlockMap::allocator_type(block_cells_)),
-                                  BlockMap(BlockMap::allocator_type(block_cells_))};
+  // Nodes from the host-line pools (base/host_lines.h): blocks are decoded and dropped all through a boot.
+  std::unordered_map<uint64_t, Block, std::hash<uint64_t>, std::equal_to<uint64_t>,
+                     HostLineAllocator<std::pair<const uint64_t, Block>>>
+      blocks_[kFetchKeys];
   // Per fetch regime, the blocks whose code lies in each physical page (by page number).
   std::unordered_map<uint64_t, std::vector<const Block*>> code_pages_[kFetchKeys];
   // The blocks of checked fetches decoded or checked since the last change of

@@ -1,5 +1,5 @@
-// Memory for many equal objects that one owner makes and drops one at a time
-// (a hart's decoded blocks, over-aligned to host lines): cells carved from
+// Memory for many equal objects made and dropped one at a time (the
+// host-line allocations of base/host_lines.h, one pool per size): cells carved from
 // host-line aligned chunks and reused through a free list. An aligned malloc
 // per object costs hundreds of host instructions (glibc splits a larger
 // chunk for each); a cell costs a few, and one owner's cells share host lines
@@ -10,7 +10,6 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 
 #include "base/host_lines.h"
@@ -60,32 +59,6 @@ class CellPool {
   std::byte* next_ = nullptr;
   std::byte* end_ = nullptr;
   void* free_ = nullptr;  // each free cell holds the next one's address
-};
-
-// A container's allocator whose single objects (a node-based container's
-// nodes) come from a CellPool; arrays (a hash table's buckets) from the heap.
-template <typename T>
-struct CellAllocator {
-  using value_type = T;
-  CellPool* pool;
-  explicit CellAllocator(CellPool& p) : pool(&p) {}
-  template <typename U>
-  CellAllocator(const CellAllocator<U>& o) : pool(o.pool) {}
-  T* allocate(std::size_t n) {
-    if (pooled(n)) return static_cast<T*>(pool->take(sizeof(T), alignof(T)));
-    return std::allocator<T>().allocate(n);
-  }
-  void deallocate(T* p, std::size_t n) {
-    if (pooled(n)) pool->give(p);
-    else std::allocator<T>().deallocate(p, n);
-  }
-  template <typename U>
-  bool operator==(const CellAllocator<U>& o) const { return pool == o.pool; }
-  template <typename U>
-  bool operator!=(const CellAllocator<U>& o) const { return pool != o.pool; }
-
- private:
-  static bool pooled(std::size_t n) { return n == 1 && !std::is_pointer_v<T>; }
 };
 
 }  // namespace avp
