@@ -118,12 +118,12 @@ void Hart::trace_slice(const sc_core::sc_time& end, const std::string& how) cons
 
 void Hart::run() {
   hot_.time.set_quantum(cluster_.quantum());
-  parallel_ = cluster_.parallel();
+  slice_.parallel = cluster_.parallel();
   translating_ = cluster_.translate_blocks.get();
   while (!hot_.stop) {
-    if (parallel_ && !observed()) {
+    if (slice_.parallel && !observed()) {
       cluster_.slices().run(*this);
-      if (slice_end_ != SliceEnd::Serial) {
+      if (slice_.end() != SliceState::End::Serial) {
         finish_slice();
         continue;
       }
@@ -156,7 +156,7 @@ void Hart::run() {
     if ((hot_.s.mip & hot_.s.mie) && check_interrupts()) continue;
     try {
       const Block& b = block_at(hot_.s.pc);
-      if (parallel_ || observed()) run_block(b);  // one block: then the slices, or the observed loop
+      if (slice_.parallel || observed()) run_block(b);  // one block: then the slices, or the observed loop
       else run_chain(b);
     } catch (const TrapException& t) {
       take_trap(t.cause, t.tval);

@@ -156,7 +156,7 @@ void Hart::note_block_costs(Block& b) const {
     if (b.link_pc[0] == pc) return b.link[0];
     if (b.link_pc[1] == pc) return b.link[1];
   }
-  const Block* next = in_slice_ ? decoded_block(pc) : &block_at(pc);
+  const Block* next = slice_.in_slice() ? decoded_block(pc) : &block_at(pc);
   if (same_regime && next) {
     link(b, b.next_link, next);
     b.next_link ^= 1;
@@ -179,7 +179,7 @@ void Hart::link(const Block& b, unsigned i, const Block* next) {
 // The next block, in a slice only if entering it needs no page-table walk.
 [[gnu::always_inline]] inline const Hart::Block* Hart::next_enterable_block(const Block& b) {
   const Block* next = next_block(b);
-  return next && in_slice_ && !fetch_translation_held(*next) ? nullptr : next;
+  return next && slice_.in_slice() && !fetch_translation_held(*next) ? nullptr : next;
 }
 
 // Threaded dispatch: each handler jumps to the next instruction's handler
@@ -317,7 +317,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     } catch (...) {  // NeedsKernel (before the instruction did anything), or an error
       settle_to(static_cast<uint32_t>(it - first));
       hot_.lazy = nullptr;
-      left_block_ = blk;
+      slice_.left(*blk);
       throw;
     }
   aborted:
@@ -353,7 +353,7 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
     // In a slice, the chain ends before the block: its page-table walk is
     // the kernel's. After a change of translation (b not live), the run
     // loop enters it: the check may replace it (translate_fetch_again).
-    if (h.in_slice_ || !b.live) {
+    if (h.slice_.in_slice() || !b.live) {
       h.hot_.lazy = nullptr;
       return nullptr;
     }

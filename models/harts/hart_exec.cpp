@@ -104,7 +104,7 @@ void Hart::run_observed(const Block& b, uint32_t from) {
 }
 
 uint64_t Hart::exec_atomic(const Insn& d) {
-  if (in_slice_) throw NeedsKernel{};  // atomic with respect to every other hart: in the simulation thread
+  if (slice_.in_slice()) throw NeedsKernel{};  // atomic with respect to every other hart: in the simulation thread
   const uint64_t addr = hot_.s.x[d.rs1];
   const uint64_t src = hot_.s.x[d.rs2];
   const bool dbl = d.op >= LR_D;

@@ -27,7 +27,7 @@ DmiRegion* Hart::known_dmi(uint64_t addr, bool write, bool fetch) {
 
 DmiRegion* Hart::find_dmi(uint64_t addr, bool write, bool fetch) {
   if (DmiRegion* r = known_dmi(addr, write, fetch)) return r;
-  if (in_slice_) throw NeedsKernel{};  // asking the bus for DMI is the kernel's
+  if (slice_.in_slice()) throw NeedsKernel{};  // asking the bus for DMI is the kernel's
   hot_.time.catch_up();
   if (write && read_only(addr, 1)) return nullptr;
   tlm::tlm_generic_payload gp;
@@ -86,7 +86,7 @@ void Hart::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 }
 
 void Hart::transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval) {
-  if (in_slice_) throw NeedsKernel{};  // a device access: in the simulation thread, in hart order
+  if (slice_.in_slice()) throw NeedsKernel{};  // a device access: in the simulation thread, in hart order
   settle();
   hot_.time.catch_up();
   if (cmd == tlm::TLM_READ_COMMAND && !cache_traffic(gp_)) skip_device_poll(addr, len);
@@ -106,7 +106,7 @@ T Hart::load_slow(uint64_t addr) {
   }
   if (data_checked_) {
     if (reuse_checked_page(false, addr, sizeof(T))) return load<T>(addr);
-    if (in_slice_) throw NeedsKernel{};  // translation may walk page tables through the bus
+    if (slice_.in_slice()) throw NeedsKernel{};  // translation may walk page tables through the bus
     checked_access(false, addr, &v, sizeof(T));
     return v;
   }
@@ -117,7 +117,7 @@ T Hart::load_slow(uint64_t addr) {
       return load<T>(addr);
     }
   }
-  if (in_slice_) throw NeedsKernel{};
+  if (slice_.in_slice()) throw NeedsKernel{};
   phys_access(false, addr, &v, sizeof(T), kLoadAccessFault, addr);
   return v;
 }
@@ -130,7 +130,7 @@ void Hart::store_slow(uint64_t addr, T v) {
   }
   if (data_checked_) {
     if (reuse_checked_page(true, addr, sizeof(T))) return store<T>(addr, v);
-    if (in_slice_) throw NeedsKernel{};
+    if (slice_.in_slice()) throw NeedsKernel{};
     checked_access(true, addr, &v, sizeof(T));
     return;
   }
@@ -141,7 +141,7 @@ void Hart::store_slow(uint64_t addr, T v) {
       return store<T>(addr, v);
     }
   }
-  if (in_slice_) throw NeedsKernel{};
+  if (slice_.in_slice()) throw NeedsKernel{};
   phys_access(true, addr, &v, sizeof(T), kStoreAccessFault, addr);  // calls after_store
 }
 
@@ -156,7 +156,7 @@ template void Hart::store_slow<uint64_t>(uint64_t, uint64_t);
 
 std::unique_lock<std::mutex> Hart::shared_lock() {
   std::unique_lock<std::mutex> lk(cluster_.shared_lock(), std::defer_lock);
-  if (in_slice_) lk.lock();  // other harts' slices may be running on other host threads
+  if (slice_.in_slice()) lk.lock();  // other harts' slices may be running on other host threads
   return lk;
 }
 
@@ -166,12 +166,11 @@ void Hart::after_store(uint64_t addr, unsigned len) {
     cluster_.break_reservations(addr);
   }
   if (cluster_.is_code(addr, len)) {
-    if (!in_slice_) return cluster_.code_written(addr, len);
+    if (!slice_.in_slice()) return cluster_.code_written(addr, len);
     // In a slice the other harts are running: invalidating their code is the
     // kernel's, after the slice, which ends with this instruction.
-    code_hit_ = hot_.block_abort = true;
-    code_addr_ = addr;
-    code_len_ = len;
+    slice_.note_code_write(addr, len);
+    hot_.block_abort = true;
   }
 }
 

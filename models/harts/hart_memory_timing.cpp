@@ -63,7 +63,7 @@ uint64_t Hart::bus_traffic(const HartTraffic* t, unsigned n) {
       traffic.write = t[i].write;
       // In a slice the order of the harts' transactions depends on the host
       // threads: what depends on it is replayed after the batch (replay_traffic).
-      traffic.deferred = in_slice_;
+      traffic.deferred = slice_.in_slice();
       delay = start;
       if (path[i]) path[i]->time(t[i].pa, t[i].len, traffic, delay);
       else send_traffic(traffic, t[i].pa, t[i].len, t[i].fetch, delay);
@@ -71,14 +71,14 @@ uint64_t Hart::bus_traffic(const HartTraffic* t, unsigned n) {
     }
   }
   for (unsigned i = 0; i < n; ++i)
-    if (replay[i]) deferred_.push_back({t[i], now});
+    if (replay[i]) slice_.defer(t[i], now);
   const uint64_t end = to_ps(delay);
   return end > now ? end - now : 0;
 }
 
 void Hart::replay_traffic(bool parked) {
   uint64_t stall = 0;
-  for (const DeferredTraffic& d : deferred_) {
+  for (const DeferredTraffic& d : slice_.deferred()) {
     CacheTrafficExtension traffic;
     traffic.kind = CacheTrafficExtension::Replay;
     traffic.write = d.write;
@@ -92,9 +92,7 @@ void Hart::replay_traffic(bool parked) {
     stall += to_ps(delay) - at;
     hot_.stall_ps[d.fetch ? StallFetch : StallMemory] += to_ps(delay) - at;
   }
-  deferred_.clear();
-  if (parked) deferred_stall_ps_ += stall;
-  else hot_.time.add_ps(stall);
+  hot_.time.add_ps(slice_.replayed(stall, parked));
 }
 
 uint64_t Hart::dcache_miss(uint64_t pa) {

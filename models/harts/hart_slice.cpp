@@ -19,8 +19,7 @@ const Hart::Block* Hart::decoded_block(uint64_t pc) {
 }
 
 void Hart::run_slice() {
-  in_slice_ = true;
-  slice_end_ = SliceEnd::Serial;
+  slice_.begin();
   try {
     for (;;) {
       // The serial loop's checks at a block boundary: any of them is the kernel's.
@@ -28,7 +27,7 @@ void Hart::run_slice() {
           (hot_.s.mip & hot_.s.mie))
         break;
       if (hot_.time.quantum_used()) {  // a replayed stall (replay_traffic) took the quantum
-        slice_end_ = SliceEnd::Block;
+        slice_.end_at_block();
         break;
       }
       const Block* first = decoded_block(hot_.s.pc);
@@ -40,49 +39,46 @@ void Hart::run_slice() {
         run_chain(*first);
       } catch (const NeedsKernel&) {
         // The instruction at hot_.s.pc has not started: the hart's thread runs the block from there.
-        resume_block_ = left_block_;
-        resume_index_ = index_of_pc(*left_block_);
-        slice_end_ = SliceEnd::Resume;
+        slice_.resume_at(index_of_pc(slice_.left_block()));
         break;
       } catch (const TrapException& t) {  // run_insns has ended the history's block
-        slice_trap_ = t;
-        slice_end_ = SliceEnd::Trap;
+        slice_.trapped(t);
         break;
       }
-      if (code_hit_) {
-        slice_end_ = SliceEnd::Code;
+      if (slice_.code_written()) {
+        slice_.end_at_code_write();
         break;
       }
       if (hot_.time.quantum_used() || (hot_.insn_stop && hot_.s.minstret >= hot_.insn_stop)) {
-        slice_end_ = SliceEnd::Block;
+        slice_.end_at_block();
         break;
       }
     }
   } catch (...) {
-    slice_error_ = std::current_exception();
-    slice_end_ = SliceEnd::Error;
+    slice_.failed(std::current_exception());
   }
-  in_slice_ = false;
+  slice_.leave();
 }
 
 void Hart::finish_slice() {
-  switch (slice_end_) {
-    case SliceEnd::Trap:
-      take_trap(slice_trap_.cause, slice_trap_.tval);
+  switch (slice_.end()) {
+    case SliceState::End::Trap:
+      take_trap(slice_.trap().cause, slice_.trap().tval);
       break;
-    case SliceEnd::Resume:
+    case SliceState::End::Resume:
       try {
-        run_block(*resume_block_, resume_index_, true);
+        run_block(slice_.resume_block(), slice_.resume_index(), true);
       } catch (const TrapException& t) {
         take_trap(t.cause, t.tval);
       }
       break;
-    case SliceEnd::Code:
-      code_hit_ = false;
-      cluster_.code_written(code_addr_, code_len_);
+    case SliceState::End::Code: {
+      const auto [addr, len] = slice_.take_code_write();
+      cluster_.code_written(addr, len);
       break;
-    case SliceEnd::Error:
-      std::rethrow_exception(std::exchange(slice_error_, nullptr));
+    }
+    case SliceState::End::Error:
+      slice_.rethrow();
     default:
       break;
   }
@@ -96,7 +92,7 @@ void Hart::finish_slice() {
 }
 
 void Hart::quantum_sync() {
-  if (parallel_) {
+  if (slice_.parallel) {
     sync_to_grid();
     return;
   }
@@ -113,7 +109,7 @@ void Hart::quantum_sync() {
 uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
   if (h.switch_ps_ && to_ps(h.hot_.time.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
-  if (h.parallel_ || h.code_full_ || !h.hot_.time.run_on()) return 0;
+  if (h.slice_.parallel || h.code_full_ || !h.hot_.time.run_on()) return 0;
   h.check_deadline(h.hot_.time.now());
   return !h.timed_out_;
 }
@@ -121,7 +117,7 @@ uint64_t Hart::translated_quantum_end(void* hart) noexcept {
 void Hart::sync_to_grid() {
   if (grid_boundary(to_ps(sc_core::sc_time_stamp()))) {
     hot_.time.sync();
-    hot_.time.add_ps(grid_ahead_);
+    hot_.time.add_ps(slice_.grid_ahead());
   }
   check_deadline(sc_core::sc_time_stamp());
 }
@@ -130,11 +126,8 @@ uint64_t Hart::grid_boundary(uint64_t now) {
   // Harts that wake at the same quantum boundary run their next slices
   // together; the local time beyond the boundary stays ahead, so nothing is
   // lost or added.
-  const uint64_t q = to_ps(cluster_.quantum());
-  const uint64_t boundary = (now + hot_.time.ps()) / q * q;
-  if (boundary <= now) return 0;
-  grid_ahead_ = now + hot_.time.ps() - boundary;
-  hot_.time.set(from_ps(boundary - now));
+  const uint64_t boundary = slice_.grid_boundary(now, hot_.time.ps(), to_ps(cluster_.quantum()));
+  if (boundary) hot_.time.set(from_ps(boundary - now));
   return boundary;
 }
 
@@ -142,13 +135,12 @@ uint64_t Hart::park_until_grid(uint64_t now) {
   // What finish_slice would do after such a slice: only sync_to_grid.
   // A functional run's switch point is the hart's thread's (check_timed_switch).
   const bool switch_due = switch_ps_ && now + hot_.time.ps() >= switch_ps_;  // as quantum_used() holds here
-  const bool only_sync = slice_end_ == SliceEnd::Block && hot_.time.quantum_used() &&
-                         !(hot_.insn_stop && hot_.s.minstret >= hot_.insn_stop) && !switch_due;
-  return only_sync ? grid_boundary(now) : 0;
+  const bool stop_reached = hot_.insn_stop && hot_.s.minstret >= hot_.insn_stop;
+  return slice_.only_grid_wait(hot_.time.quantum_used(), stop_reached, switch_due) ? grid_boundary(now) : 0;
 }
 
 void Hart::unpark(uint64_t boundary, uint64_t now) {
-  hot_.time.start_quantum(boundary - now, grid_ahead_ + std::exchange(deferred_stall_ps_, 0));
+  hot_.time.start_quantum(boundary - now, slice_.unpark_ahead());
   check_deadline(from_ps(boundary));
 }
 

@@ -37,7 +37,7 @@ bool Hart::host_call() {
 }
 
 uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
-  if (in_slice_) throw NeedsKernel{};
+  if (slice_.in_slice()) throw NeedsKernel{};
   settle();  // CSRs, host calls and WFI see the instructions before this one retired
   hot_.time.catch_up();
   const uint64_t next = pc + d.len;

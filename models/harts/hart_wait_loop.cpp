@@ -192,7 +192,7 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
 // Not when skipping is off, when every instruction is observed, or in the
 // parallel schedule (whose slices may run while other harts do).
 bool Hart::wait_loops_skippable() const {
-  return cluster_.skip_wait_loops.get() && !observed() && !parallel_;
+  return cluster_.skip_wait_loops.get() && !observed() && !slice_.parallel;
 }
 
 bool Hart::wait_loop_due(uint64_t pc, const LoopCounters& now) const {

@@ -34,6 +34,7 @@
 #include "harts/page_region_cache.h"
 #include "harts/perf_events.h"
 #include "harts/rv_insn.h"
+#include "harts/slice_state.h"
 #include "harts/stream_prefetcher.h"
 #include "harts/timing_mode.h"
 #include "harts/wait_loop.h"
@@ -148,7 +149,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // decoded yet, a pending interrupt...); may run on any host thread while
   // the simulation thread waits. The hart's own thread finishes it.
   void run_slice();
-  sc_core::sc_event& slice_done() { return slice_done_; }
+  sc_core::sc_event& slice_done() { return slice_.done; }
   // Between slices without the hart's thread (HartSlices parks the hart;
   // `now` is SystemC time, which these do not read, as they run on any host
   // thread): after a slice that only used its quantum, the quantum boundary
@@ -164,7 +165,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // slice's transactions left out (base/cache_traffic.h, deferred), the hart
   // stalling for them from now on (parked: from its next slice's start).
   void replay_traffic(bool parked);
-  bool traffic_to_replay() const { return !deferred_.empty(); }
+  bool traffic_to_replay() const { return !slice_.deferred().empty(); }
   // A debugger, tracer or armed trigger sees every instruction: the observed loop runs.
   bool observed() const { return debug_ || tracer_ || triggers_.native_armed(); }
   // What an instruction adds to the hart's counters (hart_wait_loop.cpp): its
@@ -176,7 +177,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // Thrown in a slice before the instruction that needs the kernel has done anything.
   struct NeedsKernel {};
 
-  enum class SliceEnd { Serial, Block, Resume, Trap, Code, Error };
   void finish_slice();    // in the hart's thread: the part of the slice the kernel must see
   void quantum_sync();    // sync() or run on (run_ahead.h); in the parallel schedule sync_to_grid()
   void sync_to_grid();    // waits to the last quantum boundary not after the local time
@@ -490,26 +490,12 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   uint64_t instance_ = 0;  // a0 at launch (the instance id of a kernel)
   std::function<void(const HartExit&)> done_;
   sc_core::sc_event start_event_, irq_event_;
-  // Parallel quantum schedule.
-  bool parallel_ = false, in_slice_ = false;
+  SliceState slice_;  // the parallel quantum schedule's
   bool in_translated_load_ = false;  // a load helper of translated code runs
   // Translated code keeps guest registers in host registers across a load:
   // when a wait-loop skip, which reads and writes them, is due at a device
   // load, its helper leaves the load to the threaded loop (device_poll_due).
   bool threaded_from_load_ = false;
-  SliceEnd slice_end_ = SliceEnd::Serial;
-  const Block* resume_block_ = nullptr;
-  const Block* left_block_ = nullptr;  // the block run_insns was in when NeedsKernel left it
-  uint32_t resume_index_ = 0;
-  uint64_t grid_ahead_ = 0;  // the local time beyond the boundary sync_to_grid waits for
-  std::vector<DeferredTraffic> deferred_;  // a slice's Timing transactions to replay (bus_traffic)
-  uint64_t deferred_stall_ps_ = 0;  // replayed for a parked hart: added at unpark
-  TrapException slice_trap_{};
-  std::exception_ptr slice_error_;
-  bool code_hit_ = false;  // a slice's store hit decoded code: the kernel invalidates after the slice
-  uint64_t code_addr_ = 0;
-  unsigned code_len_ = 0;
-  sc_core::sc_event slice_done_;
   // The time read, WFI or device load last seen, the counters there, what the last iteration
   // added and for how many iterations in a row the same; after an iteration
   // that did not qualify, reads to let pass before the next evaluation.
