@@ -54,13 +54,15 @@ def wait_catching(pid, sig, timeout=60):
 
 def point_running(pid, sig):
     """True when sweep point `pid` has replaced the sweep's forked copy (which
-    inherits its handlers) with its own run and that run catches `sig`."""
+    inherits its handlers) with its own run and that run catches `sig`. The
+    command line must be the point's: in the middle of the exec it is empty
+    while the sweep's handlers are still listed."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             args = f.read().split(b"\0")
     except OSError:
         return False
-    return b"sweep" not in args and catches(pid, sig)
+    return b"run" in args and b"sweep" not in args and catches(pid, sig)
 
 
 def children(pid):
