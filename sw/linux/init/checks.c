@@ -10,6 +10,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "sysdev/sysdev_regs.h"
@@ -94,6 +95,9 @@ static void power_off_failed(int count) {
 void finish_and_power_off(void) {
   printf("%s: %d passed, %d failed\n", prefix, passed, failed);
   fflush(stdout);
+  // Until the UART has sent every line: the FAIL write below stops the
+  // machine at once, and on QEMU under load the console's last lines were lost.
+  tcdrain(STDOUT_FILENO);
   sync();
   if (failed) power_off_failed(failed);
   reboot(RB_POWER_OFF);
