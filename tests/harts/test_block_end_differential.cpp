@@ -12,9 +12,10 @@
 //  - RetireDifferential: blocks of 1 to 64 instructions, own times and
 //    cycles that fit an immediate or not, any events, settled or not.
 //  - ChainChecksDifferential: every byte of the gate (stop, block_abort,
-//    chain_closed, the fetch regime, irq_gate), the quantum's end, insn_stop
-//    and end_pc at and beside their boundaries, links present, missing or to
-//    an untranslated block.
+//    chain_closed, the fetch regime, irq_gate), the quantum's end (ending
+//    the chain, or with a quantum_end that may run on), insn_stop and end_pc
+//    at and beside their boundaries, links present, missing or to an
+//    untranslated block.
 //  - FetchHitsDifferential: entering the next block with its one or two
 //    I-cache lines the last fetched, other recent lines (the way hints, the
 //    line before the last), stale hints, misses, relocated blocks (a DMI
@@ -89,7 +90,8 @@ struct Side : HartHotState {
   CacheModel model{icache};
   const DecodedBlock* ring[8] = {};
   DecodedBlock ends[2], next;
-  unsigned enter_calls = 0;  // the code's calls of `enter`
+  unsigned enter_calls = 0;      // the code's calls of `enter`
+  bool quantum_goes_on = false;  // what quantum_end answers
 };
 
 Side& side(void* hot) { return *static_cast<Side*>(static_cast<HartHotState*>(hot)); }
@@ -141,6 +143,15 @@ const uint8_t* side_enter(void* hot, const void* block, uint64_t pc) {
   return reinterpret_cast<const uint8_t*>(b.code) + kTranslatedInnerEntry;
 }
 
+// At a quantum's end (BlockChain::quantum_end, as Hart::translated_quantum_end
+// when it runs on): the next quantum from here, or the chain ends.
+uint64_t side_quantum_end(void* hot) {
+  Side& h = side(hot);
+  if (!h.quantum_goes_on) return 0;
+  h.time.start_quantum(h.time.ps(), 0);
+  return 1;
+}
+
 // The cases the code enters the next block itself (InlineEnter): its
 // translation held, its lines located, its one line the line fetched last or
 // its two lines the last two, the first still in its way.
@@ -155,12 +166,17 @@ bool enters_in_code(const Side& h, const DecodedBlock& b) {
 // On the C++ path, what run_insns does after block `a` ran to its end
 // (nothing settled): retires it, then goes on to the block it links to at
 // next_pc (translated, as the code's links) while Hart::chain_goes_on (with
-// `observed` for observed()) and next_block's same fetch regime allow. True
-// when it went on.
-bool end_block(Side& h, const DecodedBlock& a, uint64_t next_pc, bool observed) {
+// `observed` for observed()) and next_block's same fetch regime allow. With
+// `quantum_end`, a quantum's end met where the code meets it (after the
+// gate) is the run loop's, which may go on with the next quantum. True when
+// it went on.
+bool end_block(Side& h, const DecodedBlock& a, uint64_t next_pc, bool observed, uint64_t (*quantum_end)(void*)) {
   h.retire(a);
   if (!h.stop) h.s.pc = next_pc;
-  if (h.chain_ends() || (h.s.mip & h.s.mie) || observed || a.key != h.fetch_key) return false;
+  const bool interrupt = h.s.mip & h.s.mie;
+  const bool gate_open = !(h.stop || h.block_abort || observed || interrupt) && a.key == h.fetch_key;
+  if (gate_open && quantum_end && h.time.quantum_used()) quantum_end(static_cast<HartHotState*>(&h));
+  if (h.chain_ends() || interrupt || observed || a.key != h.fetch_key) return false;
   const DecodedBlock* next = a.link_pc[0] == next_pc ? a.link[0] : a.link_pc[1] == next_pc ? a.link[1] : nullptr;
   if (!next || !next->code) return false;
   enter(h, *next, next_pc);
@@ -243,12 +259,15 @@ class BlockEndDifferential {
       }
     }
   }
-  // The code of side code_'s ends[key]; with `inline_enter`, it enters the next block itself when it can.
-  void translate_ends(bool inline_enter, bool hits_take_no_time) {
+  // The code of side code_'s ends[key]; with `inline_enter`, it enters the
+  // next block itself when it can; with `quantum_ends`, side_quantum_end
+  // at a quantum's end.
+  void translate_ends(bool inline_enter, bool hits_take_no_time, bool quantum_ends) {
     enter_ = hot_offsets::inline_enter(hits_take_no_time, false);
     for (DecodedBlock& a : code_->ends) {
       const BlockRetire retire = hot_offsets::block_retire(a);
-      const BlockChain chain = hot_offsets::block_chain(a, &side_enter, inline_enter ? &enter_ : nullptr, nullptr);
+      const BlockChain chain = hot_offsets::block_chain(a, &side_enter, inline_enter ? &enter_ : nullptr,
+                                                        quantum_ends ? &side_quantum_end : nullptr);
       a.code = translate_block(a.insns.data(), a.insns.size(), a.pc, helpers_, &retire, &chain, arena_);
       ASSERT_NE(a.code, nullptr);
     }
@@ -344,22 +363,24 @@ TEST_F(RetireDifferential, CppAndEmittedRetiringLeaveTheSameCounters) {
   EXPECT_GT(wide, 40000u);  // costs the code adds from a register, not an immediate
 }
 
-class ChainChecksDifferential : public ::testing::Test, protected BlockEndDifferential {
+// With quantum_end (true: the hart's translated code) or without.
+class ChainChecksDifferential : public ::testing::TestWithParam<bool>, protected BlockEndDifferential {
  protected:
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
     translate_next();
     make_sides(CacheGeometry{2048, 4, 64, 700, 9000}, rng_);
-    translate_ends(false, false);  // every block the chain goes on to through `enter`
+    translate_ends(false, false, GetParam());  // every block the chain goes on to through `enter`
   }
 };
 
-TEST_F(ChainChecksDifferential, CppAndEmittedChecksEndTheSameChains) {
+TEST_P(ChainChecksDifferential, CppAndEmittedChecksEndTheSameChains) {
+  const auto quantum_end = GetParam() ? &side_quantum_end : nullptr;
   // Each stop by itself (how often it alone ended the chain), and how often the chain went on.
   enum Cause {
     kStopped, kAborted, kClosed, kOtherKey, kIrq, kQuantumUsed, kInsnStop, kEndPc, kNoLink, kUntranslated, kCauses
   };
-  uint64_t alone[kCauses] = {}, went_on = 0;
+  uint64_t alone[kCauses] = {}, went_on = 0, quantum_went_on = 0;
   for (int n = 0; n < 200000; ++n) {
     SCOPED_TRACE("step " + std::to_string(n));
     const uint8_t key = rng_() % 2;
@@ -391,6 +412,7 @@ TEST_F(ChainChecksDifferential, CppAndEmittedChecksEndTheSameChains) {
     const uint64_t end_pc = stops[kEndPc] ? kNextPc : rng_() % 2 ? kNextPc + 4 : 1;
     // The link to the next pc in either slot, or in neither; the next block translated or not.
     const unsigned slot = rng_() % 2;
+    const bool quantum_goes_on = rng_() % 2;
     const uint64_t other_pc = kNextPc + 8 * (1 + rng_() % 4);
     for (Side* h : {cpp_.get(), code_.get()}) {
       h->stop = stops[kStopped];
@@ -415,17 +437,23 @@ TEST_F(ChainChecksDifferential, CppAndEmittedChecksEndTheSameChains) {
       e.link[slot] = e.link[slot ^ 1] = &h->next;
       h->next.code = stops[kUntranslated] ? nullptr : next_code_;
       h->next.key = key;
+      h->quantum_goes_on = quantum_goes_on;
     }
-    const bool on = end_block(*cpp_, a, kNextPc, stops[kClosed]);
+    const bool on = end_block(*cpp_, a, kNextPc, stops[kClosed], quantum_end);
     ASSERT_EQ(run_ends(key), on) << "the chain went on";
     ASSERT_FALSE(HasFailure());
     if (on) ++went_on;
+    if (on && stops[kQuantumUsed]) ++quantum_went_on;
     if (std::count(stops, stops + kCauses, true) == 1) ++alone[std::find(stops, stops + kCauses, true) - stops];
     ASSERT_EQ(difference(*cpp_, *code_), "");
   }
   EXPECT_GT(went_on, 40000u);
   for (unsigned c = 0; c < kCauses; ++c) EXPECT_GT(alone[c], 5000u) << "cause " << c;
+  if (quantum_end) EXPECT_GT(quantum_went_on, 3000u);  // past a quantum's end
 }
+
+INSTANTIATE_TEST_SUITE_P(QuantumEnds, ChainChecksDifferential, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& p) { return p.param ? "RunOn" : "End"; });
 
 }  // namespace
 
@@ -441,7 +469,7 @@ class FetchHitsDifferential : public ::testing::TestWithParam<CacheGeometry>, pr
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
     translate_next();
     make_sides(GetParam(), rng_);
-    translate_ends(true, GetParam().hit_ps == 0);
+    translate_ends(true, GetParam().hit_ps == 0, false);
   }
 };
 
@@ -488,7 +516,7 @@ TEST_P(FetchHitsDifferential, CppAndEmittedEntriesLeaveTheSameCacheAndTime) {
     }
     const bool expected_in_code = enters_in_code(*cpp_, cpp_->next);
     const uint64_t misses = cpp_->model.misses();
-    ASSERT_TRUE(end_block(*cpp_, cpp_->ends[key], kNextPc, false));
+    ASSERT_TRUE(end_block(*cpp_, cpp_->ends[key], kNextPc, false, nullptr));
     const unsigned calls = code_->enter_calls;
     ASSERT_TRUE(run_ends(key));
     ASSERT_FALSE(HasFailure());
