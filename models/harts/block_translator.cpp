@@ -127,7 +127,7 @@ class Translator {
     for (size_t f : to_retired_) a_.bind(f);
     retired_ = a_.size();
   }
-  // What run_insns adds when the block ran to its end (Hart::retire_block),
+  // What run_insns adds when the block ran to its end (HartHotState::retire),
   // into the hart in r8, unless a helper has counted part of the block:
   // returns the jump taken then.
   size_t retire_unless_settled() {

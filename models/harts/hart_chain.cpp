@@ -1,7 +1,7 @@
 // The hart's hot path in the serial schedule and in slices: a threaded
 // interpreter over decoded blocks (run_insns), blocks that chain to the
 // blocks that ran after them (run_chain), and retiring counted per block
-// (settle_to, retire_block). Simulated results are those of the observed
+// (settle_to, HartHotState::retire). Simulated results are those of the observed
 // loop (hart_exec.cpp), instruction by instruction.
 #include <algorithm>
 
@@ -14,41 +14,17 @@ namespace avp {
 
 using namespace rv;
 
-// The block's one or two lines, located as they are now, hit the I-cache's
-// quick checks (CacheModel::quick_hit; two lines: the last two fetched, or
-// each by itself): timed, true. Else false, with `done` the lines that hit
-// (counted, not timed) before the first that did not, which fetch_timing
-// goes on from.
-[[gnu::always_inline]] inline bool Hart::fetch_hits_quickly(const Block& b, uint32_t& done) {
-  done = 0;
-  if (b.fetch_gen != hot_.dmi_gen) return false;
-  if (b.lines == 1) {
-    if (!hot_.icache.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
-  } else if (b.lines == 2) {
-    if (!hot_.icache.hit_again(b.first_line, b.first_line + 1)) {
-      if (!hot_.icache.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
-      done = 1;
-      if (!hot_.icache.quick_hit(b.first_line + 1, false, b.fetch_way[1])) return false;
-    }
-  } else {
-    return false;
-  }
-  hot_.time.add_ps(b.fetch_hit_ps);
-  hot_.stall_ps[StallFetch] += b.fetch_hit_ps;
-  return true;
-}
-
 // Instruction-cache timing of a block about to run: one access per line it
 // spans; a miss fills the line from the memory that holds the code (no fill
 // for code outside cacheable memory, such as the host window). Inlined for
-// the common cases, fetch_hits_quickly; `quick` the lines that did when it
-// was tried already (kQuickUntried: not).
+// the common cases, HartHotState::fetch_quick_hit; `quick` the lines that
+// did when it was tried already (kQuickUntried: not).
 [[gnu::always_inline]] inline void Hart::fetch_timing(const Block& b, uint32_t quick) {
   if (b.fetch_gen != hot_.dmi_gen) {
     locate_fetch(b);
     quick = kQuickUntried;  // it failed on the block's old lines, having done none
   }
-  if (quick == kQuickUntried && fetch_hits_quickly(b, quick)) return;
+  if (quick == kQuickUntried && hot_.fetch_quick_hit(b, quick)) return;
   uint64_t t = quick * icache_.hit_time();
   for (uint32_t i = quick; i < b.lines; ++i) {
     bool miss = false;
@@ -113,19 +89,6 @@ void Hart::settle_to(uint32_t n) {
   if (n > hot_.settled) hot_.settled = n;
 }
 
-[[gnu::always_inline]] inline void Hart::retire_block(const Block& b) {
-  hot_.s.minstret += b.insns.size();
-  hot_.s.insn_cycles += b.own_cycles;
-  hot_.time.add_ps(b.own_ps);
-  // Local copies: the byte fields may alias anything to the compiler, which would reload them per event.
-  const unsigned kinds = b.events;
-  for (unsigned i = 0; i < kinds; ++i) {
-    const unsigned id = b.event_id[i];
-    const uint64_t n = b.event_n[i];
-    hot_.s.events[id] += n;
-  }
-}
-
 void Hart::note_block_costs(Block& b) const {
   b.ps_before.reserve(b.insns.size() + 1);
   for (const Insn& d : b.insns) {
@@ -143,8 +106,7 @@ void Hart::note_block_costs(Block& b) const {
 // Every check the run loop (Hart::run) makes between two blocks, other than
 // the flushes, which only a block that sets hot_.block_abort asks for.
 [[gnu::always_inline]] inline bool Hart::chain_goes_on() const {
-  return !(hot_.stop || hot_.block_abort || hot_.time.quantum_used() || (hot_.insn_stop && hot_.s.minstret >= hot_.insn_stop) ||
-           hot_.s.pc == hot_.end_pc || (hot_.s.mip & hot_.s.mie) || observed());
+  return !(hot_.chain_ends() || (hot_.s.mip & hot_.s.mie) || observed());
 }
 
 // In a slice, a block not decoded yet ends the chain (nullptr): decoding reads
@@ -324,7 +286,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     ++it;
     history_.end_block_early(static_cast<uint32_t>(it - first));
   done:
-    if (hot_.settled == 0 && it == end) retire_block(*blk);
+    if (hot_.settled == 0 && it == end) hot_.retire(*blk);
     else settle_to(static_cast<uint32_t>(it - first));
   retired:
     hot_.lazy = nullptr;
@@ -363,7 +325,7 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
   // quickly (block_abort is clear: the chain's checks found it so, and a
   // store to it here would stall the next block's load of the whole gate).
   uint32_t quick = 0;
-  if (h.fetch_timed() && !h.fetch_hits_quickly(b, quick)) return h.enter_translated(b, quick);
+  if (h.fetch_timed() && !h.hot_.fetch_quick_hit(b, quick)) return h.enter_translated(b, quick);
   h.hot_.history.record(&b);
   h.hot_.lazy = &b;
   h.hot_.settled = 0;

@@ -88,34 +88,12 @@ void Hart::translate(const Block& b) {
       {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
       &translated_other, &loads, &stores};
   code_.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
-  const BlockRetire retire{at(offsetof(HartHotState, settled)), kMinstret, kInsnCycles, kTimePs, kEvents,
-                           b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
+  const BlockRetire retire = block_retire(b);
   // Blocks enter the next block in their code when the I-cache hits again, or
   // always in a functional run (and its translation is held).
-  const InlineEnter enter{at(offsetof(HartHotState, dmi_gen)),
-                          kTimePs,
-                          at(offsetof(HartHotState, stall_ps) + StallFetch * sizeof(uint64_t)),
-                          kPc,
-                          cache_fields(offsetof(HartHotState, icache)),
-                          at(offsetof(HartHotState, history) + offsetof(HistoryRing, pos)),
-                          at(offsetof(HartHotState, history) + offsetof(HistoryRing, mask)),
-                          at(offsetof(HartHotState, history) + offsetof(HistoryRing, ring)),
-                          at(offsetof(HartHotState, lazy)),
-                          at(offsetof(HartHotState, settled)),
-                          at(offsetof(DecodedBlock, fetch_gen)),
-                          at(offsetof(DecodedBlock, lines)),
-                          at(offsetof(DecodedBlock, first_line)),
-                          at(offsetof(DecodedBlock, fetch_hit_ps)),
-                          at(offsetof(HartHotState, tlb_inserts)),
-                          at(offsetof(DecodedBlock, tlb_until)),
-                          icache_.hit_time() == 0,
-                          functional_};
-  const BlockChain chain{at(offsetof(HartHotState, stop)), b.key, at(offsetof(HartHotState, end_pc)), kTimePs,
-                         kQuantumEndPs, at(offsetof(HartHotState, insn_stop)), kMinstret,
-                         b.link_pc, reinterpret_cast<const void* const*>(b.link),
-                         at(offsetof(DecodedBlock, code)),
-                         b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &b,
-                         &translated_quantum_end};
+  const InlineEnter enter = inline_enter(icache_.hit_time() == 0, functional_);
+  const BlockChain chain =
+      block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
   if (b.code && cluster_.perf_map.get()) {
     const auto* start = reinterpret_cast<const uint8_t*>(b.code);

@@ -1,7 +1,7 @@
 // The code between two translated blocks (block_translator.h, BlockChain):
-// the checks of Hart::chain_goes_on and next_block's links, then entering
-// the next block. Emitted after a block retired, with rax holding the next
-// pc and r8 the hart.
+// the checks of Hart::chain_goes_on (HartHotState::chain_ends and the gate)
+// and next_block's links, then entering the next block. Emitted after a
+// block retired, with rax holding the next pc and r8 the hart.
 #pragma once
 #include <cstddef>
 #include <vector>

@@ -89,43 +89,16 @@ class TranslatedChain : public ::testing::Test {
       block.back() = jump;
     }
     insns_.push_back(block);  // earlier code keeps its instructions
-    using hot_offsets::at, hot_offsets::cache_fields, hot_offsets::kEvents, hot_offsets::kInsnCycles;
-    using hot_offsets::kMinstret, hot_offsets::kQuantumEndPs, hot_offsets::kTimePs;
+    using hot_offsets::at, hot_offsets::kEvents, hot_offsets::kInsnCycles, hot_offsets::kMinstret, hot_offsets::kTimePs;
     const uint8_t ids[] = {1};
     const uint8_t counts[] = {2};
     const BlockRetire retire{at(offsetof(HartHotState, settled)), kMinstret, kInsnCycles, kTimePs, kEvents, 2, kBlockPs,
                              1, ids, counts};
-    const InlineEnter enter{at(offsetof(HartHotState, dmi_gen)),
-                            kTimePs,
-                            at(offsetof(HartHotState, stall_ps) + StallFetch * sizeof(uint64_t)),
-                            hot_offsets::kPc,
-                            cache_fields(offsetof(HartHotState, icache)),
-                            at(offsetof(HartHotState, history) + offsetof(HistoryRing, pos)),
-                            at(offsetof(HartHotState, history) + offsetof(HistoryRing, mask)),
-                            at(offsetof(HartHotState, history) + offsetof(HistoryRing, ring)),
-                            at(offsetof(HartHotState, lazy)),
-                            at(offsetof(HartHotState, settled)),
-                            at(offsetof(DecodedBlock, fetch_gen)),
-                            at(offsetof(DecodedBlock, lines)),
-                            at(offsetof(DecodedBlock, first_line)),
-                            at(offsetof(DecodedBlock, fetch_hit_ps)),
-                            at(offsetof(HartHotState, tlb_inserts)),
-                            at(offsetof(DecodedBlock, tlb_until)),
-                            hits_take_no_time_};
-    const BlockChain chain{at(offsetof(HartHotState, stop)),
-                           key,
-                           at(offsetof(HartHotState, end_pc)),
-                           kTimePs,
-                           kQuantumEndPs,
-                           at(offsetof(HartHotState, insn_stop)),
-                           kMinstret,
-                           block_.link_pc,
-                           reinterpret_cast<const void* const*>(block_.link),
-                           at(offsetof(DecodedBlock, code)),
-                           &fake_enter,
-                           inline_enter ? &enter : nullptr,
-                           loop_back ? &block_ : nullptr,
-                           quantum_end ? &fake_quantum_end : nullptr};
+    const InlineEnter enter = hot_offsets::inline_enter(hits_take_no_time_, false);
+    block_.key = key;
+    BlockChain chain = hot_offsets::block_chain(block_, &fake_enter, inline_enter ? &enter : nullptr,
+                                                quantum_end ? &fake_quantum_end : nullptr);
+    chain.self = loop_back ? &block_ : nullptr;
     TranslationHelpers helpers{};
     helpers.other = &fake_other;
     block_.code = translate_block(insns_.back().data(), insns_.back().size(), kPc, helpers, &retire, &chain, arena_);

@@ -33,7 +33,7 @@ enum BlockExit : uint32_t {
   kExitEnterFailed = 4,  // entering the next block (BlockChain::enter) threw; value: its pc
 };
 
-// Retiring a block that ran to its end, as Hart::retire_block does, done by
+// Retiring a block that ran to its end, as HartHotState::retire does, done by
 // the code itself when no helper has counted part of the block yet (the
 // 32-bit `settled` is 0): the counters are 64-bit fields at these offsets
 // from the hart pointer.

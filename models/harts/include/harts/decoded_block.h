@@ -44,7 +44,7 @@ struct alignas(kHostLine) DecodedBlock {
   // Checked fetches: its pages' translation was checked since the last change
   // of translation (Hart::live_).
   mutable bool live = false;
-  // What running all of it retires (Hart::retire_block): its instructions'
+  // What running all of it retires (HartHotState::retire): its instructions'
   // own time and cycles, and its instructions per PerfEvent (`events` kinds).
   uint64_t own_ps = 0, own_cycles = 0;
   // ps_before[i]: the own time of the instructions before instruction i (n + 1 entries).

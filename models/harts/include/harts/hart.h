@@ -209,7 +209,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // links, while no check of the run loop would stop or divert the hart.
   void run_chain(const Block& first);
   // I-cache timing and history of a block about to run (`quick`: the lines
-  // fetch_hits_quickly did, when it was tried already).
+  // HartHotState::fetch_quick_hit did, when it was tried already).
   // Returns the block entered: b, or the block that replaced it when a
   // change of translation moved its page (translate_fetch_again).
   static constexpr uint32_t kQuickUntried = ~0u;
@@ -244,7 +244,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // direct bus transaction needs only its time, and a block nothing settled
   // is retired by its translated code, which goes on to the next block.
   uint64_t settled_time_ps() const;
-  void retire_block(const Block& b);
   void note_block_costs(Block& b) const;
   // hart_chain.cpp: the threaded loop, from instruction `from` of b (entered);
   // chain: the blocks after it too, while chain_goes_on().
@@ -392,7 +391,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   CacheTrafficExtension probe_at(uint64_t pa, unsigned len, bool fetch);  // a Probe's answer
   TimingPath* timing_path(uint64_t pa, unsigned len);  // where Timing transactions go directly; nullptr: by TLM
   void fetch_timing(const Block& b, uint32_t quick);
-  bool fetch_hits_quickly(const Block& b, uint32_t& done);  // fetch_timing's common case
   void locate_fetch(const Block& b);  // the block's I-cache lines and whether its code is cacheable
   uint64_t uncached_fetch_time(const Block& b);
   template <typename T>

@@ -3,8 +3,8 @@
 // HartHotState) at offsets fixed at compile time (offsetof), and the hart's
 // C++ paths use the same fields through the same small functions the
 // emitters mirror (CacheQuickState's quick hits, data_quick_hit,
-// HistoryRing::record), so translated and interpreted blocks share one data
-// model.
+// fetch_quick_hit, chain_ends, retire, HistoryRing::record), so translated
+// and interpreted blocks share one data model.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -83,6 +83,53 @@ struct alignas(kHostLine) HartHotState {
     const uint64_t line = pa >> dcache.line_bits;
     return dcache.quick_hit(line, write, data_way_hint(line));
   }
+  // The I-cache's quick hits for entering block `b` (Hart::fetch_timing's
+  // common case): its one or two lines, located as they are now, hit
+  // (CacheQuickState::quick_hit; two lines: the last two fetched, or each by
+  // itself), timed: true. Else false, with `done` the lines that hit
+  // (counted, not timed) before the first that did not. Translated code does
+  // the hit_again cases itself (InlineEnter, translated_chain.cpp).
+  [[gnu::always_inline]] bool fetch_quick_hit(const DecodedBlock& b, uint32_t& done) {
+    done = 0;
+    if (b.fetch_gen != dmi_gen) return false;
+    if (b.lines == 1) {
+      if (!icache.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
+    } else if (b.lines == 2) {
+      if (!icache.hit_again(b.first_line, b.first_line + 1)) {
+        if (!icache.quick_hit(b.first_line, false, b.fetch_way[0])) return false;
+        done = 1;
+        if (!icache.quick_hit(b.first_line + 1, false, b.fetch_way[1])) return false;
+      }
+    } else {
+      return false;
+    }
+    time.add_ps(b.fetch_hit_ps);
+    stall_ps[StallFetch] += b.fetch_hit_ps;
+    return true;
+  }
+  // Whether a chain of blocks ends after the block that set s.pc, by the
+  // checks translated code makes too (BlockChain): the hart stopped, the
+  // block aborted, the quantum used, minstret at insn_stop, the pc at
+  // end_pc. (Hart::chain_goes_on adds an interrupt and an observer, which the
+  // code finds in the gate as irq_gate and chain_closed.)
+  bool chain_ends() const {
+    return stop || block_abort || time.quantum_used() || (insn_stop && s.minstret >= insn_stop) || s.pc == end_pc;
+  }
+  // Retiring all of block `b` (its instructions, cycles, own time and
+  // events), as translated code does it (BlockRetire) when nothing of the
+  // block was counted before (settled 0).
+  [[gnu::always_inline]] void retire(const DecodedBlock& b) {
+    s.minstret += b.insns.size();
+    s.insn_cycles += b.own_cycles;
+    time.add_ps(b.own_ps);
+    // Local copies: the byte fields may alias anything to the compiler, which would reload them per event.
+    const unsigned kinds = b.events;
+    for (unsigned i = 0; i < kinds; ++i) {
+      const unsigned id = b.event_id[i];
+      const uint64_t n = b.event_n[i];
+      s.events[id] += n;
+    }
+  }
 };
 
 static_assert(std::is_standard_layout_v<HartHotState>, "translated code addresses it by offsetof");
@@ -141,6 +188,56 @@ constexpr int32_t kMinstret = at(offsetof(HartHotState, s) + offsetof(rv::HartSt
 constexpr int32_t kInsnCycles = at(offsetof(HartHotState, s) + offsetof(rv::HartState, insn_cycles));
 constexpr int32_t kEvents = at(offsetof(HartHotState, s) + offsetof(rv::HartState, events));
 constexpr int32_t kPc = at(offsetof(HartHotState, s) + offsetof(rv::HartState, pc));
+
+// Retiring block `b` in its code (HartHotState::retire).
+inline BlockRetire block_retire(const DecodedBlock& b) {
+  return {at(offsetof(HartHotState, settled)), kMinstret, kInsnCycles, kTimePs, kEvents,
+          b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
+}
+
+// Entering the next block in the code (HartHotState::fetch_quick_hit's
+// hit_again cases); `untimed`: fetches are not timed.
+constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed) {
+  return {at(offsetof(HartHotState, dmi_gen)),
+          kTimePs,
+          at(offsetof(HartHotState, stall_ps) + StallFetch * sizeof(uint64_t)),
+          kPc,
+          cache_fields(offsetof(HartHotState, icache)),
+          at(offsetof(HartHotState, history) + offsetof(HistoryRing, pos)),
+          at(offsetof(HartHotState, history) + offsetof(HistoryRing, mask)),
+          at(offsetof(HartHotState, history) + offsetof(HistoryRing, ring)),
+          at(offsetof(HartHotState, lazy)),
+          at(offsetof(HartHotState, settled)),
+          at(offsetof(DecodedBlock, fetch_gen)),
+          at(offsetof(DecodedBlock, lines)),
+          at(offsetof(DecodedBlock, first_line)),
+          at(offsetof(DecodedBlock, fetch_hit_ps)),
+          at(offsetof(HartHotState, tlb_inserts)),
+          at(offsetof(DecodedBlock, tlb_until)),
+          hits_take_no_time,
+          untimed};
+}
+
+// Going on from block `b` to the blocks it links to in its code
+// (HartHotState::chain_ends and the gate; b itself for a branch to its
+// start); `enter`, `inline_enter` and `quantum_end` as BlockChain's.
+inline BlockChain block_chain(const DecodedBlock& b, const uint8_t* (*enter)(void*, const void*, uint64_t),
+                              const InlineEnter* inline_enter, uint64_t (*quantum_end)(void*)) {
+  return {at(offsetof(HartHotState, stop)),
+          b.key,
+          at(offsetof(HartHotState, end_pc)),
+          kTimePs,
+          kQuantumEndPs,
+          at(offsetof(HartHotState, insn_stop)),
+          kMinstret,
+          b.link_pc,
+          reinterpret_cast<const void* const*>(b.link),
+          at(offsetof(DecodedBlock, code)),
+          enter,
+          inline_enter,
+          &b,
+          quantum_end};
+}
 
 }  // namespace hot_offsets
 
