@@ -51,8 +51,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   mmu_.reset();
   page_regions_rd_.forget_all();  // they stand for TLB entries (the regions in use go with update_xlate)
   page_regions_wr_.forget_all();
-  if (!live_.empty()) flush_translated_ = true;
-  else forget_checked_blocks();
+  blocks_.forget_checked();
   update_xlate();
   if (l.read_only_base != ro_base_ || l.read_only_size != ro_size_) {
     ro_base_ = l.read_only_base;
@@ -137,21 +136,10 @@ void Hart::run() {
       break;
     }
     if (flush_) {
-      history_.freeze();
-      for (unsigned k = 0; k < kFetchKeys; ++k) forget_blocks(k);
-      for (auto& slot : block_slots_) slot = BlockSlot{};
-      live_.clear();
-      code_.reset();
-      code_drops_.clear();
-      flush_ = flush_translated_ = recheck_fetches_ = code_full_ = refetch_ = false;
+      blocks_.clear();
+      flush_ = refetch_ = false;
     }
-    if (code_full_) drop_translations();
-    if (flush_translated_) {
-      forget_checked_blocks();
-      flush_translated_ = false;
-    }
-    if (recheck_fetches_) expire_live_blocks();
-    if (!code_drops_.empty()) drop_written_blocks();
+    blocks_.catch_up();
     if (refetch_) drop_changed_blocks();
     if ((hot_.s.mip & hot_.s.mie) && check_interrupts()) continue;
     try {
@@ -171,14 +159,7 @@ void Hart::run() {
 }
 
 const Hart::Block& Hart::block_at(uint64_t pc) {
-  BlockSlot& slot = block_slots_[(pc >> 1) & (kBlockSlots - 1)];
-  if (slot.pc == pc && slot.key == hot_.fetch_key && slot.block) return translated_again(*slot.block);
-  auto& blocks = blocks_[hot_.fetch_key];
-  auto it = blocks.find(pc);
-  if (it != blocks.end()) {
-    slot = {pc, &it->second, hot_.fetch_key};
-    return translated_again(it->second);
-  }
+  if (const Block* b = blocks_.find(pc, hot_.fetch_key)) return translated_again(*b);
   if (pc & 1) throw TrapException{kInsnMisaligned, pc};
   // Translated or checked fetches: one translation for the block's page (and
   // one for the second half of an instruction that crosses into the next);
@@ -239,74 +220,21 @@ const Hart::Block& Hart::decode_block(uint64_t pc, const PageTranslation& page, 
   note_block_costs(b);
   b.bytes = a - pc;
   note_code_writes(b, code_writes_of(b));
-  Block& stored = blocks_[hot_.fetch_key].emplace(pc, std::move(b)).first->second;
-  auto& pages = code_pages_[hot_.fetch_key];
-  pages[stored.first_page()].push_back(&stored);
-  if (stored.last_page() != stored.first_page()) pages[stored.last_page()].push_back(&stored);
-  ++code_epoch_;
-  if (hot_.fetch_key) make_live(stored);
-  block_slots_[(pc >> 1) & (kBlockSlots - 1)] = {pc, &stored, hot_.fetch_key};
-  return stored;
+  return blocks_.insert(std::move(b));
 }
 
 // The block at stale's pc decoded again from where its pages lead now.
 const Hart::Block& Hart::decode_again(const Block& stale, const PageTranslation& page, const PageTranslation* tail) {
   const uint64_t pc = stale.pc;
-  drop_blocks({&stale});
+  blocks_.drop({&stale});
   return decode_block(pc, page, tail);
 }
 
-void Hart::forget_blocks(unsigned key) {
-  ++code_epoch_;
-  blocks_[key].clear();
-  code_pages_[key].clear();
-}
-
-void Hart::forget_checked_blocks() {
-  bool any = false;
-  for (unsigned k = 1; k < kFetchKeys; ++k) any |= !blocks_[k].empty();
-  if (!any) return;
-  history_.freeze();
-  for (unsigned k = 1; k < kFetchKeys; ++k) forget_blocks(k);
-  for (auto& slot : block_slots_)
-    if (slot.key) slot = BlockSlot{};
-  live_.clear();
-}
-
-void Hart::expire_live_blocks() {
-  for (const Block* b : live_) {
-    b->tlb_until = 0;
-    b->live = false;
-  }
-  live_.clear();
-  recheck_fetches_ = false;
-}
-
-// Like QEMU's invalidation of a written page's translation blocks: only the
-// blocks with code in a written range go (in every fetch regime); the blocks
-// linked to them forget the link, and the others stay decoded and translated.
-void Hart::drop_written_blocks() {
-  std::vector<const Block*> victims;
-  for (const auto& [lo, hi] : code_drops_)
-    for (unsigned k = 0; k < kFetchKeys; ++k)
-      for (uint64_t page = lo >> 12; page <= (hi - 1) >> 12; ++page) {
-        const auto it = code_pages_[k].find(page);
-        if (it == code_pages_[k].end()) continue;
-        for (const Block* b : it->second)
-          if (!b->dropping && b->holds_code_in(lo, hi)) {
-            b->dropping = true;
-            victims.push_back(b);
-          }
-      }
-  code_drops_.clear();
-  drop_blocks(victims);
-}
-
 // The hart's own stores and those of the other harts dropped their blocks
-// already (drop_written_blocks); what fence.i has to catch is code written
+// already (BlockCache::drop_code); what fence.i has to catch is code written
 // by other units (DMA, the host), found by comparing each block's
 // instructions with the memory it decoded them from. The blocks of checked
-// fetches that are not live_ are compared when next entered
+// fetches that are not live are compared when next entered
 // (translate_fetch_again). When every block checked by the last fence.i, and
 // every one decoded or checked since, lies in pages whose writes are counted
 // (code_writes) and no write was counted since then, none changed.
@@ -318,16 +246,7 @@ void Hart::drop_changed_blocks() {
     return;
   untracked_code_ = !counted.all_tracked;  // and set again by each block found untracked below
   checked_writes_ = counted;
-  std::vector<const Block*> victims;
-  const auto check = [&](const Block& b) {
-    if (code_changed(b)) {
-      b.dropping = true;
-      victims.push_back(&b);
-    }
-  };
-  for (const auto& [pc, b] : blocks_[0]) check(b);
-  for (const Block* b : live_) check(*b);
-  drop_blocks(victims);
+  blocks_.drop_changed([this](const Block& b) { return code_changed(b); });
 }
 
 // Unless its pages' writes are counted and none was since it was last found
@@ -418,42 +337,6 @@ Hart::CountedWrites Hart::counted_writes() const {
     c.all_tracked &= r.writes->tracked();
   }
   return c;
-}
-
-void Hart::drop_blocks(const std::vector<const Block*>& victims) {
-  if (victims.empty()) return;
-  ++code_epoch_;
-  history_.freeze();
-  const auto remove = [](std::vector<const Block*>& v, const Block* b) {
-    const auto it = std::find(v.begin(), v.end(), b);
-    if (it != v.end()) {
-      *it = v.back();
-      v.pop_back();
-    }
-  };
-  for (const Block* v : victims) {  // every victim is still alive here
-    for (const Block* from : v->linked_from)
-      for (unsigned i = 0; i < 2; ++i)
-        if (from->link[i] == v) {
-          from->link[i] = nullptr;
-          from->link_pc[i] = ~0ull;
-        }
-    for (const Block* to : v->link)
-      if (to) remove(to->linked_from, v);
-  }
-  for (const Block* v : victims) {
-    auto& pages = code_pages_[v->key];
-    for (const uint64_t page : {v->first_page(), v->last_page()}) {
-      const auto it = pages.find(page);
-      if (it == pages.end()) continue;
-      remove(it->second, v);
-      if (it->second.empty()) pages.erase(it);
-    }
-    if (v->live) remove(live_, v);
-    BlockSlot& slot = block_slots_[(v->pc >> 1) & (kBlockSlots - 1)];
-    if (slot.block == v) slot = BlockSlot{};
-    blocks_[v->key].erase(v->pc);
-  }
 }
 
 void Hart::become_timed() {

@@ -119,23 +119,8 @@ void Hart::note_block_costs(Block& b) const {
     if (b.link_pc[1] == pc) return b.link[1];
   }
   const Block* next = slice_.in_slice() ? decoded_block(pc) : &block_at(pc);
-  if (same_regime && next) {
-    link(b, b.next_link, next);
-    b.next_link ^= 1;
-  }
+  if (same_regime && next) BlockCache::link(b, *next);
   return next;
-}
-
-void Hart::link(const Block& b, unsigned i, const Block* next) {
-  if (const Block* old = b.link[i]) {
-    auto& from = old->linked_from;
-    const auto it = std::find(from.begin(), from.end(), &b);
-    *it = from.back();
-    from.pop_back();
-  }
-  b.link_pc[i] = next->pc;
-  b.link[i] = next;
-  next->linked_from.push_back(&b);
 }
 
 // The next block, in a slice only if entering it needs no page-table walk.

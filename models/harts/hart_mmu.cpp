@@ -70,19 +70,18 @@ void Hart::tlb_rewalking(const TlbEntry& e) {
 
 // The running block ends after this instruction, the next one is entered
 // afresh; the blocks of checked fetches stay decoded and translated, each
-// checked at its next entry (expire_live_blocks, translate_fetch_again), as
+// checked at its next entry (BlockCache::expire_live, translate_fetch_again), as
 // QEMU keeps its translation blocks across TLB flushes.
 void Hart::translation_changed() {
   forget_regions();
-  if (!live_.empty()) recheck_fetches_ = hot_.block_abort = true;
+  if (blocks_.expire_live()) hot_.block_abort = true;
 }
 
 // A block does not check the PMP again at its entry: the blocks go, at the
 // next block boundary when one of them may be running, else now.
 void Hart::protection_changed() {
   forget_regions();
-  if (!live_.empty()) flush_translated_ = hot_.block_abort = true;
-  else forget_checked_blocks();
+  if (blocks_.forget_checked()) hot_.block_abort = true;
 }
 
 void Hart::sfence(const Insn& d) {
@@ -112,7 +111,7 @@ uint64_t Hart::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cau
 // entry it came from, as a fast data region does (tlb_replacing): once
 // the entry is replaced, entering the block looks its page up again (a hit
 // when another access brought it back, else a walk, which may fault). After
-// a change of translation (a block not live_), that lookup also checks where
+// a change of translation (a block not live), that lookup also checks where
 // the page leads now: the block stays while its pages map to the same
 // physical pages with the same attributes and its code there is what it
 // decoded (fence.i compares only live blocks); else the block decoded from
@@ -134,7 +133,7 @@ const Hart::Block& Hart::translate_fetch_again(const Block& b) {
     until = std::min(until, tail.until);
   }
   b.tlb_until = until;
-  if (recheck) make_live(b);
+  if (recheck) blocks_.make_live(b);
   return b;
 }
 

@@ -11,11 +11,8 @@
 namespace avp {
 
 const Hart::Block* Hart::decoded_block(uint64_t pc) {
-  const BlockSlot& slot = block_slots_[(pc >> 1) & (kBlockSlots - 1)];
-  if (slot.pc == pc && slot.key == hot_.fetch_key && slot.block) return &translated_again(*slot.block);
-  auto& blocks = blocks_[hot_.fetch_key];
-  auto it = blocks.find(pc);
-  return it == blocks.end() ? nullptr : &translated_again(it->second);
+  const Block* b = blocks_.find(pc, hot_.fetch_key);
+  return b ? &translated_again(*b) : nullptr;
 }
 
 void Hart::run_slice() {
@@ -23,7 +20,7 @@ void Hart::run_slice() {
   try {
     for (;;) {
       // The serial loop's checks at a block boundary: any of them is the kernel's.
-      if (hot_.stop || timed_out_ || hot_.s.pc == hot_.end_pc || flush_ || flush_translated_ || recheck_fetches_ || refetch_ || !code_drops_.empty() ||
+      if (hot_.stop || timed_out_ || hot_.s.pc == hot_.end_pc || flush_ || blocks_.pending() || refetch_ ||
           (hot_.s.mip & hot_.s.mie))
         break;
       if (hot_.time.quantum_used()) {  // a replayed stall (replay_traffic) took the quantum
@@ -109,7 +106,7 @@ void Hart::quantum_sync() {
 uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
   if (h.switch_ps_ && to_ps(h.hot_.time.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
-  if (h.slice_.parallel || h.code_full_ || !h.hot_.time.run_on()) return 0;
+  if (h.slice_.parallel || h.blocks_.code_full() || !h.hot_.time.run_on()) return 0;
   h.check_deadline(h.hot_.time.now());
   return !h.timed_out_;
 }

@@ -87,28 +87,20 @@ void Hart::translate(const Block& b) {
        &translated_load<uint32_t, uint32_t>},
       {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
       &translated_other, &loads, &stores};
-  code_.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
+  CodeArena& arena = blocks_.code();
+  arena.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
   const BlockRetire retire = block_retire(b);
   // Blocks enter the next block in their code when the I-cache hits again, or
   // always in a functional run (and its translation is held).
   const InlineEnter enter = inline_enter(icache_.hit_time() == 0, functional_);
   const BlockChain chain =
       block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
-  b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, code_);
+  b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, arena);
   if (b.code && cluster_.perf_map.get()) {
     const auto* start = reinterpret_cast<const uint8_t*>(b.code);
-    PerfMap::instance().add(start, code_.used() - (start - code_.base()), id_, b.pc, b.key);
+    PerfMap::instance().add(start, arena.used() - (start - arena.base()), id_, b.pc, b.key);
   }
-  // A full arena is emptied at the next block boundary (the code runs until then).
-  if (!b.code && code_.full()) code_full_ = true;
-}
-
-void Hart::drop_translations() {
-  for (auto& blocks : blocks_)
-    for (auto& [pc, b] : blocks) b.code = nullptr;
-  code_.reset();
-  code_full_ = false;
-  translate_again_ = true;
+  // A full arena is emptied at the next block boundary (BlockCache::catch_up; the code runs until then).
 }
 
 }  // namespace avp

@@ -53,8 +53,7 @@ class Hart::WaitLoopReader final : public WaitLoopView {
  public:
   explicit WaitLoopReader(Hart& h) : h_(h) {}
   std::pair<const Insn*, size_t> block_at(uint64_t pc) const override {
-    const auto& blocks = h_.blocks_[h_.hot_.fetch_key];
-    if (const auto it = blocks.find(pc); it != blocks.end()) return {it->second.insns.data(), it->second.insns.size()};
+    if (const Block* b = h_.blocks_.decoded(pc, h_.hot_.fetch_key)) return {b->insns.data(), b->insns.size()};
     // The rest of the block the hart is in (after a device load, which does not end its block).
     if (const Block* b = h_.hot_.lazy; b && pc - b->pc < b->bytes) {
       size_t i = 0;
@@ -71,8 +70,7 @@ class Hart::WaitLoopReader final : public WaitLoopView {
   }
   bool plain_store(uint64_t va, unsigned n) const override {
     if (!region(va, n, true) || h_.read_only(va, n) || near_reservation(va, n)) return false;
-    for (unsigned k = 0; k < kFetchKeys; ++k)
-      if (h_.code_pages_[k].count(va >> 12) || h_.code_pages_[k].count((va + n - 1) >> 12)) return false;
+    if (h_.blocks_.holds_code_page(va >> 12) || h_.blocks_.holds_code_page((va + n - 1) >> 12)) return false;
     return true;
   }
   // A store that would break the LR/SC reservation (checked again at each skip: an LR does not change the code).
@@ -163,7 +161,7 @@ void Hart::add_loop_counters(const LoopCounters& per_iteration, uint64_t n) {
 const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader, const Insn& d, uint64_t pc,
                                                     uint64_t time) {
   WaitLoopWatch& w = wait_loop_;
-  if (w.known && w.iteration.closed && w.at_pc == pc && w.epoch == code_epoch_ && w.dmi_gen == hot_.dmi_gen) {
+  if (w.known && w.iteration.closed && w.at_pc == pc && w.epoch == blocks_.epoch() && w.dmi_gen == hot_.dmi_gen) {
     bool same = true;
     for (unsigned r = 1; r < 32 && same; ++r)
       if (w.iteration.reads >> r & 1) same = hot_.s.x[r] == w.x[r];
@@ -184,7 +182,7 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
   w.known = w.iteration.refused.empty();
   std::memcpy(w.x, hot_.s.x, sizeof w.x);
   w.at_pc = pc;
-  w.epoch = code_epoch_;
+  w.epoch = blocks_.epoch();
   w.dmi_gen = hot_.dmi_gen;
   return w.iteration;
 }

@@ -36,13 +36,13 @@ struct alignas(kHostLine) DecodedBlock {
   mutable bool fetch_cached = false;
   bool fetch_uncached = false;  // an NC or IO page (Svpbmt): every entry reads its lines over the bus
   mutable uint32_t fetch_way[2] = {};  // where its first two lines were last found (CacheModel::access_line)
-  uint8_t key = 0;  // the fetch regime it was decoded for (blocks_[key])
+  uint8_t key = 0;  // the fetch regime it was decoded for (BlockCache::kFetchKeys)
   // Translated fetches: the TLB's inserts() at which the entry its page's
   // translation came from is replaced (Hart::translate_fetch_again); ~0: none;
   // 0 after a change of translation, until its next entry checks its pages.
   mutable uint64_t tlb_until = ~0ull;
   // Checked fetches: its pages' translation was checked since the last change
-  // of translation (Hart::live_).
+  // of translation (BlockCache::make_live).
   mutable bool live = false;
   // What running all of it retires (HartHotState::retire): its instructions'
   // own time and cycles, and its instructions per PerfEvent (`events` kinds).
@@ -54,11 +54,11 @@ struct alignas(kHostLine) DecodedBlock {
   // The last two blocks that ran after this one (decoded for the same fetch
   // regime): run_chain follows them without a lookup. link_pc ~0: none (a
   // pc is never odd). linked_from: the blocks whose links hold this one,
-  // unlinked when it is dropped (Hart::drop_written_blocks).
+  // unlinked when it is dropped (BlockCache::drop).
   mutable uint64_t link_pc[2] = {~0ull, ~0ull};
   mutable const DecodedBlock* link[2] = {nullptr, nullptr};
   mutable uint8_t next_link = 0;
-  mutable bool dropping = false;  // chosen by Hart::drop_written_blocks
+  mutable bool dropping = false;  // chosen by BlockCache::drop_written or drop_changed
   // Its code's pages had code_generation writes (base/page_writes.h) when
   // its code was last found to be what it decoded, at host addresses
   // code_host (and code_tail, the second half of an instruction that crosses

@@ -10,7 +10,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -20,6 +19,7 @@
 #include "base/host_lines.h"
 #include "base/local_time.h"
 #include "base/timing_path.h"
+#include "harts/block_cache.h"
 #include "harts/block_translator.h"
 #include "harts/cache_model.h"
 #include "harts/decoded_block.h"
@@ -48,8 +48,9 @@ struct CacheTrafficExtension;
 class Hart;
 
 // Aligned: base/host_lines.h. Private bases: the Mmu reaches page-table
-// entries through the hart and tells it of TLB entries going (mmu.h).
-class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemory, private TlbUsers {
+// entries through the hart and tells it of TLB entries going (mmu.h); the
+// BlockCache tells it of decoded blocks going (block_cache.h).
+class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemory, private TlbUsers, private BlockHolders {
  public:
   tlm_utils::simple_initiator_socket<Hart> bus;    // to the device interconnect
   tlm_utils::simple_initiator_socket<Hart> xintf;  // to the extension devices
@@ -73,9 +74,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   bool functional() const { return functional_; }
   void become_timed();
   // Code in the physical range [lo, hi) was written: the blocks holding any
-  // of it are dropped at the next block boundary (drop_written_blocks).
+  // of it are dropped at the next block boundary (BlockCache::drop_code).
   void drop_code(uint64_t lo, uint64_t hi) {
-    code_drops_.push_back({lo, hi});
+    blocks_.drop_code(lo, hi);
     hot_.block_abort = true;
   }
   // Writes back every dirty D-cache line (each a write-back on the bus) and
@@ -216,7 +217,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   const Block& enter_block(const Block& b, uint32_t quick = kQuickUntried);
   void trapped_in(const Block& b);    // a trap at hot_.s.pc ended b early: the history keeps what ran
   const Block* next_block(const Block& b);  // the block at hot_.s.pc after b, by b's links
-  void link(const Block& b, unsigned i, const Block* next);  // b's link i to next (DecodedBlock::linked_from)
   const Block* next_enterable_block(const Block& b);
   bool chain_goes_on() const;
   // Stores to the gate only when it changes: a store to part of it stalls the
@@ -258,12 +258,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // and room is left; the simulated results are the same either way.
   static constexpr uint32_t kInterpretedRuns = 16;
   const Block& translated_again(const Block& b) {
-    if (!b.code && (translate_again_ || ++b.interpreted > kInterpretedRuns) && !code_.full() &&
+    if (!b.code && (blocks_.translate_again() || ++b.interpreted > kInterpretedRuns) && !blocks_.code_full() &&
         translating_)
       translate(b);
     return b;
   }
-  void drop_translations();  // empties the translation cache: every block's code goes, the blocks stay
   template <typename T, typename R>
   static JitStep translated_load(void* hart, uint64_t addr, uint64_t pc, const rv::Insn* d) noexcept;
   template <typename T>
@@ -280,7 +279,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   const Block& decode_block(uint64_t pc, const PageTranslation& page, const PageTranslation* tail = nullptr);
   // As decode_block, in place of stale.
   const Block& decode_again(const Block& stale, const PageTranslation& page, const PageTranslation* tail);
-  void drop_written_blocks();  // the blocks of code_drops_
+  void blocks_going() override { history_.freeze(); }  // its entries point to blocks
   void drop_changed_blocks();  // fence.i: the blocks whose code in memory is not what they decoded
   bool code_changed(const Block& b);
   bool compared_changed(const Block& b);  // b's instructions against memory
@@ -297,14 +296,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
     bool all_tracked = false;
   };
   CountedWrites counted_writes() const;
-  void drop_blocks(const std::vector<const Block*>& victims);  // unlinked from the blocks that stay
-  void forget_blocks(unsigned key);  // blocks_[key] and its code_pages_, all of them
-  void forget_checked_blocks();      // every block of fetch keys 1.. (a PMP write, a start)
-  void make_live(const Block& b) {
-    b.live = true;
-    live_.push_back(&b);
-  }
-  void expire_live_blocks();  // after a change of translation: each is checked again at its next entry
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_other(const rv::Insn& d, uint64_t pc);  // atomic, FP, extension, system; returns the next pc
   uint64_t exec_system(const rv::Insn& d, uint64_t pc);
@@ -407,23 +398,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   HartTracer* tracer_ = nullptr;
   InsnHistory history_{hot_.history};
   const unsigned id_, core_;
-  // Decoded blocks per fetch regime (fetch_key): 0 physical and unchecked (the
-  // common case), 1 + priv for fetches that are translated or PMP-checked
-  // (those are dropped when the PMP changes, and checked again after a change
-  // of translation).
-  static constexpr unsigned kFetchKeys = 5;
-  // Nodes from the host-line pools (base/host_lines.h): blocks are decoded and dropped all through a boot.
-  std::unordered_map<uint64_t, Block, std::hash<uint64_t>, std::equal_to<uint64_t>,
-                     HostLineAllocator<std::pair<const uint64_t, Block>>>
-      blocks_[kFetchKeys];
-  // Per fetch regime, the blocks whose code lies in each physical page (by page number).
-  std::unordered_map<uint64_t, std::vector<const Block*>> code_pages_[kFetchKeys];
-  // The blocks of checked fetches decoded or checked since the last change of
-  // translation (satp, SFENCE.VMA): those a drop of every such block at each
-  // change would have left. The others stay decoded but hold no translation
-  // (tlb_until 0): entering one checks its pages again (translate_fetch_again).
-  std::vector<const Block*> live_;
-  std::vector<std::pair<uint64_t, uint64_t>> code_drops_;  // drop_code's ranges not dropped yet
+  BlockCache blocks_{*this};  // the decoded blocks and their host code
   std::vector<DmiRegion> dmi_;
   CacheModel icache_{hot_.icache}, dcache_{hot_.dcache};
   StreamPrefetcher data_prefetcher_;  // the D-cache's stream buffers (none unless configured)
@@ -437,33 +412,19 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // stores: found there, a page becomes a region in use again as
   // checked_access would make it (and counts the TLB hit its translation would).
   PageRegionCache page_regions_rd_, page_regions_wr_;
-  // Direct-mapped cache of decoded blocks in front of blocks_.
-  static constexpr unsigned kBlockSlots = 4096;
-  struct BlockSlot {
-    uint64_t pc = 0;
-    const Block* block = nullptr;
-    uint8_t key = 0;
-  };
-  std::vector<BlockSlot, HostLineAllocator<BlockSlot>> block_slots_ =
-      std::vector<BlockSlot, HostLineAllocator<BlockSlot>>(kBlockSlots);
   tlm::tlm_generic_payload gp_;
   tlm::tlm_generic_payload traffic_gp_;  // Probe and Timing transactions (base/cache_traffic.h)
   TimingRoutes timing_routes_;           // what the probes answered (base/timing_path.h)
   // Per-block retiring (settle()): the instruction executing in the block
   // running in run_insns (hot_.lazy, hot_.settled).
   const rv::Insn* cur_ = nullptr;
-  CodeArena code_;                       // the translated blocks' code
   std::exception_ptr translated_error_;  // what a helper of translated code caught
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
   Mmu mmu_{hot_.s, hot_.tlb_inserts, *this, *this};
   rv::Triggers triggers_;
   bool data_checked_ = false;  // loads and stores are translated or PMP-checked
   uint32_t data_key_ = 0;      // what the fast regions were made for (update_xlate)
-  bool flush_translated_ = false;  // drop the blocks of fetch keys 1.. at the next block boundary
-  bool recheck_fetches_ = false;   // translation changed: expire_live_blocks at the next block boundary
-  bool code_full_ = false;         // the translation cache is full: drop_translations at the next block boundary
-  bool translate_again_ = false;   // some blocks lost their code to a full translation cache
-  bool translating_ = false;       // harts.translate, taken when the hart runs
+  bool translating_ = false;   // harts.translate, taken when the hart runs
 
   bool running_ = false, kernel_ = false, flush_ = false;
   bool refetch_ = false;  // fence.i: drop_changed_blocks at the next block boundary
@@ -498,7 +459,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // added and for how many iterations in a row the same; after an iteration
   // that did not qualify, reads to let pass before the next evaluation.
   // The last iteration that qualified is kept with its start, the registers
-  // it was evaluated with, the code_epoch_ and the DMI generation then:
+  // it was evaluated with, the BlockCache's epoch and the DMI generation then:
   // while all are the same, it is the same iteration.
   struct WaitLoopWatch {
     uint64_t pc = 1;
@@ -510,7 +471,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
     uint64_t at_pc = 1, x[32] = {};
     uint64_t epoch = 0, dmi_gen = 0;
   } wait_loop_;
-  uint64_t code_epoch_ = 0;  // counts the changes to the decoded blocks (decode_block, forget_blocks, drop_blocks)
 };
 
 }  // namespace avp

@@ -36,7 +36,7 @@ struct alignas(kHostLine) HartHotState {
   bool stop = false;
   bool block_abort = false;
   bool chain_closed = true;  // no chaining: a debugger, tracer or armed trigger observes (Hart::observed)
-  uint8_t fetch_key = 0;     // the fetch regime (the hart's blocks_[fetch_key])
+  uint8_t fetch_key = 0;     // the fetch regime (BlockCache::kFetchKeys)
   uint32_t irq_gate = 0;     // (mip & mie) != 0, written when either changes and as a chain starts
 
   // Time, and where a chain of blocks ends.
