@@ -98,7 +98,7 @@ void BlockCache::expire_live_now() {
   expire_live_ = false;
 }
 
-void BlockCache::catch_up() {
+void BlockCache::do_deferred() {
   if (code_.full()) drop_host_code();
   if (forget_checked_) {
     forget_checked_now();

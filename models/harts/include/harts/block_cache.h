@@ -115,7 +115,9 @@ class BlockCache {
   // not: its code runs until the next block boundary).
   bool pending() const { return forget_checked_ || expire_live_ || !code_drops_.empty(); }
   // At a block boundary: what was deferred, and a full translation cache emptied.
-  void catch_up();
+  void catch_up() {
+    if (pending() || code_.full()) do_deferred();
+  }
 
   // The translation cache: a block's host code is added here (Hart::translate).
   CodeArena& code() { return code_; }
@@ -142,6 +144,7 @@ class BlockCache {
   void forget(unsigned key);  // blocks_[key] and its code_pages_, all of them
   void forget_checked_now();
   void expire_live_now();
+  void do_deferred();    // catch_up's work
   void drop_written();     // the blocks of code_drops_
   void drop_host_code();   // every block's code goes, the blocks stay
 
