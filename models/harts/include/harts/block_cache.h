@@ -39,7 +39,7 @@ class BlockCache {
   // (those are dropped when the PMP changes, and checked again after a
   // change of translation).
   static constexpr unsigned kFetchKeys = 5;
-  static constexpr unsigned kSlots = 4096;
+  static constexpr unsigned kSlots = 4096;  // of the direct-mapped cache in front of the blocks
 
   explicit BlockCache(BlockHolders& holders) : holders_(holders) {}
   BlockCache(const BlockCache&) = delete;
