@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 #include <vector>
 
 #include "harts/block_cache.h"
@@ -33,6 +34,11 @@ class BlockCacheTest : public ::testing::Test {
     b.bytes = bytes;
     b.ppc_tail = ppc_tail;
     return cache.insert(std::move(b));
+  }
+  // Four blocks of regime 0 at 0x100, 0x200, 0x300, 0x400, 256 bytes apart in RAM.
+  std::tuple<const DecodedBlock&, const DecodedBlock&, const DecodedBlock&, const DecodedBlock&> four_blocks() {
+    return {add(0x100, 0, kRam, 4), add(0x200, 0, kRam + 0x100, 4), add(0x300, 0, kRam + 0x200, 4),
+            add(0x400, 0, kRam + 0x300, 4)};
   }
   static bool links_to(const DecodedBlock& from, const DecodedBlock& to) {
     return (from.link[0] == &to && from.link_pc[0] == to.pc) || (from.link[1] == &to && from.link_pc[1] == to.pc);
@@ -146,10 +152,7 @@ TEST_F(BlockCacheTest, DropsExactlyTheBlocksWithCodeInAWrittenRange) {
 }
 
 TEST_F(BlockCacheTest, LinkReplacesTheOlderOfTwoLinks) {
-  const DecodedBlock& a = add(0x100, 0, kRam, 4);
-  const DecodedBlock& b = add(0x200, 0, kRam + 0x100, 4);
-  const DecodedBlock& c = add(0x300, 0, kRam + 0x200, 4);
-  const DecodedBlock& d = add(0x400, 0, kRam + 0x300, 4);
+  const auto [a, b, c, d] = four_blocks();
   BlockCache::link(a, b);
   BlockCache::link(a, c);
   EXPECT_TRUE(links_to(a, b) && links_to(a, c));
@@ -163,10 +166,7 @@ TEST_F(BlockCacheTest, LinkReplacesTheOlderOfTwoLinks) {
 // A dropped block's links go from the blocks that stay: those linking to it
 // forget the link, and those it linked to forget it linked to them.
 TEST_F(BlockCacheTest, DropUnlinksTheBlocksThatStay) {
-  const DecodedBlock& a = add(0x100, 0, kRam, 4);
-  const DecodedBlock& b = add(0x200, 0, kRam + 0x100, 4);
-  const DecodedBlock& c = add(0x300, 0, kRam + 0x200, 4);
-  const DecodedBlock& d = add(0x400, 0, kRam + 0x300, 4);
+  const auto [a, b, c, d] = four_blocks();
   BlockCache::link(a, b);
   BlockCache::link(a, c);
   BlockCache::link(c, b);
