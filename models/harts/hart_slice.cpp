@@ -46,7 +46,7 @@ void Hart::run_slice() {
         slice_.end_at_code_write();
         break;
       }
-      if (hot_.time.quantum_used() || (hot_.insn_stop && hot_.s.minstret >= hot_.insn_stop)) {
+      if (hot_.time.quantum_used() || hot_.insn_stop_reached()) {
         slice_.end_at_block();
         break;
       }
@@ -132,8 +132,7 @@ uint64_t Hart::park_until_grid(uint64_t now) {
   // What finish_slice would do after such a slice: only sync_to_grid.
   // A functional run's switch point is the hart's thread's (check_timed_switch).
   const bool switch_due = switch_ps_ && now + hot_.time.ps() >= switch_ps_;  // as quantum_used() holds here
-  const bool stop_reached = hot_.insn_stop && hot_.s.minstret >= hot_.insn_stop;
-  return slice_.only_grid_wait(hot_.time.quantum_used(), stop_reached, switch_due) ? grid_boundary(now) : 0;
+  return slice_.only_grid_wait(hot_.time.quantum_used(), hot_.insn_stop_reached(), switch_due) ? grid_boundary(now) : 0;
 }
 
 void Hart::unpark(uint64_t boundary, uint64_t now) {

@@ -113,8 +113,9 @@ struct alignas(kHostLine) HartHotState {
   // end_pc. (Hart::chain_goes_on adds an interrupt and an observer, which the
   // code finds in the gate as irq_gate and chain_closed.)
   bool chain_ends() const {
-    return stop || block_abort || time.quantum_used() || (insn_stop && s.minstret >= insn_stop) || s.pc == end_pc;
+    return stop || block_abort || time.quantum_used() || insn_stop_reached() || s.pc == end_pc;
   }
+  bool insn_stop_reached() const { return insn_stop && s.minstret >= insn_stop; }
   // Retiring all of block `b` (its instructions, cycles, own time and
   // events), as translated code does it (BlockRetire) when nothing of the
   // block was counted before (settled 0).
