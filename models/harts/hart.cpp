@@ -14,10 +14,16 @@ namespace avp {
 using namespace rv;
 
 Hart::Hart(sc_core::sc_module_name name, HartCluster& cluster, unsigned hart_id, unsigned core_id)
-    : sc_module(name), bus("bus"), xintf("xintf"), cluster_(cluster), id_(hart_id), core_(core_id) {
+    : sc_module(name),
+      bus("bus"),
+      xintf("xintf"),
+      cluster_(cluster),
+      id_(hart_id),
+      core_(core_id),
+      bus_timing_(bus, *this, slice_, cluster.shared_lock()) {  // slice_, declared after it, by reference
   hot_.hart = this;
   set_unit(gp_, make_unit(UnitKind::Hart, id_), core_);
-  set_unit(traffic_gp_, make_unit(UnitKind::Hart, id_), core_);
+  set_unit(bus_timing_.payload(), make_unit(UnitKind::Hart, id_), core_);
   bus.register_invalidate_direct_mem_ptr(this, &Hart::invalidate_dmi);
   SC_HAS_PROCESS(Hart);
   SC_THREAD(thread);
@@ -38,7 +44,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   hot_.end_pc = kernel ? l.ra : 1;
   launch_id_ = l.launch_id;
   set_context(gp_, l.context);  // every bus access of the instance carries its context
-  set_context(traffic_gp_, l.context);
+  set_context(bus_timing_.payload(), l.context);
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   limit_name_ = l.instruction_limit ? l.limit_name : std::string();
   functional_ = cluster_.functional();

@@ -30,7 +30,8 @@ using namespace rv;
     bool miss = false;
     t += i < 2 ? icache_.access_line(b.first_line + i, false, miss, b.fetch_way[i])
                : icache_.access_line(b.first_line + i, false, miss);
-    if (miss && b.fetch_cached) t += bus_traffic((b.first_line + i) << b.fetch_line_bits, false, 1u << b.fetch_line_bits, true);
+    if (miss && b.fetch_cached)
+      t += bus_timing_.traffic((b.first_line + i) << b.fetch_line_bits, false, 1u << b.fetch_line_bits, true);
   }
   if (b.fetch_uncached) t += uncached_fetch_time(b);
   hot_.time.add_ps(t);
@@ -40,7 +41,7 @@ using namespace rv;
 void Hart::locate_fetch(const Block& b) {
   b.fetch_cached = false;
   for (const auto& r : dmi_) b.fetch_cached |= b.ppc - r.base < r.size;
-  if (!b.fetch_cached) b.fetch_cached = cacheable(b.ppc, 4, true);
+  if (!b.fetch_cached) b.fetch_cached = bus_timing_.cacheable(b.ppc, 4, true);
   b.fetch_gen = hot_.dmi_gen;
   b.fetch_line_bits = static_cast<uint8_t>(icache_.line_bits());
   b.first_line = b.ppc >> b.fetch_line_bits;
@@ -55,7 +56,7 @@ uint64_t Hart::uncached_fetch_time(const Block& b) {
   const unsigned bits = icache_.line_bits();
   uint64_t t = 0;
   for (uint64_t line = b.ppc >> bits; line <= (b.ppc + b.bytes - 1) >> bits; ++line)
-    t += bus_traffic(line << bits, false, 1u << bits, true);
+    t += bus_timing_.traffic(line << bits, false, 1u << bits, true);
   return t;
 }
 

@@ -35,7 +35,7 @@ template <typename T>
   }
 }
 
-// Memory timing (hart_memory_timing.cpp, base/cache_traffic.h): the time of
+// Memory timing (hart_memory_timing.cpp, bus_timing.h): the time of
 // a data access to memory, whether its data moved by DMI or not: the
 // D-cache's quick hits (HartHotState::data_quick_hit, which translated code
 // does too), else the model's set search, whose misses send a line fill (and
@@ -45,7 +45,7 @@ template <typename T>
 [[gnu::always_inline]] inline uint64_t Hart::data_time(uint64_t pa, bool write, unsigned len) {
   if (functional_) return 0;
   if (hot_.data_quick_hit(pa, write)) return hot_.dcache.hit_ps;
-  if (!dcache_.enabled()) return bus_traffic(pa, write, len, false);
+  if (!dcache_.enabled()) return bus_timing_.traffic(pa, write, len, false);
   bool miss = false;
   const uint64_t line = pa >> dcache_.line_bits();
   const uint64_t t = dcache_.search(line, write, miss, hot_.data_way_hint(line));

@@ -1,7 +1,7 @@
 // A hart's memory accesses outside the inlined fast paths: DMI regions
 // (find_dmi, invalidation), TLM transport with the hart's local time, the
 // slow paths of loads and stores, and the debugger's and the fetch's reads.
-// Their timing: hart_memory_timing.cpp.
+// Their timing: hart_memory_timing.cpp and bus_timing.cpp.
 #include "base/cache_traffic.h"
 #include "base/fetch.h"
 #include "base/page_writes.h"
@@ -155,9 +155,7 @@ template void Hart::store_slow<uint32_t>(uint64_t, uint32_t);
 template void Hart::store_slow<uint64_t>(uint64_t, uint64_t);
 
 std::unique_lock<std::mutex> Hart::shared_lock() {
-  std::unique_lock<std::mutex> lk(cluster_.shared_lock(), std::defer_lock);
-  if (slice_.in_slice()) lk.lock();  // other harts' slices may be running on other host threads
-  return lk;
+  return slice_.lock(cluster_.shared_lock());
 }
 
 void Hart::after_store(uint64_t addr, unsigned len) {

@@ -96,7 +96,7 @@ uint64_t Hart::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cau
   if (DmiRegion* r = find_dmi(pa, write != nullptr); r && r->size - (pa - r->base) >= 8) {
     if (write) std::memcpy(r->ptr + (pa - r->base), &v, 8);
     else std::memcpy(&v, r->ptr + (pa - r->base), 8);
-    if (!functional_) add_memory_time(bus_traffic(pa, write != nullptr, 8, false));
+    if (!functional_) add_memory_time(bus_timing_.traffic(pa, write != nullptr, 8, false));
   } else if (functional_) {  // untimed, as with DMI (phys_access calls after_store)
     phys_access(write != nullptr, pa, &v, 8, fault_cause, tval);
     return v;
@@ -194,7 +194,7 @@ void Hart::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
         rd2_ = hot_.rd;
         hot_.rd = page;
       }
-    } else if (cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only
+    } else if (bus_timing_.cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only
       DmiRegion* pair = write ? pages_wr_ : pages_rd_;
       pair[1] = pair[0];
       pair[0] = DmiRegion{va & ~(kPage - 1), kPage, nullptr, !write, write, false, ppage - (va & ~(kPage - 1))};

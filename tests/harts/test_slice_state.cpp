@@ -4,6 +4,7 @@
 // running on and for a parked one.
 #include <gtest/gtest.h>
 
+#include <mutex>
 #include <stdexcept>
 
 #include "harts/slice_state.h"
@@ -25,6 +26,20 @@ TEST(SliceStateTest, ASliceBeginsUnendedAndLeaves) {
   s.leave();
   EXPECT_FALSE(s.in_slice());
   EXPECT_EQ(s.end(), End::Serial);
+}
+
+TEST(SliceStateTest, TakesTheSharedLockOnlyInASlice) {
+  SliceState s;
+  std::mutex shared;
+  EXPECT_FALSE(s.lock(shared).owns_lock());  // the serial schedule: one host thread
+  s.begin();
+  {
+    const auto lk = s.lock(shared);
+    EXPECT_TRUE(lk.owns_lock());
+    EXPECT_FALSE(shared.try_lock());
+  }
+  EXPECT_TRUE(shared.try_lock());  // released with its lock
+  shared.unlock();
 }
 
 TEST(SliceStateTest, ResumesTheBlockTheLoopLeftAtTheGivenInstruction) {

@@ -18,9 +18,9 @@
 
 #include "base/host_lines.h"
 #include "base/local_time.h"
-#include "base/timing_path.h"
 #include "harts/block_cache.h"
 #include "harts/block_translator.h"
+#include "harts/bus_timing.h"
 #include "harts/cache_model.h"
 #include "harts/decoded_block.h"
 #include "harts/dmi_region.h"
@@ -49,8 +49,13 @@ class Hart;
 
 // Aligned: base/host_lines.h. Private bases: the Mmu reaches page-table
 // entries through the hart and tells it of TLB entries going (mmu.h); the
-// BlockCache tells it of decoded blocks going (block_cache.h).
-class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemory, private TlbUsers, private BlockHolders {
+// BlockCache tells it of decoded blocks going (block_cache.h); the BusTiming
+// times its transactions at the hart's settled time (bus_timing.h).
+class alignas(kHostLine) Hart : public sc_core::sc_module,
+                                private PageTableMemory,
+                                private TlbUsers,
+                                private BlockHolders,
+                                private TrafficTime {
  public:
   tlm_utils::simple_initiator_socket<Hart> bus;    // to the device interconnect
   tlm_utils::simple_initiator_socket<Hart> xintf;  // to the extension devices
@@ -236,14 +241,14 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // counted per block: run_insns counts a block when it ends, and
   // settle() counts the instructions before cur_ as soon as anything may look
   // (a bus or device access, a system or extension instruction, a trap).
-  void settle() {
+  void settle() final {
     if (hot_.lazy) settle_to(static_cast<uint32_t>(cur_ - hot_.lazy->insns.data()));
   }
   void settle_to(uint32_t n);  // counts hot_.lazy's instructions up to n
   // The local time (ps) settle() would leave, without counting anything: a
   // direct bus transaction needs only its time, and a block nothing settled
   // is retired by its translated code, which goes on to the next block.
-  uint64_t settled_time_ps() const;
+  uint64_t settled_time_ps() const final;
   void note_block_costs(Block& b) const;
   // hart_chain.cpp: the threaded loop, from instruction `from` of b (entered);
   // chain: the blocks after it too, while chain_goes_on().
@@ -372,15 +377,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   uint64_t data_time(uint64_t pa, bool write, unsigned len);
   void add_memory_time(uint64_t t);
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
-  // A Timing transaction of len bytes at pa; its latency (ps).
-  uint64_t bus_traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits = true);
-  // n (1 or 2) Timing transactions issued together, in order; the last one's latency.
-  uint64_t bus_traffic(const HartTraffic* t, unsigned n);
-  // A Timing or Replay transaction (traffic) of len bytes at pa, at the local time `delay`.
-  void send_traffic(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch, sc_core::sc_time& delay);
-  bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
-  CacheTrafficExtension probe_at(uint64_t pa, unsigned len, bool fetch);  // a Probe's answer
-  TimingPath* timing_path(uint64_t pa, unsigned len);  // where Timing transactions go directly; nullptr: by TLM
   void fetch_timing(const Block& b, uint32_t quick);
   void locate_fetch(const Block& b);  // the block's I-cache lines and whether its code is cacheable
   uint64_t uncached_fetch_time(const Block& b);
@@ -413,8 +409,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module, private PageTableMemo
   // checked_access would make it (and counts the TLB hit its translation would).
   PageRegionCache page_regions_rd_, page_regions_wr_;
   tlm::tlm_generic_payload gp_;
-  tlm::tlm_generic_payload traffic_gp_;  // Probe and Timing transactions (base/cache_traffic.h)
-  TimingRoutes timing_routes_;           // what the probes answered (base/timing_path.h)
+  BusTiming bus_timing_;  // Probe, Timing and Replay transactions (bus_timing.h)
   // Per-block retiring (settle()): the instruction executing in the block
   // running in run_insns (hot_.lazy, hot_.settled).
   const rv::Insn* cur_ = nullptr;

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,12 @@ class SliceState {
     end_ = End::Serial;
   }
   void leave() { in_slice_ = false; }
+  // The lock on what harts share (m), taken only in a slice (the serial schedule needs none).
+  std::unique_lock<std::mutex> lock(std::mutex& m) const {
+    std::unique_lock<std::mutex> lk(m, std::defer_lock);
+    if (in_slice_) lk.lock();  // other harts' slices may be running on other host threads
+    return lk;
+  }
   End end() const { return end_; }
   void end_at_block() { end_ = End::Block; }
 
