@@ -23,8 +23,8 @@ import tempfile
 # Self-cost groups of the profile, by function name (the first that matches).
 GROUPS = [
     ("entering blocks", ("translated_enter", "enter_translated", "Hart::enter_block", "fetch_timing")),
-    ("load/store helpers", ("translated_load", "translated_store", "Hart::load_slow", "Hart::store_slow")),
-    ("after stores", ("after_store",)),
+    ("load/store helpers", ("translated_load", "translated_store", "DataPath::load_slow", "DataPath::store_slow")),
+    ("after stores", ("Hart::stored",)),
     ("cache misses", ("bus_traffic", "timing_path", "RangePath", "Memory::time", "settle_to", "dcache_miss",
                       "access_set", "Router::", "RowBuffers", "sc_time")),
 ]

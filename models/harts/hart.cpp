@@ -47,23 +47,18 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   set_context(bus_timing_.payload(), l.context);
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   limit_name_ = l.instruction_limit ? l.limit_name : std::string();
-  functional_ = cluster_.functional();
+  hot_.functional = cluster_.functional();
   const TimedFrom& from = cluster_.switch_point();
-  switch_insns_ = functional_ && from.kind == TimedFrom::Instructions ? from.instructions : 0;
-  switch_ps_ = functional_ && from.kind == TimedFrom::Time ? from.ps : 0;
+  switch_insns_ = hot_.functional && from.kind == TimedFrom::Instructions ? from.instructions : 0;
+  switch_ps_ = hot_.functional && from.kind == TimedFrom::Time ? from.ps : 0;
   update_insn_stop();
   done_ = std::move(done);
   reservation_ = ~0ull;
   mmu_.reset();
-  page_regions_rd_.forget_all();  // they stand for TLB entries (the regions in use go with update_xlate)
-  page_regions_wr_.forget_all();
+  data_.tlb_flushed();
   blocks_.forget_checked();
   update_xlate();
-  if (l.read_only_base != ro_base_ || l.read_only_size != ro_size_) {
-    ro_base_ = l.read_only_base;
-    ro_size_ = l.read_only_size;
-    invalidate_dmi(0, ~0ull);  // write regions are clipped around the read-only range
-  }
+  if (dmi_.set_read_only(l.read_only_base, l.read_only_size)) data_.forget_regions();
   history_.clear();
   running_ = true;
   hot_.stop = false;
@@ -155,7 +150,7 @@ void Hart::run() {
     } catch (const TrapException& t) {
       take_trap(t.cause, t.tval);
     }
-    if (functional_) check_timed_switch();
+    if (hot_.functional) check_timed_switch();
     if (hot_.time.quantum_used()) quantum_sync();
     if (limit_ && hot_.s.minstret >= limit_ && !hot_.stop) {
       cluster_.report_limit(*this);
@@ -269,7 +264,7 @@ bool Hart::code_changed(const Block& b) {
 }
 
 bool Hart::compared_changed(const Block& b) {
-  if (const DmiRegion* r = b.ppc_tail == ~0ull ? find_dmi(b.ppc, false, true) : nullptr;
+  if (const DmiRegion* r = b.ppc_tail == ~0ull ? dmi_.find(b.ppc, false, true) : nullptr;
       r && b.ppc - r->base < r->size && r->size - (b.ppc - r->base) >= b.bytes) {
     const uint8_t* p = r->ptr + (b.ppc - r->base);
     for (const Insn& d : b.insns) {
@@ -306,7 +301,7 @@ Hart::CodeWrites Hart::code_writes_of(const Block& b) {
   const uint64_t len = crosses ? 2 : b.bytes;
   if (!cluster_.tracks_code(b.ppc, len) || (crosses && !cluster_.tracks_code(b.ppc_tail, 2))) return {};
   const auto host_of = [this](uint64_t pa, uint64_t n) -> std::pair<const PageWrites*, const uint8_t*> {
-    const DmiRegion* r = known_dmi(pa, false, true);  // the region the fetch reads
+    const DmiRegion* r = dmi_.known(pa, false, true);  // the region the fetch reads
     if (!r || !r->writes || r->size - (pa - r->base) < n || !r->writes->holds(r->ptr + (pa - r->base), n)) return {};
     return {r->writes, r->ptr + (pa - r->base)};
   };
@@ -337,7 +332,7 @@ void Hart::note_code_writes(const Block& b, const CodeWrites& c) {
 // What the memories of the hart's DMI regions have counted (the regions as of DMI generation dmi_gen).
 Hart::CountedWrites Hart::counted_writes() const {
   CountedWrites c{hot_.dmi_gen, 0, true};
-  for (const DmiRegion& r : dmi_) {
+  for (const DmiRegion& r : dmi_.all()) {
     if (!r.writes) continue;
     c.writes += r.writes->writes();
     c.all_tracked &= r.writes->tracked();
@@ -346,7 +341,7 @@ Hart::CountedWrites Hart::counted_writes() const {
 }
 
 void Hart::become_timed() {
-  functional_ = false;
+  hot_.functional = false;
   switch_insns_ = switch_ps_ = 0;
   update_insn_stop();
   invalidate_decoded();  // their costs, and the code translated without timing

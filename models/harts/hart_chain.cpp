@@ -6,7 +6,6 @@
 #include <algorithm>
 
 #include "harts/hart.h"
-#include "hart_data_path.h"
 #include "harts/hart_cluster.h"
 #include "rv_semantics.h"
 
@@ -40,7 +39,7 @@ using namespace rv;
 
 void Hart::locate_fetch(const Block& b) {
   b.fetch_cached = false;
-  for (const auto& r : dmi_) b.fetch_cached |= b.ppc - r.base < r.size;
+  for (const DmiRegion& r : dmi_.all()) b.fetch_cached |= b.ppc - r.base < r.size;
   if (!b.fetch_cached) b.fetch_cached = bus_timing_.cacheable(b.ppc, 4, true);
   b.fetch_gen = hot_.dmi_gen;
   b.fetch_line_bits = static_cast<uint8_t>(icache_.line_bits());

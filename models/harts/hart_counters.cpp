@@ -28,8 +28,8 @@ uint64_t Hart::event_count(unsigned event) const {
   switch (event) {
     case AVP_HPM_ICACHE_HITS: return icache_.hits();
     case AVP_HPM_ICACHE_MISSES: return icache_.misses();
-    case AVP_HPM_DCACHE_HITS: return dcache_.hits();
-    case AVP_HPM_DCACHE_MISSES: return dcache_.misses();
+    case AVP_HPM_DCACHE_HITS: return data_.dcache().hits();
+    case AVP_HPM_DCACHE_MISSES: return data_.dcache().misses();
     case AVP_HPM_STALL_FETCH: case AVP_HPM_STALL_MEMORY: case AVP_HPM_STALL_BARRIER: case AVP_HPM_STALL_WFI:
     case AVP_HPM_STALL_XINTF:
       return hot_.stall_ps[event - AVP_HPM_STALL_FETCH] / to_ps(cluster_.clock_period.get());

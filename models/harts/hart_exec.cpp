@@ -3,7 +3,6 @@
 // out-of-line code (atomics, floating point, extension and system
 // instructions). hart_chain.cpp has the threaded loop for everything else.
 #include "harts/hart.h"
-#include "hart_data_path.h"
 #include "harts/hart_cluster.h"
 #include "rv_semantics.h"
 
@@ -113,7 +112,7 @@ uint64_t Hart::exec_atomic(const Insn& d) {
   if (addr & (size - 1)) throw TrapException{lr ? kLoadMisaligned : kStoreMisaligned, addr};
   // Reservations hold physical addresses. SC and AMOs need write permission
   // (a store/AMO fault) before their read.
-  const uint64_t pa = data_checked_ ? mmu_.translate_data(addr, size, lr ? kAccessRead : kAccessWrite, data_priv()).pa : addr;
+  const uint64_t pa = data_.checked() ? mmu_.translate_data(addr, size, lr ? kAccessRead : kAccessWrite, mmu_.data_priv()).pa : addr;
   if (lr) {
     uint64_t v = dbl ? load<uint64_t>(addr) : static_cast<uint64_t>(static_cast<int32_t>(load<uint32_t>(addr)));
     reservation_ = pa;

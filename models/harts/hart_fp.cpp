@@ -1,7 +1,6 @@
 // F and D instructions: NaN-boxing, rounding-mode selection, mstatus.FS.
 #include "fp_ops.h"
 #include "harts/hart.h"
-#include "hart_data_path.h"
 
 namespace avp {
 

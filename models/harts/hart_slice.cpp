@@ -5,6 +5,7 @@
 // hart; the hart's thread then does that step exactly as the serial loop
 // would, so the same slices in one host thread or several give the same
 // results.
+#include "base/cache_traffic.h"
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 
@@ -80,7 +81,7 @@ void Hart::finish_slice() {
       break;
   }
   // The rest of the serial loop's iteration.
-  if (functional_) check_timed_switch();
+  if (hot_.functional) check_timed_switch();
   if (hot_.time.quantum_used()) quantum_sync();
   if (limit_ && hot_.s.minstret >= limit_ && !hot_.stop) {
     cluster_.report_limit(*this);
@@ -138,6 +139,26 @@ uint64_t Hart::park_until_grid(uint64_t now) {
 void Hart::unpark(uint64_t boundary, uint64_t now) {
   hot_.time.start_quantum(boundary - now, slice_.unpark_ahead());
   check_deadline(from_ps(boundary));
+}
+
+// The slice's deferred Timing transactions as Replay transactions, in order.
+void Hart::replay_traffic(bool parked) {
+  uint64_t stall = 0;
+  for (const DeferredTraffic& d : slice_.deferred()) {
+    CacheTrafficExtension traffic;
+    traffic.kind = CacheTrafficExtension::Replay;
+    traffic.write = d.write;
+    // At its time in the slice, moved on by the stalls replayed before it
+    // (the hart would have issued it that much later); SystemC time is
+    // still the batch's.
+    const uint64_t at = d.offset_ps + stall;
+    sc_core::sc_time delay = from_ps(at);
+    bus_timing_.send(traffic, d.pa, d.len, d.fetch, delay);
+    if (!d.waits) continue;
+    stall += to_ps(delay) - at;
+    hot_.stall_ps[d.fetch ? StallFetch : StallMemory] += to_ps(delay) - at;
+  }
+  hot_.time.add_ps(slice_.replayed(stall, parked));
 }
 
 }  // namespace avp

@@ -9,7 +9,6 @@
 #include <type_traits>
 
 #include "harts/hart.h"
-#include "hart_data_path.h"
 #include "harts/hart_cluster.h"
 #include "perf_map.h"
 
@@ -77,9 +76,9 @@ static_assert(std::is_standard_layout_v<DecodedBlock>, "translated code addresse
 void Hart::translate(const Block& b) {
   using namespace hot_offsets;
   // The loads' and the stores' fast paths: the same cache fields, each its
-  // region; in a functional run no D-cache (hart_data_path.h, data_time).
-  const InlineLoads loads = inline_accesses(offsetof(HartHotState, rd), !functional_);
-  InlineStores stores{inline_accesses(offsetof(HartHotState, wr), !functional_), nullptr, nullptr, 0, 0};
+  // region; in a functional run no D-cache (data_path.h, DataPath::data_time).
+  const InlineLoads loads = inline_accesses(offsetof(HartHotState, rd), !hot_.functional);
+  InlineStores stores{inline_accesses(offsetof(HartHotState, wr), !hot_.functional), nullptr, nullptr, 0, 0};
   cluster_.describe_plain_stores(stores);
   const TranslationHelpers helpers = {
       {&translated_load<uint8_t, int8_t>, &translated_load<uint16_t, int16_t>, &translated_load<uint32_t, int32_t>,
@@ -92,7 +91,7 @@ void Hart::translate(const Block& b) {
   const BlockRetire retire = block_retire(b);
   // Blocks enter the next block in their code when the I-cache hits again, or
   // always in a functional run (and its translation is held).
-  const InlineEnter enter = inline_enter(icache_.hit_time() == 0, functional_);
+  const InlineEnter enter = inline_enter(icache_.hit_time() == 0, hot_.functional);
   const BlockChain chain =
       block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, arena);

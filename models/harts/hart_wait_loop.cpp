@@ -69,7 +69,7 @@ class Hart::WaitLoopReader final : public WaitLoopView {
     return true;
   }
   bool plain_store(uint64_t va, unsigned n) const override {
-    if (!region(va, n, true) || h_.read_only(va, n) || near_reservation(va, n)) return false;
+    if (!region(va, n, true) || h_.dmi_.read_only(va, n) || near_reservation(va, n)) return false;
     if (h_.blocks_.holds_code_page(va >> 12) || h_.blocks_.holds_code_page((va + n - 1) >> 12)) return false;
     return true;
   }
@@ -119,7 +119,7 @@ class Hart::WaitLoopReader final : public WaitLoopView {
   }
   // Physical addresses only: loops of translated data accesses are not evaluated (Hart::skip_wait_loop).
   const DmiRegion* region(uint64_t pa, unsigned n, bool write) const {
-    for (const DmiRegion& r : h_.dmi_)
+    for (const DmiRegion& r : h_.dmi_.all())
       if (pa - r.base < r.size && r.size - (pa - r.base) >= n && (write ? r.wr : r.rd)) return &r;
     return nullptr;
   }
@@ -138,7 +138,7 @@ Hart::LoopCounters Hart::loop_counters() const {
   c[kLoopDCacheHits] = hot_.dcache.hits;
   c[kLoopDCacheClock] = hot_.dcache.clock;
   c[kLoopTlbHits] = mmu_.stats().tlb_hits;
-  const uint64_t no_change[] = {icache_.misses(), icache_.writebacks(), dcache_.misses(), dcache_.writebacks(),
+  const uint64_t no_change[] = {icache_.misses(), icache_.writebacks(), data_.dcache().misses(), data_.dcache().writebacks(),
                                 mmu_.stats().tlb_misses, mmu_.stats().page_walks, hot_.tlb_inserts};
   std::copy(std::begin(no_change), std::end(no_change), c.begin() + kLoopNoChange);
   return c;
@@ -221,7 +221,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     if (w.pass > 0) --w.pass;
     return false;
   }
-  if (!wait_loops_skippable() || mmu_.translates(data_priv())) return false;
+  if (!wait_loops_skippable() || mmu_.translates(mmu_.data_priv())) return false;
   for (unsigned i = kLoopNoChange; i < kLoopCountersUsed; ++i)
     if (per_iteration[i]) return false;
   const uint64_t period = per_iteration[kLoopTimePs];
@@ -296,7 +296,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   return true;
 }
 
-// A device read, the hart settled (Hart::transport): when it is the load the
+// A device read, the hart settled (Hart::bus_access): when it is the load the
 // instruction executing does, a loop may wait on that register.
 void Hart::skip_device_poll(uint64_t pa, unsigned len) {
   const Insn* d = cur_;
@@ -312,8 +312,8 @@ void Hart::skip_device_poll(uint64_t pa, unsigned len) {
 }
 
 bool Hart::device_poll_due(uint64_t addr, uint64_t pc) {
-  if (wait_loop_.pc != pc || known_dmi(addr, false, false)) return false;
-  settle();  // the counters up to the load, as Hart::transport has them
+  if (wait_loop_.pc != pc || dmi_.known(addr, false, false)) return false;
+  settle();  // the counters up to the load, as Hart::bus_access has them
   return wait_loop_due(pc, loop_counters());
 }
 

@@ -90,7 +90,7 @@ std::vector<size_t> emit_inline_store(x86::Asm& a, const InlineStores& s, unsign
   const unsigned bytes = 1u << (op - rv::SB);
   const InlineLoads& l = s.region;
   emit_region_offset(a, l, bytes, to_helper);
-  a.mov_imm(R8, reinterpret_cast<uint64_t>(s.reservations));  // no reservation (Hart::after_store's first case)
+  a.mov_imm(R8, reinterpret_cast<uint64_t>(s.reservations));  // no reservation (Hart::stored's first case)
   a.alu_mem_imm(CMP, R8, 0, 0, false);
   to_helper.push_back(a.jcc(NE));
   a.mov(R9, RSI);  // the physical address

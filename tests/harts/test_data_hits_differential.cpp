@@ -43,7 +43,7 @@ struct Side : HartHotState {
       r->pa_delta = kPaDelta;
     }
   }
-  // The set search after a quick miss, as Hart::data_time does it (no fill latency: the same on both sides).
+  // The set search after a quick miss, as DataPath::data_time does it (no fill latency: the same on both sides).
   void access_set(uint64_t pa, bool write) {
     const uint64_t line = pa >> dcache.line_bits;
     bool miss = false;
@@ -165,7 +165,7 @@ TEST_P(DataHitsDifferential, CppAndEmittedHitsLeaveTheSameStateAndTime) {
       recent[1] = recent[0];
       recent[0] = offset / g.line;
     }
-    // The C++ path (Hart::data_time, add_memory_time): the quick hit and its time, else the set search; then the access.
+    // The C++ path (DataPath::data_time, add_memory_time): the quick hit and its time, else the set search; then the access.
     const bool hit = cpp->data_quick_hit(pa, store);
     if (hit) cpp->add_memory_time(cpp->dcache.hit_ps);
     else cpp->access_set(pa, store);

@@ -1,4 +1,4 @@
-// StreamPrefetcher: the D-cache's stream buffers, driven as Hart::dcache_miss
+// StreamPrefetcher: the D-cache's stream buffers, driven as DataPath::dcache_miss
 // drives them (take, then the miss's own fill, then follow).
 #include <gtest/gtest.h>
 

@@ -22,8 +22,9 @@
 #include "harts/block_translator.h"
 #include "harts/bus_timing.h"
 #include "harts/cache_model.h"
+#include "harts/data_path.h"
 #include "harts/decoded_block.h"
-#include "harts/dmi_region.h"
+#include "harts/dmi_regions.h"
 #include "harts/hart_debug_hook.h"
 #include "harts/hart_control.h"
 #include "harts/hart_hot_state.h"
@@ -31,11 +32,9 @@
 #include "harts/hart_tracer.h"
 #include "harts/hart_traffic.h"
 #include "harts/mmu.h"
-#include "harts/page_region_cache.h"
 #include "harts/perf_events.h"
 #include "harts/rv_insn.h"
 #include "harts/slice_state.h"
-#include "harts/stream_prefetcher.h"
 #include "harts/timing_mode.h"
 #include "harts/wait_loop.h"
 #include "harts/trap_exception.h"
@@ -48,14 +47,15 @@ struct CacheTrafficExtension;
 class Hart;
 
 // Aligned: base/host_lines.h. Private bases: the Mmu reaches page-table
-// entries through the hart and tells it of TLB entries going (mmu.h); the
-// BlockCache tells it of decoded blocks going (block_cache.h); the BusTiming
-// times its transactions at the hart's settled time (bus_timing.h).
+// entries through the hart (mmu.h); the BlockCache tells it of decoded
+// blocks going (block_cache.h); the BusTiming times its transactions at the
+// hart's settled time (bus_timing.h); the DataPath's device transactions and
+// stores come to it (data_path.h).
 class alignas(kHostLine) Hart : public sc_core::sc_module,
                                 private PageTableMemory,
-                                private TlbUsers,
                                 private BlockHolders,
-                                private TrafficTime {
+                                private TrafficTime,
+                                private DataPathHost {
  public:
   tlm_utils::simple_initiator_socket<Hart> bus;    // to the device interconnect
   tlm_utils::simple_initiator_socket<Hart> xintf;  // to the extension devices
@@ -76,7 +76,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // instruction one clock period (the cluster's costs). become_timed() is the
   // switch: the blocks decoded and translated without timing go at the next
   // block boundary, the running one ends after its current instruction.
-  bool functional() const { return functional_; }
+  bool functional() const { return hot_.functional; }
   void become_timed();
   // Code in the physical range [lo, hi) was written: the blocks holding any
   // of it are dropped at the next block boundary (BlockCache::drop_code).
@@ -86,7 +86,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   }
   // Writes back every dirty D-cache line (each a write-back on the bus) and
   // invalidates the cache; returns the time the write-backs take.
-  uint64_t flush_dcache();
+  uint64_t flush_dcache() { return data_.flush_dcache(); }
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return hot_.time.offset(); }
@@ -97,7 +97,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // An access on the hart's bus as the hart (timed at its local time); a
   // refused access throws TrapException{fault_cause, addr}.
   void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause) {
-    transport(cmd, addr, data, len, fault_cause, addr);
+    bus_access(cmd, addr, data, len, fault_cause, addr, false);
   }
   // When it started its current (or last) program or kernel instance, and whether that is a kernel instance.
   const sc_core::sc_time& started() const { return started_; }
@@ -133,8 +133,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // A CSR as M-mode sees it, for debuggers; false when it does not exist.
   bool debug_csr(unsigned csr, uint64_t& value);
   CacheModel& icache() { return icache_; }
-  CacheModel& dcache() { return dcache_; }
-  StreamPrefetcher& data_prefetcher() { return data_prefetcher_; }
+  CacheModel& dcache() { return data_.dcache(); }
+  StreamPrefetcher& data_prefetcher() { return data_.prefetcher(); }
   uint64_t insn_cycles() const { return hot_.s.insn_cycles; }  // the retired instructions' own cycles
   // Simulated time beyond the instructions' own cycles, by cause (ps, since construction; hart_hot_state.h).
   using Stall = HartStall;
@@ -180,9 +180,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   using LoopCounters = std::array<uint64_t, kLoopCounters>;
 
  private:
-  // Thrown in a slice before the instruction that needs the kernel has done anything.
-  struct NeedsKernel {};
-
   void finish_slice();    // in the hart's thread: the part of the slice the kernel must see
   void quantum_sync();    // sync() or run on (run_ahead.h); in the parallel schedule sync_to_grid()
   void sync_to_grid();    // waits to the last quantum boundary not after the local time
@@ -208,7 +205,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   LoopCounters loop_counters() const;
   void add_loop_counters(const LoopCounters& per_iteration, uint64_t iterations);
   const Block* decoded_block(uint64_t pc);  // nullptr when pc's block is not decoded
-  DmiRegion* known_dmi(uint64_t addr, bool write, bool fetch);  // find_dmi without asking the bus
   // resumed: the rest of a block a slice left at instruction `from`.
   void run_block(const Block& b, uint32_t from = 0, bool resumed = false);
   // The hot path: blocks one after another from `first`, following their
@@ -232,7 +228,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   }
   void check_timed_switch();  // at a block boundary of a functional run: asks the cluster to switch at its point
   // Fetches are timed: an I-cache is modelled and the run is timed.
-  bool fetch_timed() const { return icache_.enabled() && !functional_; }
+  bool fetch_timed() const { return icache_.enabled() && !hot_.functional; }
   void update_irq_gate() {
     if (const uint32_t v = (hot_.s.mip & hot_.s.mie) != 0; v != hot_.irq_gate) hot_.irq_gate = v;
   }
@@ -326,65 +322,39 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   void write_counter_event(unsigned i, uint64_t event);
   void write_counter_inhibit(uint32_t mask);
 
-  // Memory.
-  DmiRegion* find_dmi(uint64_t addr, bool write, bool fetch = false);
+  // Memory (hart_memory.cpp; loads and stores: data_path.h).
   bool fetch_read(uint64_t addr, void* dst, unsigned len);  // instruction fetch (needs execute permission)
-  bool read_only(uint64_t addr, uint64_t len) const {
-    return ro_size_ && addr < ro_base_ + ro_size_ && ro_base_ < addr + len;
+  void bus_access(tlm::tlm_command cmd, uint64_t pa, void* data, unsigned len, uint64_t fault_cause, uint64_t tval,
+                  bool functional) override;
+  void stored(uint64_t pa, unsigned len) override;
+  template <typename T>
+  T load(uint64_t addr) {
+    return data_.load<T>(addr);
   }
-  void transport(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, uint64_t fault_cause, uint64_t tval);
-  void after_store(uint64_t addr, unsigned len);  // addr: physical
+  template <typename T>
+  void store(uint64_t addr, T v) {
+    data_.store<T>(addr, v);
+  }
+  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
 
   // What stands on translation and PMP (hart_mmu.cpp; mmu_ translates and
-  // checks). Accesses are "checked" when the data privilege translates or
-  // the PMP applies to it: they leave the fast regions only through
-  // checked_access, which installs page regions.
-  rv::Priv data_priv() const {
-    return (hot_.s.priv == rv::PRV_M && (hot_.s.mstatus & rv::mstatus::MPRV))
-               ? static_cast<rv::Priv>((hot_.s.mstatus & rv::mstatus::MPP) >> 11)
-               : hot_.s.priv;
-  }
+  // checks, data_ keeps the fast regions of checked accesses).
   void update_xlate();         // after a change of priv, mstatus, satp or PMP
   void translation_changed();  // drops fast regions; blocks of checked fetches are checked again
   void protection_changed();   // a PMP write: drops fast regions and the blocks of checked fetches
-  void forget_regions();       // the fast regions, pages_rd_/pages_wr_ and page_regions_*
-  // A page of page_regions_* holding [va, va + len) becomes the region in use
-  // (false: none does), as checked_access would make it again.
-  bool reuse_checked_page(bool write, uint64_t va, unsigned len);
-  void tlb_replacing(const rv::TlbEntry& e) override;  // the regions that rely on e
-  void tlb_rewalking(const rv::TlbEntry& e) override;  // the page_regions_* that rely on e
-  // The page of `pair` ([0] the most recent) that holds the access, moved to [0]; nullptr: none.
-  static DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len);
-  void checked_access(bool write, uint64_t va, void* buf, unsigned len);
   // The walk's PTE accesses on the bus (DMI, timing; the Mmu checks the PMP).
-  uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval) override;
-  // A data access at a physical address outside the fast regions: DMI, a
-  // functional transaction to cacheable memory, or a device transaction.
-  // `uncached`: an NC or IO page (Svpbmt), whose accesses to memory bypass the D-cache.
-  void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
-                   bool uncached = false);
+  uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval) override {
+    return data_.pte_access(pa, write, fault_cause, tval);
+  }
   // Its TLB entry was replaced, or translation changed (hart_mmu.cpp): the
   // block (b or its replacement) with its pages translated again.
   const Block& translate_fetch_again(const Block& b);
   bool fetch_translation_held(const Block& b) const { return mmu_.tlb_inserts() < b.tlb_until; }
   void sfence(const rv::Insn& d);
-  // The data accesses' fast paths and their timing, inlined into the ISS
-  // loop and the helpers (hart_data_path.h, which the files using them include).
-  template <typename T>
-  T load(uint64_t addr);
-  template <typename T>
-  void store(uint64_t addr, T v);
-  uint64_t data_time(uint64_t pa, bool write, unsigned len);
-  void add_memory_time(uint64_t t);
-  uint64_t dcache_miss(uint64_t pa);  // the fill's latency
+  // Fetch timing (hart_chain.cpp): the I-cache's, and the Timing transactions of its misses.
   void fetch_timing(const Block& b, uint32_t quick);
   void locate_fetch(const Block& b);  // the block's I-cache lines and whether its code is cacheable
   uint64_t uncached_fetch_time(const Block& b);
-  template <typename T>
-  T load_slow(uint64_t addr);
-  template <typename T>
-  void store_slow(uint64_t addr, T v);
-  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
 
   // What translated code reads and writes (hart_hot_state.h), the base its
   // code addresses; the C++ paths use the same fields.
@@ -395,19 +365,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   InsnHistory history_{hot_.history};
   const unsigned id_, core_;
   BlockCache blocks_{*this};  // the decoded blocks and their host code
-  std::vector<DmiRegion> dmi_;
-  CacheModel icache_{hot_.icache}, dcache_{hot_.dcache};
-  StreamPrefetcher data_prefetcher_;  // the D-cache's stream buffers (none unless configured)
-  DmiRegion rd2_, wr2_;  // the regions loads and stores used before hot_.rd and hot_.wr
-  // The pages of memory without DMI that would be fast regions with it
-  // (translated or checked accesses; [0] the most recent, as hot_.rd and rd2_):
-  // their accesses skip the translation as the fast path does, so that the
-  // TLB's use, and with it timing and statistics, does not depend on DMI.
-  DmiRegion pages_rd_[2], pages_wr_[2];
-  // The fast regions of checked accesses made before, for loads and for
-  // stores: found there, a page becomes a region in use again as
-  // checked_access would make it (and counts the TLB hit its translation would).
-  PageRegionCache page_regions_rd_, page_regions_wr_;
+  DmiRegions dmi_{bus, make_unit(UnitKind::Hart, id_), core_, hot_.dmi_gen, hot_.time, slice_};
+  CacheModel icache_{hot_.icache};
   tlm::tlm_generic_payload gp_;
   BusTiming bus_timing_;  // Probe, Timing and Replay transactions (bus_timing.h)
   // Per-block retiring (settle()): the instruction executing in the block
@@ -415,10 +374,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   const rv::Insn* cur_ = nullptr;
   std::exception_ptr translated_error_;  // what a helper of translated code caught
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
-  Mmu mmu_{hot_.s, hot_.tlb_inserts, *this, *this};
+  Mmu mmu_{hot_.s, hot_.tlb_inserts, *this, data_};
+  DataPath data_{hot_, mmu_, dmi_, bus_timing_, slice_, *this, *this};  // loads, stores, the D-cache
   rv::Triggers triggers_;
-  bool data_checked_ = false;  // loads and stores are translated or PMP-checked
-  uint32_t data_key_ = 0;      // what the fast regions were made for (update_xlate)
   bool translating_ = false;   // harts.translate, taken when the hart runs
 
   bool running_ = false, kernel_ = false, flush_ = false;
@@ -433,9 +391,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   bool seip_line_ = false;   // the PLIC's S-mode line; mip.SEIP reads as this OR the software-written bit
   bool seip_sw_ = false;
   bool stop_requested_ = false;
-  uint64_t ro_base_ = 0, ro_size_ = 0;  // HartLaunch::read_only_*
   uint64_t limit_ = 0, start_instret_ = 0;
-  bool functional_ = false;
   uint64_t switch_insns_ = 0, switch_ps_ = 0;  // a functional run's switch point (0: none), timing_mode.h
   std::string limit_name_;
   uint32_t launch_id_ = 0;

@@ -135,7 +135,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // Another unit (the PCIe endpoint's DMA into host memory) wrote [addr,
   // addr + len): if decoded code is there, it goes as for a hart's store.
   void memory_written(uint64_t addr, uint64_t len);
-  // Where translated stores find whether a store leaves Hart::after_store
+  // Where translated stores find whether a store leaves Hart::stored
   // nothing to do (InlineStores: no reservations, no decoded code in its
   // granule, within one granule); the map never moves.
   void describe_plain_stores(InlineStores& s) const {

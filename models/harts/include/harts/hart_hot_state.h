@@ -38,6 +38,8 @@ struct alignas(kHostLine) HartHotState {
   bool chain_closed = true;  // no chaining: a debugger, tracer or armed trigger observes (Hart::observed)
   uint8_t fetch_key = 0;     // the fetch regime (BlockCache::kFetchKeys)
   uint32_t irq_gate = 0;     // (mip & mie) != 0, written when either changes and as a chain starts
+  // harts.timing=functional: nothing is timed (timing_mode.h); code is translated for it.
+  bool functional = false;
 
   // Time, and where a chain of blocks ends.
   LocalTime time;  // ahead of SystemC time (base/local_time.h)

@@ -99,6 +99,12 @@ class Mmu {
   // SFENCE.VMA (rs1 != x0: by_va; rs2 != x0: by_asid).
   void sfence(bool by_va, uint64_t va, bool by_asid, uint16_t asid) { tlb_.flush(by_va, va, by_asid, asid); }
 
+  // The privilege of loads and stores: mstatus.MPP's in M-mode with MPRV set.
+  rv::Priv data_priv() const {
+    return (s_.priv == rv::PRV_M && (s_.mstatus & rv::mstatus::MPRV))
+               ? static_cast<rv::Priv>((s_.mstatus & rv::mstatus::MPP) >> 11)
+               : s_.priv;
+  }
   // Accesses at privilege p go through the page tables.
   bool translates(rv::Priv p) const { return vm_on() && p != rv::PRV_M; }
   // A fetch at the current privilege: through the page tables (the PMP: fetch_allowed).

@@ -1,9 +1,9 @@
-// The fast regions a checked hart has made (hart_mmu.cpp: one virtual 4 KiB
+// The fast regions a checked hart has made (data_path.h: one virtual 4 KiB
 // page whose translation and PMP check passed for the whole page), kept
 // beyond the two in use, as QEMU's softmmu TLB keeps its pages: an access
 // outside the regions in use finds its page here before it is translated
 // and checked again. Direct-mapped by virtual page. The hart drops a page
-// when the regions in use would be dropped (hart_mmu.cpp, forget_regions
+// when the regions in use would be dropped (data_path.h, forget_regions
 // and tlb_replacing) or its TLB entry is walked again (tlb_rewalking), so
 // every page here is one checked_access would make again with the same
 // result.

@@ -19,6 +19,10 @@
 
 namespace avp {
 
+// Thrown in a slice before the instruction that needs the kernel (a device
+// access, a DMI request, a page walk, an atomic...) has done anything.
+struct NeedsKernel {};
+
 class SliceState {
  public:
   // How the last slice ended. Serial: none ran, the serial loop's next step

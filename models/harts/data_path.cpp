@@ -1,0 +1,255 @@
+#include "harts/data_path.h"
+
+#include <algorithm>
+
+#include "base/cache_traffic.h"
+
+namespace avp {
+
+using namespace rv;
+
+namespace {
+
+constexpr uint64_t kPage = 4096;
+
+// The page of `pair` ([0] the most recent) that holds the access, moved to [0]; nullptr: none.
+DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len) {
+  for (int i = 0; i < 2; ++i) {
+    if (va - pair[i].base < pair[i].size && pair[i].size - (va - pair[i].base) >= len) {
+      if (i) std::swap(pair[0], pair[1]);
+      return &pair[0];
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+template <typename T>
+T DataPath::load_slow(uint64_t va) {
+  T v{};
+  if (va - rd2_.base < rd2_.size && rd2_.size - (va - rd2_.base) >= sizeof(T)) {
+    std::swap(hot_.rd, rd2_);  // two regions in turn (code/data and stack) stay on the fast path
+    return load<T>(va);
+  }
+  if (checked_) {
+    if (reuse_checked_page(false, va, sizeof(T))) return load<T>(va);
+    if (slice_.in_slice()) throw NeedsKernel{};  // translation may walk page tables through the bus
+    checked_access(false, va, &v, sizeof(T));
+    return v;
+  }
+  if (DmiRegion* r = dmi_.find(va, false)) {
+    if (va - r->base + sizeof(T) <= r->size) {
+      rd2_ = hot_.rd;
+      hot_.rd = *r;
+      return load<T>(va);
+    }
+  }
+  if (slice_.in_slice()) throw NeedsKernel{};
+  phys_access(false, va, &v, sizeof(T), kLoadAccessFault, va);
+  return v;
+}
+
+template <typename T>
+void DataPath::store_slow(uint64_t va, T v) {
+  if (va - wr2_.base < wr2_.size && wr2_.size - (va - wr2_.base) >= sizeof(T)) {
+    std::swap(hot_.wr, wr2_);
+    return store<T>(va, v);
+  }
+  if (checked_) {
+    if (reuse_checked_page(true, va, sizeof(T))) return store<T>(va, v);
+    if (slice_.in_slice()) throw NeedsKernel{};
+    checked_access(true, va, &v, sizeof(T));
+    return;
+  }
+  if (DmiRegion* r = dmi_.find(va, true)) {
+    if (va - r->base + sizeof(T) <= r->size) {
+      wr2_ = hot_.wr;
+      hot_.wr = *r;
+      return store<T>(va, v);
+    }
+  }
+  if (slice_.in_slice()) throw NeedsKernel{};
+  phys_access(true, va, &v, sizeof(T), kStoreAccessFault, va);  // tells the host
+}
+
+template uint8_t DataPath::load_slow<uint8_t>(uint64_t);
+template uint16_t DataPath::load_slow<uint16_t>(uint64_t);
+template uint32_t DataPath::load_slow<uint32_t>(uint64_t);
+template uint64_t DataPath::load_slow<uint64_t>(uint64_t);
+template void DataPath::store_slow<uint8_t>(uint64_t, uint8_t);
+template void DataPath::store_slow<uint16_t>(uint64_t, uint16_t);
+template void DataPath::store_slow<uint32_t>(uint64_t, uint32_t);
+template void DataPath::store_slow<uint64_t>(uint64_t, uint64_t);
+
+void DataPath::update_checked() {
+  const Priv dp = mmu_.data_priv();
+  uint32_t key = 0;
+  if (mmu_.translates(dp) || mmu_.pmp().active_for(dp))
+    key = 1 | dp << 1 | ((hot_.s.mstatus & mstatus::SUM) ? 8 : 0) | ((hot_.s.mstatus & mstatus::MXR) ? 16 : 0);
+  checked_ = key != 0;
+  if (key != key_) {
+    key_ = key;
+    forget_regions();
+  }
+}
+
+void DataPath::forget_regions() {
+  hot_.rd = hot_.wr = rd2_ = wr2_ = DmiRegion{};
+  pages_rd_[0] = pages_rd_[1] = pages_wr_[0] = pages_wr_[1] = DmiRegion{};
+  page_regions_rd_.forget_all();
+  page_regions_wr_.forget_all();
+}
+
+void DataPath::tlb_flushed() {
+  page_regions_rd_.forget_all();
+  page_regions_wr_.forget_all();
+}
+
+// A fast region holds a translation as long as the TLB does: one whose page
+// lies in the pages of an entry the TLB replaces goes too.
+void DataPath::tlb_replacing(const TlbEntry& e) {
+  if (!e.valid) return;
+  const uint64_t base = e.va_base(), bytes = e.page_bytes();
+  for (DmiRegion* r : {&hot_.rd, &rd2_, &hot_.wr, &wr2_, &pages_rd_[0], &pages_rd_[1], &pages_wr_[0], &pages_wr_[1]})
+    if (r->size && r->base - base < bytes) *r = DmiRegion{};
+  tlb_rewalking(e);  // the kept pages too, as when e is walked again
+}
+
+void DataPath::tlb_rewalking(const TlbEntry& e) {
+  page_regions_rd_.forget_range(e.va_base(), e.page_bytes());
+  page_regions_wr_.forget_range(e.va_base(), e.page_bytes());
+}
+
+bool DataPath::reuse_checked_page(bool write, uint64_t va, unsigned len) {
+  const DmiRegion* page = (write ? page_regions_wr_ : page_regions_rd_).find(va, len);
+  if (!page) return false;
+  if (mmu_.translates(mmu_.data_priv())) mmu_.count_tlb_hits(1);  // the translation its region stands for
+  DmiRegion& in_use = write ? hot_.wr : hot_.rd;
+  (write ? wr2_ : rd2_) = in_use;
+  in_use = *page;
+  return true;
+}
+
+void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
+  const unsigned access = write ? kAccessWrite : kAccessRead;
+  const uint64_t fault = access_fault_cause(access);
+  if (const DmiRegion* page = page_of(write ? pages_wr_ : pages_rd_, va, len)) {  // as a fast region would
+    phys_access(write, va + page->pa_delta, buf, len, fault, va);
+    return;
+  }
+  const Priv p = mmu_.data_priv();
+  const uint64_t off = va & (kPage - 1);
+  if (off + len > kPage) {  // crosses a page: both halves are checked before any byte moves
+    const unsigned first = static_cast<unsigned>(kPage - off);
+    const PageTranslation t0 = mmu_.translate_data(va, first, access, p);
+    const PageTranslation t1 = mmu_.translate_data(va + first, len - first, access, p);
+    phys_access(write, t0.pa, buf, first, fault, va, t0.uncached);
+    phys_access(write, t1.pa, static_cast<uint8_t*>(buf) + first, len - first, fault, va + first, t1.uncached);
+    return;
+  }
+  bool page_ok = false;
+  const PageTranslation t = mmu_.translate_data(va, len, access, p, &page_ok);
+  const uint64_t pa = t.pa;
+  const bool uncached = t.uncached;  // an NC or IO page: not a fast region, its accesses bypass the D-cache
+  const uint64_t ppage = pa & ~(kPage - 1);
+  if (page_ok && !uncached) {
+    if (DmiRegion* r = dmi_.find(ppage, write); r && r->size - (ppage - r->base) >= kPage) {
+      DmiRegion page = *r;
+      page.base = va & ~(kPage - 1);
+      page.size = kPage;
+      page.ptr = r->ptr + (ppage - r->base);
+      page.pa_delta = ppage - page.base;
+      (write ? page_regions_wr_ : page_regions_rd_).insert(page);
+      if (write) {
+        wr2_ = hot_.wr;
+        hot_.wr = page;
+      } else {
+        rd2_ = hot_.rd;
+        hot_.rd = page;
+      }
+    } else if (bus_.cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only
+      DmiRegion* pair = write ? pages_wr_ : pages_rd_;
+      pair[1] = pair[0];
+      pair[0] = DmiRegion{va & ~(kPage - 1), kPage, nullptr, !write, write, false, ppage - (va & ~(kPage - 1))};
+    }
+  }
+  phys_access(write, pa, buf, len, fault, va, uncached);
+}
+
+void DataPath::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
+                           bool uncached) {
+  // An uncached access to memory is a transfer of its own bytes, as without a D-cache.
+  const auto memory_time = [&] {
+    return uncached && !hot_.functional ? bus_.traffic(pa, write, len, false) : data_time(pa, write, len);
+  };
+  const tlm::tlm_command cmd = write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
+  if (DmiRegion* r = dmi_.find(pa, write); r && r->size - (pa - r->base) >= len) {
+    if (write) std::memcpy(r->ptr + (pa - r->base), buf, len);
+    else std::memcpy(buf, r->ptr + (pa - r->base), len);
+    hot_.add_memory_time(memory_time());
+  } else {
+    if (write && dmi_.read_only(pa, len)) throw TrapException{fault_cause, tval};
+    if (bus_.cacheable(pa, len, false)) {
+      // The data moves functionally; the cache model times the access as it would a DMI one.
+      host_.bus_access(cmd, pa, buf, len, fault_cause, tval, true);
+      hot_.add_memory_time(memory_time());
+    } else {
+      host_.bus_access(cmd, pa, buf, len, fault_cause, tval, false);
+    }
+  }
+  if (write) host_.stored(pa, len);
+}
+
+uint64_t DataPath::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval) {
+  // Uncached, bypassing the D-cache model: the bus and the memory time it.
+  uint64_t v = write ? *write : 0;
+  if (DmiRegion* r = dmi_.find(pa, write != nullptr); r && r->size - (pa - r->base) >= 8) {
+    if (write) std::memcpy(r->ptr + (pa - r->base), &v, 8);
+    else std::memcpy(&v, r->ptr + (pa - r->base), 8);
+    if (!hot_.functional) hot_.add_memory_time(bus_.traffic(pa, write != nullptr, 8, false));
+  } else if (hot_.functional) {  // untimed, as with DMI (phys_access tells the host of a write)
+    phys_access(write != nullptr, pa, &v, 8, fault_cause, tval);
+    return v;
+  } else {
+    host_.bus_access(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, pa, &v, 8, fault_cause, tval, false);
+  }
+  if (write) host_.stored(pa, 8);
+  return v;
+}
+
+uint64_t DataPath::dcache_miss(uint64_t pa) {
+  const unsigned bits = dcache_.line_bits();
+  const unsigned line = 1u << bits;
+  // The dirty victim goes to a write buffer: its write-back occupies the bus
+  // but the hart does not wait for it (the cache model charges its transfer).
+  const uint64_t victim = dcache_.written_back();
+  const HartTraffic t[] = {{victim << bits, line, true, false, false}, {pa >> bits << bits, line, false, false, true}};
+  const unsigned sent = victim != ~0ull ? 2 : 1;  // the write-back, if any, and the fill
+  if (!prefetcher_.enabled()) return bus_.traffic(t + 2 - sent, sent);
+  // With stream buffers: a buffered line costs what is left of its
+  // prefetch; the fill (or write-back) goes to the bus before the prefetches
+  // the miss starts, as the hart issues them in that order.
+  const uint64_t now = to_ps(sc_core::sc_time_stamp()) + time_.settled_time_ps();
+  uint64_t ready = 0, fill = 0;
+  if (prefetcher_.take(pa >> bits, ready)) {
+    if (victim != ~0ull) bus_.traffic(t, 1);
+    fill = ready > now ? ready - now : 0;
+  } else {
+    fill = bus_.traffic(t + 2 - sent, sent);
+  }
+  prefetcher_.follow(pa >> bits, [&](uint64_t next) -> uint64_t {
+    if (dcache_.holds(next)) return ~0ull;
+    const HartTraffic prefetch{next << bits, line, false, false, false};
+    return now + bus_.traffic(&prefetch, 1);
+  });
+  return fill;
+}
+
+uint64_t DataPath::flush_dcache() {
+  const unsigned bits = dcache_.line_bits();
+  prefetcher_.clear();
+  return dcache_.flush([this, bits](uint64_t line) { bus_.traffic(line << bits, true, 1u << bits, false); });
+}
+
+}  // namespace avp

@@ -1,0 +1,167 @@
+// A hart's loads and stores and their timing: the fast regions (the DMI
+// region or checked page each of loads and stores used last, in
+// HartHotState, and the one before), the checked pages kept beyond them, the
+// translation and protection check of accesses outside them, the physical
+// access (DMI, a functional transaction to cacheable memory, a device
+// transaction), and the D-cache's timing of every access to memory with its
+// stream buffers, whose misses send line fills and write-backs to the bus
+// (bus_timing.h).
+//
+// Accesses are "checked" when the data privilege translates or the PMP
+// applies to it: a fast region is then one virtual 4 KiB page whose
+// translation and PMP check passed for the whole page, made by the checked
+// path and dropped with the TLB entry it stands on (TlbUsers) or any change
+// that could alter a translation or a check. Pages of memory without DMI are
+// kept the same way, for the translation only, so the TLB's use, and with it
+// timing and statistics, does not depend on DMI. Unchecked, the fast regions
+// are DMI regions by physical address.
+//
+// The hit paths (load, store, data_time) are inline: one call per access is
+// a measurable part of the interpreter's loop. Translated code does the same
+// quick checks on the same fields (inline_accesses.cpp) and comes here on a
+// miss. docs/harts.md, "Address translation and protection".
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include <tlm>
+
+#include "harts/bus_timing.h"
+#include "harts/cache_model.h"
+#include "harts/dmi_regions.h"
+#include "harts/hart_hot_state.h"
+#include "harts/mmu.h"
+#include "harts/page_region_cache.h"
+#include "harts/slice_state.h"
+#include "harts/stream_prefetcher.h"
+
+namespace avp {
+
+// What the hart does for its data path.
+class DataPathHost {
+ public:
+  // A transaction at the hart's local time (its instructions counted
+  // first): to a device, or (functional) to memory the caches hold, whose
+  // data moves functionally while the D-cache times the access. A refused
+  // one throws TrapException{fault_cause, tval}.
+  virtual void bus_access(tlm::tlm_command cmd, uint64_t pa, void* data, unsigned len, uint64_t fault_cause,
+                          uint64_t tval, bool functional) = 0;
+  // After every store, at its physical address (LR/SC reservations, decoded code).
+  virtual void stored(uint64_t pa, unsigned len) = 0;
+
+ protected:
+  ~DataPathHost() = default;
+};
+
+class DataPath final : public TlbUsers {
+ public:
+  // time: the hart's settled time (the stream buffers' clock).
+  DataPath(HartHotState& hot, Mmu& mmu, DmiRegions& dmi, BusTiming& bus, const SliceState& slice,
+           TrafficTime& time, DataPathHost& host)
+      : hot_(hot), mmu_(mmu), dmi_(dmi), bus_(bus), slice_(slice), time_(time), host_(host) {}
+  DataPath(const DataPath&) = delete;
+  DataPath& operator=(const DataPath&) = delete;
+
+  CacheModel& dcache() { return dcache_; }
+  const CacheModel& dcache() const { return dcache_; }
+  StreamPrefetcher& prefetcher() { return prefetcher_; }
+
+  // A load or store at va: in place in the fast region, else the slow path.
+  template <typename T>
+  T load(uint64_t va);
+  template <typename T>
+  void store(uint64_t va, T v);
+  // An access of len bytes at physical address pa outside the fast regions
+  // (`uncached`: an NC or IO page, Svpbmt, whose accesses bypass the D-cache).
+  void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
+                   bool uncached = false);
+  // A page-table walk's PTE access (Mmu's PageTableMemory): uncached, the bus and the memory time it.
+  uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval);
+
+  // The time of an access to memory at pa (a functional run times nothing):
+  // the D-cache's quick hits, else its set search, whose misses go to the
+  // bus; without a D-cache, the access itself.
+  uint64_t data_time(uint64_t pa, bool write, unsigned len);
+  // Writes back every dirty line and empties the stream buffers; the time the write-backs take.
+  uint64_t flush_dcache();
+
+  // After a change of privilege, mstatus, satp or the PMP: whether accesses
+  // are checked, and what for; the regions go when that changed.
+  void update_checked();
+  bool checked() const { return checked_; }
+  // Drops every fast region and kept page.
+  void forget_regions();
+  // The TLB was emptied: the kept pages go (the regions in use, with update_checked).
+  void tlb_flushed();
+  void tlb_replacing(const rv::TlbEntry& e) override;  // the regions that rely on e
+  void tlb_rewalking(const rv::TlbEntry& e) override;  // the kept pages that rely on e
+
+ private:
+  template <typename T>
+  T load_slow(uint64_t va);
+  template <typename T>
+  void store_slow(uint64_t va, T v);
+  // A kept page holding [va, va + len) becomes the region in use (false:
+  // none does), as checked_access would make it again.
+  bool reuse_checked_page(bool write, uint64_t va, unsigned len);
+  // The translated and checked access; makes its page a fast region (or a
+  // page without DMI) when the whole page may be accessed the same way.
+  void checked_access(bool write, uint64_t va, void* buf, unsigned len);
+  uint64_t dcache_miss(uint64_t pa);  // the fill's latency
+
+  HartHotState& hot_;
+  Mmu& mmu_;
+  DmiRegions& dmi_;
+  BusTiming& bus_;
+  const SliceState& slice_;
+  TrafficTime& time_;
+  DataPathHost& host_;
+  CacheModel dcache_{hot_.dcache};
+  StreamPrefetcher prefetcher_;  // the D-cache's stream buffers (none unless configured)
+  DmiRegion rd2_, wr2_;          // the regions loads and stores used before hot_.rd and hot_.wr
+  // The pages of memory without DMI that would be fast regions with it ([0] the most recent).
+  DmiRegion pages_rd_[2], pages_wr_[2];
+  // The fast regions of checked accesses made before, for loads and for
+  // stores: found there, a page becomes a region in use again as
+  // checked_access would make it (and counts the TLB hit its translation would).
+  PageRegionCache page_regions_rd_, page_regions_wr_;
+  bool checked_ = false;
+  uint32_t key_ = 0;  // what the fast regions were made for (update_checked)
+};
+
+template <typename T>
+[[gnu::always_inline]] inline T DataPath::load(uint64_t va) {
+  const uint64_t off = va - hot_.rd.base;
+  if (off < hot_.rd.size && hot_.rd.size - off >= sizeof(T)) {
+    T v;
+    std::memcpy(&v, hot_.rd.ptr + off, sizeof(T));
+    hot_.add_memory_time(data_time(va + hot_.rd.pa_delta, false, sizeof(T)));
+    return v;
+  }
+  return load_slow<T>(va);
+}
+
+template <typename T>
+[[gnu::always_inline]] inline void DataPath::store(uint64_t va, T v) {
+  const uint64_t off = va - hot_.wr.base;
+  if (off < hot_.wr.size && hot_.wr.size - off >= sizeof(T)) {
+    std::memcpy(hot_.wr.ptr + off, &v, sizeof(T));
+    const uint64_t pa = va + hot_.wr.pa_delta;
+    hot_.add_memory_time(data_time(pa, true, sizeof(T)));
+    host_.stored(pa, sizeof(T));
+  } else {
+    store_slow<T>(va, v);  // tells the host itself
+  }
+}
+
+[[gnu::always_inline]] inline uint64_t DataPath::data_time(uint64_t pa, bool write, unsigned len) {
+  if (hot_.functional) return 0;
+  if (hot_.data_quick_hit(pa, write)) return hot_.dcache.hit_ps;
+  if (!dcache_.enabled()) return bus_.traffic(pa, write, len, false);
+  bool miss = false;
+  const uint64_t line = pa >> dcache_.line_bits();
+  const uint64_t t = dcache_.search(line, write, miss, hot_.data_way_hint(line));
+  return miss ? t + dcache_miss(pa) : t;
+}
+
+}  // namespace avp
