@@ -177,6 +177,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
       else if (wall > kChunkWall && span > step) span = std::max(step, span / 2);
     } catch (const std::exception& e) {
       // The manifest says how the run ended even when an error ends it.
+      std::fflush(stdout);
       status_line_end();
       res.exit_code = 1;
       res.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -185,6 +186,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
       write_manifest_file(build_manifest(platform, opt, name, res, end), opt);
       throw;
     }
+    std::fflush(stdout);  // the UART's line in progress (uart_backend.cpp) shows within a chunk
     if (res.finished || sc_core::sc_get_status() != sc_core::SC_PAUSED) break;
     if ((end.signal = stop_signal())) break;
     if (limit > sc_core::SC_ZERO_TIME && sc_core::sc_time_stamp() >= limit) {
