@@ -8,10 +8,16 @@ namespace {
 // Sizes up to this many lines are pooled, one pool per size.
 constexpr std::size_t kPooledLines = 32;
 
-// This thread's pools. Never destroyed: memory a thread took may be given
-// back after it ended (by another thread, into that thread's pools).
+// This thread's pools, their chunks in huge host pages. Never destroyed:
+// memory a thread took may be given back after it ended (by another thread,
+// into that thread's pools).
 CellPool* thread_pools() {
-  thread_local CellPool* pools = new CellPool[kPooledLines];
+  thread_local CellPool* pools = [] {
+    auto* chunks = new HugePageChunks;
+    auto* p = static_cast<CellPool*>(::operator new(sizeof(CellPool) * kPooledLines));
+    for (std::size_t i = 0; i < kPooledLines; ++i) new (p + i) CellPool(*chunks);
+    return p;
+  }();
   return pools;
 }
 }  // namespace

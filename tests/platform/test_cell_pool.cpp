@@ -2,7 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <set>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -40,6 +44,66 @@ TEST(CellPool, RefusesLargerCellsAndOverAlignment) {
   EXPECT_NO_THROW(pool.take(48, 16));  // smaller fits a cell
   CellPool wide;
   EXPECT_THROW(wide.take(256, 2 * kHostLine), std::logic_error);
+}
+
+// A source that records what it hands out and gets back.
+struct RecordingChunks final : ChunkSource {
+  std::vector<std::pair<std::byte*, std::size_t>> taken, given;
+  std::byte* take_chunk(std::size_t bytes) override {
+    taken.emplace_back(heap_chunks().take_chunk(bytes), bytes);
+    return taken.back().first;
+  }
+  void give_chunk(std::byte* chunk, std::size_t bytes) noexcept override {
+    given.emplace_back(chunk, bytes);
+    heap_chunks().give_chunk(chunk, bytes);
+  }
+};
+
+TEST(CellPool, TakesItsChunksFromItsSourceAndGivesThemBack) {
+  RecordingChunks source;
+  {
+    CellPool pool(source);
+    for (int i = 0; i < 65; ++i) pool.take(100, 64);  // cells of 128 bytes: a chunk holds 64
+    ASSERT_EQ(source.taken.size(), 2u);
+    EXPECT_EQ(source.taken[0].second, 64u * 128u);
+    EXPECT_TRUE(source.given.empty());
+  }
+  EXPECT_EQ(source.given, source.taken);
+}
+
+// The VmFlags of the mapping holding p (/proc/self/smaps), empty when none is found.
+std::string vm_flags_of(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2)  // a mapping's first line (fields are "Name: ...")
+      inside = lo <= a && a < hi;
+    else if (inside && line.rfind("VmFlags:", 0) == 0)
+      return line;
+  }
+  return {};
+}
+
+TEST(HugePageChunks, CarvesChunksFromAlignedRegionsThatAskForHugePages) {
+  HugePageChunks chunks;
+  constexpr std::size_t kChunk = 256 * 1024;
+  std::vector<std::byte*> got;
+  for (std::size_t i = 0; i < HugePageChunks::kRegionBytes / kChunk + 1; ++i) got.push_back(chunks.take_chunk(kChunk));
+  EXPECT_EQ(chunks.regions(), 2u);  // one more chunk than a region holds
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(got[0]) % HugePageChunks::kRegionBytes, 0u);
+  for (std::size_t i = 1; i + 1 < got.size(); ++i) EXPECT_EQ(got[i], got[i - 1] + kChunk);  // consecutive in a region
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(got.back()) % HugePageChunks::kRegionBytes, 0u);
+  for (std::byte* c : got) {  // writable, all of it
+    std::memset(c, 0xa5, kChunk);
+    EXPECT_EQ(c[kChunk - 1], std::byte{0xa5});
+  }
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(chunks.take_chunk(100)) % kHostLine, 0u);
+  EXPECT_THROW(chunks.take_chunk(HugePageChunks::kRegionBytes + 1), std::logic_error);
+  if (std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) {  // a kernel with transparent huge pages
+    EXPECT_NE(vm_flags_of(got[0]).find(" hg"), std::string::npos) << vm_flags_of(got[0]);
+  }
 }
 
 struct alignas(kHostLine) Wide {

@@ -1,0 +1,41 @@
+#include "base/cell_pool.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+
+namespace avp {
+
+HeapChunks& heap_chunks() {
+  static HeapChunks chunks;
+  return chunks;
+}
+
+HugePageChunks::~HugePageChunks() {
+  for (std::byte* r : regions_) munmap(r, kRegionBytes);
+}
+
+std::byte* HugePageChunks::take_chunk(std::size_t bytes) {
+  bytes = (bytes + kHostLine - 1) / kHostLine * kHostLine;
+  if (bytes > kRegionBytes) throw std::logic_error("HugePageChunks: a chunk larger than a region");
+  if (static_cast<std::size_t>(end_ - next_) < bytes) {
+    // Twice the size, then the aligned region kept and the rest unmapped.
+    void* m = mmap(nullptr, 2 * kRegionBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    const auto start = reinterpret_cast<std::uintptr_t>(m);
+    const std::uintptr_t aligned = (start + kRegionBytes - 1) / kRegionBytes * kRegionBytes;
+    if (aligned > start) munmap(m, aligned - start);
+    if (const std::uintptr_t tail = start + 2 * kRegionBytes - (aligned + kRegionBytes))
+      munmap(reinterpret_cast<void*>(aligned + kRegionBytes), tail);
+    auto* region = reinterpret_cast<std::byte*>(aligned);
+    madvise(region, kRegionBytes, MADV_HUGEPAGE);  // without huge pages it stays ordinary memory
+    regions_.push_back(region);
+    next_ = region;
+    end_ = region + kRegionBytes;
+  }
+  std::byte* chunk = next_;
+  next_ += bytes;
+  return chunk;
+}
+
+}  // namespace avp
