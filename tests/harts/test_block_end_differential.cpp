@@ -449,7 +449,9 @@ TEST_P(ChainChecksDifferential, CppAndEmittedChecksEndTheSameChains) {
   }
   EXPECT_GT(went_on, 40000u);
   for (unsigned c = 0; c < kCauses; ++c) EXPECT_GT(alone[c], 5000u) << "cause " << c;
-  if (quantum_end) EXPECT_GT(quantum_went_on, 3000u);  // past a quantum's end
+  if (quantum_end) {
+    EXPECT_GT(quantum_went_on, 3000u);  // past a quantum's end
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(QuantumEnds, ChainChecksDifferential, ::testing::Bool(),
