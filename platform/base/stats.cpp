@@ -1,6 +1,7 @@
 #include "base/stats.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "base/params.h"
 
@@ -34,6 +35,13 @@ uint64_t CounterArray::total() const {
 
 int Histogram::bucket_of(double v) {
   if (v <= 0) return INT32_MIN;
+  // v = frac * 2^exp with frac in [0.5, 1), and sub the first 6 bits of frac
+  // beyond its leading one: read from a normal double's bits (as frexp gives
+  // them, without its call), else from frexp.
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  const int biased = static_cast<int>(bits >> 52 & 0x7ff);
+  if (biased != 0 && biased != 0x7ff) return (biased - 1022) * kSub + static_cast<int>(bits >> (52 - 6) & (kSub - 1));
   int exp = 0;
   double frac = std::frexp(v, &exp);  // v = frac * 2^exp, frac in [0.5, 1)
   int sub = static_cast<int>((frac - 0.5) * 2 * kSub);
@@ -55,11 +63,10 @@ void Histogram::sample(double v) {
   if (count_ == 0 || v > max_) max_ = v;
   ++count_;
   sum_ += v;
-  if (const int b = bucket_of(v); !last_count_ || b != last_bucket_) {
-    last_bucket_ = b;
-    last_count_ = &buckets_[b];  // std::map keeps it valid while the bucket stays
-  }
-  ++*last_count_;
+  const int b = bucket_of(v);
+  Recent& r = recent_[static_cast<unsigned>(b) % kRecent];
+  if (!r.count || r.bucket != b) r = {b, &buckets_[b]};
+  ++*r.count;
 }
 
 double Histogram::percentile(double p) const {
@@ -86,7 +93,7 @@ nlohmann::json Histogram::to_json() const {
 
 void Histogram::reset(const sc_core::sc_time&) {
   buckets_.clear();
-  last_count_ = nullptr;
+  recent_.fill(Recent{});
   count_ = 0;
   sum_ = min_ = max_ = 0;
 }

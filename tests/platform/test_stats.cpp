@@ -17,6 +17,30 @@ TEST(Stats, HistogramPercentilesAreWithinBucketPrecision) {
   EXPECT_EQ(j["count"], 1000);
 }
 
+// Each value lands in the bucket that holds it, at every magnitude
+// (subnormal, small, large) and among more buckets than sample() keeps at hand.
+TEST(Stats, HistogramBucketsHoldTheirValuesAtEveryMagnitude) {
+  const double values[] = {4.9e-324, 1e-310, 1e-300, 1e-9, 0.1, 0.5, 1, 1.5, 1.999, 2, 3, 63.9, 64, 1000.3,
+                           12345.678, 1e12, 1e300};
+  for (double v : values) {
+    Histogram h("h", "values", "ns");
+    h.sample(v);
+    const auto j = h.to_json();
+    const auto& buckets = j["buckets"];
+    ASSERT_EQ(buckets.size(), 1u) << v;
+    const double mid = buckets[0][0];
+    EXPECT_NEAR(mid, v, v / 64) << v;  // a bucket is 1/64 of its power of two wide
+  }
+  Histogram h("h", "values", "ns");
+  for (int round = 0; round < 3; ++round)
+    for (int i = 1; i <= 100; ++i) h.sample(i * 37.5);  // a hundred buckets, again and again
+  const auto j = h.to_json();
+  uint64_t counted = 0;
+  for (const auto& b : j["buckets"]) counted += b[1].get<uint64_t>();
+  EXPECT_EQ(counted, 300u);
+  EXPECT_NEAR(h.percentile(50), 50 * 37.5, 50 * 37.5 * 0.016);
+}
+
 TEST(Stats, UtilisationDoesNotCountOverlapTwice) {
   Utilisation u("u", "busy");
   using sc_core::sc_time;

@@ -84,10 +84,16 @@ class Histogram : public StatBase {
   static int bucket_of(double v);
   static double bucket_mid(int b);
   std::map<int, uint64_t> buckets_;
-  // The bucket of the last sample: most samples fall into it again (a port's
-  // queueing delays are mostly 0), and a map lookup per sample showed in profiles.
-  int last_bucket_ = 0;
-  uint64_t* last_count_ = nullptr;
+  // The counts of buckets sampled lately, by bucket number modulo kRecent:
+  // most samples fall into one of a few buckets again (a port's queueing
+  // delays take a few values), and a map lookup per sample was most of
+  // sample()'s time. std::map keeps the counts where they are.
+  static constexpr unsigned kRecent = 16;
+  struct Recent {
+    int bucket = 0;
+    uint64_t* count = nullptr;  // nullptr: none yet
+  };
+  std::array<Recent, kRecent> recent_{};
   uint64_t count_ = 0;
   double sum_ = 0, min_ = 0, max_ = 0;
 };
