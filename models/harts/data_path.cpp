@@ -1,8 +1,6 @@
 #include "harts/data_path.h"
 
-#include <algorithm>
-
-#include "base/cache_traffic.h"
+#include <utility>
 
 namespace avp {
 

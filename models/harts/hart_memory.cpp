@@ -4,7 +4,6 @@
 // fetch's reads. Loads and stores: data_path.h; their timing: bus_timing.h.
 #include "base/cache_traffic.h"
 #include "base/fetch.h"
-#include "base/page_writes.h"
 #include "base/payload.h"
 #include "base/unit.h"
 #include "harts/hart.h"
