@@ -16,6 +16,7 @@ With AVP_BENCH_RESULTS set, the figures are written there as JSON
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -58,6 +59,19 @@ def boot(cmd, timeout):
     return banner[0] - t0, end - t0, code, out.decode(errors="replace")
 
 
+def booted_memory_mib(accel_vp):
+    """The memory accel-vp's device tree gives Linux: DRAM from 0x8000_0000 to
+    its end (docs/firmware.md), read from `accel-vp info`'s address map; QEMU
+    is given as much, so both kernels initialise the same memory."""
+    out = subprocess.run([accel_vp, "info"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         check=True).stdout
+    m = re.search(r"0x([0-9a-f]+) \.\. 0x([0-9a-f]+)\s+dram\b", out)
+    if not m:
+        raise RuntimeError("no dram range in `accel-vp info`:\n" + out[-2000:])
+    end = int(m.group(2), 16) + 1
+    return (end - max(int(m.group(1), 16), 0x80000000)) >> 20
+
+
 def banner_sim_time(manifest_path):
     """The simulated time (s) of the UART line with the init's banner."""
     with open(manifest_path) as f:
@@ -94,10 +108,11 @@ def main():
         return 0
     work = tempfile.mkdtemp(prefix="bench-linux-")
     figures = []
+    memory = "%dM" % booted_memory_mib(args.accel_vp)
     for harts in (int(h) for h in args.harts.split(",")):
         avp_cmd = [args.accel_vp, "--no-progress", "-o", work, "boot", "--firmware", OPENSBI, "--kernel", args.image,
                    "--initrd", args.initramfs, "--harts", str(harts), "--bootargs", BOOTARGS]
-        qemu_cmd = [args.qemu, "-M", "virt", "-smp", str(harts), "-m", "512M", "-nographic", "-monitor", "none",
+        qemu_cmd = [args.qemu, "-M", "virt", "-smp", str(harts), "-m", memory, "-nographic", "-monitor", "none",
                     "-bios", OPENSBI, "-kernel", args.image, "-initrd", args.initramfs, "-append", BOOTARGS]
         avp_runs = [boot(avp_cmd, args.timeout) for _ in range(args.repeat)]
         for r in avp_runs:
