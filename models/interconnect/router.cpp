@@ -188,30 +188,43 @@ void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_t
   // channel's share needs bytes / bandwidth of that channel's free time from
   // the arrival on (bandwidth_calendar.h). The burst ends with its last
   // share; the rest of its wait beyond the longest share is queueing.
+  // Times are sc_time values here (one conversion per access cost more than
+  // the calendar's work on a cache line's transfer).
   const uint64_t il = p.interleave->get(), nch = p.calendars.size();
-  std::fill(p.channel_bytes.begin(), p.channel_bytes.end(), 0);
-  if (nch == 1) p.channel_bytes[0] = bytes;  // what the loop gives, without its divisions
-  else
+  const uint64_t now = sc_core::sc_time_stamp().value(), arrive = now + delay.value();
+  uint64_t end = arrive;
+  sc_core::sc_time longest = sc_core::SC_ZERO_TIME, total = sc_core::SC_ZERO_TIME;
+  const auto share = [&](uint64_t c, uint64_t share_bytes) {
+    const sc_core::sc_time& occupy = p.transfer_time(share_bytes);
+    p.calendars[c].forget_before(now);
+    end = std::max(end, p.calendars[c].reserve(arrive, occupy.value()));
+    longest = std::max(longest, occupy);
+    total += occupy;
+  };
+  if (nch == 1) {
+    share(0, bytes);
+    p.busy->add_disjoint(total);  // the mean over one channel
+  } else {
+    std::fill(p.channel_bytes.begin(), p.channel_bytes.end(), 0);
     for (uint64_t a = target_addr, left = bytes; left;) {
       const uint64_t chunk = std::min(left, il - (a & (il - 1)));
       p.channel_bytes[(a / il) % nch] += chunk;
       a += chunk;
       left -= chunk;
     }
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time arrive = now + delay;
-  sc_core::sc_time end = arrive, longest = sc_core::SC_ZERO_TIME, total = sc_core::SC_ZERO_TIME;
-  for (uint64_t c = 0; c < nch; ++c) {
-    if (!p.channel_bytes[c]) continue;
-    const sc_core::sc_time& occupy = p.transfer_time(p.channel_bytes[c]);
-    p.calendars[c].forget_before(now.value());
-    end = std::max(end, sc_core::sc_time::from_value(p.calendars[c].reserve(arrive.value(), occupy.value())));
-    longest = std::max(longest, occupy);
-    total += occupy;
+    for (uint64_t c = 0; c < nch; ++c)
+      if (p.channel_bytes[c]) share(c, p.channel_bytes[c]);
+    p.busy->add_disjoint(total / static_cast<double>(nch));  // the mean over the channels
   }
-  p.busy->add_disjoint(total / static_cast<double>(nch));  // the mean over the channels
-  p.queue_delay->sample((end - arrive - longest).to_seconds() * 1e9);
-  delay += end - arrive;
+  const uint64_t queueing = end - arrive - longest.value();
+  delay += longest;
+  if (queueing == 0) {
+    p.queue_delay->sample(0);
+  } else {
+    const sc_core::sc_time wait = sc_core::sc_time::from_value(queueing);
+    p.queue_delay->sample(wait.to_seconds() * 1e9);
+    delay += wait;
+  }
 }
 
 unsigned Router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {

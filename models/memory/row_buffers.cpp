@@ -72,8 +72,8 @@ uint64_t RowBuffers::after_refresh(uint64_t at) {
   return end;
 }
 
-void RowBuffers::prune(Bank& bank) const {
-  const uint64_t now = sc_core::sc_time_stamp().value(), trc = row_cycle_.get().value();
+void RowBuffers::prune(Bank& bank, uint64_t now) const {
+  const uint64_t trc = row_cycle_.get().value();
   if (bank.pruned_at == now) return;
   bank.pruned_at = now;
   // Kept: the uses a row cycle before now and later (a new activation keeps
@@ -99,8 +99,8 @@ uint64_t RowBuffers::activation_start(const Bank& bank, uint64_t at) const {
   return start;
 }
 
-uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at) {
-  prune(bank);
+uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t now) {
+  prune(bank, now);
   Bank::Uses& uses = bank.uses;
   const size_t later = uses.upper_bound(at);
   // Open at its time: the bank's latest use at or before it, unless a refresh closed it since.
@@ -116,7 +116,8 @@ uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at) {
       return use.time - at;
     }
   const uint64_t start = activation_start(bank, at);
-  if (row_cycle_.get() > sc_core::SC_ZERO_TIME) bank_wait_.sample(sc_core::sc_time::from_value(start - at).to_seconds() * 1e9);
+  if (row_cycle_.get() > sc_core::SC_ZERO_TIME)
+    bank_wait_.sample(start == at ? 0.0 : sc_core::sc_time::from_value(start - at).to_seconds() * 1e9);
   uint64_t extra = start - at + activate_.get().value();
   const size_t after = uses.upper_bound(start);  // the activation goes before it, after any use at the same time
   if (after == uses.first() || uses[after - 1].time < refresh_before(start)) {
@@ -132,13 +133,14 @@ uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at) {
 sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead) {
   if (bytes == 0 || (banks_state_.empty() && refresh_interval_.get() == sc_core::SC_ZERO_TIME))
     return sc_core::SC_ZERO_TIME;
-  const uint64_t arrival = (sc_core::sc_time_stamp() + ahead).value();
+  const uint64_t now = sc_core::sc_time_stamp().value(), arrival = now + ahead.value();
   uint64_t at = after_refresh(arrival);
-  if (banks_state_.empty()) return sc_core::sc_time::from_value(at - arrival);
-  const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
-  for (uint64_t global_row = first; global_row <= last; ++global_row)
-    at += open_row(banks_state_[global_row % banks_state_.size()], global_row / banks_state_.size(), at);
-  return sc_core::sc_time::from_value(at - arrival);
+  if (!banks_state_.empty()) {
+    const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
+    for (uint64_t global_row = first; global_row <= last; ++global_row)
+      at += open_row(banks_state_[global_row % banks_state_.size()], global_row / banks_state_.size(), at, now);
+  }
+  return at == arrival ? sc_core::SC_ZERO_TIME : sc_core::sc_time::from_value(at - arrival);
 }
 
 }  // namespace avp

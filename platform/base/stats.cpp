@@ -58,7 +58,7 @@ double Histogram::bucket_mid(int b) {
   return (lo + hi) / 2;
 }
 
-void Histogram::sample(double v) {
+void Histogram::sample_new(double v) {
   if (count_ == 0 || v < min_) min_ = v;
   if (count_ == 0 || v > max_) max_ = v;
   ++count_;
@@ -67,6 +67,8 @@ void Histogram::sample(double v) {
   Recent& r = recent_[static_cast<unsigned>(b) % kRecent];
   if (!r.count || r.bucket != b) r = {b, &buckets_[b]};
   ++*r.count;
+  last_value_ = v;
+  last_count_ = r.count;
 }
 
 double Histogram::percentile(double p) const {
@@ -94,6 +96,7 @@ nlohmann::json Histogram::to_json() const {
 void Histogram::reset(const sc_core::sc_time&) {
   buckets_.clear();
   recent_.fill(Recent{});
+  last_count_ = nullptr;
   count_ = 0;
   sum_ = min_ = max_ = 0;
 }

@@ -69,14 +69,15 @@ class RowBuffers {
   uint64_t after_refresh(uint64_t at);
   // The start of the latest refresh at or before `at` (sc_time value; 0 if none).
   uint64_t refresh_before(uint64_t at) const;
-  // The latency the access to `row` of `bank` arriving at `at` adds, recorded.
-  uint64_t open_row(Bank& bank, uint64_t row, uint64_t at);
+  // The latency the access to `row` of `bank` arriving at `at` adds, recorded
+  // (`now`: SystemC time's value).
+  uint64_t open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t now);
   // The earliest start from `at` on that is a row cycle clear of the bank's
   // other activations and outside every refresh.
   uint64_t activation_start(const Bank& bank, uint64_t at) const;
   // Drops uses that no access can still see (none arrives before SystemC
-  // time), once per SystemC time: uses recorded since are not earlier than it.
-  void prune(Bank& bank) const;
+  // time `now`), once per SystemC time: uses recorded since are not earlier than it.
+  void prune(Bank& bank, uint64_t now) const;
 
   Param<uint32_t> banks_;
   Param<uint64_t> row_bytes_;

@@ -69,7 +69,17 @@ class CounterArray {
 class Histogram : public StatBase {
  public:
   using StatBase::StatBase;
-  void sample(double v);
+  // The same value as the sample before (a port's queueing delay of 0, a
+  // fixed latency) only counts: its bucket, min and max are those of the last.
+  void sample(double v) {
+    if (v == last_value_ && last_count_) {
+      ++count_;
+      sum_ += v;
+      ++*last_count_;
+      return;
+    }
+    sample_new(v);
+  }
   uint64_t count() const { return count_; }
   double sum() const { return sum_; }
   double min() const { return count_ ? min_ : 0; }
@@ -81,6 +91,7 @@ class Histogram : public StatBase {
 
  private:
   static constexpr int kSub = 64;
+  void sample_new(double v);
   static int bucket_of(double v);
   static double bucket_mid(int b);
   std::map<int, uint64_t> buckets_;
@@ -94,6 +105,8 @@ class Histogram : public StatBase {
     uint64_t* count = nullptr;  // nullptr: none yet
   };
   std::array<Recent, kRecent> recent_{};
+  double last_value_ = 0;
+  uint64_t* last_count_ = nullptr;  // the last sample's bucket count (nullptr: none since the last reset)
   uint64_t count_ = 0;
   double sum_ = 0, min_ = 0, max_ = 0;
 };
