@@ -46,6 +46,8 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner, const DramStandard& stan
                      ".refresh_interval " + trefi.to_string());
   banks_state_.reserve(banks_.get());
   banks_state_.resize(banks_.get());
+  banks_power_of_two_ = banks_.get() > 0 && (banks_.get() & (banks_.get() - 1)) == 0;
+  while (banks_power_of_two_ && (1u << bank_bits_) < banks_.get()) ++bank_bits_;
   if (trefi > sc_core::SC_ZERO_TIME)
     refresh_stats_.reset(new RefreshStats{
         {owner, "refreshes", "refreshes up to the latest access", "refreshes"},
@@ -53,19 +55,14 @@ RowBuffers::RowBuffers(const sc_core::sc_object* owner, const DramStandard& stan
         {owner, "refresh_wait", "wait of an access that arrived during a refresh", "ns"}});
 }
 
-uint64_t RowBuffers::refresh_before(uint64_t at) const {
-  const uint64_t trefi = refresh_interval_.get().value();
-  return trefi ? at / trefi * trefi : 0;
-}
-
 uint64_t RowBuffers::after_refresh(uint64_t at) {
   const uint64_t trefi = refresh_interval_.get().value();
   if (!trefi) return at;
-  if (at / trefi > refreshes_seen_) {
-    refresh_stats_->refreshes.inc(at / trefi - refreshes_seen_);
-    refreshes_seen_ = at / trefi;
-  }
   const uint64_t refresh = refresh_before(at), end = refresh + refresh_latency_.get().value();
+  if (refresh > refreshes_seen_ * trefi) {
+    refresh_stats_->refreshes.inc(refresh / trefi - refreshes_seen_);
+    refreshes_seen_ = refresh / trefi;
+  }
   if (refresh == 0 || at >= end) return at;
   refresh_stats_->delayed.inc();
   refresh_stats_->wait.sample(sc_core::sc_time::from_value(end - at).to_seconds() * 1e9);
@@ -137,8 +134,12 @@ sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_co
   uint64_t at = after_refresh(arrival);
   if (!banks_state_.empty()) {
     const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
-    for (uint64_t global_row = first; global_row <= last; ++global_row)
-      at += open_row(banks_state_[global_row % banks_state_.size()], global_row / banks_state_.size(), at, now);
+    for (uint64_t global_row = first; global_row <= last; ++global_row) {
+      const uint64_t bank = banks_power_of_two_ ? global_row & ((uint64_t{1} << bank_bits_) - 1)
+                                                : global_row % banks_state_.size();
+      const uint64_t row = banks_power_of_two_ ? global_row >> bank_bits_ : global_row / banks_state_.size();
+      at += open_row(banks_state_[bank], row, at, now);
+    }
   }
   return at == arrival ? sc_core::SC_ZERO_TIME : sc_core::sc_time::from_value(at - arrival);
 }

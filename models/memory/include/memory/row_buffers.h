@@ -68,7 +68,17 @@ class RowBuffers {
   // or the end of the refresh it arrives in (counted).
   uint64_t after_refresh(uint64_t at);
   // The start of the latest refresh at or before `at` (sc_time value; 0 if none).
-  uint64_t refresh_before(uint64_t at) const;
+  uint64_t refresh_before(uint64_t at) const {
+    const uint64_t trefi = refresh_interval_.get().value();
+    if (!trefi) return 0;
+    // Accesses come in runs within one refresh interval: a division per
+    // access was a good part of the access's host time.
+    if (trefi != refresh_window_length_ || at - refresh_window_ >= trefi) {
+      refresh_window_ = at / trefi * trefi;
+      refresh_window_length_ = trefi;
+    }
+    return refresh_window_;
+  }
   // The latency the access to `row` of `bank` arriving at `at` adds, recorded
   // (`now`: SystemC time's value).
   uint64_t open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t now);
@@ -91,7 +101,10 @@ class RowBuffers {
   std::unique_ptr<RefreshStats> refresh_stats_;
   std::vector<Bank> banks_state_;
   uint64_t refreshes_seen_ = 0;  // refreshes up to the latest access (counted)
+  mutable uint64_t refresh_window_ = 0, refresh_window_length_ = 0;  // refresh_before's last answer, its interval
   unsigned row_bits_ = 0;
+  unsigned bank_bits_ = 0;  // log2 of the bank count when it is a power of two (else 0: divisions)
+  bool banks_power_of_two_ = false;
 };
 
 }  // namespace avp
