@@ -64,7 +64,7 @@ class Asm {
     } else {
       rex(true, 0, dst);
       put(0xB8 + (dst & 7));
-      std::memcpy(grow(8), &v, 8);
+      put_bytes(&v, 8);
     }
   }
   void zero(Reg dst) { rr(0x31, dst, dst, false); }  // xor r32, r32
@@ -171,11 +171,13 @@ class Asm {
 
  private:
   void put(uint8_t v) { b_.push_back(v); }
-  uint8_t* grow(size_t n) {
-    b_.resize(b_.size() + n);
-    return &b_[b_.size() - n];
+  // Byte by byte: the buffer has room (reserved), and a resize per immediate
+  // (zero-filling, out of line) was a tenth of translating a block.
+  void put_bytes(const void* p, size_t n) {
+    const auto* bytes = static_cast<const uint8_t*>(p);
+    for (size_t i = 0; i < n; ++i) put(bytes[i]);
   }
-  void imm32(uint32_t v) { std::memcpy(grow(4), &v, 4); }
+  void imm32(uint32_t v) { put_bytes(&v, 4); }  // little-endian host
   size_t rel32() {
     imm32(0);
     return b_.size() - 4;
