@@ -1,10 +1,51 @@
 #include "translated_chain.h"
 
+#include <mutex>
+#include <utility>
+
+#include "harts/code_arena.h"
 #include "inline_accesses.h"
 
 namespace avp {
 
 namespace {
+
+// The routine a one-line block's entry calls when its line is not the one
+// fetched last (rcx: the block, r8: the hart, rdx: the line): hit_way with
+// the block's hint, else hit_previous, counted and timed, ZF set; else ZF
+// clear and nothing done. Uses rsi, r9 and r10. Shared by every block of
+// every hart (it depends only on the offsets), so the code at each block's
+// end stays short: emitted there, it grew each block end by about 150 bytes
+// and made `mixed` 4 % slower in pinned A/B runs.
+std::vector<uint8_t> way_or_previous_fetch_hit(const InlineEnter& e) {
+  using namespace x86;
+  Asm a;
+  a.load32(RSI, RCX, e.b_fetch_way);
+  const std::vector<size_t> neither = emit_way_or_previous_hit(a, e.icache, R8, RDX, RSI, R9, R10);
+  a.load(R10, RCX, e.b_fetch_hit_ps);
+  emit_cache_hit(a, R8, e.icache.hits, e.h_time_ps, e.h_stall_ps, R10);
+  a.alu(CMP, R10, R10);  // ZF set: a hit
+  a.ret();
+  for (size_t f : neither) a.bind(f);
+  a.test(RSP, RSP);  // ZF clear: the stack pointer is never 0
+  a.ret();
+  return a.bytes();
+}
+
+// The routine's address for offsets `e` (made once per layout, kept for the
+// process); nullptr when the host gives no executable memory.
+const void* shared_way_or_previous_fetch_hit(const InlineEnter& e) {
+  static std::mutex lock;
+  static CodeArena arena(4096);
+  static std::vector<std::pair<std::vector<uint8_t>, const void*>> made;
+  const std::vector<uint8_t> code = way_or_previous_fetch_hit(e);
+  const std::lock_guard<std::mutex> held(lock);
+  for (const auto& [bytes, at] : made)
+    if (bytes == code) return at;
+  const void* at = arena.add(code.data(), code.size());
+  if (at) made.emplace_back(code, at);
+  return at;
+}
 
 // With rcx the next block and r8 the hart: its lines hit the I-cache as
 // InlineEnter says, timed and counted; else one of the jumps added to `no`
@@ -18,11 +59,15 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   const CacheFields& c = e.icache;
   a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);
   const size_t two_lines = a.jcc(NE);
-  // One line: hit_again only. (Its hit_previous and hit_way here too, with
-  // fewer host instructions, made `mixed` 4 % slower in pinned A/B runs: the
-  // code at every block's end grew by about 150 bytes.)
+  // One line: hit_again here, hit_way or hit_previous in the shared routine.
   a.alu_from_mem(CMP, RDX, R8, c.last_line);
   const size_t again = a.jcc(E);
+  std::vector<size_t> done;
+  if (const void* routine = shared_way_or_previous_fetch_hit(e)) {
+    a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+    a.call_reg(R11);
+    done.push_back(a.jcc(E));
+  }
   no.push_back(a.jmp());
   a.bind(two_lines);
   a.alu_mem_imm(CMP, RCX, e.b_lines, 2, false);
@@ -40,6 +85,7 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
     a.load(RDX, RCX, e.b_fetch_hit_ps);
     emit_cache_hit(a, R8, c.hits, e.h_time_ps, e.h_stall_ps, RDX);
   }
+  for (size_t f : done) a.bind(f);
 }
 
 // With rcx the next block, rax its pc and r8 the hart (the chain's checks

@@ -149,8 +149,12 @@ class Asm {
   }
   void call(const void* fn) {
     mov_imm(RAX, reinterpret_cast<uint64_t>(fn));
+    call_reg(RAX);
+  }
+  void call_reg(Reg r) {  // call r
+    if (r & 8) put(0x41);
     put(0xFF);
-    put(0xD0);  // call rax
+    put(static_cast<uint8_t>(0xD0 + (r & 7)));
   }
   void ret() { put(0xC3); }
   // Forward jumps: the returned offset is patched by bind().

@@ -42,6 +42,13 @@ TEST(X86Asm, MemoryOperandsTakeTheShortestDisplacement) {
   EXPECT_EQ(encode([](Asm& a) { a.store_byte_imm(R9, 5, 1); }), (std::vector<uint8_t>{0x41, 0xC6, 0x41, 0x05, 0x01}));
 }
 
+TEST(X86Asm, CallsThroughARegister) {
+  // call rax
+  EXPECT_EQ(encode([](Asm& a) { a.call_reg(RAX); }), (std::vector<uint8_t>{0xFF, 0xD0}));
+  // call r11
+  EXPECT_EQ(encode([](Asm& a) { a.call_reg(R11); }), (std::vector<uint8_t>{0x41, 0xFF, 0xD3}));
+}
+
 TEST(X86Asm, AluImmediatesTakeTheShortestForm) {
   // add qword ptr [r8+0x20], 0x1
   EXPECT_EQ(encode([](Asm& a) { a.alu_mem_imm(ADD, R8, 0x20, 1); }),

@@ -100,18 +100,20 @@ struct TranslationHelpers {
 };
 
 // Entering the next block in the code itself when the I-cache hits its
-// lines as the lines fetched last, as the `enter` function's quick path
-// does: a block of one line, the line fetched last (CacheModel::hit_again);
-// a block of two lines, the line before the last and the last (hit_again of
-// both); a block of translated fetches (BlockChain::key not 0) also while
-// the TLB holds its translation (Hart::fetch_translation_held). Offsets of
-// 64-bit fields of the hart (h_) and of a block (b_; but the 32-bit lines).
+// lines as the `enter` function's quick path does: a block of one line, the
+// line fetched last (CacheModel::hit_again), else in the way its hint names
+// (hit_way) or the line before the last (hit_previous); a block of two
+// lines, the line before the last and the last (hit_again of both); a block
+// of translated fetches (BlockChain::key not 0) also while the TLB holds its
+// translation (Hart::fetch_translation_held). Offsets of 64-bit fields of
+// the hart (h_) and of a block (b_; but the 32-bit lines and way hint).
 struct InlineEnter {
   int32_t h_dmi_gen, h_time_ps, h_stall_ps, h_pc;  // the DMI generation; the hart's time, fetch stall time and pc
   CacheFields icache;
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
   int32_t h_lazy, h_settled;                              // the block entered, and its instructions counted (32-bit)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
+  int32_t b_fetch_way;                                          // where its first line was last found
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
   bool hits_take_no_time = false;      // the I-cache's hit time is 0: an entry adds nothing to the times
   bool untimed = false;                // fetches are not timed (a functional run): every entry is done here

@@ -90,7 +90,8 @@ struct alignas(kHostLine) HartHotState {
   // (CacheQuickState::quick_hit; two lines: the last two fetched, or each by
   // itself), timed: true. Else false, with `done` the lines that hit
   // (counted, not timed) before the first that did not. Translated code does
-  // the hit_again cases itself (InlineEnter, translated_chain.cpp).
+  // all but a two-line block's lines hitting on their own itself
+  // (InlineEnter, translated_chain.cpp).
   [[gnu::always_inline]] bool fetch_quick_hit(const DecodedBlock& b, uint32_t& done) {
     done = 0;
     if (b.fetch_gen != dmi_gen) return false;
@@ -198,8 +199,9 @@ inline BlockRetire block_retire(const DecodedBlock& b) {
           b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
 }
 
-// Entering the next block in the code (HartHotState::fetch_quick_hit's
-// hit_again cases); `untimed`: fetches are not timed.
+// Entering the next block in the code (HartHotState::fetch_quick_hit but
+// for a two-line block whose lines hit on their own); `untimed`: fetches
+// are not timed.
 constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed) {
   return {at(offsetof(HartHotState, dmi_gen)),
           kTimePs,
@@ -215,6 +217,7 @@ constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed) {
           at(offsetof(DecodedBlock, lines)),
           at(offsetof(DecodedBlock, first_line)),
           at(offsetof(DecodedBlock, fetch_hit_ps)),
+          at(offsetof(DecodedBlock, fetch_way)),
           at(offsetof(HartHotState, tlb_inserts)),
           at(offsetof(DecodedBlock, tlb_until)),
           hits_take_no_time,
