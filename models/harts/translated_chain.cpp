@@ -1,6 +1,8 @@
 #include "translated_chain.h"
 
+#include <cstring>
 #include <mutex>
+#include <type_traits>
 #include <utility>
 
 #include "harts/code_arena.h"
@@ -32,18 +34,24 @@ std::vector<uint8_t> way_or_previous_fetch_hit(const InlineEnter& e) {
   return a.bytes();
 }
 
-// The routine's address for offsets `e` (made once per layout, kept for the
-// process); nullptr when the host gives no executable memory.
+// The routine's address for the offsets of `e` (made once per layout, kept
+// for the process); nullptr when the host gives no executable memory.
 const void* shared_way_or_previous_fetch_hit(const InlineEnter& e) {
+  struct Layout {  // the offsets the routine uses (int32_t only: no padding to compare)
+    CacheFields icache;
+    int32_t fetch_way, fetch_hit_ps, time_ps, stall_ps;
+  };
+  static_assert(std::has_unique_object_representations_v<Layout>, "compared by memcmp");
+  const Layout layout{e.icache, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps};
   static std::mutex lock;
   static CodeArena arena(4096);
-  static std::vector<std::pair<std::vector<uint8_t>, const void*>> made;
-  const std::vector<uint8_t> code = way_or_previous_fetch_hit(e);
+  static std::vector<std::pair<Layout, const void*>> made;
   const std::lock_guard<std::mutex> held(lock);
-  for (const auto& [bytes, at] : made)
-    if (bytes == code) return at;
+  for (const auto& [l, at] : made)
+    if (std::memcmp(&l, &layout, sizeof layout) == 0) return at;
+  const std::vector<uint8_t> code = way_or_previous_fetch_hit(e);
   const void* at = arena.add(code.data(), code.size());
-  if (at) made.emplace_back(code, at);
+  if (at) made.emplace_back(layout, at);
   return at;
 }
 
