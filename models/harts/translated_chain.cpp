@@ -1,58 +1,38 @@
 #include "translated_chain.h"
 
-#include <cstring>
-#include <mutex>
 #include <type_traits>
-#include <utility>
 
-#include "harts/code_arena.h"
 #include "inline_accesses.h"
+#include "shared_routines.h"
 
 namespace avp {
 
 namespace {
 
 // The routine a one-line block's entry calls when its line is not the one
-// fetched last (rcx: the block, r8: the hart, rdx: the line): hit_way with
-// the block's hint, else hit_previous, counted and timed, ZF set; else ZF
-// clear and nothing done. Uses rsi, r9 and r10. Shared by every block of
-// every hart (it depends only on the offsets), so the code at each block's
-// end stays short: emitted there, it grew each block end by about 150 bytes
-// and made `mixed` 4 % slower in pinned A/B runs.
-std::vector<uint8_t> way_or_previous_fetch_hit(const InlineEnter& e) {
+// fetched last (shared_routines.h; rcx: the block, r8: the hart, rdx: the
+// line): hit_way with the block's hint, else hit_previous, counted and
+// timed, ZF set; else ZF clear and nothing done. Uses rsi, r9 and r10.
+struct FetchHitLayout {  // what it depends on: offsets only (int32_t: no padding)
+  CacheFields icache;
+  int32_t fetch_way, fetch_hit_ps, time_ps, stall_ps;
+};
+static_assert(std::has_unique_object_representations_v<FetchHitLayout>, "compared byte by byte");
+
+std::vector<uint8_t> make_fetch_way_or_previous(const void* layout) {
   using namespace x86;
+  const auto& l = *static_cast<const FetchHitLayout*>(layout);
   Asm a;
-  a.load32(RSI, RCX, e.b_fetch_way);
-  const std::vector<size_t> neither = emit_way_or_previous_hit(a, e.icache, R8, RDX, RSI, R9, R10);
-  a.load(R10, RCX, e.b_fetch_hit_ps);
-  emit_cache_hit(a, R8, e.icache.hits, e.h_time_ps, e.h_stall_ps, R10);
+  a.load32(RSI, RCX, l.fetch_way);
+  const std::vector<size_t> neither = emit_way_or_previous_hit(a, l.icache, R8, RDX, RSI, R9, R10);
+  a.load(R10, RCX, l.fetch_hit_ps);
+  emit_cache_hit(a, R8, l.icache.hits, l.time_ps, l.stall_ps, R10);
   a.alu(CMP, R10, R10);  // ZF set: a hit
   a.ret();
   for (size_t f : neither) a.bind(f);
   a.test(RSP, RSP);  // ZF clear: the stack pointer is never 0
   a.ret();
   return a.bytes();
-}
-
-// The routine's address for the offsets of `e` (made once per layout, kept
-// for the process); nullptr when the host gives no executable memory.
-const void* shared_way_or_previous_fetch_hit(const InlineEnter& e) {
-  struct Layout {  // the offsets the routine uses (int32_t only: no padding to compare)
-    CacheFields icache;
-    int32_t fetch_way, fetch_hit_ps, time_ps, stall_ps;
-  };
-  static_assert(std::has_unique_object_representations_v<Layout>, "compared by memcmp");
-  const Layout layout{e.icache, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps};
-  static std::mutex lock;
-  static CodeArena arena(4096);
-  static std::vector<std::pair<Layout, const void*>> made;
-  const std::lock_guard<std::mutex> held(lock);
-  for (const auto& [l, at] : made)
-    if (std::memcmp(&l, &layout, sizeof layout) == 0) return at;
-  const std::vector<uint8_t> code = way_or_previous_fetch_hit(e);
-  const void* at = arena.add(code.data(), code.size());
-  if (at) made.emplace_back(layout, at);
-  return at;
 }
 
 // With rcx the next block and r8 the hart: its lines hit the I-cache as
@@ -71,7 +51,8 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   a.alu_from_mem(CMP, RDX, R8, c.last_line);
   const size_t again = a.jcc(E);
   std::vector<size_t> done;
-  if (const void* routine = shared_way_or_previous_fetch_hit(e)) {
+  const FetchHitLayout layout{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps};
+  if (const void* routine = shared_routine(make_fetch_way_or_previous, &layout, sizeof layout)) {
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
     a.call_reg(R11);
     done.push_back(a.jcc(E));

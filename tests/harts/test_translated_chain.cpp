@@ -18,6 +18,7 @@
 #include "harts/block_translator.h"
 #include "harts/decoded_block.h"
 #include "harts/hart_hot_state.h"
+#include "shared_routines.h"
 
 namespace {
 
@@ -409,6 +410,40 @@ TEST_F(TranslatedChain, ReportsAFailedEnter) {
   EXPECT_EQ(s.value, kPc);
   ASSERT_EQ(hart_.entered.size(), 1u);
   EXPECT_EQ(x_[1], 1u);  // the registers of the block that ran are written back
+}
+
+}  // namespace
+
+namespace {
+
+// The makers count their calls; their code returns the layout's first byte.
+unsigned makes = 0;
+std::vector<uint8_t> make_returning_byte(const void* layout) {
+  ++makes;
+  return {0xB8, *static_cast<const uint8_t*>(layout), 0, 0, 0, 0xC3};  // mov eax, imm32; ret
+}
+std::vector<uint8_t> make_returning_byte_plus_one(const void* layout) {
+  ++makes;
+  return {0xB8, static_cast<uint8_t>(*static_cast<const uint8_t*>(layout) + 1), 0, 0, 0, 0xC3};
+}
+
+TEST(SharedRoutines, OneRoutinePerMakerAndLayout) {
+  if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+  const uint8_t seven[] = {7, 0}, also_seven[] = {7, 0}, nine[] = {9, 0};
+  const void* a = shared_routine(make_returning_byte, seven, sizeof seven);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(shared_routine(make_returning_byte, also_seven, sizeof also_seven), a);  // equal bytes: made once
+  EXPECT_EQ(makes, 1u);
+  const void* b = shared_routine(make_returning_byte, nine, sizeof nine);
+  const void* c = shared_routine(make_returning_byte_plus_one, seven, sizeof seven);
+  EXPECT_EQ(makes, 3u);
+  EXPECT_NE(b, a);
+  EXPECT_NE(c, a);
+  // Each runs as its maker made it.
+  using Fn = int (*)();
+  EXPECT_EQ(reinterpret_cast<Fn>(const_cast<void*>(a))(), 7);
+  EXPECT_EQ(reinterpret_cast<Fn>(const_cast<void*>(b))(), 9);
+  EXPECT_EQ(reinterpret_cast<Fn>(const_cast<void*>(c))(), 8);
 }
 
 }  // namespace
