@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Parallel harts (docs/harts.md, "Parallel harts"): the SDK benchmark
 (avp_bench.c: integer loop, CRC32, matrix multiply, copies; independent work
-on every hart) on all harts, in the serial schedule and in the parallel
-quantum schedule on 1, 2, ... host threads up to the machine's cores.
+on every hart) and the store-heavy probe (store_probe.c: a load and a store
+of the hart's own page every five instructions) on all harts, in the serial
+schedule and in the parallel quantum schedule on 1, 2, ... host threads up
+to the machine's cores.
 Prints wall-clock seconds, aggregate MIPS (instructions of all harts per
 wall-clock second) and the speed-up over the serial schedule and over the
 one-hart rate (the same program on one hart), measured in the same run; the simulated time of each run shows what the schedule
@@ -18,7 +20,11 @@ can beat it; each parallel figure is also given as a fraction of it.
 Each quantum (default: the platform's 1 us, then 10 us) is measured in
 AVP_BENCH_ROUNDS (default 2) interleaved rounds, the best run of each kept.
 
-  parallel_harts.py ACCEL_VP ELF [HARTS] [QUANTUM[,QUANTUM...]]"""
+  parallel_harts.py ACCEL_VP HARTS ELF [NAME=ELF ...] [--quanta QUANTUM[,QUANTUM...]]
+
+The first program's figures are harts.parallel.*; a NAME=ELF program's are
+harts.NAME.parallel.* (and its references harts.NAME.serial.*, ...)."""
+import argparse
 import json
 import os
 import subprocess
@@ -53,7 +59,7 @@ def concurrent(accel_vp, elf, copies, quantum):
         return time.monotonic() - t0
 
 
-def measure(accel_vp, elf, harts, quantum, cores, rounds):
+def measure(accel_vp, program, elf, harts, quantum, cores, rounds):
     """One quantum: rounds of every measurement in turn, the best of each kept
     (the host's speed drifts within minutes, and interleaving gives each the
     same chances). Returns the figures for AVP_BENCH_RESULTS."""
@@ -69,12 +75,13 @@ def measure(accel_vp, elf, harts, quantum, cores, rounds):
             results[name].append(run(accel_vp, elf, harts, quantum, sets))
     wall, insns, _ = min(ones, key=lambda r: r[0])
     one = insns / wall / 1e6
-    print("parallel harts: quantum %s, best of %d interleaved rounds" % (quantum, rounds))
-    print("parallel harts: 1 hart, quantum %s, serial: %.2f s wall, %.1f MIPS (the one-hart rate)" % (quantum, wall, one))
+    label = "parallel harts" + (" (%s)" % program if program else "")
+    print("%s: quantum %s, best of %d interleaved rounds" % (label, quantum, rounds))
+    print("%s: 1 hart, quantum %s, serial: %.2f s wall, %.1f MIPS (the one-hart rate)" % (label, quantum, wall, one))
     together = min(togethers)
     capacity = copies * insns / together / 1e6 / one
-    print("parallel harts: host capacity: %d independent one-hart runs at once: %.2f s wall, %.2fx the one-hart rate"
-          % (copies, together, capacity))
+    print("%s: host capacity: %d independent one-hart runs at once: %.2f s wall, %.2fx the one-hart rate"
+          % (label, copies, together, capacity))
     # The 10 us figures keep the names bench/baseline.json has always had.
     suffix = "" if quantum == "10us" else ".q" + quantum
     figures = []
@@ -83,28 +90,40 @@ def measure(accel_vp, elf, harts, quantum, cores, rounds):
         wall, insns, sim = min(results[name], key=lambda r: r[0])
         mips = insns / wall / 1e6
         base = base or mips
-        print("parallel harts: %d harts, quantum %s, %-28s %6.2f s wall, %7.1f MIPS aggregate, %.2fx serial, %.2fx one "
+        print("%s: %d harts, quantum %s, %-28s %6.2f s wall, %7.1f MIPS aggregate, %.2fx serial, %.2fx one "
               "hart, %.2f of host capacity (%d instructions, %.0f ns simulated)"
-              % (harts, quantum, name + ":", wall, mips, mips / base, mips / one, mips / one / capacity, insns, sim))
+              % (label, harts, quantum, name + ":", wall, mips, mips / base, mips / one, mips / one / capacity, insns, sim))
         if not sets:
             continue
         threads = int(sets[-1].split("=")[1])
-        figure = lambda what, ref, value: {"name": "harts.parallel.%dt%s%s" % (threads, what, suffix), "value": mips,
-                                           "unit": "MIPS", "higher_is_better": True,
+        prefix = "harts." + (program + "." if program else "")
+        figure = lambda what, ref, value: {"name": "%sparallel.%dt%s%s" % (prefix, threads, what, suffix),
+                                           "value": mips, "unit": "MIPS", "higher_is_better": True,
                                            "reference": {"name": ref, "value": value, "unit": "MIPS"}}
-        figures.append(figure("", "harts.serial.%dh" % harts, base))  # measured in the same run
+        figures.append(figure("", "%sserial.%dh" % (prefix, harts), base))  # measured in the same run
         figures.append(figure(".of_host", "host.capacity.%dx1h" % copies, one * capacity))
-        figures.append(figure(".of_one_hart", "harts.serial.1h", one))
+        figures.append(figure(".of_one_hart", "%sserial.1h" % prefix, one))
     return figures
 
 
 def main():
-    accel_vp, elf = sys.argv[1:3]
-    harts = int(sys.argv[3]) if len(sys.argv) > 3 else 8
-    quanta = (sys.argv[4] if len(sys.argv) > 4 else "1us,10us").split(",")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("accel_vp")
+    ap.add_argument("harts", type=int)
+    ap.add_argument("elf", help="the first program (figures harts.parallel.*)")
+    ap.add_argument("named", nargs="*", metavar="NAME=ELF", help="more programs (figures harts.NAME.parallel.*)")
+    ap.add_argument("--quanta", default="1us,10us")
+    args = ap.parse_args()
+    programs = [("", args.elf)]
+    for p in args.named:
+        name, sep, elf = p.partition("=")
+        if not sep or not name or not elf:
+            ap.error("expected NAME=ELF, got %r" % p)
+        programs.append((name, elf))
     rounds = int(os.environ.get("AVP_BENCH_ROUNDS", "2"))
     cores = os.cpu_count() or 1
-    figures = [f for q in quanta for f in measure(accel_vp, elf, harts, q, cores, rounds)]
+    figures = [f for name, elf in programs for q in args.quanta.split(",")
+               for f in measure(args.accel_vp, name, elf, args.harts, q, cores, rounds)]
     print("parallel harts: host cores %d" % cores)
     path = os.environ.get("AVP_BENCH_RESULTS")
     if path:
