@@ -160,6 +160,7 @@ class Translator {
   // Guest register g into host register r.
   void into(Reg r, unsigned g) {
     if (g == 0) a_.zero(r);
+    else if (host_[g] == r) return;  // there already
     else if (host_[g] >= 0) a_.mov(r, static_cast<Reg>(host_[g]));
     else a_.load(r, kGuestRegs, 8 * g);
   }
@@ -172,6 +173,7 @@ class Translator {
   void result(unsigned g, Reg r) {
     if (g == 0) return;
     written_[g] = true;
+    if (host_[g] == r) return;  // computed in place
     if (host_[g] >= 0) a_.mov(static_cast<Reg>(host_[g]), r);
     else a_.store(kGuestRegs, 8 * g, r);
   }
@@ -224,6 +226,7 @@ class Translator {
   bool instruction(uint32_t i, uint64_t pc);
   bool control(const Insn& d, uint64_t pc);
   void alu(const Insn& d, uint64_t pc);
+  x86::Reg destination(const Insn& d) const;
 
   const Insn* insns_;
   const size_t n_;
@@ -324,55 +327,77 @@ bool Translator::control(const Insn& d, uint64_t pc) {
   return true;
 }
 
+// Where an instruction computes its result: in rd's host register when rd
+// has one and the instruction's code can work there (not in the forms tied
+// to rax: setcc, the wide multiplies, divisions and calls), unless rd is
+// rs2 but not rs1 (loading rs1 there would lose rs2 before it is read; a
+// shift by a register reads rs2 into rcx first, so it may); else in rax.
+Reg Translator::destination(const Insn& d) const {
+  switch (d.op) {
+    case rv::SLTI: case rv::SLTIU: case rv::SLT: case rv::SLTU: case rv::MULH: case rv::MULHU: case rv::MULHSU:
+    case rv::DIV: case rv::DIVU: case rv::REM: case rv::REMU: case rv::DIVW: case rv::DIVUW: case rv::REMW:
+    case rv::REMUW:
+      return x86::RAX;
+    default:
+      break;
+  }
+  const bool shift_by_register = d.op == rv::SLL || d.op == rv::SRL || d.op == rv::SRA || d.op == rv::SLLW ||
+                                 d.op == rv::SRLW || d.op == rv::SRAW;
+  if (d.rd == 0 || host_[d.rd] < 0) return x86::RAX;
+  if (reads_rs2(d.op) && !shift_by_register && d.rd == d.rs2 && d.rd != d.rs1) return x86::RAX;
+  return static_cast<Reg>(host_[d.rd]);
+}
+
 void Translator::alu(const Insn& d, uint64_t pc) {
   using namespace x86;
   const auto imm = static_cast<int32_t>(d.imm);
   const auto shamt = static_cast<uint8_t>(d.imm);
+  const Reg r = destination(d);
   switch (d.op) {
-    case rv::LUI: a_.mov_imm(RAX, static_cast<uint64_t>(d.imm)); break;
-    case rv::AUIPC: a_.mov_imm(RAX, pc + d.imm); break;
+    case rv::LUI: a_.mov_imm(r, static_cast<uint64_t>(d.imm)); break;
+    case rv::AUIPC: a_.mov_imm(r, pc + d.imm); break;
     case rv::MULHSU: call_pure(op_mulhsu, d); break;
     case rv::DIV: case rv::DIVU: case rv::REM: case rv::REMU:
     case rv::DIVW: case rv::DIVUW: case rv::REMW: case rv::REMUW: divide(d); break;
     case rv::SLL: case rv::SRL: case rv::SRA: case rv::SLLW: case rv::SRLW: case rv::SRAW: {
       into(RCX, d.rs2);
-      into(RAX, d.rs1);
+      into(r, d.rs1);
       const bool w = d.op <= rv::SRA;
       const Shift s = (d.op == rv::SLL || d.op == rv::SLLW) ? SHL : (d.op == rv::SRL || d.op == rv::SRLW) ? SHR : SAR;
-      a_.shift_cl(s, RAX, w);  // x86 masks the count as RISC-V does (63 or 31)
-      if (!w) a_.movsxd(RAX, RAX);
+      a_.shift_cl(s, r, w);  // x86 masks the count as RISC-V does (63 or 31)
+      if (!w) a_.movsxd(r, r);
       break;
     }
     default: {
-      into(RAX, d.rs1);
+      into(r, d.rs1);
       switch (d.op) {
-        case rv::ADDI: if (imm) a_.alu_imm(ADD, RAX, imm); break;
+        case rv::ADDI: if (imm) a_.alu_imm(ADD, r, imm); break;
         case rv::SLTI: a_.alu_imm(CMP, RAX, imm); a_.setcc_rax(L); break;
         case rv::SLTIU: a_.alu_imm(CMP, RAX, imm); a_.setcc_rax(B); break;
-        case rv::XORI: a_.alu_imm(XOR, RAX, imm); break;
-        case rv::ORI: a_.alu_imm(OR, RAX, imm); break;
-        case rv::ANDI: a_.alu_imm(AND, RAX, imm); break;
-        case rv::SLLI: a_.shift_imm(SHL, RAX, shamt & 63); break;
-        case rv::SRLI: a_.shift_imm(SHR, RAX, shamt & 63); break;
-        case rv::SRAI: a_.shift_imm(SAR, RAX, shamt & 63); break;
-        case rv::ADDIW: a_.alu_imm(ADD, RAX, imm, false); a_.movsxd(RAX, RAX); break;
-        case rv::SLLIW: a_.shift_imm(SHL, RAX, shamt & 31, false); a_.movsxd(RAX, RAX); break;
-        case rv::SRLIW: a_.shift_imm(SHR, RAX, shamt & 31, false); a_.movsxd(RAX, RAX); break;
-        case rv::SRAIW: a_.shift_imm(SAR, RAX, shamt & 31, false); a_.movsxd(RAX, RAX); break;
+        case rv::XORI: a_.alu_imm(XOR, r, imm); break;
+        case rv::ORI: a_.alu_imm(OR, r, imm); break;
+        case rv::ANDI: a_.alu_imm(AND, r, imm); break;
+        case rv::SLLI: a_.shift_imm(SHL, r, shamt & 63); break;
+        case rv::SRLI: a_.shift_imm(SHR, r, shamt & 63); break;
+        case rv::SRAI: a_.shift_imm(SAR, r, shamt & 63); break;
+        case rv::ADDIW: a_.alu_imm(ADD, r, imm, false); a_.movsxd(r, r); break;
+        case rv::SLLIW: a_.shift_imm(SHL, r, shamt & 31, false); a_.movsxd(r, r); break;
+        case rv::SRLIW: a_.shift_imm(SHR, r, shamt & 31, false); a_.movsxd(r, r); break;
+        case rv::SRAIW: a_.shift_imm(SAR, r, shamt & 31, false); a_.movsxd(r, r); break;
         default: {
           const Reg b = source(d.rs2, RCX);
           switch (d.op) {
-            case rv::ADD: a_.alu(ADD, RAX, b); break;
-            case rv::SUB: a_.alu(SUB, RAX, b); break;
-            case rv::XOR: a_.alu(XOR, RAX, b); break;
-            case rv::OR: a_.alu(OR, RAX, b); break;
-            case rv::AND: a_.alu(AND, RAX, b); break;
+            case rv::ADD: a_.alu(ADD, r, b); break;
+            case rv::SUB: a_.alu(SUB, r, b); break;
+            case rv::XOR: a_.alu(XOR, r, b); break;
+            case rv::OR: a_.alu(OR, r, b); break;
+            case rv::AND: a_.alu(AND, r, b); break;
             case rv::SLT: a_.alu(CMP, RAX, b); a_.setcc_rax(L); break;
             case rv::SLTU: a_.alu(CMP, RAX, b); a_.setcc_rax(x86::B); break;
-            case rv::ADDW: a_.alu(ADD, RAX, b, false); a_.movsxd(RAX, RAX); break;
-            case rv::SUBW: a_.alu(SUB, RAX, b, false); a_.movsxd(RAX, RAX); break;
-            case rv::MUL: a_.imul(RAX, b); break;
-            case rv::MULW: a_.imul(RAX, b, false); a_.movsxd(RAX, RAX); break;
+            case rv::ADDW: a_.alu(ADD, r, b, false); a_.movsxd(r, r); break;
+            case rv::SUBW: a_.alu(SUB, r, b, false); a_.movsxd(r, r); break;
+            case rv::MUL: a_.imul(r, b); break;
+            case rv::MULW: a_.imul(r, b, false); a_.movsxd(r, r); break;
             case rv::MULH: a_.mul_wide(b, true); a_.mov(RAX, RDX); break;
             case rv::MULHU: a_.mul_wide(b, false); a_.mov(RAX, RDX); break;
           }
@@ -380,7 +405,7 @@ void Translator::alu(const Insn& d, uint64_t pc) {
       }
     }
   }
-  result(d.rd, RAX);
+  result(d.rd, r);
 }
 
 }  // namespace
