@@ -4,19 +4,14 @@
 // hits and the stores reach no other hart's data). With independent work on
 // every hart, the parallel quantum schedule should scale it as it scales the
 // SDK benchmark; stores are what a slice checks most (code in the written
-// granule, LR/SC reservations). Built with -DAVP_BENCH_EMPTY it does no work.
+// granule, LR/SC reservations).
 #include <stdint.h>
 #include <stdio.h>
 
 #include "avp/csr.h"
 #include "avp/device.h"
 
-#ifdef AVP_BENCH_EMPTY
-#define REPS(n) 0
-#else
-#define REPS(n) (n)
-#endif
-
+#define ITERATIONS 15000000
 #define MAX_HARTS 16
 #define PAGE_WORDS 512
 
@@ -25,7 +20,7 @@ static uint64_t pages[MAX_HARTS][PAGE_WORDS] __attribute__((aligned(4096)));
 static uint64_t store_stream(unsigned hart) {
   uint64_t* page = pages[hart];
   uint64_t x = 0x9e3779b97f4a7c15ull + hart, acc = 0;
-  for (uint64_t i = 0; i < REPS(15000000); i++) {
+  for (uint64_t i = 0; i < ITERATIONS; i++) {
     const unsigned k = (unsigned)(i * 9) % PAGE_WORDS;
     const uint64_t v = page[k];
     x = x * 6364136223846793005ull + 1442695040888963407ull;
