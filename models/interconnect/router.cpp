@@ -4,6 +4,7 @@
 #include <iomanip>
 
 #include "base/cache_traffic.h"
+#include "base/local_time.h"
 #include "base/stable_read.h"
 #include "base/unit.h"
 
@@ -191,7 +192,7 @@ void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_t
   // Times are sc_time values here (one conversion per access cost more than
   // the calendar's work on a cache line's transfer).
   const uint64_t il = p.interleave->get(), nch = p.calendars.size();
-  const uint64_t now = sc_core::sc_time_stamp().value(), arrive = now + delay.value();
+  const uint64_t now = systemc_ps(), arrive = now + delay.value();
   uint64_t end = arrive;
   sc_core::sc_time longest = sc_core::SC_ZERO_TIME, total = sc_core::SC_ZERO_TIME;
   const auto share = [&](uint64_t c, uint64_t share_bytes) {
@@ -221,9 +222,8 @@ void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_t
   if (queueing == 0) {
     p.queue_delay->sample(0);
   } else {
-    const sc_core::sc_time wait = sc_core::sc_time::from_value(queueing);
-    p.queue_delay->sample(wait.to_seconds() * 1e9);
-    delay += wait;
+    p.queue_delay->sample(ps_to_ns(queueing));
+    delay += from_ps(queueing);
   }
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "base/local_time.h"
+
 namespace avp {
 
 namespace {
@@ -65,7 +67,7 @@ uint64_t RowBuffers::after_refresh(uint64_t at) {
   }
   if (refresh == 0 || at >= end) return at;
   refresh_stats_->delayed.inc();
-  refresh_stats_->wait.sample(sc_core::sc_time::from_value(end - at).to_seconds() * 1e9);
+  refresh_stats_->wait.sample(ps_to_ns(end - at));
   return end;
 }
 
@@ -114,7 +116,7 @@ uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t no
     }
   const uint64_t start = activation_start(bank, at);
   if (row_cycle_.get() > sc_core::SC_ZERO_TIME)
-    bank_wait_.sample(start == at ? 0.0 : sc_core::sc_time::from_value(start - at).to_seconds() * 1e9);
+    bank_wait_.sample(ps_to_ns(start - at));
   uint64_t extra = start - at + activate_.get().value();
   const size_t after = uses.upper_bound(start);  // the activation goes before it, after any use at the same time
   if (after == uses.first() || uses[after - 1].time < refresh_before(start)) {
@@ -130,7 +132,7 @@ uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t no
 sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead) {
   if (bytes == 0 || (banks_state_.empty() && refresh_interval_.get() == sc_core::SC_ZERO_TIME))
     return sc_core::SC_ZERO_TIME;
-  const uint64_t now = sc_core::sc_time_stamp().value(), arrival = now + ahead.value();
+  const uint64_t now = systemc_ps(), arrival = now + ahead.value();
   uint64_t at = after_refresh(arrival);
   if (!banks_state_.empty()) {
     const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
@@ -141,7 +143,7 @@ sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_co
       at += open_row(banks_state_[bank], row, at, now);
     }
   }
-  return at == arrival ? sc_core::SC_ZERO_TIME : sc_core::sc_time::from_value(at - arrival);
+  return at == arrival ? sc_core::SC_ZERO_TIME : from_ps(at - arrival);
 }
 
 }  // namespace avp

@@ -99,7 +99,7 @@ class Histogram : public StatBase {
   // most samples fall into one of a few buckets again (a port's queueing
   // delays take a few values), and a map lookup per sample was most of
   // sample()'s time. std::map keeps the counts where they are.
-  static constexpr unsigned kRecent = 16;
+  static constexpr unsigned kRecent = 64;
   struct Recent {
     int bucket = 0;
     uint64_t* count = nullptr;  // nullptr: none yet
