@@ -2,12 +2,17 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstring>
+
+#include "base/prefault.h"
 
 namespace avp {
 
 CodeArena::~CodeArena() {
-  if (base_) munmap(base_, size_);
+  if (!base_) return;
+  Prefault::finish(base_, size_);
+  munmap(base_, size_);
 }
 
 void* CodeArena::add(const uint8_t* code, size_t n) {
@@ -26,6 +31,12 @@ void* CodeArena::add(const uint8_t* code, size_t n) {
   }
   std::memcpy(base_ + at, code, n);
   used_ = at + n;
+  // The next huge page made ready while this one fills (base/prefault.h).
+  if (used_ + kHugePage > ready_ && ready_ < size_) {
+    const size_t from = std::max(ready_, (used_ + kHugePage - 1) / kHugePage * kHugePage);
+    ready_ = std::min(size_, from + kHugePage);
+    if (ready_ > from) Prefault::ahead(base_ + from, ready_ - from);
+  }
   return base_ + at;
 }
 

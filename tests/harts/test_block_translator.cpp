@@ -8,11 +8,15 @@
 // reports a trap or an abort the registers in memory are those of the
 // instructions before it (and, for an abort, of the one that completed).
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <random>
 #include <vector>
 
+#include "base/prefault.h"
 #include "harts/block_translator.h"
 #include "rv_semantics.h"
 
@@ -258,6 +262,31 @@ TEST(BlockTranslator, WShiftsMaskTheCountToFiveBits) {
   EXPECT_EQ(s.status, 1u);
   EXPECT_EQ(x[10], 0xFFFFFFFFF0000000ull);
   EXPECT_NE(x[10], 0xFFFFFFFFFFFFFFFFull);  // what a 64-bit shift count would give
+}
+
+// The translation cache asks for the huge page after the one its code fills
+// to be populated ahead (base/prefault.h), and for nothing further.
+TEST(CodeArena, PopulatesTheHugePageAfterTheOneFilling) {
+  const long page = sysconf(_SC_PAGESIZE);
+  void* probe = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  const bool populates = madvise(probe, page, MADV_POPULATE_WRITE) == 0 || errno != EINVAL;
+  munmap(probe, page);
+  if (!populates) GTEST_SKIP() << "the host kernel has no MADV_POPULATE_WRITE";
+  constexpr size_t kMiB = size_t{1} << 20;
+  CodeArena arena(8 * kMiB);
+  const std::vector<uint8_t> code(1024, 0xc3);
+  ASSERT_NE(arena.add(code.data(), code.size()), nullptr);
+  auto* base = const_cast<uint8_t*>(arena.base());
+  Prefault::finish(base, 8 * kMiB);
+  const auto resident = [&](size_t from, size_t bytes) {
+    std::vector<unsigned char> in(bytes / page);
+    EXPECT_EQ(mincore(base + from, bytes, in.data()), 0);
+    size_t n = 0;
+    for (unsigned char c : in) n += c & 1;
+    return n;
+  };
+  EXPECT_EQ(resident(2 * kMiB, 2 * kMiB), 2 * kMiB / page);
+  EXPECT_EQ(resident(6 * kMiB, 2 * kMiB), 0u);  // beyond any huge page the request touches
 }
 
 }  // namespace

@@ -27,8 +27,10 @@ class CodeArena {
   const uint8_t* base() const { return base_; }
 
  private:
+  static constexpr size_t kHugePage = size_t{2} << 20;
   uint8_t* base_ = nullptr;
   size_t size_, used_ = 0;
+  size_t ready_ = 0;  // the arena's bytes up to here are populated, or asked to be (base/prefault.h)
   bool mapped_ = false, full_ = false;
 };
 
