@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <iomanip>
+#include <new>
 #include <sstream>
 
 #include "base/status_line.h"
@@ -121,7 +122,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       perf("perf", *this, clock_period.get()),
       cores_(cores),
       harts_per_core_(harts_per_core),
-      code_map_((1ull << (32 - kGranuleBits)) / 64, 0),
+      code_map_(static_cast<uint64_t*>(std::calloc(kCodeMapWords, sizeof(uint64_t)))),
       console_(this->name(), [this](unsigned hart) { return std::string(harts_.at(hart)->name()); }),
       log_(this->name()),
       instructions_(this, "instructions", "instructions retired by all harts", "instructions"),
@@ -139,6 +140,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                        "skips"),
       wait_loop_iterations_(this, "wait_loop_iterations_skipped", "iterations of such loops skipped", "iterations"),
       instance_time_(this, "instance_time", "time of a kernel instance (work-group) from launch to exit", "ns") {
+  if (!code_map_) throw std::bad_alloc();
   xintf_map_.configure(xintf_luns.get(), xintf_devices.get());
   for (unsigned c = 0; c < cores; ++c)
     for (unsigned h = 0; h < harts_per_core; ++h) {
@@ -406,7 +408,7 @@ void HartCluster::break_reservations(uint64_t addr) {
 
 void HartCluster::mark_code(uint64_t addr, uint64_t len) {
   for (uint64_t g = addr >> kGranuleBits; g <= (addr + len - 1) >> kGranuleBits; ++g)
-    if (g < code_map_.size() * 64) code_map_[g >> 6] |= 1ull << (g & 63);
+    if (g < kCodeMapWords * 64) code_map_[g >> 6] |= 1ull << (g & 63);
 }
 
 // The written granules hold no decoded code any more: every hart drops the
@@ -414,7 +416,7 @@ void HartCluster::mark_code(uint64_t addr, uint64_t len) {
 void HartCluster::code_written(uint64_t addr, uint64_t len) {
   const uint64_t first = addr >> kGranuleBits, last = (addr + len - 1) >> kGranuleBits;
   for (uint64_t g = first; g <= last; ++g)
-    if (g < code_map_.size() * 64) code_map_[g >> 6] &= ~(1ull << (g & 63));
+    if (g < kCodeMapWords * 64) code_map_[g >> 6] &= ~(1ull << (g & 63));
   code_flushes_.inc();
   for (auto& h : harts_) h->drop_code(first << kGranuleBits, (last + 1) << kGranuleBits);
 }

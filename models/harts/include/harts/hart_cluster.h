@@ -5,6 +5,7 @@
 // console sink (console_log.h) are units of their own that it holds.
 #pragma once
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -130,7 +131,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   void code_written(uint64_t addr, uint64_t len);
   // Whether the code map covers [addr, addr + len): a store there by a hart finds the code it holds.
   bool tracks_code(uint64_t addr, uint64_t len) const {
-    return ((addr + len - 1) >> kGranuleBits) < code_map_.size() * 64;
+    return ((addr + len - 1) >> kGranuleBits) < kCodeMapWords * 64;
   }
   // Another unit (the PCIe endpoint's DMA into host memory) wrote [addr,
   // addr + len): if decoded code is there, it goes as for a hart's store.
@@ -141,8 +142,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   void describe_plain_stores(InlineStores& s) const {
     static_assert(sizeof(reservations_) == sizeof(unsigned), "read as a plain unsigned");
     s.reservations = reinterpret_cast<const unsigned*>(&reservations_);
-    s.code_map = code_map_.data();
-    s.code_map_words = code_map_.size();
+    s.code_map = code_map_.get();
+    s.code_map_words = kCodeMapWords;
     s.granule_bits = kGranuleBits;
   }
   const XintfMap& xintf_map() const { return xintf_map_; }
@@ -167,8 +168,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
  private:
   static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
+  // The code map: a bit per granule of the lowest 4 GiB of physical addresses.
+  static constexpr size_t kCodeMapWords = (size_t{1} << (32 - kGranuleBits)) / 64;
   bool granule_has_code(uint64_t g) const {
-    return g < code_map_.size() * 64 && ((code_map_[g >> 6] >> (g & 63)) & 1);
+    return g < kCodeMapWords * 64 && ((code_map_[g >> 6] >> (g & 63)) & 1);
   }
   void configure_costs();
   void prepare_start(Hart& h);
@@ -181,7 +184,13 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   sc_core::sc_time quantum_{1, sc_core::SC_US};
   uint64_t cost_ps_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
   uint64_t cost_cycles_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
-  std::vector<uint64_t> code_map_;
+  // 2 MiB from calloc, which the host zeroes page by page on first touch (a
+  // vector's fill touched all of it: a fault per 4 KiB at every start); a
+  // run touches the few pages that cover its code.
+  struct FreeWords {
+    void operator()(uint64_t* p) const noexcept { std::free(p); }
+  };
+  std::unique_ptr<uint64_t[], FreeWords> code_map_;
   std::atomic<unsigned> reservations_{0};
   ConsoleLog console_;
   struct BarrierGroup {
