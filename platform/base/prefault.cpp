@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace avp {
@@ -18,17 +19,26 @@ struct Range {
   bool overlaps(const Range& o) const { return lo < o.hi && o.lo < hi; }
 };
 
-// The helper thread and its queue; started at the first request, joined at exit.
+// The helper thread and its queue, started at the first request. Never
+// destroyed: a translation cache may go at exit, after other statics.
 class Prefaulter {
  public:
   static Prefaulter& instance() {
-    static Prefaulter p;
-    return p;
+    static Prefaulter* p = new Prefaulter;
+    return *p;
   }
   void ahead(const Range& r) {
     std::lock_guard<std::mutex> lk(mutex_);
     if (unsupported_) return;
-    if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
+    if (!started_) {
+      try {
+        std::thread([this] { work(); }).detach();
+      } catch (const std::system_error&) {  // no thread to be had: the faults stay where they were
+        unsupported_ = true;
+        return;
+      }
+      started_ = true;
+    }
     queue_.push_back(r);
     wake_.notify_one();
   }
@@ -41,23 +51,13 @@ class Prefaulter {
       return true;
     });
   }
-  ~Prefaulter() {
-    {
-      std::lock_guard<std::mutex> lk(mutex_);
-      stop_ = true;
-      queue_.clear();
-      wake_.notify_one();
-    }
-    if (worker_.joinable()) worker_.join();
-  }
 
  private:
   Prefaulter() = default;
   void work() {
     std::unique_lock<std::mutex> lk(mutex_);
     for (;;) {
-      wake_.wait(lk, [&] { return stop_ || !queue_.empty(); });
-      if (stop_) return;
+      wake_.wait(lk, [&] { return !queue_.empty(); });
       running_ = queue_.front();
       queue_.pop_front();
       busy_ = true;
@@ -77,8 +77,7 @@ class Prefaulter {
   std::condition_variable wake_, done_;
   std::deque<Range> queue_;
   Range running_;
-  bool busy_ = false, stop_ = false, unsupported_ = false;
-  std::thread worker_;
+  bool busy_ = false, started_ = false, unsupported_ = false;
 };
 
 Range range_of(void* p, std::size_t bytes) {
