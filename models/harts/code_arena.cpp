@@ -31,11 +31,11 @@ void* CodeArena::add(const uint8_t* code, size_t n) {
   }
   std::memcpy(base_ + at, code, n);
   used_ = at + n;
-  // The next huge page made ready while this one fills (base/prefault.h).
-  if (used_ + kHugePage > ready_ && ready_ < size_) {
-    const size_t from = std::max(ready_, (used_ + kHugePage - 1) / kHugePage * kHugePage);
-    ready_ = std::min(size_, from + kHugePage);
-    if (ready_ > from) Prefault::ahead(base_ + from, ready_ - from);
+  // The next huge page made ready once half of this one is filled
+  // (base/prefault.h): a run that translates little asks for nothing.
+  if (const size_t next = (used_ + kHugePage / 2) / kHugePage * kHugePage; next && next < size_ && next >= ready_) {
+    ready_ = std::min(size_, next + kHugePage);
+    Prefault::ahead(base_ + next, ready_ - next);
   }
   return base_ + at;
 }

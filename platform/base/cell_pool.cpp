@@ -39,17 +39,21 @@ std::byte* HugePageChunks::take_chunk(std::size_t bytes) {
   bytes = (bytes + kHostLine - 1) / kHostLine * kHostLine;
   if (bytes > kRegionBytes) throw std::logic_error("HugePageChunks: a chunk larger than a region");
   if (static_cast<std::size_t>(end_ - next_) < bytes) {
-    // The spare region made ready while the last one filled, and the next spare.
+    // The spare region made ready while the last one filled, if any.
     std::byte* region = spare_ ? spare_ : map_region();
     spare_ = nullptr;
     regions_.push_back(region);
     next_ = region;
     end_ = region + kRegionBytes;
-    spare_ = map_region();
-    Prefault::ahead(spare_, kRegionBytes);
   }
   std::byte* chunk = next_;
   next_ += bytes;
+  // The next region is mapped and populated ahead once half of this one is
+  // carved: a thread that allocates little asks for nothing more.
+  if (!spare_ && static_cast<std::size_t>(end_ - next_) < kRegionBytes / 2) {
+    spare_ = map_region();
+    Prefault::ahead(spare_, kRegionBytes);
+  }
   return chunk;
 }
 

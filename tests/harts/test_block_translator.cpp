@@ -285,6 +285,9 @@ TEST(CodeArena, PopulatesTheHugePageAfterTheOneFilling) {
     for (unsigned char c : in) n += c & 1;
     return n;
   };
+  EXPECT_EQ(resident(4 * kMiB, 4 * kMiB), 0u) << "a little code asks for nothing ahead";
+  while (arena.used() < kMiB + code.size()) ASSERT_NE(arena.add(code.data(), code.size()), nullptr);  // half the first
+  Prefault::finish(base, 8 * kMiB);
   EXPECT_EQ(resident(2 * kMiB, 2 * kMiB), 2 * kMiB / page);
   EXPECT_EQ(resident(6 * kMiB, 2 * kMiB), 0u);  // beyond any huge page the request touches
 }
