@@ -41,8 +41,8 @@ HeapChunks& heap_chunks();
 // translation caches do): a decoded block's first touch of a new 4 KiB page
 // was a host page fault, about a third of a Linux boot's. The regions are
 // kept while the source lives; give_chunk keeps the chunk (its pool's cells
-// are the pool's to reuse). The region after the one filling is mapped and
-// populated ahead by a helper thread (base/prefault.h).
+// are the pool's to reuse). Once half of a region is carved, the next one
+// is mapped and populated ahead by a helper thread (base/prefault.h).
 class HugePageChunks final : public ChunkSource {
  public:
   static constexpr std::size_t kRegionBytes = std::size_t{2} << 20;

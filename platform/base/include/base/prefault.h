@@ -3,8 +3,9 @@
 // host pages (2 MiB) one after another; the first touch of each makes the
 // host kernel clear it inside the page fault, on the simulation's thread,
 // which in a virtual machine was several percent of a Linux boot's wall time
-// (docs/performance.md). Asked for the region after the one filling, the
-// helper populates it (MADV_POPULATE_WRITE) while the simulation goes on.
+// (docs/performance.md). Asked for the region after the one filling (once
+// that is half used), the helper populates it (MADV_POPULATE_WRITE) while
+// the simulation goes on.
 // Contents do not change -- fresh anonymous memory reads as zero either way
 // -- so nothing simulated depends on it. A host kernel without
 // MADV_POPULATE_WRITE (Linux before 5.14) leaves the faults where they were.
