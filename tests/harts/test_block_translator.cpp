@@ -8,16 +8,15 @@
 // reports a trap or an abort the registers in memory are those of the
 // instructions before it (and, for an abort, of the one that completed).
 #include <gtest/gtest.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "base/prefault.h"
 #include "harts/block_translator.h"
+#include "host_pages.h"
 #include "rv_semantics.h"
 
 namespace {
@@ -267,24 +266,15 @@ TEST(BlockTranslator, WShiftsMaskTheCountToFiveBits) {
 // The translation cache asks for the huge page after the one its code fills
 // to be populated ahead (base/prefault.h), and for nothing further.
 TEST(CodeArena, PopulatesTheHugePageAfterTheOneFilling) {
+  if (!test::kernel_populates()) GTEST_SKIP() << "the host kernel has no MADV_POPULATE_WRITE";
   const long page = sysconf(_SC_PAGESIZE);
-  void* probe = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  const bool populates = madvise(probe, page, MADV_POPULATE_WRITE) == 0 || errno != EINVAL;
-  munmap(probe, page);
-  if (!populates) GTEST_SKIP() << "the host kernel has no MADV_POPULATE_WRITE";
   constexpr size_t kMiB = size_t{1} << 20;
   CodeArena arena(8 * kMiB);
   const std::vector<uint8_t> code(1024, 0xc3);
   ASSERT_NE(arena.add(code.data(), code.size()), nullptr);
   auto* base = const_cast<uint8_t*>(arena.base());
   Prefault::finish(base, 8 * kMiB);
-  const auto resident = [&](size_t from, size_t bytes) {
-    std::vector<unsigned char> in(bytes / page);
-    EXPECT_EQ(mincore(base + from, bytes, in.data()), 0);
-    size_t n = 0;
-    for (unsigned char c : in) n += c & 1;
-    return n;
-  };
+  const auto resident = [&](size_t from, size_t bytes) { return test::resident_pages(base + from, bytes); };
   EXPECT_EQ(resident(4 * kMiB, 4 * kMiB), 0u) << "a little code asks for nothing ahead";
   while (arena.used() < kMiB + code.size()) ASSERT_NE(arena.add(code.data(), code.size()), nullptr);  // half the first
   Prefault::finish(base, 8 * kMiB);

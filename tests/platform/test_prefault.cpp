@@ -4,35 +4,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "base/cell_pool.h"
 #include "base/prefault.h"
+#include "host_pages.h"
 
 namespace avp {
 namespace {
 
-// Whether the host kernel populates on request (MADV_POPULATE_WRITE, Linux 5.14).
-bool kernel_populates() {
-  const long page = sysconf(_SC_PAGESIZE);
-  void* p = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  const bool ok = madvise(p, page, MADV_POPULATE_WRITE) == 0 || errno != EINVAL;
-  munmap(p, page);
-  return ok;
-}
-
-// The pages of [p, p + bytes) that are resident.
-size_t resident_pages(const void* p, size_t bytes) {
-  const long page = sysconf(_SC_PAGESIZE);
-  std::vector<unsigned char> in(bytes / page);
-  EXPECT_EQ(mincore(const_cast<void*>(p), bytes, in.data()), 0);
-  size_t n = 0;
-  for (unsigned char c : in) n += c & 1;
-  return n;
-}
+using test::kernel_populates;
+using test::resident_pages;
 
 TEST(Prefault, PopulatesWhatIsAskedForAndLeavesItsContents) {
   if (!kernel_populates()) GTEST_SKIP() << "the host kernel has no MADV_POPULATE_WRITE";
