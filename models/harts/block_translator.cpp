@@ -258,19 +258,18 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
     const bool load = is_load(d.op);
     if (!load) into(x86::RDX, d.rs2);
     a_.load(x86::RDI, x86::RSP, 0);
-    // The fast path in the code, if any: its end skips the helper call.
-    std::vector<size_t> to_helper;
-    if (load && helpers_.inline_loads) to_helper = emit_inline_load(a_, *helpers_.inline_loads, d.op);
-    if (!load && helpers_.inline_stores) to_helper = emit_inline_store(a_, *helpers_.inline_stores, d.op);
-    const size_t done = to_helper.empty() ? 0 : a_.jmp();
-    for (size_t f : to_helper) a_.bind(f);
+    // The fast path in the code, if any: done there, it skips the helper call.
+    InlineAccess fast;
+    if (load && helpers_.inline_loads) fast = emit_inline_load(a_, *helpers_.inline_loads, d.op);
+    if (!load && helpers_.inline_stores) fast = emit_inline_store(a_, *helpers_.inline_stores, d.op);
+    for (size_t f : fast.to_helper) a_.bind(f);
     // The helper: (hart, address, pc, insn) for a load, (hart, address, value, pc, insn) for a store.
     a_.mov_imm(load ? x86::RDX : x86::RCX, pc);
     a_.mov_imm(load ? x86::RCX : x86::R8, reinterpret_cast<uint64_t>(&d));
     a_.call(load ? reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB])
                  : reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
     checked(i, next, load, false);
-    if (!to_helper.empty()) a_.bind(done);
+    for (size_t f : fast.done) a_.bind(f);
     if (load) result(d.rd, x86::RAX);
     return false;
   }

@@ -23,22 +23,20 @@ DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len) {
 
 }  // namespace
 
+// Two regions in turn (code/data and stack) and the kept pages stay on the
+// fast path (HartHotState::region_again; unchecked, no page is kept).
 template <typename T>
 T DataPath::load_slow(uint64_t va) {
   T v{};
-  if (va - rd2_.base < rd2_.size && rd2_.size - (va - rd2_.base) >= sizeof(T)) {
-    std::swap(hot_.rd, rd2_);  // two regions in turn (code/data and stack) stay on the fast path
-    return load<T>(va);
-  }
+  if (hot_.region_again(false, va, sizeof(T))) return load<T>(va);
   if (checked_) {
-    if (reuse_checked_page(false, va, sizeof(T))) return load<T>(va);
     if (slice_.in_slice()) throw NeedsKernel{};  // translation may walk page tables through the bus
     checked_access(false, va, &v, sizeof(T));
     return v;
   }
   if (DmiRegion* r = dmi_.find(va, false)) {
     if (va - r->base + sizeof(T) <= r->size) {
-      rd2_ = hot_.rd;
+      hot_.rd_before = hot_.rd;
       hot_.rd = *r;
       return load<T>(va);
     }
@@ -50,19 +48,15 @@ T DataPath::load_slow(uint64_t va) {
 
 template <typename T>
 void DataPath::store_slow(uint64_t va, T v) {
-  if (va - wr2_.base < wr2_.size && wr2_.size - (va - wr2_.base) >= sizeof(T)) {
-    std::swap(hot_.wr, wr2_);
-    return store<T>(va, v);
-  }
+  if (hot_.region_again(true, va, sizeof(T))) return store<T>(va, v);
   if (checked_) {
-    if (reuse_checked_page(true, va, sizeof(T))) return store<T>(va, v);
     if (slice_.in_slice()) throw NeedsKernel{};
     checked_access(true, va, &v, sizeof(T));
     return;
   }
   if (DmiRegion* r = dmi_.find(va, true)) {
     if (va - r->base + sizeof(T) <= r->size) {
-      wr2_ = hot_.wr;
+      hot_.wr_before = hot_.wr;
       hot_.wr = *r;
       return store<T>(va, v);
     }
@@ -86,6 +80,7 @@ void DataPath::update_checked() {
   if (mmu_.translates(dp) || mmu_.pmp().active_for(dp))
     key = 1 | dp << 1 | ((hot_.s.mstatus & mstatus::SUM) ? 8 : 0) | ((hot_.s.mstatus & mstatus::MXR) ? 16 : 0);
   checked_ = key != 0;
+  hot_.page_hits = mmu_.translates(dp) ? mmu_.tlb_hits_count() : &hot_.not_counted;  // what a kept page's use counts
   if (key != key_) {
     key_ = key;
     forget_regions();
@@ -93,15 +88,15 @@ void DataPath::update_checked() {
 }
 
 void DataPath::forget_regions() {
-  hot_.rd = hot_.wr = rd2_ = wr2_ = DmiRegion{};
+  hot_.rd = hot_.wr = hot_.rd_before = hot_.wr_before = DmiRegion{};
   pages_rd_[0] = pages_rd_[1] = pages_wr_[0] = pages_wr_[1] = DmiRegion{};
-  page_regions_rd_.forget_all();
-  page_regions_wr_.forget_all();
+  hot_.rd_pages.forget_all();
+  hot_.wr_pages.forget_all();
 }
 
 void DataPath::tlb_flushed() {
-  page_regions_rd_.forget_all();
-  page_regions_wr_.forget_all();
+  hot_.rd_pages.forget_all();
+  hot_.wr_pages.forget_all();
 }
 
 // A fast region holds a translation as long as the TLB does: one whose page
@@ -109,24 +104,14 @@ void DataPath::tlb_flushed() {
 void DataPath::tlb_replacing(const TlbEntry& e) {
   if (!e.valid) return;
   const uint64_t base = e.va_base(), bytes = e.page_bytes();
-  for (DmiRegion* r : {&hot_.rd, &rd2_, &hot_.wr, &wr2_, &pages_rd_[0], &pages_rd_[1], &pages_wr_[0], &pages_wr_[1]})
+  for (DmiRegion* r : {&hot_.rd, &hot_.rd_before, &hot_.wr, &hot_.wr_before, &pages_rd_[0], &pages_rd_[1], &pages_wr_[0], &pages_wr_[1]})
     if (r->size && r->base - base < bytes) *r = DmiRegion{};
   tlb_rewalking(e);  // the kept pages too, as when e is walked again
 }
 
 void DataPath::tlb_rewalking(const TlbEntry& e) {
-  page_regions_rd_.forget_range(e.va_base(), e.page_bytes());
-  page_regions_wr_.forget_range(e.va_base(), e.page_bytes());
-}
-
-bool DataPath::reuse_checked_page(bool write, uint64_t va, unsigned len) {
-  const DmiRegion* page = (write ? page_regions_wr_ : page_regions_rd_).find(va, len);
-  if (!page) return false;
-  if (mmu_.translates(mmu_.data_priv())) mmu_.count_tlb_hits(1);  // the translation its region stands for
-  DmiRegion& in_use = write ? hot_.wr : hot_.rd;
-  (write ? wr2_ : rd2_) = in_use;
-  in_use = *page;
-  return true;
+  hot_.rd_pages.forget_range(e.va_base(), e.page_bytes());
+  hot_.wr_pages.forget_range(e.va_base(), e.page_bytes());
 }
 
 void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
@@ -158,12 +143,12 @@ void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) 
       page.size = kPage;
       page.ptr = r->ptr + (ppage - r->base);
       page.pa_delta = ppage - page.base;
-      (write ? page_regions_wr_ : page_regions_rd_).insert(page);
+      (write ? hot_.wr_pages : hot_.rd_pages).insert(page);
       if (write) {
-        wr2_ = hot_.wr;
+        hot_.wr_before = hot_.wr;
         hot_.wr = page;
       } else {
-        rd2_ = hot_.rd;
+        hot_.rd_before = hot_.rd;
         hot_.rd = page;
       }
     } else if (bus_.cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only

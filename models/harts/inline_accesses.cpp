@@ -1,5 +1,10 @@
 #include "inline_accesses.h"
 
+#include <type_traits>
+
+#include "harts/dmi_region.h"
+#include "harts/page_region_cache.h"
+#include "shared_routines.h"
 #include "translated_chain.h"
 
 namespace avp {
@@ -18,6 +23,86 @@ void emit_previous_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::
 #if defined(__x86_64__)
 
 namespace {
+
+static_assert(std::has_unique_object_representations_v<RegionAgain>, "compared byte by byte");
+static_assert(std::is_trivially_copyable_v<DmiRegion> && sizeof(DmiRegion) % 8 == 0, "copied as 8-byte words");
+constexpr int32_t kRegionWords = sizeof(DmiRegion) / 8;
+
+// Copies the DmiRegion at [from + from_at] to [to + to_at], using `tmp`.
+void emit_copy_region(x86::Asm& a, x86::Reg to, int32_t to_at, x86::Reg from, int32_t from_at, x86::Reg tmp) {
+  for (int32_t w = 0; w < kRegionWords; ++w) {
+    a.load(tmp, from, from_at + 8 * w);
+    a.store(to, to_at + 8 * w, tmp);
+  }
+}
+
+// Whether the DmiRegion at [r + at] holds the `rcx` bytes at rsi: else one of
+// the jumps added to `no` is taken. Uses rax and r8.
+void emit_holds(x86::Asm& a, x86::Reg r, int32_t at, std::vector<size_t>& no) {
+  using namespace x86;
+  a.mov(RAX, RSI);
+  a.alu_from_mem(SUB, RAX, r, at + static_cast<int32_t>(offsetof(DmiRegion, base)));
+  a.alu_from_mem(CMP, RAX, r, at + static_cast<int32_t>(offsetof(DmiRegion, size)));
+  no.push_back(a.jcc(AE));
+  a.load(R8, r, at + static_cast<int32_t>(offsetof(DmiRegion, size)));
+  a.alu(SUB, R8, RAX);
+  a.alu(CMP, R8, RCX);
+  no.push_back(a.jcc(B));
+}
+
+// The routine an access outside the region in use calls before its helper
+// (shared_routines.h; rdi: the hart, rsi: the address, rcx: its bytes):
+// HartHotState::region_again's steps, ZF set when the region in use holds
+// the access now; else ZF clear and nothing changed. Uses rax and r8 .. r11.
+std::vector<uint8_t> make_region_again(const void* layout) {
+  using namespace x86;
+  const auto& l = *static_cast<const RegionAgain*>(layout);
+  Asm a;
+  std::vector<size_t> not_before, no_page;
+  emit_holds(a, RDI, l.before, not_before);  // the region before: the two swap
+  for (int32_t w = 0; w < kRegionWords; ++w) {
+    a.load(R8, RDI, l.in_use + 8 * w);
+    a.load(R9, RDI, l.before + 8 * w);
+    a.store(RDI, l.in_use + 8 * w, R9);
+    a.store(RDI, l.before + 8 * w, R8);
+  }
+  a.alu(CMP, RAX, RAX);  // ZF set
+  a.ret();
+  for (size_t f : not_before) a.bind(f);
+  a.mov(R10, RSI);  // the kept page's slot: r10 = the hart + slot * sizeof(DmiRegion)
+  a.shift_imm(SHR, R10, PageRegionCache::kPageBits);
+  a.alu_imm(AND, R10, PageRegionCache::kSlots - 1);
+  a.mov_imm(R11, sizeof(DmiRegion));
+  a.imul(R10, R11);
+  a.alu(ADD, R10, RDI);
+  emit_holds(a, R10, l.pages, no_page);
+  emit_copy_region(a, RDI, l.before, RDI, l.in_use, R8);  // in use: the one before
+  emit_copy_region(a, RDI, l.in_use, R10, l.pages, R8);   // the page: in use
+  a.load(R8, RDI, l.page_hits);
+  a.alu_mem_imm(ADD, R8, 0, 1);  // its TLB hit
+  a.alu(CMP, RAX, RAX);
+  a.ret();
+  for (size_t f : no_page) a.bind(f);
+  a.test(RSP, RSP);  // ZF clear: the stack pointer is never 0
+  a.ret();
+  return a.bytes();
+}
+
+// After the fast path (`check` its start, `elsewhere` the jumps taken when
+// the region in use does not hold the access): the region-again routine,
+// then the fast path again when it found a region that does. Falls through
+// (to the helper) when it did not.
+void emit_region_again(x86::Asm& a, const RegionAgain& r, unsigned bytes, size_t check,
+                       const std::vector<size_t>& elsewhere) {
+  using namespace x86;
+  for (size_t f : elsewhere) a.bind(f);
+  const void* routine = shared_routine(make_region_again, &r, sizeof r);
+  if (!routine) return;
+  a.mov_imm(RCX, bytes);
+  a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+  a.call_reg(R11);
+  a.bind(a.jcc(E), check);
+}
 
 // With the address in rsi and the hart in rdi: rax = its offset in the
 // region at `l` (base .. ptr), all `bytes` of it within; else one of the
@@ -69,11 +154,14 @@ constexpr unsigned kLoadBytes[] = {1, 2, 4, 8, 1, 2, 4};  // LB LH LW LD LBU LHU
 
 }  // namespace
 
-std::vector<size_t> emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op) {
+InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op) {
   using namespace x86;
-  std::vector<size_t> to_helper;
+  InlineAccess out;
+  std::vector<size_t>& to_helper = out.to_helper;
   const unsigned bytes = kLoadBytes[op - rv::LB];
-  emit_region_offset(a, l, bytes, to_helper);
+  const size_t check = a.size();
+  std::vector<size_t> elsewhere;
+  emit_region_offset(a, l, bytes, elsewhere);
   if (l.timed) {
     a.mov(RDX, RSI);
     a.alu_from_mem(ADD, RDX, RDI, l.pa_delta);
@@ -81,15 +169,20 @@ std::vector<size_t> emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned
   }
   a.alu_from_mem(ADD, RAX, RDI, l.ptr);
   a.load_extended(RAX, RAX, 0, bytes, op <= rv::LD);
-  return to_helper;
+  out.done.push_back(a.jmp());
+  emit_region_again(a, l.again, bytes, check, elsewhere);
+  return out;
 }
 
-std::vector<size_t> emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) {
+InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) {
   using namespace x86;
-  std::vector<size_t> to_helper;
+  InlineAccess out;
+  std::vector<size_t>& to_helper = out.to_helper;
   const unsigned bytes = 1u << (op - rv::SB);
   const InlineLoads& l = s.region;
-  emit_region_offset(a, l, bytes, to_helper);
+  const size_t check = a.size();
+  std::vector<size_t> elsewhere;
+  emit_region_offset(a, l, bytes, elsewhere);
   a.mov_imm(R8, reinterpret_cast<uint64_t>(s.reservations));  // no reservation (Hart::stored's first case)
   a.alu_mem_imm(CMP, R8, 0, 0, false);
   to_helper.push_back(a.jcc(NE));
@@ -119,7 +212,9 @@ std::vector<size_t> emit_inline_store(x86::Asm& a, const InlineStores& s, unsign
     for (size_t f : emit_data_hit(a, l, R9, R10, R11, R8, true)) to_helper.push_back(f);
   a.alu_from_mem(ADD, RAX, RDI, l.ptr);
   a.store_sized(RAX, 0, RDX, bytes);
-  return to_helper;
+  out.done.push_back(a.jmp());
+  emit_region_again(a, l.again, bytes, check, elsewhere);
+  return out;
 }
 
 std::vector<size_t> emit_way_or_previous_hit(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line,

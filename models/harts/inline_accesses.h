@@ -12,17 +12,25 @@
 
 namespace avp {
 
+// An access's code before its helper call: the jumps taken when the code
+// did the access (to after the call) and those taken to the helper (the
+// helper follows the code directly, which may also fall through to it).
+struct InlineAccess {
+  std::vector<size_t> done, to_helper;
+};
+
 // With the address in rsi and the hart in rdi: the load (rv::LB .. rv::LWU)
-// leaves its value in rax; returns the jumps taken to the helper instead
-// (which checks again: the checks change nothing when they fail). rsi and
+// leaves its value in rax; an access outside the region in use first looks
+// for one that holds it (HartHotState::region_again) and tries again. The
+// helper checks again: the checks change nothing when they fail. rsi and
 // rdi are kept.
-std::vector<size_t> emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op);
+InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op);
 
 // With the address in rsi, the value in rdx and the hart in rdi: the store
-// (rv::SB .. rv::SD) as the store helper's fast path does it (InlineStores);
-// returns the jumps taken to the helper instead (which checks again: the
-// checks change nothing when they fail). rsi, rdx and rdi are kept.
-std::vector<size_t> emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op);
+// (rv::SB .. rv::SD) as the store helper's fast path does it (InlineStores),
+// the region found again as a load's is. The helper checks again: the
+// checks change nothing when they fail. rsi, rdx and rdi are kept.
+InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op);
 
 // CacheModel::hit_previous's test: `line` is the cache's line before the
 // last and that line's way (left in `way`) still holds it; else one of the

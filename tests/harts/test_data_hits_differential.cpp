@@ -100,8 +100,8 @@ class DataHitsDifferential : public ::testing::TestWithParam<CacheGeometry> {
  protected:
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
-    loads_ = hot_offsets::inline_accesses(offsetof(HartHotState, rd), true);
-    stores_ = {hot_offsets::inline_accesses(offsetof(HartHotState, wr), true), &reservations_, nullptr, 0, 30};  // one granule: no store crosses
+    loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/true);
+    stores_ = {hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/true), &reservations_, nullptr, 0, 30};  // one granule: no store crosses
     helpers_ = {{load_helper, load_helper, load_helper, load_helper, load_helper, load_helper, load_helper},
                 {store_helper, store_helper, store_helper, store_helper},
                 nullptr,

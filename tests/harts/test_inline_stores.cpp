@@ -52,7 +52,7 @@ class InlineStoresTest : public ::testing::Test {
     ways_[0] = {line_at(0x40), 1};
     hart_.dcache.last_way = &ways_[0];
     hart_.dcache.clock = 1;
-    const InlineLoads region = hot_offsets::inline_accesses(offsetof(HartHotState, wr), true);
+    const InlineLoads region = hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/true);
     stores_ = {region, &reservations_, code_map_.data(), code_map_.size(), kGranuleBits};
     helpers_ = {{}, {helper, helper, helper, helper}, nullptr, nullptr, &stores_};
   }

@@ -64,8 +64,17 @@ struct CacheFields {
 // still holds it (hit_previous), or in the way the hart's hint for the line
 // names (hit_way): offsets of 64-bit hart fields (but the 32-bit line_bits
 // and hints).
+// Where a region that does not hold an access looks for one that does
+// (HartHotState::region_again): offsets of the region in use, the one before,
+// the kept pages' slots (DmiRegion each, PageRegionCache::slot_of) and the
+// pointer to the count of their TLB hits.
+struct RegionAgain {
+  int32_t in_use, before, pages, page_hits;
+};
+
 struct InlineLoads {
   int32_t base, size, ptr, pa_delta;  // the last region loads used: [base, base + size) at ptr, physical - virtual
+  RegionAgain again;                  // before a helper call: the region before, or a kept page
   int32_t line_bits, hit_ps;          // the D-cache's line size (log2) and hit time
   CacheFields dcache;
   int32_t way_hints;                  // the D-cache's way hints, by line modulo hint_count (32-bit each)

@@ -1,6 +1,6 @@
 // A hart's loads and stores and their timing: the fast regions (the DMI
-// region or checked page each of loads and stores used last, in
-// HartHotState, and the one before), the checked pages kept beyond them, the
+// region or checked page each of loads and stores used last and the one
+// before, and the checked pages kept beyond them, in HartHotState), the
 // translation and protection check of accesses outside them, the physical
 // access (DMI, a functional transaction to cacheable memory, a device
 // transaction), and the D-cache's timing of every access to memory with its
@@ -31,7 +31,6 @@
 #include "harts/dmi_regions.h"
 #include "harts/hart_hot_state.h"
 #include "harts/mmu.h"
-#include "harts/page_region_cache.h"
 #include "harts/slice_state.h"
 #include "harts/stream_prefetcher.h"
 
@@ -101,9 +100,6 @@ class DataPath final : public TlbUsers {
   T load_slow(uint64_t va);
   template <typename T>
   void store_slow(uint64_t va, T v);
-  // A kept page holding [va, va + len) becomes the region in use (false:
-  // none does), as checked_access would make it again.
-  bool reuse_checked_page(bool write, uint64_t va, unsigned len);
   // The translated and checked access; makes its page a fast region (or a
   // page without DMI) when the whole page may be accessed the same way.
   void checked_access(bool write, uint64_t va, void* buf, unsigned len);
@@ -118,13 +114,8 @@ class DataPath final : public TlbUsers {
   DataPathHost& host_;
   CacheModel dcache_{hot_.dcache};
   StreamPrefetcher prefetcher_;  // the D-cache's stream buffers (none unless configured)
-  DmiRegion rd2_, wr2_;          // the regions loads and stores used before hot_.rd and hot_.wr
   // The pages of memory without DMI that would be fast regions with it ([0] the most recent).
   DmiRegion pages_rd_[2], pages_wr_[2];
-  // The fast regions of checked accesses made before, for loads and for
-  // stores: found there, a page becomes a region in use again as
-  // checked_access would make it (and counts the TLB hit its translation would).
-  PageRegionCache page_regions_rd_, page_regions_wr_;
   bool checked_ = false;
   uint32_t key_ = 0;  // what the fast regions were made for (update_checked)
 };

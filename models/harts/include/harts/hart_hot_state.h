@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "base/host_lines.h"
 #include "base/local_time.h"
@@ -18,6 +19,7 @@
 #include "harts/dmi_region.h"
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
+#include "harts/page_region_cache.h"
 
 namespace avp {
 
@@ -57,6 +59,14 @@ struct alignas(kHostLine) HartHotState {
   // quick hits and where the D-cache last found lines, by line number
   // modulo kDataWayHints (most hits skip the set search).
   DmiRegion rd, wr;
+  // The regions they used before those, and the checked pages kept beyond
+  // both (data_path.h); a kept page put in use counts the TLB hit its
+  // translation stands for at *page_hits: the Mmu's count while the data
+  // privilege translates, else not_counted (DataPath::update_checked).
+  DmiRegion rd_before, wr_before;
+  PageRegionCache rd_pages, wr_pages;
+  uint64_t* page_hits = &not_counted;
+  uint64_t not_counted = 0;
   CacheQuickState dcache;
   static constexpr unsigned kDataWayHints = 1024;
 
@@ -73,6 +83,25 @@ struct alignas(kHostLine) HartHotState {
   uint32_t data_way[kDataWayHints] = {};
 
   uint32_t& data_way_hint(uint64_t line) { return data_way[line & (kDataWayHints - 1)]; }
+  // The region in use for loads (`write`: stores) made to hold [va, va + len)
+  // from the one used before (the two swap), else from a kept page (the one
+  // in use becomes the one before; the page's TLB hit counted); false, with
+  // nothing changed, when neither holds it. Translated code calls the same
+  // steps on the same fields (inline_accesses.cpp, the region-again routine).
+  bool region_again(bool write, uint64_t va, unsigned len) {
+    DmiRegion& in_use = write ? wr : rd;
+    DmiRegion& before = write ? wr_before : rd_before;
+    if (va - before.base < before.size && before.size - (va - before.base) >= len) {
+      std::swap(in_use, before);
+      return true;
+    }
+    const DmiRegion* page = (write ? wr_pages : rd_pages).find(va, len);
+    if (!page) return false;
+    ++*page_hits;
+    before = in_use;
+    in_use = *page;
+    return true;
+  }
   void add_memory_time(uint64_t t) {
     time.add_ps(t);
     stall_ps[StallMemory] += t;
@@ -168,14 +197,21 @@ constexpr CacheFields cache_fields(size_t cache) {
           at(offsetof(CacheWay, dirty))};
 }
 
-// The loads' or the stores' fast path in the region at `region` (rd or wr);
-// `timed` false: no D-cache (a functional run).
-constexpr InlineLoads inline_accesses(size_t region, bool timed) {
+// The loads' (`stores` false) or the stores' fast path: the region in use
+// (rd or wr), the one before and the kept pages; `timed` false: no D-cache
+// (a functional run).
+constexpr InlineLoads inline_accesses(bool stores, bool timed) {
   constexpr size_t d = offsetof(HartHotState, dcache);
+  const size_t region = stores ? offsetof(HartHotState, wr) : offsetof(HartHotState, rd);
+  const size_t pages = stores ? offsetof(HartHotState, wr_pages) : offsetof(HartHotState, rd_pages);
   return {at(region + offsetof(DmiRegion, base)),
           at(region + offsetof(DmiRegion, size)),
           at(region + offsetof(DmiRegion, ptr)),
           at(region + offsetof(DmiRegion, pa_delta)),
+          {at(region),
+           at(stores ? offsetof(HartHotState, wr_before) : offsetof(HartHotState, rd_before)),
+           at(pages + PageRegionCache::slots_offset()),
+           at(offsetof(HartHotState, page_hits))},
           at(d + offsetof(CacheQuickState, line_bits)),
           at(d + offsetof(CacheQuickState, hit_ps)),
           cache_fields(d),

@@ -94,6 +94,8 @@ class Mmu {
   const MmuStats& stats() const { return stats_; }
   // Translations used without a lookup, each standing for the TLB hit it would be.
   void count_tlb_hits(uint64_t n) { stats_.tlb_hits += n; }
+  // The count itself, for what counts hits where no lookup is made (HartHotState::page_hits).
+  uint64_t* tlb_hits_count() { return &stats_.tlb_hits; }
   uint64_t tlb_inserts() const { return tlb_.inserts(); }
   void flush_tlb() { tlb_.flush_all(); }
   // SFENCE.VMA (rs1 != x0: by_va; rs2 != x0: by_asid).

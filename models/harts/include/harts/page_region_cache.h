@@ -2,13 +2,15 @@
 // page whose translation and PMP check passed for the whole page), kept
 // beyond the two in use, as QEMU's softmmu TLB keeps its pages: an access
 // outside the regions in use finds its page here before it is translated
-// and checked again. Direct-mapped by virtual page. The hart drops a page
+// and checked again. Direct-mapped by virtual page; translated code looks
+// pages up in the same slots (HartHotState::region_again). The hart drops a page
 // when the regions in use would be dropped (data_path.h, forget_regions
 // and tlb_replacing) or its TLB entry is walked again (tlb_rewalking), so
 // every page here is one checked_access would make again with the same
 // result.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "harts/dmi_region.h"
@@ -19,15 +21,17 @@ class PageRegionCache {
  public:
   static constexpr unsigned kSlots = 64;
   static constexpr uint64_t kPage = 4096;
+  static constexpr unsigned kPageBits = 12;
+  static_assert(kPage == uint64_t{1} << kPageBits);
 
   // The page holding [va, va + len), or nullptr.
   const DmiRegion* find(uint64_t va, unsigned len) const {
-    const DmiRegion& r = slots_[(va / kPage) % kSlots];
+    const DmiRegion& r = slots_[slot_of(va)];
     return va - r.base < r.size && r.size - (va - r.base) >= len ? &r : nullptr;
   }
   // `page` (base page-aligned, size kPage) replaces the page in its slot.
   void insert(const DmiRegion& page) {
-    slots_[(page.base / kPage) % kSlots] = page;
+    slots_[slot_of(page.base)] = page;
     empty_ = false;
   }
   void forget_all() {
@@ -39,13 +43,17 @@ class PageRegionCache {
   void forget_range(uint64_t base, uint64_t bytes) {
     if (empty_) return;
     if (bytes <= kPage) {
-      DmiRegion& r = slots_[(base / kPage) % kSlots];
+      DmiRegion& r = slots_[slot_of(base)];
       if (r.size && r.base - base < bytes) r = DmiRegion{};
       return;
     }
     for (DmiRegion& r : slots_)
       if (r.size && r.base - base < bytes) r = DmiRegion{};
   }
+
+  static unsigned slot_of(uint64_t va) { return (va >> kPageBits) % kSlots; }
+  // Where translated code finds the slots (an array of DmiRegion, by slot_of).
+  static constexpr size_t slots_offset() { return offsetof(PageRegionCache, slots_); }
 
  private:
   std::array<DmiRegion, kSlots> slots_{};

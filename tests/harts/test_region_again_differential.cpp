@@ -1,0 +1,211 @@
+// Finding the region of an access outside the region in use, in C++
+// (HartHotState::region_again, which the hart's slow paths call) against
+// translated code's (the region-again routine the inline loads and stores
+// call before their helper, inline_accesses.cpp): the region used before
+// swaps in, else a kept page becomes the region in use (the one in use the
+// one before) and counts its TLB hit, else the helper is called with
+// nothing changed. Two hot states take the same seeded random streams of
+// loads and stores over eight pages, some kept, some in no region (a
+// functional run: no D-cache); after each access the regions in use and
+// before, the kept pages, the counts and the memories must be equal, and
+// the code must have called its helper exactly when region_again found
+// nothing.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "harts/hart_hot_state.h"
+
+namespace {
+
+using namespace avp;
+using namespace avp::rv;
+
+constexpr uint64_t kBase = 0x40000;  // the first page's virtual address
+constexpr uint64_t kPages = 8;
+constexpr uint64_t kPage = PageRegionCache::kPage;
+constexpr unsigned kLoadOps[] = {LB, LH, LW, LD, LBU, LHU, LWU};
+constexpr unsigned kLoadBytes[] = {1, 2, 4, 8, 1, 2, 4};
+
+DmiRegion page(uint8_t* mem, uint64_t n) {
+  DmiRegion r;
+  r.base = kBase + n * kPage;
+  r.size = kPage;
+  r.ptr = mem + n * kPage;
+  r.rd = r.wr = true;
+  r.pa_delta = 0x80000000;
+  return r;
+}
+
+struct Side : HartHotState {
+  Side() { page_hits = &tlb_hits; }
+  std::vector<uint8_t> mem = std::vector<uint8_t>(kPages * kPage);
+  uint64_t tlb_hits = 0;
+  unsigned helper_calls = 0;
+};
+
+JitStep load_helper(void* hot, uint64_t, uint64_t, const Insn*) {
+  ++static_cast<Side*>(static_cast<HartHotState*>(hot))->helper_calls;
+  return {0, kExitDone};
+}
+JitStep store_helper(void* hot, uint64_t, uint64_t, uint64_t, const Insn*) {
+  ++static_cast<Side*>(static_cast<HartHotState*>(hot))->helper_calls;
+  return {0, kExitDone};
+}
+
+// The first difference between the two sides (regions compared by their page, as the memories differ).
+std::string difference(const Side& a, const Side& b) {
+  const auto page_of = [](const Side& s, const DmiRegion& r) {
+    return r.size ? (r.ptr - s.mem.data()) / static_cast<int64_t>(kPage) : -1;
+  };
+  const auto differs = [&](const DmiRegion& x, const DmiRegion& y) {
+    return x.base != y.base || x.size != y.size || page_of(a, x) != page_of(b, y) || x.pa_delta != y.pa_delta;
+  };
+  if (differs(a.rd, b.rd)) return "rd";
+  if (differs(a.wr, b.wr)) return "wr";
+  if (differs(a.rd_before, b.rd_before)) return "rd_before";
+  if (differs(a.wr_before, b.wr_before)) return "wr_before";
+  for (uint64_t n = 0; n < kPages; ++n) {
+    const uint64_t va = kBase + n * kPage;
+    const DmiRegion *x = a.rd_pages.find(va, 1), *y = b.rd_pages.find(va, 1);
+    if (!x != !y || (x && differs(*x, *y))) return "kept load page " + std::to_string(n);
+    x = a.wr_pages.find(va, 1), y = b.wr_pages.find(va, 1);
+    if (!x != !y || (x && differs(*x, *y))) return "kept store page " + std::to_string(n);
+  }
+  if (a.tlb_hits != b.tlb_hits) return "TLB hits";
+  if (a.mem != b.mem) return "memory";
+  return "";
+}
+
+class RegionAgainDifferential : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+    loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/false);
+    stores_ = {hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/false), &reservations_, nullptr, 0, 30};
+    helpers_ = {{load_helper, load_helper, load_helper, load_helper, load_helper, load_helper, load_helper},
+                {store_helper, store_helper, store_helper, store_helper},
+                nullptr,
+                &loads_,
+                &stores_};
+    // One block per instruction: x3 = [x2] for the loads, [x2] = x3 for the stores.
+    for (unsigned i = 0; i < 11; ++i) {
+      Insn d;
+      d.op = static_cast<uint16_t>(i < 7 ? kLoadOps[i] : SB + (i - 7));
+      d.rd = i < 7 ? 3 : 0;
+      d.rs1 = 2;
+      d.rs2 = 3;
+      d.len = 4;
+      insns_.push_back(d);
+    }
+    for (size_t i = 0; i < insns_.size(); ++i) {
+      code_.push_back(translate_block(&insns_[i], 1, 0x1000, helpers_, nullptr, nullptr, arena_));
+      ASSERT_NE(code_.back(), nullptr);
+    }
+  }
+  // Runs instruction i (x2 = va, x3 = value) on the emitted side: whether it called its helper.
+  bool run(Side& s, unsigned i, uint64_t va, uint64_t value, uint64_t& loaded) {
+    uint64_t x[32] = {};
+    x[2] = va;
+    x[3] = value;
+    const unsigned calls = s.helper_calls;
+    EXPECT_EQ(code_[i](x, static_cast<HartHotState*>(&s)).status, 1u);
+    loaded = x[3];
+    return s.helper_calls != calls;
+  }
+  std::vector<Insn> insns_;
+  std::vector<TranslatedBlock> code_;
+  unsigned reservations_ = 0;
+  InlineLoads loads_{};
+  InlineStores stores_{};
+  TranslationHelpers helpers_{};
+  CodeArena arena_;
+};
+
+TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHits) {
+  auto cpp = std::make_unique<Side>(), emitted = std::make_unique<Side>();
+  std::mt19937_64 rng(20261201);
+  for (Side* s : {cpp.get(), emitted.get()})
+    for (size_t i = 0; i < s->mem.size(); ++i) s->mem[i] = static_cast<uint8_t>(rng());
+  emitted->mem = cpp->mem;
+  uint64_t swaps = 0, kept = 0, helped = 0;
+  for (int n = 0; n < 100000; ++n) {
+    SCOPED_TRACE("access " + std::to_string(n));
+    // Now and then a page is kept (as checked_access keeps one) or all are forgotten (a TLB flush).
+    if (rng() % 16 == 0) {
+      const uint64_t p = rng() % kPages;
+      const bool write = rng() % 2;
+      (write ? cpp->wr_pages : cpp->rd_pages).insert(page(cpp->mem.data(), p));
+      (write ? emitted->wr_pages : emitted->rd_pages).insert(page(emitted->mem.data(), p));
+    }
+    if (rng() % 512 == 0) {
+      for (Side* s : {cpp.get(), emitted.get()}) {
+        s->rd_pages.forget_all();
+        s->wr_pages.forget_all();
+      }
+    }
+    const unsigned i = rng() % 11;
+    const bool store = i >= 7;
+    const unsigned bytes = store ? 1u << (i - 7) : kLoadBytes[i];
+    // Now and then across a page's end: no region holds it.
+    const uint64_t in_page = bytes > 1 && rng() % 32 == 0 ? kPage - 1 : rng() % (kPage - bytes + 1);
+    const uint64_t va = kBase + (rng() % kPages) * kPage + in_page;
+    const uint64_t value = rng();
+    // The C++ path: the region in use, else region_again, else the helper (which here does nothing).
+    const DmiRegion& in_use = store ? cpp->wr : cpp->rd;
+    const bool held = va - in_use.base < in_use.size && in_use.size - (va - in_use.base) >= bytes;
+    const uint64_t hits_before = cpp->tlb_hits;
+    const DmiRegion before = store ? cpp->wr_before : cpp->rd_before;
+    const bool found = held || cpp->region_again(store, va, bytes);
+    uint64_t expected = 0;
+    if (found) {
+      const DmiRegion& r = store ? cpp->wr : cpp->rd;
+      if (store) std::memcpy(r.ptr + (va - r.base), &value, bytes);
+      else std::memcpy(&expected, r.ptr + (va - r.base), bytes);
+      if (!store && i < 3 && (expected >> (8 * bytes - 1)) & 1) expected |= ~0ull << (8 * bytes);
+      if (!held) (cpp->tlb_hits != hits_before ? kept : swaps) += 1;
+      if (!held && cpp->tlb_hits == hits_before) {  // a swap
+        EXPECT_EQ((store ? cpp->wr : cpp->rd).base, before.base);
+      }
+    }
+    uint64_t loaded = 0;
+    const bool called = run(*emitted, i, va, value, loaded);
+    ASSERT_EQ(called, !found);
+    if (called) {
+      ++helped;
+    } else if (!store) {
+      ASSERT_EQ(loaded, expected);
+    }
+    ASSERT_EQ(difference(*cpp, *emitted), "");
+  }
+  // The streams exercised every outcome.
+  EXPECT_GT(swaps, 1000u);
+  EXPECT_GT(kept, 1000u);
+  EXPECT_GT(helped, 1000u);
+}
+
+// A load in a kept page counts at whatever page_hits points to: the Mmu's
+// count while the data privilege translates, else a count nobody reads.
+TEST_F(RegionAgainDifferential, AKeptPageCountsItsHitWherePageHitsPoints) {
+  auto s = std::make_unique<Side>();
+  s->rd_pages.insert(page(s->mem.data(), 3));
+  uint64_t loaded = 0;
+  EXPECT_FALSE(run(*s, 3, kBase + 3 * kPage + 8, 0, loaded));  // LD in page 3
+  EXPECT_EQ(s->tlb_hits, 1u);
+  EXPECT_EQ(s->rd.base, kBase + 3 * kPage);
+  s->page_hits = &s->not_counted;
+  s->rd_pages.insert(page(s->mem.data(), 5));
+  EXPECT_FALSE(run(*s, 3, kBase + 5 * kPage, 0, loaded));
+  EXPECT_EQ(s->tlb_hits, 1u);
+  EXPECT_EQ(s->not_counted, 1u);
+  EXPECT_EQ(s->rd_before.base, kBase + 3 * kPage);  // negative control: the page did come in
+  EXPECT_TRUE(run(*s, 3, kBase + 6 * kPage, 0, loaded));  // page 6: nowhere, the helper
+  EXPECT_EQ(s->rd.base, kBase + 5 * kPage);
+}
+
+}  // namespace
