@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "access_blocks.h"
 #include "harts/hart_hot_state.h"
 
 namespace {
@@ -29,8 +30,6 @@ using namespace avp::rv;
 constexpr uint64_t kBase = 0x10000;            // the region's virtual address
 constexpr uint64_t kPaDelta = 0x80000000 - kBase;  // physical - virtual
 constexpr size_t kRegion = 16 << 10;           // 256 lines of 64 bytes: eight times the cache
-constexpr unsigned kLoadOps[] = {LB, LH, LW, LD, LBU, LHU, LWU};
-constexpr unsigned kLoadBytes[] = {1, 2, 4, 8, 1, 2, 4};
 
 // One side: a hot state, its D-cache model and its memory.
 struct Side : HartHotState {
@@ -53,15 +52,6 @@ struct Side : HartHotState {
   std::vector<uint8_t> mem = std::vector<uint8_t>(kRegion);
   unsigned helper_calls = 0;
 };
-
-JitStep load_helper(void* hot, uint64_t, uint64_t, const Insn*) {
-  ++static_cast<Side*>(static_cast<HartHotState*>(hot))->helper_calls;
-  return {0, kExitDone};
-}
-JitStep store_helper(void* hot, uint64_t, uint64_t, uint64_t, const Insn*) {
-  ++static_cast<Side*>(static_cast<HartHotState*>(hot))->helper_calls;
-  return {0, kExitDone};
-}
 
 // The way a cache's field points to, as an index (-1: none), so two models compare.
 int64_t way_index(const CacheQuickState& c, const CacheWay* w) { return w ? w - c.ways : -1; }
@@ -100,35 +90,9 @@ class DataHitsDifferential : public ::testing::TestWithParam<CacheGeometry> {
  protected:
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
-    loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/true);
-    stores_ = {hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/true), &reservations_, nullptr, 0, 30};  // one granule: no store crosses
-    helpers_ = {{load_helper, load_helper, load_helper, load_helper, load_helper, load_helper, load_helper},
-                {store_helper, store_helper, store_helper, store_helper},
-                nullptr,
-                &loads_,
-                &stores_};
-    // One block per instruction: x3 = [x2] for the loads, [x2] = x3 for the stores.
-    for (unsigned i = 0; i < 11; ++i) {
-      Insn d;
-      d.op = static_cast<uint16_t>(i < 7 ? kLoadOps[i] : SB + (i - 7));
-      d.rd = i < 7 ? 3 : 0;
-      d.rs1 = 2;
-      d.rs2 = 3;
-      d.len = 4;
-      insns_.push_back(d);
-    }
-    for (size_t i = 0; i < insns_.size(); ++i) {
-      code_.push_back(translate_block(&insns_[i], 1, 0x1000, helpers_, nullptr, nullptr, arena_));
-      ASSERT_NE(code_.back(), nullptr);
-    }
+    ASSERT_TRUE(blocks_.translated());
   }
-  std::vector<Insn> insns_;
-  std::vector<TranslatedBlock> code_;
-  unsigned reservations_ = 0;
-  InlineLoads loads_{};
-  InlineStores stores_{};
-  TranslationHelpers helpers_{};
-  CodeArena arena_;
+  test::AccessBlocks<Side> blocks_{/*timed=*/true};
 };
 
 TEST_P(DataHitsDifferential, CppAndEmittedHitsLeaveTheSameStateAndTime) {
@@ -155,9 +119,9 @@ TEST_P(DataHitsDifferential, CppAndEmittedHitsLeaveTheSameStateAndTime) {
                           : pattern < 5 ? recent[1]
                           : pattern < 7 ? rng() % (g.size / g.line * 2)  // a working set twice the cache
                                         : rng() % lines;
-    const unsigned i = rng() % 11;
-    const bool store = i >= 7;
-    const unsigned bytes = store ? 1u << (i - 7) : kLoadBytes[i];
+    const unsigned i = rng() % test::kAccessOps;
+    const bool store = test::access_is_store(i);
+    const unsigned bytes = test::access_bytes(i);
     const uint64_t offset = std::min<uint64_t>(line * g.line + rng() % g.line, kRegion - bytes);
     const uint64_t va = kBase + offset, pa = va + kPaDelta;
     const uint64_t value = rng();
@@ -173,20 +137,14 @@ TEST_P(DataHitsDifferential, CppAndEmittedHitsLeaveTheSameStateAndTime) {
     if (store) std::memcpy(cpp->mem.data() + offset, &value, bytes);
     else std::memcpy(&loaded, cpp->mem.data() + offset, bytes);
     // The emitted path: its helper, when called, does what the hart's would (the set search, the access).
-    uint64_t x[32] = {};
-    x[2] = va;
-    x[3] = value;
-    const unsigned calls = emitted->helper_calls;
-    ASSERT_EQ(code_[i](x, static_cast<HartHotState*>(emitted.get())).status, 1u);
-    const bool helped = emitted->helper_calls != calls;
-    ASSERT_EQ(helped, !hit);
-    if (helped) {
+    const auto ran = blocks_.run(*emitted, i, va, value);
+    ASSERT_EQ(ran.status, 1u);
+    ASSERT_EQ(ran.helped, !hit);
+    if (ran.helped) {
       emitted->access_set(pa, store);
       if (store) std::memcpy(emitted->mem.data() + offset, &value, bytes);
     } else if (!store) {
-      uint64_t expected = loaded;
-      if (i < 3 && (loaded >> (8 * bytes - 1)) & 1) expected |= ~0ull << (8 * bytes);  // LB LH LW extend the sign
-      ASSERT_EQ(x[3], expected);
+      ASSERT_EQ(ran.x3, test::access_extended(i, loaded));
     }
     (hit ? quick_hits : quick_misses) += 1;
     ASSERT_EQ(difference(*cpp, *emitted), "");

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "access_blocks.h"
 #include "harts/hart_hot_state.h"
 
 namespace {
@@ -29,8 +30,6 @@ using namespace avp::rv;
 constexpr uint64_t kBase = 0x40000;  // the first page's virtual address
 constexpr uint64_t kPages = 8;
 constexpr uint64_t kPage = PageRegionCache::kPage;
-constexpr unsigned kLoadOps[] = {LB, LH, LW, LD, LBU, LHU, LWU};
-constexpr unsigned kLoadBytes[] = {1, 2, 4, 8, 1, 2, 4};
 
 DmiRegion page(uint8_t* mem, uint64_t n) {
   DmiRegion r;
@@ -48,15 +47,6 @@ struct Side : HartHotState {
   uint64_t tlb_hits = 0;
   unsigned helper_calls = 0;
 };
-
-JitStep load_helper(void* hot, uint64_t, uint64_t, const Insn*) {
-  ++static_cast<Side*>(static_cast<HartHotState*>(hot))->helper_calls;
-  return {0, kExitDone};
-}
-JitStep store_helper(void* hot, uint64_t, uint64_t, uint64_t, const Insn*) {
-  ++static_cast<Side*>(static_cast<HartHotState*>(hot))->helper_calls;
-  return {0, kExitDone};
-}
 
 // The first difference between the two sides (regions compared by their page, as the memories differ).
 std::string difference(const Side& a, const Side& b) {
@@ -86,45 +76,9 @@ class RegionAgainDifferential : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
-    loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/false);
-    stores_ = {hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/false), &reservations_, nullptr, 0, 30};
-    helpers_ = {{load_helper, load_helper, load_helper, load_helper, load_helper, load_helper, load_helper},
-                {store_helper, store_helper, store_helper, store_helper},
-                nullptr,
-                &loads_,
-                &stores_};
-    // One block per instruction: x3 = [x2] for the loads, [x2] = x3 for the stores.
-    for (unsigned i = 0; i < 11; ++i) {
-      Insn d;
-      d.op = static_cast<uint16_t>(i < 7 ? kLoadOps[i] : SB + (i - 7));
-      d.rd = i < 7 ? 3 : 0;
-      d.rs1 = 2;
-      d.rs2 = 3;
-      d.len = 4;
-      insns_.push_back(d);
-    }
-    for (size_t i = 0; i < insns_.size(); ++i) {
-      code_.push_back(translate_block(&insns_[i], 1, 0x1000, helpers_, nullptr, nullptr, arena_));
-      ASSERT_NE(code_.back(), nullptr);
-    }
+    ASSERT_TRUE(blocks_.translated());
   }
-  // Runs instruction i (x2 = va, x3 = value) on the emitted side: whether it called its helper.
-  bool run(Side& s, unsigned i, uint64_t va, uint64_t value, uint64_t& loaded) {
-    uint64_t x[32] = {};
-    x[2] = va;
-    x[3] = value;
-    const unsigned calls = s.helper_calls;
-    EXPECT_EQ(code_[i](x, static_cast<HartHotState*>(&s)).status, 1u);
-    loaded = x[3];
-    return s.helper_calls != calls;
-  }
-  std::vector<Insn> insns_;
-  std::vector<TranslatedBlock> code_;
-  unsigned reservations_ = 0;
-  InlineLoads loads_{};
-  InlineStores stores_{};
-  TranslationHelpers helpers_{};
-  CodeArena arena_;
+  test::AccessBlocks<Side> blocks_{/*timed=*/false};
 };
 
 TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHits) {
@@ -149,9 +103,9 @@ TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHi
         s->wr_pages.forget_all();
       }
     }
-    const unsigned i = rng() % 11;
-    const bool store = i >= 7;
-    const unsigned bytes = store ? 1u << (i - 7) : kLoadBytes[i];
+    const unsigned i = rng() % test::kAccessOps;
+    const bool store = test::access_is_store(i);
+    const unsigned bytes = test::access_bytes(i);
     // Now and then across a page's end: no region holds it.
     const uint64_t in_page = bytes > 1 && rng() % 32 == 0 ? kPage - 1 : rng() % (kPage - bytes + 1);
     const uint64_t va = kBase + (rng() % kPages) * kPage + in_page;
@@ -167,19 +121,19 @@ TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHi
       const DmiRegion& r = store ? cpp->wr : cpp->rd;
       if (store) std::memcpy(r.ptr + (va - r.base), &value, bytes);
       else std::memcpy(&expected, r.ptr + (va - r.base), bytes);
-      if (!store && i < 3 && (expected >> (8 * bytes - 1)) & 1) expected |= ~0ull << (8 * bytes);
+      expected = test::access_extended(i, expected);
       if (!held) (cpp->tlb_hits != hits_before ? kept : swaps) += 1;
       if (!held && cpp->tlb_hits == hits_before) {  // a swap
         EXPECT_EQ((store ? cpp->wr : cpp->rd).base, before.base);
       }
     }
-    uint64_t loaded = 0;
-    const bool called = run(*emitted, i, va, value, loaded);
-    ASSERT_EQ(called, !found);
-    if (called) {
+    const auto ran = blocks_.run(*emitted, i, va, value);
+    ASSERT_EQ(ran.status, 1u);
+    ASSERT_EQ(ran.helped, !found);
+    if (ran.helped) {
       ++helped;
     } else if (!store) {
-      ASSERT_EQ(loaded, expected);
+      ASSERT_EQ(ran.x3, expected);
     }
     ASSERT_EQ(difference(*cpp, *emitted), "");
   }
@@ -194,17 +148,16 @@ TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHi
 TEST_F(RegionAgainDifferential, AKeptPageCountsItsHitWherePageHitsPoints) {
   auto s = std::make_unique<Side>();
   s->rd_pages.insert(page(s->mem.data(), 3));
-  uint64_t loaded = 0;
-  EXPECT_FALSE(run(*s, 3, kBase + 3 * kPage + 8, 0, loaded));  // LD in page 3
+  EXPECT_FALSE(blocks_.run(*s, 3, kBase + 3 * kPage + 8, 0).helped);  // LD in page 3
   EXPECT_EQ(s->tlb_hits, 1u);
   EXPECT_EQ(s->rd.base, kBase + 3 * kPage);
   s->page_hits = &s->not_counted;
   s->rd_pages.insert(page(s->mem.data(), 5));
-  EXPECT_FALSE(run(*s, 3, kBase + 5 * kPage, 0, loaded));
+  EXPECT_FALSE(blocks_.run(*s, 3, kBase + 5 * kPage, 0).helped);
   EXPECT_EQ(s->tlb_hits, 1u);
   EXPECT_EQ(s->not_counted, 1u);
   EXPECT_EQ(s->rd_before.base, kBase + 3 * kPage);  // negative control: the page did come in
-  EXPECT_TRUE(run(*s, 3, kBase + 6 * kPage, 0, loaded));  // page 6: nowhere, the helper
+  EXPECT_TRUE(blocks_.run(*s, 3, kBase + 6 * kPage, 0).helped);  // page 6: nowhere, the helper
   EXPECT_EQ(s->rd.base, kBase + 5 * kPage);
 }
 
