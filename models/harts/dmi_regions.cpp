@@ -10,6 +10,9 @@ DmiRegion* DmiRegions::find(uint64_t addr, bool write, bool fetch) {
   if (slice_.in_slice()) throw NeedsKernel{};  // asking the bus for DMI is the kernel's
   time_.catch_up();
   if (write && read_only(addr, 1)) return nullptr;
+  const uint8_t kind = refused_kind(write, fetch);
+  Refused& refused = refused_slot(addr);
+  if (refused.addr == addr && (refused.kinds & kind)) return nullptr;
   tlm::tlm_generic_payload gp;
   set_unit(gp, unit_, core_);
   FetchExtension fetch_ext;
@@ -23,7 +26,11 @@ DmiRegion* DmiRegions::find(uint64_t addr, bool write, bool fetch) {
   const bool granted = bus_->get_direct_mem_ptr(gp, dmi);
   gp.clear_extension(&fetch_ext);
   gp.clear_extension(&writes_ext);
-  if (!granted) return nullptr;
+  if (!granted) {
+    if (refused.addr != addr) refused = Refused{addr, 0};
+    refused.kinds |= kind;
+    return nullptr;
+  }
   DmiRegion r;
   r.base = dmi.get_start_address();
   r.size = dmi.get_end_address() - dmi.get_start_address() + 1;
@@ -57,6 +64,7 @@ DmiRegion* DmiRegions::find(uint64_t addr, bool write, bool fetch) {
 }
 
 void DmiRegions::invalidate(uint64_t start, uint64_t end) {
+  refused_.fill(Refused{});  // what the bus refused may be granted now
   std::vector<DmiRegion> keep;
   for (const DmiRegion& r : regions_)
     if (r.base + r.size - 1 < start || r.base > end) keep.push_back(r);

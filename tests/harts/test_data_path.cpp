@@ -238,6 +238,24 @@ TEST_F(DataPathTest, ADeviceAccessIsNeitherCachedNorAStoreOfMemory) {
   }
 }
 
+// A device register polled through the slow path: the bus refused DMI at
+// its address once, and is not asked again there (for that kind of access)
+// until it invalidates a range; another address is asked for itself.
+TEST_F(DataPathTest, APolledDeviceIsAskedForDmiOnceUntilTheBusInvalidates) {
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(data.load<uint64_t>(kDevice), kDeviceValue);
+  EXPECT_EQ(mem.device, 5u);  // every poll reached the device
+  EXPECT_EQ(mem.dmi_requests, 1u);
+  EXPECT_THROW(data.load<uint64_t>(kDevice + 8), TrapException);  // another register: asked, refused, no device there
+  EXPECT_EQ(mem.dmi_requests, 2u);
+  EXPECT_THROW(data.store<uint64_t>(kDevice, 1), TrapException);  // a store is another kind of access: asked
+  EXPECT_EQ(mem.dmi_requests, 3u);
+  hart.dmi.invalidate(0, ~0ull);
+  EXPECT_EQ(data.load<uint64_t>(kDevice), kDeviceValue);
+  EXPECT_EQ(mem.dmi_requests, 4u);  // asked again after the invalidation
+  EXPECT_EQ(data.load<uint64_t>(kDevice), kDeviceValue);
+  EXPECT_EQ(mem.dmi_requests, 4u);
+}
+
 TEST_F(DataPathTest, TheReadOnlyRangeRefusesStoresAndClipsTheWritableRegion) {
   ASSERT_TRUE(hart.dmi.set_read_only(kBase + 0x2000, 0x1000));
   EXPECT_FALSE(hart.dmi.set_read_only(kBase + 0x2000, 0x1000));

@@ -6,8 +6,11 @@
 // that counts the writes to its pages says where: base/page_writes.h). The
 // launch's read-only range (HartLaunch::read_only_*) clips writable regions
 // around it. Every change counts in the generation translated code compares
-// (HartHotState::dmi_gen).
+// (HartHotState::dmi_gen). The addresses the bus refused lately are kept
+// too, until any invalidation: a device register polled through the slow
+// path (a UART's status, a timer) asks once, not at every access.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -49,6 +52,20 @@ class DmiRegions {
   }
 
  private:
+  // A refused request, by the address asked for: the kinds (kRefusedRead,
+  // kRefusedWrite, kRefusedFetch) the bus refused there. The bus answers
+  // an address the same way until it invalidates a range.
+  enum : uint8_t { kRefusedRead = 1, kRefusedWrite = 2, kRefusedFetch = 4 };
+  struct Refused {
+    uint64_t addr = ~0ull;
+    uint8_t kinds = 0;
+  };
+  static constexpr unsigned kRefusedSlots = 8;
+  static uint8_t refused_kind(bool write, bool fetch) {
+    return fetch ? kRefusedFetch : write ? kRefusedWrite : kRefusedRead;
+  }
+  Refused& refused_slot(uint64_t addr) { return refused_[(addr >> 2) % kRefusedSlots]; }
+
   tlm::tlm_initiator_socket<>& bus_;
   const UnitId unit_;
   const unsigned core_;
@@ -56,6 +73,7 @@ class DmiRegions {
   LocalTime& time_;
   const SliceState& slice_;
   std::vector<DmiRegion> regions_;
+  std::array<Refused, kRefusedSlots> refused_{};  // direct-mapped by address
   uint64_t ro_base_ = 0, ro_size_ = 0;
 };
 
