@@ -61,12 +61,34 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   a.bind(two_lines);
   a.alu_mem_imm(CMP, RCX, e.b_lines, 2, false);
   no.push_back(a.jcc(NE));
+  std::vector<size_t> separately;
   a.mov(RSI, RDX);
   a.alu_imm(ADD, RSI, 1);
   a.alu_from_mem(CMP, RSI, R8, c.last_line);  // hit_again(first, second): nothing but the count changes
-  no.push_back(a.jcc(NE));
-  emit_previous_holds(a, c, R8, RDX, RSI, no);  // the first line is the one before, still in its way
+  separately.push_back(a.jcc(NE));
+  emit_previous_holds(a, c, R8, RDX, RSI, separately);  // the first line is the one before, still in its way
   a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first line's; the second's below
+  const size_t pair = a.jmp();
+  // Each line by itself when the first is the line fetched last (its
+  // hit_again only counts): the second's hit_way (its own hint) or
+  // hit_previous in the shared routine, which times the block's hit, then
+  // the first's count. Else nothing is done here.
+  for (size_t f : separately) a.bind(f);
+  a.alu_from_mem(CMP, RDX, R8, c.last_line);
+  no.push_back(a.jcc(NE));
+  const FetchHitLayout second{c, e.b_fetch_way + static_cast<int32_t>(sizeof(uint32_t)), e.b_fetch_hit_ps, e.h_time_ps,
+                              e.h_stall_ps};
+  if (const void* routine = shared_routine(make_fetch_way_or_previous, &second, sizeof second)) {
+    a.alu_imm(ADD, RDX, 1);
+    a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+    a.call_reg(R11);
+    no.push_back(a.jcc(NE));
+    a.alu_mem_imm(ADD, R8, c.hits, 1);
+    done.push_back(a.jmp());
+  } else {
+    no.push_back(a.jmp());
+  }
+  a.bind(pair);
   a.bind(again);
   if (e.hits_take_no_time) {
     a.alu_mem_imm(ADD, R8, c.hits, 1);

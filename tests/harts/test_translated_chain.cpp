@@ -285,7 +285,8 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
 }
 
 // A block over two lines that were the line before the last and the last:
-// two hits per entry, nothing else changes; no enter call.
+// two hits per entry, nothing else changes; no enter call. Also when its
+// first line was the last and its second hits by itself.
 TEST_F(TranslatedChain, EntersATwoLineBlockWhoseLinesWereTheLastTwo) {
   translate(0, true);
   const DecodedBlock* ring[8] = {};
@@ -312,11 +313,24 @@ TEST_F(TranslatedChain, EntersATwoLineBlockWhoseLinesWereTheLastTwo) {
   EXPECT_EQ(hart_.icache.prev_line, 0x40u);
   EXPECT_EQ(hart_.icache.clock, 2u);
   EXPECT_EQ(hart_.history.pos, 4u);
-  // Negative controls: the lines the other way round, the first line's way
-  // reused, a block over three lines: enter is called.
+  // The first line fetched last and the second the line before, still in
+  // its way: the second's hit_previous (the two swap, its way used), then
+  // the last two again at every later entry.
+  prepare(0x40, 0x41, 0x41, 2);
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(hart_.icache.hits, 8u);
+  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
+  EXPECT_EQ(hart_.icache.last_line, 0x41u);
+  EXPECT_EQ(hart_.icache.prev_line, 0x40u);
+  EXPECT_EQ(hart_.icache.clock, 3u);
+  EXPECT_EQ(line_41.used, 3u);
+  EXPECT_EQ(hart_.history.pos, 4u);
+  // Negative controls: the first line last but the second's way reused,
+  // the first line's way reused, a block over three lines: enter is called.
   for (int which = 0; which < 3; ++which) {
     SCOPED_TRACE(which);
-    if (which == 0) prepare(0x40, 0x41, 0x41, 2);
+    if (which == 0) prepare(0x40, 0x41, 0x99, 2);
     if (which == 1) prepare(0x41, 0x40, 0x99, 2);
     if (which == 2) prepare(0x41, 0x40, 0x40, 3);
     run();

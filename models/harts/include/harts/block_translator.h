@@ -112,7 +112,8 @@ struct TranslationHelpers {
 // lines as the `enter` function's quick path does: a block of one line, the
 // line fetched last (CacheModel::hit_again), else in the way its hint names
 // (hit_way) or the line before the last (hit_previous); a block of two
-// lines, the line before the last and the last (hit_again of both); a block
+// lines, the line before the last and the last (hit_again of both), or the
+// last and, by itself, a line its hint or the line before names; a block
 // of translated fetches (BlockChain::key not 0) also while the TLB holds its
 // translation (Hart::fetch_translation_held). Offsets of 64-bit fields of
 // the hart (h_) and of a block (b_; but the 32-bit lines and way hint).

@@ -119,8 +119,8 @@ struct alignas(kHostLine) HartHotState {
   // (CacheQuickState::quick_hit; two lines: the last two fetched, or each by
   // itself), timed: true. Else false, with `done` the lines that hit
   // (counted, not timed) before the first that did not. Translated code does
-  // all but a two-line block's lines hitting on their own itself
-  // (InlineEnter, translated_chain.cpp).
+  // all but a two-line block whose first line is not the one fetched last,
+  // hitting line by line, itself (InlineEnter, translated_chain.cpp).
   [[gnu::always_inline]] bool fetch_quick_hit(const DecodedBlock& b, uint32_t& done) {
     done = 0;
     if (b.fetch_gen != dmi_gen) return false;
