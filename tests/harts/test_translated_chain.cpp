@@ -304,28 +304,27 @@ TEST_F(TranslatedChain, EntersATwoLineBlockWhoseLinesWereTheLastTwo) {
     (last == 0x41 ? line_40 : line_41).tag = tag_prev;
     hart_.icache.clock = 2;
   };
+  // Every one of the run's four entries in the code: two hits and the
+  // block's time each, the lines 0x40 then 0x41 the last two fetched.
+  const auto entered_in_code = [&](uint64_t clock) {
+    EXPECT_TRUE(hart_.entered.empty());
+    EXPECT_EQ(hart_.icache.hits, 8u);
+    EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
+    EXPECT_EQ(hart_.icache.last_line, 0x41u);
+    EXPECT_EQ(hart_.icache.prev_line, 0x40u);
+    EXPECT_EQ(hart_.icache.clock, clock);
+    EXPECT_EQ(hart_.history.pos, 4u);
+  };
   prepare(0x41, 0x40, 0x40, 2);
   run();
-  EXPECT_TRUE(hart_.entered.empty());
-  EXPECT_EQ(hart_.icache.hits, 8u);
-  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
-  EXPECT_EQ(hart_.icache.last_line, 0x41u);
-  EXPECT_EQ(hart_.icache.prev_line, 0x40u);
-  EXPECT_EQ(hart_.icache.clock, 2u);
-  EXPECT_EQ(hart_.history.pos, 4u);
+  entered_in_code(2);  // nothing but the counts changed
   // The first line fetched last and the second the line before, still in
   // its way: the second's hit_previous (the two swap, its way used), then
   // the last two again at every later entry.
   prepare(0x40, 0x41, 0x41, 2);
   run();
-  EXPECT_TRUE(hart_.entered.empty());
-  EXPECT_EQ(hart_.icache.hits, 8u);
-  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
-  EXPECT_EQ(hart_.icache.last_line, 0x41u);
-  EXPECT_EQ(hart_.icache.prev_line, 0x40u);
-  EXPECT_EQ(hart_.icache.clock, 3u);
+  entered_in_code(3);
   EXPECT_EQ(line_41.used, 3u);
-  EXPECT_EQ(hart_.history.pos, 4u);
   // Negative controls: the first line last but the second's way reused,
   // the first line's way reused, a block over three lines: enter is called.
   for (int which = 0; which < 3; ++which) {
