@@ -13,7 +13,7 @@ constexpr uint64_t kPage = 4096;
 // The page of `pair` ([0] the most recent) that holds the access, moved to [0]; nullptr: none.
 DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len) {
   for (int i = 0; i < 2; ++i) {
-    if (va - pair[i].base < pair[i].size && pair[i].size - (va - pair[i].base) >= len) {
+    if (pair[i].holds(va, len)) {
       if (i) std::swap(pair[0], pair[1]);
       return &pair[0];
     }
@@ -77,10 +77,11 @@ template void DataPath::store_slow<uint64_t>(uint64_t, uint64_t);
 void DataPath::update_checked() {
   const Priv dp = mmu_.data_priv();
   uint32_t key = 0;
-  if (mmu_.translates(dp) || mmu_.pmp().active_for(dp))
+  const bool translates = mmu_.translates(dp);
+  if (translates || mmu_.pmp().active_for(dp))
     key = 1 | dp << 1 | ((hot_.s.mstatus & mstatus::SUM) ? 8 : 0) | ((hot_.s.mstatus & mstatus::MXR) ? 16 : 0);
   checked_ = key != 0;
-  hot_.page_hits = mmu_.translates(dp) ? mmu_.tlb_hits_count() : &hot_.not_counted;  // what a kept page's use counts
+  hot_.page_hits = translates ? mmu_.tlb_hits_count() : &hot_.not_counted;  // what a kept page's use counts
   if (key != key_) {
     key_ = key;
     forget_regions();

@@ -62,7 +62,7 @@ void Hart::stored(uint64_t addr, unsigned len) {
 
 bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {
   for (const DmiRegion& r : dmi_.all()) {
-    if (addr - r.base < r.size && r.size - (addr - r.base) >= len && r.rd) {
+    if (r.holds(addr, len) && r.rd) {
       std::memcpy(dst, r.ptr + (addr - r.base), len);
       return true;
     }

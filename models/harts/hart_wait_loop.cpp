@@ -120,7 +120,7 @@ class Hart::WaitLoopReader final : public WaitLoopView {
   // Physical addresses only: loops of translated data accesses are not evaluated (Hart::skip_wait_loop).
   const DmiRegion* region(uint64_t pa, unsigned n, bool write) const {
     for (const DmiRegion& r : h_.dmi_.all())
-      if (pa - r.base < r.size && r.size - (pa - r.base) >= n && (write ? r.wr : r.rd)) return &r;
+      if (r.holds(pa, n) && (write ? r.wr : r.rd)) return &r;
     return nullptr;
   }
   Hart& h_;

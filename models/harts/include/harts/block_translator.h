@@ -58,12 +58,6 @@ struct CacheFields {
   int32_t way_size, way_tag, way_used, way_dirty;  // way_dirty: a bool
 };
 
-// A load's fast path in the code itself, as the load helper's: a region the
-// hart reads directly, whose D-cache line is the one the D-cache's last
-// access found (CacheModel::hit_again), or the one before it while its way
-// still holds it (hit_previous), or in the way the hart's hint for the line
-// names (hit_way): offsets of 64-bit hart fields (but the 32-bit line_bits
-// and hints).
 // Where a region that does not hold an access looks for one that does
 // (HartHotState::region_again): offsets of the region in use, the one before,
 // the kept pages' slots (DmiRegion each, PageRegionCache::slot_of) and the
@@ -72,6 +66,12 @@ struct RegionAgain {
   int32_t in_use, before, pages, page_hits;
 };
 
+// A load's fast path in the code itself, as the load helper's: a region the
+// hart reads directly, whose D-cache line is the one the D-cache's last
+// access found (CacheModel::hit_again), or the one before it while its way
+// still holds it (hit_previous), or in the way the hart's hint for the line
+// names (hit_way): offsets of 64-bit hart fields (but the 32-bit line_bits
+// and hints).
 struct InlineLoads {
   int32_t base, size, ptr, pa_delta;  // the last region loads used: [base, base + size) at ptr, physical - virtual
   RegionAgain again;                  // before a helper call: the region before, or a kept page

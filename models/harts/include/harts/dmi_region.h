@@ -9,6 +9,8 @@ class PageWrites;
 
 struct DmiRegion {
   uint64_t base = 0, size = 0;  // size 0: empty
+  // Whether all of [addr, addr + len) lies in the region (an empty one holds nothing).
+  bool holds(uint64_t addr, uint64_t len) const { return addr - base < size && size - (addr - base) >= len; }
   uint8_t* ptr = nullptr;
   bool rd = false, wr = false, exec = false;  // exec: granted to an instruction fetch
   // Physical minus virtual address: the fast paths keep regions by the address

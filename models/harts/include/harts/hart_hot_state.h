@@ -91,7 +91,7 @@ struct alignas(kHostLine) HartHotState {
   bool region_again(bool write, uint64_t va, unsigned len) {
     DmiRegion& in_use = write ? wr : rd;
     DmiRegion& before = write ? wr_before : rd_before;
-    if (va - before.base < before.size && before.size - (va - before.base) >= len) {
+    if (before.holds(va, len)) {
       std::swap(in_use, before);
       return true;
     }

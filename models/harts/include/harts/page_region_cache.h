@@ -27,7 +27,7 @@ class PageRegionCache {
   // The page holding [va, va + len), or nullptr.
   const DmiRegion* find(uint64_t va, unsigned len) const {
     const DmiRegion& r = slots_[slot_of(va)];
-    return va - r.base < r.size && r.size - (va - r.base) >= len ? &r : nullptr;
+    return r.holds(va, len) ? &r : nullptr;
   }
   // `page` (base page-aligned, size kPage) replaces the page in its slot.
   void insert(const DmiRegion& page) {
