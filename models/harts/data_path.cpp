@@ -24,7 +24,8 @@ DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len) {
 }  // namespace
 
 // Two regions in turn (code/data and stack) and the kept pages stay on the
-// fast path (HartHotState::region_again; unchecked, no page is kept).
+// fast path (HartHotState::region_again; unchecked, no page is kept but in
+// the parallel schedule).
 template <typename T>
 T DataPath::load_slow(uint64_t va) {
   T v{};
@@ -36,9 +37,13 @@ T DataPath::load_slow(uint64_t va) {
   }
   if (DmiRegion* r = dmi_.find(va, false)) {
     if (va - r->base + sizeof(T) <= r->size) {
-      hot_.rd_before = hot_.rd;
-      hot_.rd = *r;
-      return load<T>(va);
+      if (slice_.parallel) {
+        if (claimed_page(false, va, sizeof(T), *r)) return load<T>(va);
+      } else {
+        hot_.rd_before = hot_.rd;
+        hot_.rd = *r;
+        return load<T>(va);
+      }
     }
   }
   if (slice_.in_slice()) throw NeedsKernel{};
@@ -56,9 +61,13 @@ void DataPath::store_slow(uint64_t va, T v) {
   }
   if (DmiRegion* r = dmi_.find(va, true)) {
     if (va - r->base + sizeof(T) <= r->size) {
-      hot_.wr_before = hot_.wr;
-      hot_.wr = *r;
-      return store<T>(va, v);
+      if (slice_.parallel) {
+        if (claimed_page(true, va, sizeof(T), *r)) return store<T>(va, v);
+      } else {
+        hot_.wr_before = hot_.wr;
+        hot_.wr = *r;
+        return store<T>(va, v);
+      }
     }
   }
   if (slice_.in_slice()) throw NeedsKernel{};
@@ -115,6 +124,42 @@ void DataPath::tlb_rewalking(const TlbEntry& e) {
   hot_.wr_pages.forget_range(e.va_base(), e.page_bytes());
 }
 
+void DataPath::withdraw_page(uint64_t page, bool writes_only) {
+  const auto drop = [page](DmiRegion& r) {
+    if (r.size && page - (r.base + r.pa_delta) < r.size) r = DmiRegion{};
+  };
+  drop(hot_.wr);
+  drop(hot_.wr_before);
+  hot_.wr_pages.forget_physical(page);
+  if (writes_only) return;
+  drop(hot_.rd);
+  drop(hot_.rd_before);
+  hot_.rd_pages.forget_physical(page);
+}
+
+bool DataPath::claimed_page(bool write, uint64_t pa, unsigned len, const DmiRegion& r) {
+  const uint64_t off = pa & (kPage - 1), page = pa - off;
+  if (off + len > kPage || !r.holds(page, kPage)) return false;
+  if (!claims_.held(hart_, page, write)) {
+    if (slice_.in_slice()) throw NeedsKernel{};
+    claims_.claim(hart_, page, write);
+  }
+  use_page(write, page, page, r);
+  return true;
+}
+
+void DataPath::use_page(bool write, uint64_t vpage, uint64_t ppage, const DmiRegion& r) {
+  DmiRegion page = r;
+  page.base = vpage;
+  page.size = kPage;
+  page.ptr = r.ptr + (ppage - r.base);
+  page.pa_delta = ppage - vpage;
+  (write ? hot_.wr_pages : hot_.rd_pages).insert(page);
+  DmiRegion& in_use = write ? hot_.wr : hot_.rd;
+  (write ? hot_.wr_before : hot_.rd_before) = in_use;
+  in_use = page;
+}
+
 void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
   const unsigned access = write ? kAccessWrite : kAccessRead;
   const uint64_t fault = access_fault_cause(access);
@@ -139,19 +184,8 @@ void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) 
   const uint64_t ppage = pa & ~(kPage - 1);
   if (page_ok && !uncached) {
     if (DmiRegion* r = dmi_.find(ppage, write); r && r->size - (ppage - r->base) >= kPage) {
-      DmiRegion page = *r;
-      page.base = va & ~(kPage - 1);
-      page.size = kPage;
-      page.ptr = r->ptr + (ppage - r->base);
-      page.pa_delta = ppage - page.base;
-      (write ? hot_.wr_pages : hot_.rd_pages).insert(page);
-      if (write) {
-        hot_.wr_before = hot_.wr;
-        hot_.wr = page;
-      } else {
-        hot_.rd_before = hot_.rd;
-        hot_.rd = page;
-      }
+      if (slice_.parallel) claims_.claim(hart_, ppage, write);  // the hart's thread: slices stop before translating
+      use_page(write, va & ~(kPage - 1), ppage, *r);
     } else if (bus_.cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only
       DmiRegion* pair = write ? pages_wr_ : pages_rd_;
       pair[1] = pair[0];

@@ -5,11 +5,12 @@ thread and on several (docs/harts.md, "Parallel harts"): for each workload,
 agree on the simulated time and on every statistic, and so must the
 DMI-off run of the same schedule (DMI only moves data faster), also with
 DRAM bandwidth and banks contended, with and without the D-cache's stream
-buffers. Negative
+buffers. Harts that read one another's plain stores within a quantum
+(SHARED_ELF, four harts) must also print the same checksums. Negative
 control: the serial schedule (the default) is run too, and at least one
 workload must differ from it, so the comparison can see a difference.
 
-  host_threads_equivalence.py ACCEL_VP WORKDIR ELF"""
+  host_threads_equivalence.py ACCEL_VP WORKDIR ELF SHARED_ELF"""
 import json
 import os
 import subprocess
@@ -38,18 +39,21 @@ def run(accel_vp, workdir, tag, sets, what):
         sys.exit("%s failed (%d):\n%s" % (" ".join(cmd), p.returncode, p.stdout[-2000:]))
     with open(os.path.join(out, "manifest.json")) as f:
         m = json.load(f)
-    return m["simulated_time_ns"], m["statistics"]
+    printed = [line for line in p.stdout.splitlines() if line.startswith("shared_pages:")]
+    return m["simulated_time_ns"], m["statistics"], printed
 
 
 def differences(a, b):
     out = [] if a[0] == b[0] else ["simulated_time_ns %s != %s" % (a[0], b[0])]
+    out += [] if a[2] == b[2] else ["printed %r != %r" % (a[2], b[2])]
     return out + statistic_differences(a[1], b[1])
 
 
 def main():
-    accel_vp, workdir, elf = sys.argv[1:4]
+    accel_vp, workdir, elf, shared_elf = sys.argv[1:5]
     cases = [(name, [], [name] + (["--args"] + args if args else [])) for name, args in WORKLOADS]
     cases.append(("bare-metal", [], ["--elf", elf, "--harts", "4"]))
+    cases.append(("shared-pages", [], ["--elf", shared_elf, "--harts", "4"]))
     cases += [(tag, sets, [name]) for tag, name, sets in CONTENTION]
     failures, differs_from_serial = [], 0
     for name, sets, what in cases:

@@ -14,7 +14,9 @@
 // that could alter a translation or a check. Pages of memory without DMI are
 // kept the same way, for the translation only, so the TLB's use, and with it
 // timing and statistics, does not depend on DMI. Unchecked, the fast regions
-// are DMI regions by physical address.
+// are DMI regions by physical address, except in the parallel quantum
+// schedule, where every fast region is a 4 KiB page the hart holds a claim
+// on (page_claims.h) and is kept like a checked one.
 //
 // The hit paths (load, store, data_time) are inline: one call per access is
 // a measurable part of the interpreter's loop. Translated code does the same
@@ -31,6 +33,7 @@
 #include "harts/dmi_regions.h"
 #include "harts/hart_hot_state.h"
 #include "harts/mmu.h"
+#include "harts/page_claims.h"
 #include "harts/slice_state.h"
 #include "harts/stream_prefetcher.h"
 
@@ -55,9 +58,11 @@ class DataPathHost {
 class DataPath final : public TlbUsers {
  public:
   // time: the hart's settled time (the stream buffers' clock).
+  // hart: the hart's index in `claims`.
   DataPath(HartHotState& hot, Mmu& mmu, DmiRegions& dmi, BusTiming& bus, const SliceState& slice,
-           TrafficTime& time, DataPathHost& host)
-      : hot_(hot), mmu_(mmu), dmi_(dmi), bus_(bus), slice_(slice), time_(time), host_(host) {}
+           TrafficTime& time, DataPathHost& host, PageClaims& claims, unsigned hart)
+      : hot_(hot), mmu_(mmu), dmi_(dmi), bus_(bus), slice_(slice), time_(time), host_(host), claims_(claims),
+        hart_(hart) {}
   DataPath(const DataPath&) = delete;
   DataPath& operator=(const DataPath&) = delete;
 
@@ -94,6 +99,8 @@ class DataPath final : public TlbUsers {
   void tlb_flushed();
   void tlb_replacing(const rv::TlbEntry& e) override;  // the regions that rely on e
   void tlb_rewalking(const rv::TlbEntry& e) override;  // the kept pages that rely on e
+  // The hart's claim on the physical page at `page` was withdrawn (PageClaims::Withdraw).
+  void withdraw_page(uint64_t page, bool writes_only);
 
  private:
   template <typename T>
@@ -103,6 +110,13 @@ class DataPath final : public TlbUsers {
   // The translated and checked access; makes its page a fast region (or a
   // page without DMI) when the whole page may be accessed the same way.
   void checked_access(bool write, uint64_t va, void* buf, unsigned len);
+  // In the parallel schedule, unchecked: makes the page of [pa, pa + len)
+  // (in DMI region r) a fast region if the hart holds its claim, or takes
+  // the claim outside a slice; a slice lacking it stops (NeedsKernel).
+  // False: an access across pages, which the slow path serves itself.
+  bool claimed_page(bool write, uint64_t pa, unsigned len, const DmiRegion& r);
+  // The page at virtual vpage, physical ppage (in r) becomes the fast region in use and is kept.
+  void use_page(bool write, uint64_t vpage, uint64_t ppage, const DmiRegion& r);
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
 
   HartHotState& hot_;
@@ -112,6 +126,8 @@ class DataPath final : public TlbUsers {
   const SliceState& slice_;
   TrafficTime& time_;
   DataPathHost& host_;
+  PageClaims& claims_;
+  const unsigned hart_;
   CacheModel dcache_{hot_.dcache};
   StreamPrefetcher prefetcher_;  // the D-cache's stream buffers (none unless configured)
   // The pages of memory without DMI that would be fast regions with it ([0] the most recent).

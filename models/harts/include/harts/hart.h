@@ -87,6 +87,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // Writes back every dirty D-cache line (each a write-back on the bus) and
   // invalidates the cache; returns the time the write-backs take.
   uint64_t flush_dcache() { return data_.flush_dcache(); }
+  // The hart's claim on a page was withdrawn (PageClaims::Withdraw).
+  void withdraw_page(uint64_t page, bool writes_only) { data_.withdraw_page(page, writes_only); }
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return hot_.time.offset(); }
@@ -375,7 +377,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   std::exception_ptr translated_error_;  // what a helper of translated code caught
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
   Mmu mmu_{hot_.s, hot_.tlb_inserts, *this, data_};
-  DataPath data_{hot_, mmu_, dmi_, bus_timing_, slice_, *this, *this};  // loads, stores, the D-cache
+  DataPath data_;  // loads, stores, the D-cache
   rv::Triggers triggers_;
   bool translating_ = false;   // harts.translate, taken when the hart runs
 

@@ -23,6 +23,7 @@
 #include "harts/perf_counter_block.h"
 #include "harts/hart_control.h"
 #include "harts/hart_slices.h"
+#include "harts/page_claims.h"
 #include "harts/trap_report.h"
 #include "harts/xintf_devices.h"
 #include "harts/xintf_map.h"
@@ -88,6 +89,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   bool parallel() const { return parallel_quantum.get() || host_threads.get() > 1; }
   HartSlices& slices() { return *slices_; }
   std::mutex& shared_lock() { return shared_lock_; }
+  // Which harts' slices may touch which page of memory in that schedule.
+  PageClaims& page_claims() { return page_claims_; }
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
   uint64_t time_ns(const Hart& h) const;  // the `time` CSR: time_source, or simulated ns without one
@@ -236,6 +239,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Histogram instance_time_;
   std::unique_ptr<HartSlices> slices_;
   std::mutex shared_lock_;
+  PageClaims page_claims_{[this](unsigned hart, uint64_t page, bool writes_only) {
+    harts_[hart]->withdraw_page(page, writes_only);
+  }};
 };
 
 }  // namespace avp

@@ -1,13 +1,14 @@
 // The fast regions a checked hart has made (data_path.h: one virtual 4 KiB
-// page whose translation and PMP check passed for the whole page), kept
-// beyond the two in use, as QEMU's softmmu TLB keeps its pages: an access
+// page whose translation and PMP check passed for the whole page), and in
+// the parallel schedule the claimed pages (page_claims.h), kept beyond the
+// two in use, as QEMU's softmmu TLB keeps its pages: an access
 // outside the regions in use finds its page here before it is translated
 // and checked again. Direct-mapped by virtual page; translated code looks
 // pages up in the same slots (HartHotState::region_again). The hart drops a page
 // when the regions in use would be dropped (data_path.h, forget_regions
-// and tlb_replacing) or its TLB entry is walked again (tlb_rewalking), so
-// every page here is one checked_access would make again with the same
-// result.
+// and tlb_replacing), its TLB entry is walked again (tlb_rewalking) or its
+// claim is withdrawn (withdraw_page), so every page here is one the slow
+// path would make again with the same result.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -49,6 +50,13 @@ class PageRegionCache {
     }
     for (DmiRegion& r : slots_)
       if (r.size && r.base - base < bytes) r = DmiRegion{};
+  }
+
+  // Drops the pages whose physical page is `pa_page`.
+  void forget_physical(uint64_t pa_page) {
+    if (empty_) return;
+    for (DmiRegion& r : slots_)
+      if (r.size && r.base + r.pa_delta == pa_page) r = DmiRegion{};
   }
 
   static unsigned slot_of(uint64_t va) { return (va >> kPageBits) % kSlots; }
