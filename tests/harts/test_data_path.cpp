@@ -2,8 +2,8 @@
 // Mmu over a fake bus: memory that grants DMI or not and answers probes
 // with a timing path, and a device. Loads and stores in the fast regions,
 // the two regions in turn, functional and device transactions, the
-// read-only range, the slice's limits, checked (translated) accesses and
-// their page regions, the TLB's replacements, the D-cache's misses and
+// read-only range, the slice's limits, the parallel schedule's claimed
+// pages, checked (translated) accesses and their page regions, the TLB's replacements, the D-cache's misses and
 // flush, and a functional run.
 #include <gtest/gtest.h>
 
@@ -111,7 +111,18 @@ struct FakeHart : sc_core::sc_module, TrafficTime, PageTableMemory, DataPathHost
   BusTiming timing{bus, *this, slice, shared};
   DmiRegions dmi{bus, make_unit(UnitKind::Hart, 0), 0, hot.dmi_gen, hot.time, slice};
   Mmu mmu{hot.s, hot.tlb_inserts, *this, data};
-  DataPath data{hot, mmu, dmi, timing, slice, *this, *this};
+  // This hart is hart 0 of the claims; what other harts would lose is recorded.
+  struct Withdrawal {
+    unsigned hart;
+    uint64_t page;
+    bool writes_only;
+  };
+  std::vector<Withdrawal> withdrawn;
+  PageClaims claims{[this](unsigned h, uint64_t page, bool writes_only) {
+    if (h == 0) data.withdraw_page(page, writes_only);
+    withdrawn.push_back({h, page, writes_only});
+  }};
+  DataPath data{hot, mmu, dmi, timing, slice, *this, *this, claims, 0};
   tlm::tlm_generic_payload gp;
   std::vector<std::pair<uint64_t, unsigned>> stores;  // what stored() was told
   unsigned bus_accesses = 0;
@@ -283,6 +294,63 @@ TEST_F(DataPathTest, InASliceWhatNeedsTheBusNeedsTheKernel) {
   EXPECT_EQ(mem.device + mem.functional, 0u);
   EXPECT_EQ(mem.mem[0], 0u);
   hart.slice.leave();
+}
+
+TEST_F(DataPathTest, InTheParallelScheduleARegionIsAClaimedPageAndASliceNeverClaims) {
+  hart.slice.parallel = true;
+  hart.slice.begin();
+  EXPECT_THROW(data.load<uint32_t>(kBase + 0x1008), NeedsKernel);  // no claim yet: the hart's thread takes it
+  hart.slice.leave();
+  data.store<uint32_t>(kBase + 0x1008, 7);  // the hart's thread: claims the page for writing
+  EXPECT_EQ(hot.wr.base, kBase + 0x1000);
+  EXPECT_EQ(hot.wr.size, kPage);
+  EXPECT_TRUE(hart.claims.held(0, kBase + 0x1000, true));
+  hart.slice.begin();
+  EXPECT_EQ(data.load<uint32_t>(kBase + 0x1008), 7u);  // the write claim holds the read claim
+  EXPECT_EQ(hot.rd.base, kBase + 0x1000);
+  data.store<uint8_t>(kBase + 0x1ff0, 1);  // the same page, from the kept pages
+  EXPECT_THROW(data.store<uint8_t>(kBase + 0x2000, 1), NeedsKernel);  // the next page is not claimed
+  EXPECT_EQ(mem.mem[0x2000], 0u);
+  hart.slice.leave();
+  // Across two pages: not a region, the access itself, from the hart's thread only.
+  hart.slice.begin();
+  EXPECT_THROW(data.load<uint64_t>(kBase + 0x2ffc), NeedsKernel);
+  hart.slice.leave();
+  data.store<uint64_t>(kBase + 0x2ffc, ~0ull);
+  EXPECT_EQ(mem.mem[0x2ffc], 0xffu);
+  EXPECT_EQ(mem.mem[0x3003], 0xffu);
+  EXPECT_TRUE(hart.withdrawn.empty());
+}
+
+TEST_F(DataPathTest, AnotherHartsClaimWithdrawsThePageFromTheFastRegions) {
+  hart.slice.parallel = true;
+  const uint64_t page = kBase + 0x4000;
+  data.store<uint32_t>(page, 1);
+  data.load<uint32_t>(page + 4);
+  // Hart 1 reads the page: this hart keeps reading it in place, its stores need the thread again.
+  hart.claims.claim(1, page, false);
+  ASSERT_EQ(hart.withdrawn.size(), 1u);
+  EXPECT_TRUE(hart.withdrawn[0].writes_only);
+  EXPECT_EQ(hot.wr.size, 0u);
+  hart.slice.begin();
+  EXPECT_EQ(data.load<uint32_t>(page), 1u);
+  EXPECT_THROW(data.store<uint32_t>(page, 2), NeedsKernel);
+  hart.slice.leave();
+  // Hart 1 writes it: nothing of the page stays in this hart's fast regions or kept pages.
+  hart.claims.claim(1, page, true);
+  ASSERT_EQ(hart.withdrawn.size(), 2u);
+  EXPECT_FALSE(hart.withdrawn[1].writes_only);
+  EXPECT_FALSE(hot.rd.holds(page, 4) || hot.rd_before.holds(page, 4) || hot.rd_pages.find(page, 4));
+  EXPECT_FALSE(hart.claims.held(0, page, false));
+  hart.slice.begin();
+  EXPECT_THROW(data.load<uint32_t>(page), NeedsKernel);
+  hart.slice.leave();
+  // This hart's thread reads it again: hart 1 keeps only its read claim.
+  EXPECT_EQ(data.load<uint32_t>(page), 1u);
+  EXPECT_TRUE(hart.claims.held(1, page, false));
+  EXPECT_FALSE(hart.claims.held(1, page, true));
+  EXPECT_EQ(hart.withdrawn.back().hart, 1u);
+  EXPECT_TRUE(hart.withdrawn.back().writes_only);
 }
 
 TEST_F(DataPathTest, CheckedAccessesTranslateAndKeepTheirPages) {
