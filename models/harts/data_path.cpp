@@ -38,7 +38,7 @@ T DataPath::load_slow(uint64_t va) {
   if (DmiRegion* r = dmi_.find(va, false)) {
     if (va - r->base + sizeof(T) <= r->size) {
       if (slice_.parallel) {
-        if (claimed_page(false, va, sizeof(T), *r)) return load<T>(va);
+        if (claimed_region(false, va, va, sizeof(T), *r)) return load<T>(va);
       } else {
         hot_.rd_before = hot_.rd;
         hot_.rd = *r;
@@ -62,7 +62,7 @@ void DataPath::store_slow(uint64_t va, T v) {
   if (DmiRegion* r = dmi_.find(va, true)) {
     if (va - r->base + sizeof(T) <= r->size) {
       if (slice_.parallel) {
-        if (claimed_page(true, va, sizeof(T), *r)) return store<T>(va, v);
+        if (claimed_region(true, va, va, sizeof(T), *r)) return store<T>(va, v);
       } else {
         hot_.wr_before = hot_.wr;
         hot_.wr = *r;
@@ -124,40 +124,48 @@ void DataPath::tlb_rewalking(const TlbEntry& e) {
   hot_.wr_pages.forget_range(e.va_base(), e.page_bytes());
 }
 
-void DataPath::withdraw_page(uint64_t page, bool writes_only) {
-  const auto drop = [page](DmiRegion& r) {
-    if (r.size && page - (r.base + r.pa_delta) < r.size) r = DmiRegion{};
+void DataPath::withdraw(const uint8_t* from, uint64_t bytes, bool writes_only) {
+  const auto drop = [from, bytes](DmiRegion& r) {
+    if (r.size && r.ptr < from + bytes && from < r.ptr + r.size) r = DmiRegion{};
   };
   drop(hot_.wr);
   drop(hot_.wr_before);
-  hot_.wr_pages.forget_physical(page);
+  hot_.wr_pages.forget_host(from, bytes);
   if (writes_only) return;
   drop(hot_.rd);
   drop(hot_.rd_before);
-  hot_.rd_pages.forget_physical(page);
+  hot_.rd_pages.forget_host(from, bytes);
 }
 
-bool DataPath::claimed_page(bool write, uint64_t pa, unsigned len, const DmiRegion& r) {
-  const uint64_t off = pa & (kPage - 1), page = pa - off;
-  if (off + len > kPage || !r.holds(page, kPage)) return false;
-  if (!claims_.held(hart_, page, write)) {
+bool DataPath::claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len, const DmiRegion& r) {
+  const uint64_t off = pa & (kPage - 1), ppage = pa - off;
+  if (off + len > kPage || !r.holds(ppage, kPage)) return false;
+  const uint8_t* at = r.ptr + (pa - r.base);
+  const uint8_t* last = at + len - 1;
+  // Unchecked, the region may reach beyond the page, within the DMI region; checked, only the page was checked.
+  const uint8_t* lo = checked_ ? at - off : r.ptr;
+  const uint8_t* hi = checked_ ? at - off + kPage : r.ptr + r.size;
+  PageClaims::Span span = claims_.held(hart_, at, write, lo, hi);
+  if (span.to <= last) {  // none, or not up to the access's last byte
     if (slice_.in_slice()) throw NeedsKernel{};
-    claims_.claim(hart_, page, write);
+    claims_.claim(hart_, at, write);
+    claims_.claim(hart_, last, write);
+    span = claims_.held(hart_, at, write, lo, hi);
   }
-  use_page(write, page, page, r);
+  DmiRegion region = r;
+  region.base = va - static_cast<uint64_t>(at - span.from);
+  region.size = static_cast<uint64_t>(span.to - span.from);
+  region.ptr = const_cast<uint8_t*>(span.from);
+  region.pa_delta = pa - va;
+  use_region(write, region);
   return true;
 }
 
-void DataPath::use_page(bool write, uint64_t vpage, uint64_t ppage, const DmiRegion& r) {
-  DmiRegion page = r;
-  page.base = vpage;
-  page.size = kPage;
-  page.ptr = r.ptr + (ppage - r.base);
-  page.pa_delta = ppage - vpage;
-  (write ? hot_.wr_pages : hot_.rd_pages).insert(page);
+void DataPath::use_region(bool write, const DmiRegion& region) {
+  (write ? hot_.wr_pages : hot_.rd_pages).insert(region);
   DmiRegion& in_use = write ? hot_.wr : hot_.rd;
   (write ? hot_.wr_before : hot_.rd_before) = in_use;
-  in_use = page;
+  in_use = region;
 }
 
 void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
@@ -184,8 +192,16 @@ void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) 
   const uint64_t ppage = pa & ~(kPage - 1);
   if (page_ok && !uncached) {
     if (DmiRegion* r = dmi_.find(ppage, write); r && r->size - (ppage - r->base) >= kPage) {
-      if (slice_.parallel) claims_.claim(hart_, ppage, write);  // the hart's thread: slices stop before translating
-      use_page(write, va & ~(kPage - 1), ppage, *r);
+      if (slice_.parallel) {
+        claimed_region(write, va, pa, len, *r);  // the hart's thread: slices stop before translating
+      } else {
+        DmiRegion page = *r;
+        page.base = va & ~(kPage - 1);
+        page.size = kPage;
+        page.ptr = r->ptr + (ppage - r->base);
+        page.pa_delta = ppage - page.base;
+        use_region(write, page);
+      }
     } else if (bus_.cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only
       DmiRegion* pair = write ? pages_wr_ : pages_rd_;
       pair[1] = pair[0];

@@ -7,6 +7,7 @@
 // flush, and a functional run.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <mutex>
 #include <utility>
@@ -38,7 +39,7 @@ struct Transfer {
 
 struct FakeBus : sc_core::sc_module, TimingPath {
   tlm_utils::simple_target_socket<FakeBus> socket{"socket"};
-  std::vector<uint8_t> mem = std::vector<uint8_t>(kSize);
+  alignas(4096) std::array<uint8_t, kSize> mem{};  // page-aligned, as the platform's memories
   bool grants_dmi = true;
   unsigned dmi_requests = 0, functional = 0, device = 0;
   std::vector<Transfer> timed;  // Timing transactions
@@ -114,13 +115,14 @@ struct FakeHart : sc_core::sc_module, TrafficTime, PageTableMemory, DataPathHost
   // This hart is hart 0 of the claims; what other harts would lose is recorded.
   struct Withdrawal {
     unsigned hart;
-    uint64_t page;
+    const uint8_t* from;
+    uint64_t bytes;
     bool writes_only;
   };
   std::vector<Withdrawal> withdrawn;
-  PageClaims claims{[this](unsigned h, uint64_t page, bool writes_only) {
-    if (h == 0) data.withdraw_page(page, writes_only);
-    withdrawn.push_back({h, page, writes_only});
+  PageClaims claims{[this](unsigned h, const uint8_t* from, uint64_t bytes, bool writes_only) {
+    if (h == 0) data.withdraw(from, bytes, writes_only);
+    withdrawn.push_back({h, from, bytes, writes_only});
   }};
   DataPath data{hot, mmu, dmi, timing, slice, *this, *this, claims, 0};
   tlm::tlm_generic_payload gp;
@@ -296,15 +298,18 @@ TEST_F(DataPathTest, InASliceWhatNeedsTheBusNeedsTheKernel) {
   hart.slice.leave();
 }
 
-TEST_F(DataPathTest, InTheParallelScheduleARegionIsAClaimedPageAndASliceNeverClaims) {
+TEST_F(DataPathTest, InTheParallelScheduleARegionIsClaimedLinesAndASliceNeverClaims) {
   hart.slice.parallel = true;
   hart.slice.begin();
   EXPECT_THROW(data.load<uint32_t>(kBase + 0x1008), NeedsKernel);  // no claim yet: the hart's thread takes it
   hart.slice.leave();
-  data.store<uint32_t>(kBase + 0x1008, 7);  // the hart's thread: claims the page for writing
+  data.store<uint32_t>(kBase + 0x1008, 7);  // the hart's thread: the line, and the rest of the untouched page
   EXPECT_EQ(hot.wr.base, kBase + 0x1000);
   EXPECT_EQ(hot.wr.size, kPage);
-  EXPECT_TRUE(hart.claims.held(0, kBase + 0x1000, true));
+  const uint8_t* host = mem.mem.data();
+  const PageClaims::Span span = hart.claims.held(0, host + 0x1008, true, host, host + kSize);
+  EXPECT_EQ(span.from, host + 0x1000);
+  EXPECT_EQ(span.to, host + 0x2000);
   hart.slice.begin();
   EXPECT_EQ(data.load<uint32_t>(kBase + 0x1008), 7u);  // the write claim holds the read claim
   EXPECT_EQ(hot.rd.base, kBase + 0x1000);
@@ -322,33 +327,48 @@ TEST_F(DataPathTest, InTheParallelScheduleARegionIsAClaimedPageAndASliceNeverCla
   EXPECT_TRUE(hart.withdrawn.empty());
 }
 
-TEST_F(DataPathTest, AnotherHartsClaimWithdrawsThePageFromTheFastRegions) {
+TEST_F(DataPathTest, AnotherHartsClaimsWithdrawOnlyTheLinesTheyNeed) {
   hart.slice.parallel = true;
   const uint64_t page = kBase + 0x4000;
-  data.store<uint32_t>(page, 1);
+  const uint8_t* host = mem.mem.data() + 0x4000;
+  const auto held = [&](unsigned h, const uint8_t* line, bool write) {  // the line alone
+    return hart.claims.held(h, line, write, line, line + 64).to != nullptr;
+  };
+  data.store<uint32_t>(page, 1);  // line 0 accessed, the other 63 claimed speculatively
   data.load<uint32_t>(page + 4);
-  // Hart 1 reads the page: this hart keeps reading it in place, its stores need the thread again.
-  hart.claims.claim(1, page, false);
-  ASSERT_EQ(hart.withdrawn.size(), 1u);
-  EXPECT_TRUE(hart.withdrawn[0].writes_only);
+  // Hart 1 reads line 1: it takes the read claims of lines 1..63 (none accessed by
+  // this hart), this hart loses its write claims there and keeps line 0's.
+  hart.claims.claim(1, host + 64, false);
+  ASSERT_EQ(hart.withdrawn.size(), 63u);
+  for (const auto& w : hart.withdrawn) {
+    EXPECT_EQ(w.hart, 0u);
+    EXPECT_TRUE(w.writes_only);
+  }
+  EXPECT_EQ(hart.withdrawn.front().from, host + 64);
   EXPECT_EQ(hot.wr.size, 0u);
   hart.slice.begin();
   EXPECT_EQ(data.load<uint32_t>(page), 1u);
-  EXPECT_THROW(data.store<uint32_t>(page, 2), NeedsKernel);
+  data.store<uint32_t>(page + 8, 2);  // line 0: still this hart's to write
+  EXPECT_EQ(hot.wr.base, page);
+  EXPECT_EQ(hot.wr.size, 64u);
+  EXPECT_THROW(data.store<uint32_t>(page + 64, 2), NeedsKernel);  // line 1: read only now
   hart.slice.leave();
-  // Hart 1 writes it: nothing of the page stays in this hart's fast regions or kept pages.
-  hart.claims.claim(1, page, true);
-  ASSERT_EQ(hart.withdrawn.size(), 2u);
-  EXPECT_FALSE(hart.withdrawn[1].writes_only);
-  EXPECT_FALSE(hot.rd.holds(page, 4) || hot.rd_before.holds(page, 4) || hot.rd_pages.find(page, 4));
-  EXPECT_FALSE(hart.claims.held(0, page, false));
+  // Hart 1 writes line 0: line 1, which it accessed, is not taken with it.
+  hart.claims.claim(1, host, true);
+  EXPECT_FALSE(hart.withdrawn.back().writes_only);
+  EXPECT_EQ(hart.withdrawn.back().from, host);
+  EXPECT_EQ(hart.withdrawn.back().bytes, 64u);
+  EXPECT_FALSE(held(0, host, false));
   hart.slice.begin();
   EXPECT_THROW(data.load<uint32_t>(page), NeedsKernel);
+  EXPECT_EQ(data.load<uint32_t>(page + 64), 0u);  // lines 1..63 are still this hart's to read
+  EXPECT_EQ(hot.rd.base, page + 64);
+  EXPECT_EQ(hot.rd.size, kPage - 64);
   hart.slice.leave();
-  // This hart's thread reads it again: hart 1 keeps only its read claim.
+  // This hart's thread reads line 0 again: hart 1 keeps only its read claim there.
   EXPECT_EQ(data.load<uint32_t>(page), 1u);
-  EXPECT_TRUE(hart.claims.held(1, page, false));
-  EXPECT_FALSE(hart.claims.held(1, page, true));
+  EXPECT_TRUE(held(1, host, false));
+  EXPECT_FALSE(held(1, host, true));
   EXPECT_EQ(hart.withdrawn.back().hart, 1u);
   EXPECT_TRUE(hart.withdrawn.back().writes_only);
 }

@@ -15,8 +15,8 @@
 // kept the same way, for the translation only, so the TLB's use, and with it
 // timing and statistics, does not depend on DMI. Unchecked, the fast regions
 // are DMI regions by physical address, except in the parallel quantum
-// schedule, where every fast region is a 4 KiB page the hart holds a claim
-// on (page_claims.h) and is kept like a checked one.
+// schedule, where every fast region is a run of lines of one page the hart
+// holds claims on (page_claims.h) and is kept like a checked page.
 //
 // The hit paths (load, store, data_time) are inline: one call per access is
 // a measurable part of the interpreter's loop. Translated code does the same
@@ -99,8 +99,8 @@ class DataPath final : public TlbUsers {
   void tlb_flushed();
   void tlb_replacing(const rv::TlbEntry& e) override;  // the regions that rely on e
   void tlb_rewalking(const rv::TlbEntry& e) override;  // the kept pages that rely on e
-  // The hart's claim on the physical page at `page` was withdrawn (PageClaims::Withdraw).
-  void withdraw_page(uint64_t page, bool writes_only);
+  // The hart's claims on the host bytes [from, from + bytes) were withdrawn (PageClaims::Withdraw).
+  void withdraw(const uint8_t* from, uint64_t bytes, bool writes_only);
 
  private:
   template <typename T>
@@ -110,13 +110,14 @@ class DataPath final : public TlbUsers {
   // The translated and checked access; makes its page a fast region (or a
   // page without DMI) when the whole page may be accessed the same way.
   void checked_access(bool write, uint64_t va, void* buf, unsigned len);
-  // In the parallel schedule, unchecked: makes the page of [pa, pa + len)
-  // (in DMI region r) a fast region if the hart holds its claim, or takes
-  // the claim outside a slice; a slice lacking it stops (NeedsKernel).
-  // False: an access across pages, which the slow path serves itself.
-  bool claimed_page(bool write, uint64_t pa, unsigned len, const DmiRegion& r);
-  // The page at virtual vpage, physical ppage (in r) becomes the fast region in use and is kept.
-  void use_page(bool write, uint64_t vpage, uint64_t ppage, const DmiRegion& r);
+  // In the parallel schedule: makes the run of lines the hart holds claims
+  // on around [va, va + len) (at pa, in DMI region r; page_claims.h) a fast
+  // region, first taking the claims outside a slice; a slice lacking them
+  // stops (NeedsKernel). False: an access across pages, which the slow path
+  // serves itself.
+  bool claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len, const DmiRegion& r);
+  // `region` (within one page) becomes the fast region in use and is kept.
+  void use_region(bool write, const DmiRegion& region);
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
 
   HartHotState& hot_;

@@ -87,8 +87,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // Writes back every dirty D-cache line (each a write-back on the bus) and
   // invalidates the cache; returns the time the write-backs take.
   uint64_t flush_dcache() { return data_.flush_dcache(); }
-  // The hart's claim on a page was withdrawn (PageClaims::Withdraw).
-  void withdraw_page(uint64_t page, bool writes_only) { data_.withdraw_page(page, writes_only); }
+  // The hart's claims on host bytes [from, from + bytes) were withdrawn (PageClaims::Withdraw).
+  void withdraw_claims(const uint8_t* from, uint64_t bytes, bool writes_only) {
+    data_.withdraw(from, bytes, writes_only);
+  }
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return hot_.time.offset(); }

@@ -89,7 +89,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   bool parallel() const { return parallel_quantum.get() || host_threads.get() > 1; }
   HartSlices& slices() { return *slices_; }
   std::mutex& shared_lock() { return shared_lock_; }
-  // Which harts' slices may touch which page of memory in that schedule.
+  // Which harts' slices may touch which line of memory in that schedule.
   PageClaims& page_claims() { return page_claims_; }
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
@@ -239,8 +239,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Histogram instance_time_;
   std::unique_ptr<HartSlices> slices_;
   std::mutex shared_lock_;
-  PageClaims page_claims_{[this](unsigned hart, uint64_t page, bool writes_only) {
-    harts_[hart]->withdraw_page(page, writes_only);
+  PageClaims page_claims_{[this](unsigned hart, const uint8_t* from, uint64_t bytes, bool writes_only) {
+    harts_[hart]->withdraw_claims(from, bytes, writes_only);
   }};
 };
 

@@ -1,14 +1,14 @@
 // The fast regions a checked hart has made (data_path.h: one virtual 4 KiB
 // page whose translation and PMP check passed for the whole page), and in
-// the parallel schedule the claimed pages (page_claims.h), kept beyond the
-// two in use, as QEMU's softmmu TLB keeps its pages: an access
-// outside the regions in use finds its page here before it is translated
-// and checked again. Direct-mapped by virtual page; translated code looks
-// pages up in the same slots (HartHotState::region_again). The hart drops a page
-// when the regions in use would be dropped (data_path.h, forget_regions
-// and tlb_replacing), its TLB entry is walked again (tlb_rewalking) or its
-// claim is withdrawn (withdraw_page), so every page here is one the slow
-// path would make again with the same result.
+// the parallel schedule the claimed runs of lines of a page (page_claims.h),
+// kept beyond the two in use, as QEMU's softmmu TLB keeps its pages: an
+// access outside the regions in use finds its page here before it is
+// translated and checked again. Direct-mapped by virtual page; translated
+// code looks pages up in the same slots (HartHotState::region_again). The
+// hart drops a page when the regions in use would be dropped (data_path.h,
+// forget_regions and tlb_replacing), its TLB entry is walked again
+// (tlb_rewalking) or its claims are withdrawn (DataPath::withdraw), so every
+// page here is one the slow path would make again with the same result.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -30,9 +30,10 @@ class PageRegionCache {
     const DmiRegion& r = slots_[slot_of(va)];
     return r.holds(va, len) ? &r : nullptr;
   }
-  // `page` (base page-aligned, size kPage) replaces the page in its slot.
+  // `page` (a page, or lines of one or more pages) replaces the pages in the slots of the pages it covers.
   void insert(const DmiRegion& page) {
-    slots_[slot_of(page.base)] = page;
+    for (uint64_t p = page.base >> kPageBits; p <= (page.base + page.size - 1) >> kPageBits; ++p)
+      slots_[p % kSlots] = page;
     empty_ = false;
   }
   void forget_all() {
@@ -52,11 +53,11 @@ class PageRegionCache {
       if (r.size && r.base - base < bytes) r = DmiRegion{};
   }
 
-  // Drops the pages whose physical page is `pa_page`.
-  void forget_physical(uint64_t pa_page) {
+  // Drops the pages over the host bytes [from, from + bytes).
+  void forget_host(const uint8_t* from, uint64_t bytes) {
     if (empty_) return;
     for (DmiRegion& r : slots_)
-      if (r.size && r.base + r.pa_delta == pa_page) r = DmiRegion{};
+      if (r.size && r.ptr < from + bytes && from < r.ptr + r.size) r = DmiRegion{};
   }
 
   static unsigned slot_of(uint64_t va) { return (va >> kPageBits) % kSlots; }
