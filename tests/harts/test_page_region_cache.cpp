@@ -1,4 +1,4 @@
-// PageRegionCache: the checked pages a hart keeps beyond its two regions in use.
+// PageRegionCache: the checked pages (and claimed runs of lines) a hart keeps beyond its two regions in use.
 #include <gtest/gtest.h>
 
 #include "harts/page_region_cache.h"
@@ -57,6 +57,22 @@ TEST(PageRegionCache, ForgetsTheRangeOfATranslationAndEverything) {
   EXPECT_NE(c.find(0x40'0000, 1), nullptr);
   c.forget_all();
   EXPECT_EQ(c.find(0x40'0000, 1), nullptr);
+}
+
+TEST(PageRegionCache, ARegionOverSeveralPagesIsFoundFromEachAndForgottenByItsHostBytes) {
+  PageRegionCache c;
+  alignas(64) static uint8_t host[4 * kPage];
+  DmiRegion r = page_at(0x10040, host);  // lines of three pages: 0x10040 .. 0x12fc0
+  r.size = 3 * kPage - 128;
+  c.insert(r);
+  for (uint64_t va : {0x10040ull, 0x11000ull, 0x12fb8ull}) EXPECT_NE(c.find(va, 8), nullptr) << std::hex << va;
+  EXPECT_EQ(c.find(0x10000, 8), nullptr);  // before the run, in its first page
+  EXPECT_EQ(c.find(0x12fc0, 8), nullptr);
+  c.forget_host(host + 0x1000, 64);  // one line in its middle page: the whole region goes
+  for (uint64_t va : {0x10040ull, 0x11000ull, 0x12fb8ull}) EXPECT_EQ(c.find(va, 8), nullptr) << std::hex << va;
+  c.insert(r);
+  c.forget_host(host + 3 * kPage, 64);  // bytes after it: it stays
+  EXPECT_NE(c.find(0x11000, 8), nullptr);
 }
 
 }  // namespace
