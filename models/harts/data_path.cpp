@@ -21,6 +21,16 @@ DmiRegion* page_of(DmiRegion* pair, uint64_t va, unsigned len) {
   return nullptr;
 }
 
+// The fast region over the host bytes [from, to) of DMI region r, whose byte at pa is at virtual address va.
+DmiRegion region_over(const DmiRegion& r, uint64_t va, uint64_t pa, const uint8_t* from, const uint8_t* to) {
+  DmiRegion region = r;
+  region.base = va - static_cast<uint64_t>(r.ptr + (pa - r.base) - from);
+  region.size = static_cast<uint64_t>(to - from);
+  region.ptr = const_cast<uint8_t*>(from);
+  region.pa_delta = pa - va;
+  return region;
+}
+
 }  // namespace
 
 // Two regions in turn (code/data and stack) and the kept pages stay on the
@@ -35,17 +45,7 @@ T DataPath::load_slow(uint64_t va) {
     checked_access(false, va, &v, sizeof(T));
     return v;
   }
-  if (DmiRegion* r = dmi_.find(va, false)) {
-    if (va - r->base + sizeof(T) <= r->size) {
-      if (slice_.parallel) {
-        if (claimed_region(false, va, va, sizeof(T), *r)) return load<T>(va);
-      } else {
-        hot_.rd_before = hot_.rd;
-        hot_.rd = *r;
-        return load<T>(va);
-      }
-    }
-  }
+  if (unchecked_region(false, va, sizeof(T))) return load<T>(va);
   if (slice_.in_slice()) throw NeedsKernel{};
   phys_access(false, va, &v, sizeof(T), kLoadAccessFault, va);
   return v;
@@ -59,17 +59,7 @@ void DataPath::store_slow(uint64_t va, T v) {
     checked_access(true, va, &v, sizeof(T));
     return;
   }
-  if (DmiRegion* r = dmi_.find(va, true)) {
-    if (va - r->base + sizeof(T) <= r->size) {
-      if (slice_.parallel) {
-        if (claimed_region(true, va, va, sizeof(T), *r)) return store<T>(va, v);
-      } else {
-        hot_.wr_before = hot_.wr;
-        hot_.wr = *r;
-        return store<T>(va, v);
-      }
-    }
-  }
+  if (unchecked_region(true, va, sizeof(T))) return store<T>(va, v);
   if (slice_.in_slice()) throw NeedsKernel{};
   phys_access(true, va, &v, sizeof(T), kStoreAccessFault, va);  // tells the host
 }
@@ -149,15 +139,21 @@ bool DataPath::claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len
   if (span.to <= last) {  // none, or not up to the access's last byte
     if (slice_.in_slice()) throw NeedsKernel{};
     claims_.claim(hart_, at, write);
-    claims_.claim(hart_, last, write);
+    if ((reinterpret_cast<uintptr_t>(at) ^ reinterpret_cast<uintptr_t>(last)) >> PageClaims::kLineBits)
+      claims_.claim(hart_, last, write);  // an access across two lines
     span = claims_.held(hart_, at, write, lo, hi);
   }
-  DmiRegion region = r;
-  region.base = va - static_cast<uint64_t>(at - span.from);
-  region.size = static_cast<uint64_t>(span.to - span.from);
-  region.ptr = const_cast<uint8_t*>(span.from);
-  region.pa_delta = pa - va;
-  use_region(write, region);
+  use_region(write, region_over(r, va, pa, span.from, span.to));
+  return true;
+}
+
+bool DataPath::unchecked_region(bool write, uint64_t pa, unsigned len) {
+  DmiRegion* r = dmi_.find(pa, write);
+  if (!r || !r->holds(pa, len)) return false;
+  if (slice_.parallel) return claimed_region(write, pa, pa, len, *r);
+  DmiRegion& in_use = write ? hot_.wr : hot_.rd;
+  (write ? hot_.wr_before : hot_.rd_before) = in_use;
+  in_use = *r;
   return true;
 }
 
@@ -195,12 +191,8 @@ void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) 
       if (slice_.parallel) {
         claimed_region(write, va, pa, len, *r);  // the hart's thread: slices stop before translating
       } else {
-        DmiRegion page = *r;
-        page.base = va & ~(kPage - 1);
-        page.size = kPage;
-        page.ptr = r->ptr + (ppage - r->base);
-        page.pa_delta = ppage - page.base;
-        use_region(write, page);
+        const uint8_t* page = r->ptr + (ppage - r->base);
+        use_region(write, region_over(*r, va, pa, page, page + kPage));
       }
     } else if (bus_.cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only
       DmiRegion* pair = write ? pages_wr_ : pages_rd_;

@@ -15,8 +15,8 @@
 // kept the same way, for the translation only, so the TLB's use, and with it
 // timing and statistics, does not depend on DMI. Unchecked, the fast regions
 // are DMI regions by physical address, except in the parallel quantum
-// schedule, where every fast region is a run of lines of one page the hart
-// holds claims on (page_claims.h) and is kept like a checked page.
+// schedule, where every fast region is a run of lines the hart holds claims
+// on (page_claims.h) and is kept like a checked page.
 //
 // The hit paths (load, store, data_time) are inline: one call per access is
 // a measurable part of the interpreter's loop. Translated code does the same
@@ -116,7 +116,11 @@ class DataPath final : public TlbUsers {
   // stops (NeedsKernel). False: an access across pages, which the slow path
   // serves itself.
   bool claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len, const DmiRegion& r);
-  // `region` (within one page) becomes the fast region in use and is kept.
+  // Unchecked: the DMI region holding [pa, pa + len) becomes the fast region
+  // in use (in the parallel schedule, the claimed lines around it,
+  // claimed_region); false: none does, or an access across pages there.
+  bool unchecked_region(bool write, uint64_t pa, unsigned len);
+  // `region` becomes the fast region in use and is kept.
   void use_region(bool write, const DmiRegion& region);
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
 
