@@ -39,7 +39,7 @@ bool Hart::host_call() {
 uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
   if (slice_.in_slice()) throw NeedsKernel{};
   settle();  // CSRs, host calls and WFI see the instructions before this one retired
-  hot_.time.catch_up();
+  if (!reads_time_only(d)) hot_.time.catch_up();
   const uint64_t next = pc + d.len;
   switch (d.op) {
     case ECALL:

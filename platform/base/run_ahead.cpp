@@ -1,5 +1,6 @@
 #include "base/run_ahead.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace avp {
@@ -8,12 +9,52 @@ namespace {
 // Where the simulation loop's sc_start stops (ps); 0: no loop has said so.
 uint64_t stop_ps = 0;
 
+// SystemC keeps its timed notifications in a private priority queue, which
+// RunAhead reads (never writes) to see whether two are due at one time. A
+// pointer to a private member may be named in an explicit instantiation
+// (C++17 [temp.explicit]/14), which is how Exposed hands these two out.
+template <class Tag, typename Tag::type Member>
+struct Exposed {
+  friend typename Tag::type member(Tag) { return Member; }
+};
+struct TimedEvents {
+  using type = sc_core::sc_ppq<sc_core::sc_event_timed*>* sc_core::sc_simcontext::*;
+  friend type member(TimedEvents);
+};
+struct HeapSlots {
+  using type = void** sc_core::sc_ppq_base::*;
+  friend type member(HeapSlots);
+};
+template struct Exposed<TimedEvents, &sc_core::sc_simcontext::m_timed_events>;
+template struct Exposed<HeapSlots, &sc_core::sc_ppq_base::m_heap>;
+
+// Whether no two timed notifications in SystemC's queue (cancelled ones
+// included: they keep their place until they reach the top) are due at one time.
+bool timed_notifications_distinct() {
+  const sc_core::sc_ppq_base& queue = *(sc_core::sc_get_curr_simcontext()->*member(TimedEvents{}));
+  constexpr int kMost = 64;  // beyond that, a wait rather than a sort per quantum
+  const int n = queue.size();
+  if (n > kMost) return false;
+  void* due[kMost];
+  void** heap = queue.*member(HeapSlots{});
+  std::copy(heap + 1, heap + 1 + n, due);  // the heap's slots are 1 .. n
+  // sc_notify_time_compare(a, b) > 0: a is due first.
+  std::sort(due, due + n, [](void* a, void* b) { return sc_core::sc_notify_time_compare(a, b) > 0; });
+  for (int i = 1; i < n; ++i)
+    if (sc_core::sc_notify_time_compare(due[i - 1], due[i]) == 0) return false;
+  return true;
+}
+
 }  // namespace
 
 void RunAhead::bound(const sc_core::sc_time& chunk) { stop_ps = (sc_core::sc_time_stamp() + chunk).value(); }
 
 bool RunAhead::allows(const sc_core::sc_time& offset) {
-  return (sc_core::sc_time_stamp() + offset).value() < stop_ps && !sc_core::sc_pending_activity();
+  const sc_core::sc_time to = sc_core::sc_time_stamp() + offset;
+  if (to.value() >= stop_ps) return false;
+  if (!sc_core::sc_pending_activity()) return true;
+  return !sc_core::sc_pending_activity_at_current_time() && to < sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity() &&
+         timed_notifications_distinct();
 }
 
 }  // namespace avp

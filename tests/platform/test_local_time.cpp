@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include <systemc>
 
@@ -121,11 +122,13 @@ TEST(LocalTime, SyncWaitsTheOffsetAwayAndAZeroOffsetYieldsOneDelta) {
 }
 
 // Run-ahead (base/run_ahead.h): past a quantum's end without a wait only
-// inside a bounded simulation loop and only while nothing else is pending;
+// inside a bounded simulation loop and only while nothing else can run
+// before the local time (timed notifications due later, no two at one time);
 // catch_up then waits to where the skipped wait would have left SystemC time.
-TEST(LocalTime, RunsOnOnlyWhenNothingIsPendingAndCatchesUpBeforeItIsSeen) {
+TEST(LocalTime, RunsOnOnlyWhenNothingCanRunFirstAndCatchesUpBeforeItIsSeen) {
   struct Results {
-    bool unbounded = true, alone = false, beside_a_timed_wait = true;
+    bool unbounded = true, alone = false, before_a_timed_wait = false, after_a_timed_wait = true,
+         before_two_due_together = true;
     uint64_t ps_after_run_on = 0, ps_after_catch_up = 0, ps_after_rebase = 0;
     bool used_after_run_on = true, used_a_quantum_later = false, used_after_rebase = true;
     sc_time stamp_after_run_on, stamp_after_catch_up;
@@ -164,19 +167,29 @@ TEST(LocalTime, RunsOnOnlyWhenNothingIsPendingAndCatchesUpBeforeItIsSeen) {
   });
   sc_core::sc_start(sc_time(100, SC_NS));
 
-  RunAhead::bound(sc_time(100, SC_NS));
-  sc_core::sc_spawn([] { sc_core::wait(sc_time(50, SC_NS)); });  // pending: a timed wait
-  sc_core::sc_spawn([&r] {
-    LocalTime t;
-    t.set_quantum(sc_time(1, SC_NS));
-    t.add_ps(1500);
-    r.beside_a_timed_wait = t.run_on();
-  });
-  sc_core::sc_start(sc_time(100, SC_NS));
+  // Each case on its own: a timed wait due later than the local time, one
+  // due before it, and two due later at one and the same time.
+  const auto beside = [](std::vector<sc_time> waits, bool& result) {
+    RunAhead::bound(sc_time(100, SC_NS));
+    for (const sc_time& w : waits) sc_core::sc_spawn([w] { sc_core::wait(w); });
+    sc_core::sc_spawn([&result] {
+      sc_core::wait(sc_core::SC_ZERO_TIME);  // after the waits above were made
+      LocalTime t;
+      t.set_quantum(sc_time(1, SC_NS));
+      t.add_ps(1500);
+      result = t.run_on();
+    });
+    sc_core::sc_start(sc_time(100, SC_NS));
+  };
+  beside({sc_time(50, SC_NS)}, r.before_a_timed_wait);
+  beside({sc_time(1, SC_NS)}, r.after_a_timed_wait);
+  beside({sc_time(50, SC_NS), sc_time(50, SC_NS)}, r.before_two_due_together);
 
   EXPECT_FALSE(r.unbounded);
   EXPECT_TRUE(r.alone);
-  EXPECT_FALSE(r.beside_a_timed_wait);
+  EXPECT_TRUE(r.before_a_timed_wait);
+  EXPECT_FALSE(r.after_a_timed_wait);
+  EXPECT_FALSE(r.before_two_due_together);
   EXPECT_EQ(r.stamp_after_run_on - start, sc_time(10, SC_NS));  // no wait: SystemC time stayed
   EXPECT_EQ(r.ps_after_run_on, 1500u);
   EXPECT_FALSE(r.used_after_run_on);

@@ -1,15 +1,17 @@
 // Run-ahead past a quantum's end (docs/platform.md, "Run-ahead"). An
 // initiator that has used its quantum syncs so that the other processes can
-// run up to its local time. When nothing at all is pending in the simulation
-// -- no process runnable, no event notified, no timed wait -- that wait
-// would only move SystemC time to the initiator's local time and come
-// straight back: the initiator may go on instead. Nothing else can happen
-// until it does something other processes see, and there it first waits to
-// where its last skipped wait would have left SystemC time (catch_up in
-// LocalTime), so every process runs at the same simulated time and in the
-// same order as without run-ahead. Only an empty simulation qualifies: the
-// kernel orders events due at the same time by the history of its event
-// queue, which a skipped wait would change.
+// run up to its local time. When nothing can run before that time -- no
+// process runnable, no event notified now, every timed notification due
+// later -- that wait would only move SystemC time to the initiator's local
+// time and come straight back: the initiator may go on instead. Nothing else
+// can happen until it does something other processes see, and there it
+// first waits to where its last skipped wait would have left SystemC time
+// (catch_up in LocalTime), so every process runs at the same simulated time
+// and in the same order as without run-ahead. SystemC orders notifications
+// due at one time by the history of its event queue (a binary heap); a
+// skipped wait is an insert and extraction of the queue's earliest entry,
+// which leaves a heap with no two entries due at one time as it was, so the
+// queue must hold no such pair.
 //
 // sc_start(duration) stops at a time that no event marks, so run-ahead is
 // only allowed inside a simulation loop that says where its sc_start will
