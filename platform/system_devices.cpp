@@ -14,7 +14,7 @@ void connect_system_devices(HartCluster& harts, Clint& clint, Plic& plic, Uart16
     plic.context[2 * h + 1].bind(input(rv::kSEI));
   }
   uart.irq.bind([&plic](bool level) { plic.set_source(AVP_UART_PLIC_SOURCE, level); });
-  harts.time_source = [&clint](const sc_core::sc_time& t) { return clint.mtime_at(t); };
+  harts.time_source = [&clint](uint64_t ps) { return clint.mtime_at_ps(ps); };
 }
 
 }  // namespace avp

@@ -323,11 +323,11 @@ sc_core::sc_time HartCluster::invalidate_icaches() {
   return sc_core::SC_ZERO_TIME;
 }
 
-uint64_t HartCluster::time_ns(const Hart& h) const { return time_ns_at(sc_core::sc_time_stamp() + h.local_time()); }
+uint64_t HartCluster::time_ns(const Hart& h) const { return time_ns_at_ps(systemc_ps() + h.local_time_ps()); }
 
-uint64_t HartCluster::time_ns_at(const sc_core::sc_time& t) const {
-  if (time_source) return time_source(t);
-  return static_cast<uint64_t>(t.to_seconds() * 1e9);
+uint64_t HartCluster::time_ns_at_ps(uint64_t ps) const {
+  if (time_source) return time_source(ps);
+  return static_cast<uint64_t>(from_ps(ps).to_seconds() * 1e9);
 }
 
 void HartCluster::print(Hart& h, const std::string& text) {

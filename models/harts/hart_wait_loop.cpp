@@ -47,6 +47,19 @@ constexpr unsigned kMaxLoopInsns = 1024;
 // Iterations that must be skipped at least for the evaluation to pay.
 constexpr uint64_t kMinSkip = 4;
 
+// Whether the `n` bytes (an integer load's 1, 2, 4 or 8) at `at` are the low `n` bytes of `value` (little-endian host).
+bool holds_value(const uint8_t* at, unsigned n, uint64_t value) {
+  const auto bytes = [](const uint8_t* p, unsigned n) -> uint64_t {
+    switch (n) {
+      case 1: return *p;
+      case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+      case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+      default: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+    }
+  };
+  return bytes(at, n) == (n == 8 ? value : value & ((1ull << 8 * n) - 1));
+}
+
 }  // namespace
 
 class Hart::WaitLoopReader final : public WaitLoopView {
@@ -63,10 +76,14 @@ class Hart::WaitLoopReader final : public WaitLoopView {
     return {nullptr, 0};
   }
   bool read(uint64_t va, void* to, unsigned n) const override {
-    const DmiRegion* r = region(va, n, false);
-    if (!r) return false;
-    std::memcpy(to, r->ptr + (va - r->base), n);
-    return true;
+    const uint8_t* at = host(va, n, false);
+    if (at) std::memcpy(to, at, n);
+    return at;
+  }
+  // Where `n` bytes at `pa` are in host memory (nullptr: not in a DMI region allowing the access).
+  uint8_t* host(uint64_t pa, unsigned n, bool write) const {
+    const DmiRegion* r = region(pa, n, write);
+    return r ? r->ptr + (pa - r->base) : nullptr;
   }
   bool plain_store(uint64_t va, unsigned n) const override {
     if (!region(va, n, true) || h_.dmi_.read_only(va, n) || near_reservation(va, n)) return false;
@@ -76,10 +93,6 @@ class Hart::WaitLoopReader final : public WaitLoopView {
   // A store that would break the LR/SC reservation (checked again at each skip: an LR does not change the code).
   bool near_reservation(uint64_t va, unsigned n) const {
     return h_.reservation_ != ~0ull && h_.reservation_ >> 3 <= (va + n - 1) >> 3 && va >> 3 <= h_.reservation_ >> 3;
-  }
-  void write(const WaitLoopStore& s, uint64_t value) const {
-    const DmiRegion* r = region(s.va, s.size, true);
-    std::memcpy(r->ptr + (s.va - r->base), &value, s.size);  // little-endian host
   }
   DeviceRead device_read(uint64_t va, unsigned n, uint64_t& value) const override {
     StableReadExtension s;
@@ -165,11 +178,9 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
     bool same = true;
     for (unsigned r = 1; r < 32 && same; ++r)
       if (w.iteration.reads >> r & 1) same = hot_.s.x[r] == w.x[r];
-    for (const WaitLoopStore& l : w.iteration.loads) {
-      if (!same) break;
-      uint64_t v = 0;
-      same = reader.read(l.va, &v, l.size) && v == l.value;
-    }
+    // The host bytes of the loads stay where they were while no DMI region changed (dmi_gen).
+    for (size_t i = 0; i < w.iteration.loads.size() && same; ++i)
+      same = holds_value(w.load_host[i], w.iteration.loads[i].size, w.iteration.loads[i].value);
     for (const WaitLoopStore& l : w.iteration.device_loads) {  // the clock was asked at the start
       if (!same) break;
       uint64_t v = 0;
@@ -180,6 +191,10 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
   }
   w.iteration = evaluate_wait_loop(reader, d, pc, hot_.s.x, time, kMaxLoopInsns);
   w.known = w.iteration.refused.empty();
+  w.load_host.clear();
+  w.store_host.clear();
+  for (const WaitLoopStore& l : w.iteration.loads) w.load_host.push_back(reader.host(l.va, l.size, false));
+  for (const WaitLoopStore& st : w.iteration.stores) w.store_host.push_back(reader.host(st.va, st.size, true));
   std::memcpy(w.x, hot_.s.x, sizeof w.x);
   w.at_pc = pc;
   w.epoch = blocks_.epoch();
@@ -234,7 +249,9 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   if (offset >= end) return false;
   uint64_t most = (end - offset - 1) / period;
   const auto below = [&](uint64_t limit, uint64_t at, uint64_t step) {
-    if (limit) most = std::min(most, limit > at ? (limit - at - 1) / step : 0);
+    uint64_t reach;  // most <= (limit - at - 1) / step, told without a division
+    if (!limit || (limit > at && !__builtin_mul_overflow(most, step, &reach) && reach <= limit - at - 1)) return;
+    most = std::min(most, limit > at ? (limit - at - 1) / step : 0);
   };
   below(limit_, hot_.s.minstret, insns);
   below(hot_.insn_stop, hot_.s.minstret, insns);
@@ -251,7 +268,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   const uint64_t delay = to_ps(start.delay);
   const auto time_at = [&](uint64_t i) {
     const uint64_t ps = now_ps + i * period;
-    return clock ? clock->value_at(from_ps(ps + delay)) : cluster_.time_ns_at(from_ps(ps));
+    return clock ? clock->value_at(from_ps(ps + delay)) : cluster_.time_ns_at_ps(ps);
   };
   const WaitLoopIteration& it = wait_loop_iteration(reader, d, pc, time_at(0));
   if (!it.refused.empty() || it.insns != insns) {
@@ -282,17 +299,20 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   const uint64_t t = time_at(n - 1);
   if (it.closed) {
     for (unsigned r = 1; r < 32; ++r) hot_.s.x[r] = it.x_at(r, t);
-    for (const WaitLoopStore& s : it.stores) reader.write(s, it.stored_at(s, t));
+    for (size_t i = 0; i < it.stores.size(); ++i) {
+      const uint64_t v = it.stored_at(it.stores[i], t);
+      std::memcpy(w.store_host[i], &v, it.stores[i].size);  // little-endian host
+    }
   } else {
     const WaitLoopIteration last = evaluate_wait_loop(reader, d, pc, hot_.s.x, t, kMaxLoopInsns);
     if (!last.refused.empty() || last.insns != insns) return false;  // the same path as at time_at(0): cannot happen
     std::memcpy(hot_.s.x, last.x, sizeof last.x);
-    for (const WaitLoopStore& s : last.stores) reader.write(s, s.value);
+    for (const WaitLoopStore& s : last.stores) std::memcpy(reader.host(s.va, s.size, true), &s.value, s.size);
   }
   for (const WaitLoopStore& l : it.device_loads) reader.repeat(l.va, l.size, n);  // the same on every path
   add_loop_counters(per_iteration, n);
   cluster_.wait_loop_skipped(n);
-  w.at = loop_counters();
+  for (unsigned i = 0; i < kLoopCounters; ++i) w.at[i] = now[i] + n * per_iteration[i];  // loop_counters() now
   return true;
 }
 

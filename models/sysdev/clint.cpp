@@ -23,6 +23,7 @@ Clint::Clint(sc_core::sc_module_name name, unsigned harts)
       errors_(this, "errors", "accesses answered with an error", "accesses") {
   if (frequency.get() == 0 || frequency.get() > 1'000'000'000'000ull)
     throw ParamError(std::string(this->name()) + ".frequency: must be 1 Hz .. 1 THz");
+  if (1'000'000'000'000ull % frequency.get() == 0) ps_per_tick_ = 1'000'000'000'000ull / frequency.get();
   socket.register_b_transport(this, &Clint::b_transport);
   socket.register_transport_dbg(this, &Clint::transport_dbg);
   SC_HAS_PROCESS(Clint);
@@ -31,9 +32,12 @@ Clint::Clint(sc_core::sc_module_name name, unsigned harts)
   dont_initialize();
 }
 
-uint64_t Clint::mtime_at(const sc_core::sc_time& t) const {
-  const unsigned __int128 ticks = static_cast<unsigned __int128>(to_ps(t)) * frequency.get() / 1'000'000'000'000ull;
-  return static_cast<uint64_t>(ticks) + static_cast<uint64_t>(offset_);
+uint64_t Clint::mtime_at_ps(uint64_t ps) const {
+  // The same floor of ps * frequency / 10^12 either way; harts read it at every `csrr time`.
+  const uint64_t ticks = ps_per_tick_ ? ps / ps_per_tick_
+                                      : static_cast<uint64_t>(static_cast<unsigned __int128>(ps) * frequency.get() /
+                                                              1'000'000'000'000ull);
+  return ticks + static_cast<uint64_t>(offset_);
 }
 
 bool Clint::read32(uint64_t off, const sc_core::sc_time& now, uint32_t& v) const {

@@ -51,10 +51,10 @@ void RunAhead::bound(const sc_core::sc_time& chunk) { stop_ps = (sc_core::sc_tim
 
 bool RunAhead::allows(const sc_core::sc_time& offset) {
   const sc_core::sc_time to = sc_core::sc_time_stamp() + offset;
-  if (to.value() >= stop_ps) return false;
-  if (!sc_core::sc_pending_activity()) return true;
-  return !sc_core::sc_pending_activity_at_current_time() && to < sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity() &&
-         timed_notifications_distinct();
+  if (to.value() >= stop_ps || sc_core::sc_pending_activity_at_current_time()) return false;
+  sc_core::sc_time next;  // the earliest timed notification that is not cancelled
+  if (!sc_core::sc_get_curr_simcontext()->next_time(next)) return true;  // nothing pending at all
+  return to < next && timed_notifications_distinct();
 }
 
 }  // namespace avp

@@ -94,6 +94,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   void set_interrupt(unsigned irq, bool level);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return hot_.time.offset(); }
+  uint64_t local_time_ps() const { return hot_.time.ps(); }
   // An extension device runs in the hart's place: it takes the offset the
   // call arrived with, its accesses add to it, and it returns local_time().
   void set_local_time(const sc_core::sc_time& t) { hot_.time.set(t); }
@@ -423,6 +424,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
     unsigned same = 0, pass = 0, backoff = 0;
     bool known = false;
     WaitLoopIteration iteration;
+    std::vector<const uint8_t*> load_host;  // where iteration.loads are in host memory
+    std::vector<uint8_t*> store_host;       // and iteration.stores
     uint64_t at_pc = 1, x[32] = {};
     uint64_t epoch = 0, dmi_gen = 0;
   } wait_loop_;

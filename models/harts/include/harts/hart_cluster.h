@@ -94,14 +94,14 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   const uint64_t* cost_ps() const { return cost_ps_; }
   const uint64_t* cost_cycles() const { return cost_cycles_; }
   uint64_t time_ns(const Hart& h) const;  // the `time` CSR: time_source, or simulated ns without one
-  uint64_t time_ns_at(const sc_core::sc_time& t) const;  // what it reads at simulated time t
+  uint64_t time_ns_at_ps(uint64_t ps) const;  // what it reads at `ps` picoseconds of simulated time
   // A hart skipped `iterations` iterations of a loop waiting for the time (hart_wait_loop.cpp).
   void wait_loop_skipped(uint64_t iterations) {
     wait_loop_skips_.inc();
     wait_loop_iterations_.inc(iterations);
   }
   // The platform's timer (the CLINT's mtime at a simulated time).
-  std::function<uint64_t(const sc_core::sc_time&)> time_source;
+  std::function<uint64_t(uint64_t ps)> time_source;
   void print(Hart& h, const std::string& text);  // ECALL print
   void barrier(Hart& h);
   // Region-of-interest statistics (ECALL a7 = 3, perf STATS_CONTROL): AVP_STATS_DUMP

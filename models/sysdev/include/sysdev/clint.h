@@ -29,7 +29,8 @@ class Clint : public sc_core::sc_module, private ReadClock {
 
   Clint(sc_core::sc_module_name name, unsigned harts);
 
-  uint64_t mtime_at(const sc_core::sc_time& t) const;
+  uint64_t mtime_at(const sc_core::sc_time& t) const { return mtime_at_ps(t.value()); }
+  uint64_t mtime_at_ps(uint64_t ps) const;  // the same at `ps` picoseconds of simulated time
   unsigned harts() const { return static_cast<unsigned>(mtimecmp_.size()); }
 
  private:
@@ -46,6 +47,7 @@ class Clint : public sc_core::sc_module, private ReadClock {
   std::vector<uint64_t> mtimecmp_;
   std::vector<bool> msip_, mtip_;
   int64_t offset_ = 0;  // mtime = ticks of simulated time + offset (writes to mtime set it)
+  uint64_t ps_per_tick_ = 0;  // when a tick is a whole number of picoseconds (1 GHz: 1000), else 0
   sc_core::sc_event timer_event_;
   Logger log_;
   Counter accesses_, timer_irqs_, errors_;
