@@ -74,6 +74,9 @@ Platform::Platform()
       quantum("platform.quantum", sc_core::sc_time(1, sc_core::SC_US),
               "global quantum of temporal decoupling: initiators run ahead of SystemC time by at most this much"),
       time_limit("platform.time_limit", sc_core::SC_ZERO_TIME, "stop the simulation at this simulated time (0 = no limit)"),
+      run_ahead("platform.run_ahead", true,
+                "initiators pass a quantum's end without a wait while nothing else can run first (the same results; "
+                "false: they wait at every quantum's end)"),
       cores("platform.cores", 2, "number of cores in the hart cluster"),
       harts_per_core("platform.harts_per_core", 4, "harts per core"),
       tcdm_slice("platform.tcdm_per_core", 4 * MiB, "TCDM bytes per core (core-local view size)"),

@@ -169,7 +169,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
     if (sc_core::sc_get_status() == sc_core::SC_PAUSED) chunk = std::max(span, sc_core::sc_time_to_pending_activity());
     if (limit > sc_core::SC_ZERO_TIME && limit - sc_core::sc_time_stamp() < chunk) chunk = limit - sc_core::sc_time_stamp();
     try {
-      RunAhead::bound(chunk);
+      RunAhead::bound(platform.run_ahead.get() ? chunk : sc_core::SC_ZERO_TIME);
       const auto chunk_start = Clock::now();
       sc_core::sc_start(chunk);
       const auto wall = Clock::now() - chunk_start;

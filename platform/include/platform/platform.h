@@ -67,6 +67,7 @@ class Platform {
   Param<uint64_t> seed;
   Param<sc_core::sc_time> quantum;
   Param<sc_core::sc_time> time_limit;
+  Param<bool> run_ahead;  // base/run_ahead.h
   Param<uint32_t> cores;
   Param<uint32_t> harts_per_core;
   Param<uint64_t> tcdm_slice;
