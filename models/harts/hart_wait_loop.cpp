@@ -176,8 +176,8 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
   WaitLoopWatch& w = wait_loop_;
   if (w.known && w.iteration.closed && w.at_pc == pc && w.epoch == blocks_.epoch() && w.dmi_gen == hot_.dmi_gen) {
     bool same = true;
-    for (unsigned r = 1; r < 32 && same; ++r)
-      if (w.iteration.reads >> r & 1) same = hot_.s.x[r] == w.x[r];
+    for (uint32_t read = w.iteration.reads & ~1u; read && same; read &= read - 1)
+      same = hot_.s.x[__builtin_ctz(read)] == w.x[__builtin_ctz(read)];
     // The host bytes of the loads stay where they were while no DMI region changed (dmi_gen).
     for (size_t i = 0; i < w.iteration.loads.size() && same; ++i)
       same = holds_value(w.load_host[i], w.iteration.loads[i].size, w.iteration.loads[i].value);
