@@ -157,18 +157,17 @@ Hart::LoopCounters Hart::loop_counters() const {
   return c;
 }
 
-void Hart::add_loop_counters(const LoopCounters& per_iteration, uint64_t n) {
-  const LoopCounters& d = per_iteration;
-  hot_.time.add_ps(n * d[kLoopTimePs]);
-  for (unsigned s = 0; s < kStallCauses; ++s) hot_.stall_ps[s] += n * d[kLoopStalls + s];
-  hot_.s.minstret += n * d[kLoopMinstret];
-  hot_.s.insn_cycles += n * d[kLoopInsnCycles];
-  for (unsigned e = 0; e < kNumPerfEvents; ++e) hot_.s.events[e] += n * d[kLoopEvents + e];
-  hot_.icache.hits += n * d[kLoopICacheHits];
-  hot_.icache.clock += n * d[kLoopICacheClock];
-  hot_.dcache.hits += n * d[kLoopDCacheHits];
-  hot_.dcache.clock += n * d[kLoopDCacheClock];
-  mmu_.count_tlb_hits(n * d[kLoopTlbHits]);
+void Hart::add_loop_counters(const LoopCounters& d) {
+  hot_.time.add_ps(d[kLoopTimePs]);
+  for (unsigned s = 0; s < kStallCauses; ++s) hot_.stall_ps[s] += d[kLoopStalls + s];
+  hot_.s.minstret += d[kLoopMinstret];
+  hot_.s.insn_cycles += d[kLoopInsnCycles];
+  for (unsigned e = 0; e < kNumPerfEvents; ++e) hot_.s.events[e] += d[kLoopEvents + e];
+  hot_.icache.hits += d[kLoopICacheHits];
+  hot_.icache.clock += d[kLoopICacheClock];
+  hot_.dcache.hits += d[kLoopDCacheHits];
+  hot_.dcache.clock += d[kLoopDCacheClock];
+  mmu_.count_tlb_hits(d[kLoopTlbHits]);
 }
 
 const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader, const Insn& d, uint64_t pc,
@@ -310,9 +309,11 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     for (const WaitLoopStore& s : last.stores) std::memcpy(reader.host(s.va, s.size, true), &s.value, s.size);
   }
   for (const WaitLoopStore& l : it.device_loads) reader.repeat(l.va, l.size, n);  // the same on every path
-  add_loop_counters(per_iteration, n);
+  LoopCounters skipped;
+  for (unsigned i = 0; i < kLoopCounters; ++i) skipped[i] = n * per_iteration[i];
+  add_loop_counters(skipped);
   cluster_.wait_loop_skipped(n);
-  for (unsigned i = 0; i < kLoopCounters; ++i) w.at[i] = now[i] + n * per_iteration[i];  // loop_counters() now
+  for (unsigned i = 0; i < kLoopCounters; ++i) w.at[i] = now[i] + skipped[i];  // loop_counters() now
   return true;
 }
 

@@ -208,7 +208,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // The iteration of the loop at the time read `d` at `pc`, reading `time`: the one kept while its inputs are unchanged.
   const WaitLoopIteration& wait_loop_iteration(const WaitLoopReader& reader, const rv::Insn& d, uint64_t pc, uint64_t time);
   LoopCounters loop_counters() const;
-  void add_loop_counters(const LoopCounters& per_iteration, uint64_t iterations);
+  void add_loop_counters(const LoopCounters& added);  // what skipped iterations add to each counter
   const Block* decoded_block(uint64_t pc);  // nullptr when pc's block is not decoded
   // resumed: the rest of a block a slice left at instruction `from`.
   void run_block(const Block& b, uint32_t from = 0, bool resumed = false);

@@ -82,7 +82,7 @@ struct WaitLoopIteration {
   std::vector<WaitLoopStore> stores;
   bool closed = true;
   // What it leaves when it reads `t` instead (closed iterations only).
-  uint64_t x_at(unsigned r, uint64_t t) const { return x_offset >> r & 1 ? x[r] + (t - time) : x[r]; }
+  uint64_t x_at(unsigned r, uint64_t t) const { return x[r] + ((t - time) & (0 - uint64_t{x_offset >> r & 1})); }
   uint64_t stored_at(const WaitLoopStore& s, uint64_t t) const { return s.offset ? s.value + (t - time) : s.value; }
 };
 
