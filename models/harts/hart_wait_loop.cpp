@@ -49,15 +49,14 @@ constexpr uint64_t kMinSkip = 4;
 
 // Whether the `n` bytes (an integer load's 1, 2, 4 or 8) at `at` are the low `n` bytes of `value` (little-endian host).
 bool holds_value(const uint8_t* at, unsigned n, uint64_t value) {
-  const auto bytes = [](const uint8_t* p, unsigned n) -> uint64_t {
-    switch (n) {
-      case 1: return *p;
-      case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-      case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-      default: { uint64_t v; std::memcpy(&v, p, 8); return v; }
-    }
-  };
-  return bytes(at, n) == (n == 8 ? value : value & ((1ull << 8 * n) - 1));
+  uint64_t held;
+  switch (n) {  // fixed sizes: no library call
+    case 1: held = *at; break;
+    case 2: { uint16_t v; std::memcpy(&v, at, 2); held = v; break; }
+    case 4: { uint32_t v; std::memcpy(&v, at, 4); held = v; break; }
+    default: std::memcpy(&held, at, 8); return held == value;
+  }
+  return held == (value & ((1ull << 8 * n) - 1));
 }
 
 }  // namespace

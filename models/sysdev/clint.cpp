@@ -34,8 +34,7 @@ Clint::Clint(sc_core::sc_module_name name, unsigned harts)
 
 uint64_t Clint::mtime_at_ps(uint64_t ps) const {
   // The same floor of ps * frequency / 10^12 either way; harts read it at every `csrr time`.
-  const uint64_t ticks = ps_per_tick_ == 1000 ? ps / 1000  // the default 1 GHz, by a multiplication
-                        : ps_per_tick_       ? ps / ps_per_tick_
+  const uint64_t ticks = ps_per_tick_ ? ps / ps_per_tick_
                                       : static_cast<uint64_t>(static_cast<unsigned __int128>(ps) * frequency.get() /
                                                               1'000'000'000'000ull);
   return ticks + static_cast<uint64_t>(offset_);
