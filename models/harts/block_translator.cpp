@@ -33,6 +33,9 @@ constexpr Reg kSaved[] = {x86::R15, x86::R14, x86::R13, x86::R12, x86::RBP, x86:
 bool is_load(unsigned op) { return op >= rv::LB && op <= rv::LWU; }
 bool is_store(unsigned op) { return op >= rv::SB && op <= rv::SD; }
 bool is_branch(unsigned op) { return op >= rv::BEQ && op <= rv::BGEU; }
+bool is_division(unsigned op) {
+  return (op >= rv::DIV && op <= rv::REMU) || (op >= rv::DIVW && op <= rv::REMUW);
+}
 // Instructions the code does itself, neither through a helper nor as a no-op.
 bool is_inline(unsigned op) { return op >= rv::LUI && op < rv::FENCE && !is_load(op) && !is_store(op); }
 bool reads_rs2(unsigned op) {
@@ -194,10 +197,46 @@ class Translator {
     a_.mov_imm(x86::RDX, n_);
     to_epilogue_.push_back(a_.jmp());
   }
-  void divide(const Insn& d) {
+  // Division i: one x86 division gives the quotient and the remainder, so a
+  // DIV and a REM of the same operands later in the block (REM then DIV, as
+  // compilers emit for a number's digits, or the order RISC-V suggests for
+  // fusing) divide once; the later one's result waits in r9, which the
+  // inline operations between them leave alone.
+  void divide(uint32_t i) {
+    const Insn& d = insns_[i];
+    if (i == fused_) {
+      fused_ = kNone;
+      return a_.mov(x86::RAX, x86::R9);
+    }
     into(x86::RCX, d.rs2);
     into(x86::RAX, d.rs1);
-    emit_divide(a_, d.op);
+    const uint32_t later = other_half(i);
+    if (later == kNone) return emit_divide(a_, d.op);
+    emit_divide(a_, d.op, true);
+    const bool rem = d.op == rv::REM || d.op == rv::REMU || d.op == rv::REMW || d.op == rv::REMUW;
+    a_.mov(x86::R9, rem ? x86::RAX : x86::RDX);
+    if (rem) a_.mov(x86::RAX, x86::RDX);
+    fused_ = later;
+  }
+  // The instruction after division i that divides the same operands for the
+  // other result (its DIV for a REM, its REM for a DIV), with only inline
+  // operations between that write neither operand; kNone if none. Division
+  // i must not write its operands either.
+  uint32_t other_half(uint32_t i) const {
+    static constexpr std::pair<unsigned, unsigned> kHalves[] = {
+        {rv::DIV, rv::REM}, {rv::DIVU, rv::REMU}, {rv::DIVW, rv::REMW}, {rv::DIVUW, rv::REMUW}};
+    const Insn& d = insns_[i];
+    unsigned other = 0;
+    for (const auto& [div, rem] : kHalves)
+      if (d.op == div || d.op == rem) other = d.op == div ? rem : div;
+    if (d.rd != 0 && (d.rd == d.rs1 || d.rd == d.rs2)) return kNone;
+    for (uint32_t j = i + 1; j < n_; ++j) {
+      const Insn& e = insns_[j];
+      if (e.op == other) return e.rs1 == d.rs1 && e.rs2 == d.rs2 ? j : kNone;
+      if (!is_inline(e.op) || is_division(e.op) || e.op == rv::MULHSU) return kNone;  // r9 or rdx:rax taken, or a call
+      if (e.rd != 0 && (e.rd == d.rs1 || e.rd == d.rs2) && writes_rd(e.op)) return kNone;
+    }
+    return kNone;
   }
   void call_pure(uint64_t (*fn)(uint64_t, uint64_t), const Insn& d) {
     into(x86::RDI, d.rs1);
@@ -225,7 +264,7 @@ class Translator {
 
   bool instruction(uint32_t i, uint64_t pc);
   bool control(const Insn& d, uint64_t pc);
-  void alu(const Insn& d, uint64_t pc);
+  void alu(uint32_t i, uint64_t pc);
   x86::Reg destination(const Insn& d) const;
 
   const Insn* insns_;
@@ -246,6 +285,8 @@ class Translator {
   size_t retired_ = 0;                 // where it is
   std::vector<QuantumEnd> quantum_ends_;
   size_t body_ = 0;                     // where the code continues after loading the registers
+  static constexpr uint32_t kNone = ~0u;
+  uint32_t fused_ = kNone;  // the division whose result is in r9 (Translator::divide)
 };
 
 // One instruction; true when it ended the block (the code has left).
@@ -275,7 +316,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
   }
   if (is_branch(d.op) || d.op == rv::JAL || d.op == rv::JALR) return control(d, pc), true;
   if (is_inline(d.op)) {
-    alu(d, pc);
+    alu(i, pc);
     return false;
   }
   if (d.op == rv::FENCE) return false;  // memory is coherent
@@ -347,8 +388,9 @@ Reg Translator::destination(const Insn& d) const {
   return static_cast<Reg>(host_[d.rd]);
 }
 
-void Translator::alu(const Insn& d, uint64_t pc) {
+void Translator::alu(uint32_t i, uint64_t pc) {
   using namespace x86;
+  const Insn& d = insns_[i];
   const auto imm = static_cast<int32_t>(d.imm);
   const auto shamt = static_cast<uint8_t>(d.imm);
   const Reg r = destination(d);
@@ -357,7 +399,7 @@ void Translator::alu(const Insn& d, uint64_t pc) {
     case rv::AUIPC: a_.mov_imm(r, pc + d.imm); break;
     case rv::MULHSU: call_pure(op_mulhsu, d); break;
     case rv::DIV: case rv::DIVU: case rv::REM: case rv::REMU:
-    case rv::DIVW: case rv::DIVUW: case rv::REMW: case rv::REMUW: divide(d); break;
+    case rv::DIVW: case rv::DIVUW: case rv::REMW: case rv::REMUW: divide(i); break;
     case rv::SLL: case rv::SRL: case rv::SRA: case rv::SLLW: case rv::SRLW: case rv::SRAW: {
       into(RCX, d.rs2);
       into(r, d.rs1);

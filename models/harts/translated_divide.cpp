@@ -6,7 +6,7 @@
 
 namespace avp {
 
-void emit_divide(x86::Asm& a, unsigned op) {
+void emit_divide(x86::Asm& a, unsigned op, bool both) {
   using namespace x86;
   const bool w = op == rv::DIV || op == rv::DIVU || op == rv::REM || op == rv::REMU;
   const bool is_signed = op == rv::DIV || op == rv::REM || op == rv::DIVW || op == rv::REMW;
@@ -22,18 +22,20 @@ void emit_divide(x86::Asm& a, unsigned op) {
     a.zero(RDX);
   }
   a.div_wide(RCX, is_signed, w);
-  if (rem) a.mov(RAX, RDX);
+  if (rem && !both) a.mov(RAX, RDX);
   std::vector<size_t> done{a.jmp()};
   if (is_signed) {
     a.bind(by_minus_one);
-    if (rem) a.zero(RAX);
-    else a.neg(RAX, w);
+    if (both || !rem) a.neg(RAX, w);
+    if (both || rem) a.zero(both ? RDX : RAX);
     done.push_back(a.jmp());
   }
   a.bind(by_zero);
-  if (!rem) a.mov_imm(RAX, ~uint64_t{0});  // a remainder is the dividend, in rax already
+  if (both) a.mov(RDX, RAX);                  // the remainder: the dividend
+  if (both || !rem) a.mov_imm(RAX, ~uint64_t{0});  // (a remainder alone is in rax already)
   for (size_t f : done) a.bind(f);
   if (!w) a.movsxd(RAX, RAX);
+  if (!w && both) a.movsxd(RDX, RDX);
 }
 
 }  // namespace avp

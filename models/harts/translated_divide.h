@@ -9,7 +9,9 @@ namespace avp {
 // clobbered): a zero divisor gives a quotient of all ones and the dividend
 // as remainder; a signed divisor of -1 gives the negated dividend (which
 // wraps for the most negative one) and a remainder of 0. W: 32-bit
-// operands, the result sign-extended.
-void emit_divide(x86::Asm& a, unsigned op);
+// operands, the result sign-extended. With `both`, the quotient in rax and
+// the remainder in rdx whichever `op` is (one x86 division for a DIV and
+// REM of the same operands).
+void emit_divide(x86::Asm& a, unsigned op, bool both = false);
 
 }  // namespace avp

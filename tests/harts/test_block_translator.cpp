@@ -200,6 +200,56 @@ TEST(BlockTranslator, RandomBlocksMatchTheReference) {
   }
 }
 
+// A DIV and a REM of the same operands divide once (the later result waits
+// in a host register): pairs in both orders, all widths and signs, with
+// operations between them, some of which write an operand, end the pair's
+// sharing, or are divisions themselves, on values that include a zero
+// divisor, -1 and the most negative dividends.
+TEST(BlockTranslator, DivisionPairsMatchTheReference) {
+  if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+  static constexpr unsigned kPairs[][2] = {{DIV, REM}, {DIVU, REMU}, {DIVW, REMW}, {DIVUW, REMUW}};
+  CodeArena arena;
+  RandomBlocks gen(2024);
+  for (int round = 0; round < 20000; ++round) {
+    const unsigned* pair = kPairs[gen.next() % std::size(kPairs)];
+    const bool rem_first = gen.next() % 2;
+    std::vector<Insn> block;
+    for (unsigned k = gen.next() % 3; k > 0; --k) block.push_back(gen.insn(ADDI + gen.next() % (REMUW - ADDI + 1)));
+    Insn first = gen.insn(pair[rem_first ? 1 : 0]);
+    Insn second = gen.insn(pair[rem_first ? 0 : 1]);
+    second.rs1 = first.rs1;
+    second.rs2 = first.rs2;
+    block.push_back(first);
+    for (unsigned k = gen.next() % 4; k > 0; --k) {
+      const unsigned kind = gen.next() % 8;
+      if (kind < 5) block.push_back(gen.insn(ADD + gen.next() % (AND - ADD + 1)));
+      else if (kind == 5) block.push_back(gen.insn(DIV + gen.next() % (REMU - DIV + 1)));
+      else if (kind == 6) block.push_back(gen.insn(MULHSU));
+      else block.push_back(gen.insn(LB + gen.next() % (LWU - LB + 1)));
+    }
+    block.push_back(second);
+    if (gen.next() % 2) block.push_back(gen.insn(BEQ + gen.next() % (BGEU - BEQ + 1)));
+    const uint64_t pc = 0x80000000ull + (gen.next() % 4096) * 2;
+    uint64_t want_x[32], got_x[32];
+    for (auto& v : want_x) v = gen.value();
+    if (gen.next() % 4 == 0) want_x[first.rs2] = gen.next() % 2 ? 0 : ~0ull;  // the special divisors
+    want_x[0] = 0;
+    std::copy(want_x, want_x + 32, got_x);
+    Fake ref_fake, code_fake;
+    ref_fake.x = want_x;
+    code_fake.x = got_x;
+    const JitStep want = reference(block, pc, want_x, ref_fake);
+    const TranslatedBlock code = translate(block, pc, nullptr, arena);
+    ASSERT_NE(code, nullptr);
+    const JitStep got = code(got_x, &code_fake);
+    SCOPED_TRACE("round " + std::to_string(round));
+    ASSERT_EQ(got.status, want.status);
+    ASSERT_EQ(got.value, want.value);
+    for (unsigned r = 0; r < 32; ++r) ASSERT_EQ(got_x[r], want_x[r]) << "x" << r;
+    ASSERT_EQ(code_fake.calls, ref_fake.calls);
+  }
+}
+
 // A block that runs to its end retires itself unless part of it is counted
 // already (settled), in which case the counters are left to the hart.
 TEST(BlockTranslator, RetiresABlockThatRanToItsEnd) {
