@@ -228,7 +228,11 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   LoopCounters per_iteration;
   for (unsigned i = 0; i < kLoopCounters; ++i) per_iteration[i] = now[i] - w.at[i];
   w.same = per_iteration == w.per_iteration ? w.same + 1 : 0;
-  w.per_iteration = per_iteration;
+  if (w.same == 0) {
+    w.per_iteration = per_iteration;
+    w.moving = 0;
+    for (unsigned i = 0; i < kLoopCounters; ++i) w.moving |= uint32_t{per_iteration[i] != 0} << i;
+  }
   w.at = now;
   if (w.same == 0 || w.pass > 0) {
     if (w.pass > 0) --w.pass;
@@ -296,7 +300,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   // What the last skipped iteration leaves.
   const uint64_t t = time_at(n - 1);
   if (it.closed) {
-    for (unsigned r = 1; r < 32; ++r) hot_.s.x[r] = it.x_at(r, t);
+    for (uint32_t r = it.writes & ~1u; r; r &= r - 1) hot_.s.x[__builtin_ctz(r)] = it.x_at(__builtin_ctz(r), t);
     for (size_t i = 0; i < it.stores.size(); ++i) {
       const uint64_t v = it.stored_at(it.stores[i], t);
       std::memcpy(w.store_host[i], &v, it.stores[i].size);  // little-endian host
@@ -308,11 +312,14 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     for (const WaitLoopStore& s : last.stores) std::memcpy(reader.host(s.va, s.size, true), &s.value, s.size);
   }
   for (const WaitLoopStore& l : it.device_loads) reader.repeat(l.va, l.size, n);  // the same on every path
-  LoopCounters skipped;
-  for (unsigned i = 0; i < kLoopCounters; ++i) skipped[i] = n * per_iteration[i];
+  LoopCounters skipped{};
+  for (uint32_t m = w.moving; m; m &= m - 1) {
+    const unsigned i = __builtin_ctz(m);
+    skipped[i] = n * per_iteration[i];
+    w.at[i] += skipped[i];  // w.at is loop_counters() now
+  }
   add_loop_counters(skipped);
   cluster_.wait_loop_skipped(n);
-  for (unsigned i = 0; i < kLoopCounters; ++i) w.at[i] = now[i] + skipped[i];  // loop_counters() now
   return true;
 }
 

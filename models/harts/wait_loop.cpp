@@ -284,6 +284,7 @@ class Evaluator {
     for (unsigned r = 1; r < 32; ++r) {
       out_.x[r] = x_[r].v;
       if (live_in_[r]) out_.reads |= 1u << r;
+      if (written_[r]) out_.writes |= 1u << r;
       if (x_[r].dep == Dep::Offset) out_.x_offset |= 1u << r;
       if (x_[r].dep == Dep::Other) out_.closed = false;
       if (live_in_[r] && written_[r] && (x_[r].dep != Dep::None || x_[r].v != in_[r]))

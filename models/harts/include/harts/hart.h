@@ -421,6 +421,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
     uint64_t pc = 1;
     bool device = false;  // the read at pc is a device load
     LoopCounters at{}, per_iteration{};
+    uint32_t moving = 0;  // the counters per_iteration moves (a mask): a skip adds to those only
     unsigned same = 0, pass = 0, backoff = 0;
     bool known = false;
     WaitLoopIteration iteration;

@@ -78,6 +78,7 @@ struct WaitLoopIteration {
   // offset, are the time read plus a constant; unless `closed`, some others
   // depend on the time in other ways.
   uint64_t x[32] = {};
+  uint32_t writes = 0;  // the registers it writes (a mask): the others keep their values
   uint32_t x_offset = 0;
   std::vector<WaitLoopStore> stores;
   bool closed = true;
