@@ -108,6 +108,31 @@ TranslatedBlock translate(const std::vector<Insn>& block, uint64_t pc, const Blo
   return translate_block(block.data(), block.size(), pc, kHelpers, retire, nullptr, arena);
 }
 
+// Runs `block` at `pc` from the registers `init`, by the reference and as
+// translated code, the helpers failing at `fail_pc` with `fail_kind` (as
+// Fake's): the exits, the registers and the helpers' calls must agree.
+void check_against_reference(const std::vector<Insn>& block, uint64_t pc, const uint64_t (&init)[32], CodeArena& arena,
+                             uint64_t fail_pc = ~0ull, uint64_t fail_kind = kExitDone) {
+  Fake ref_fake, code_fake;
+  ref_fake.fail_pc = code_fake.fail_pc = fail_pc;
+  ref_fake.fail_kind = code_fake.fail_kind = fail_kind;
+  uint64_t want_x[32], got_x[32];
+  std::copy(init, init + 32, want_x);
+  std::copy(init, init + 32, got_x);
+  ref_fake.x = want_x;
+  code_fake.x = got_x;
+  const JitStep want = reference(block, pc, want_x, ref_fake);
+  const TranslatedBlock code = translate(block, pc, nullptr, arena);
+  ASSERT_NE(code, nullptr);
+  const JitStep got = code(got_x, &code_fake);
+  ASSERT_EQ(got.status, want.status);
+  if (want.status >> 32 != kExitTrapped) {
+    ASSERT_EQ(got.value, want.value);
+  }
+  for (unsigned r = 0; r < 32; ++r) ASSERT_EQ(got_x[r], want_x[r]) << "x" << r;
+  ASSERT_EQ(code_fake.calls, ref_fake.calls);
+}
+
 class RandomBlocks {
  public:
   explicit RandomBlocks(uint32_t seed) : rng_(seed) {}
@@ -172,31 +197,17 @@ TEST(BlockTranslator, RandomBlocksMatchTheReference) {
     uint64_t init[32];
     for (auto& v : init) v = gen.value();
     init[0] = 0;
-    Fake ref_fake, code_fake;
     // Some blocks fail at one of their helper calls, trapped or aborted.
+    uint64_t fail_pc = ~0ull, fail_kind = kExitDone;
     if (gen.next() % 3 == 0) {
-      uint64_t p = pc;
+      fail_pc = pc;
       const size_t at = gen.next() % block.size();
-      for (size_t i = 0; i < at; ++i) p += block[i].len;
-      ref_fake.fail_pc = code_fake.fail_pc = p;
-      ref_fake.fail_kind = code_fake.fail_kind = gen.next() % 2 ? kExitTrapped : kExitAborted;
+      for (size_t i = 0; i < at; ++i) fail_pc += block[i].len;
+      fail_kind = gen.next() % 2 ? kExitTrapped : kExitAborted;
     }
-    uint64_t want_x[32], got_x[32];
-    std::copy(init, init + 32, want_x);
-    std::copy(init, init + 32, got_x);
-    ref_fake.x = want_x;
-    code_fake.x = got_x;
-    const JitStep want = reference(block, pc, want_x, ref_fake);
-    const TranslatedBlock code = translate(block, pc, nullptr, arena);
-    ASSERT_NE(code, nullptr);
-    const JitStep got = code(got_x, &code_fake);
     SCOPED_TRACE("round " + std::to_string(round));
-    ASSERT_EQ(got.status, want.status);
-    if (want.status >> 32 != kExitTrapped) {
-      ASSERT_EQ(got.value, want.value);
-    }
-    for (unsigned r = 0; r < 32; ++r) ASSERT_EQ(got_x[r], want_x[r]) << "x" << r;
-    ASSERT_EQ(code_fake.calls, ref_fake.calls);
+    check_against_reference(block, pc, init, arena, fail_pc, fail_kind);
+    if (HasFatalFailure()) return;
   }
 }
 
@@ -230,23 +241,13 @@ TEST(BlockTranslator, DivisionPairsMatchTheReference) {
     block.push_back(second);
     if (gen.next() % 2) block.push_back(gen.insn(BEQ + gen.next() % (BGEU - BEQ + 1)));
     const uint64_t pc = 0x80000000ull + (gen.next() % 4096) * 2;
-    uint64_t want_x[32], got_x[32];
-    for (auto& v : want_x) v = gen.value();
-    if (gen.next() % 4 == 0) want_x[first.rs2] = gen.next() % 2 ? 0 : ~0ull;  // the special divisors
-    want_x[0] = 0;
-    std::copy(want_x, want_x + 32, got_x);
-    Fake ref_fake, code_fake;
-    ref_fake.x = want_x;
-    code_fake.x = got_x;
-    const JitStep want = reference(block, pc, want_x, ref_fake);
-    const TranslatedBlock code = translate(block, pc, nullptr, arena);
-    ASSERT_NE(code, nullptr);
-    const JitStep got = code(got_x, &code_fake);
+    uint64_t init[32];
+    for (auto& v : init) v = gen.value();
+    if (gen.next() % 4 == 0) init[first.rs2] = gen.next() % 2 ? 0 : ~0ull;  // the special divisors
+    init[0] = 0;
     SCOPED_TRACE("round " + std::to_string(round));
-    ASSERT_EQ(got.status, want.status);
-    ASSERT_EQ(got.value, want.value);
-    for (unsigned r = 0; r < 32; ++r) ASSERT_EQ(got_x[r], want_x[r]) << "x" << r;
-    ASSERT_EQ(code_fake.calls, ref_fake.calls);
+    check_against_reference(block, pc, init, arena);
+    if (HasFatalFailure()) return;
   }
 }
 
