@@ -33,9 +33,6 @@ constexpr Reg kSaved[] = {x86::R15, x86::R14, x86::R13, x86::R12, x86::RBP, x86:
 bool is_load(unsigned op) { return op >= rv::LB && op <= rv::LWU; }
 bool is_store(unsigned op) { return op >= rv::SB && op <= rv::SD; }
 bool is_branch(unsigned op) { return op >= rv::BEQ && op <= rv::BGEU; }
-bool is_division(unsigned op) {
-  return (op >= rv::DIV && op <= rv::REMU) || (op >= rv::DIVW && op <= rv::REMUW);
-}
 // Instructions the code does itself, neither through a helper nor as a no-op.
 bool is_inline(unsigned op) { return op >= rv::LUI && op < rv::FENCE && !is_load(op) && !is_store(op); }
 bool reads_rs2(unsigned op) {
@@ -213,7 +210,7 @@ class Translator {
     const uint32_t later = other_half(i);
     if (later == kNone) return emit_divide(a_, d.op);
     emit_divide(a_, d.op, true);
-    const bool rem = d.op == rv::REM || d.op == rv::REMU || d.op == rv::REMW || d.op == rv::REMUW;
+    const bool rem = is_remainder(d.op);
     a_.mov(x86::R9, rem ? x86::RAX : x86::RDX);
     if (rem) a_.mov(x86::RAX, x86::RDX);
     fused_ = later;
@@ -233,7 +230,8 @@ class Translator {
     for (uint32_t j = i + 1; j < n_; ++j) {
       const Insn& e = insns_[j];
       if (e.op == other) return e.rs1 == d.rs1 && e.rs2 == d.rs2 ? j : kNone;
-      if (!is_inline(e.op) || is_division(e.op) || e.op == rv::MULHSU) return kNone;  // r9 or rdx:rax taken, or a call
+      // Not a call (MULHSU's, a helper's, a fast path's: they may use r9), nor a division (its own pair would take r9).
+      if (!is_inline(e.op) || is_division(e.op) || e.op == rv::MULHSU) return kNone;
       if (e.rd != 0 && (e.rd == d.rs1 || e.rd == d.rs2) && writes_rd(e.op)) return kNone;
     }
     return kNone;

@@ -6,11 +6,14 @@
 
 namespace avp {
 
+bool is_division(unsigned op) { return (op >= rv::DIV && op <= rv::REMU) || (op >= rv::DIVW && op <= rv::REMUW); }
+bool is_remainder(unsigned op) { return op == rv::REM || op == rv::REMU || op == rv::REMW || op == rv::REMUW; }
+
 void emit_divide(x86::Asm& a, unsigned op, bool both) {
   using namespace x86;
-  const bool w = op == rv::DIV || op == rv::DIVU || op == rv::REM || op == rv::REMU;
+  const bool w = op >= rv::DIV && op <= rv::REMU;  // 64-bit operands
   const bool is_signed = op == rv::DIV || op == rv::REM || op == rv::DIVW || op == rv::REMW;
-  const bool rem = op == rv::REM || op == rv::REMU || op == rv::REMW || op == rv::REMUW;
+  const bool rem = is_remainder(op);
   a.test(RCX, RCX, w);
   const size_t by_zero = a.jcc(E);
   size_t by_minus_one = 0;
@@ -31,8 +34,8 @@ void emit_divide(x86::Asm& a, unsigned op, bool both) {
     done.push_back(a.jmp());
   }
   a.bind(by_zero);
-  if (both) a.mov(RDX, RAX);                  // the remainder: the dividend
-  if (both || !rem) a.mov_imm(RAX, ~uint64_t{0});  // (a remainder alone is in rax already)
+  if (both) a.mov(RDX, RAX);  // the remainder: the dividend (alone, it is in rax already)
+  if (both || !rem) a.mov_imm(RAX, ~uint64_t{0});
   for (size_t f : done) a.bind(f);
   if (!w) a.movsxd(RAX, RAX);
   if (!w && both) a.movsxd(RDX, RDX);

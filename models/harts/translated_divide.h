@@ -5,6 +5,10 @@
 
 namespace avp {
 
+// Whether `op` (rv::Op) is one of the eight divisions, and whether it is a remainder (REM[U][W]).
+bool is_division(unsigned op);
+bool is_remainder(unsigned op);
+
 // DIV[U][W] or REM[U][W] (`op`, rv::Op) of rax by rcx into rax (rdx
 // clobbered): a zero divisor gives a quotient of all ones and the dividend
 // as remainder; a signed divisor of -1 gives the negated dividend (which
