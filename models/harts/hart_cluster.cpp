@@ -139,6 +139,10 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                        "ran: the results are those of running them)",
                        "skips"),
       wait_loop_iterations_(this, "wait_loop_iterations_skipped", "iterations of such loops skipped", "iterations"),
+      runs_on_beside_spinning_(this, "runs_on_beside_spinning",
+                               "quantum ends a hart spinning in a wait loop passed without a wait beside the waits of "
+                               "others spinning in theirs (how the simulation ran: the results are those of waiting)",
+                               "quantum ends"),
       instance_time_(this, "instance_time", "time of a kernel instance (work-group) from launch to exit", "ns") {
   if (!code_map_) throw std::bad_alloc();
   xintf_map_.configure(xintf_luns.get(), xintf_devices.get());
@@ -158,6 +162,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
   for (auto& h : harts_) h->configure_triggers(triggers);  // a debugger may program them before any start
   configure_costs();
   group_of_.assign(harts_.size(), 0);
+  spinning_.assign(harts_.size(), SpinningWait{});
   hart_stats_.resize(harts_.size());
   for (auto& h : harts_) {
     HartStats& st = hart_stats_[h->id()];
@@ -359,6 +364,45 @@ void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Har
   const sc_core::sc_time arrived = sc_core::sc_time_stamp();
   while (g.generation == gen) sc_core::wait(g.release);
   h.add_stall(StallBarrier, to_ps(sc_core::sc_time_stamp() - arrived));
+}
+
+void HartCluster::spin_wait_begin(const Hart& h, const SpinningWait& w) { spinning_[h.id()] = w; }
+
+void HartCluster::spin_wait_end(const Hart& h) { spinning_[h.id()] = SpinningWait{}; }
+
+namespace {
+
+bool overlap(const WaitLoopStore& a, const WaitLoopStore& b) { return a.va < b.va + b.size && b.va < a.va + a.size; }
+
+// Whether one of `stores` overlaps one of `accesses`.
+bool any_overlap(const std::vector<WaitLoopStore>& stores, const std::vector<WaitLoopStore>& accesses) {
+  for (const WaitLoopStore& s : stores)
+    for (const WaitLoopStore& a : accesses)
+      if (overlap(s, a)) return true;
+  return false;
+}
+
+// Whether either loop stores what the other loads or stores (their addresses are physical: Hart::skip_wait_loop).
+bool loops_touch(const WaitLoopIteration& a, const WaitLoopIteration& b) {
+  return any_overlap(a.stores, b.loads) || any_overlap(a.stores, b.stores) || any_overlap(b.stores, a.loads);
+}
+
+}  // namespace
+
+unsigned HartCluster::spinning_beside(const Hart& h, const WaitLoopIteration& loop, uint64_t turn_ps,
+                                      RunAhead::Passable* passable, unsigned most) const {
+  // A waiting hart's turn that reaches its loop's end starts at most a
+  // quantum and an iteration before that end (its turns end at the first
+  // block end past a quantum), and must start after h's turn ends.
+  const uint64_t quantum = to_ps(quantum_);
+  unsigned n = 0;
+  for (unsigned i = 0; i < spinning_.size() && n < most; ++i) {
+    const SpinningWait& w = spinning_[i];
+    const uint64_t margin = quantum + w.period_ps + turn_ps;
+    if (i != h.id() && w.wake_ps && w.until_ps > margin && !loops_touch(loop, *w.loop))
+      passable[n++] = {w.wake_ps, w.until_ps - margin};
+  }
+  return n;
 }
 
 void HartCluster::barrier(Hart& h) {

@@ -95,8 +95,11 @@ void Hart::quantum_sync() {
     return;
   }
   settle();
-  if (hot_.time.run_on()) check_deadline(hot_.time.now());  // nothing else pending at all (run_ahead.h)
-  else sync();
+  if (run_on()) {
+    check_deadline(hot_.time.now());  // nothing else pending that could matter (run_ahead.h)
+    return;
+  }
+  sync_spinning();
 }
 
 // What the run loop does at a quantum's end when the hart runs on without a
@@ -107,7 +110,7 @@ void Hart::quantum_sync() {
 uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
   if (h.switch_ps_ && to_ps(h.hot_.time.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
-  if (h.slice_.parallel || h.blocks_.code_full() || !h.hot_.time.run_on()) return 0;
+  if (h.slice_.parallel || h.blocks_.code_full() || !h.run_on()) return 0;
   h.check_deadline(h.hot_.time.now());
   return !h.timed_out_;
 }

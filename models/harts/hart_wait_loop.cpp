@@ -188,6 +188,8 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
     if (same && time < w.iteration.exit_from) return w.iteration;
   }
   w.iteration = evaluate_wait_loop(reader, d, pc, hot_.s.x, time, kMaxLoopInsns);
+  ++w.evaluations;
+  w.exit_known = false;
   w.known = w.iteration.refused.empty();
   w.load_host.clear();
   w.store_host.clear();
@@ -223,6 +225,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     w.at = now;
     w.per_iteration = LoopCounters{};
     w.same = 0;
+    w.exit_known = false;
     return false;
   }
   LoopCounters per_iteration;
@@ -230,8 +233,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   w.same = per_iteration == w.per_iteration ? w.same + 1 : 0;
   if (w.same == 0) {
     w.per_iteration = per_iteration;
-    w.moving = 0;
-    for (unsigned i = 0; i < kLoopCounters; ++i) w.moving |= uint32_t{per_iteration[i] != 0} << i;
+    w.exit_known = false;  // a new sequence of reads
   }
   w.at = now;
   if (w.same == 0 || w.pass > 0) {
@@ -292,6 +294,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     }
   }
   if (n < kMinSkip) return false;
+  note_loop_end(it, n < most ? n : ~0ull, now_ps, period, time_at);
   // The stores still reach plain memory: checked when the iteration was
   // evaluated, as long as no block was decoded or dropped and no DMI region
   // changed since (wait_loop_iteration).
@@ -312,15 +315,103 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     for (const WaitLoopStore& s : last.stores) std::memcpy(reader.host(s.va, s.size, true), &s.value, s.size);
   }
   for (const WaitLoopStore& l : it.device_loads) reader.repeat(l.va, l.size, n);  // the same on every path
-  LoopCounters skipped{};
-  for (uint32_t m = w.moving; m; m &= m - 1) {
-    const unsigned i = __builtin_ctz(m);
+  LoopCounters skipped;
+  for (unsigned i = 0; i < kLoopCounters; ++i) {
     skipped[i] = n * per_iteration[i];
     w.at[i] += skipped[i];  // w.at is loop_counters() now
   }
   add_loop_counters(skipped);
   cluster_.wait_loop_skipped(n);
+  w.skipped_in = systemc_ps() + hot_.time.quantum_end_ps();
   return true;
+}
+
+// Where the loop the hart skipped in ends (WaitLoopWatch::until_ps): the
+// read of the first iteration that reads a time at or past its exit
+// (`exit_at` when the skip stopped there, else searched beyond the
+// quantum), or the last iteration within an instruction limit. Its reads are
+// at now_ps + i * period for every i while the watch sees the same
+// iteration again and again, so this is found once per such sequence.
+template <class TimeAt>
+void Hart::note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t now_ps, uint64_t period,
+                         const TimeAt& time_at) {
+  WaitLoopWatch& w = wait_loop_;
+  if (w.exit_known && exit_at == ~0ull && w.limits[0] == limit_ && w.limits[1] == hot_.insn_stop) return;
+  uint64_t until = ~0ull;
+  if (exit_at != ~0ull) {
+    until = now_ps + exit_at * period;
+  } else if (it.exit_from != ~0ull) {
+    // time_at(most - 1) is before the exit: doubling, then halving, for the first at or past it.
+    constexpr uint64_t kFar = uint64_t{1} << 40;  // iterations: beyond this the exit counts as this far
+    uint64_t lo = 1, hi = 2;
+    while (hi < kFar && time_at(hi) < it.exit_from) lo = hi + 1, hi *= 2;
+    while (lo < hi) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      if (time_at(mid) < it.exit_from) lo = mid + 1;
+      else hi = mid;
+    }
+    uint64_t ps;
+    if (!__builtin_mul_overflow(hi, period, &ps) && ps <= ~0ull - now_ps) until = now_ps + ps;
+  }
+  const uint64_t insns = w.per_iteration[kLoopMinstret];
+  for (const uint64_t limit : {limit_, hot_.insn_stop}) {
+    if (!limit) continue;
+    const uint64_t left = limit > hot_.s.minstret ? (limit - hot_.s.minstret) / insns : 0;
+    if (left < (until - now_ps) / period) until = now_ps + left * period;
+  }
+  w.until_ps = until;
+  w.exit_known = exit_at == ~0ull;  // an exit within the quantum ends the sequence
+  w.limits[0] = limit_;
+  w.limits[1] = hot_.insn_stop;
+}
+
+// The local time (ps, absolute) up to which every instruction the hart runs
+// is an iteration of the wait loop it skipped in during this quantum, while
+// nothing else changes what the loop reads; 0 when it is in none. Harts
+// whose loops do not touch what the others' load or store may run on beside
+// such a hart's wait (Hart::run_on, "Beside spinning harts" in docs/harts.md).
+uint64_t Hart::spin_horizon_ps() const {
+  const WaitLoopWatch& w = wait_loop_;
+  if (!w.known || !w.iteration.closed || w.skipped_in != systemc_ps() + hot_.time.quantum_end_ps() ||
+      !wait_loops_skippable())
+    return 0;
+  uint64_t until = w.until_ps;
+  if (switch_ps_) until = std::min(until, switch_ps_);
+  if (deadline_ > sc_core::SC_ZERO_TIME) until = std::min(until, to_ps(deadline_));
+  return until > systemc_ps() + hot_.time.ps() ? until : 0;
+}
+
+bool Hart::run_on() {
+  const uint64_t until = spin_horizon_ps();
+  if (until) {
+    // Its next turn, to the block end that passes the quantum, stays in the loop.
+    const uint64_t turn = to_ps(cluster_.quantum()) + wait_loop_.per_iteration[kLoopTimePs];
+    if (until > turn) {
+      // Nothing else runs while the hart runs on: the limit holds until SystemC moves.
+      RunOnLimit& l = run_on_limit_;
+      const WaitLoopWatch& w = wait_loop_;
+      if (l.systemc_ps != systemc_ps() || l.delta != sc_core::sc_delta_count() || l.turn_ps != turn ||
+          l.loop != w.evaluations) {
+        RunAhead::Passable passable[RunAhead::kMostTimed];
+        const unsigned n = cluster_.spinning_beside(*this, w.iteration, turn, passable, RunAhead::kMostTimed);
+        l = {systemc_ps(), sc_core::sc_delta_count(), turn, w.evaluations, n ? RunAhead::run_on_limit(passable, n) : 0};
+      }
+      if (hot_.time.run_on_before(std::min(l.limit_ps, until - turn))) {
+        cluster_.ran_on_beside_spinning();
+        return true;
+      }
+    }
+  }
+  return hot_.time.run_on();
+}
+
+void Hart::sync_spinning() {
+  const uint64_t until = spin_horizon_ps();
+  if (!until) return sync();
+  cluster_.spin_wait_begin(*this, {systemc_ps() + hot_.time.ps(), until, wait_loop_.per_iteration[kLoopTimePs],
+                                  &wait_loop_.iteration});
+  sync();
+  cluster_.spin_wait_end(*this);
 }
 
 // A device read, the hart settled (Hart::bus_access): when it is the load the

@@ -33,19 +33,25 @@ template struct Exposed<TimedEvents, &sc_core::sc_simcontext::m_timed_events>;
 template struct Exposed<HeapSlots, &sc_core::sc_ppq_base::m_heap>;
 template struct Exposed<DueTime, &sc_core::sc_event_timed::m_notify_time>;
 
-// Whether no two timed notifications in SystemC's queue (cancelled ones
-// included: they keep their place until they reach the top) are due at one time.
-bool timed_notifications_distinct() {
+// The due times (sc_time values) of SystemC's timed notifications, sorted
+// (cancelled ones included: they keep their place until they reach the top),
+// into `due`; -1 when there are more than RunAhead::kMostTimed.
+int timed_notifications(uint64_t (&due)[RunAhead::kMostTimed]) {
   const sc_core::sc_ppq_base& queue = *(sc_core::sc_get_curr_simcontext()->*member(TimedEvents{}));
-  constexpr int kMost = 64;  // beyond that, a wait rather than a sort per quantum
   const int n = queue.size();
-  if (n > kMost) return false;
-  uint64_t due[kMost];
+  if (n > RunAhead::kMostTimed) return -1;
   void* const* heap = queue.*member(HeapSlots{});
   for (int i = 0; i < n; ++i)  // the heap's slots are 1 .. n
     due[i] = (static_cast<const sc_core::sc_event_timed*>(heap[i + 1])->*member(DueTime{})).value();
   std::sort(due, due + n);
-  return std::adjacent_find(due, due + n) == due + n;
+  return n;
+}
+
+// Whether no two timed notifications in SystemC's queue are due at one time.
+bool timed_notifications_distinct() {
+  uint64_t due[RunAhead::kMostTimed];
+  const int n = timed_notifications(due);
+  return n >= 0 && std::adjacent_find(due, due + n) == due + n;
 }
 
 }  // namespace
@@ -58,6 +64,21 @@ bool RunAhead::allows(const sc_core::sc_time& offset) {
   sc_core::sc_time next;  // the earliest timed notification that is not cancelled
   if (!sc_core::sc_get_curr_simcontext()->next_time(next)) return true;  // nothing pending at all
   return to < next && timed_notifications_distinct();
+}
+
+uint64_t RunAhead::run_on_limit(const Passable* passable, unsigned n) {
+  if (sc_core::sc_pending_activity_at_current_time()) return 0;
+  uint64_t due[kMostTimed];
+  const int m = timed_notifications(due);
+  if (m < 0 || std::adjacent_find(due, due + m) != due + m) return 0;
+  uint64_t limit = stop_ps;
+  for (int i = 0; i < m; ++i) {
+    uint64_t until = due[i];  // distinct: at most one of the passable is due then
+    for (unsigned j = 0; j < n; ++j)
+      if (passable[j].due_ps == due[i]) until = std::max(until, passable[j].before_ps);
+    limit = std::min(limit, until);
+  }
+  return limit;
 }
 
 }  // namespace avp

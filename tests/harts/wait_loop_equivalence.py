@@ -10,7 +10,9 @@ the skips. The run with skipping on must have skipped.
 
 With --against name=value the second run sets that instead of turning
 skipping off (platform.run_ahead=false: run-ahead past quantum ends leaves
-every result as waiting at each of them does); --harts N (default 2).
+every result as waiting at each of them does; on several harts the default
+run must have run on beside harts spinning in wait loops); --harts N
+(default 2).
 
   wait_loop_equivalence.py ACCEL_VP WORKDIR ELF [--harts N] [--against name=value] [--set name=value ...]"""
 import json
@@ -69,10 +71,15 @@ def main():
         problems.append("the default run skipped no iteration")
     if against == "harts.skip_wait_loops=false" and b.get("harts.wait_loop_skips", {}).get("value", 0) != 0:
         problems.append("harts.skip_wait_loops=false still skipped")
+    beside = a.get("harts.runs_on_beside_spinning", {}).get("value", 0)
+    if against == "platform.run_ahead=false" and harts > 1 and beside == 0:
+        problems.append("the default run never ran on beside spinning harts")
+    if against == "platform.run_ahead=false" and b.get("harts.runs_on_beside_spinning", {}).get("value", 0) != 0:
+        problems.append("platform.run_ahead=false still ran on beside spinning harts")
     if problems:
         sys.exit("wait_loop_equivalence: FAILED\n" + "\n".join(problems))
-    print("wait_loop_equivalence: OK (%d skips, %d iterations skipped, %d console lines)" %
-          (skips, a["harts.wait_loop_iterations_skipped"]["value"], len(on_console)))
+    print("wait_loop_equivalence: OK (%d skips, %d iterations skipped, %d runs on beside spinning harts, "
+          "%d console lines)" % (skips, a["harts.wait_loop_iterations_skipped"]["value"], beside, len(on_console)))
 
 
 if __name__ == "__main__":

@@ -199,3 +199,43 @@ TEST(LocalTime, RunsOnOnlyWhenNothingCanRunFirstAndCatchesUpBeforeItIsSeen) {
   EXPECT_EQ(r.ps_after_rebase, 0u);
   EXPECT_FALSE(r.used_after_rebase);
 }
+
+// Beside waits a caller names (harts spinning in wait loops): each may be
+// passed over up to its own limit, the others bound the run-on as always.
+TEST(LocalTime, RunOnLimitPassesOverNamedWaitsUpToTheirLimits) {
+  struct Case {
+    std::vector<uint64_t> waits_ns;               // timed waits made before the check, from its start
+    std::vector<RunAhead::Passable> passable_ns;  // from the check's start, in ns
+    uint64_t limit_ns = 0;                        // the limit found, from the check's start (0: none)
+    bool runs_on_at_1500_ps = false;
+  };
+  std::vector<Case> cases = {
+      {{1}, {}, 1, false},                  // a wait due before the local time bounds it
+      {{1}, {{1, 5}}, 5, true},             // named: passed over up to 5 ns
+      {{1, 3}, {{1, 5}}, 3, true},          // beside another wait, due at 3 ns
+      {{1}, {{1, 0}}, 1, false},            // a limit before its due time passes nothing
+      {{2, 2}, {{2, 9}}, 0, false},         // two due together: no run-on at all
+      {{1, 4}, {{1, 9}, {4, 6}}, 6, true},  // two named
+  };
+  for (Case& c : cases) {
+    RunAhead::bound(sc_time(100, SC_NS));
+    const uint64_t start = sc_core::sc_time_stamp().value();
+    for (const uint64_t w : c.waits_ns) sc_core::sc_spawn([w] { sc_core::wait(sc_time(static_cast<double>(w), SC_NS)); });
+    sc_core::sc_spawn([&c, start] {
+      sc_core::wait(sc_core::SC_ZERO_TIME);  // after the waits above were made
+      std::vector<RunAhead::Passable> passable;
+      for (const RunAhead::Passable& p : c.passable_ns) passable.push_back({start + p.due_ps * 1000, start + p.before_ps * 1000});
+      const uint64_t limit = RunAhead::run_on_limit(passable.data(), static_cast<unsigned>(passable.size()));
+      c.limit_ns = limit ? (limit - start) / 1000 : 0;
+      LocalTime t;
+      t.set_quantum(sc_time(1, SC_NS));
+      t.add_ps(1500);
+      c.runs_on_at_1500_ps = t.run_on_before(limit);
+    });
+    const uint64_t want_limit = c.limit_ns;
+    const bool want_run_on = c.runs_on_at_1500_ps;
+    sc_core::sc_start(sc_time(100, SC_NS));
+    EXPECT_EQ(c.limit_ns, want_limit) << "waits " << c.waits_ns.size() << ", named " << c.passable_ns.size();
+    EXPECT_EQ(c.runs_on_at_1500_ps, want_run_on) << "waits " << c.waits_ns.size() << ", named " << c.passable_ns.size();
+  }
+}

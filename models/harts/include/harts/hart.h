@@ -209,6 +209,14 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   const WaitLoopIteration& wait_loop_iteration(const WaitLoopReader& reader, const rv::Insn& d, uint64_t pc, uint64_t time);
   LoopCounters loop_counters() const;
   void add_loop_counters(const LoopCounters& added);  // what skipped iterations add to each counter
+  template <class TimeAt>
+  void note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t now_ps, uint64_t period,
+                     const TimeAt& time_at);
+  uint64_t spin_horizon_ps() const;
+  // At a quantum's end: goes on without a wait (run_ahead.h), also beside
+  // the waits of harts spinning in wait loops (docs/harts.md, "Beside spinning harts").
+  bool run_on();
+  void sync_spinning();  // sync(), as a spinning wait (HartCluster::spin_wait_begin) when the hart spins in a wait loop
   const Block* decoded_block(uint64_t pc);  // nullptr when pc's block is not decoded
   // resumed: the rest of a block a slice left at instruction `from`.
   void run_block(const Block& b, uint32_t from = 0, bool resumed = false);
@@ -421,7 +429,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
     uint64_t pc = 1;
     bool device = false;  // the read at pc is a device load
     LoopCounters at{}, per_iteration{};
-    uint32_t moving = 0;  // the counters per_iteration moves (a mask): a skip adds to those only
     unsigned same = 0, pass = 0, backoff = 0;
     bool known = false;
     WaitLoopIteration iteration;
@@ -429,7 +436,19 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
     std::vector<uint8_t*> store_host;       // and iteration.stores
     uint64_t at_pc = 1, x[32] = {};
     uint64_t epoch = 0, dmi_gen = 0;
+    uint64_t evaluations = 0;  // of iterations so far
+    uint64_t skipped_in = 0;   // the end (ps, absolute) of the quantum of the last skip
+    // Where the loop ends (ps, absolute; ~0: never), Hart::note_loop_end:
+    // known for the sequence of reads since, under the instruction limits in `limits`.
+    uint64_t until_ps = 0, limits[2] = {};
+    bool exit_known = false;
   } wait_loop_;
+  // Where run_on may run on to beside spinning harts (RunAhead::run_on_limit),
+  // found at SystemC time systemc_ps and delta cycle `delta` for turns of
+  // turn_ps in the loop of the watch's evaluation `loop`.
+  struct RunOnLimit {
+    uint64_t systemc_ps = ~0ull, delta = ~0ull, turn_ps = 0, loop = 0, limit_ps = 0;
+  } run_on_limit_;
 };
 
 }  // namespace avp

@@ -17,6 +17,7 @@
 
 #include "base/log.h"
 #include "base/params.h"
+#include "base/run_ahead.h"
 #include "base/stats.h"
 #include "harts/console_log.h"
 #include "harts/hart.h"
@@ -100,6 +101,24 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     wait_loop_skips_.inc();
     wait_loop_iterations_.inc(iterations);
   }
+  // A hart waiting at a quantum's end while it spins in a wait loop
+  // (Hart::sync_spinning): due to resume at wake_ps, after which every
+  // instruction it runs up to until_ps is an iteration of `loop`, period_ps apart.
+  struct SpinningWait {
+    uint64_t wake_ps = 0, until_ps = 0, period_ps = 0;
+    const WaitLoopIteration* loop = nullptr;
+  };
+  void spin_wait_begin(const Hart& h, const SpinningWait& w);
+  void ran_on_beside_spinning() { runs_on_beside_spinning_.inc(); }
+  void spin_wait_end(const Hart& h);
+  // Into `passable` (at most `most`), the spinning waits of harts other
+  // than `h` that h, spinning in `loop`, may pass over when it runs on (its
+  // turns ending at most `turn_ps` after they start, Hart::run_on): those
+  // whose loops neither store what `loop` loads or stores nor load or store
+  // what it stores, each up to where its loop could end in a turn that
+  // starts before h's ends. Returns how many.
+  unsigned spinning_beside(const Hart& h, const WaitLoopIteration& loop, uint64_t turn_ps, RunAhead::Passable* passable,
+                           unsigned most) const;
   // The platform's timer (the CLINT's mtime at a simulated time).
   std::function<uint64_t(uint64_t ps)> time_source;
   void print(Hart& h, const std::string& text);  // ECALL print
@@ -183,6 +202,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
   unsigned cores_, harts_per_core_;
   std::vector<std::unique_ptr<Hart>> harts_;
+  std::vector<SpinningWait> spinning_;  // by hart; wake_ps 0: not waiting so
   sc_core::sc_event idle_event_;
   sc_core::sc_time quantum_{1, sc_core::SC_US};
   uint64_t cost_ps_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
@@ -236,6 +256,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   uint64_t retired_by_stopped_ = 0;
   Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;
   Counter wait_loop_skips_, wait_loop_iterations_;  // how the run went, not what it simulated (Hart::skip_wait_loop)
+  Counter runs_on_beside_spinning_;                 // the same (Hart::run_on)
   Histogram instance_time_;
   std::unique_ptr<HartSlices> slices_;
   std::mutex shared_lock_;

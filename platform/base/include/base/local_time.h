@@ -78,12 +78,10 @@ class LocalTime {
   }
   // At a quantum's end: goes on without a wait where RunAhead allows it
   // (true), the next quantum counted from the local time as after a sync.
-  bool run_on() {
-    if (!RunAhead::allows(offset())) return false;
-    run_from_ps_ = to_ps(sc_core::sc_time_stamp()) + ps_;
-    quantum_end_ps_ = ps_ + quantum_ps_;
-    return true;
-  }
+  bool run_on() { return RunAhead::allows(offset()) && ran_on(); }
+  // The same where RunAhead::run_on_limit gave `limit_ps` (SystemC's time and delta cycle unchanged since).
+  bool run_on_before(uint64_t limit_ps) { return to_ps(sc_core::sc_time_stamp()) + ps_ < limit_ps && ran_on(); }
+
   // Before anything other processes may see (a device access, a system
   // instruction...): waits to the time of the last run_on, where the wait
   // it skipped would have left SystemC time, so the access meets SystemC
@@ -130,6 +128,12 @@ class LocalTime {
   }
 
  private:
+  // Runs on from the local time: the next quantum counts from there, as after a sync.
+  bool ran_on() {
+    run_from_ps_ = to_ps(sc_core::sc_time_stamp()) + ps_;
+    quantum_end_ps_ = ps_ + quantum_ps_;
+    return true;
+  }
   // After a wait that moved SystemC time (to or past the local time the
   // initiator ran on from, at most), the quantum counts from the later of the two.
   void rebase() {

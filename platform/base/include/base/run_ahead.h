@@ -13,21 +13,42 @@
 // which leaves a heap with no two entries due at one time as it was, so the
 // queue must hold no such pair.
 //
+// Beside waits that cannot matter: a caller that knows some timed
+// notifications to be waits of processes that do nothing another process
+// sees before some time (harts spinning in wait loops, docs/harts.md
+// "Beside spinning harts") may pass over them up to that time. The queue's
+// history then differs from a run without run-ahead (those processes
+// resume later, after fewer operations on it), which leaves the order of
+// distinct due times as it was.
+//
 // sc_start(duration) stops at a time that no event marks, so run-ahead is
 // only allowed inside a simulation loop that says where its sc_start will
 // stop (bound()); without one (a test that calls sc_start itself)
 // initiators sync at every quantum's end as before.
 #pragma once
+#include <cstdint>
+
 #include <systemc>
 
 namespace avp {
 
 class RunAhead {
  public:
+  // Timed notifications read at most: beyond that, a wait rather than a sort per quantum.
+  static constexpr int kMostTimed = 64;
   // Before each sc_start(chunk) of the simulation loop.
   static void bound(const sc_core::sc_time& chunk);
   // Whether an initiator `offset` ahead of SystemC time may go on instead of syncing.
   static bool allows(const sc_core::sc_time& offset);
+  // A timed notification due at due_ps that an initiator running on to a
+  // time before before_ps may pass over.
+  struct Passable {
+    uint64_t due_ps, before_ps;
+  };
+  // The time (ps) before which an initiator may run on, passing over the `n`
+  // notifications in `passable` (0: not at all). It holds while SystemC's
+  // time and delta cycle stay as they are (no other process runs).
+  static uint64_t run_on_limit(const Passable* passable, unsigned n);
 };
 
 }  // namespace avp
