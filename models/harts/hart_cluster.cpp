@@ -143,6 +143,10 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                                "quantum ends a hart spinning in a wait loop passed without a wait beside the waits of "
                                "others spinning in theirs (how the simulation ran: the results are those of waiting)",
                                "quantum ends"),
+      wait_loop_quanta_passed_(this, "wait_loop_quanta_passed",
+                               "quantum ends a skip passed at once, whole cycles of them a spinning hart would have "
+                               "run on past (how the simulation ran: the results are those of running on)",
+                               "quantum ends"),
       instance_time_(this, "instance_time", "time of a kernel instance (work-group) from launch to exit", "ns") {
   if (!code_map_) throw std::bad_alloc();
   xintf_map_.configure(xintf_luns.get(), xintf_devices.get());

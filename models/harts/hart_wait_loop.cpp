@@ -189,7 +189,7 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
   }
   w.iteration = evaluate_wait_loop(reader, d, pc, hot_.s.x, time, kMaxLoopInsns);
   ++w.evaluations;
-  w.exit_known = false;
+  ++w.sequence;
   w.known = w.iteration.refused.empty();
   w.load_host.clear();
   w.store_host.clear();
@@ -225,7 +225,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     w.at = now;
     w.per_iteration = LoopCounters{};
     w.same = 0;
-    w.exit_known = false;
+    ++w.sequence;
     return false;
   }
   LoopCounters per_iteration;
@@ -233,7 +233,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   w.same = per_iteration == w.per_iteration ? w.same + 1 : 0;
   if (w.same == 0) {
     w.per_iteration = per_iteration;
-    w.exit_known = false;  // a new sequence of reads
+    ++w.sequence;
   }
   w.at = now;
   if (w.same == 0 || w.pass > 0) {
@@ -282,6 +282,8 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     return false;
   }
   w.backoff = 0;
+  const uint64_t passed_ps = quanta_to_pass(period);
+  most += passed_ps / period;
   // Iterations 0 .. n - 1 are skipped: each reads a time before the exit
   // (the time never goes back; mostly the exit is beyond the quantum).
   uint64_t n = most;
@@ -322,6 +324,11 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   }
   add_loop_counters(skipped);
   cluster_.wait_loop_skipped(n);
+  if (passed_ps) {
+    hot_.time.pass_quanta(passed_ps);
+    for (unsigned i = 0; i < std::min<unsigned>(w.ends_seen, w.ends.size()); ++i) w.ends[i].at += passed_ps;
+    cluster_.passed_quanta(passed_ps / w.cycle_ps * w.cycle_quanta);
+  }
   w.skipped_in = systemc_ps() + hot_.time.quantum_end_ps();
   return true;
 }
@@ -336,7 +343,8 @@ template <class TimeAt>
 void Hart::note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t now_ps, uint64_t period,
                          const TimeAt& time_at) {
   WaitLoopWatch& w = wait_loop_;
-  if (w.exit_known && exit_at == ~0ull && w.limits[0] == limit_ && w.limits[1] == hot_.insn_stop) return;
+  if (w.until_sequence == w.sequence && exit_at == ~0ull && w.limits[0] == limit_ && w.limits[1] == hot_.insn_stop)
+    return;
   uint64_t until = ~0ull;
   if (exit_at != ~0ull) {
     until = now_ps + exit_at * period;
@@ -360,7 +368,7 @@ void Hart::note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t
     if (left < (until - now_ps) / period) until = now_ps + left * period;
   }
   w.until_ps = until;
-  w.exit_known = exit_at == ~0ull;  // an exit within the quantum ends the sequence
+  w.until_sequence = exit_at == ~0ull ? w.sequence : ~0ull;  // an exit within the quantum ends the sequence
   w.limits[0] = limit_;
   w.limits[1] = hot_.insn_stop;
 }
@@ -370,44 +378,103 @@ void Hart::note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t
 // nothing else changes what the loop reads; 0 when it is in none. Harts
 // whose loops do not touch what the others' load or store may run on beside
 // such a hart's wait (Hart::run_on, "Beside spinning harts" in docs/harts.md).
+uint64_t Hart::loop_until_ps() const {
+  uint64_t until = wait_loop_.until_ps;
+  if (switch_ps_) until = std::min(until, switch_ps_);
+  if (deadline_ > sc_core::SC_ZERO_TIME) until = std::min(until, to_ps(deadline_));
+  return until;
+}
+
 uint64_t Hart::spin_horizon_ps() const {
   const WaitLoopWatch& w = wait_loop_;
   if (!w.known || !w.iteration.closed || w.skipped_in != systemc_ps() + hot_.time.quantum_end_ps() ||
       !wait_loops_skippable())
     return 0;
-  uint64_t until = w.until_ps;
-  if (switch_ps_) until = std::min(until, switch_ps_);
-  if (deadline_ > sc_core::SC_ZERO_TIME) until = std::min(until, to_ps(deadline_));
+  const uint64_t until = loop_until_ps();
   return until > systemc_ps() + hot_.time.ps() ? until : 0;
+}
+
+// A quantum's end the hart reached spinning (at run_on or its sync): its
+// quantum ends follow each other as its iterations' block ends fall (the
+// first at or past a quantum from the last), so once one falls at the same
+// point of an iteration as one before it, they repeat from there: each that
+// many quantum ends later, as many ps later.
+void Hart::note_quantum_end() {
+  WaitLoopWatch& w = wait_loop_;
+  const uint64_t at = systemc_ps() + hot_.time.ps(), period = w.per_iteration[kLoopTimePs];
+  const uint64_t quantum = to_ps(cluster_.quantum());
+  if (w.ends_sequence == w.sequence && w.ends_seen) {
+    const uint64_t last = w.ends[(w.ends_seen - 1) % w.ends.size()].at;
+    if (at == last) return;  // the same end again (run_on and the sync after it)
+    if (at < last + quantum || at >= last + quantum + period) w.ends_seen = 0;  // not the next one: start again
+  } else {
+    w.ends_sequence = w.sequence;
+    w.ends_seen = 0;
+    w.cycle_ps = 0;
+  }
+  const uint64_t phase = (at - w.at[kLoopTimePs]) % period;
+  for (unsigned back = 1; back <= std::min<unsigned>(w.ends_seen, w.ends.size()) && !w.cycle_ps; ++back) {
+    const WaitLoopWatch::QuantumEnd& e = w.ends[(w.ends_seen - back) % w.ends.size()];
+    if (e.phase == phase) {
+      w.cycle_ps = at - e.at;
+      w.cycle_quanta = back;
+    }
+  }
+  w.ends[w.ends_seen++ % w.ends.size()] = {at, phase};
+}
+
+// Where the hart may run on to (RunAhead::run_on_limit) beside the spinning
+// waits it may pass over, its turns `turn_ps` long; nothing else runs while
+// it runs on, so the limit holds until SystemC moves.
+const Hart::RunOnLimit& Hart::run_on_limit(uint64_t turn_ps) {
+  RunOnLimit& l = run_on_limit_;
+  const WaitLoopWatch& w = wait_loop_;
+  if (l.systemc_ps != systemc_ps() || l.delta != sc_core::sc_delta_count() || l.turn_ps != turn_ps ||
+      l.loop != w.evaluations) {
+    RunAhead::Passable passable[RunAhead::kMostTimed];
+    const unsigned n = cluster_.spinning_beside(*this, w.iteration, turn_ps, passable, RunAhead::kMostTimed);
+    l = {systemc_ps(), sc_core::sc_delta_count(), turn_ps, w.evaluations, RunAhead::run_on_limit(passable, n), n > 0};
+  }
+  return l;
 }
 
 bool Hart::run_on() {
   const uint64_t until = spin_horizon_ps();
   if (until) {
+    note_quantum_end();
     // Its next turn, to the block end that passes the quantum, stays in the loop.
     const uint64_t turn = to_ps(cluster_.quantum()) + wait_loop_.per_iteration[kLoopTimePs];
-    if (until > turn) {
-      // Nothing else runs while the hart runs on: the limit holds until SystemC moves.
-      RunOnLimit& l = run_on_limit_;
-      const WaitLoopWatch& w = wait_loop_;
-      if (l.systemc_ps != systemc_ps() || l.delta != sc_core::sc_delta_count() || l.turn_ps != turn ||
-          l.loop != w.evaluations) {
-        RunAhead::Passable passable[RunAhead::kMostTimed];
-        const unsigned n = cluster_.spinning_beside(*this, w.iteration, turn, passable, RunAhead::kMostTimed);
-        l = {systemc_ps(), sc_core::sc_delta_count(), turn, w.evaluations, n ? RunAhead::run_on_limit(passable, n) : 0};
-      }
-      if (hot_.time.run_on_before(std::min(l.limit_ps, until - turn))) {
-        cluster_.ran_on_beside_spinning();
-        return true;
-      }
+    const RunOnLimit& l = run_on_limit(turn);
+    if (l.beside && until > turn && hot_.time.run_on_before(std::min(l.limit_ps, until - turn))) {
+      cluster_.ran_on_beside_spinning();
+      return true;
     }
   }
   return hot_.time.run_on();
 }
 
+// At a skip in a quantum whose end, and the ends after it, repeat in a
+// cycle (note_quantum_end): the whole cycles of quantum ends ahead that the
+// hart would run on past (ps; 0: none), each start of a quantum before
+// where it may run on to, while it stays in its loop. Their iterations are
+// then skipped with this quantum's: the hart lands at the read where the
+// skip in the last of them would have left it, in that quantum.
+uint64_t Hart::quanta_to_pass(uint64_t period) {
+  const WaitLoopWatch& w = wait_loop_;
+  if (!w.cycle_ps || w.ends_sequence != w.sequence || w.until_sequence != w.sequence) return 0;
+  const uint64_t quantum = to_ps(cluster_.quantum()), turn = quantum + period;
+  const uint64_t start = systemc_ps() + hot_.time.quantum_end_ps() - quantum;  // this quantum's
+  if (start != w.ends[(w.ends_seen - 1) % w.ends.size()].at) return 0;  // not the cycle's last end
+  const uint64_t until = loop_until_ps();
+  if (until <= turn) return 0;
+  const uint64_t limit = std::min(run_on_limit(turn).limit_ps, until - turn);
+  return limit > start + w.cycle_ps ? (limit - start - 1) / w.cycle_ps * w.cycle_ps : 0;
+}
+
 void Hart::sync_spinning() {
   const uint64_t until = spin_horizon_ps();
   if (!until) return sync();
+  note_quantum_end();
   cluster_.spin_wait_begin(*this, {systemc_ps() + hot_.time.ps(), until, wait_loop_.per_iteration[kLoopTimePs],
                                   &wait_loop_.iteration});
   sync();

@@ -10,9 +10,9 @@ the skips. The run with skipping on must have skipped.
 
 With --against name=value the second run sets that instead of turning
 skipping off (platform.run_ahead=false: run-ahead past quantum ends leaves
-every result as waiting at each of them does; on several harts the default
-run must have run on beside harts spinning in wait loops); --harts N
-(default 2).
+every result as waiting at each of them does; the default run must have
+passed quantum ends within skips, and on several harts run on beside harts
+spinning in wait loops); --harts N (default 2).
 
   wait_loop_equivalence.py ACCEL_VP WORKDIR ELF [--harts N] [--against name=value] [--set name=value ...]"""
 import json
@@ -76,10 +76,16 @@ def main():
         problems.append("the default run never ran on beside spinning harts")
     if against == "platform.run_ahead=false" and b.get("harts.runs_on_beside_spinning", {}).get("value", 0) != 0:
         problems.append("platform.run_ahead=false still ran on beside spinning harts")
+    passed = a.get("harts.wait_loop_quanta_passed", {}).get("value", 0)
+    if against == "platform.run_ahead=false" and passed == 0:
+        problems.append("the default run passed no quantum end in a skip")
+    if against == "platform.run_ahead=false" and b.get("harts.wait_loop_quanta_passed", {}).get("value", 0) != 0:
+        problems.append("platform.run_ahead=false still passed quantum ends in a skip")
     if problems:
         sys.exit("wait_loop_equivalence: FAILED\n" + "\n".join(problems))
-    print("wait_loop_equivalence: OK (%d skips, %d iterations skipped, %d runs on beside spinning harts, "
-          "%d console lines)" % (skips, a["harts.wait_loop_iterations_skipped"]["value"], beside, len(on_console)))
+    print("wait_loop_equivalence: OK (%d skips, %d iterations skipped, %d quantum ends passed in skips, "
+          "%d runs on beside spinning harts, %d console lines)" %
+          (skips, a["harts.wait_loop_iterations_skipped"]["value"], passed, beside, len(on_console)))
 
 
 if __name__ == "__main__":

@@ -212,7 +212,12 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   template <class TimeAt>
   void note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t now_ps, uint64_t period,
                      const TimeAt& time_at);
+  uint64_t loop_until_ps() const;  // where the loop the hart skipped in ends (ps, absolute), its limits included
   uint64_t spin_horizon_ps() const;
+  void note_quantum_end();
+  struct RunOnLimit;
+  const RunOnLimit& run_on_limit(uint64_t turn_ps);
+  uint64_t quanta_to_pass(uint64_t period);
   // At a quantum's end: goes on without a wait (run_ahead.h), also beside
   // the waits of harts spinning in wait loops (docs/harts.md, "Beside spinning harts").
   bool run_on();
@@ -437,17 +442,29 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
     uint64_t at_pc = 1, x[32] = {};
     uint64_t epoch = 0, dmi_gen = 0;
     uint64_t evaluations = 0;  // of iterations so far
-    uint64_t skipped_in = 0;   // the end (ps, absolute) of the quantum of the last skip
-    // Where the loop ends (ps, absolute; ~0: never), Hart::note_loop_end:
-    // known for the sequence of reads since, under the instruction limits in `limits`.
-    uint64_t until_ps = 0, limits[2] = {};
-    bool exit_known = false;
+    // Reads at pc one period apart, the same iteration: numbered, as what
+    // follows is known for one such sequence (a read that adds otherwise starts the next).
+    uint64_t sequence = 0;
+    uint64_t skipped_in = 0;  // the end (ps, absolute) of the quantum of the last skip
+    // Where the loop ends (ps, absolute; ~0: never), Hart::note_loop_end, for
+    // sequence until_sequence under the instruction limits in `limits`.
+    uint64_t until_ps = 0, until_sequence = ~0ull, limits[2] = {};
+    // The sequence's last quantum ends (Hart::note_quantum_end) and, once one
+    // recurred at the same point of an iteration, the cycle they repeat in:
+    // cycle_quanta quantum ends, cycle_ps apart.
+    struct QuantumEnd {
+      uint64_t at, phase;  // local time (ps, absolute), and ps after the last read
+    };
+    std::array<QuantumEnd, 8> ends{};
+    unsigned ends_seen = 0;
+    uint64_t ends_sequence = ~0ull, cycle_ps = 0, cycle_quanta = 0;
   } wait_loop_;
   // Where run_on may run on to beside spinning harts (RunAhead::run_on_limit),
   // found at SystemC time systemc_ps and delta cycle `delta` for turns of
   // turn_ps in the loop of the watch's evaluation `loop`.
   struct RunOnLimit {
     uint64_t systemc_ps = ~0ull, delta = ~0ull, turn_ps = 0, loop = 0, limit_ps = 0;
+    bool beside = false;  // passing over spinning waits (else the limit is run-ahead's own, RunAhead::run_on_limit)
   } run_on_limit_;
 };
 

@@ -110,6 +110,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   };
   void spin_wait_begin(const Hart& h, const SpinningWait& w);
   void ran_on_beside_spinning() { runs_on_beside_spinning_.inc(); }
+  void passed_quanta(uint64_t n) { wait_loop_quanta_passed_.inc(n); }
   void spin_wait_end(const Hart& h);
   // Into `passable` (at most `most`), the spinning waits of harts other
   // than `h` that h, spinning in `loop`, may pass over when it runs on (its
@@ -256,7 +257,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   uint64_t retired_by_stopped_ = 0;
   Counter instructions_, traps_, prints_, barriers_done_, code_flushes_, xintf_calls_;
   Counter wait_loop_skips_, wait_loop_iterations_;  // how the run went, not what it simulated (Hart::skip_wait_loop)
-  Counter runs_on_beside_spinning_;                 // the same (Hart::run_on)
+  Counter runs_on_beside_spinning_, wait_loop_quanta_passed_;  // the same (Hart::run_on, Hart::quanta_to_pass)
   Histogram instance_time_;
   std::unique_ptr<HartSlices> slices_;
   std::mutex shared_lock_;

@@ -82,6 +82,13 @@ class LocalTime {
   // The same where RunAhead::run_on_limit gave `limit_ps` (SystemC's time and delta cycle unchanged since).
   bool run_on_before(uint64_t limit_ps) { return to_ps(sc_core::sc_time_stamp()) + ps_ < limit_ps && ran_on(); }
 
+  // A hart whose skip passed whole quanta it would have run on past
+  // (models/harts/hart_wait_loop.cpp): it is in the quantum that started
+  // `ps` after this one did, run on from there.
+  void pass_quanta(uint64_t ps) {
+    run_from_ps_ = to_ps(sc_core::sc_time_stamp()) + quantum_end_ps_ - quantum_ps_ + ps;
+    quantum_end_ps_ += ps;
+  }
   // Before anything other processes may see (a device access, a system
   // instruction...): waits to the time of the last run_on, where the wait
   // it skipped would have left SystemC time, so the access meets SystemC
