@@ -13,12 +13,17 @@ Uart16550::Uart16550(sc_core::sc_module_name name)
       access_latency(this, "access_latency", sc_core::sc_time(2, sc_core::SC_NS), "latency of a UART register access"),
       poll_interval(this, "poll_interval", sc_core::sc_time(10, sc_core::SC_US),
                     "simulated time between two looks at the connected input (stdin, TCP, pty)"),
+      idle_poll_interval(this, "idle_poll_interval", sc_core::sc_time(1, sc_core::SC_MS),
+                         "simulated time between two looks at live input once 100 looks in a row found none"),
       backend_(std::make_unique<UartBackend>()),
       log_(this->name()),
       tx_bytes_(this, "tx_bytes", "bytes transmitted", "bytes"),
       rx_bytes_(this, "rx_bytes", "bytes received", "bytes"),
       errors_(this, "errors", "accesses answered with an error", "accesses") {
   if (poll_interval.get() == sc_core::SC_ZERO_TIME) throw ParamError(std::string(this->name()) + ".poll_interval: must be positive");
+  if (idle_poll_interval.get() < poll_interval.get())
+    throw ParamError(std::string(this->name()) + ".idle_poll_interval: " + idle_poll_interval.get().to_string() +
+                     " is less than " + this->name() + ".poll_interval " + poll_interval.get().to_string());
   socket.register_b_transport(this, &Uart16550::b_transport);
   socket.register_transport_dbg(this, &Uart16550::transport_dbg);
   SC_HAS_PROCESS(Uart16550);
@@ -35,20 +40,26 @@ void Uart16550::connect(const std::string& spec) {
 void Uart16550::poll_thread() {
   // Nothing to poll until a backend with input is connected (plain runs never are).
   while (!backend_->has_input()) sc_core::wait(connected_);
+  // An idle console (a prompt nobody types at) is looked at seldom: each
+  // look is a SystemC event that the harts cannot run ahead past.
+  constexpr unsigned kEmptyLooksBeforeIdle = 100;
+  unsigned empty = 0;  // looks in a row that found nothing to receive
   while (!input_ended_ || !host_.empty()) {
-    fill();
-    sc_core::wait(poll_interval.get());
+    empty = fill() ? 0 : empty + 1;
+    sc_core::wait(empty >= kEmptyLooksBeforeIdle ? idle_poll_interval.get() : poll_interval.get());
   }
 }
 
-void Uart16550::fill() {
+bool Uart16550::fill() {
+  int n = 0;
   if (!input_ended_ && host_.size() < 4096) {
     uint8_t buf[256];
-    const int n = backend_->get(buf, sizeof buf);
+    n = backend_->get(buf, sizeof buf);
     if (n < 0) input_ended_ = true;
     for (int i = 0; i < n; ++i) host_.push_back(buf[i]);
     if (backend_->take_quit_request() && on_quit) on_quit();
   }
+  const bool anything = n != 0 || !host_.empty();
   bool any = false;
   while (!host_.empty() && rx_.size() < kFifo) {
     rx_.push_back(host_.front());
@@ -57,6 +68,7 @@ void Uart16550::fill() {
     any = true;
   }
   if (any) update_irq();
+  return anything;
 }
 
 uint8_t Uart16550::iir() const {

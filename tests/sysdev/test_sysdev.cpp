@@ -332,6 +332,52 @@ TEST(UartBackend, TcpClientThatDisconnectsIsDroppedAndTheNextOneServed) {
   close(fd);
 }
 
+// Live input (here a TCP client) that has nothing for 100 looks in a row is
+// looked at every idle_poll_interval (1 ms) instead of every poll_interval
+// (10 us), until a look finds some: a key typed then is received at the next
+// look on the 1 ms grid, and looks go back to every 10 us. An idle interval
+// below the poll interval is a parameter error.
+TEST(Uart, LiveInputIdleForAHundredLooksIsLookedAtEveryMillisecond) {
+  ParamRegistry::instance().clear_presets();
+  ParamRegistry::instance().load_yaml_text("uart_slow:\n  idle_poll_interval: 5 us\n", "test.yaml");
+  EXPECT_THROW(Uart16550("uart_slow"), ParamError);  // before the simulation starts: no module after that
+  ParamRegistry::instance().clear_presets();
+
+  Uart16550 uart("uart_idle");
+  Bench<Uart16550> b(uart);
+  uart.connect("tcp:0");
+  const std::string d = uart.backend().description();
+  const int port = std::stoi(d.substr(d.rfind(' ') + 1));
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  std::vector<sc_time> raised;
+  uart.irq.bind([&](bool level) {
+    if (level) raised.push_back(sc_core::sc_time_stamp());
+  });
+  const sc_time start = sc_core::sc_time_stamp();
+  b.wr<uint8_t>(AVP_UART_IER, AVP_UART_IER_RDA);
+  sc_core::sc_start(sc_time(5000, SC_US));  // looks at 0, 10, .., 990 us, then 1990, 2990, 3990, 4990 us
+  const auto type = [&](char c) {
+    ASSERT_EQ(send(fd, &c, 1, 0), 1);
+    usleep(3000);  // the backend asks the socket at most once per host millisecond while it had nothing
+  };
+  type('a');
+  sc_core::sc_start(sc_time(1500, SC_US));
+  ASSERT_EQ(raised.size(), 1u);
+  EXPECT_EQ(raised[0] - start, sc_time(5990, SC_US));
+  EXPECT_EQ(b.rd<uint8_t>(AVP_UART_RBR), 'a');
+  type('b');  // looks are every 10 us again after the one that found input
+  sc_core::sc_start(sc_time(15, SC_US));
+  ASSERT_EQ(raised.size(), 2u);
+  EXPECT_LT(raised[1] - start, sc_time(6500, SC_US) + sc_time(15, SC_US));
+  close(fd);
+
+}
+
 TEST(PowerOff, PassFailAndResetEndTheRunWithTheirCodes) {
   PowerOffDevice dev("poweroff");
   Bench<PowerOffDevice> b(dev);

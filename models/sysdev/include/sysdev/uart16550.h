@@ -1,8 +1,11 @@
 // NS16550A-compatible UART (byte registers, sysdev_regs.h) on a UartBackend.
 // Transmission is immediate (THR is always empty again after a write); the
 // 16-byte receive FIFO is filled from the backend every `poll_interval` of
-// simulated time while a backend with input is connected. Bytes wait on the
-// host side until the FIFO has room, so input is never overrun or lost.
+// simulated time while a backend with input is connected, and every
+// `idle_poll_interval` once 100 looks in a row found nothing to receive (only
+// live input can have nothing yet: a file gives bytes or its end), until one
+// finds some. Bytes wait on the host side until the FIFO has room, so input
+// is never overrun or lost.
 // Interrupts (received data, THR empty) drive `irq` (a PLIC source).
 // Reads of every register but RBR (which takes a byte) and IIR (which
 // clears the THR-empty indication) are constant between two effects
@@ -30,7 +33,7 @@ namespace avp {
 class Uart16550 : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Uart16550> socket;
-  Param<sc_core::sc_time> access_latency, poll_interval;
+  Param<sc_core::sc_time> access_latency, poll_interval, idle_poll_interval;
   LevelLine irq;
 
   explicit Uart16550(sc_core::sc_module_name name);
@@ -67,7 +70,7 @@ class Uart16550 : public sc_core::sc_module {
   uint8_t iir() const;
   void update_irq();
   void poll_thread();
-  void fill();
+  bool fill();  // whether there was anything to receive (the backend's bytes, or bytes waiting on the host side)
 
   std::unique_ptr<UartBackend> backend_;
   std::deque<uint8_t> rx_, host_;  // receive FIFO, bytes waiting on the host side
