@@ -96,6 +96,18 @@ struct Bench : sc_core::sc_module {
   }
 };
 
+// A TCP client of a "tcp:0" backend (its description ends with the port it listens on).
+int dial_backend(const UartBackend& tcp) {
+  const std::string d = tcp.description();
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(std::stoi(d.substr(d.rfind(' ') + 1))));
+  EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  return fd;
+}
+
 }  // namespace
 
 TEST(Clint, MtimeCountsAtItsFrequencyAndTheTimerFiresWhenItReachesMtimecmp) {
@@ -305,17 +317,7 @@ TEST(Uart, KeepsAtMostItsCapsOfOutputAndCountsTheRest) {
 // client, which gets what is printed after it connects.
 TEST(UartBackend, TcpClientThatDisconnectsIsDroppedAndTheNextOneServed) {
   UartBackend tcp("tcp:0");
-  const std::string d = tcp.description();
-  const int port = std::stoi(d.substr(d.rfind(' ') + 1));
-  auto dial = [&] {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(static_cast<uint16_t>(port));
-    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    return fd;
-  };
+  const auto dial = [&] { return dial_backend(tcp); };
   int fd = dial();
   tcp.put('a');
   char c = 0;
@@ -346,14 +348,7 @@ TEST(Uart, LiveInputIdleForAHundredLooksIsLookedAtEveryMillisecond) {
   Uart16550 uart("uart_idle");
   Bench<Uart16550> b(uart);
   uart.connect("tcp:0");
-  const std::string d = uart.backend().description();
-  const int port = std::stoi(d.substr(d.rfind(' ') + 1));
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  const int fd = dial_backend(uart.backend());
   std::vector<sc_time> raised;
   uart.irq.bind([&](bool level) {
     if (level) raised.push_back(sc_core::sc_time_stamp());
