@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <vector>
 
 #include "base/elf_loader.h"
 #include "dma/dma_regs.h"
@@ -431,4 +432,45 @@ TEST(Harts, MalformedElfIsAClearError) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
   EXPECT_THROW(load_elf(path + ".missing", [](uint64_t, const void*, uint64_t) { return true; }), ElfError);
+}
+
+// The rule a hart spinning in a wait loop runs on by (docs/harts.md, "Beside
+// spinning harts"): another hart's spinning wait may be passed over up to
+// where its loop could end in a turn that starts before the running hart's
+// turn ends, and only when neither loop stores what the other loads or stores.
+TEST(Harts, ASpinningWaitIsPassedOverWhileItsLoopLastsAndTheLoopsDoNotTouch) {
+  Platform p;
+  HartCluster& c = p.harts;
+  ASSERT_GE(c.num_harts(), 4u);
+  const uint64_t quantum = to_ps(c.quantum()), period = 10'000, turn = quantum + period, far = 1'000'000'000;
+  WaitLoopIteration mine, apart, loads_mine, stores_over_mine, writes_my_input;
+  mine.loads = {{0x1000, 8}};
+  mine.stores = {{0x2000, 8}};
+  apart.loads = {{0x3000, 8}};
+  apart.stores = {{0x3008, 4}};
+  loads_mine.loads = {{0x2004, 4}};
+  stores_over_mine.stores = {{0x2007, 1}};
+  writes_my_input.stores = {{0x0ffc, 8}};
+  const auto beside = [&] {
+    RunAhead::Passable out[8];
+    const unsigned n = c.spinning_beside(c.hart(0), mine, turn, out, 8);
+    return std::vector<RunAhead::Passable>(out, out + n);
+  };
+  c.spin_wait_begin(c.hart(0), {50, far, period, &apart});  // its own: never listed
+  c.spin_wait_begin(c.hart(1), {100, far, period, &apart});
+  c.spin_wait_begin(c.hart(2), {200, quantum + period + turn, period, &apart});  // could end in a turn starting before h's ends
+  c.spin_wait_begin(c.hart(3), {300, far, period, &loads_mine});
+  std::vector<RunAhead::Passable> got = beside();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].due_ps, 100u);
+  EXPECT_EQ(got[0].before_ps, far - (quantum + period + turn));
+  for (const WaitLoopIteration* touching : {&stores_over_mine, &writes_my_input}) {
+    c.spin_wait_begin(c.hart(3), {300, far, period, touching});
+    EXPECT_EQ(beside().size(), 1u);
+  }
+  c.spin_wait_begin(c.hart(3), {300, far, period, &apart});
+  EXPECT_EQ(beside().size(), 2u);
+  c.spin_wait_end(c.hart(1));
+  c.spin_wait_end(c.hart(3));
+  EXPECT_TRUE(beside().empty());
 }
