@@ -349,17 +349,18 @@ void Hart::note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t
   if (exit_at != ~0ull) {
     until = now_ps + exit_at * period;
   } else if (it.exit_from != ~0ull) {
-    // time_at(most - 1) is before the exit: doubling, then halving, for the first at or past it.
-    constexpr uint64_t kFar = uint64_t{1} << 40;  // iterations: beyond this the exit counts as this far
-    uint64_t lo = 1, hi = 2;
-    while (hi < kFar && time_at(hi) < it.exit_from) lo = hi + 1, hi *= 2;
+    // time_at(most - 1) is before the exit: doubling, then halving, for the
+    // first at or past it. Beyond `far` iterations (2^40, or where the reads'
+    // times would leave 64 bits) the exit counts as that far.
+    const uint64_t far = std::min<uint64_t>(uint64_t{1} << 40, (~0ull / 2 - now_ps) / period);
+    uint64_t lo = 1, hi = std::min<uint64_t>(2, far);
+    while (hi < far && time_at(hi) < it.exit_from) lo = hi + 1, hi = std::min(2 * hi, far);
     while (lo < hi) {
       const uint64_t mid = lo + (hi - lo) / 2;
       if (time_at(mid) < it.exit_from) lo = mid + 1;
       else hi = mid;
     }
-    uint64_t ps;
-    if (!__builtin_mul_overflow(hi, period, &ps) && ps <= ~0ull - now_ps) until = now_ps + ps;
+    until = now_ps + hi * period;
   }
   const uint64_t insns = w.per_iteration[kLoopMinstret];
   for (const uint64_t limit : {limit_, hot_.insn_stop}) {
