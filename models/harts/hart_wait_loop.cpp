@@ -282,7 +282,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     return false;
   }
   w.backoff = 0;
-  const uint64_t passed_ps = quanta_to_pass(period);
+  const uint64_t passed_ps = quanta_to_pass();
   most += passed_ps / period;
   // Iterations 0 .. n - 1 are skipped: each reads a time before the exit
   // (the time never goes back; mostly the exit is beyond the quantum).
@@ -374,11 +374,6 @@ void Hart::note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t
   w.limits[1] = hot_.insn_stop;
 }
 
-// The local time (ps, absolute) up to which every instruction the hart runs
-// is an iteration of the wait loop it skipped in during this quantum, while
-// nothing else changes what the loop reads; 0 when it is in none. Harts
-// whose loops do not touch what the others' load or store may run on beside
-// such a hart's wait (Hart::run_on, "Beside spinning harts" in docs/harts.md).
 uint64_t Hart::loop_until_ps() const {
   uint64_t until = wait_loop_.until_ps;
   if (switch_ps_) until = std::min(until, switch_ps_);
@@ -386,6 +381,11 @@ uint64_t Hart::loop_until_ps() const {
   return until;
 }
 
+// The local time (ps, absolute) up to which every instruction the hart runs
+// is an iteration of the wait loop it skipped in during this quantum, while
+// nothing else changes what the loop reads; 0 when it is in none. Harts
+// whose loops do not touch what the others' load or store may run on beside
+// such a hart's wait (Hart::run_on, "Beside spinning harts" in docs/harts.md).
 uint64_t Hart::spin_horizon_ps() const {
   const WaitLoopWatch& w = wait_loop_;
   if (!w.known || !w.iteration.closed || w.skipped_in != systemc_ps() + hot_.time.quantum_end_ps() ||
@@ -439,14 +439,23 @@ const Hart::RunOnLimit& Hart::run_on_limit(uint64_t turn_ps) {
   return l;
 }
 
+// Where a hart spinning in a loop that lasts until `until` (ps, absolute)
+// may run on to: before run-ahead's limit beside the spinning waits it may
+// pass over, and with its next turn (a quantum, to the block end that passes
+// it) inside the loop; 0: nowhere. `beside`: whether that passes over any.
+uint64_t Hart::spin_run_on_limit(uint64_t until, bool& beside) {
+  const uint64_t turn = to_ps(cluster_.quantum()) + wait_loop_.per_iteration[kLoopTimePs];
+  const RunOnLimit& l = run_on_limit(turn);
+  beside = l.beside;
+  return until > turn ? std::min(l.limit_ps, until - turn) : 0;
+}
+
 bool Hart::run_on() {
-  const uint64_t until = spin_horizon_ps();
-  if (until) {
+  if (const uint64_t until = spin_horizon_ps()) {
     note_quantum_end();
-    // Its next turn, to the block end that passes the quantum, stays in the loop.
-    const uint64_t turn = to_ps(cluster_.quantum()) + wait_loop_.per_iteration[kLoopTimePs];
-    const RunOnLimit& l = run_on_limit(turn);
-    if (l.beside && until > turn && hot_.time.run_on_before(std::min(l.limit_ps, until - turn))) {
+    bool beside = false;
+    const uint64_t limit = spin_run_on_limit(until, beside);
+    if (beside && hot_.time.run_on_before(limit)) {
       cluster_.ran_on_beside_spinning();
       return true;
     }
@@ -460,15 +469,13 @@ bool Hart::run_on() {
 // where it may run on to, while it stays in its loop. Their iterations are
 // then skipped with this quantum's: the hart lands at the read where the
 // skip in the last of them would have left it, in that quantum.
-uint64_t Hart::quanta_to_pass(uint64_t period) {
+uint64_t Hart::quanta_to_pass() {
   const WaitLoopWatch& w = wait_loop_;
   if (!w.cycle_ps || w.ends_sequence != w.sequence || w.until_sequence != w.sequence) return 0;
-  const uint64_t quantum = to_ps(cluster_.quantum()), turn = quantum + period;
-  const uint64_t start = systemc_ps() + hot_.time.quantum_end_ps() - quantum;  // this quantum's
+  const uint64_t start = systemc_ps() + hot_.time.quantum_end_ps() - to_ps(cluster_.quantum());  // this quantum's
   if (start != w.ends[(w.ends_seen - 1) % w.ends.size()].at) return 0;  // not the cycle's last end
-  const uint64_t until = loop_until_ps();
-  if (until <= turn) return 0;
-  const uint64_t limit = std::min(run_on_limit(turn).limit_ps, until - turn);
+  bool beside = false;  // passing over spinning waits or not, the limit holds at every end ahead
+  const uint64_t limit = spin_run_on_limit(loop_until_ps(), beside);
   return limit > start + w.cycle_ps ? (limit - start - 1) / w.cycle_ps * w.cycle_ps : 0;
 }
 

@@ -217,7 +217,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   void note_quantum_end();
   struct RunOnLimit;
   const RunOnLimit& run_on_limit(uint64_t turn_ps);
-  uint64_t quanta_to_pass(uint64_t period);
+  uint64_t spin_run_on_limit(uint64_t until, bool& beside);
+  uint64_t quanta_to_pass();
   // At a quantum's end: goes on without a wait (run_ahead.h), also beside
   // the waits of harts spinning in wait loops (docs/harts.md, "Beside spinning harts").
   bool run_on();
