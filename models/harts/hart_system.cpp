@@ -39,9 +39,7 @@ bool Hart::host_call() {
 uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
   if (slice_.in_slice()) throw NeedsKernel{};
   settle();  // CSRs, host calls and WFI see the instructions before this one retired
-  // A WFI that does not sleep (an interrupt is pending) does nothing another process sees.
-  const bool wfi_passes = d.op == WFI && (hot_.s.mip & hot_.s.mie);
-  if (!reads_time_only(d) && !wfi_passes) hot_.time.catch_up();
+  if (d.op == ECALL || d.op == EBREAK) hot_.time.catch_up();
   const uint64_t next = pc + d.len;
   switch (d.op) {
     case ECALL:
