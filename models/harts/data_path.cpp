@@ -210,6 +210,7 @@ void DataPath::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uin
     return uncached && !hot_.functional ? bus_.traffic(pa, write, len, false) : data_time(pa, write, len);
   };
   const tlm::tlm_command cmd = write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
+  if (write && spin_waits_) host_.storing(pa, len);
   if (DmiRegion* r = dmi_.find(pa, write); r && r->size - (pa - r->base) >= len) {
     if (write) std::memcpy(r->ptr + (pa - r->base), buf, len);
     else std::memcpy(buf, r->ptr + (pa - r->base), len);
@@ -230,6 +231,7 @@ void DataPath::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uin
 uint64_t DataPath::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval) {
   // Uncached, bypassing the D-cache model: the bus and the memory time it.
   uint64_t v = write ? *write : 0;
+  if (write && spin_waits_) host_.storing(pa, 8);
   if (DmiRegion* r = dmi_.find(pa, write != nullptr); r && r->size - (pa - r->base) >= 8) {
     if (write) std::memcpy(r->ptr + (pa - r->base), &v, 8);
     else std::memcpy(&v, r->ptr + (pa - r->base), 8);

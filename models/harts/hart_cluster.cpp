@@ -370,9 +370,52 @@ void HartCluster::meet(Hart& h, uint32_t key, const std::function<bool(const Har
   h.add_stall(StallBarrier, to_ps(sc_core::sc_time_stamp() - arrived));
 }
 
-void HartCluster::spin_wait_begin(const Hart& h, const SpinningWait& w) { spinning_[h.id()] = w; }
+void HartCluster::spin_wait_begin(const Hart& h, SpinningWait w) {
+  if (spinning_[h.id()].wake_ps) spin_wait_end(h);
+  w.touches = spin_touches_;
+  watch_footprint(*w.loop, true);
+  spinning_[h.id()] = w;
+  spin_waits_ = ++spinning_count_ > 0;
+}
 
-void HartCluster::spin_wait_end(const Hart& h) { spinning_[h.id()] = SpinningWait{}; }
+void HartCluster::spin_wait_end(const Hart& h) {
+  watch_footprint(*spinning_[h.id()].loop, false);
+  spinning_[h.id()] = SpinningWait{};
+  spin_waits_ = --spinning_count_ > 0;
+}
+
+HartCluster::WatchedGranule* HartCluster::watched(uint64_t g) {
+  for (WatchedGranule& w : watched_)
+    if (w.granule == g) return &w;
+  return nullptr;
+}
+
+bool HartCluster::granule_has_code(uint64_t g) const {
+  if (!store_map_bit(g)) return false;
+  for (const WatchedGranule& w : watched_)
+    if (w.granule == g) return w.code;
+  return true;
+}
+
+void HartCluster::watch_footprint(const WaitLoopIteration& loop, bool watch) {
+  for (const std::vector<WaitLoopStore>* accesses : {&loop.loads, &loop.stores})
+  for (const WaitLoopStore& l : *accesses) {
+    for (uint64_t g = l.va >> kGranuleBits; g <= (l.va + l.size - 1) >> kGranuleBits && g < kCodeMapWords * 64; ++g) {
+      if (WatchedGranule* w = watched(g)) {
+        if (watch) {
+          ++w->loops;
+        } else if (--w->loops == 0) {
+          set_store_map_bit(g, w->code);
+          *w = watched_.back();
+          watched_.pop_back();
+        }
+      } else if (watch) {
+        watched_.push_back({g, 1, store_map_bit(g)});
+        set_store_map_bit(g, true);
+      }
+    }
+  }
+}
 
 namespace {
 
@@ -393,7 +436,18 @@ bool loops_touch(const WaitLoopIteration& a, const WaitLoopIteration& b) {
 
 }  // namespace
 
-unsigned HartCluster::spinning_beside(const Hart& h, const WaitLoopIteration& loop, uint64_t turn_ps,
+// Whether `loop` stores the same at every iteration (so memory holds it
+// already, whatever runs between its iterations), and the code map watches
+// everything it loads and stores (below 4 GiB).
+bool HartCluster::watchable(const WaitLoopIteration& loop) const {
+  for (const WaitLoopStore& s : loop.stores)
+    if (s.offset || !tracks_code(s.va, s.size)) return false;
+  for (const WaitLoopStore& l : loop.loads)
+    if (!tracks_code(l.va, l.size)) return false;
+  return true;
+}
+
+unsigned HartCluster::spinning_beside(const Hart& h, const WaitLoopIteration* loop, uint64_t turn_ps,
                                       RunAhead::Passable* passable, unsigned most) const {
   // A waiting hart's turn that reaches its loop's end starts at most a
   // quantum and an iteration before that end (its turns end at the first
@@ -403,7 +457,8 @@ unsigned HartCluster::spinning_beside(const Hart& h, const WaitLoopIteration& lo
   for (unsigned i = 0; i < spinning_.size() && n < most; ++i) {
     const SpinningWait& w = spinning_[i];
     const uint64_t margin = quantum + w.period_ps + turn_ps;
-    if (i != h.id() && w.wake_ps && w.until_ps > margin && !loops_touch(loop, *w.loop))
+    if (i == h.id() || !w.wake_ps || w.until_ps <= margin || w.touches != spin_touches_) continue;
+    if (loop ? !loops_touch(*loop, *w.loop) : watchable(*w.loop))
       passable[n++] = {w.wake_ps, w.until_ps - margin};
   }
   return n;
@@ -455,16 +510,24 @@ void HartCluster::break_reservations(uint64_t addr) {
 }
 
 void HartCluster::mark_code(uint64_t addr, uint64_t len) {
-  for (uint64_t g = addr >> kGranuleBits; g <= (addr + len - 1) >> kGranuleBits; ++g)
-    if (g < kCodeMapWords * 64) code_map_[g >> 6] |= 1ull << (g & 63);
+  for (uint64_t g = addr >> kGranuleBits; g <= (addr + len - 1) >> kGranuleBits; ++g) {
+    if (g >= kCodeMapWords * 64) continue;
+    set_store_map_bit(g, true);
+    if (!watched_.empty())
+      if (WatchedGranule* w = watched(g)) w->code = true;
+  }
 }
 
 // The written granules hold no decoded code any more: every hart drops the
 // blocks with code in them (and only those).
 void HartCluster::code_written(uint64_t addr, uint64_t len) {
   const uint64_t first = addr >> kGranuleBits, last = (addr + len - 1) >> kGranuleBits;
-  for (uint64_t g = first; g <= last; ++g)
-    if (g < kCodeMapWords * 64) code_map_[g >> 6] &= ~(1ull << (g & 63));
+  for (uint64_t g = first; g <= last; ++g) {
+    if (g >= kCodeMapWords * 64) continue;
+    WatchedGranule* w = watched_.empty() ? nullptr : watched(g);
+    if (w) w->code = false;
+    set_store_map_bit(g, w != nullptr);
+  }
   code_flushes_.inc();
   for (auto& h : harts_) h->drop_code(first << kGranuleBits, (last + 1) << kGranuleBits);
 }

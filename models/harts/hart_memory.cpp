@@ -37,13 +37,26 @@ void Hart::bus_access(tlm::tlm_command cmd, uint64_t pa, void* data, unsigned le
   } attached{gp_, functional ? &functional_ext : nullptr};
   if (functional) gp_.set_extension(&functional_ext);
   const sc_core::sc_time before = hot_.time.now();
+  // A spinning loop may read the device, or the access may change interrupts (asked before: a read may change them).
+  const bool touches = cluster_.spin_waits() && !functional && (cmd == tlm::TLM_WRITE_COMMAND || !stable_read(pa, len));
   hot_.time.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });
+  if (touches) cluster_.spin_waits_touched();
   hot_.stall_ps[StallMemory] += to_ps(hot_.time.now() - before);
   if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, tval};
 }
 
 std::unique_lock<std::mutex> Hart::shared_lock() {
   return slice_.lock(cluster_.shared_lock());
+}
+
+// Harts spinning in wait loops whose waits this hart passed over (run_on)
+// had their turns before its last run-on before anything of its turns
+// since: they read what they would have read before this store, then it
+// goes, and those waits are passed over no more.
+void Hart::storing(uint64_t pa, unsigned len) {
+  if (!cluster_.store_checked(pa, len)) return;
+  hot_.time.catch_up();  // no slice: waits spin in the serial schedule only
+  cluster_.spin_waits_touched();
 }
 
 void Hart::stored(uint64_t addr, unsigned len) {

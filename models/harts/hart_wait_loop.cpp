@@ -427,14 +427,19 @@ void Hart::note_quantum_end() {
 // Where the hart may run on to (RunAhead::run_on_limit) beside the spinning
 // waits it may pass over, its turns `turn_ps` long; nothing else runs while
 // it runs on, so the limit holds until SystemC moves.
-const Hart::RunOnLimit& Hart::run_on_limit(uint64_t turn_ps) {
+// `spinning`: in its loop (else running other code, whose stores into what
+// the loops read wait for them first: Hart::storing).
+const Hart::RunOnLimit& Hart::run_on_limit(uint64_t turn_ps, bool spinning) {
   RunOnLimit& l = run_on_limit_;
   const WaitLoopWatch& w = wait_loop_;
+  const uint64_t loop = spinning ? w.evaluations : ~0ull;
   if (l.systemc_ps != systemc_ps() || l.delta != sc_core::sc_delta_count() || l.turn_ps != turn_ps ||
-      l.loop != w.evaluations) {
+      l.loop != loop || l.touches != cluster_.spin_touches()) {
     RunAhead::Passable passable[RunAhead::kMostTimed];
-    const unsigned n = cluster_.spinning_beside(*this, w.iteration, turn_ps, passable, RunAhead::kMostTimed);
-    l = {systemc_ps(), sc_core::sc_delta_count(), turn_ps, w.evaluations, RunAhead::run_on_limit(passable, n), n > 0};
+    const unsigned n = cluster_.spinning_beside(*this, spinning ? &w.iteration : nullptr, turn_ps, passable,
+                                                RunAhead::kMostTimed);
+    l = {systemc_ps(), sc_core::sc_delta_count(), turn_ps, loop, cluster_.spin_touches(),
+         RunAhead::run_on_limit(passable, n), n > 0};
   }
   return l;
 }
@@ -445,7 +450,7 @@ const Hart::RunOnLimit& Hart::run_on_limit(uint64_t turn_ps) {
 // it) inside the loop; 0: nowhere. `beside`: whether that passes over any.
 uint64_t Hart::spin_run_on_limit(uint64_t until, bool& beside) {
   const uint64_t turn = to_ps(cluster_.quantum()) + wait_loop_.per_iteration[kLoopTimePs];
-  const RunOnLimit& l = run_on_limit(turn);
+  const RunOnLimit& l = run_on_limit(turn, true);
   beside = l.beside;
   return until > turn ? std::min(l.limit_ps, until - turn) : 0;
 }
@@ -459,8 +464,22 @@ bool Hart::run_on() {
       cluster_.ran_on_beside_spinning();
       return true;
     }
+  } else if (cluster_.spin_waits() && wait_loops_skippable() && run_on_beside_spinning()) {
+    return true;
   }
   return hot_.time.run_on();
+}
+
+// A hart running other code beside harts spinning in loads-only loops: its
+// turn (a quantum, to the block end that passes it) starts after every one
+// of theirs passed over; none due at its own time, whose order SystemC's
+// queue would decide.
+bool Hart::run_on_beside_spinning() {
+  const uint64_t now = systemc_ps() + hot_.time.ps();
+  const RunOnLimit& l = run_on_limit(to_ps(cluster_.quantum()), false);
+  if (!l.beside || cluster_.spin_wait_due_at(now) || !hot_.time.run_on_before(l.limit_ps)) return false;
+  cluster_.ran_on_beside_spinning();
+  return true;
 }
 
 // At a skip in a quantum whose end, and the ends after it, repeat in a
@@ -487,6 +506,13 @@ void Hart::sync_spinning() {
                                   &wait_loop_.iteration});
   sync();
   cluster_.spin_wait_end(*this);
+}
+
+bool Hart::stable_read(uint64_t pa, unsigned len) const {
+  if (len > sizeof(uint64_t)) return false;
+  StableReadExtension s;
+  WaitLoopReader(const_cast<Hart&>(*this)).ask(pa, len, s);
+  return s.answer != StableReadExtension::Unstable;
 }
 
 // A device read, the hart settled (Hart::bus_access): when it is the load the

@@ -48,6 +48,7 @@ void Hart::exec_xintf(const Insn& d) {
       const sc_core::sc_time before = sc_core::sc_time_stamp() + delay;
       const uint64_t barrier_before = hot_.stall_ps[StallBarrier];
       xintf->b_transport(gp, delay);
+      cluster_.spin_waits_touched();  // the device may have changed what a spinning loop reads
       hot_.time.set(delay);
       const uint64_t call_ps = to_ps(hot_.time.now() - before);
       hot_.stall_ps[StallXintf] += call_ps - std::min(call_ps, hot_.stall_ps[StallBarrier] - barrier_before);

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -124,9 +125,11 @@ struct FakeHart : sc_core::sc_module, TrafficTime, PageTableMemory, DataPathHost
     if (h == 0) data.withdraw(from, bytes, writes_only);
     withdrawn.push_back({h, from, bytes, writes_only});
   }};
-  DataPath data{hot, mmu, dmi, timing, slice, *this, *this, claims, 0};
+  bool spin_waits = false;
+  DataPath data{hot, mmu, dmi, timing, slice, *this, *this, claims, 0, spin_waits};
   tlm::tlm_generic_payload gp;
   std::vector<std::pair<uint64_t, unsigned>> stores;  // what stored() was told
+  std::vector<std::pair<uint64_t, unsigned>> stores_ahead;  // what storing() was told, with spin_waits set
   unsigned bus_accesses = 0;
 
   explicit FakeHart(sc_core::sc_module_name n) : sc_module(n) {}
@@ -136,6 +139,11 @@ struct FakeHart : sc_core::sc_module, TrafficTime, PageTableMemory, DataPathHost
     return data.pte_access(pa, write, fault_cause, tval);
   }
   bool debug_read(uint64_t, void*, unsigned) override { return false; }
+  std::function<void(uint64_t pa)> before_store;  // run by storing()
+  void storing(uint64_t pa, unsigned len) override {
+    stores_ahead.emplace_back(pa, len);
+    if (before_store) before_store(pa);
+  }
   void bus_access(tlm::tlm_command cmd, uint64_t pa, void* p, unsigned len, uint64_t fault_cause, uint64_t tval,
                   bool functional) override {
     ++bus_accesses;
@@ -200,6 +208,26 @@ TEST_F(DataPathTest, LoadsAndStoresInPlaceOnceTheRegionIsKnown) {
   // Without a D-cache every access is a transfer of its own.
   EXPECT_EQ(mem.timed.size(), 3u);
   EXPECT_EQ(memory_stall(), 3 * kLatencyPs);
+}
+
+// With harts spinning in wait loops (HartCluster::spin_waits) the host is
+// told of a store before it writes, in the fast region and outside it.
+TEST_F(DataPathTest, WithSpinningWaitsTheHostIsToldOfAStoreBeforeItWrites) {
+  data.store<uint32_t>(kBase + 0x100, 1);
+  EXPECT_TRUE(hart.stores_ahead.empty());
+  hart.spin_waits = true;
+  uint64_t held = 0;
+  hart.before_store = [&](uint64_t pa) { held = mem.word(pa) & 0xffffffff; };
+  data.store<uint32_t>(kBase + 0x100, 2);  // in the fast region
+  EXPECT_EQ(held, 1u);
+  EXPECT_EQ(mem.word(kBase + 0x100) & 0xffffffff, 2u);
+  data.forget_regions();
+  mem.grants_dmi = false;
+  data.store<uint32_t>(kBase + 0x100, 3);  // functional, outside any region
+  EXPECT_EQ(held, 2u);
+  EXPECT_EQ(mem.word(kBase + 0x100) & 0xffffffff, 3u);
+  const std::vector<std::pair<uint64_t, unsigned>> told = {{kBase + 0x100, 4u}, {kBase + 0x100, 4u}};
+  EXPECT_EQ(hart.stores_ahead, told);
 }
 
 TEST_F(DataPathTest, TwoRegionsTakeTurnsWithoutAskingTheBusAgain) {

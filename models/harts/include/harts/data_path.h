@@ -48,6 +48,9 @@ class DataPathHost {
   // one throws TrapException{fault_cause, tval}.
   virtual void bus_access(tlm::tlm_command cmd, uint64_t pa, void* data, unsigned len, uint64_t fault_cause,
                           uint64_t tval, bool functional) = 0;
+  // Before a store to memory, while `spin_waits` (the constructor's) holds:
+  // harts spinning in wait loops may read what it writes.
+  virtual void storing(uint64_t pa, unsigned len) = 0;
   // After every store, at its physical address (LR/SC reservations, decoded code).
   virtual void stored(uint64_t pa, unsigned len) = 0;
 
@@ -59,10 +62,11 @@ class DataPath final : public TlbUsers {
  public:
   // time: the hart's settled time (the stream buffers' clock).
   // hart: the hart's index in `claims`.
+  // spin_waits: whether stores go through host.storing first (HartCluster::spin_waits).
   DataPath(HartHotState& hot, Mmu& mmu, DmiRegions& dmi, BusTiming& bus, const SliceState& slice,
-           TrafficTime& time, DataPathHost& host, PageClaims& claims, unsigned hart)
+           TrafficTime& time, DataPathHost& host, PageClaims& claims, unsigned hart, const bool& spin_waits)
       : hot_(hot), mmu_(mmu), dmi_(dmi), bus_(bus), slice_(slice), time_(time), host_(host), claims_(claims),
-        hart_(hart) {}
+        hart_(hart), spin_waits_(spin_waits) {}
   DataPath(const DataPath&) = delete;
   DataPath& operator=(const DataPath&) = delete;
 
@@ -133,6 +137,7 @@ class DataPath final : public TlbUsers {
   DataPathHost& host_;
   PageClaims& claims_;
   const unsigned hart_;
+  const bool& spin_waits_;
   CacheModel dcache_{hot_.dcache};
   StreamPrefetcher prefetcher_;  // the D-cache's stream buffers (none unless configured)
   // The pages of memory without DMI that would be fast regions with it ([0] the most recent).
@@ -157,8 +162,9 @@ template <typename T>
 [[gnu::always_inline]] inline void DataPath::store(uint64_t va, T v) {
   const uint64_t off = va - hot_.wr.base;
   if (off < hot_.wr.size && hot_.wr.size - off >= sizeof(T)) {
-    std::memcpy(hot_.wr.ptr + off, &v, sizeof(T));
     const uint64_t pa = va + hot_.wr.pa_delta;
+    if (spin_waits_) host_.storing(pa, sizeof(T));
+    std::memcpy(hot_.wr.ptr + off, &v, sizeof(T));
     hot_.add_memory_time(data_time(pa, true, sizeof(T)));
     host_.stored(pa, sizeof(T));
   } else {

@@ -205,6 +205,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   bool wait_loop_due(uint64_t pc, const LoopCounters& now) const;  // skip_wait_loop would evaluate at pc
   bool device_poll_due(uint64_t addr, uint64_t pc);  // a load at pc from addr, in translated code: it would
   class WaitLoopReader;  // the hart as wait_loop.h's WaitLoopView
+  bool stable_read(uint64_t pa, unsigned len) const;  // the device declares a read there stable (stable_read.h)
   // The iteration of the loop at the time read `d` at `pc`, reading `time`: the one kept while its inputs are unchanged.
   const WaitLoopIteration& wait_loop_iteration(const WaitLoopReader& reader, const rv::Insn& d, uint64_t pc, uint64_t time);
   LoopCounters loop_counters() const;
@@ -216,7 +217,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   uint64_t spin_horizon_ps() const;
   void note_quantum_end();
   struct RunOnLimit;
-  const RunOnLimit& run_on_limit(uint64_t turn_ps);
+  const RunOnLimit& run_on_limit(uint64_t turn_ps, bool spinning);
+  bool run_on_beside_spinning();
   uint64_t spin_run_on_limit(uint64_t until, bool& beside);
   uint64_t quanta_to_pass();
   // At a quantum's end: goes on without a wait (run_ahead.h), also beside
@@ -345,6 +347,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   bool fetch_read(uint64_t addr, void* dst, unsigned len);  // instruction fetch (needs execute permission)
   void bus_access(tlm::tlm_command cmd, uint64_t pa, void* data, unsigned len, uint64_t fault_cause, uint64_t tval,
                   bool functional) override;
+  void storing(uint64_t pa, unsigned len) override;
   void stored(uint64_t pa, unsigned len) override;
   template <typename T>
   T load(uint64_t addr) {
@@ -464,7 +467,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // found at SystemC time systemc_ps and delta cycle `delta` for turns of
   // turn_ps in the loop of the watch's evaluation `loop`.
   struct RunOnLimit {
-    uint64_t systemc_ps = ~0ull, delta = ~0ull, turn_ps = 0, loop = 0, limit_ps = 0;
+    uint64_t systemc_ps = ~0ull, delta = ~0ull, turn_ps = 0, loop = 0, touches = 0, limit_ps = 0;
     bool beside = false;  // passing over spinning waits (else the limit is run-ahead's own, RunAhead::run_on_limit)
   } run_on_limit_;
 };

@@ -107,19 +107,43 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   struct SpinningWait {
     uint64_t wake_ps = 0, until_ps = 0, period_ps = 0;
     const WaitLoopIteration* loop = nullptr;
+    uint64_t touches = 0;  // spin_waits_touched's count when it began: passable while none came since
   };
-  void spin_wait_begin(const Hart& h, const SpinningWait& w);
+  // Records w (its `touches` set here); the granules its loop loads or
+  // stores are watched while it lasts: a store there goes through Hart::storing.
+  void spin_wait_begin(const Hart& h, SpinningWait w);
   void ran_on_beside_spinning() { runs_on_beside_spinning_.inc(); }
   void passed_quanta(uint64_t n) { wait_loop_quanta_passed_.inc(n); }
   void spin_wait_end(const Hart& h);
   // Into `passable` (at most `most`), the spinning waits of harts other
-  // than `h` that h, spinning in `loop`, may pass over when it runs on (its
-  // turns ending at most `turn_ps` after they start, Hart::run_on): those
-  // whose loops neither store what `loop` loads or stores nor load or store
-  // what it stores, each up to where its loop could end in a turn that
-  // starts before h's ends. Returns how many.
-  unsigned spinning_beside(const Hart& h, const WaitLoopIteration& loop, uint64_t turn_ps, RunAhead::Passable* passable,
-                           unsigned most) const;
+  // than `h` that h may pass over when it runs on (its turns ending at most
+  // `turn_ps` after they start, Hart::run_on), recorded since the last
+  // spin_waits_touched, each up to where its loop could end in a turn that
+  // starts before h's ends: h spinning in `loop`, those whose loops neither
+  // store what `loop` loads or stores nor load or store what it stores; h
+  // running other code (`loop` null), those whose loops store the same at
+  // every iteration and touch only granules the code map can watch (h's
+  // stores there wait for them first, Hart::storing). Returns how many.
+  unsigned spinning_beside(const Hart& h, const WaitLoopIteration* loop, uint64_t turn_ps,
+                           RunAhead::Passable* passable, unsigned most) const;
+  // Whether a hart's spinning wait is due at `ps`.
+  bool spin_wait_due_at(uint64_t ps) const {
+    for (const SpinningWait& w : spinning_)
+      if (w.wake_ps == ps) return true;
+    return false;
+  }
+  // Whether a hart waits spinning (a store or device access by any hart may end its loop).
+  const bool& spin_waits() const { return spin_waits_; }
+  // Something a spinning loop may read changed (a store into a watched
+  // granule or decoded code, a device access that may have an effect): the
+  // waits recorded before it are passed over no more.
+  void spin_waits_touched() { ++spin_touches_; }
+  uint64_t spin_touches() const { return spin_touches_; }
+  // Whether [pa, pa + len) touches a granule watched for a spinning loop or holding decoded code.
+  bool store_checked(uint64_t pa, unsigned len) const {
+    const uint64_t g = pa >> kGranuleBits, last = (pa + len - 1) >> kGranuleBits;
+    return store_map_bit(g) || (last != g && store_map_bit(last));
+  }
   // The platform's timer (the CLINT's mtime at a simulated time).
   std::function<uint64_t(uint64_t ps)> time_source;
   void print(Hart& h, const std::string& text);  // ECALL print
@@ -159,9 +183,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // Another unit (the PCIe endpoint's DMA into host memory) wrote [addr,
   // addr + len): if decoded code is there, it goes as for a hart's store.
   void memory_written(uint64_t addr, uint64_t len);
-  // Where translated stores find whether a store leaves Hart::stored
-  // nothing to do (InlineStores: no reservations, no decoded code in its
-  // granule, within one granule); the map never moves.
+  // Where translated stores find whether a store leaves Hart::storing and
+  // Hart::stored nothing to do (InlineStores: no reservations, no decoded
+  // code and no spinning loop's load in its granule, within one granule);
+  // the map never moves.
   void describe_plain_stores(InlineStores& s) const {
     static_assert(sizeof(reservations_) == sizeof(unsigned), "read as a plain unsigned");
     s.reservations = reinterpret_cast<const unsigned*>(&reservations_);
@@ -191,11 +216,26 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
  private:
   static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
-  // The code map: a bit per granule of the lowest 4 GiB of physical addresses.
+  // The code map: a bit per granule of the lowest 4 GiB of physical
+  // addresses, set where the granule holds decoded code or is watched.
   static constexpr size_t kCodeMapWords = (size_t{1} << (32 - kGranuleBits)) / 64;
-  bool granule_has_code(uint64_t g) const {
-    return g < kCodeMapWords * 64 && ((code_map_[g >> 6] >> (g & 63)) & 1);
+  // The code map's bit: decoded code in the granule, or a spinning loop loads there.
+  bool store_map_bit(uint64_t g) const { return g < kCodeMapWords * 64 && ((code_map_[g >> 6] >> (g & 63)) & 1); }
+  void set_store_map_bit(uint64_t g, bool set) {
+    if (set) code_map_[g >> 6] |= 1ull << (g & 63);
+    else code_map_[g >> 6] &= ~(1ull << (g & 63));
   }
+  bool granule_has_code(uint64_t g) const;
+  // A granule a spinning loop loads or stores: its bit in the code map stays set
+  // while any does; `code` says whether it also holds decoded code.
+  struct WatchedGranule {
+    uint64_t granule;
+    unsigned loops;
+    bool code;
+  };
+  WatchedGranule* watched(uint64_t g);
+  bool watchable(const WaitLoopIteration& loop) const;
+  void watch_footprint(const WaitLoopIteration& loop, bool watch);
   void configure_costs();
   void prepare_start(Hart& h);
   void check_params() const;  // throws ParamError naming the first bad parameter
@@ -204,6 +244,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   unsigned cores_, harts_per_core_;
   std::vector<std::unique_ptr<Hart>> harts_;
   std::vector<SpinningWait> spinning_;  // by hart; wake_ps 0: not waiting so
+  unsigned spinning_count_ = 0;
+  bool spin_waits_ = false;  // spinning_count_ > 0
+  uint64_t spin_touches_ = 0;
+  std::vector<WatchedGranule> watched_;
   sc_core::sc_event idle_event_;
   sc_core::sc_time quantum_{1, sc_core::SC_US};
   uint64_t cost_ps_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
