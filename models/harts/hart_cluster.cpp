@@ -140,8 +140,8 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                        "skips"),
       wait_loop_iterations_(this, "wait_loop_iterations_skipped", "iterations of such loops skipped", "iterations"),
       runs_on_beside_spinning_(this, "runs_on_beside_spinning",
-                               "quantum ends a hart spinning in a wait loop passed without a wait beside the waits of "
-                               "others spinning in theirs (how the simulation ran: the results are those of waiting)",
+                               "quantum ends a hart passed without a wait beside the waits of others spinning in wait "
+                               "loops (how the simulation ran: the results are those of waiting)",
                                "quantum ends"),
       wait_loop_quanta_passed_(this, "wait_loop_quanta_passed",
                                "quantum ends a skip passed at once, whole cycles of them a spinning hart would have "
