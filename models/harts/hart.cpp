@@ -424,8 +424,10 @@ void Hart::set_interrupt(unsigned irq, bool level) {
     seip_line_ = level;
     level = level || seip_sw_;
   }
+  const uint64_t mip = hot_.s.mip;
   if (level) hot_.s.mip |= 1ull << irq;
   else hot_.s.mip &= ~(1ull << irq);
+  if (hot_.s.mip != mip && cluster_.spin_waiting(*this)) cluster_.spin_waits_touched();  // what its WFI sees changed
   update_irq_gate();
   if (level) irq_event_.notify(sc_core::SC_ZERO_TIME);
 }

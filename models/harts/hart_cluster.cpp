@@ -384,6 +384,8 @@ void HartCluster::spin_wait_end(const Hart& h) {
   spin_waits_ = --spinning_count_ > 0;
 }
 
+bool HartCluster::spin_waiting(const Hart& h) const { return spinning_[h.id()].wake_ps != 0; }
+
 HartCluster::WatchedGranule* HartCluster::watched(uint64_t g) {
   for (WatchedGranule& w : watched_)
     if (w.granule == g) return &w;
@@ -436,10 +438,11 @@ bool loops_touch(const WaitLoopIteration& a, const WaitLoopIteration& b) {
 
 }  // namespace
 
-// Whether `loop` stores the same at every iteration (so memory holds it
-// already, whatever runs between its iterations), and the code map watches
-// everything it loads and stores (below 4 GiB).
+// Whether `loop` reads no device, stores the same at every iteration (so
+// memory holds it already, whatever runs between its iterations), and the
+// code map watches everything it loads and stores (below 4 GiB).
 bool HartCluster::watchable(const WaitLoopIteration& loop) const {
+  if (!loop.device_loads.empty()) return false;
   for (const WaitLoopStore& s : loop.stores)
     if (s.offset || !tracks_code(s.va, s.size)) return false;
   for (const WaitLoopStore& l : loop.loads)
@@ -458,7 +461,8 @@ unsigned HartCluster::spinning_beside(const Hart& h, const WaitLoopIteration* lo
     const SpinningWait& w = spinning_[i];
     const uint64_t margin = quantum + w.period_ps + turn_ps;
     if (i == h.id() || !w.wake_ps || w.until_ps <= margin || w.touches != spin_touches_) continue;
-    if (loop ? !loops_touch(*loop, *w.loop) : watchable(*w.loop))
+    if (loop ? !loops_touch(*loop, *w.loop)
+             : watchable(*w.loop) && w.generation != ~0ull && harts_[i]->footprint_generation(*w.loop) == w.generation)
       passable[n++] = {w.wake_ps, w.until_ps - margin};
   }
   return n;

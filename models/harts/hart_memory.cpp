@@ -37,10 +37,7 @@ void Hart::bus_access(tlm::tlm_command cmd, uint64_t pa, void* data, unsigned le
   } attached{gp_, functional ? &functional_ext : nullptr};
   if (functional) gp_.set_extension(&functional_ext);
   const sc_core::sc_time before = hot_.time.now();
-  // A spinning loop may read the device, or the access may change interrupts (asked before: a read may change them).
-  const bool touches = cluster_.spin_waits() && !functional && (cmd == tlm::TLM_WRITE_COMMAND || !stable_read(pa, len));
   hot_.time.annotate([&](sc_core::sc_time& delay) { bus->b_transport(gp_, delay); });
-  if (touches) cluster_.spin_waits_touched();
   hot_.stall_ps[StallMemory] += to_ps(hot_.time.now() - before);
   if (gp_.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, tval};
 }

@@ -14,6 +14,7 @@
 // it skipped (base/stable_read.h, Repeat). The read then runs at the new time.
 #include <cstring>
 
+#include "base/page_writes.h"
 #include "base/stable_read.h"
 #include "base/unit.h"
 #include "harts/hart.h"
@@ -502,17 +503,26 @@ void Hart::sync_spinning() {
   const uint64_t until = spin_horizon_ps();
   if (!until) return sync();
   note_quantum_end();
-  cluster_.spin_wait_begin(*this, {systemc_ps() + hot_.time.ps(), until, wait_loop_.per_iteration[kLoopTimePs],
-                                  &wait_loop_.iteration});
+  HartCluster::SpinningWait w{systemc_ps() + hot_.time.ps(), until, wait_loop_.per_iteration[kLoopTimePs],
+                              &wait_loop_.iteration};
+  w.generation = footprint_generation(wait_loop_.iteration);
+  cluster_.spin_wait_begin(*this, w);
   sync();
   cluster_.spin_wait_end(*this);
 }
 
-bool Hart::stable_read(uint64_t pa, unsigned len) const {
-  if (len > sizeof(uint64_t)) return false;
-  StableReadExtension s;
-  WaitLoopReader(const_cast<Hart&>(*this)).ask(pa, len, s);
-  return s.answer != StableReadExtension::Unstable;
+uint64_t Hart::footprint_generation(const WaitLoopIteration& loop) const {
+  uint64_t g = 0;
+  for (const std::vector<WaitLoopStore>* accesses : {&loop.loads, &loop.stores}) {
+    for (const WaitLoopStore& a : *accesses) {
+      const DmiRegion* r = nullptr;
+      for (const DmiRegion& d : dmi_.all())
+        if (d.holds(a.va, a.size)) r = &d;
+      if (!r || !r->writes || !r->writes->tracked()) return ~0ull;
+      g += r->writes->generation(r->ptr + (a.va - r->base), a.size);
+    }
+  }
+  return g;
 }
 
 // A device read, the hart settled (Hart::bus_access): when it is the load the

@@ -92,6 +92,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
     data_.withdraw(from, bytes, writes_only);
   }
   void set_interrupt(unsigned irq, bool level);
+  // The write generations (base/page_writes.h) of the memory `loop` loads
+  // and stores, summed (~0: some of it is not in a region whose writes are
+  // counted): HartCluster::spinning_beside's check that nothing wrote it.
+  uint64_t footprint_generation(const WaitLoopIteration& loop) const;
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return hot_.time.offset(); }
   uint64_t local_time_ps() const { return hot_.time.ps(); }
@@ -205,7 +209,6 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   bool wait_loop_due(uint64_t pc, const LoopCounters& now) const;  // skip_wait_loop would evaluate at pc
   bool device_poll_due(uint64_t addr, uint64_t pc);  // a load at pc from addr, in translated code: it would
   class WaitLoopReader;  // the hart as wait_loop.h's WaitLoopView
-  bool stable_read(uint64_t pa, unsigned len) const;  // the device declares a read there stable (stable_read.h)
   // The iteration of the loop at the time read `d` at `pc`, reading `time`: the one kept while its inputs are unchanged.
   const WaitLoopIteration& wait_loop_iteration(const WaitLoopReader& reader, const rv::Insn& d, uint64_t pc, uint64_t time);
   LoopCounters loop_counters() const;

@@ -108,6 +108,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     uint64_t wake_ps = 0, until_ps = 0, period_ps = 0;
     const WaitLoopIteration* loop = nullptr;
     uint64_t touches = 0;  // spin_waits_touched's count when it began: passable while none came since
+    // Hart::footprint_generation of its loop when it began (~0: untracked).
+    uint64_t generation = ~0ull;
   };
   // Records w (its `touches` set here); the granules its loop loads or
   // stores are watched while it lasts: a store there goes through Hart::storing.
@@ -121,11 +123,14 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // spin_waits_touched, each up to where its loop could end in a turn that
   // starts before h's ends: h spinning in `loop`, those whose loops neither
   // store what `loop` loads or stores nor load or store what it stores; h
-  // running other code (`loop` null), those whose loops store the same at
-  // every iteration and touch only granules the code map can watch (h's
-  // stores there wait for them first, Hart::storing). Returns how many.
+  // running other code (`loop` null), those whose loops read no device,
+  // store the same at every iteration and touch only granules the code map
+  // can watch (h's stores there wait for them first, Hart::storing) in
+  // memory whose other writers are counted, unwritten since. Returns how many.
   unsigned spinning_beside(const Hart& h, const WaitLoopIteration* loop, uint64_t turn_ps,
                            RunAhead::Passable* passable, unsigned most) const;
+  // Whether h waits spinning.
+  bool spin_waiting(const Hart& h) const;
   // Whether a hart's spinning wait is due at `ps`.
   bool spin_wait_due_at(uint64_t ps) const {
     for (const SpinningWait& w : spinning_)
@@ -135,8 +140,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // Whether a hart waits spinning (a store or device access by any hart may end its loop).
   const bool& spin_waits() const { return spin_waits_; }
   // Something a spinning loop may read changed (a store into a watched
-  // granule or decoded code, a device access that may have an effect): the
-  // waits recorded before it are passed over no more.
+  // granule or decoded code, a spinning hart's interrupts, an xext/xcmd):
+  // the waits recorded before it are passed over no more.
   void spin_waits_touched() { ++spin_touches_; }
   uint64_t spin_touches() const { return spin_touches_; }
   // Whether [pa, pa + len) touches a granule watched for a spinning loop or holding decoded code.
