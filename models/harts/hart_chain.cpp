@@ -173,6 +173,12 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
           pc = hot_.s.pc;
           goto threaded;
         }
+        if (std::exchange(trap_pending_, false)) {  // a helper's trap: as the handler below, without its unwinds
+          trap_left(*blk, static_cast<uint32_t>(it - first));
+          if (slice_.in_slice()) throw pending_trap_;  // the slice keeps it
+          take_trap(pending_trap_.cause, pending_trap_.tval);  // as the run loop would
+          return;
+        }
         std::rethrow_exception(std::exchange(translated_error_, nullptr));
       }
 #define AVP_DISPATCH()      \
@@ -256,10 +262,8 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
 #undef AVP_NEXT_CHECKED
 #undef AVP_NEXT
 #undef AVP_DISPATCH
-    } catch (const TrapException&) {  // the instruction at it has not retired
-      settle_to(static_cast<uint32_t>(it - first));
-      hot_.lazy = nullptr;
-      trapped_in(*blk);
+    } catch (const TrapException&) {
+      trap_left(*blk, static_cast<uint32_t>(it - first));
       throw;
     } catch (...) {  // NeedsKernel (before the instruction did anything), or an error
       settle_to(static_cast<uint32_t>(it - first));
@@ -337,6 +341,12 @@ uint32_t Hart::index_of_pc(const Block& b) const {
   uint32_t n = 0;
   for (uint64_t pc = b.pc; n + 1 < b.insns.size() && pc != hot_.s.pc; ++n) pc += b.insns[n].len;
   return n;
+}
+
+void Hart::trap_left(const Block& b, uint32_t at) {
+  settle_to(at);  // the instruction at `at` has not retired
+  hot_.lazy = nullptr;
+  trapped_in(b);
 }
 
 void Hart::trapped_in(const Block& b) {

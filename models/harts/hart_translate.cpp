@@ -21,6 +21,12 @@ JitStep Hart::failed() noexcept {
   return {0, kExitTrapped};
 }
 
+JitStep Hart::trapped(const TrapException& t) noexcept {
+  pending_trap_ = t;
+  trap_pending_ = true;
+  return {0, kExitTrapped};
+}
+
 template <typename T, typename R>
 JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
@@ -37,6 +43,9 @@ JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn
     const auto v = static_cast<uint64_t>(static_cast<R>(h.load<T>(addr)));
     h.in_translated_load_ = false;
     return {v, h.hot_.block_abort || h.hot_.stop ? kExitAborted : kExitDone};
+  } catch (const TrapException& t) {
+    h.in_translated_load_ = false;
+    return h.trapped(t);
   } catch (...) {
     h.in_translated_load_ = false;
     return h.failed();
@@ -53,6 +62,8 @@ JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t p
   try {
     h.store<T>(addr, static_cast<T>(v));
     return {0, h.hot_.block_abort || h.hot_.stop ? kExitAborted : kExitDone};
+  } catch (const TrapException& t) {
+    return h.trapped(t);
   } catch (...) {
     return h.failed();
   }
@@ -65,6 +76,8 @@ JitStep Hart::translated_other(void* hart, uint64_t pc, const Insn* d) noexcept 
   try {
     const uint64_t next = h.exec_other(*d, pc);
     return {next, h.hot_.block_abort || h.hot_.stop ? kExitAborted : kExitDone};
+  } catch (const TrapException& t) {
+    return h.trapped(t);
   } catch (...) {
     return h.failed();
   }

@@ -241,6 +241,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   static constexpr uint32_t kQuickUntried = ~0u;
   const Block& enter_block(const Block& b, uint32_t quick = kQuickUntried);
   void trapped_in(const Block& b);    // a trap at hot_.s.pc ended b early: the history keeps what ran
+  void trap_left(const Block& b, uint32_t at);  // run_insns leaves b at its instruction `at`, which trapped
   const Block* next_block(const Block& b);  // the block at hot_.s.pc after b, by b's links
   const Block* next_enterable_block(const Block& b);
   bool chain_goes_on() const;
@@ -298,6 +299,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   const uint8_t* enter_translated(const Block& b, uint32_t quick) noexcept;  // translated_enter's general case
   static uint64_t translated_quantum_end(void* hart) noexcept;  // BlockChain::quantum_end
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
+  // Keeps a helper's trap for run_chain, which takes it without a throw
+  // (an unwind costs microseconds; a 4-hart Linux boot traps some 8 k times).
+  JitStep trapped(const TrapException& t) noexcept;
   const Block& block_at(uint64_t pc);
   // Decodes the block at pc from `page` (translated already) and, for an
   // instruction crossing into the next page, `tail` (nullptr: translated here).
@@ -398,6 +402,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // running in run_insns (hot_.lazy, hot_.settled).
   const rv::Insn* cur_ = nullptr;
   std::exception_ptr translated_error_;  // what a helper of translated code caught
+  TrapException pending_trap_{};  // ... or the trap it caught, while trap_pending_
+  bool trap_pending_ = false;
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
   Mmu mmu_{hot_.s, hot_.tlb_inserts, *this, data_};
   DataPath data_;  // loads, stores, the D-cache
