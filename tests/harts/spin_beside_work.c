@@ -12,6 +12,7 @@
 
 #include "avp/device.h"
 #include "avp/sysdev.h"
+#include "wait_report.h"
 #include "xintf.h"
 
 // The flag and, in its granule, a word hart 0 writes while the others wait.
@@ -21,22 +22,6 @@ static volatile struct {
 } flag __attribute__((aligned(256)));
 
 static uint64_t buffer[8192];  // 64 KiB
-
-static inline uint64_t rdtime(void) {
-  uint64_t t;
-  __asm__ volatile("rdtime %0" : "=r"(t));
-  return t;
-}
-static inline uint64_t rdcycle(void) {
-  uint64_t t;
-  __asm__ volatile("rdcycle %0" : "=r"(t));
-  return t;
-}
-static inline uint64_t rdinstret(void) {
-  uint64_t t;
-  __asm__ volatile("rdinstret %0" : "=r"(t));
-  return t;
-}
 
 __attribute__((noinline)) static int flag_value(void) { return flag.go; }
 
@@ -58,11 +43,6 @@ __attribute__((noinline)) static uint64_t work(unsigned passes) {
     for (unsigned i = 0; i < sizeof buffer / sizeof buffer[0]; i += 3) sum += buffer[i];
   }
   return sum;
-}
-
-static void report(int hart, const char* what, uint64_t t0) {
-  avp_printf("hart %d %s: %lu ns, cycle %lu, instret %lu\n", hart, what, (unsigned long)(rdtime() - t0),
-             (unsigned long)rdcycle(), (unsigned long)rdinstret());
 }
 
 int main(int hart) {

@@ -15,25 +15,10 @@
 
 #include "avp/device.h"
 #include "avp/sysdev.h"
+#include "wait_report.h"
 #include "xintf.h"
 
 static volatile int go;
-
-static inline uint64_t rdtime(void) {
-  uint64_t t;
-  __asm__ volatile("rdtime %0" : "=r"(t));
-  return t;
-}
-static inline uint64_t rdcycle(void) {
-  uint64_t t;
-  __asm__ volatile("rdcycle %0" : "=r"(t));
-  return t;
-}
-static inline uint64_t rdinstret(void) {
-  uint64_t t;
-  __asm__ volatile("rdinstret %0" : "=r"(t));
-  return t;
-}
 
 __attribute__((noinline)) static int timer_get_count(uint64_t* count) {
   *count = rdtime();
@@ -68,11 +53,6 @@ __attribute__((noinline)) static uint64_t counted_delay(uint64_t ns) {
   const uint64_t end = rdtime() + ns;
   while (rdtime() < end) ++n;
   return n;
-}
-
-static void report(int hart, const char* what, uint64_t t0) {
-  avp_printf("hart %d %s: %lu ns, cycle %lu, instret %lu\n", hart, what, (unsigned long)(rdtime() - t0),
-             (unsigned long)rdcycle(), (unsigned long)rdinstret());
 }
 
 int main(int hart) {
