@@ -471,10 +471,11 @@ bool Hart::run_on() {
   return hot_.time.run_on();
 }
 
-// A hart running other code beside harts spinning in loads-only loops: its
-// turn (a quantum, to the block end that passes it) starts after every one
-// of theirs passed over; none due at its own time, whose order SystemC's
-// queue would decide.
+// A hart running other code beside harts spinning in loops it can reach
+// only through what Hart::storing catches (HartCluster::spinning_beside):
+// its turn (a quantum, to the block end that passes it) starts after every
+// one of theirs passed over; none due at its own time, whose order
+// SystemC's queue would decide.
 bool Hart::run_on_beside_spinning() {
   const uint64_t now = systemc_ps() + hot_.time.ps();
   const RunOnLimit& l = run_on_limit(to_ps(cluster_.quantum()), false);
