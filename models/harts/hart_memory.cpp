@@ -46,10 +46,11 @@ std::unique_lock<std::mutex> Hart::shared_lock() {
   return slice_.lock(cluster_.shared_lock());
 }
 
-// Harts spinning in wait loops whose waits this hart passed over (run_on)
-// had their turns before its last run-on before anything of its turns
-// since: they read what they would have read before this store, then it
-// goes, and those waits are passed over no more.
+// A store into what a spinning hart's loop touches (or into decoded code)
+// while waits are recorded: the hart first catches up to where it last ran
+// on, so that the turns of theirs it passed over run before the store and
+// read what they read in the synced run; then the waits recorded before it
+// are passed over no more.
 void Hart::storing(uint64_t pa, unsigned len) {
   if (!cluster_.store_checked(pa, len)) return;
   hot_.time.catch_up();  // no slice: waits spin in the serial schedule only
