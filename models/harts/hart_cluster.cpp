@@ -386,17 +386,16 @@ void HartCluster::spin_wait_end(const Hart& h) {
 
 bool HartCluster::spin_waiting(const Hart& h) const { return spinning_[h.id()].wake_ps != 0; }
 
-HartCluster::WatchedGranule* HartCluster::watched(uint64_t g) {
-  for (WatchedGranule& w : watched_)
+const HartCluster::WatchedGranule* HartCluster::watched(uint64_t g) const {
+  for (const WatchedGranule& w : watched_)
     if (w.granule == g) return &w;
   return nullptr;
 }
 
 bool HartCluster::granule_has_code(uint64_t g) const {
   if (!store_map_bit(g)) return false;
-  for (const WatchedGranule& w : watched_)
-    if (w.granule == g) return w.code;
-  return true;
+  const WatchedGranule* w = watched(g);
+  return !w || w->code;
 }
 
 void HartCluster::watch_footprint(const WaitLoopIteration& loop, bool watch) {
@@ -517,8 +516,7 @@ void HartCluster::mark_code(uint64_t addr, uint64_t len) {
   for (uint64_t g = addr >> kGranuleBits; g <= (addr + len - 1) >> kGranuleBits; ++g) {
     if (g >= kCodeMapWords * 64) continue;
     set_store_map_bit(g, true);
-    if (!watched_.empty())
-      if (WatchedGranule* w = watched(g)) w->code = true;
+    if (WatchedGranule* w = watched(g)) w->code = true;
   }
 }
 
@@ -528,7 +526,7 @@ void HartCluster::code_written(uint64_t addr, uint64_t len) {
   const uint64_t first = addr >> kGranuleBits, last = (addr + len - 1) >> kGranuleBits;
   for (uint64_t g = first; g <= last; ++g) {
     if (g >= kCodeMapWords * 64) continue;
-    WatchedGranule* w = watched_.empty() ? nullptr : watched(g);
+    WatchedGranule* w = watched(g);
     if (w) w->code = false;
     set_store_map_bit(g, w != nullptr);
   }

@@ -512,14 +512,12 @@ void Hart::sync_spinning() {
   cluster_.spin_wait_end(*this);
 }
 
-uint64_t Hart::footprint_generation(const WaitLoopIteration& loop) const {
+uint64_t Hart::footprint_generation(const WaitLoopIteration& loop) {
   uint64_t g = 0;
   for (const std::vector<WaitLoopStore>* accesses : {&loop.loads, &loop.stores}) {
     for (const WaitLoopStore& a : *accesses) {
-      const DmiRegion* r = nullptr;
-      for (const DmiRegion& d : dmi_.all())
-        if (d.holds(a.va, a.size)) r = &d;
-      if (!r || !r->writes || !r->writes->tracked()) return ~0ull;
+      const DmiRegion* r = dmi_.known(a.va, false);
+      if (!r || !r->holds(a.va, a.size) || !r->writes || !r->writes->tracked()) return ~0ull;
       g += r->writes->generation(r->ptr + (a.va - r->base), a.size);
     }
   }

@@ -95,7 +95,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // The write generations (base/page_writes.h) of the memory `loop` loads
   // and stores, summed (~0: some of it is not in a region whose writes are
   // counted): HartCluster::spinning_beside's check that nothing wrote it.
-  uint64_t footprint_generation(const WaitLoopIteration& loop) const;
+  uint64_t footprint_generation(const WaitLoopIteration& loop);
   // Local time ahead of SystemC time.
   sc_core::sc_time local_time() const { return hot_.time.offset(); }
   uint64_t local_time_ps() const { return hot_.time.ps(); }
@@ -474,7 +474,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   } wait_loop_;
   // Where run_on may run on to beside spinning harts (RunAhead::run_on_limit),
   // found at SystemC time systemc_ps and delta cycle `delta` for turns of
-  // turn_ps in the loop of the watch's evaluation `loop`.
+  // turn_ps in the loop of the watch's evaluation `loop` (~0: running other
+  // code), with spin_waits_touched's count at `touches`.
   struct RunOnLimit {
     uint64_t systemc_ps = ~0ull, delta = ~0ull, turn_ps = 0, loop = 0, touches = 0, limit_ps = 0;
     bool beside = false;  // passing over spinning waits (else the limit is run-ahead's own, RunAhead::run_on_limit)

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -238,7 +239,8 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     unsigned loops;
     bool code;
   };
-  WatchedGranule* watched(uint64_t g);
+  const WatchedGranule* watched(uint64_t g) const;
+  WatchedGranule* watched(uint64_t g) { return const_cast<WatchedGranule*>(std::as_const(*this).watched(g)); }
   bool watchable(const WaitLoopIteration& loop) const;
   void watch_footprint(const WaitLoopIteration& loop, bool watch);
   void configure_costs();
