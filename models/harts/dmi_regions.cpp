@@ -53,6 +53,20 @@ DmiRegion* DmiRegions::find(uint64_t addr, bool write, bool fetch) {
     r.rd = r.exec = false;  // the clipped region serves stores only
   }
   if (!(fetch ? r.exec : write ? r.wr : r.rd) || addr - r.base >= r.size) return nullptr;
+  // Translated code's fast paths compare an aligned access's first byte only
+  // (inline_accesses.cpp): a region is trimmed to whole 8-byte words, its
+  // host bytes aligned alike (else it is not used); the bytes trimmed off go
+  // through the bus.
+  const uint64_t head = (8 - (r.base & 7)) & 7;
+  const bool aligned = head < r.size && ((reinterpret_cast<uintptr_t>(r.ptr) + head) & 7) == 0;
+  r.base += head;
+  r.ptr += head;
+  r.size = aligned ? (r.size - head) & ~uint64_t{7} : 0;
+  if (addr - r.base >= r.size) {  // trimmed off: the bus answers so until an invalidation
+    if (refused.addr != addr) refused = Refused{addr, 0};
+    refused.kinds |= kind;
+    return nullptr;
+  }
   for (DmiRegion& o : regions_)
     if (o.base == r.base && o.size == r.size && o.ptr == r.ptr) {  // the same region: widen its use
       o.rd |= r.rd, o.wr |= r.wr, o.exec |= r.exec;

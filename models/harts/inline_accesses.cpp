@@ -106,19 +106,21 @@ void emit_region_again(x86::Asm& a, const RegionAgain& r, unsigned bytes, size_t
 
 // With the address in rsi and the hart in rdi: rax = its offset in the
 // region at `l` (base .. ptr), all `bytes` of it within; else one of the
-// jumps added to `no` is taken. Uses rcx.
-void emit_region_offset(x86::Asm& a, const InlineLoads& l, unsigned bytes, std::vector<size_t>& no) {
+// jumps added to `elsewhere` (the first byte is outside) or `misaligned` is
+// taken. Only the first byte is compared: regions are 8-byte aligned
+// (DmiRegions::find), so an access aligned to its size lies all in a region
+// that holds its first byte; a misaligned one goes to the helper.
+void emit_region_offset(x86::Asm& a, const InlineLoads& l, unsigned bytes, std::vector<size_t>& elsewhere,
+                        std::vector<size_t>& misaligned) {
   using namespace x86;
+  if (bytes > 1) {
+    a.test_imm(RSI, static_cast<int32_t>(bytes - 1));
+    misaligned.push_back(a.jcc(NE));
+  }
   a.mov(RAX, RSI);
   a.alu_from_mem(SUB, RAX, RDI, l.base);
   a.alu_from_mem(CMP, RAX, RDI, l.size);
-  no.push_back(a.jcc(AE));
-  if (bytes > 1) {
-    a.load(RCX, RDI, l.size);
-    a.alu(SUB, RCX, RAX);
-    a.alu_imm(CMP, RCX, static_cast<int32_t>(bytes));
-    no.push_back(a.jcc(B));
-  }
+  elsewhere.push_back(a.jcc(AE));
 }
 
 // With the physical address in `line` and the hart in rdi: the D-cache's
@@ -161,7 +163,7 @@ InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op) {
   const unsigned bytes = kLoadBytes[op - rv::LB];
   const size_t check = a.size();
   std::vector<size_t> elsewhere;
-  emit_region_offset(a, l, bytes, elsewhere);
+  emit_region_offset(a, l, bytes, elsewhere, to_helper);
   if (l.timed) {
     a.mov(RDX, RSI);
     a.alu_from_mem(ADD, RDX, RDI, l.pa_delta);
@@ -182,21 +184,14 @@ InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) 
   const InlineLoads& l = s.region;
   const size_t check = a.size();
   std::vector<size_t> elsewhere;
-  emit_region_offset(a, l, bytes, elsewhere);
+  emit_region_offset(a, l, bytes, elsewhere, to_helper);
   a.mov_imm(R8, reinterpret_cast<uint64_t>(s.reservations));  // no reservation (Hart::stored's first case)
   a.alu_mem_imm(CMP, R8, 0, 0, false);
   to_helper.push_back(a.jcc(NE));
   a.mov(R9, RSI);  // the physical address
   a.alu_from_mem(ADD, R9, RDI, l.pa_delta);
-  a.mov(R10, R9);  // its granule, which holds all of it
+  a.mov(R10, R9);  // its granule, which holds all of it (aligned, the store is no wider than a granule)
   a.shift_imm(SHR, R10, static_cast<uint8_t>(s.granule_bits));
-  if (bytes > 1) {
-    a.mov(R11, R9);
-    a.alu_imm(ADD, R11, static_cast<int32_t>(bytes - 1));
-    a.shift_imm(SHR, R11, static_cast<uint8_t>(s.granule_bits));
-    a.alu(CMP, R11, R10);
-    to_helper.push_back(a.jcc(NE));
-  }
   a.mov(R11, R10);  // no code in the granule: code_map[g / 64] bit g % 64 clear (or g beyond the map)
   a.shift_imm(SHR, R11, 6);
   a.alu_imm(CMP, R11, static_cast<int32_t>(s.code_map_words));

@@ -113,14 +113,11 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
   }
   if (!e.untimed) emit_fetch_hit(a, e, no);
   a.store(R8, e.h_pc, RAX);
-  a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block
-  a.mov(RSI, RDX);
-  a.alu_imm(ADD, RSI, 1);
-  a.store(R8, e.h_history_pos, RSI);
-  a.alu_from_mem(AND, RDX, R8, e.h_history_mask);
-  a.shift_imm(SHL, RDX, 3);
-  a.alu_from_mem(ADD, RDX, R8, e.h_history_ring);
-  a.store(RDX, 0, RCX);
+  a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block (the mask is below 2^32)
+  a.alu_mem_imm(ADD, R8, e.h_history_pos, 1);
+  a.alu_from_mem(AND, RDX, R8, e.h_history_mask, false);
+  a.load(RSI, R8, e.h_history_ring);
+  a.store_indexed8(RSI, RDX, RCX);
   a.store(R8, e.h_lazy, RCX);
   a.alu_mem_imm(AND, R8, e.h_settled, 0, false);
   if (body) {

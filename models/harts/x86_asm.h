@@ -38,6 +38,12 @@ class Asm {
     address(dst, base, disp);
   }
   void store(Reg base, int32_t disp, Reg src) { mem(0x89, src, base, disp); }
+  void store_indexed8(Reg base, Reg index, Reg src) {  // mov [base + index * 8], src (base not rbp or r13)
+    put(static_cast<uint8_t>(0x48 | ((src & 8) ? 4 : 0) | ((index & 8) ? 2 : 0) | ((base & 8) ? 1 : 0)));
+    put(0x89);
+    modrm(0, src, RSP);  // a SIB byte follows
+    put(static_cast<uint8_t>(3 << 6 | (index & 7) << 3 | (base & 7)));
+  }
   // [base + disp] = the low `bytes` (1, 2, 4, 8) of src.
   void store_sized(Reg base, int32_t disp, Reg src, unsigned bytes) {
     if (bytes == 8) return store(base, disp, src);
@@ -76,8 +82,16 @@ class Asm {
     immediate(imm);
   }
   void test(Reg a, Reg b, bool w = true) { rr(0x85, b, a, w); }
+  void test_imm(Reg r, int32_t imm) {  // test r32, imm32
+    rex(false, 0, r);
+    put(0xF7);
+    modrm(3, 0, r);
+    imm32(static_cast<uint32_t>(imm));
+  }
   void alu_to_mem(Alu op, Reg base, int32_t disp, Reg src) { mem(static_cast<uint8_t>(op * 8 + 1), src, base, disp); }
-  void alu_from_mem(Alu op, Reg dst, Reg base, int32_t disp) { mem(static_cast<uint8_t>(op * 8 + 3), dst, base, disp); }
+  void alu_from_mem(Alu op, Reg dst, Reg base, int32_t disp, bool w = true) {
+    mem(static_cast<uint8_t>(op * 8 + 3), dst, base, disp, w);
+  }
   void jmp_rax() {
     put(0xFF);
     put(0xE0);

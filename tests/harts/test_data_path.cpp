@@ -42,6 +42,7 @@ struct FakeBus : sc_core::sc_module, TimingPath {
   tlm_utils::simple_target_socket<FakeBus> socket{"socket"};
   alignas(4096) std::array<uint8_t, kSize> mem{};  // page-aligned, as the platform's memories
   bool grants_dmi = true;
+  uint64_t grant_lo = kBase, grant_hi = kBase + kSize - 1;  // what a DMI grant covers
   unsigned dmi_requests = 0, functional = 0, device = 0;
   std::vector<Transfer> timed;  // Timing transactions
 
@@ -85,9 +86,9 @@ struct FakeBus : sc_core::sc_module, TimingPath {
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
     ++dmi_requests;
     if (!grants_dmi || !in_memory(gp.get_address())) return false;
-    dmi.set_start_address(kBase);
-    dmi.set_end_address(kBase + kSize - 1);
-    dmi.set_dmi_ptr(mem.data());
+    dmi.set_start_address(grant_lo);
+    dmi.set_end_address(grant_hi);
+    dmi.set_dmi_ptr(mem.data() + (grant_lo - kBase));
     dmi.allow_read_write();
     return true;
   }
@@ -208,6 +209,31 @@ TEST_F(DataPathTest, LoadsAndStoresInPlaceOnceTheRegionIsKnown) {
   // Without a D-cache every access is a transfer of its own.
   EXPECT_EQ(mem.timed.size(), 3u);
   EXPECT_EQ(memory_stall(), 3 * kLatencyPs);
+}
+
+// A grant that does not start or end on an 8-byte word is used trimmed to
+// whole words (translated code compares an aligned access's first byte
+// only); the bytes trimmed off go through the bus, and the bus is not asked
+// for them again.
+TEST_F(DataPathTest, ARegionIsTrimmedToWholeWordsAndItsEdgesGoThroughTheBus) {
+  mem.grant_lo = kBase + 3;
+  mem.grant_hi = kBase + 0x1004;
+  data.store<uint32_t>(kBase + 0x100, 0xdeadbeef);
+  EXPECT_EQ(hot.wr.base, kBase + 8);
+  EXPECT_EQ(hot.wr.size, 0x1000u - 8);
+  EXPECT_EQ(hot.wr.ptr, mem.mem.data() + 8);
+  EXPECT_EQ(mem.functional, 0u);
+  data.store<uint8_t>(kBase + 4, 0x5a);  // trimmed off at the start: asked once, then through the bus
+  data.store<uint32_t>(kBase + 0x1000, 0x01020304);  // and at the end
+  EXPECT_EQ(mem.dmi_requests, 3u);
+  EXPECT_EQ(mem.functional, 2u);
+  EXPECT_EQ(data.load<uint8_t>(kBase + 4), 0x5au);
+  EXPECT_EQ(data.load<uint32_t>(kBase + 0x1000), 0x01020304u);
+  EXPECT_EQ(data.load<uint32_t>(kBase + 0x100), 0xdeadbeefu);  // in the region
+  EXPECT_EQ(mem.dmi_requests, 5u);  // a load is another kind of access: asked once at each edge
+  EXPECT_EQ(mem.functional, 4u);
+  EXPECT_EQ(data.load<uint8_t>(kBase + 4), 0x5au);
+  EXPECT_EQ(mem.dmi_requests, 5u);
 }
 
 // With harts spinning in wait loops (HartCluster::spin_waits) the host is

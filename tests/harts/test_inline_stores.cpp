@@ -127,7 +127,8 @@ TEST_F(InlineStoresTest, ReservationsCodeGranulesAndOtherLinesCallTheHelper) {
   std::fill(code_map_.begin(), code_map_.end(), 0);
   hart_.dcache.last_line = line_at(0xfc);
   ways_[0].tag = line_at(0xfc);
-  helper_only({store(SW, 0xfe), store(SD, 0x80), store(SD, 0x200), store(SD, -8)}, 4);  // across granules, another line, outside
+  // Across granules, misaligned in one granule and line, another line, outside.
+  helper_only({store(SW, 0xfe), store(SD, 0xf4), store(SD, 0x80), store(SD, 0x200), store(SD, -8)}, 5);
   EXPECT_EQ(bytes_at(0xfe, 4), 0u);
   // The same store inline once nothing stands in its way: the controls above were the conditions.
   run({store(SH, 0xfc)}, 0xabcd);

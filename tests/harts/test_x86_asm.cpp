@@ -42,6 +42,19 @@ TEST(X86Asm, MemoryOperandsTakeTheShortestDisplacement) {
   EXPECT_EQ(encode([](Asm& a) { a.store_byte_imm(R9, 5, 1); }), (std::vector<uint8_t>{0x41, 0xC6, 0x41, 0x05, 0x01}));
 }
 
+TEST(X86Asm, IndexedStoresTestsAndDoublewordOperands) {
+  // test esi, 0x7 and test r9d, 0x3
+  EXPECT_EQ(encode([](Asm& a) { a.test_imm(RSI, 7); }), (std::vector<uint8_t>{0xF7, 0xC6, 0x07, 0x00, 0x00, 0x00}));
+  EXPECT_EQ(encode([](Asm& a) { a.test_imm(R9, 3); }),
+            (std::vector<uint8_t>{0x41, 0xF7, 0xC1, 0x03, 0x00, 0x00, 0x00}));
+  // mov qword ptr [rsi+rdx*8], rcx and mov qword ptr [r10+r11*8], r9
+  EXPECT_EQ(encode([](Asm& a) { a.store_indexed8(RSI, RDX, RCX); }), (std::vector<uint8_t>{0x48, 0x89, 0x0C, 0xD6}));
+  EXPECT_EQ(encode([](Asm& a) { a.store_indexed8(R10, R11, R9); }), (std::vector<uint8_t>{0x4F, 0x89, 0x0C, 0xDA}));
+  // and edx, dword ptr [r8+0x20]
+  EXPECT_EQ(encode([](Asm& a) { a.alu_from_mem(AND, RDX, R8, 0x20, false); }),
+            (std::vector<uint8_t>{0x41, 0x23, 0x50, 0x20}));
+}
+
 TEST(X86Asm, CallsThroughARegister) {
   // call rax
   EXPECT_EQ(encode([](Asm& a) { a.call_reg(RAX); }), (std::vector<uint8_t>{0xFF, 0xD0}));

@@ -3,6 +3,7 @@
 // its host code. Aligned to host lines (base/host_lines.h): harts on
 // different host threads decode blocks at the same moment.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,35 @@ class PageWrites;
 inline constexpr unsigned kMaxBlockInsns = 64;
 
 struct alignas(kHostLine) DecodedBlock {
+  // First, in one host line, what going from one translated block to the
+  // next reads (translated_chain.cpp: this block's links, the next one's
+  // code, translation and first I-cache line), then the rest of the next
+  // one's I-cache fields: chaining through code that no longer fits the
+  // host's caches misses on as few lines as can be.
+  //
+  // The last two blocks that ran after this one (decoded for the same fetch
+  // regime): run_chain follows them without a lookup. link_pc ~0: none (a
+  // pc is never odd). linked_from: the blocks whose links hold this one,
+  // unlinked when it is dropped (BlockCache::drop).
+  mutable uint64_t link_pc[2] = {~0ull, ~0ull};
+  mutable const DecodedBlock* link[2] = {nullptr, nullptr};
+  // Its host code (block_translator.h), if translated; a full translation
+  // cache drops it (and not the block: dropping it would decode it again,
+  // and decoding looks up the TLB, so results would depend on the cache's size).
+  mutable TranslatedBlock code = nullptr;
+  // Translated fetches: the TLB's inserts() at which the entry its page's
+  // translation came from is replaced (Hart::translate_fetch_again); ~0: none;
+  // 0 after a change of translation, until its next entry checks its pages.
+  mutable uint64_t tlb_until = ~0ull;
+  // Whether the block's code is cacheable memory (I-cache misses fill lines
+  // from it), the I-cache lines it spans (line size 2^fetch_line_bits) and
+  // what they cost when they all hit, as of DMI generation fetch_gen. (The
+  // I-cache is configured before the first block is located, once.)
+  mutable uint64_t fetch_gen = ~0ull, first_line = 0, fetch_hit_ps = 0;
+  mutable uint32_t lines = 0;
+  mutable uint32_t fetch_way[2] = {};  // where its first two lines were last found (CacheModel::access_line)
+  mutable uint8_t fetch_line_bits = 0;
+  mutable uint8_t next_link = 0;
   std::vector<rv::Insn, HostLineAllocator<rv::Insn>> insns;
   uint64_t pc = 0, bytes = 0;
   uint64_t ppc = 0;  // physical address of pc (pc itself without translation)
@@ -26,21 +56,9 @@ struct alignas(kHostLine) DecodedBlock {
   // physical address of its second half (its code is 2 bytes at ppc and 2
   // here); ~0: the block's code is the `bytes` from ppc.
   uint64_t ppc_tail = ~0ull;
-  // Whether the block's code is cacheable memory (I-cache misses fill lines
-  // from it), the I-cache lines it spans (line size 2^fetch_line_bits) and
-  // what they cost when they all hit, as of DMI generation fetch_gen. (The
-  // I-cache is configured before the first block is located, once.)
-  mutable uint64_t fetch_gen = ~0ull, first_line = 0, fetch_hit_ps = 0;
-  mutable uint32_t lines = 0;
-  mutable uint8_t fetch_line_bits = 0;
   mutable bool fetch_cached = false;
   bool fetch_uncached = false;  // an NC or IO page (Svpbmt): every entry reads its lines over the bus
-  mutable uint32_t fetch_way[2] = {};  // where its first two lines were last found (CacheModel::access_line)
   uint8_t key = 0;  // the fetch regime it was decoded for (BlockCache::kFetchKeys)
-  // Translated fetches: the TLB's inserts() at which the entry its page's
-  // translation came from is replaced (Hart::translate_fetch_again); ~0: none;
-  // 0 after a change of translation, until its next entry checks its pages.
-  mutable uint64_t tlb_until = ~0ull;
   // Checked fetches: its pages' translation was checked since the last change
   // of translation (BlockCache::make_live).
   mutable bool live = false;
@@ -51,13 +69,6 @@ struct alignas(kHostLine) DecodedBlock {
   std::vector<uint64_t, HostLineAllocator<uint64_t>> ps_before;
   uint8_t events = 0;
   uint8_t event_id[rv::kNumPerfEvents] = {}, event_n[rv::kNumPerfEvents] = {};
-  // The last two blocks that ran after this one (decoded for the same fetch
-  // regime): run_chain follows them without a lookup. link_pc ~0: none (a
-  // pc is never odd). linked_from: the blocks whose links hold this one,
-  // unlinked when it is dropped (BlockCache::drop).
-  mutable uint64_t link_pc[2] = {~0ull, ~0ull};
-  mutable const DecodedBlock* link[2] = {nullptr, nullptr};
-  mutable uint8_t next_link = 0;
   mutable bool dropping = false;  // chosen by BlockCache::drop_written or drop_changed
   // Its code's pages had code_generation writes (base/page_writes.h) when
   // its code was last found to be what it decoded, at host addresses
@@ -69,10 +80,6 @@ struct alignas(kHostLine) DecodedBlock {
   mutable const uint8_t* code_tail = nullptr;
   mutable uint64_t code_generation = 0;
   mutable std::vector<const DecodedBlock*> linked_from;
-  // Its host code (block_translator.h), if translated; a full translation
-  // cache drops it (and not the block: dropping it would decode it again,
-  // and decoding looks up the TLB, so results would depend on the cache's size).
-  mutable TranslatedBlock code = nullptr;
   mutable uint32_t interpreted = 0;  // entries interpreted before it was translated (Hart::translated_again)
 
   // Whether its code has bytes in the physical range [lo, hi).
@@ -84,5 +91,6 @@ struct alignas(kHostLine) DecodedBlock {
   uint64_t first_page() const { return ppc >> 12; }
   uint64_t last_page() const { return (ppc_tail == ~0ull ? ppc + bytes - 1 : ppc_tail) >> 12; }
 };
+static_assert(offsetof(DecodedBlock, first_line) + sizeof(uint64_t) <= kHostLine, "chaining reads one line of a block");
 
 }  // namespace avp

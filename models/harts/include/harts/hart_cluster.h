@@ -195,6 +195,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // the map never moves.
   void describe_plain_stores(InlineStores& s) const {
     static_assert(sizeof(reservations_) == sizeof(unsigned), "read as a plain unsigned");
+    static_assert(kGranuleBits >= 3, "an aligned store of up to 8 bytes lies in one granule");
     s.reservations = reinterpret_cast<const unsigned*>(&reservations_);
     s.code_map = code_map_.get();
     s.code_map_words = kCodeMapWords;
