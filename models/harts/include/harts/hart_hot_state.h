@@ -278,7 +278,8 @@ inline BlockChain block_chain(const DecodedBlock& b, const uint8_t* (*enter)(voi
           enter,
           inline_enter,
           &b,
-          quantum_end};
+          quantum_end,
+          BlockSlots{}};  // the hart's own (BlockCache::slots)
 }
 
 }  // namespace hot_offsets
