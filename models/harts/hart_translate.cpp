@@ -105,9 +105,8 @@ void Hart::translate(const Block& b) {
   // Blocks enter the next block in their code when the I-cache hits again, or
   // always in a functional run (and its translation is held).
   const InlineEnter enter = inline_enter(icache_.hit_time() == 0, hot_.functional);
-  BlockChain chain =
+  const BlockChain chain =
       block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
-  chain.slots = blocks_.slots();
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, arena);
   if (b.code && cluster_.perf_map.get()) {
     const auto* start = reinterpret_cast<const uint8_t*>(b.code);

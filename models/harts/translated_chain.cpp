@@ -130,32 +130,6 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
   for (size_t f : no) a.bind(f);
 }
 
-// With rax the next pc, which neither link holds: rcx = the block of regime
-// `key` in its slot of the slot cache, and the jump returned taken (to the
-// linked blocks' next step); else one of the jumps added to `end`. Uses rdx.
-// The run loop would find the block there first (Hart::block_at), and link
-// it: a return or an indirect call with more targets than two links goes on
-// here instead of through the run loop.
-size_t emit_slot_lookup(x86::Asm& a, const BlockSlots& s, uint8_t key, std::vector<size_t>& end) {
-  using namespace x86;
-  a.mov(RDX, RAX);  // rdx = the slot: slots + ((pc >> 1) & (count - 1)) * size
-  a.shift_imm(SHR, RDX, 1);
-  a.alu_imm(AND, RDX, static_cast<int32_t>(s.count - 1), false);
-  a.mov_imm(RCX, s.size);
-  a.imul(RDX, RCX);
-  a.mov_imm(RCX, reinterpret_cast<uint64_t>(s.slots));
-  a.alu(ADD, RDX, RCX);
-  a.alu_from_mem(CMP, RAX, RDX, s.pc);
-  end.push_back(a.jcc(NE));
-  a.load_extended(RCX, RDX, s.key, 1, false);
-  a.alu_imm(CMP, RCX, key, false);
-  end.push_back(a.jcc(NE));
-  a.load(RCX, RDX, s.block);
-  a.test(RCX, RCX);
-  end.push_back(a.jcc(E));
-  return a.jmp();
-}
-
 }  // namespace
 
 void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps, x86::Reg time) {
@@ -215,18 +189,10 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vec
   a.alu_from_mem(CMP, RAX, RDX, 0);
   const size_t first = a.jcc(E);
   a.alu_from_mem(CMP, RAX, RDX, 8);
-  std::vector<size_t> found;
-  if (c.slots.slots) {
-    const size_t second = a.jcc(E);
-    found.push_back(emit_slot_lookup(a, c.slots, c.key, end));
-    a.bind(second);
-  } else {
-    end.push_back(a.jcc(NE));
-  }
+  end.push_back(a.jcc(NE));
   a.alu_imm(ADD, RDX, 8);
   a.bind(first);
   a.load(RCX, RDX, link_from_pc);
-  for (size_t f : found) a.bind(f);
   a.load(RDX, RCX, c.code_in_block);
   a.test(RDX, RDX);
   end.push_back(a.jcc(E));

@@ -19,8 +19,7 @@ struct QuantumEnd {
 };
 
 // The checks; returns the jumps taken when the chain ends here. Falls
-// through with rcx = the block at the next pc, which is translated: a linked
-// one, else the one in the hart's slot cache (BlockChain::slots).
+// through with rcx = the linked block at the next pc, which is translated.
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends);
 
 // The checks other than the link's (Hart::chain_goes_on); returns the jumps

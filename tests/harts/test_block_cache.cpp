@@ -94,27 +94,6 @@ TEST_F(BlockCacheTest, SlotCacheTellsBlocksSharingASlotApart) {
   }
 }
 
-// What translated code reads (BlockChain::slots): the slot find filled, at
-// (pc >> 1) & (count - 1), with the pc, the block and the regime where the
-// description says; a dropped block's slot holds none.
-TEST_F(BlockCacheTest, SlotsAreDescribedAsFindFillsThem) {
-  const DecodedBlock& c = std::get<2>(four_blocks());
-  const DecodedBlock& other = add(0x100, 2, kRam + 0x400, 4);
-  ASSERT_EQ(cache.find(0x300, 0), &c);
-  const BlockSlots s = cache.slots();
-  ASSERT_EQ(s.count, BlockCache::kSlots);
-  const auto* slot = static_cast<const uint8_t*>(s.slots) + ((0x300 >> 1) & (s.count - 1)) * s.size;
-  EXPECT_EQ(*reinterpret_cast<const uint64_t*>(slot + s.pc), 0x300u);
-  EXPECT_EQ(*reinterpret_cast<const DecodedBlock* const*>(slot + s.block), &c);
-  EXPECT_EQ(slot[s.key], 0u);
-  ASSERT_EQ(cache.find(0x100, 2), &other);
-  slot = static_cast<const uint8_t*>(s.slots) + ((0x100 >> 1) & (s.count - 1)) * s.size;
-  EXPECT_EQ(*reinterpret_cast<const DecodedBlock* const*>(slot + s.block), &other);
-  EXPECT_EQ(slot[s.key], 2u);
-  cache.drop({&other});
-  EXPECT_EQ(*reinterpret_cast<const DecodedBlock* const*>(slot + s.block), nullptr);
-}
-
 TEST_F(BlockCacheTest, DroppedBlockLeavesItsSlot) {
   const DecodedBlock& a = add(0x3000, 0, kRam, 4);
   ASSERT_EQ(cache.find(0x3000, 0), &a);  // in its slot

@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <vector>
@@ -101,8 +100,6 @@ class TranslatedChain : public ::testing::Test {
     BlockChain chain = hot_offsets::block_chain(block_, &fake_enter, inline_enter ? &enter : nullptr,
                                                 quantum_end ? &fake_quantum_end : nullptr);
     chain.self = loop_back ? &block_ : nullptr;
-    chain.slots = {slots_, kSlotCount, sizeof(FakeSlot), offsetof(FakeSlot, pc), offsetof(FakeSlot, block),
-                   offsetof(FakeSlot, key)};
     TranslationHelpers helpers{};
     helpers.other = &fake_other;
     block_.code = translate_block(insns_.back().data(), insns_.back().size(), kPc, helpers, &retire, &chain, arena_);
@@ -137,16 +134,6 @@ class TranslatedChain : public ::testing::Test {
     EXPECT_EQ(hart_.s.minstret, 2u);
     EXPECT_TRUE(hart_.entered.empty());
   }
-
-  // The hart's slot cache as the code reads it (BlockChain::slots): empty unless a test fills it.
-  struct FakeSlot {
-    uint64_t pc = 0;
-    const DecodedBlock* block = nullptr;
-    uint8_t key = 0;
-  };
-  static constexpr uint32_t kSlotCount = 8;
-  FakeSlot slots_[kSlotCount];
-  FakeSlot& slot_of(uint64_t pc) { return slots_[(pc >> 1) & (kSlotCount - 1)]; }
 
   std::vector<std::vector<Insn>> insns_;
   bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
@@ -229,28 +216,6 @@ TEST_F(TranslatedChain, GoesOnThroughEitherLinkSlot) {
   block_.link[0] = &block_;
   run();
   EXPECT_EQ(hart_.entered.size(), 4u);
-}
-
-// A pc neither link holds: the block in its slot of the hart's slot cache,
-// if the slot holds that pc and a block of the same regime; else the chain
-// ends, as the run loop's lookup would go on.
-TEST_F(TranslatedChain, GoesOnThroughTheSlotCacheWhenNeitherLinkHoldsThePc) {
-  const auto without_links = [this] {
-    fresh();
-    block_.link_pc[1] = ~0ull;
-    block_.link[1] = nullptr;
-  };
-  without_links();
-  expect_one_block();  // an empty slot
-  without_links();
-  slot_of(kPc) = {kPc, &block_, 0};
-  run();
-  EXPECT_EQ(hart_.entered.size(), 4u);
-  for (const FakeSlot& other : {FakeSlot{kPc + 16, &block_, 0}, FakeSlot{kPc, &block_, 1}, FakeSlot{kPc, nullptr, 0}}) {
-    without_links();
-    slot_of(kPc) = other;  // another pc, another regime, no block
-    expect_one_block();
-  }
 }
 
 // The gate's fourth byte is the fetch regime: a block of regime 1 chains

@@ -12,7 +12,6 @@
 // makes no virtual call. docs/harts.md, "Where it lives".
 #pragma once
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -54,10 +53,6 @@ class BlockCache {
     const DecodedBlock* b = decoded(pc, key);
     if (b) slot = {pc, b, key};
     return b;
-  }
-  // The slot cache as translated code reads it (BlockChain::slots); the slots never move.
-  BlockSlots slots() const {
-    return {slots_.data(), kSlots, sizeof(Slot), offsetof(Slot, pc), offsetof(Slot, block), offsetof(Slot, key)};
   }
   // As find, without the slot cache (which it leaves as it is).
   const DecodedBlock* decoded(uint64_t pc, uint8_t key) const {

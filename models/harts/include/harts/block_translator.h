@@ -129,22 +129,11 @@ struct InlineEnter {
   bool untimed = false;                // fetches are not timed (a functional run): every entry is done here
 };
 
-// The hart's direct-mapped cache of blocks by pc (BlockCache::find's first
-// step), where translated code looks for the next block when neither link
-// holds it: `count` slots (a power of two) of `size` bytes from `slots`,
-// slot (pc >> 1) & (count - 1), each with the pc (64-bit), the block
-// (nullptr: none) and the fetch regime (a byte) at these offsets.
-struct BlockSlots {
-  const void* slots = nullptr;  // none: a missing link ends the chain
-  uint32_t count = 0, size = 0;
-  int32_t pc = 0, block = 0, key = 0;
-};
-
 // Going on to the next block in the code itself, after a block retired
 // (what run_insns does between blocks: Hart::chain_goes_on, next_block and
 // enter_block): hart fields at these offsets (bool: 1 byte, the rest 64-bit)
 // end the chain, and the next block is one of the two this block links to,
-// else the one the hart's slot cache holds at its pc, if translated. `enter` (hart, next block, its pc) enters it and returns the
+// if translated. `enter` (hart, next block, its pc) enters it and returns the
 // address to go on at (its code + kTranslatedInnerEntry), or nullptr when it
 // threw (the hart keeps the exception).
 struct BlockChain {
@@ -172,7 +161,6 @@ struct BlockChain {
   // its chain (it has done what the run loop does there); 0 ends the chain
   // (none: every quantum's end does).
   uint64_t (*quantum_end)(void* hart) = nullptr;
-  BlockSlots slots;  // a pc neither link holds: the block there, of this block's regime
 };
 
 // Where chained code enters a block: after its prologue, which every block shares.

@@ -278,8 +278,7 @@ inline BlockChain block_chain(const DecodedBlock& b, const uint8_t* (*enter)(voi
           enter,
           inline_enter,
           &b,
-          quantum_end,
-          BlockSlots{}};  // the hart's own (BlockCache::slots)
+          quantum_end};
 }
 
 }  // namespace hot_offsets
