@@ -13,6 +13,11 @@ DmiRegion* DmiRegions::find(uint64_t addr, bool write, bool fetch) {
   const uint8_t kind = refused_kind(write, fetch);
   Refused& refused = refused_slot(addr);
   if (refused.addr == addr && (refused.kinds & kind)) return nullptr;
+  const auto refuse = [&]() -> DmiRegion* {  // the bus answers addr so until it invalidates a range
+    if (refused.addr != addr) refused = Refused{addr, 0};
+    refused.kinds |= kind;
+    return nullptr;
+  };
   tlm::tlm_generic_payload gp;
   set_unit(gp, unit_, core_);
   FetchExtension fetch_ext;
@@ -26,11 +31,7 @@ DmiRegion* DmiRegions::find(uint64_t addr, bool write, bool fetch) {
   const bool granted = bus_->get_direct_mem_ptr(gp, dmi);
   gp.clear_extension(&fetch_ext);
   gp.clear_extension(&writes_ext);
-  if (!granted) {
-    if (refused.addr != addr) refused = Refused{addr, 0};
-    refused.kinds |= kind;
-    return nullptr;
-  }
+  if (!granted) return refuse();
   DmiRegion r;
   r.base = dmi.get_start_address();
   r.size = dmi.get_end_address() - dmi.get_start_address() + 1;
@@ -62,11 +63,7 @@ DmiRegion* DmiRegions::find(uint64_t addr, bool write, bool fetch) {
   r.base += head;
   r.ptr += head;
   r.size = aligned ? (r.size - head) & ~uint64_t{7} : 0;
-  if (addr - r.base >= r.size) {  // trimmed off: the bus answers so until an invalidation
-    if (refused.addr != addr) refused = Refused{addr, 0};
-    refused.kinds |= kind;
-    return nullptr;
-  }
+  if (addr - r.base >= r.size) return refuse();  // trimmed off
   for (DmiRegion& o : regions_)
     if (o.base == r.base && o.size == r.size && o.ptr == r.ptr) {  // the same region: widen its use
       o.rd |= r.rd, o.wr |= r.wr, o.exec |= r.exec;
