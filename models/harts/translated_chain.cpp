@@ -9,13 +9,15 @@ namespace avp {
 
 namespace {
 
-// The routine a one-line block's entry calls when its line is not the one
-// fetched last (shared_routines.h; rcx: the block, r8: the hart, rdx: the
-// line): hit_way with the block's hint, else hit_previous, counted and
-// timed, ZF set; else ZF clear and nothing done. Uses rsi, r9 and r10.
+// The routine a block's entry calls for a line that is not the one fetched
+// last (shared_routines.h; rcx: the block, r8: the hart, rdx: the line):
+// hit_way with the block's hint, else hit_previous, counted and, if `timed`,
+// timed as the block's hit, ZF set; else ZF clear and nothing done. Uses
+// rsi, r9 and r10.
 struct FetchHitLayout {  // what it depends on: offsets only (int32_t: no padding)
   CacheFields icache;
   int32_t fetch_way, fetch_hit_ps, time_ps, stall_ps;
+  int32_t timed;  // 0: counted only (the first of a block's two lines)
 };
 static_assert(std::has_unique_object_representations_v<FetchHitLayout>, "compared byte by byte");
 
@@ -25,8 +27,12 @@ std::vector<uint8_t> make_fetch_way_or_previous(const void* layout) {
   Asm a;
   a.load32(RSI, RCX, l.fetch_way);
   const std::vector<size_t> neither = emit_way_or_previous_hit(a, l.icache, R8, RDX, RSI, R9, R10);
-  a.load(R10, RCX, l.fetch_hit_ps);
-  emit_cache_hit(a, R8, l.icache.hits, l.time_ps, l.stall_ps, R10);
+  if (l.timed) {
+    a.load(R10, RCX, l.fetch_hit_ps);
+    emit_cache_hit(a, R8, l.icache.hits, l.time_ps, l.stall_ps, R10);
+  } else {
+    a.alu_mem_imm(ADD, R8, l.icache.hits, 1);
+  }
   a.alu(CMP, R10, R10);  // ZF set: a hit
   a.ret();
   for (size_t f : neither) a.bind(f);
@@ -51,7 +57,7 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   a.alu_from_mem(CMP, RDX, R8, c.last_line);
   const size_t again = a.jcc(E);
   std::vector<size_t> done;
-  const FetchHitLayout layout{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps};
+  const FetchHitLayout layout{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, 1};
   if (const void* routine = shared_routine(make_fetch_way_or_previous, &layout, sizeof layout)) {
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
     a.call_reg(R11);
@@ -69,21 +75,53 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   emit_previous_holds(a, c, R8, RDX, RSI, separately);  // the first line is the one before, still in its way
   a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first line's; the second's below
   const size_t pair = a.jmp();
-  // Each line by itself when the first is the line fetched last (its
-  // hit_again only counts): the second's hit_way (its own hint) or
-  // hit_previous in the shared routine, which times the block's hit, then
-  // the first's count. Else nothing is done here.
+  // Each line by itself (HartHotState::fetch_quick_hit after the pair):
+  // the second's hit_way (its own hint) or hit_previous in the shared
+  // routine, which times the block's hit. When the first is the line fetched
+  // last, its hit_again only counts; else the first goes through the routine
+  // too (counted only), and only when the second will hit after it, as the
+  // code cannot stop between the two: after the first's hit the line
+  // fetched before is the last one before it. Else nothing is done here.
   for (size_t f : separately) a.bind(f);
-  a.alu_from_mem(CMP, RDX, R8, c.last_line);
-  no.push_back(a.jcc(NE));
+  const FetchHitLayout first{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, 0};
   const FetchHitLayout second{c, e.b_fetch_way + static_cast<int32_t>(sizeof(uint32_t)), e.b_fetch_hit_ps, e.h_time_ps,
-                              e.h_stall_ps};
-  if (const void* routine = shared_routine(make_fetch_way_or_previous, &second, sizeof second)) {
+                              e.h_stall_ps, 1};
+  const void* first_routine = shared_routine(make_fetch_way_or_previous, &first, sizeof first);
+  const void* second_routine = shared_routine(make_fetch_way_or_previous, &second, sizeof second);
+  if (first_routine && second_routine) {
+    a.alu_from_mem(CMP, RDX, R8, c.last_line);
+    const size_t first_not_last = a.jcc(NE);
     a.alu_imm(ADD, RDX, 1);
-    a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+    a.mov_imm(R11, reinterpret_cast<uint64_t>(second_routine));
     a.call_reg(R11);
     no.push_back(a.jcc(NE));
-    a.alu_mem_imm(ADD, R8, c.hits, 1);
+    a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first's hit_again
+    done.push_back(a.jmp());
+    a.bind(first_not_last);
+    a.mov(RSI, RDX);
+    a.alu_imm(ADD, RSI, 1);
+    a.load32(R10, RCX, second.fetch_way);  // the second's hinted way holds it
+    a.alu_from_mem(CMP, R10, R8, c.way_count);
+    const size_t not_hinted = a.jcc(AE);
+    a.mov_imm(R9, static_cast<uint64_t>(c.way_size));
+    a.imul(R9, R10);
+    a.alu_from_mem(ADD, R9, R8, c.ways);
+    a.alu_from_mem(CMP, RSI, R9, c.way_tag);
+    const size_t sure = a.jcc(E);
+    a.bind(not_hinted);
+    a.alu_from_mem(CMP, RSI, R8, c.last_line);  // or it will be the previous line, still in its way
+    no.push_back(a.jcc(NE));
+    a.load(R9, R8, c.last_way);
+    a.alu_from_mem(CMP, RSI, R9, c.way_tag);
+    no.push_back(a.jcc(NE));
+    a.bind(sure);
+    a.mov_imm(R11, reinterpret_cast<uint64_t>(first_routine));
+    a.call_reg(R11);
+    no.push_back(a.jcc(NE));
+    a.load(RDX, RCX, e.b_first_line);
+    a.alu_imm(ADD, RDX, 1);
+    a.mov_imm(R11, reinterpret_cast<uint64_t>(second_routine));
+    a.call_reg(R11);  // hits, as checked above
     done.push_back(a.jmp());
   } else {
     no.push_back(a.jmp());

@@ -153,8 +153,9 @@ uint64_t side_quantum_end(void* hot) {
 }
 
 // The cases the code enters the next block itself (InlineEnter): its
-// translation held, its lines located, its one line the line fetched last or
-// its two lines the last two, the first still in its way.
+// translation held, its lines located, its one line the line fetched last,
+// in its hinted way or the line before, still in its way; its two lines the
+// last two, the first still in its way; else each of its two lines so.
 bool enters_in_code(const Side& h, const DecodedBlock& b) {
   if ((b.key && h.tlb_inserts >= b.tlb_until) || b.fetch_gen != h.dmi_gen) return false;
   const CacheQuickState& c = h.icache;
@@ -164,11 +165,15 @@ bool enters_in_code(const Side& h, const DecodedBlock& b) {
            (b.first_line == c.prev_line && c.prev_way->tag == b.first_line);
   if (b.lines != 2) return false;
   if (b.first_line + 1 == c.last_line && b.first_line == c.prev_line && c.prev_way->tag == b.first_line) return true;
-  // The first line fetched last, the second by its own hint or as the line before.
   const uint64_t second = b.first_line + 1;
-  return b.first_line == c.last_line &&
-         ((b.fetch_way[1] < c.way_count && c.ways[b.fetch_way[1]].tag == second) ||
-          (second == c.prev_line && c.prev_way->tag == second));
+  const bool second_hinted = b.fetch_way[1] < c.way_count && c.ways[b.fetch_way[1]].tag == second;
+  // The first line fetched last, the second by its own hint or as the line before.
+  if (b.first_line == c.last_line) return second_hinted || (second == c.prev_line && c.prev_way->tag == second);
+  // The first by its hint or as the line before; the second then by its hint
+  // or as the line fetched last before the first.
+  const bool first_hits = (b.fetch_way[0] < c.way_count && c.ways[b.fetch_way[0]].tag == b.first_line) ||
+                          (b.first_line == c.prev_line && c.prev_way->tag == b.first_line);
+  return first_hits && (second_hinted || (second == c.last_line && c.last_way->tag == second));
 }
 
 // On the C++ path, what run_insns does after block `a` ran to its end
@@ -495,6 +500,7 @@ TEST_P(FetchHitsDifferential, CppAndEmittedEntriesLeaveTheSameCacheAndTime) {
   Place places[4] = {{0, 1}, {1, 2}, {5, 1}, {7, 2}};
   uint64_t in_code = 0, by_enter = 0, two_lines_in_code = 0, way_or_previous_in_code = 0, steps_missing = 0;
   uint64_t two_lines_by_themselves = 0;  // the first line fetched last, the second hitting by itself
+  uint64_t two_lines_first_elsewhere = 0;  // neither line fetched last, each hitting by itself
   for (int n = 0; n < 200000; ++n) {
     SCOPED_TRACE("step " + std::to_string(n));
     const uint8_t key = rng_() % 2;
@@ -527,6 +533,7 @@ TEST_P(FetchHitsDifferential, CppAndEmittedEntriesLeaveTheSameCacheAndTime) {
     }
     const bool expected_in_code = enters_in_code(*cpp_, cpp_->next);
     const bool line_fetched_last = cpp_->next.first_line == cpp_->icache.last_line;
+    const uint64_t last_before = cpp_->icache.last_line, prev_before = cpp_->icache.prev_line;
     const uint64_t misses = cpp_->model.misses();
     ASSERT_TRUE(end_block(*cpp_, cpp_->ends[key], kNextPc, false, nullptr));
     const unsigned calls = code_->enter_calls;
@@ -538,6 +545,8 @@ TEST_P(FetchHitsDifferential, CppAndEmittedEntriesLeaveTheSameCacheAndTime) {
     two_lines_in_code += done_in_code && places[p].lines == 2;
     way_or_previous_in_code += done_in_code && places[p].lines == 1 && !line_fetched_last;
     two_lines_by_themselves += done_in_code && places[p].lines == 2 && line_fetched_last;
+    two_lines_first_elsewhere += done_in_code && places[p].lines == 2 && !line_fetched_last &&
+                                 !(cpp_->next.first_line + 1 == last_before && cpp_->next.first_line == prev_before);
     steps_missing += cpp_->model.misses() != misses;
     ASSERT_EQ(difference(*cpp_, *code_), "");
   }
@@ -548,6 +557,7 @@ TEST_P(FetchHitsDifferential, CppAndEmittedEntriesLeaveTheSameCacheAndTime) {
   EXPECT_GT(two_lines_in_code, 10000u);
   EXPECT_GT(way_or_previous_in_code, 3000u);
   EXPECT_GT(two_lines_by_themselves, 20u);
+  EXPECT_GT(two_lines_first_elsewhere, 10u);
   EXPECT_GT(steps_missing, 20000u);
 }
 
