@@ -13,10 +13,10 @@ const void* shared_routine(std::vector<uint8_t> (*make)(const void*), const void
     std::vector<uint8_t> layout;
     const void* code;
   };
-  static std::mutex lock;
-  static CodeArena arena(4096);
+  static std::recursive_mutex lock;  // a routine's code may use another routine
+  static CodeArena arena(64 << 10);  // each routine's few hundred bytes, for every layout a process uses
   static std::vector<Made> made;
-  const std::lock_guard<std::mutex> held(lock);
+  const std::lock_guard<std::recursive_mutex> held(lock);
   for (const Made& m : made)
     if (m.make == make && m.layout.size() == bytes && std::memcmp(m.layout.data(), layout, bytes) == 0) return m.code;
   const std::vector<uint8_t> code = make(layout);

@@ -140,8 +140,10 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
 // With rcx the next block, rax its pc and r8 the hart (the chain's checks
 // passed, so block_abort is clear): enters the block and jumps to its code
 // when its lines hit as InlineEnter says (to `body`, a position in this
-// code, if given); else falls through (nothing done).
-void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body) {
+// code, if given; `called`: returns the address of its code in rax
+// instead); else falls through (nothing done).
+void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body,
+                       bool called = false) {
   using namespace x86;
   std::vector<size_t> no;
   if (key) {  // translated fetches: the TLB still holds the block's translation
@@ -163,9 +165,49 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
   } else {
     a.load(RAX, RCX, code_in_block);
     a.alu_imm(ADD, RAX, static_cast<int32_t>(kTranslatedInnerEntry));
-    a.jmp_rax();
+    if (called) a.ret();
+    else a.jmp_rax();
   }
   for (size_t f : no) a.bind(f);
+}
+
+// The routine a block's end calls to go on to the next block (rcx: the
+// block, rax: its pc, r8: the hart; the calling block's registers written
+// back): enters it, in the code as InlineEnter says or else by `enter`, and
+// returns the address the block jumps to (each block end's own jump: the
+// host predicts it by where it is), or 0 with the pc in rbx when entering
+// threw. Shared by every block: a copy at each block end made the kernel's
+// code too large for the host's caches (1-hart Linux boot: 1.6 KB per
+// block, 16 MB in all).
+struct EnterNextLayout {  // what it depends on (no padding: compared byte by byte)
+  const uint8_t* (*enter)(void*, const void*, uint64_t);
+  InlineEnter inline_enter;  // if has_inline_enter
+  int32_t code_in_block;
+  uint8_t key, has_inline_enter, unused[6];
+};
+static_assert(std::has_unique_object_representations_v<EnterNextLayout>, "compared byte by byte");
+
+// Calls `enter` (hart r8, block rcx, pc rax), the pc kept in rbx (the
+// registers are written back); `called`: in code the block called, whose
+// stack is 8 bytes off the 16-byte alignment calls need.
+void emit_enter_call(x86::Asm& a, const uint8_t* (*enter)(void*, const void*, uint64_t), bool called) {
+  using namespace x86;
+  a.mov(RBX, RAX);
+  a.mov(RDI, R8);
+  a.mov(RSI, RCX);
+  a.mov(RDX, RAX);
+  if (called) a.alu_imm(SUB, RSP, 8);
+  a.call(reinterpret_cast<const void*>(enter));
+  if (called) a.alu_imm(ADD, RSP, 8);
+}
+
+std::vector<uint8_t> make_enter_next(const void* layout) {
+  const auto& l = *static_cast<const EnterNextLayout*>(layout);
+  x86::Asm a;
+  if (l.has_inline_enter) emit_inline_enter(a, l.inline_enter, l.key, l.code_in_block, nullptr, true);
+  emit_enter_call(a, l.enter, true);
+  a.ret();
+  return a.bytes();
 }
 
 }  // namespace
@@ -249,12 +291,24 @@ std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body
 
 size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
-  if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, nullptr);
-  a.mov(RBX, RAX);  // the pc, kept across the call (the registers are written back)
-  a.mov(RDI, R8);
-  a.mov(RSI, RCX);
-  a.mov(RDX, RAX);
-  a.call(reinterpret_cast<const void*>(c.enter));
+  // Untimed fetches' entry in the code is short: kept at each block end
+  // (functional `mixed`: 5 % slower through the routine).
+  const bool inline_only = c.inline_enter && c.inline_enter->untimed;
+  EnterNextLayout layout{};
+  layout.enter = c.enter;
+  if (c.inline_enter) {
+    layout.inline_enter = *c.inline_enter;
+    layout.has_inline_enter = 1;
+  }
+  layout.code_in_block = c.code_in_block;
+  layout.key = c.key;
+  if (const void* routine = inline_only ? nullptr : shared_routine(make_enter_next, &layout, sizeof layout)) {
+    a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+    a.call_reg(R11);
+  } else {
+    if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, nullptr);
+    emit_enter_call(a, c.enter, false);
+  }
   a.test(RAX, RAX);
   const size_t failed = a.jcc(E);
   a.jmp_rax();

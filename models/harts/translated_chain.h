@@ -49,7 +49,8 @@ std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body
                                    std::vector<QuantumEnd>& quantum_ends);
 
 // Enters the block in rcx (the block's registers are written back) and jumps
-// to its code; returns the jump taken when entering threw, which leaves with
+// to its code, through a routine every block shares unless fetches are
+// untimed; returns the jump taken when entering threw, which leaves with
 // kExitEnterFailed and the pc in rax, registers written back already.
 size_t emit_enter_next(x86::Asm& a, const BlockChain& c);
 
