@@ -123,6 +123,42 @@ void emit_region_offset(x86::Asm& a, const InlineLoads& l, unsigned bytes, std::
   elsewhere.push_back(a.jcc(AE));
 }
 
+// The routine an access calls when its line is not the one accessed last
+// (shared_routines.h; rdi: the hart, the line in `line`): hit_way with the
+// hart's hint for the line, else hit_previous (not counted), ZF set; else
+// ZF clear and nothing changed. Uses `hint`, `way` and `tmp`. At each
+// access, this code made a kernel's block about a hundred bytes longer.
+struct DataWayLayout {  // what it depends on: offsets and registers (int32_t: no padding)
+  CacheFields dcache;
+  int32_t way_hints, hint_count;
+  int32_t line, hint, way, tmp;
+};
+static_assert(std::has_unique_object_representations_v<DataWayLayout>, "compared byte by byte");
+
+// The routine's steps, at the place of the call when there is no routine.
+std::vector<size_t> emit_data_way_or_previous(x86::Asm& a, const DataWayLayout& l) {
+  using namespace x86;
+  const auto line = static_cast<Reg>(l.line), hint = static_cast<Reg>(l.hint);
+  a.mov(hint, line);  // way_hints[line % hint_count]
+  a.alu_imm(AND, hint, l.hint_count - 1);
+  a.shift_imm(SHL, hint, 2);
+  a.alu(ADD, hint, RDI);
+  a.load32(hint, hint, l.way_hints);
+  return emit_way_or_previous_hit(a, l.dcache, RDI, line, hint, static_cast<Reg>(l.way), static_cast<Reg>(l.tmp));
+}
+
+std::vector<uint8_t> make_data_way_or_previous(const void* layout) {
+  using namespace x86;
+  Asm a;
+  const std::vector<size_t> neither = emit_data_way_or_previous(a, *static_cast<const DataWayLayout*>(layout));
+  a.alu(CMP, RSP, RSP);  // ZF set: a hit
+  a.ret();
+  for (size_t f : neither) a.bind(f);
+  a.test(RSP, RSP);  // ZF clear: the stack pointer is never 0
+  a.ret();
+  return a.bytes();
+}
+
 // With the physical address in `line` and the hart in rdi: the D-cache's
 // quick hits as the helpers' (hit_again, hit_way with the hart's hint for
 // the line, hit_previous), the hit counted and its time added, a write's
@@ -136,12 +172,15 @@ std::vector<size_t> emit_data_hit(x86::Asm& a, const InlineLoads& l, x86::Reg li
   a.shift_cl(SHR, line);
   a.alu_from_mem(CMP, line, RDI, l.dcache.last_line);  // hit_again
   const size_t again = a.jcc(E);
-  a.mov(hint, line);  // way_hints[line % hint_count]
-  a.alu_imm(AND, hint, static_cast<int32_t>(l.hint_count - 1));
-  a.shift_imm(SHL, hint, 2);
-  a.alu(ADD, hint, RDI);
-  a.load32(hint, hint, l.way_hints);
-  std::vector<size_t> none = emit_way_or_previous_hit(a, l.dcache, RDI, line, hint, way, tmp);
+  const DataWayLayout layout{l.dcache, l.way_hints, static_cast<int32_t>(l.hint_count), line, hint, way, tmp};
+  std::vector<size_t> none;
+  if (const void* routine = shared_routine(make_data_way_or_previous, &layout, sizeof layout)) {
+    a.mov_imm(hint, reinterpret_cast<uint64_t>(routine));
+    a.call_reg(hint);
+    none.push_back(a.jcc(NE));
+  } else {
+    none = emit_data_way_or_previous(a, layout);
+  }
   a.bind(again);
   if (write) {  // the line's way is the last one now
     a.load(way, RDI, l.dcache.last_way);
