@@ -80,12 +80,7 @@ std::vector<uint8_t> make_region_again(const void* layout) {
   emit_copy_region(a, RDI, l.in_use, R10, l.pages, R8);   // the page: in use
   a.load(R8, RDI, l.page_hits);
   a.alu_mem_imm(ADD, R8, 0, 1);  // its TLB hit
-  a.alu(CMP, RAX, RAX);
-  a.ret();
-  for (size_t f : no_page) a.bind(f);
-  a.test(RSP, RSP);  // ZF clear: the stack pointer is never 0
-  a.ret();
-  return a.bytes();
+  return finish_zf_routine(a, no_page);
 }
 
 // After the fast path (`check` its start, `elsewhere` the jumps taken when
@@ -148,15 +143,9 @@ std::vector<size_t> emit_data_way_or_previous(x86::Asm& a, const DataWayLayout& 
 }
 
 std::vector<uint8_t> make_data_way_or_previous(const void* layout) {
-  using namespace x86;
-  Asm a;
+  x86::Asm a;
   const std::vector<size_t> neither = emit_data_way_or_previous(a, *static_cast<const DataWayLayout*>(layout));
-  a.alu(CMP, RSP, RSP);  // ZF set: a hit
-  a.ret();
-  for (size_t f : neither) a.bind(f);
-  a.test(RSP, RSP);  // ZF clear: the stack pointer is never 0
-  a.ret();
-  return a.bytes();
+  return finish_zf_routine(a, neither);
 }
 
 // With the physical address in `line` and the hart in rdi: the D-cache's
@@ -249,6 +238,16 @@ InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) 
   out.done.push_back(a.jmp());
   emit_region_again(a, l.again, bytes, check, elsewhere);
   return out;
+}
+
+std::vector<uint8_t> finish_zf_routine(x86::Asm& a, const std::vector<size_t>& no) {
+  using namespace x86;
+  a.alu(CMP, RSP, RSP);  // ZF set
+  a.ret();
+  for (size_t f : no) a.bind(f);
+  a.test(RSP, RSP);  // ZF clear: the stack pointer is never 0
+  a.ret();
+  return a.bytes();
 }
 
 std::vector<size_t> emit_way_or_previous_hit(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line,

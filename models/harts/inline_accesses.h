@@ -38,6 +38,11 @@ InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op);
 void emit_previous_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg way,
                          std::vector<size_t>& no);
 
+// The end of a shared routine that answers in ZF (shared_routines.h):
+// returns with ZF set from here, and with ZF clear from the jumps in `no`;
+// the routine's bytes.
+std::vector<uint8_t> finish_zf_routine(x86::Asm& a, const std::vector<size_t>& no);
+
 // CacheModel::hit_way with the way index in `hint` (32-bit, zero-extended),
 // else hit_previous, for the line in `line` (the order of CacheModel's
 // quick_hit: a line is in one way only, so both find the same way and do

@@ -33,12 +33,7 @@ std::vector<uint8_t> make_fetch_way_or_previous(const void* layout) {
   } else {
     a.alu_mem_imm(ADD, R8, l.icache.hits, 1);
   }
-  a.alu(CMP, R10, R10);  // ZF set: a hit
-  a.ret();
-  for (size_t f : neither) a.bind(f);
-  a.test(RSP, RSP);  // ZF clear: the stack pointer is never 0
-  a.ret();
-  return a.bytes();
+  return finish_zf_routine(a, neither);
 }
 
 // With rcx the next block and r8 the hart: its lines hit the I-cache as
