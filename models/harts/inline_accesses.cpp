@@ -11,11 +11,23 @@ namespace avp {
 
 // Portable byte emission, as translated_chain.cpp's, which uses it too.
 void emit_previous_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg way,
-                         std::vector<size_t>& no) {
+                         std::vector<size_t>& no, bool last) {
   using namespace x86;
-  a.alu_from_mem(CMP, line, hart, c.prev_line);
+  a.alu_from_mem(CMP, line, hart, last ? c.last_line : c.prev_line);
   no.push_back(a.jcc(NE));
-  a.load(way, hart, c.prev_way);
+  a.load(way, hart, last ? c.last_way : c.prev_way);
+  a.alu_from_mem(CMP, line, way, c.way_tag);
+  no.push_back(a.jcc(NE));
+}
+
+void emit_hinted_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg hint, x86::Reg way,
+                       std::vector<size_t>& no) {
+  using namespace x86;
+  a.alu_from_mem(CMP, hint, hart, c.way_count);
+  no.push_back(a.jcc(AE));
+  a.mov_imm(way, static_cast<uint64_t>(c.way_size));
+  a.imul(way, hint);
+  a.alu_from_mem(ADD, way, hart, c.ways);
   a.alu_from_mem(CMP, line, way, c.way_tag);
   no.push_back(a.jcc(NE));
 }
@@ -254,13 +266,7 @@ std::vector<size_t> emit_way_or_previous_hit(x86::Asm& a, const CacheFields& c, 
                                              x86::Reg hint, x86::Reg way, x86::Reg tmp) {
   using namespace x86;
   std::vector<size_t> neither, not_hinted;
-  a.alu_from_mem(CMP, hint, hart, c.way_count);  // hit_way: the hinted way holds the line
-  not_hinted.push_back(a.jcc(AE));
-  a.mov_imm(way, static_cast<uint64_t>(c.way_size));
-  a.imul(way, hint);
-  a.alu_from_mem(ADD, way, hart, c.ways);
-  a.alu_from_mem(CMP, line, way, c.way_tag);
-  not_hinted.push_back(a.jcc(NE));
+  emit_hinted_holds(a, c, hart, line, hint, way, not_hinted);  // hit_way
   const size_t hit = a.size();
   a.alu_from_mem(CMP, way, hart, c.last_way);  // remembered: another way makes the last one the previous
   const size_t same_way = a.jcc(E);

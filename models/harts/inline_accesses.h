@@ -33,10 +33,17 @@ InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op);
 InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op);
 
 // CacheModel::hit_previous's test: `line` is the cache's line before the
-// last and that line's way (left in `way`) still holds it; else one of the
-// jumps added to `no` is taken. Nothing is updated.
+// last (with `last`: the last line) and that line's way (left in `way`)
+// still holds it; else one of the jumps added to `no` is taken. Nothing is
+// updated.
 void emit_previous_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg way,
-                         std::vector<size_t>& no);
+                         std::vector<size_t>& no, bool last = false);
+
+// CacheModel::hit_way's test: way `hint` (32-bit, zero-extended) exists and
+// holds `line` (its address left in `way`); else one of the jumps added to
+// `no` is taken. Nothing is updated.
+void emit_hinted_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg hint, x86::Reg way,
+                       std::vector<size_t>& no);
 
 // The end of a shared routine that answers in ZF (shared_routines.h):
 // returns with ZF set from here, and with ZF clear from the jumps in `no`;

@@ -95,20 +95,12 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
     a.bind(first_not_last);
     a.mov(RSI, RDX);
     a.alu_imm(ADD, RSI, 1);
-    a.load32(R10, RCX, second.fetch_way);  // the second's hinted way holds it
-    a.alu_from_mem(CMP, R10, R8, c.way_count);
-    const size_t not_hinted = a.jcc(AE);
-    a.mov_imm(R9, static_cast<uint64_t>(c.way_size));
-    a.imul(R9, R10);
-    a.alu_from_mem(ADD, R9, R8, c.ways);
-    a.alu_from_mem(CMP, RSI, R9, c.way_tag);
-    const size_t sure = a.jcc(E);
-    a.bind(not_hinted);
-    a.alu_from_mem(CMP, RSI, R8, c.last_line);  // or it will be the previous line, still in its way
-    no.push_back(a.jcc(NE));
-    a.load(R9, R8, c.last_way);
-    a.alu_from_mem(CMP, RSI, R9, c.way_tag);
-    no.push_back(a.jcc(NE));
+    a.load32(R10, RCX, second.fetch_way);
+    std::vector<size_t> not_hinted;
+    emit_hinted_holds(a, c, R8, RSI, R10, R9, not_hinted);  // the second's hinted way holds it
+    const size_t sure = a.jmp();
+    for (size_t f : not_hinted) a.bind(f);
+    emit_previous_holds(a, c, R8, RSI, R9, no, true);  // or it will be the previous line, still in its way
     a.bind(sure);
     a.mov_imm(R11, reinterpret_cast<uint64_t>(first_routine));
     a.call_reg(R11);
@@ -205,6 +197,18 @@ std::vector<uint8_t> make_enter_next(const void* layout) {
   return a.bytes();
 }
 
+const void* enter_next_routine(const BlockChain& c) {
+  EnterNextLayout layout{};
+  layout.enter = c.enter;
+  if (c.inline_enter) {
+    layout.inline_enter = *c.inline_enter;
+    layout.has_inline_enter = 1;
+  }
+  layout.code_in_block = c.code_in_block;
+  layout.key = c.key;
+  return shared_routine(make_enter_next, &layout, sizeof layout);
+}
+
 }  // namespace
 
 void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps, x86::Reg time) {
@@ -289,15 +293,7 @@ size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
   // Untimed fetches' entry in the code is short: kept at each block end
   // (functional `mixed`: 5 % slower through the routine).
   const bool inline_only = c.inline_enter && c.inline_enter->untimed;
-  EnterNextLayout layout{};
-  layout.enter = c.enter;
-  if (c.inline_enter) {
-    layout.inline_enter = *c.inline_enter;
-    layout.has_inline_enter = 1;
-  }
-  layout.code_in_block = c.code_in_block;
-  layout.key = c.key;
-  if (const void* routine = inline_only ? nullptr : shared_routine(make_enter_next, &layout, sizeof layout)) {
+  if (const void* routine = inline_only ? nullptr : enter_next_routine(c)) {
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
     a.call_reg(R11);
   } else {
