@@ -103,7 +103,7 @@ void emit_region_again(x86::Asm& a, const RegionAgain& r, unsigned bytes, size_t
                        const std::vector<size_t>& elsewhere) {
   using namespace x86;
   for (size_t f : elsewhere) a.bind(f);
-  const void* routine = shared_routine(make_region_again, &r, sizeof r);
+  const void* routine = shared_routine("region_again", make_region_again, &r, sizeof r);
   if (!routine) return;
   a.mov_imm(RCX, bytes);
   a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
@@ -175,7 +175,7 @@ std::vector<size_t> emit_data_hit(x86::Asm& a, const InlineLoads& l, x86::Reg li
   const size_t again = a.jcc(E);
   const DataWayLayout layout{l.dcache, l.way_hints, static_cast<int32_t>(l.hint_count), line, hint, way, tmp};
   std::vector<size_t> none;
-  if (const void* routine = shared_routine(make_data_way_or_previous, &layout, sizeof layout)) {
+  if (const void* routine = shared_routine("data_way_or_previous", make_data_way_or_previous, &layout, sizeof layout)) {
     a.mov_imm(hint, reinterpret_cast<uint64_t>(routine));
     a.call_reg(hint);
     none.push_back(a.jcc(NE));

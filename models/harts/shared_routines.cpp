@@ -4,10 +4,12 @@
 #include <mutex>
 
 #include "harts/code_arena.h"
+#include "perf_map.h"
 
 namespace avp {
 
-const void* shared_routine(std::vector<uint8_t> (*make)(const void*), const void* layout, size_t bytes) {
+const void* shared_routine(const char* name, std::vector<uint8_t> (*make)(const void*), const void* layout,
+                           size_t bytes) {
   struct Made {
     std::vector<uint8_t> (*make)(const void*);
     std::vector<uint8_t> layout;
@@ -22,6 +24,7 @@ const void* shared_routine(std::vector<uint8_t> (*make)(const void*), const void
   const std::vector<uint8_t> code = make(layout);
   const void* at = arena.add(code.data(), code.size());
   if (at) {
+    PerfMap::instance().add_routine(at, code.size(), name);
     const auto* first = static_cast<const uint8_t*>(layout);
     made.push_back({make, std::vector<uint8_t>(first, first + bytes), at});
   }

@@ -15,7 +15,9 @@ namespace avp {
 
 // The routine `make` makes for the layout in `layout` (`bytes` bytes that
 // say everything its code depends on, compared byte by byte), made the
-// first time; nullptr when the host gives no executable memory.
-const void* shared_routine(std::vector<uint8_t> (*make)(const void*), const void* layout, size_t bytes);
+// first time and named `name` in perf's map (perf_map.h); nullptr when the
+// host gives no executable memory.
+const void* shared_routine(const char* name, std::vector<uint8_t> (*make)(const void*), const void* layout,
+                           size_t bytes);
 
 }  // namespace avp

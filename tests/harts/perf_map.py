@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """harts.perf_map: a run with it on writes /tmp/perf-<pid>.map, one line per
-translated block ("<start> <size> accel-vp hart<N> [U|S|M ]0x<pc>", hex), as
-Linux perf reads it; blocks of the program's code are named, blocks of Sv39
+translated block ("<start> <size> accel-vp hart<N> [U|S|M ]0x<pc>", hex) and
+one per routine the blocks share ("<start> <size> accel-vp routine <name>"),
+as Linux perf reads it; blocks of the program's code are named, the routines
+that enter the next block and time a cache's way hit are, blocks of Sv39
 fetches carry their privilege, the simulated results are those of a run
 without it, and a run without it (negative control) writes no map.
 
@@ -16,6 +18,7 @@ import subprocess
 import sys
 
 LINE = re.compile(r"^([0-9a-f]+) ([0-9a-f]+) accel-vp hart(\d+) (?:([USM]) )?0x([0-9a-f]+)$")
+ROUTINE = re.compile(r"^([0-9a-f]+) ([0-9a-f]+) accel-vp routine ([a-z_]+)(?: \(.*\))?$")
 
 
 def run(accel_vp, out, elf, perf_map):
@@ -47,8 +50,15 @@ def entry_of(elf):
 def check_map(lines, elf, privileged):
     if not lines:
         sys.exit(f"FAIL: {elf}: no /tmp/perf-<pid>.map with harts.perf_map=true")
-    starts, pcs, privs = set(), set(), set()
+    starts, pcs, privs, routines = set(), set(), set(), set()
+    routine_lines = 0
     for line in lines:
+        if r := ROUTINE.match(line):
+            if int(r.group(2), 16) == 0:
+                sys.exit(f"FAIL: {elf}: routine {r.group(3)} of no bytes")
+            routines.add(r.group(3))
+            routine_lines += 1
+            continue
         m = LINE.match(line)
         if not m:
             sys.exit(f"FAIL: {elf}: malformed perf map line {line!r}")
@@ -63,9 +73,14 @@ def check_map(lines, elf, privileged):
     entry = entry_of(elf)
     if not any(entry <= pc < entry + (1 << 16) for pc in pcs):
         sys.exit(f"FAIL: {elf}: no block of the program's code (from {entry:#x}) is in the map")
+    # Timed fetches and loads (the default) use these; the lines before the first block's count too.
+    for wanted in ("enter_next", "fetch_way_or_previous", "data_way_or_previous"):
+        if wanted not in routines:
+            sys.exit(f"FAIL: {elf}: no routine {wanted} in the map (routines: {sorted(routines)})")
     if privileged and "S" not in privs:
         sys.exit(f"FAIL: {elf}: no block of S-mode fetches named so (privileges {privs})")
-    print(f"{os.path.basename(elf)}: {len(lines)} blocks, {len(starts)} code addresses, privileges {sorted(p or '-' for p in privs)}")
+    print(f"{os.path.basename(elf)}: {len(lines) - routine_lines} blocks, {len(starts)} code addresses, "
+          f"privileges {sorted(p or '-' for p in privs)}, routines {sorted(routines)}")
 
 
 def main():

@@ -443,12 +443,12 @@ std::vector<uint8_t> make_returning_byte_plus_one(const void* layout) {
 TEST(SharedRoutines, OneRoutinePerMakerAndLayout) {
   if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
   const uint8_t seven[] = {7, 0}, also_seven[] = {7, 0}, nine[] = {9, 0};
-  const void* a = shared_routine(make_returning_byte, seven, sizeof seven);
+  const void* a = shared_routine("returning_byte", make_returning_byte, seven, sizeof seven);
   ASSERT_NE(a, nullptr);
-  EXPECT_EQ(shared_routine(make_returning_byte, also_seven, sizeof also_seven), a);  // equal bytes: made once
+  EXPECT_EQ(shared_routine("returning_byte", make_returning_byte, also_seven, sizeof also_seven), a);  // equal bytes: made once
   EXPECT_EQ(makes, 1u);
-  const void* b = shared_routine(make_returning_byte, nine, sizeof nine);
-  const void* c = shared_routine(make_returning_byte_plus_one, seven, sizeof seven);
+  const void* b = shared_routine("returning_byte", make_returning_byte, nine, sizeof nine);
+  const void* c = shared_routine("returning_byte", make_returning_byte_plus_one, seven, sizeof seven);
   EXPECT_EQ(makes, 3u);
   EXPECT_NE(b, a);
   EXPECT_NE(c, a);
