@@ -23,6 +23,7 @@ Hart::Hart(sc_core::sc_module_name name, HartCluster& cluster, unsigned hart_id,
       bus_timing_(bus, *this, slice_, cluster.shared_lock()),  // slice_, declared after it, by reference
       data_(hot_, mmu_, dmi_, bus_timing_, slice_, *this, *this, cluster.page_claims(), hart_id, cluster.spin_waits()) {
   hot_.hart = this;
+  hot_.block_slots = blocks_.slots();
   set_unit(gp_, make_unit(UnitKind::Hart, id_), core_);
   set_unit(bus_timing_.payload(), make_unit(UnitKind::Hart, id_), core_);
   bus.register_invalidate_direct_mem_ptr(this, &Hart::invalidate_dmi);

@@ -209,6 +209,29 @@ const void* enter_next_routine(const BlockChain& c) {
   return shared_routine("enter_next", make_enter_next, &layout, sizeof layout);
 }
 
+// With rax the next pc and r8 the hart: rcx = the block the slot cache
+// holds for it (BlockChain::lookup), and the jump returned is taken; else
+// one of the jumps added to `end`. Uses rdx.
+size_t emit_slot_lookup(x86::Asm& a, const BlockChain& c, std::vector<size_t>& end) {
+  using namespace x86;
+  const BlockChain::SlotLookup& l = c.lookup;
+  a.mov(RCX, RAX);
+  a.shift_imm(SHR, RCX, 1);
+  a.alu_imm(AND, RCX, static_cast<int32_t>(l.count - 1), false);
+  a.mov_imm(RDX, static_cast<uint64_t>(l.size));
+  a.imul(RCX, RDX);
+  a.alu_from_mem(ADD, RCX, R8, l.slots);
+  a.alu_from_mem(CMP, RAX, RCX, l.pc);
+  end.push_back(a.jcc(NE));
+  a.load_extended(RDX, RCX, l.key, 1, false);
+  a.alu_imm(CMP, RDX, c.key);
+  end.push_back(a.jcc(NE));
+  a.load(RCX, RCX, l.block);
+  a.test(RCX, RCX);
+  end.push_back(a.jcc(E));
+  return a.jmp();
+}
+
 }  // namespace
 
 void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps, x86::Reg time) {
@@ -268,10 +291,18 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vec
   a.alu_from_mem(CMP, RAX, RDX, 0);
   const size_t first = a.jcc(E);
   a.alu_from_mem(CMP, RAX, RDX, 8);
-  end.push_back(a.jcc(NE));
+  std::vector<size_t> found;
+  if (c.lookup.slots >= 0) {
+    const size_t second = a.jcc(E);
+    found.push_back(emit_slot_lookup(a, c, end));
+    a.bind(second);
+  } else {
+    end.push_back(a.jcc(NE));
+  }
   a.alu_imm(ADD, RDX, 8);
   a.bind(first);
   a.load(RCX, RDX, link_from_pc);
+  for (size_t f : found) a.bind(f);
   a.load(RDX, RCX, c.code_in_block);
   a.test(RDX, RDX);
   end.push_back(a.jcc(E));

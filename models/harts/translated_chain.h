@@ -19,7 +19,9 @@ struct QuantumEnd {
 };
 
 // The checks; returns the jumps taken when the chain ends here. Falls
-// through with rcx = the linked block at the next pc, which is translated.
+// through with rcx = the linked block at the next pc, or after an indirect
+// jump the one the slot cache holds for it (BlockChain::lookup), which is
+// translated.
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends);
 
 // The checks other than the link's (Hart::chain_goes_on); returns the jumps

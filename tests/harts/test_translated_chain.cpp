@@ -4,7 +4,8 @@
 // an out-of-line instruction in it seeing the registers of the pass before;
 // each of the run loop's other checks, a missing
 // link, an untranslated successor or another fetch regime ends the chain
-// after one block; entering the next block gets its block and pc, and an
+// after one block; a block ending in an indirect jump finds the next block
+// in the slot cache; entering the next block gets its block and pc, and an
 // enter that fails is reported with the pc. The hart is a HartHotState and
 // the block a DecodedBlock (the layouts the code addresses), with fake
 // helpers.
@@ -80,16 +81,22 @@ class TranslatedChain : public ::testing::Test {
     Insn jump;
     jump.op = JAL;
     jump.imm = -4;
+    if (indirect_) {  // jalr x0, 0(x2), x2 holding the block's pc
+      jump.op = JALR;
+      jump.rs1 = 2;
+      jump.imm = 0;
+    }
     std::vector<Insn> block = {add, jump};
     if (out_of_line_first_) {
       Insn store;
       store.op = FSD;
       store.rs1 = 1;
       block.insert(block.begin(), store);
-      jump.imm = -8;
+      if (!indirect_) jump.imm = -8;
       block.back() = jump;
     }
     insns_.push_back(block);  // earlier code keeps its instructions
+    block_.insns.assign(block.begin(), block.end());
     using hot_offsets::at, hot_offsets::kEvents, hot_offsets::kInsnCycles, hot_offsets::kMinstret, hot_offsets::kTimePs;
     const uint8_t ids[] = {1};
     const uint8_t counts[] = {2};
@@ -138,6 +145,7 @@ class TranslatedChain : public ::testing::Test {
   std::vector<std::vector<Insn>> insns_;
   bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
   bool out_of_line_first_ = false;  // for the next translate()
+  bool indirect_ = false;           // for the next translate(): the jump back is jalr x0, 0(x2)
   CodeArena arena_;
   DecodedBlock block_;
   FakeHart hart_;
@@ -413,6 +421,53 @@ TEST_F(TranslatedChain, EndsWithoutALinkOrCode) {
   fresh();
   DecodedBlock untranslated;
   block_.link[1] = &untranslated;
+  expect_one_block();
+}
+
+// A block ending in an indirect jump whose links miss the next pc looks it
+// up in the slot cache (BlockChain::lookup): the block in the pc's slot, of
+// the block's fetch regime, goes on as a linked one would; any other slot
+// ends the chain. A block ending in a direct jump does not look.
+TEST_F(TranslatedChain, FindsTheNextBlockOfAnIndirectJumpInTheSlotCache) {
+  std::vector<BlockCache::Slot> slots(BlockCache::kSlots);
+  BlockCache::Slot& slot = slots[BlockCache::slot_of(kPc)];
+  const auto prepare = [&](BlockCache::Slot s) {
+    fresh();
+    block_.link_pc[1] = ~0ull;
+    x_[2] = kPc;
+    hart_.block_slots = slots.data();
+    slot = s;
+  };
+  indirect_ = true;
+  translate(0);
+  prepare({kPc, &block_, 0});
+  run();
+  EXPECT_EQ(x_[1], 5u);
+  ASSERT_EQ(hart_.entered.size(), 4u);
+  EXPECT_EQ(hart_.entered.back(), std::make_pair(static_cast<const DecodedBlock*>(&block_), kPc));
+  DecodedBlock untranslated;
+  untranslated.pc = kPc;
+  const std::vector<std::pair<const char*, BlockCache::Slot>> misses = {
+      {"another pc", {kPc + 2 * BlockCache::kSlots, &block_, 0}},
+      {"another fetch regime", {kPc, &block_, 1}},
+      {"no block", {kPc, nullptr, 0}},
+      {"untranslated", {kPc, &untranslated, 0}},
+  };
+  for (const auto& [what, miss] : misses) {
+    SCOPED_TRACE(what);
+    prepare(miss);
+    expect_one_block();
+  }
+  // Regime 1: the slot's regime is the block's.
+  translate(1);
+  prepare({kPc, &block_, 1});
+  hart_.fetch_key = 1;
+  run();
+  EXPECT_EQ(hart_.entered.size(), 4u);
+  // Negative control: the direct jump back, its links missing, does not look.
+  indirect_ = false;
+  translate(0);
+  prepare({kPc, &block_, 0});
   expect_one_block();
 }
 

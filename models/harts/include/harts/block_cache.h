@@ -126,13 +126,17 @@ class BlockCache {
   // translated again at its next entry.
   bool translate_again() const { return translate_again_; }
 
- private:
+  // The slot cache's entries: translated code looks its next block up there
+  // after an indirect jump (hot_offsets::block_chain, BlockChain::lookup).
   struct Slot {
     uint64_t pc = 0;
     const DecodedBlock* block = nullptr;
     uint8_t key = 0;
   };
   static unsigned slot_of(uint64_t pc) { return (pc >> 1) & (kSlots - 1); }
+  const Slot* slots() const { return slots_.data(); }  // kSlots of them, where they stay
+
+ private:
   // b out of v (in any order), if there.
   static void remove(std::vector<const DecodedBlock*>& v, const DecodedBlock* b) {
     const auto it = std::find(v.begin(), v.end(), b);

@@ -13,6 +13,7 @@
 
 #include "base/host_lines.h"
 #include "base/local_time.h"
+#include "harts/block_cache.h"
 #include "harts/block_translator.h"
 #include "harts/cache_model.h"
 #include "harts/decoded_block.h"
@@ -78,6 +79,7 @@ struct alignas(kHostLine) HartHotState {
   CacheQuickState icache;
   uint64_t tlb_inserts = 0;
   HistoryRing history;
+  const BlockCache::Slot* block_slots = nullptr;  // the hart's (BlockCache::slots), for BlockChain::lookup
 
   rv::HartState s;  // architectural state: pc, x, and the counters blocks retire into
   uint32_t data_way[kDataWayHints] = {};
@@ -262,7 +264,9 @@ constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed) {
 
 // Going on from block `b` to the blocks it links to in its code
 // (HartHotState::chain_ends and the gate; b itself for a branch to its
-// start); `enter`, `inline_enter` and `quantum_end` as BlockChain's.
+// start), or, after an indirect jump, finds in the slot cache (as
+// BlockCache::find's first step); `enter`, `inline_enter` and `quantum_end`
+// as BlockChain's.
 inline BlockChain block_chain(const DecodedBlock& b, const uint8_t* (*enter)(void*, const void*, uint64_t),
                               const InlineEnter* inline_enter, uint64_t (*quantum_end)(void*)) {
   return {at(offsetof(HartHotState, stop)),
@@ -278,7 +282,14 @@ inline BlockChain block_chain(const DecodedBlock& b, const uint8_t* (*enter)(voi
           enter,
           inline_enter,
           &b,
-          quantum_end};
+          quantum_end,
+          b.insns.empty() || b.insns.back().op != rv::JALR
+              ? BlockChain::SlotLookup{}
+              : BlockChain::SlotLookup{at(offsetof(HartHotState, block_slots)), BlockCache::kSlots,
+                                       static_cast<int32_t>(sizeof(BlockCache::Slot)),
+                                       static_cast<int32_t>(offsetof(BlockCache::Slot, pc)),
+                                       static_cast<int32_t>(offsetof(BlockCache::Slot, block)),
+                                       static_cast<int32_t>(offsetof(BlockCache::Slot, key))}};
 }
 
 }  // namespace hot_offsets
