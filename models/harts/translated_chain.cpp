@@ -294,6 +294,12 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vec
   std::vector<size_t> found;
   if (c.lookup.slots >= 0) {
     const size_t second = a.jcc(E);
+    // Only when both links are set: else the run loop links the next block
+    // (a return to one place then hits its link; found here, it never would).
+    a.alu_mem_imm(CMP, RDX, link_from_pc, 0);
+    end.push_back(a.jcc(E));
+    a.alu_mem_imm(CMP, RDX, link_from_pc + 8, 0);
+    end.push_back(a.jcc(E));
     found.push_back(emit_slot_lookup(a, c, end));
     a.bind(second);
   } else {

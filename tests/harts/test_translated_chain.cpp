@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <string>
 #include <vector>
 
 #include "harts/block_translator.h"
@@ -424,16 +425,21 @@ TEST_F(TranslatedChain, EndsWithoutALinkOrCode) {
   expect_one_block();
 }
 
-// A block ending in an indirect jump whose links miss the next pc looks it
-// up in the slot cache (BlockChain::lookup): the block in the pc's slot, of
-// the block's fetch regime, goes on as a linked one would; any other slot
-// ends the chain. A block ending in a direct jump does not look.
+// A block ending in an indirect jump whose two links are set and miss the
+// next pc looks it up in the slot cache (BlockChain::lookup): the block in
+// the pc's slot, of the block's fetch regime, goes on as a linked one would;
+// any other slot ends the chain, as does a link not set (the run loop links
+// the next block there). A block ending in a direct jump does not look.
 TEST_F(TranslatedChain, FindsTheNextBlockOfAnIndirectJumpInTheSlotCache) {
   std::vector<BlockCache::Slot> slots(BlockCache::kSlots);
   BlockCache::Slot& slot = slots[BlockCache::slot_of(kPc)];
+  DecodedBlock elsewhere;
   const auto prepare = [&](BlockCache::Slot s) {
     fresh();
-    block_.link_pc[1] = ~0ull;
+    for (unsigned i = 0; i < 2; ++i) {
+      block_.link_pc[i] = kPc + 0x100 * (i + 1);
+      block_.link[i] = &elsewhere;
+    }
     x_[2] = kPc;
     hart_.block_slots = slots.data();
     slot = s;
@@ -456,6 +462,12 @@ TEST_F(TranslatedChain, FindsTheNextBlockOfAnIndirectJumpInTheSlotCache) {
   for (const auto& [what, miss] : misses) {
     SCOPED_TRACE(what);
     prepare(miss);
+    expect_one_block();
+  }
+  for (unsigned unset = 0; unset < 2; ++unset) {
+    SCOPED_TRACE("link " + std::to_string(unset) + " not set");
+    prepare({kPc, &block_, 0});
+    block_.link[unset] = nullptr;
     expect_one_block();
   }
   // Regime 1: the slot's regime is the block's.

@@ -164,7 +164,7 @@ struct BlockChain {
   uint64_t (*quantum_end)(void* hart) = nullptr;
   // A block ending in an indirect jump, whose next pc its links often miss
   // (a return's), looks the next block up in the hart's slot cache when they
-  // do: `count` slots of `size` bytes from the address at hart + `slots`, pc's
+  // do and both are set: `count` slots of `size` bytes from the address at hart + `slots`, pc's
   // at ((pc >> 1) & (count - 1)), holding the block at `block` when its `pc`
   // and its fetch regime (byte `key`) are the next pc's and `key`'s. slots < 0:
   // no lookup (the chain ends at a missed link).
