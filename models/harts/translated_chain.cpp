@@ -53,7 +53,8 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   const size_t again = a.jcc(E);
   std::vector<size_t> done;
   const FetchHitLayout layout{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, 1};
-  if (const void* routine = shared_routine("fetch_way_or_previous", make_fetch_way_or_previous, &layout, sizeof layout)) {
+  if (const void* routine =
+          shared_routine("fetch_way_or_previous", make_fetch_way_or_previous, &layout, sizeof layout)) {
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
     a.call_reg(R11);
     done.push_back(a.jcc(E));
@@ -81,8 +82,10 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   const FetchHitLayout first{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, 0};
   const FetchHitLayout second{c, e.b_fetch_way + static_cast<int32_t>(sizeof(uint32_t)), e.b_fetch_hit_ps, e.h_time_ps,
                               e.h_stall_ps, 1};
-  const void* first_routine = shared_routine("fetch_way_or_previous (first line)", make_fetch_way_or_previous, &first, sizeof first);
-  const void* second_routine = shared_routine("fetch_way_or_previous (second line)", make_fetch_way_or_previous, &second, sizeof second);
+  const void* first_routine =
+      shared_routine("fetch_way_or_previous (first line)", make_fetch_way_or_previous, &first, sizeof first);
+  const void* second_routine =
+      shared_routine("fetch_way_or_previous (second line)", make_fetch_way_or_previous, &second, sizeof second);
   if (first_routine && second_routine) {
     a.alu_from_mem(CMP, RDX, R8, c.last_line);
     const size_t first_not_last = a.jcc(NE);

@@ -73,7 +73,7 @@ def check_map(lines, elf, privileged):
     entry = entry_of(elf)
     if not any(entry <= pc < entry + (1 << 16) for pc in pcs):
         sys.exit(f"FAIL: {elf}: no block of the program's code (from {entry:#x}) is in the map")
-    # Timed fetches and loads (the default) use these; the lines before the first block's count too.
+    # Timed fetches and loads (the default) use these; routines made before the map opened are in it too.
     for wanted in ("enter_next", "fetch_way_or_previous", "data_way_or_previous"):
         if wanted not in routines:
             sys.exit(f"FAIL: {elf}: no routine {wanted} in the map (routines: {sorted(routines)})")

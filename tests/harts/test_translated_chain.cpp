@@ -512,10 +512,11 @@ TEST(SharedRoutines, OneRoutinePerMakerAndLayout) {
   const uint8_t seven[] = {7, 0}, also_seven[] = {7, 0}, nine[] = {9, 0};
   const void* a = shared_routine("returning_byte", make_returning_byte, seven, sizeof seven);
   ASSERT_NE(a, nullptr);
-  EXPECT_EQ(shared_routine("returning_byte", make_returning_byte, also_seven, sizeof also_seven), a);  // equal bytes: made once
+  // Equal bytes: made once.
+  EXPECT_EQ(shared_routine("returning_byte", make_returning_byte, also_seven, sizeof also_seven), a);
   EXPECT_EQ(makes, 1u);
   const void* b = shared_routine("returning_byte", make_returning_byte, nine, sizeof nine);
-  const void* c = shared_routine("returning_byte", make_returning_byte_plus_one, seven, sizeof seven);
+  const void* c = shared_routine("returning_byte_plus_one", make_returning_byte_plus_one, seven, sizeof seven);
   EXPECT_EQ(makes, 3u);
   EXPECT_NE(b, a);
   EXPECT_NE(c, a);

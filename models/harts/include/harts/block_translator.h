@@ -163,11 +163,11 @@ struct BlockChain {
   // (none: every quantum's end does).
   uint64_t (*quantum_end)(void* hart) = nullptr;
   // A block ending in an indirect jump, whose next pc its links often miss
-  // (a return's), looks the next block up in the hart's slot cache when they
-  // do and both are set: `count` slots of `size` bytes from the address at hart + `slots`, pc's
-  // at ((pc >> 1) & (count - 1)), holding the block at `block` when its `pc`
-  // and its fetch regime (byte `key`) are the next pc's and `key`'s. slots < 0:
-  // no lookup (the chain ends at a missed link).
+  // (a return's), looks the next block up in the hart's slot cache when both
+  // links are set and miss: `count` slots of `size` bytes from the address at
+  // hart + `slots`, pc's at ((pc >> 1) & (count - 1)), holding the block at
+  // `block` when its `pc` and its fetch regime (byte `key`) are the next pc's
+  // and `key`'s. slots < 0: no lookup (the chain ends at a missed link).
   struct SlotLookup {
     int32_t slots = -1;
     uint32_t count = 0;
