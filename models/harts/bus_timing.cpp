@@ -50,9 +50,8 @@ uint64_t BusTiming::traffic(const HartTraffic* t, unsigned n) {
   // The transactions' time counts the instructions before them. A TLM
   // transaction's target may wait, and others then look: those are retired.
   if (!direct) time_.settle();
-  const uint64_t now = time_.settled_time_ps();
-  const sc_core::sc_time start = from_ps(now);  // each transaction's time; the caller adds its latency
-  sc_core::sc_time delay;
+  const uint64_t now = time_.settled_time_ps();  // each transaction's time; the caller adds its latency
+  uint64_t delay = now;
   bool replay[2];
   {
     const auto lk = slice_.lock(shared_);  // the bus's and the memory's statistics are shared
@@ -63,16 +62,20 @@ uint64_t BusTiming::traffic(const HartTraffic* t, unsigned n) {
       // In a slice the order of the harts' transactions depends on the host
       // threads: what depends on it is replayed after the batch (Hart::replay_traffic).
       traffic.deferred = slice_.in_slice();
-      delay = start;
-      if (path[i]) path[i]->time(t[i].pa, t[i].len, traffic, delay);
-      else send(traffic, t[i].pa, t[i].len, t[i].fetch, delay);
+      delay = now;
+      if (path[i]) {
+        path[i]->time(t[i].pa, t[i].len, traffic, delay);
+      } else {
+        sc_core::sc_time tlm_delay = from_ps(now);
+        send(traffic, t[i].pa, t[i].len, t[i].fetch, tlm_delay);
+        delay = to_ps(tlm_delay);
+      }
       replay[i] = traffic.replay;
     }
   }
   for (unsigned i = 0; i < n; ++i)
     if (replay[i]) slice_.defer(t[i], now);
-  const uint64_t end = to_ps(delay);
-  return end > now ? end - now : 0;
+  return delay > now ? delay - now : 0;
 }
 
 bool BusTiming::cacheable(uint64_t pa, unsigned len, bool fetch) { return probe_at(pa, len, fetch).memory; }

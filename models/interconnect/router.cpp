@@ -22,9 +22,9 @@ class Router::RangePath final : public TimingPath {
   RangePath(Router& router, unsigned port, uint64_t shift, TimingPath* next)
       : router_(router), port_(port), shift_(shift), next_(next) {}
   TimingPath* next() const { return next_; }
-  void time(uint64_t addr, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) override {
-    router_.time_transfer(router_.ports_[port_], addr - shift_, len, &c, delay);
-    next_->time(addr - shift_, len, c, delay);
+  void time(uint64_t addr, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) override {
+    router_.time_transfer(router_.ports_[port_], addr - shift_, len, &c, delay_ps);
+    next_->time(addr - shift_, len, c, delay_ps);
   }
 
  private:
@@ -146,26 +146,29 @@ void Router::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     gp.set_address(addr);
     return;
   }
-  time_transfer(ports_[m->r.port], gp.get_address(), gp.get_data_length(), cache_traffic(gp), delay);
+  uint64_t delay_ps = to_ps(delay);
+  time_transfer(ports_[m->r.port], gp.get_address(), gp.get_data_length(), cache_traffic(gp), delay_ps);
+  delay = from_ps(delay_ps);
   init[m->r.port]->b_transport(gp, delay);
   gp.set_address(addr);
 }
 
 void Router::time_transfer(Port& p, uint64_t target_addr, uint64_t bytes, CacheTrafficExtension* traffic,
-                           sc_core::sc_time& delay) {
+                           uint64_t& delay_ps) {
+  const uint64_t latency = to_ps(p.latency->get());
   if (traffic && traffic->kind == CacheTrafficExtension::Replay) {
     // What a deferred Timing transaction left out: counted and delayed by the latency already.
-    delay += p.latency->get();  // it arrives at the port when the transaction did
-    if (p.bandwidth->get() > 0) occupy(p, target_addr, bytes, delay);
-    delay -= p.latency->get();
+    delay_ps += latency;  // it arrives at the port when the transaction did
+    if (p.bandwidth->get() > 0) occupy(p, target_addr, bytes, delay_ps);
+    delay_ps -= latency;
     return;
   }
   p.accesses->inc();
   p.bytes->inc(bytes);
-  delay += p.latency->get();
+  delay_ps += latency;
   if (p.bandwidth->get() > 0) {
     if (traffic && traffic->deferred) traffic->replay = true;
-    else occupy(p, target_addr, bytes, delay);
+    else occupy(p, target_addr, bytes, delay_ps);
   }
 }
 
@@ -184,27 +187,24 @@ void Router::answer_path(const MappedRange& m, CacheTrafficExtension& probe) {
   probe.path_size = end - lo;
 }
 
-void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_time& delay) {
+void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, uint64_t& delay_ps) {
   // The burst's bytes go to the channels its addresses interleave over; each
   // channel's share needs bytes / bandwidth of that channel's free time from
   // the arrival on (bandwidth_calendar.h). The burst ends with its last
   // share; the rest of its wait beyond the longest share is queueing.
-  // Times are sc_time values here (one conversion per access cost more than
-  // the calendar's work on a cache line's transfer).
   const uint64_t il = p.interleave->get(), nch = p.calendars.size();
-  const uint64_t now = systemc_ps(), arrive = now + delay.value();
-  uint64_t end = arrive;
-  sc_core::sc_time longest = sc_core::SC_ZERO_TIME, total = sc_core::SC_ZERO_TIME;
+  const uint64_t now = systemc_ps(), arrive = now + delay_ps;
+  uint64_t end = arrive, longest = 0, total = 0;
   const auto share = [&](uint64_t c, uint64_t share_bytes) {
-    const sc_core::sc_time& occupy = p.transfer_time(share_bytes);
+    const uint64_t occupy = p.transfer_ps(share_bytes);
     p.calendars[c].forget_before(now);
-    end = std::max(end, p.calendars[c].reserve(arrive, occupy.value()));
+    end = std::max(end, p.calendars[c].reserve(arrive, occupy));
     longest = std::max(longest, occupy);
     total += occupy;
   };
   if (nch == 1) {
     share(0, bytes);
-    p.busy->add_disjoint(total);  // the mean over one channel
+    p.busy->add_disjoint_ps(total);  // the mean over one channel
   } else {
     std::fill(p.channel_bytes.begin(), p.channel_bytes.end(), 0);
     for (uint64_t a = target_addr, left = bytes; left;) {
@@ -215,16 +215,11 @@ void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_t
     }
     for (uint64_t c = 0; c < nch; ++c)
       if (p.channel_bytes[c]) share(c, p.channel_bytes[c]);
-    p.busy->add_disjoint(total / static_cast<double>(nch));  // the mean over the channels
+    p.busy->add_disjoint(from_ps(total) / static_cast<double>(nch));  // the mean over the channels
   }
-  const uint64_t queueing = end - arrive - longest.value();
-  delay += longest;
-  if (queueing == 0) {
-    p.queue_delay->sample(0);
-  } else {
-    p.queue_delay->sample(ps_to_ns(queueing));
-    delay += from_ps(queueing);
-  }
+  const uint64_t queueing = end - arrive - longest;
+  delay_ps += longest + queueing;
+  p.queue_delay->sample(queueing == 0 ? 0.0 : ps_to_ns(queueing));
 }
 
 unsigned Router::transport_dbg(int id, tlm::tlm_generic_payload& gp) {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "base/cache_traffic.h"
+#include "base/local_time.h"
 
 namespace avp {
 
@@ -139,7 +140,9 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
-    time(gp.get_address(), gp.get_data_length(), *c, delay);
+    uint64_t delay_ps = to_ps(delay);
+    time(gp.get_address(), gp.get_data_length(), *c, delay_ps);
+    delay = from_ps(delay_ps);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -148,29 +151,33 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
                                                          << gp.get_data_length());
     return;
   }
-  if (gp.is_read() || gp.is_write()) count(gp.is_write(), gp.get_address(), gp.get_data_length(), delay);
+  if (gp.is_read() || gp.is_write()) {
+    uint64_t delay_ps = to_ps(delay);
+    count(gp.is_write(), gp.get_address(), gp.get_data_length(), delay_ps);
+    delay = from_ps(delay_ps);
+  }
   gp.set_dmi_allowed(dmi_enabled.get());
 }
 
-void Memory::time(uint64_t offset, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) {
+void Memory::time(uint64_t offset, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) {
   if (c.kind == CacheTrafficExtension::Replay) {  // counted already: the open rows only
-    if (rows_) delay += rows_->access(offset, len, delay);
+    if (rows_) delay_ps += rows_->access(offset, len, delay_ps);
     return;
   }
   if (rows_ && c.deferred) c.replay = true;
-  count(c.write, offset, len, delay, !c.deferred);
+  count(c.write, offset, len, delay_ps, !c.deferred);
 }
 
-void Memory::count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay, bool rows) {
-  if (rows_ && rows) delay += rows_->access(offset, bytes, delay);
+void Memory::count(bool write, uint64_t offset, uint64_t bytes, uint64_t& delay_ps, bool rows) {
+  if (rows_ && rows) delay_ps += rows_->access(offset, bytes, delay_ps);
   if (write) {
     writes_.inc();
     bytes_written_.inc(bytes);
-    delay += write_latency.get();
+    delay_ps += to_ps(write_latency.get());
   } else {
     reads_.inc();
     bytes_read_.inc(bytes);
-    delay += read_latency.get();
+    delay_ps += to_ps(read_latency.get());
   }
 }
 

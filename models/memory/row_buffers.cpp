@@ -129,10 +129,9 @@ uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t no
   return extra;
 }
 
-sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead) {
-  if (bytes == 0 || (banks_state_.empty() && refresh_interval_.get() == sc_core::SC_ZERO_TIME))
-    return sc_core::SC_ZERO_TIME;
-  const uint64_t now = systemc_ps(), arrival = now + ahead.value();
+uint64_t RowBuffers::access(uint64_t offset, uint64_t bytes, uint64_t ahead_ps) {
+  if (bytes == 0 || (banks_state_.empty() && refresh_interval_.get() == sc_core::SC_ZERO_TIME)) return 0;
+  const uint64_t now = systemc_ps(), arrival = now + ahead_ps;
   uint64_t at = after_refresh(arrival);
   if (!banks_state_.empty()) {
     const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
@@ -143,7 +142,7 @@ sc_core::sc_time RowBuffers::access(uint64_t offset, uint64_t bytes, const sc_co
       at += open_row(banks_state_[bank], row, at, now);
     }
   }
-  return at == arrival ? sc_core::SC_ZERO_TIME : from_ps(at - arrival);
+  return at - arrival;
 }
 
 }  // namespace avp

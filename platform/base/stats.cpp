@@ -103,18 +103,18 @@ void Histogram::reset(const sc_core::sc_time&) {
 
 void Utilisation::add_busy(const sc_core::sc_time& start, const sc_core::sc_time& end) {
   sc_core::sc_time from = start > last_end_ ? start : last_end_;
-  if (end > from) busy_ += end - from;
+  if (end > from) busy_ps_ += (end - from).value();
   if (end > last_end_) last_end_ = end;
 }
 
 double Utilisation::fraction(const sc_core::sc_time& until) const {
   if (until <= since_) return 0;
-  double f = busy_.to_seconds() / (until - since_).to_seconds();
+  double f = busy().to_seconds() / (until - since_).to_seconds();
   return f > 1 ? 1 : f;
 }
 
 nlohmann::json Utilisation::to_json() const {
-  return {{"type", "utilisation"}, {"description", description()}, {"busy_ns", busy_.to_seconds() * 1e9},
+  return {{"type", "utilisation"}, {"description", description()}, {"busy_ns", busy().to_seconds() * 1e9},
           {"fraction", fraction()}};
 }
 

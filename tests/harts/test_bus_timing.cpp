@@ -37,7 +37,9 @@ struct FakeBus : sc_core::sc_module, TimingPath {
     ++by_tlm;
     const FetchExtension* f = gp.get_extension<FetchExtension>();
     last_fetch = f && f->fetch;
-    transfer(gp.get_data_length(), *cache_traffic(gp), delay);
+    uint64_t delay_ps = delay.value();
+    transfer(gp.get_data_length(), *cache_traffic(gp), delay_ps);
+    delay = sc_core::sc_time::from_value(delay_ps);
   }
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
     CacheTrafficExtension& c = *cache_traffic(gp);
@@ -51,15 +53,15 @@ struct FakeBus : sc_core::sc_module, TimingPath {
     }
     return 0;
   }
-  void time(uint64_t, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) override {
+  void time(uint64_t, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) override {
     ++direct;
-    transfer(len, c, delay);
+    transfer(len, c, delay_ps);
   }
   // A deferred Timing transaction leaves its queueing to the Replay.
-  void transfer(unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) {
+  void transfer(unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) {
     c.replay = c.deferred;
     last = c;
-    delay += sc_core::sc_time::from_value(kLatencyPs + len * kPsPerByte);
+    delay_ps += kLatencyPs + len * kPsPerByte;
   }
 };
 

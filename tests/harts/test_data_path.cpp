@@ -55,7 +55,9 @@ struct FakeBus : sc_core::sc_module, TimingPath {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     const uint64_t a = gp.get_address();
     if (CacheTrafficExtension* c = cache_traffic(gp); c && c->kind != CacheTrafficExtension::Functional) {
-      time(a, gp.get_data_length(), *c, delay);
+      uint64_t delay_ps = delay.value();
+      time(a, gp.get_data_length(), *c, delay_ps);
+      delay = sc_core::sc_time::from_value(delay_ps);
       return;
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -92,9 +94,9 @@ struct FakeBus : sc_core::sc_module, TimingPath {
     dmi.allow_read_write();
     return true;
   }
-  void time(uint64_t pa, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) override {
+  void time(uint64_t pa, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) override {
     timed.push_back({pa, len, c.write});
-    delay += sc_core::sc_time::from_value(kLatencyPs);
+    delay_ps += kLatencyPs;
   }
   uint64_t word(uint64_t pa) const {
     uint64_t v;

@@ -291,9 +291,9 @@ TEST(Router, TheDirectTimingPathTimesAndCountsAsTheTransactionWould) {
   TimingPath* path = probe(t, 0x20040).path;
   ASSERT_NE(path, nullptr);
   const auto by_path = [path](CacheTrafficExtension& c, uint64_t addr) {
-    sc_time d = sc_core::SC_ZERO_TIME;
+    uint64_t d = 0;
     path->time(addr, 64, c, d);
-    return d;
+    return sc_time::from_value(d);
   };
   CacheTrafficExtension write_back;
   write_back.kind = CacheTrafficExtension::Timing;

@@ -9,6 +9,7 @@
 
 #include <tuple>
 
+#include "base/local_time.h"
 #include "base/unit.h"
 #include "memory/row_buffers.h"
 #include "platform/platform.h"
@@ -55,6 +56,11 @@ sc_time host_read_time(Platform& p, uint64_t addr) {
   return d;
 }
 
+// RowBuffers::access in sc_time, as the expectations are written.
+sc_time access(RowBuffers& rows, uint64_t offset, uint64_t bytes, const sc_time& ahead) {
+  return from_ps(rows.access(offset, bytes, to_ps(ahead)));
+}
+
 const Histogram* histogram(const std::string& name) {
   return dynamic_cast<const Histogram*>(StatRegistry::instance().find(name));
 }
@@ -68,13 +74,13 @@ TEST(RowBuffers, OpenRowsDecideTheLatency) {
   preset("rowmem.precharge_latency", "20 ns");
   Owner owner("rowmem");
   RowBuffers rows(&owner, kNoBanks);
-  EXPECT_EQ(rows.access(0, 64, kT0), sc_time(10, SC_NS));     // bank 0 had no row open
-  EXPECT_EQ(rows.access(64, 64, kT0), sc_time(0, SC_NS));     // the same row
-  EXPECT_EQ(rows.access(1024, 64, kT0), sc_time(10, SC_NS));  // the next row is bank 1's
-  EXPECT_EQ(rows.access(4096, 8, kT0), sc_time(30, SC_NS));   // bank 0 again, its second row: precharge and activate
-  EXPECT_EQ(rows.access(0, 8, kT0), sc_time(30, SC_NS));      // and back
-  EXPECT_EQ(rows.access(1000, 48, kT0), sc_time(0, SC_NS));   // across rows 0 and 1: both open
-  EXPECT_EQ(rows.access(3000, 2048, kT0), sc_time(50, SC_NS));  // rows 2, 3 (banks with none open), 4 (bank 0 has row 0)
+  EXPECT_EQ(access(rows, 0, 64, kT0), sc_time(10, SC_NS));     // bank 0 had no row open
+  EXPECT_EQ(access(rows, 64, 64, kT0), sc_time(0, SC_NS));     // the same row
+  EXPECT_EQ(access(rows, 1024, 64, kT0), sc_time(10, SC_NS));  // the next row is bank 1's
+  EXPECT_EQ(access(rows, 4096, 8, kT0), sc_time(30, SC_NS));   // bank 0 again, its second row: precharge and activate
+  EXPECT_EQ(access(rows, 0, 8, kT0), sc_time(30, SC_NS));      // and back
+  EXPECT_EQ(access(rows, 1000, 48, kT0), sc_time(0, SC_NS));   // across rows 0 and 1: both open
+  EXPECT_EQ(access(rows, 3000, 2048, kT0), sc_time(50, SC_NS));  // rows 2, 3 (banks with none open), 4 (bank 0: row 0)
   EXPECT_EQ(counter("rowmem.row_hits"), 3u);
   EXPECT_EQ(counter("rowmem.row_activations"), 4u);
   EXPECT_EQ(counter("rowmem.row_conflicts"), 3u);
@@ -84,8 +90,8 @@ TEST(RowBuffers, OpenRowsDecideTheLatency) {
 TEST(RowBuffers, NoBanksAddNothing) {
   Owner owner("plain");
   RowBuffers rows(&owner, kNoBanks);
-  EXPECT_EQ(rows.access(0, 64, kT0), sc_core::SC_ZERO_TIME);
-  EXPECT_EQ(rows.access(1 << 20, 64, kT0), sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(access(rows, 0, 64, kT0), sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(access(rows, 1 << 20, 64, kT0), sc_core::SC_ZERO_TIME);
   EXPECT_EQ(counter("plain.row_hits") + counter("plain.row_activations") + counter("plain.row_conflicts"), 0u);
 }
 
@@ -163,11 +169,11 @@ TEST(RowBuffers, ABankOpensItsRowsOneRowCycleApart) {
   Owner owner("cycmem");
   RowBuffers rows(&owner, kNoBanks);
   const sc_time t0 = kT0, ns = sc_time(1, SC_NS);
-  EXPECT_EQ(rows.access(0, 64, t0), 10 * ns);          // bank 0 activates at 0
-  EXPECT_EQ(rows.access(64, 64, t0), kT0);             // its open row: no activation, no wait
-  EXPECT_EQ(rows.access(1024, 64, t0), 10 * ns);       // bank 1 works in parallel
-  EXPECT_EQ(rows.access(2048, 64, t0), 80 * ns);       // bank 0's next row: waits to 50, then precharge and activate
-  EXPECT_EQ(rows.access(0, 64, 200 * ns), 30 * ns);    // long after: no wait
+  EXPECT_EQ(access(rows, 0, 64, t0), 10 * ns);          // bank 0 activates at 0
+  EXPECT_EQ(access(rows, 64, 64, t0), kT0);             // its open row: no activation, no wait
+  EXPECT_EQ(access(rows, 1024, 64, t0), 10 * ns);       // bank 1 works in parallel
+  EXPECT_EQ(access(rows, 2048, 64, t0), 80 * ns);       // bank 0's next row: waits to 50, then precharge and activate
+  EXPECT_EQ(access(rows, 0, 64, 200 * ns), 30 * ns);    // long after: no wait
   const Histogram* wait = histogram("cycmem.bank_wait");
   ASSERT_NE(wait, nullptr);
   EXPECT_EQ(wait->count(), 4u);  // one sample per activation
@@ -188,11 +194,11 @@ TEST(RowBuffers, ActivationsKeepTheirSimulatedTimesNotTheirOrder) {
   Owner owner("ordmem");
   RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
-  EXPECT_EQ(rows.access(0, 64, 100 * ns), 10 * ns);     // activates at 100
-  EXPECT_EQ(rows.access(1024, 64, 0 * ns), 10 * ns);    // at 0: 100 is a row cycle later, no wait
-  EXPECT_EQ(rows.access(2048, 64, 60 * ns), 100 * ns);  // at 60: too close to 100 (and 0 is fine): waits to 150
-  EXPECT_EQ(rows.access(3072, 64, 200 * ns), 10 * ns);  // at 200: clear of 150
-  EXPECT_EQ(rows.access(0, 64, 220 * ns), 40 * ns);     // at 220: waits to 250
+  EXPECT_EQ(access(rows, 0, 64, 100 * ns), 10 * ns);     // activates at 100
+  EXPECT_EQ(access(rows, 1024, 64, 0 * ns), 10 * ns);    // at 0: 100 is a row cycle later, no wait
+  EXPECT_EQ(access(rows, 2048, 64, 60 * ns), 100 * ns);  // at 60: too close to 100 (and 0 is fine): waits to 150
+  EXPECT_EQ(access(rows, 3072, 64, 200 * ns), 10 * ns);  // at 200: clear of 150
+  EXPECT_EQ(access(rows, 0, 64, 220 * ns), 40 * ns);     // at 220: waits to 250
   ParamRegistry::instance().clear_presets();
 }
 
@@ -232,7 +238,7 @@ std::vector<sc_time> latencies(const char* name, const std::vector<Timed>& acces
   Owner owner(name);
   RowBuffers rows(&owner, kNoBanks);
   std::vector<sc_time> out(accesses.size());
-  for (size_t i : order) out[i] = rows.access(accesses[i].offset, 64, accesses[i].at);
+  for (size_t i : order) out[i] = access(rows, accesses[i].offset, 64, accesses[i].at);
   ParamRegistry::instance().clear_presets();
   return out;
 }
@@ -283,11 +289,11 @@ TEST(RowBuffers, OldActivationsArePrunedKeepingTheOpenRow) {
   Owner owner("prunemem");
   RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
-  EXPECT_EQ(rows.access(0, 64, kT0), 10 * ns);
+  EXPECT_EQ(access(rows, 0, 64, kT0), 10 * ns);
   sc_core::sc_start(1000, SC_NS);
-  EXPECT_EQ(rows.access(64, 64, kT0), kT0);           // still open at 1000
-  EXPECT_EQ(rows.access(1024, 64, kT0), 30 * ns);      // another row: no wait, 0 is long gone
-  EXPECT_EQ(rows.access(0, 64, 10 * ns), 70 * ns);     // back: waits for the row cycle to 1050
+  EXPECT_EQ(access(rows, 64, 64, kT0), kT0);           // still open at 1000
+  EXPECT_EQ(access(rows, 1024, 64, kT0), 30 * ns);      // another row: no wait, 0 is long gone
+  EXPECT_EQ(access(rows, 0, 64, 10 * ns), 70 * ns);     // back: waits for the row cycle to 1050
   EXPECT_EQ(counter("prunemem.row_conflicts"), 2u);
   ParamRegistry::instance().clear_presets();
 }
@@ -305,16 +311,16 @@ TEST(RowBuffers, RefreshClosesTheRowsAndDelaysAccessesDuringIt) {
   Owner owner("refmem");
   RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
-  EXPECT_EQ(rows.access(0, 64, 10 * ns), 10 * ns);         // no refresh at 0: bank 0 opens row 0
-  EXPECT_EQ(rows.access(64, 64, 990 * ns), kT0);           // still open before the refresh
-  EXPECT_EQ(rows.access(128, 64, 1040 * ns), 70 * ns);     // waits to 1100, the row closed: activation
-  EXPECT_EQ(rows.access(192, 64, 1200 * ns), kT0);         // open again
-  EXPECT_EQ(rows.access(1024, 64, 1500 * ns), 10 * ns);    // bank 1 opens its row 0
-  EXPECT_EQ(rows.access(2048, 64, 1980 * ns), 30 * ns);    // bank 0's row 1 just before the next refresh: conflict
+  EXPECT_EQ(access(rows, 0, 64, 10 * ns), 10 * ns);         // no refresh at 0: bank 0 opens row 0
+  EXPECT_EQ(access(rows, 64, 64, 990 * ns), kT0);           // still open before the refresh
+  EXPECT_EQ(access(rows, 128, 64, 1040 * ns), 70 * ns);     // waits to 1100, the row closed: activation
+  EXPECT_EQ(access(rows, 192, 64, 1200 * ns), kT0);         // open again
+  EXPECT_EQ(access(rows, 1024, 64, 1500 * ns), 10 * ns);    // bank 1 opens its row 0
+  EXPECT_EQ(access(rows, 2048, 64, 1980 * ns), 30 * ns);    // bank 0's row 1 just before the next refresh: conflict
   // Bank 0's row 2 at 1990: tRC would start it at 2030, within the refresh:
   // it starts at 2100, and the refresh closed row 1 (no precharge).
-  EXPECT_EQ(rows.access(4096, 64, 1990 * ns), 120 * ns);
-  EXPECT_EQ(rows.access(1024 + 64, 64, 2150 * ns), 10 * ns);  // bank 1's row 0 was closed by the refresh too
+  EXPECT_EQ(access(rows, 4096, 64, 1990 * ns), 120 * ns);
+  EXPECT_EQ(access(rows, 1024 + 64, 64, 2150 * ns), 10 * ns);  // bank 1's row 0 was closed by the refresh too
   EXPECT_EQ(counter("refmem.refreshes"), 2u);
   EXPECT_EQ(counter("refmem.refresh_delayed"), 1u);
   const Histogram* wait = histogram("refmem.refresh_wait");
@@ -334,9 +340,9 @@ TEST(RowBuffers, RefreshWithoutBanksOnlyDelays) {
   Owner owner("refplain");
   RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
-  EXPECT_EQ(rows.access(0, 64, 7800 * ns), 350 * ns);
-  EXPECT_EQ(rows.access(0, 64, 8150 * ns), kT0);
-  EXPECT_EQ(rows.access(0, 64, 7799 * ns), kT0);
+  EXPECT_EQ(access(rows, 0, 64, 7800 * ns), 350 * ns);
+  EXPECT_EQ(access(rows, 0, 64, 8150 * ns), kT0);
+  EXPECT_EQ(access(rows, 0, 64, 7799 * ns), kT0);
   EXPECT_EQ(counter("refplain.refresh_delayed"), 1u);
   ParamRegistry::instance().clear_presets();
   Owner plain("norefresh");

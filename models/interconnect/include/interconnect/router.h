@@ -71,27 +71,27 @@ class Router : public sc_core::sc_module {
     std::unique_ptr<Histogram> queue_delay;
     std::vector<BandwidthCalendar> calendars;  // one per channel
     std::vector<uint64_t> channel_bytes;       // scratch: a transfer's bytes per channel
-    // The last share's transfer time, by its bytes and the bandwidth then (most
+    // The last share's transfer time (ps), by its bytes and the bandwidth then (most
     // shares are one cache line: sc_time's conversion from ns was a fifth of occupy).
     uint64_t share_bytes = 0;
     double share_bandwidth = 0;
-    sc_core::sc_time share_time;
-    const sc_core::sc_time& transfer_time(uint64_t bytes) {
+    uint64_t share_ps = 0;
+    uint64_t transfer_ps(uint64_t bytes) {
       const double bw = bandwidth->get();
       if (bytes != share_bytes || bw != share_bandwidth) {
         share_bytes = bytes;
         share_bandwidth = bw;
-        share_time = sc_core::sc_time(bytes / bw, sc_core::SC_NS);
+        share_ps = sc_core::sc_time(bytes / bw, sc_core::SC_NS).value();
       }
-      return share_time;
+      return share_ps;
     }
   };
   // Queues a transfer of a bandwidth-limited port on its channels; its delay
-  // grows by the wait and the transfer time.
-  void occupy(Port& p, uint64_t target_addr, uint64_t bytes, sc_core::sc_time& delay);
-  // The port's part of a transfer: counts (not for a Replay), latency, bandwidth.
+  // (ps) grows by the wait and the transfer time.
+  void occupy(Port& p, uint64_t target_addr, uint64_t bytes, uint64_t& delay_ps);
+  // The port's part of a transfer: counts (not for a Replay), latency, bandwidth; delay in ps.
   void time_transfer(Port& p, uint64_t target_addr, uint64_t bytes, CacheTrafficExtension* traffic,
-                     sc_core::sc_time& delay);
+                     uint64_t& delay_ps);
   class RangePath;
   struct MappedRange {
     Range r;

@@ -64,7 +64,7 @@ class Memory : public sc_core::sc_module, public TimingPath {
   // Others write it behind the memory's back: its pages are untracked.
   int share();
   // A Timing or Replay transaction (base/cache_traffic.h); its probe answers this path.
-  void time(uint64_t offset, unsigned len, CacheTrafficExtension& c, sc_core::sc_time& delay) override;
+  void time(uint64_t offset, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) override;
 
  private:
   Memory(sc_core::sc_module_name name, uint64_t size, const std::string* derivation, sc_core::sc_time default_read_latency,
@@ -73,8 +73,8 @@ class Memory : public sc_core::sc_module, public TimingPath {
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   bool access(tlm::tlm_generic_payload& gp);
-  // Statistics and latency of an access of `bytes` at `offset` (with `rows`: the open rows' too).
-  void count(bool write, uint64_t offset, uint64_t bytes, sc_core::sc_time& delay, bool rows = true);
+  // Statistics and latency (ps) of an access of `bytes` at `offset` (with `rows`: the open rows' too).
+  void count(bool write, uint64_t offset, uint64_t bytes, uint64_t& delay_ps, bool rows = true);
 
   std::unique_ptr<Param<uint64_t>> size_param_;  // absent when the size is derived
   uint64_t size_ = 0;

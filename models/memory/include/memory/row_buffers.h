@@ -44,11 +44,11 @@ class RowBuffers {
   // Parameters and statistics under owner's name, defaulting to the
   // standard's; throws ParamError for bad parameters.
   RowBuffers(const sc_core::sc_object* owner, const DramStandard& standard);
-  // The latency an access of `bytes` at `offset` (from the memory's start),
-  // arriving `ahead` after SystemC time, adds: any wait for a refresh, then
-  // one hit, activation or precharge and activation per row it touches, in
-  // address order, each after any wait for its bank's row cycle.
-  sc_core::sc_time access(uint64_t offset, uint64_t bytes, const sc_core::sc_time& ahead);
+  // The latency (ps) an access of `bytes` at `offset` (from the memory's
+  // start), arriving `ahead_ps` after SystemC time, adds: any wait for a
+  // refresh, then one hit, activation or precharge and activation per row it
+  // touches, in address order, each after any wait for its bank's row cycle.
+  uint64_t access(uint64_t offset, uint64_t bytes, uint64_t ahead_ps);
 
  private:
   struct Use {

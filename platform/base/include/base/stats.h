@@ -120,15 +120,17 @@ class Utilisation : public StatBase {
   Utilisation(std::string name, std::string description) : StatBase(std::move(name), std::move(description), "fraction") {}
   void add_busy(const sc_core::sc_time& start, const sc_core::sc_time& end);
   // Busy time known not to overlap any counted before (a port's reserved slots, whatever their order).
-  void add_disjoint(const sc_core::sc_time& duration) { busy_ += duration; }
-  sc_core::sc_time busy() const { return busy_; }
+  void add_disjoint(const sc_core::sc_time& duration) { busy_ps_ += duration.value(); }
+  void add_disjoint_ps(uint64_t ps) { busy_ps_ += ps; }  // as add_disjoint, in ps (sc_time's value)
+  sc_core::sc_time busy() const { return sc_core::sc_time::from_value(busy_ps_); }
   // Busy fraction of [since, until] (since: 0 or the last reset); until defaults to the current simulated time.
   double fraction(const sc_core::sc_time& until = sc_core::sc_time_stamp()) const;
   nlohmann::json to_json() const override;
-  void reset(const sc_core::sc_time& at) override { busy_ = sc_core::SC_ZERO_TIME, last_end_ = since_ = at; }
+  void reset(const sc_core::sc_time& at) override { busy_ps_ = 0, last_end_ = since_ = at; }
 
  private:
-  sc_core::sc_time busy_, last_end_, since_;
+  uint64_t busy_ps_ = 0;  // sc_time's value: harts' ports add to it per cache miss
+  sc_core::sc_time last_end_, since_;
 };
 
 // Level of a queue over simulated time: time-weighted mean and maximum, and
