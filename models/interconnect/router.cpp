@@ -22,7 +22,8 @@ class Router::RangePath final : public TimingPath {
   RangePath(Router& router, unsigned port, uint64_t shift, TimingPath* next)
       : router_(router), port_(port), shift_(shift), next_(next) {}
   TimingPath* next() const { return next_; }
-  void time(uint64_t addr, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) override {
+  // Flattened: once or twice per cache miss, the port's timing in one frame.
+  [[gnu::flatten]] void time(uint64_t addr, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) override {
     router_.time_transfer(router_.ports_[port_], addr - shift_, len, &c, delay_ps);
     next_->time(addr - shift_, len, c, delay_ps);
   }

@@ -159,7 +159,8 @@ void Memory::b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   gp.set_dmi_allowed(dmi_enabled.get());
 }
 
-void Memory::time(uint64_t offset, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) {
+// Flattened: once or twice per cache miss, with the counts in one frame.
+[[gnu::flatten]] void Memory::time(uint64_t offset, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) {
   if (c.kind == CacheTrafficExtension::Replay) {  // counted already: the open rows only
     if (rows_) delay_ps += rows_->access(offset, len, delay_ps);
     return;
