@@ -67,8 +67,8 @@ void Histogram::sample_new(double v) {
   Recent& r = recent_[static_cast<unsigned>(b) % kRecent];
   if (!r.count || r.bucket != b) r = {b, &buckets_[b]};
   ++*r.count;
-  last_value_ = v;
-  last_count_ = r.count;
+  seen_[next_seen_] = {v, r.count};
+  next_seen_ ^= 1;
 }
 
 double Histogram::percentile(double p) const {
@@ -96,7 +96,7 @@ nlohmann::json Histogram::to_json() const {
 void Histogram::reset(const sc_core::sc_time&) {
   buckets_.clear();
   recent_.fill(Recent{});
-  last_count_ = nullptr;
+  seen_.fill(Seen{});
   count_ = 0;
   sum_ = min_ = max_ = 0;
 }

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "base/stats.h"
 
 using namespace avp;
@@ -39,6 +41,38 @@ TEST(Stats, HistogramBucketsHoldTheirValuesAtEveryMagnitude) {
   for (const auto& b : j["buckets"]) counted += b[1].get<uint64_t>();
   EXPECT_EQ(counted, 300u);
   EXPECT_NEAR(h.percentile(50), 50 * 37.5, 50 * 37.5 * 0.016);
+}
+
+// Values that alternate or come back (sample() counts the last two new
+// values without their bucket's lookup) land in their buckets, with exact
+// count, sum, min and max, also after a reset.
+TEST(Stats, HistogramCountsAlternatingAndReturningValuesInTheirBuckets) {
+  Histogram h("h", "queueing", "ns");
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 10; ++i) {
+      h.sample(0);
+      h.sample(16);
+    }
+    h.sample(3);
+    h.sample(16);   // one of the last two new values again
+    h.sample(0);    // no longer one of them
+    h.sample(100);
+    h.sample(3);
+    EXPECT_EQ(h.count(), 25u);
+    EXPECT_DOUBLE_EQ(h.sum(), 11 * 16 + 2 * 3 + 100);
+    EXPECT_DOUBLE_EQ(h.min(), 0);
+    EXPECT_DOUBLE_EQ(h.max(), 100);
+    std::map<double, uint64_t> counts;
+    const auto j = h.to_json();
+    for (const auto& b : j["buckets"]) counts[b[0].get<double>()] += b[1].get<uint64_t>();
+    ASSERT_EQ(counts.size(), 4u);
+    auto it = counts.begin();
+    EXPECT_EQ(it->second, 11u);  // 0
+    EXPECT_EQ((++it)->second, 2u);  // 3
+    EXPECT_EQ((++it)->second, 11u);  // 16
+    EXPECT_EQ((++it)->second, 1u);  // 100
+    h.reset(sc_core::SC_ZERO_TIME);
+  }
 }
 
 TEST(Stats, UtilisationDoesNotCountOverlapTwice) {

@@ -69,15 +69,17 @@ class CounterArray {
 class Histogram : public StatBase {
  public:
   using StatBase::StatBase;
-  // The same value as the sample before (a port's queueing delay of 0, a
-  // fixed latency) only counts: its bucket, min and max are those of the last.
+  // A value one of the last two new samples had (a port's queueing delay of
+  // 0 and of a transfer behind a write-back, alternating; a fixed latency)
+  // only counts: its bucket is known, min and max hold it already.
   void sample(double v) {
-    if (v == last_value_ && last_count_) {
-      ++count_;
-      sum_ += v;
-      ++*last_count_;
-      return;
-    }
+    for (const Seen& s : seen_)
+      if (v == s.value && s.count) {
+        ++count_;
+        sum_ += v;
+        ++*s.count;
+        return;
+      }
     sample_new(v);
   }
   uint64_t count() const { return count_; }
@@ -105,8 +107,12 @@ class Histogram : public StatBase {
     uint64_t* count = nullptr;  // nullptr: none yet
   };
   std::array<Recent, kRecent> recent_{};
-  double last_value_ = 0;
-  uint64_t* last_count_ = nullptr;  // the last sample's bucket count (nullptr: none since the last reset)
+  struct Seen {
+    double value = 0;
+    uint64_t* count = nullptr;  // its bucket's count (nullptr: none since the last reset)
+  };
+  std::array<Seen, 2> seen_{};  // the last two new samples' values
+  unsigned next_seen_ = 0;      // the older of the two, replaced next
   uint64_t count_ = 0;
   double sum_ = 0, min_ = 0, max_ = 0;
 };
