@@ -216,10 +216,11 @@ void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, uint64_t& del
     }
     for (uint64_t c = 0; c < nch; ++c)
       if (p.channel_bytes[c]) share(c, p.channel_bytes[c]);
-    p.busy->add_disjoint(from_ps(total) / static_cast<double>(nch));  // the mean over the channels
+    // The mean over the channels, rounded as sc_time divides.
+    p.busy->add_disjoint_ps(to_ps(from_ps(total) / static_cast<double>(nch)));
   }
   const uint64_t queueing = end - arrive - longest;
-  delay_ps += longest + queueing;
+  delay_ps += end - arrive;  // the longest share and the queueing
   p.queue_delay->sample(queueing == 0 ? 0.0 : ps_to_ns(queueing));
 }
 

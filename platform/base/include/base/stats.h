@@ -126,8 +126,7 @@ class Utilisation : public StatBase {
   Utilisation(std::string name, std::string description) : StatBase(std::move(name), std::move(description), "fraction") {}
   void add_busy(const sc_core::sc_time& start, const sc_core::sc_time& end);
   // Busy time known not to overlap any counted before (a port's reserved slots, whatever their order).
-  void add_disjoint(const sc_core::sc_time& duration) { busy_ps_ += duration.value(); }
-  void add_disjoint_ps(uint64_t ps) { busy_ps_ += ps; }  // as add_disjoint, in ps (sc_time's value)
+  void add_disjoint_ps(uint64_t ps) { busy_ps_ += ps; }  // ps: sc_time's value
   sc_core::sc_time busy() const { return sc_core::sc_time::from_value(busy_ps_); }
   // Busy fraction of [since, until] (since: 0 or the last reset); until defaults to the current simulated time.
   double fraction(const sc_core::sc_time& until = sc_core::sc_time_stamp()) const;
