@@ -253,6 +253,50 @@ TEST_F(MmuTest, FifoReplacement) {
   EXPECT_EQ(mmu.tlb_inserts(), 6u);
 }
 
+// A lookup answers the first valid entry in array order that maps the page,
+// also right after the same page was found: when a newer entry maps it too
+// (a superpage walked after the tables changed, no SFENCE), when the entry
+// found is flushed, walked again for its D bit or replaced.
+TEST_F(MmuTest, LookupsFindTheFirstEntryAfterInsertsFlushesAndWalksAgain) {
+  const uint64_t region = 0x4020'0000, page = region + 5 * kPage;
+  for (uint64_t i = 0; i < 3; ++i) map(0x4000'0000 + i * kPage, 0x9000'0000 + i * kPage, kRWAD);
+  map(page, 0x9000'5000, kRWAD);
+  for (uint64_t i = 0; i < 3; ++i) load(0x4000'0000 + i * kPage);  // entries 0..2
+  EXPECT_EQ(load(page), 0x9000'5000u);                               // entry 3
+  EXPECT_EQ(load(page + 8), 0x9000'5008u);
+  EXPECT_EQ(mmu.stats().tlb_hits, 1u);
+
+  map(region, 0xA000'0000, kRWAD, 1);  // the region is now one 2 MiB page; entry 3 is stale
+  EXPECT_EQ(load(region + 9 * kPage), 0xA000'9000u);  // walked into entry 0, before entry 3
+  EXPECT_EQ(load(page), 0xA000'5000u);
+  EXPECT_EQ(mmu.stats().tlb_misses, 5u);
+
+  mmu.sfence(true, page, false, 0);  // both entries of the page
+  EXPECT_EQ(load(page), 0xA000'5000u);
+  EXPECT_EQ(mmu.stats().tlb_misses, 6u);
+
+  const uint64_t clean = 0x4000'0000;  // entry 2 after the last walk replaced entry 1; not dirty now
+  map(clean, 0x9000'0000, kRWAD & ~pte::D);
+  mmu.sfence(true, clean, false, 0);
+  EXPECT_EQ(load(clean), 0x9000'0000u);
+  EXPECT_EQ(load(clean), 0x9000'0000u);
+  EXPECT_EQ(mmu.stats().tlb_misses, 7u);
+  const unsigned writes = mem.writes;
+  EXPECT_EQ(store(clean), 0x9000'0000u);  // walked again: the D bit is set in memory
+  EXPECT_EQ(mem.writes, writes + 1);
+  EXPECT_EQ(store(clean + 8), 0x9000'0008u);  // the new entry, dirty
+  EXPECT_EQ(mem.writes, writes + 1);
+  EXPECT_EQ(mmu.stats().page_walks, 8u);
+
+  // Every entry replaced (FIFO) by other pages: the page is walked again, not found where its entry was.
+  for (uint64_t i = 0; i < kTlbEntries; ++i) {
+    map(0x4010'5000 + i * kPage, 0x9010'5000 + i * kPage, kRWAD);
+    load(0x4010'5000 + i * kPage);
+  }
+  EXPECT_EQ(store(clean + 16), 0x9000'0010u);
+  EXPECT_EQ(mmu.stats().page_walks, 13u);
+}
+
 TEST_F(MmuTest, SfenceByAddressAndByAsidKeepsGlobalEntries) {
   use_satp(kSv39, 1);
   const uint64_t a = 0x4000'0000, b = 0x4000'1000, global = 0x4000'2000;

@@ -34,13 +34,26 @@ class Tlb {
     inserts_ += entries_.size();  // every entry held so far counts as replaced
     entries_.assign(entries, TlbEntry{});
     next_ = 0;
+    forget_found();
   }
   // Inserts so far; an entry stays (FIFO) until `entries` more have been made.
   uint64_t inserts() const { return inserts_; }
   uint64_t replaced_at(const TlbEntry& e) const { return e.serial + entries_.size(); }
+  // The first valid entry in array order that maps va for asid. That entry
+  // depends only on va's page, asid and the entries, so the pages found are
+  // remembered (one slot per page number modulo kFoundSlots) while the entry
+  // found is the one placed then and still valid, and no entry that maps the
+  // page was placed since.
   TlbEntry* lookup(uint64_t va, uint16_t asid) {
+    const uint64_t page = va >> 12;
+    Found& f = found_[page % kFoundSlots];
+    if (f.page == page && f.asid == asid && f.entry->serial == f.serial && f.entry->valid)
+      return f.entry;
     for (auto& e : entries_)
-      if (e.valid && (va >> (12 + 9 * e.level)) == e.tag && (e.asid == asid || (e.flags & kGlobal))) return &e;
+      if (e.valid && (va >> (12 + 9 * e.level)) == e.tag && (e.asid == asid || (e.flags & kGlobal))) {
+        f = {page, &e, e.serial, asid};
+        return &e;
+      }
     return nullptr;
   }
   // The entry the next insert replaces.
@@ -51,6 +64,11 @@ class Tlb {
   // Returns the inserts() at which the entry is replaced (now, without entries).
   uint64_t insert(const TlbEntry& e) {
     if (entries_.empty()) return inserts_;
+    // The new entry may come first for the pages it maps: a 4 KiB page's one slot, a superpage's every page found.
+    if (e.level == 0) found_[e.tag % kFoundSlots] = Found{};
+    else
+      for (auto& f : found_)
+        if ((f.page >> (9 * e.level)) == e.tag) f = Found{};
     entries_[next_] = e;
     entries_[next_].serial = ++inserts_;
     const uint64_t until = replaced_at(entries_[next_]);
@@ -72,8 +90,20 @@ class Tlb {
 
  private:
   static constexpr uint8_t kGlobal = 1 << 5;
+  // A page found and its entry, as placed at `serial`.
+  struct Found {
+    uint64_t page = ~0ull;  // va >> 12 (none: no va's)
+    TlbEntry* entry = nullptr;
+    uint64_t serial = 0;
+    uint16_t asid = 0;
+  };
+  static constexpr unsigned kFoundSlots = 64;
+  void forget_found() {
+    for (auto& f : found_) f = Found{};
+  }
   std::vector<TlbEntry> entries_;
   size_t next_ = 0;
+  Found found_[kFoundSlots];
   uint64_t& inserts_;
 };
 
