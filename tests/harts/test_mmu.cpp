@@ -297,6 +297,26 @@ TEST_F(MmuTest, LookupsFindTheFirstEntryAfterInsertsFlushesAndWalksAgain) {
   EXPECT_EQ(mmu.stats().page_walks, 13u);
 }
 
+// A global 4 KiB entry walked for another ASID comes before the page's
+// older entry, which a lookup for the first ASID found just before.
+TEST_F(MmuTest, ANewGlobalEntryComesFirstForAPageFoundBefore) {
+  use_satp(kSv39, 1);
+  const uint64_t va = 0x4000'3000;
+  uint64_t& leaf = map(va, 0x9000'3000, kRWAD);
+  for (uint64_t i = 0; i < 3; ++i) {
+    map(0x4000'0000 + i * kPage, 0x9000'0000 + i * kPage, kRWAD);
+    load(0x4000'0000 + i * kPage);  // entries 0..2
+  }
+  load(va);  // entry 3, ASID 1
+  EXPECT_EQ(load(va), 0x9000'3000u);
+  leaf = (0x9100'3000 / kPage) << 10 | kRWAD | pte::G | pte::V;  // no SFENCE
+  s.satp = (s.satp & ~(0xffffull << 44)) | 2ull << 44;
+  EXPECT_EQ(load(va), 0x9100'3000u);  // walked for ASID 2: global, in entry 0
+  s.satp = (s.satp & ~(0xffffull << 44)) | 1ull << 44;
+  EXPECT_EQ(load(va), 0x9100'3000u);  // entry 0 comes first for ASID 1 too
+  EXPECT_EQ(mmu.stats().page_walks, 5u);
+}
+
 TEST_F(MmuTest, SfenceByAddressAndByAsidKeepsGlobalEntries) {
   use_satp(kSv39, 1);
   const uint64_t a = 0x4000'0000, b = 0x4000'1000, global = 0x4000'2000;
