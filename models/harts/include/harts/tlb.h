@@ -92,7 +92,7 @@ class Tlb {
   static constexpr uint8_t kGlobal = 1 << 5;
   // A page found and its entry, as placed at `serial`.
   struct Found {
-    uint64_t page = ~0ull;  // va >> 12 (none: no va's)
+    uint64_t page = ~0ull;  // va >> 12 (~0, above every page number: a free slot)
     TlbEntry* entry = nullptr;
     uint64_t serial = 0;
     uint16_t asid = 0;
