@@ -261,6 +261,15 @@ class Translator {
   }
 
   bool instruction(uint32_t i, uint64_t pc);
+  // An F or D instruction done in the code (InlineFp), if it has code for
+  // it: the jumps to its helper call (nothing changed) are added to
+  // `to_other`, those taken when it is done to `done`.
+  void fp(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done);
+  void fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done);
+  void fp_at_least(x86::Xmm v, uint64_t least, std::vector<size_t>& to_other);
+  void fp_zero(x86::Xmm v, std::vector<size_t>& to_other);
+  void fp_two_sum(bool subtract);
+  static constexpr uint64_t kInfinityBits = 0x7FF0000000000000ull;
   bool control(const Insn& d, uint64_t pc);
   void alu(uint32_t i, uint64_t pc);
   x86::Reg destination(const Insn& d) const;
@@ -318,6 +327,10 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
     return false;
   }
   if (d.op == rv::FENCE) return false;  // memory is coherent
+  // An F or D instruction the code may do itself (InlineFp), else as the rest.
+  std::vector<size_t> fp_other, fp_done;
+  if (helpers_.inline_fp) fp(d, fp_other, fp_done);
+  for (size_t f : fp_other) a_.bind(f);
   // Everything else runs in the hart (exec_other), which reads and writes the registers in memory.
   // All of them go there: a block that loops in its own code comes back here
   // with registers that instructions after this one wrote.
@@ -330,12 +343,199 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
   checked(i, 0, false, true);
   if (i + 1 == n_) {  // its next pc is the block's
     to_tail_.push_back(a_.jmp());
+    if (!fp_done.empty()) {
+      for (size_t f : fp_done) a_.bind(f);
+      a_.mov_imm(x86::RAX, next);
+      to_tail_.push_back(a_.jmp());
+    }
     return true;
   }
   a_.mov_imm(x86::RCX, next);
   a_.alu(x86::CMP, x86::RAX, x86::RCX);
   stubs_.push_back({a_.jcc(x86::NE), i, 0, false, true, true});
+  for (size_t f : fp_done) a_.bind(f);
   return false;
+}
+
+void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done) {
+  using namespace x86;
+  const InlineFp& p = *helpers_.inline_fp;
+  const auto f = [&p](unsigned r) { return p.f + static_cast<int32_t>(8 * r); };
+  enum Kind { Load, Store, ToX, FromX, Arith, Fused, Convert } kind;
+  switch (d.op) {
+    case rv::FLD: case rv::FLW: kind = Load; break;
+    case rv::FSD: case rv::FSW: kind = Store; break;
+    case rv::FMV_X_D: kind = ToX; break;
+    case rv::FMV_D_X: kind = FromX; break;
+    case rv::FADD_D: case rv::FSUB_D: case rv::FMUL_D: kind = Arith; break;
+    case rv::FMADD_D: case rv::FMSUB_D: case rv::FNMSUB_D: case rv::FNMADD_D: kind = Fused; break;
+    case rv::FCVT_D_W: case rv::FCVT_D_L: kind = Convert; break;
+    default: return;
+  }
+  if ((kind == Load && !helpers_.inline_loads) || (kind == Store && !helpers_.inline_stores) ||
+      (kind == Fused && !p.fma) || (kind >= Arith && d.rm != 0 && d.rm != 7))
+    return;
+  // mstatus.FS (bits 13-14): Dirty for a result in f (which then leaves it
+  // as it is), else not Off.
+  const bool writes_f = kind != Store && kind != ToX;
+  a_.load32(RAX, kGuestRegs, p.mstatus);
+  a_.alu_imm(AND, RAX, 0x6000, false);
+  if (writes_f) a_.alu_imm(CMP, RAX, 0x6000, false);
+  to_other.push_back(a_.jcc(writes_f ? NE : E));
+  if (kind >= Arith && d.rm == 7) {
+    a_.load32(RCX, kGuestRegs, p.frm);
+    a_.test(RCX, RCX, false);
+    to_other.push_back(a_.jcc(NE));
+  }
+  switch (kind) {
+    case Load: case Store: {
+      into(RSI, d.rs1);
+      if (d.imm) a_.alu_imm(ADD, RSI, static_cast<int32_t>(d.imm));
+      if (kind == Store) a_.load(RDX, kGuestRegs, f(d.rs2));
+      a_.load(RDI, RSP, 0);
+      const bool wide = d.op == rv::FLD || d.op == rv::FSD;
+      const InlineAccess fast = kind == Load ? emit_inline_load(a_, *helpers_.inline_loads, wide ? rv::LD : rv::LWU)
+                                             : emit_inline_store(a_, *helpers_.inline_stores, wide ? rv::SD : rv::SW);
+      to_other.insert(to_other.end(), fast.to_helper.begin(), fast.to_helper.end());
+      to_other.push_back(a_.jmp());  // what falls through to the helper call
+      if (kind == Store) {
+        done.insert(done.end(), fast.done.begin(), fast.done.end());
+        return;
+      }
+      for (size_t j : fast.done) a_.bind(j);
+      if (!wide) {  // NaN-boxed
+        a_.mov_imm(RCX, 0xFFFFFFFF00000000ull);
+        a_.alu(OR, RAX, RCX);
+      }
+      a_.store(kGuestRegs, f(d.rd), RAX);
+      break;
+    }
+    case ToX:
+      a_.load(RAX, kGuestRegs, f(d.rs1));
+      result(d.rd, RAX);
+      break;
+    case FromX:
+      into(RAX, d.rs1);
+      a_.store(kGuestRegs, f(d.rd), RAX);
+      break;
+    case Convert: {
+      if (d.op == rv::FCVT_D_L) {  // may round: NX accrued (FCVT.D.W is exact)
+        a_.load32(RCX, kGuestRegs, p.fflags);
+        a_.test_imm(RCX, 1);
+        to_other.push_back(a_.jcc(E));
+      }
+      into(RAX, d.rs1);  // an integer's double is finite, and 0 or at least 1
+      a_.cvtsi2sd(XMM0, RAX, d.op == rv::FCVT_D_L);
+      a_.movsd_store(kGuestRegs, f(d.rd), XMM0);
+      break;
+    }
+    case Arith: case Fused:
+      return fp_arith(d, to_other, done);
+  }
+  done.push_back(a_.jmp());
+}
+
+// The value in `v` is finite with a magnitude of at least `least` (a power of
+// two's bits), else to the helper: the magnitude (shifted left by one)
+// minus that bound's is below infinity's minus it. Leaves its bits in rax.
+void Translator::fp_at_least(x86::Xmm v, uint64_t least, std::vector<size_t>& to_other) {
+  using namespace x86;
+  a_.movq_from_xmm(RAX, v);
+  a_.mov(RCX, RAX);
+  a_.alu(ADD, RCX, RCX);
+  a_.mov_imm(RDX, least << 1);
+  a_.alu(SUB, RCX, RDX);
+  a_.mov_imm(RDX, (kInfinityBits << 1) - (least << 1));
+  a_.alu(CMP, RCX, RDX);
+  to_other.push_back(a_.jcc(AE));
+}
+
+// The value in `v` is +0 or -0, else to the helper.
+void Translator::fp_zero(x86::Xmm v, std::vector<size_t>& to_other) {
+  using namespace x86;
+  a_.movq_from_xmm(RCX, v);
+  a_.alu(ADD, RCX, RCX);
+  to_other.push_back(a_.jcc(NE));
+}
+
+// xmm0 = xmm1 + xmm2 (`subtract`: - xmm2), and xmm5 the sum's rounding
+// error, exactly (Knuth's TwoSum, which holds for any finite operands in
+// round-to-nearest: z = s - x, error (x - (s - z)) + (y - z)). Uses xmm3, xmm4.
+void Translator::fp_two_sum(bool subtract) {
+  using namespace x86;
+  a_.movapd(XMM0, XMM1);
+  a_.sse_sd(subtract ? SUBSD : ADDSD, XMM0, XMM2);
+  a_.movapd(XMM3, XMM0);
+  a_.sse_sd(SUBSD, XMM3, XMM1);  // z, about +-y
+  a_.movapd(XMM4, XMM0);
+  a_.sse_sd(SUBSD, XMM4, XMM3);  // s - z, about x
+  a_.movapd(XMM5, XMM1);
+  a_.sse_sd(SUBSD, XMM5, XMM4);
+  a_.movapd(XMM4, XMM2);
+  a_.sse_sd(subtract ? ADDSD : SUBSD, XMM4, XMM3);  // y -+ z
+  a_.sse_sd(subtract ? SUBSD : ADDSD, XMM5, XMM4);
+}
+
+// FADD.D, FSUB.D, FMUL.D and the fused forms (the checks before done: FS
+// Dirty, rounding to nearest even). With NX accrued, the host's operation
+// whose result is at least twice the smallest normal raised no other flag.
+// Without it, only an exact result raises none: a sum whose TwoSum error is
+// 0, a product whose error (the fused a * b - p) is 0, a fused form whose
+// product is exact and whose sum then is; the product's error is a double
+// only while the exponents' sum is not near the bottom, hence its bound.
+void Translator::fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done) {
+  using namespace x86;
+  const InlineFp& p = *helpers_.inline_fp;
+  const auto f = [&p](unsigned r) { return p.f + static_cast<int32_t>(8 * r); };
+  constexpr uint64_t kTwiceLeastNormal = 0x0020000000000000ull, kExactProduct = 0x03F0000000000000ull;  // 2^-960
+  const bool fused = d.op >= rv::FMADD_D && d.op <= rv::FNMADD_D;
+  const auto store = [&] {
+    a_.store(kGuestRegs, f(d.rd), RAX);
+    done.push_back(a_.jmp());
+  };
+  a_.load32(RCX, kGuestRegs, p.fflags);
+  a_.test_imm(RCX, 1);  // NX
+  const size_t not_accrued = a_.jcc(E);
+  if (!fused) {
+    a_.movsd_load(XMM0, kGuestRegs, f(d.rs1));
+    a_.sse_sd(d.op == rv::FADD_D ? ADDSD : d.op == rv::FSUB_D ? SUBSD : MULSD, XMM0, kGuestRegs, f(d.rs2));
+  } else {  // rs1 * rs2 + rs3, negated as the op says: the 231 form into rs3's value
+    static constexpr FmaOp kFused[] = {VFMADD231SD, VFMSUB231SD, VFNMADD231SD, VFNMSUB231SD};
+    a_.movsd_load(XMM0, kGuestRegs, f(d.rs3));
+    a_.movsd_load(XMM1, kGuestRegs, f(d.rs1));
+    a_.fma_sd(kFused[d.op - rv::FMADD_D], XMM0, XMM1, kGuestRegs, f(d.rs2));
+  }
+  fp_at_least(XMM0, kTwiceLeastNormal, to_other);
+  store();
+  a_.bind(not_accrued);
+  if (d.op == rv::FADD_D || d.op == rv::FSUB_D) {
+    a_.movsd_load(XMM1, kGuestRegs, f(d.rs1));
+    a_.movsd_load(XMM2, kGuestRegs, f(d.rs2));
+    fp_two_sum(d.op == rv::FSUB_D);
+  } else if (p.fma) {
+    a_.movsd_load(XMM1, kGuestRegs, f(d.rs1));
+    a_.movapd(XMM0, XMM1);
+    a_.sse_sd(MULSD, XMM0, kGuestRegs, f(d.rs2));  // p
+    a_.movapd(XMM5, XMM0);
+    a_.fma_sd(VFMSUB231SD, XMM5, XMM1, kGuestRegs, f(d.rs2));  // a * b - p
+    fp_at_least(XMM0, kExactProduct, to_other);
+    fp_zero(XMM5, to_other);
+    if (!fused) return store();
+    if (d.op == rv::FNMSUB_D || d.op == rv::FNMADD_D) {  // 0 - p: p is not 0
+      a_.xorpd(XMM1, XMM1);
+      a_.sse_sd(SUBSD, XMM1, XMM0);
+    } else {
+      a_.movapd(XMM1, XMM0);
+    }
+    a_.movsd_load(XMM2, kGuestRegs, f(d.rs3));
+    fp_two_sum(d.op == rv::FMSUB_D || d.op == rv::FNMADD_D);
+  } else {
+    to_other.push_back(a_.jmp());
+    return;
+  }
+  fp_at_least(XMM0, kTwiceLeastNormal, to_other);
+  fp_zero(XMM5, to_other);
+  store();
 }
 
 bool Translator::control(const Insn& d, uint64_t pc) {

@@ -88,6 +88,7 @@ static_assert(std::is_standard_layout_v<DecodedBlock>, "translated code addresse
 
 void Hart::translate(const Block& b) {
   using namespace hot_offsets;
+  static const InlineFp kInlineFp = inline_fp(__builtin_cpu_supports("fma"));
   // The loads' and the stores' fast paths: the same cache fields, each its
   // region; in a functional run no D-cache (data_path.h, DataPath::data_time).
   const InlineLoads loads = inline_accesses(/*stores=*/false, !hot_.functional);
@@ -98,7 +99,7 @@ void Hart::translate(const Block& b) {
        &translated_load<uint64_t, uint64_t>, &translated_load<uint8_t, uint8_t>, &translated_load<uint16_t, uint16_t>,
        &translated_load<uint32_t, uint32_t>},
       {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
-      &translated_other, &loads, &stores};
+      &translated_other, &loads, &stores, &kInlineFp};
   CodeArena& arena = blocks_.code();
   arena.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
   const BlockRetire retire = block_retire(b);

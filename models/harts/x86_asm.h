@@ -14,6 +14,11 @@ enum Reg : uint8_t { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R
 enum Alu : uint8_t { ADD = 0, OR = 1, AND = 4, SUB = 5, XOR = 6, CMP = 7 };
 enum Shift : uint8_t { SHL = 4, SHR = 5, SAR = 7 };
 enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, L = 0xC, GE = 0xD };
+enum Xmm : uint8_t { XMM0, XMM1, XMM2, XMM3, XMM4, XMM5 };
+// Scalar double operations on xmm, m64: the opcode after F2 0F.
+enum SseOp : uint8_t { ADDSD = 0x58, MULSD = 0x59, SUBSD = 0x5C };
+// Fused multiply-adds dst = +-(src * m64) +- dst (the 231 forms, VEX.66.0F38.W1).
+enum FmaOp : uint8_t { VFMADD231SD = 0xB9, VFMSUB231SD = 0xBB, VFNMADD231SD = 0xBD, VFNMSUB231SD = 0xBF };
 
 class Asm {
  public:
@@ -171,6 +176,37 @@ class Asm {
     put(static_cast<uint8_t>(0xD0 + (r & 7)));
   }
   void ret() { put(0xC3); }
+  // Scalar doubles (SSE2; the fused forms need the host's FMA3).
+  void movsd_load(Xmm dst, Reg base, int32_t disp) { sse_mem(0xF2, 0x10, dst, base, disp, false); }
+  void movsd_store(Reg base, int32_t disp, Xmm src) { sse_mem(0xF2, 0x11, src, base, disp, false); }
+  void sse_sd(SseOp op, Xmm dst, Reg base, int32_t disp) { sse_mem(0xF2, op, dst, base, disp, false); }
+  void sse_sd(SseOp op, Xmm dst, Xmm src) {
+    put(0xF2);
+    rr2(op, dst, src, false);
+  }
+  void movapd(Xmm dst, Xmm src) {
+    put(0x66);
+    rr2(0x28, dst, src, false);
+  }
+  void xorpd(Xmm dst, Xmm src) {
+    put(0x66);
+    rr2(0x57, dst, src, false);
+  }
+  void movq_from_xmm(Reg dst, Xmm src) {  // movq r64, xmm
+    put(0x66);
+    rr2(0x7E, src, dst, true);
+  }
+  void cvtsi2sd(Xmm dst, Reg src, bool w) {  // dst = (double) src (64-bit with w, else 32-bit signed)
+    put(0xF2);
+    rr2(0x2A, dst, src, w);
+  }
+  void fma_sd(FmaOp op, Xmm dst, Xmm src, Reg base, int32_t disp) {
+    put(0xC4);  // three-byte VEX: inverted R, X, B; map 0F38; W1, inverted vvvv, LIG, pp 66
+    put(static_cast<uint8_t>(((dst & 8) ? 0 : 0x80) | 0x40 | ((base & 8) ? 0 : 0x20) | 0x02));
+    put(static_cast<uint8_t>(0x80 | (~src & 0xF) << 3 | 0x01));
+    put(op);
+    address(dst, base, disp);
+  }
   // Forward jumps: the returned offset is patched by bind().
   size_t jcc(Cond c) {
     put(0x0F);
@@ -209,6 +245,20 @@ class Asm {
     rex(w, reg, rm);
     put(opcode);
     modrm(3, reg, rm);
+  }
+  // 0F-map forms: a legacy prefix, REX, 0F, the opcode.
+  void rr2(uint8_t opcode, unsigned reg, unsigned rm, bool w) {
+    rex(w, reg, rm);
+    put(0x0F);
+    put(opcode);
+    modrm(3, reg, rm);
+  }
+  void sse_mem(uint8_t prefix, uint8_t opcode, unsigned reg, unsigned base, int32_t disp, bool w) {
+    put(prefix);
+    rex(w, reg, base);
+    put(0x0F);
+    put(opcode);
+    address(reg, base, disp);
   }
   void mem(uint8_t opcode, unsigned reg, unsigned base, int32_t disp, bool w = true) {
     rex(w, reg, base);

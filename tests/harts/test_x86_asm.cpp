@@ -55,6 +55,31 @@ TEST(X86Asm, IndexedStoresTestsAndDoublewordOperands) {
             (std::vector<uint8_t>{0x41, 0x23, 0x50, 0x20}));
 }
 
+TEST(X86Asm, ScalarDoublesAndFusedMultiplyAdds) {
+  using V = std::vector<uint8_t>;
+  // movsd xmm0, qword ptr [r15+0x108]; movsd xmm1, qword ptr [r15+0x10]; movsd qword ptr [r15+0x1f8], xmm2
+  EXPECT_EQ(encode([](Asm& a) { a.movsd_load(XMM0, R15, 0x108); }), (V{0xF2, 0x41, 0x0F, 0x10, 0x87, 0x08, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.movsd_load(XMM1, R15, 0x10); }), (V{0xF2, 0x41, 0x0F, 0x10, 0x4F, 0x10}));
+  EXPECT_EQ(encode([](Asm& a) { a.movsd_store(R15, 0x1F8, XMM2); }), (V{0xF2, 0x41, 0x0F, 0x11, 0x97, 0xF8, 0x01, 0, 0}));
+  // addsd xmm0, qword ptr [r15+0x110]; mulsd xmm1, qword ptr [rdi+0x8]; subsd xmm2, qword ptr [r15+0x100]
+  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(ADDSD, XMM0, R15, 0x110); }), (V{0xF2, 0x41, 0x0F, 0x58, 0x87, 0x10, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(MULSD, XMM1, RDI, 8); }), (V{0xF2, 0x0F, 0x59, 0x4F, 0x08}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(SUBSD, XMM2, R15, 0x100); }), (V{0xF2, 0x41, 0x0F, 0x5C, 0x97, 0x00, 0x01, 0, 0}));
+  // movq rax, xmm0; movq rcx, xmm2; cvtsi2sd xmm0, eax; cvtsi2sd xmm1, rcx
+  EXPECT_EQ(encode([](Asm& a) { a.movq_from_xmm(RAX, XMM0); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xC0}));
+  EXPECT_EQ(encode([](Asm& a) { a.movq_from_xmm(RCX, XMM2); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xD1}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvtsi2sd(XMM0, RAX, false); }), (V{0xF2, 0x0F, 0x2A, 0xC0}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvtsi2sd(XMM1, RCX, true); }), (V{0xF2, 0x48, 0x0F, 0x2A, 0xC9}));
+  // vfmadd231sd xmm0, xmm1, qword ptr [r15+0x180]; vfmsub231sd xmm0, xmm1, qword ptr [r15+0x10]
+  EXPECT_EQ(encode([](Asm& a) { a.fma_sd(VFMADD231SD, XMM0, XMM1, R15, 0x180); }),
+            (V{0xC4, 0xC2, 0xF1, 0xB9, 0x87, 0x80, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.fma_sd(VFMSUB231SD, XMM0, XMM1, R15, 0x10); }), (V{0xC4, 0xC2, 0xF1, 0xBB, 0x47, 0x10}));
+  // vfnmadd231sd xmm2, xmm0, qword ptr [rax+0x200]; vfnmsub231sd xmm1, xmm2, qword ptr [r15]
+  EXPECT_EQ(encode([](Asm& a) { a.fma_sd(VFNMADD231SD, XMM2, XMM0, RAX, 0x200); }),
+            (V{0xC4, 0xE2, 0xF9, 0xBD, 0x90, 0x00, 0x02, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.fma_sd(VFNMSUB231SD, XMM1, XMM2, R15, 0); }), (V{0xC4, 0xC2, 0xE9, 0xBF, 0x0F}));
+}
+
 TEST(X86Asm, CallsThroughARegister) {
   // call rax
   EXPECT_EQ(encode([](Asm& a) { a.call_reg(RAX); }), (std::vector<uint8_t>{0xFF, 0xD0}));

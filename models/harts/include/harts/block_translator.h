@@ -96,6 +96,22 @@ struct InlineStores {
   unsigned granule_bits;
 };
 
+// F and D instructions the code does itself (Hart::exec_fp's results, flags
+// and mstatus.FS exactly) in the state they mostly run in: the loads, stores
+// and moves while mstatus.FS is Dirty (Off or Initial or Clean for those
+// that read only: not Off), and the double-precision adds, subtracts,
+// multiplies, fused multiply-adds and conversions from integers while also
+// rounding to nearest even (the instruction's rm, or frm for rm 7) with NX
+// accrued in fflags, when the result is finite and at least twice the
+// smallest normal (so it raises at most NX, as fp_ops.cpp's in_host_mode
+// reasons: the host rounds to nearest, its flags need no look). Anything
+// else goes to the `other` helper, as do all of them without this. Offsets
+// are from the guest registers x (HartState, whose layout fixes them).
+struct InlineFp {
+  int32_t f, mstatus, fflags, frm;  // f: the registers; mstatus 64-bit, fflags and frm 32-bit
+  bool fma = false;                 // the host has FMA3 (else the fused forms go to the helper)
+};
+
 // The hart's functions translated code calls (System V ABI).
 struct TranslationHelpers {
   // LB, LH, LW, LD, LBU, LHU, LWU: (hart, address, pc, insn) -> value extended to 64 bits.
@@ -106,6 +122,7 @@ struct TranslationHelpers {
   JitStep (*other)(void*, uint64_t, const rv::Insn*);
   const InlineLoads* inline_loads = nullptr;    // none: every load calls its helper
   const InlineStores* inline_stores = nullptr;  // none: every store calls its helper
+  const InlineFp* inline_fp = nullptr;          // none: every F and D instruction calls `other`
 };
 
 // Entering the next block in the code itself when the I-cache hits its

@@ -292,6 +292,15 @@ inline BlockChain block_chain(const DecodedBlock& b, const uint8_t* (*enter)(voi
                                        static_cast<int32_t>(offsetof(BlockCache::Slot, key))}};
 }
 
+// The F and D state translated code reads and writes itself: offsets from
+// the x registers (the address a block's code is given); `fma`: the host
+// has FMA3.
+constexpr InlineFp inline_fp(bool fma) {
+  constexpr auto from_x = [](size_t offset) { return at(offset - offsetof(rv::HartState, x)); };
+  return {from_x(offsetof(rv::HartState, f)), from_x(offsetof(rv::HartState, mstatus)),
+          from_x(offsetof(rv::HartState, fflags)), from_x(offsetof(rv::HartState, frm)), fma};
+}
+
 }  // namespace hot_offsets
 
 }  // namespace avp

@@ -1,0 +1,264 @@
+// The F and D instructions translated code does itself (block_translator.h,
+// InlineFp) against Hart::exec_fp's semantics over the same operations
+// (fp_ops.h): random blocks of double adds, subtracts, multiplies, fused
+// multiply-adds, conversions from integers and moves, on operands that are
+// exact (small dyadic numbers), inexact, near and below the smallest normal,
+// huge, infinite or NaN, with mstatus.FS, fflags (NX accrued or not), frm
+// and the static rounding mode drawn at random. The `other` helper does
+// what exec_fp does; the reference runs every instruction through it. The
+// registers, fflags and mstatus must agree, and where the code had to do the
+// instruction itself (FS Dirty, rounding to nearest, a result it can take)
+// no helper call may be left.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "fp_ops.h"
+#include "harts/block_translator.h"
+#include "harts/hart_state.h"
+
+namespace {
+
+using namespace avp;
+using namespace avp::rv;
+
+// What the code addresses from x, laid out as HartState's part it uses.
+struct FpState {
+  uint64_t x[32] = {};
+  uint64_t f[32] = {};
+  uint64_t mstatus = 0;
+  uint32_t fflags = 0, frm = 0;
+  unsigned helper_calls = 0;
+};
+
+constexpr int32_t from_x(size_t offset) { return static_cast<int32_t>(offset - offsetof(FpState, x)); }
+
+// exec_fp for the operations the test draws: whether it trapped.
+bool exec_fp(FpState& s, const Insn& d) {
+  if (!(s.mstatus & mstatus::FS)) return true;
+  uint32_t flags = (s.mstatus & mstatus::FS) == mstatus::FS ? s.fflags : 0;
+  const unsigned rm = d.rm == 7 ? s.frm : d.rm;
+  if (rm > fp::RMM && d.op != FMV_X_D && d.op != FMV_D_X) return true;  // the moves do not round
+  const auto r = static_cast<fp::Rm>(rm);
+  const uint64_t a = s.f[d.rs1], b = s.f[d.rs2], c = s.f[d.rs3];
+  const auto set_f = [&](uint64_t v) {
+    s.f[d.rd] = v;
+    s.mstatus |= mstatus::FS;
+  };
+  switch (d.op) {
+    case FADD_D: set_f(fp::f64_bin(fp::BinOp::Add, a, b, r, flags)); break;
+    case FSUB_D: set_f(fp::f64_bin(fp::BinOp::Sub, a, b, r, flags)); break;
+    case FMUL_D: set_f(fp::f64_bin(fp::BinOp::Mul, a, b, r, flags)); break;
+    case FMADD_D: case FMSUB_D: case FNMSUB_D: case FNMADD_D:
+      set_f(fp::f64_fma(a, b, c, d.op == FNMSUB_D || d.op == FNMADD_D, d.op == FMSUB_D || d.op == FNMADD_D, r, flags));
+      break;
+    case FCVT_D_W: set_f(fp::int_to_f64(s.x[d.rs1], 32, false, r, flags)); break;
+    case FCVT_D_L: set_f(fp::int_to_f64(s.x[d.rs1], 64, false, r, flags)); break;
+    case FMV_X_D: if (d.rd) s.x[d.rd] = a; break;
+    case FMV_D_X: set_f(s.x[d.rs1]); break;
+    default: ADD_FAILURE() << "op " << d.op; return true;
+  }
+  if (flags) {
+    s.fflags |= flags;
+    s.mstatus |= mstatus::FS;
+  }
+  return false;
+}
+
+JitStep other(void* hart, uint64_t pc, const Insn* d) {
+  FpState& s = *static_cast<FpState*>(hart);
+  ++s.helper_calls;
+  return {pc + d->len, exec_fp(s, *d) ? uint64_t{kExitTrapped} : uint64_t{kExitDone}};
+}
+
+JitStep no_load(void*, uint64_t, uint64_t, const Insn*) { return {0, kExitTrapped}; }
+JitStep no_store(void*, uint64_t, uint64_t, uint64_t, const Insn*) { return {0, kExitTrapped}; }
+
+const InlineFp kFp = {from_x(offsetof(FpState, f)), from_x(offsetof(FpState, mstatus)),
+                      from_x(offsetof(FpState, fflags)), from_x(offsetof(FpState, frm)),
+                      __builtin_cpu_supports("fma") != 0};
+const TranslationHelpers kHelpers = {{no_load, no_load, no_load, no_load, no_load, no_load, no_load},
+                                     {no_store, no_store, no_store, no_store},
+                                     other,
+                                     nullptr,
+                                     nullptr,
+                                     &kFp};
+
+class RandomFp {
+ public:
+  explicit RandomFp(uint32_t seed) : rng_(seed) {}
+  double value() {
+    switch (rng_() % 10) {
+      case 0: case 1: case 2: return static_cast<double>(static_cast<int>(rng_() % 64) - 32) / 8;  // exact
+      case 3: return std::ldexp(static_cast<double>(rng_() % 1024 + 1), -1030);                  // near the smallest normal
+      case 4: return std::ldexp(1.0 + (rng_() % 64) / 64.0, static_cast<int>(rng_() % 40) + 980);  // huge
+      case 5: return rng_() % 2 ? INFINITY : std::nan("");
+      case 6: return rng_() % 2 ? 0.0 : -0.0;
+      case 7: return std::ldexp(1.0 + (rng_() % 1024) / 1024.0, static_cast<int>(rng_() % 20) - 975);  // small products
+      default: return (static_cast<double>(rng_()) - 2147483648.0) / static_cast<double>(rng_() | 1);  // inexact
+    }
+  }
+  Insn insn() {
+    static const uint16_t kOps[] = {FADD_D, FSUB_D, FMUL_D, FMADD_D, FMSUB_D, FNMSUB_D,
+                                    FNMADD_D, FCVT_D_W, FCVT_D_L, FMV_X_D, FMV_D_X};
+    static const uint8_t kRegs[] = {0, 1, 2, 3, 5, 8, 10, 31};
+    Insn d;
+    d.op = kOps[rng_() % std::size(kOps)];
+    d.rd = kRegs[rng_() % std::size(kRegs)];
+    d.rs1 = kRegs[rng_() % std::size(kRegs)];
+    d.rs2 = kRegs[rng_() % std::size(kRegs)];
+    d.rs3 = kRegs[rng_() % std::size(kRegs)];
+    static const uint8_t kRm[] = {0, 0, 0, 7, 7, 1, 4};
+    d.rm = kRm[rng_() % std::size(kRm)];
+    return d;
+  }
+  void state(FpState& s) {
+    for (uint64_t& v : s.f) v = fp::bits_of(value());
+    for (uint64_t& v : s.x) v = rng_() % 3 ? static_cast<uint64_t>(static_cast<int64_t>(rng_() % 2001) - 1000)
+                                           : (uint64_t{rng_()} << 32 | rng_());
+    s.x[0] = 0;
+    static const uint64_t kFs[] = {0, 1, 2, 3, 3, 3};
+    s.mstatus = kFs[rng_() % std::size(kFs)] << 13;
+    s.fflags = rng_() % 32;
+    s.frm = rng_() % 3 ? 0 : rng_() % 8;
+  }
+  uint32_t next() { return rng_(); }
+
+ private:
+  std::mt19937 rng_;
+};
+
+struct FpRun {
+  FpState s;
+  JitStep exit;
+};
+
+FpRun translated(const std::vector<Insn>& block, const FpState& init, CodeArena& arena) {
+  FpRun r{init, {}};
+  TranslatedBlock code = translate_block(block.data(), block.size(), 0x1000, kHelpers, nullptr, nullptr, arena);
+  if (!code) {
+    arena.reset();
+    code = translate_block(block.data(), block.size(), 0x1000, kHelpers, nullptr, nullptr, arena);
+  }
+  EXPECT_NE(code, nullptr);
+  if (code) r.exit = code(r.s.x, &r.s);
+  return r;
+}
+
+FpRun reference(const std::vector<Insn>& block, const FpState& init) {
+  FpRun r{init, {}};
+  uint64_t pc = 0x1000;
+  for (uint32_t i = 0; i < block.size(); ++i) {
+    if (other(&r.s, pc, &block[i]).status == kExitTrapped) {
+      r.exit = {0, i | uint64_t{kExitTrapped} << 32};
+      return r;
+    }
+    r.s.x[0] = 0;
+    pc += block[i].len;
+  }
+  r.exit = {pc, block.size()};
+  return r;
+}
+
+void expect_same(const FpRun& got, const FpRun& want, uint32_t seed) {
+  ASSERT_EQ(got.exit.status, want.exit.status) << "seed " << seed;
+  if (want.exit.status >> 32 != kExitTrapped) {
+    ASSERT_EQ(got.exit.value, want.exit.value) << "seed " << seed;
+  }
+  for (unsigned r = 0; r < 32; ++r) ASSERT_EQ(got.s.x[r], want.s.x[r]) << "x" << r << " seed " << seed;
+  for (unsigned r = 0; r < 32; ++r) ASSERT_EQ(got.s.f[r], want.s.f[r]) << "f" << r << " seed " << seed;
+  ASSERT_EQ(got.s.fflags, want.s.fflags) << "seed " << seed;
+  ASSERT_EQ(got.s.mstatus, want.s.mstatus) << "seed " << seed;
+}
+
+TEST(InlineFp, RandomBlocksMatchExecFp) {
+  if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+  CodeArena arena;
+  RandomFp gen(7);
+  unsigned inline_done = 0, total = 0;
+  for (uint32_t round = 0; round < 20000; ++round) {
+    std::vector<Insn> block(1 + gen.next() % 12);
+    for (Insn& d : block) d = gen.insn();
+    FpState init;
+    gen.state(init);
+    const FpRun want = reference(block, init);
+    const FpRun got = translated(block, init, arena);
+    expect_same(got, want, round);
+    if (HasFatalFailure()) {
+      for (const Insn& d : block)
+        ADD_FAILURE() << "op " << d.op << " rd " << +d.rd << " rs1 " << +d.rs1 << " rs2 " << +d.rs2 << " rs3 " << +d.rs3
+                      << " rm " << +d.rm << " mstatus " << init.mstatus << " fflags " << init.fflags << " frm " << init.frm;
+      return;
+    }
+    total += want.s.helper_calls;
+    inline_done += want.s.helper_calls - got.s.helper_calls;
+  }
+  // The draw puts FS at Dirty in half the states and rounds to nearest most of the time.
+  EXPECT_GT(inline_done, total / 5) << "the code did too few instructions itself";
+}
+
+// With FS Dirty and rounding to nearest, the code takes every result it can
+// vouch for: inexact ones once NX is accrued, exact ones without it; what
+// it cannot (a tiny or infinite result, an inexact one before NX) goes to
+// the helper, which then accrues the flags.
+TEST(InlineFp, TakesExactAndAccruedResultsAndLeavesTheRest) {
+  if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+  CodeArena arena;
+  const auto op = [](uint16_t o, uint8_t rd, uint8_t rs1, uint8_t rs2, uint8_t rs3 = 0, uint8_t rm = 0) {
+    Insn d;
+    d.op = o;
+    d.rd = rd;
+    d.rs1 = rs1;
+    d.rs2 = rs2;
+    d.rs3 = rs3;
+    d.rm = rm;
+    return d;
+  };
+  FpState init;
+  init.mstatus = mstatus::FS;
+  const auto set = [&](unsigned r, double v) { std::memcpy(&init.f[r], &v, sizeof v); };
+  set(1, 1.5);
+  set(2, 0.25);
+  set(3, 3.0);
+  set(4, 0.1);
+  set(5, std::ldexp(1.0, -1000));
+  // Exact: no NX, all in the code (the fused forms need the host's FMA3).
+  std::vector<Insn> exact = {op(FADD_D, 10, 1, 2), op(FSUB_D, 11, 1, 3, 0, 7), op(FMUL_D, 12, 1, 2),
+                             op(FCVT_D_W, 13, 0, 0), op(FMV_X_D, 14, 1, 0), op(FMV_D_X, 15, 14, 0)};
+  if (kFp.fma) exact.push_back(op(FMADD_D, 16, 1, 2, 3));
+  if (kFp.fma) exact.push_back(op(FNMSUB_D, 17, 1, 2, 3));
+  FpRun got = translated(exact, init, arena);
+  expect_same(got, reference(exact, init), 0);
+  EXPECT_EQ(got.s.helper_calls, 0u);
+  EXPECT_EQ(got.s.fflags, 0u);
+  // Inexact before NX: the helper (which accrues NX); after it, the code.
+  const std::vector<Insn> inexact = {op(FMUL_D, 10, 4, 3), op(FADD_D, 11, 4, 3), op(FMUL_D, 12, 4, 4)};
+  got = translated(inexact, init, arena);
+  expect_same(got, reference(inexact, init), 0);
+  EXPECT_EQ(got.s.helper_calls, 1u);
+  EXPECT_EQ(got.s.fflags, uint32_t{fp::NX});
+  // A result below twice the smallest normal, FS Clean, frm not nearest: the helper each time.
+  const std::vector<Insn> tiny = {op(FMUL_D, 10, 5, 5)};
+  init.fflags = fp::NX;
+  got = translated(tiny, init, arena);
+  expect_same(got, reference(tiny, init), 0);
+  EXPECT_EQ(got.s.helper_calls, 1u);
+  EXPECT_NE(got.s.fflags & fp::UF, 0u);
+  init.mstatus = uint64_t{2} << 13;  // Clean
+  got = translated(exact, init, arena);
+  expect_same(got, reference(exact, init), 0);
+  EXPECT_GE(got.s.helper_calls, 1u);
+  init.mstatus = mstatus::FS;
+  init.frm = fp::RTZ;
+  const std::vector<Insn> dynamic = {op(FADD_D, 10, 4, 3, 0, 7)};
+  got = translated(dynamic, init, arena);
+  expect_same(got, reference(dynamic, init), 0);
+  EXPECT_EQ(got.s.helper_calls, 1u);
+}
+
+}  // namespace
