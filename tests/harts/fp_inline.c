@@ -1,0 +1,134 @@
+// The F and D instructions translated code does itself (block_translator.h,
+// InlineFp) in the states where it must leave them to the hart: loops of
+// double loads, stores, moves, adds, multiplies and fused multiply-adds run
+// with mstatus.FS Initial, Clean and Dirty, with fflags clear (exact and
+// inexact values: the first inexact result accrues NX) and with NX accrued,
+// with frm rounding to nearest and toward zero (rm = dyn), and on values
+// whose results are tiny, subnormal, infinite or NaN, and single-precision
+// loads and stores (NaN-boxing). After each phase the hart prints a checksum
+// of the results, fflags and mstatus.FS. translate_equivalence.py runs it
+// translated and interpreted and requires the same output, simulated time
+// and statistics.
+#include <stdint.h>
+#include <string.h>
+
+#include "avp/device.h"
+
+#define N 256
+
+static double a[N], b[N], c[N];
+static float s[N];
+
+static uint64_t bits(double v) {
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return u;
+}
+
+static void set_fs(unsigned fs) {
+  __asm__ volatile("csrc mstatus, %0" ::"r"(3ul << 13));
+  __asm__ volatile("csrs mstatus, %0" ::"r"((unsigned long)fs << 13));
+}
+static unsigned long fs(void) {
+  unsigned long m;
+  __asm__ volatile("csrr %0, mstatus" : "=r"(m));
+  return (m >> 13) & 3;
+}
+static unsigned long fflags(void) {
+  unsigned long f;
+  __asm__ volatile("frflags %0" : "=r"(f));
+  return f;
+}
+
+// The loops: loads, the operations, stores; each iteration a few blocks.
+__attribute__((noinline)) void multiply_add(void) {
+  for (int i = 0; i < N; i++) c[i] = a[i] * b[i] + c[i];
+}
+__attribute__((noinline)) void add_multiply(void) {
+  for (int i = 0; i < N; i++) c[i] = (a[i] + b[i]) * (a[i] - b[i]);
+}
+__attribute__((noinline)) void negated_fused(void) {
+  for (int i = 0; i < N; i++) c[i] = -(a[i] * b[i]) - c[i];
+}
+__attribute__((noinline)) void from_integers(long k) {
+  for (int i = 0; i < N; i++) c[i] = (double)(int)(i * k) + (double)(long)(i * k * 1000003);
+}
+__attribute__((noinline)) void widen_floats(void) {
+  for (int i = 0; i < N; i++) s[i] = s[i] * 0.5f + (float)i;
+}
+
+static uint64_t hash = 1469598103934665603ull;
+
+// Each loop's results go into the hash (FNV-1a over their bits).
+static void mix(void) {
+  for (int i = 0; i < N; i++) hash = (hash ^ bits(c[i])) * 1099511628211ull;
+  for (int i = 0; i < N; i++) {
+    uint32_t u;
+    memcpy(&u, &s[i], sizeof u);
+    hash = (hash ^ u) * 1099511628211ull;
+  }
+}
+
+static void report(const char* phase) {
+  avp_printf("fp_inline %s: %016lx fflags %lx fs %lu\n", phase, (unsigned long)hash, fflags(), fs());
+}
+
+static void fill(double scale, double offset) {
+  for (int i = 0; i < N; i++) {
+    a[i] = (double)(i - N / 2) * scale + offset;
+    b[i] = (double)(3 * i % 17) * scale - offset;
+    c[i] = (double)(i % 5) / 4;
+    s[i] = (float)i / 8;
+  }
+}
+
+static void phases(const char* state) {
+  char name[48];
+  static const struct {
+    const char* name;
+    double scale, offset;
+  } kValues[] = {
+      {"exact", 0.125, 0.5},        // dyadic: every result exact
+      {"inexact", 0.1, 1.0 / 3},    // the first result accrues NX
+      {"tiny", 0x1p-1030, 0x1p-1040},  // subnormal and near-normal products
+      {"huge", 0x1p1000, 0x1p1010},    // products overflow
+  };
+  for (unsigned v = 0; v < sizeof kValues / sizeof kValues[0]; v++) {
+    __asm__ volatile("csrw fflags, zero");
+    fill(kValues[v].scale, kValues[v].offset);
+    if (v == 3) a[7] = __builtin_nan("");
+    multiply_add();
+    mix();
+    add_multiply();
+    mix();
+    negated_fused();
+    mix();
+    from_integers(v + 3);
+    mix();
+    widen_floats();
+    mix();
+    strcpy(name, state);
+    strcat(name, " ");
+    strcat(name, kValues[v].name);
+    report(name);
+  }
+}
+
+int main(int hart) {
+  if (hart) return 0;
+  set_fs(3);
+  phases("dirty");
+  __asm__ volatile("fsrmi 1");  // frm = RTZ, the code's operations go to the hart
+  phases("rtz");
+  __asm__ volatile("fsrmi 0");
+  set_fs(2);  // Clean: the first write makes it Dirty again
+  multiply_add();
+  mix();
+  report("clean");
+  set_fs(1);  // Initial
+  widen_floats();
+  mix();
+  report("initial");
+  set_fs(3);
+  return 0;
+}
