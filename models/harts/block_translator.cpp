@@ -367,7 +367,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     case rv::FSD: case rv::FSW: kind = Store; break;
     case rv::FMV_X_D: kind = ToX; break;
     case rv::FMV_D_X: kind = FromX; break;
-    case rv::FADD_D: case rv::FSUB_D: case rv::FMUL_D: kind = Arith; break;
+    case rv::FADD_D: case rv::FSUB_D: case rv::FMUL_D: case rv::FDIV_D: case rv::FSQRT_D: kind = Arith; break;
     case rv::FMADD_D: case rv::FMSUB_D: case rv::FNMSUB_D: case rv::FNMADD_D: kind = Fused; break;
     case rv::FCVT_D_W: case rv::FCVT_D_L: kind = Convert; break;
     default: return;
@@ -476,13 +476,15 @@ void Translator::fp_two_sum(bool subtract) {
   a_.sse_sd(subtract ? SUBSD : ADDSD, XMM5, XMM4);
 }
 
-// FADD.D, FSUB.D, FMUL.D and the fused forms (the checks before done: FS
-// Dirty, rounding to nearest even). With NX accrued, the host's operation
-// whose result is at least twice the smallest normal raised no other flag.
-// Without it, only an exact result raises none: a sum whose TwoSum error is
-// 0, a product whose error (the fused a * b - p) is 0, a fused form whose
-// product is exact and whose sum then is; the product's error is a double
-// only while the exponents' sum is not near the bottom, hence its bound.
+// FADD.D, FSUB.D, FMUL.D, FDIV.D, FSQRT.D and the fused forms (the checks
+// before done: FS Dirty, rounding to nearest even). With NX accrued, the
+// host's operation whose result is finite and at least twice the smallest
+// normal raised no other flag (a division by zero or an invalid operation
+// gives an infinity or a NaN). Without it, only an exact result raises
+// none: a sum whose TwoSum error is 0, a product whose error (the fused
+// a * b - p) is 0, a fused form whose product is exact and whose sum then
+// is; the product's error is a double only while the exponents' sum is not
+// near the bottom, hence its bound. Quotients and roots wait for NX.
 void Translator::fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done) {
   using namespace x86;
   const InlineFp& p = *helpers_.inline_fp;
@@ -496,9 +498,14 @@ void Translator::fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vec
   a_.load32(RCX, kGuestRegs, p.fflags);
   a_.test_imm(RCX, 1);  // NX
   const size_t not_accrued = a_.jcc(E);
-  if (!fused) {
+  if (d.op == rv::FSQRT_D) {
+    a_.sse_sd(SQRTSD, XMM0, kGuestRegs, f(d.rs1));
+  } else if (!fused) {
+    static constexpr std::pair<unsigned, SseOp> kOps[] = {
+        {rv::FADD_D, ADDSD}, {rv::FSUB_D, SUBSD}, {rv::FMUL_D, MULSD}, {rv::FDIV_D, DIVSD}};
     a_.movsd_load(XMM0, kGuestRegs, f(d.rs1));
-    a_.sse_sd(d.op == rv::FADD_D ? ADDSD : d.op == rv::FSUB_D ? SUBSD : MULSD, XMM0, kGuestRegs, f(d.rs2));
+    for (const auto& [op, sse] : kOps)
+      if (d.op == op) a_.sse_sd(sse, XMM0, kGuestRegs, f(d.rs2));
   } else {  // rs1 * rs2 + rs3, negated as the op says: the 231 form into rs3's value
     static constexpr FmaOp kFused[] = {VFMADD231SD, VFMSUB231SD, VFNMADD231SD, VFNMSUB231SD};
     a_.movsd_load(XMM0, kGuestRegs, f(d.rs3));
@@ -512,7 +519,7 @@ void Translator::fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vec
     a_.movsd_load(XMM1, kGuestRegs, f(d.rs1));
     a_.movsd_load(XMM2, kGuestRegs, f(d.rs2));
     fp_two_sum(d.op == rv::FSUB_D);
-  } else if (p.fma) {
+  } else if (p.fma && (fused || d.op == rv::FMUL_D)) {
     a_.movsd_load(XMM1, kGuestRegs, f(d.rs1));
     a_.movapd(XMM0, XMM1);
     a_.sse_sd(MULSD, XMM0, kGuestRegs, f(d.rs2));  // p

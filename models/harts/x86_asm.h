@@ -16,7 +16,7 @@ enum Shift : uint8_t { SHL = 4, SHR = 5, SAR = 7 };
 enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, L = 0xC, GE = 0xD };
 enum Xmm : uint8_t { XMM0, XMM1, XMM2, XMM3, XMM4, XMM5 };
 // Scalar double operations on xmm, m64: the opcode after F2 0F.
-enum SseOp : uint8_t { ADDSD = 0x58, MULSD = 0x59, SUBSD = 0x5C };
+enum SseOp : uint8_t { SQRTSD = 0x51, ADDSD = 0x58, MULSD = 0x59, SUBSD = 0x5C, DIVSD = 0x5E };
 // Fused multiply-adds dst = +-(src * m64) +- dst (the 231 forms, VEX.66.0F38.W1).
 enum FmaOp : uint8_t { VFMADD231SD = 0xB9, VFMSUB231SD = 0xBB, VFNMADD231SD = 0xBD, VFNMSUB231SD = 0xBF };
 

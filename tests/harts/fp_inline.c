@@ -1,7 +1,7 @@
 // The F and D instructions translated code does itself (block_translator.h,
 // InlineFp) in the states where it must leave them to the hart: loops of
-// double loads, stores, moves, adds, multiplies and fused multiply-adds run
-// with mstatus.FS Initial, Clean and Dirty, with fflags clear (exact and
+// double loads, stores, moves, adds, multiplies, divisions, square roots
+// and fused multiply-adds run with mstatus.FS Initial, Clean and Dirty, with fflags clear (exact and
 // inexact values: the first inexact result accrues NX) and with NX accrued,
 // with frm rounding to nearest and toward zero (rm = dyn), and on values
 // whose results are tiny, subnormal, infinite or NaN, and single-precision
@@ -49,6 +49,13 @@ __attribute__((noinline)) void add_multiply(void) {
 }
 __attribute__((noinline)) void negated_fused(void) {
   for (int i = 0; i < N; i++) c[i] = -(a[i] * b[i]) - c[i];
+}
+__attribute__((noinline)) void quotients_and_roots(void) {
+  for (int i = 0; i < N; i++) {
+    double r;
+    __asm__("fsqrt.d %0, %1" : "=f"(r) : "f"(a[i] * a[i] + b[i]));  // negative at times: invalid
+    c[i] = r + a[i] / b[i];                                           // b[i] is 0 at times: division by zero
+  }
 }
 __attribute__((noinline)) void from_integers(long k) {
   for (int i = 0; i < N; i++) c[i] = (double)(int)(i * k) + (double)(long)(i * k * 1000003);
@@ -102,6 +109,8 @@ static void phases(const char* state) {
     add_multiply();
     mix();
     negated_fused();
+    mix();
+    quotients_and_roots();
     mix();
     from_integers(v + 3);
     mix();

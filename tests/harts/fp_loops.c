@@ -1,5 +1,5 @@
 // Loops that store and load arrays of 4096 doubles and floats (fsd, fsw, fld,
-// flw, which run out of line in translated code) and store 8192 integers,
+// flw: translated code's own fast paths, InlineFp) and store 8192 integers,
 // each loop one block that branches to its own start with its pointer
 // incremented after the access; run translated and interpreted by
 // translate_equivalence.py, which compares the results.

@@ -2,6 +2,7 @@
 // InlineFp) against Hart::exec_fp's semantics over the same operations
 // (fp_ops.h): random blocks of double adds, subtracts, multiplies, fused
 // multiply-adds, conversions from integers and moves, on operands that are
+// (and divisions and square roots, which the code takes once NX is accrued),
 // exact (small dyadic numbers), inexact, near and below the smallest normal,
 // huge, infinite or NaN, with mstatus.FS, fflags (NX accrued or not), frm
 // and the static rounding mode drawn at random. The `other` helper does
@@ -54,6 +55,8 @@ bool exec_fp(FpState& s, const Insn& d) {
     case FADD_D: set_f(fp::f64_bin(fp::BinOp::Add, a, b, r, flags)); break;
     case FSUB_D: set_f(fp::f64_bin(fp::BinOp::Sub, a, b, r, flags)); break;
     case FMUL_D: set_f(fp::f64_bin(fp::BinOp::Mul, a, b, r, flags)); break;
+    case FDIV_D: set_f(fp::f64_bin(fp::BinOp::Div, a, b, r, flags)); break;
+    case FSQRT_D: set_f(fp::f64_sqrt(a, r, flags)); break;
     case FMADD_D: case FMSUB_D: case FNMSUB_D: case FNMADD_D:
       set_f(fp::f64_fma(a, b, c, d.op == FNMSUB_D || d.op == FNMADD_D, d.op == FMSUB_D || d.op == FNMADD_D, r, flags));
       break;
@@ -104,8 +107,8 @@ class RandomFp {
     }
   }
   Insn insn() {
-    static const uint16_t kOps[] = {FADD_D, FSUB_D, FMUL_D, FMADD_D, FMSUB_D, FNMSUB_D,
-                                    FNMADD_D, FCVT_D_W, FCVT_D_L, FMV_X_D, FMV_D_X};
+    static const uint16_t kOps[] = {FADD_D, FSUB_D, FMUL_D, FDIV_D, FSQRT_D, FMADD_D, FMSUB_D,
+                                    FNMSUB_D, FNMADD_D, FCVT_D_W, FCVT_D_L, FMV_X_D, FMV_D_X};
     static const uint8_t kRegs[] = {0, 1, 2, 3, 5, 8, 10, 31};
     Insn d;
     d.op = kOps[rng_() % std::size(kOps)];
@@ -237,7 +240,8 @@ TEST(InlineFp, TakesExactAndAccruedResultsAndLeavesTheRest) {
   EXPECT_EQ(got.s.helper_calls, 0u);
   EXPECT_EQ(got.s.fflags, 0u);
   // Inexact before NX: the helper (which accrues NX); after it, the code.
-  const std::vector<Insn> inexact = {op(FMUL_D, 10, 4, 3), op(FADD_D, 11, 4, 3), op(FMUL_D, 12, 4, 4)};
+  const std::vector<Insn> inexact = {op(FMUL_D, 10, 4, 3), op(FADD_D, 11, 4, 3), op(FMUL_D, 12, 4, 4),
+                                     op(FDIV_D, 13, 1, 4), op(FSQRT_D, 14, 3, 0)};
   got = translated(inexact, init, arena);
   expect_same(got, reference(inexact, init), 0);
   EXPECT_EQ(got.s.helper_calls, 1u);

@@ -65,6 +65,14 @@ TEST(X86Asm, ScalarDoublesAndFusedMultiplyAdds) {
   EXPECT_EQ(encode([](Asm& a) { a.sse_sd(ADDSD, XMM0, R15, 0x110); }), (V{0xF2, 0x41, 0x0F, 0x58, 0x87, 0x10, 0x01, 0, 0}));
   EXPECT_EQ(encode([](Asm& a) { a.sse_sd(MULSD, XMM1, RDI, 8); }), (V{0xF2, 0x0F, 0x59, 0x4F, 0x08}));
   EXPECT_EQ(encode([](Asm& a) { a.sse_sd(SUBSD, XMM2, R15, 0x100); }), (V{0xF2, 0x41, 0x0F, 0x5C, 0x97, 0x00, 0x01, 0, 0}));
+  // divsd xmm0, qword ptr [r15+0x18]; sqrtsd xmm0, qword ptr [r15+0x110]
+  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(DIVSD, XMM0, R15, 0x18); }), (V{0xF2, 0x41, 0x0F, 0x5E, 0x47, 0x18}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(SQRTSD, XMM0, R15, 0x110); }), (V{0xF2, 0x41, 0x0F, 0x51, 0x87, 0x10, 0x01, 0, 0}));
+  // addsd xmm0, xmm2; subsd xmm5, xmm4; movapd xmm4, xmm0; xorpd xmm1, xmm1
+  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(ADDSD, XMM0, XMM2); }), (V{0xF2, 0x0F, 0x58, 0xC2}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(SUBSD, XMM5, XMM4); }), (V{0xF2, 0x0F, 0x5C, 0xEC}));
+  EXPECT_EQ(encode([](Asm& a) { a.movapd(XMM4, XMM0); }), (V{0x66, 0x0F, 0x28, 0xE0}));
+  EXPECT_EQ(encode([](Asm& a) { a.xorpd(XMM1, XMM1); }), (V{0x66, 0x0F, 0x57, 0xC9}));
   // movq rax, xmm0; movq rcx, xmm2; cvtsi2sd xmm0, eax; cvtsi2sd xmm1, rcx
   EXPECT_EQ(encode([](Asm& a) { a.movq_from_xmm(RAX, XMM0); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xC0}));
   EXPECT_EQ(encode([](Asm& a) { a.movq_from_xmm(RCX, XMM2); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xD1}));

@@ -98,9 +98,9 @@ struct InlineStores {
 
 // F and D instructions the code does itself (Hart::exec_fp's results, flags
 // and mstatus.FS exactly) in the state they mostly run in: the loads, stores
-// and moves while mstatus.FS is Dirty (Off or Initial or Clean for those
-// that read only: not Off), and the double-precision adds, subtracts,
-// multiplies, fused multiply-adds and conversions from integers while also
+// and moves while mstatus.FS is Dirty (for those that only read f: not
+// Off), and the double-precision adds, subtracts, multiplies, divisions,
+// square roots, fused multiply-adds and conversions from integers while also
 // rounding to nearest even (the instruction's rm, or frm for rm 7) with NX
 // accrued in fflags, when the result is finite and at least twice the
 // smallest normal (so it raises at most NX, as fp_ops.cpp's in_host_mode
