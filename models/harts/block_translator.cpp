@@ -361,7 +361,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
   using namespace x86;
   const InlineFp& p = *helpers_.inline_fp;
   const auto f = [&p](unsigned r) { return p.f + static_cast<int32_t>(8 * r); };
-  enum Kind { Load, Store, ToX, FromX, Arith, Fused, Convert } kind;
+  enum Kind { Load, Store, ToX, FromX, Sign, Compare, Arith, Fused, Convert, ToInt } kind;
   switch (d.op) {
     case rv::FLD: case rv::FLW: kind = Load; break;
     case rv::FSD: case rv::FSW: kind = Store; break;
@@ -370,19 +370,25 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     case rv::FADD_D: case rv::FSUB_D: case rv::FMUL_D: case rv::FDIV_D: case rv::FSQRT_D: kind = Arith; break;
     case rv::FMADD_D: case rv::FMSUB_D: case rv::FNMSUB_D: case rv::FNMADD_D: kind = Fused; break;
     case rv::FCVT_D_W: case rv::FCVT_D_L: kind = Convert; break;
+    case rv::FSGNJ_D: case rv::FSGNJN_D: case rv::FSGNJX_D: kind = Sign; break;
+    case rv::FEQ_D: case rv::FLT_D: case rv::FLE_D: kind = Compare; break;
+    case rv::FCVT_W_D: case rv::FCVT_L_D: kind = ToInt; break;
     default: return;
   }
+  // Rounding to nearest even (rm 0, or 7 with frm 0); a conversion to an
+  // integer also toward zero (rm 1), as C's casts do.
+  const bool rounds = kind >= Arith;
   if ((kind == Load && !helpers_.inline_loads) || (kind == Store && !helpers_.inline_stores) ||
-      (kind == Fused && !p.fma) || (kind >= Arith && d.rm != 0 && d.rm != 7))
+      (kind == Fused && !p.fma) || (rounds && d.rm != 0 && d.rm != 7 && !(kind == ToInt && d.rm == 1)))
     return;
   // mstatus.FS (bits 13-14): Dirty for a result in f (which then leaves it
-  // as it is), else not Off.
-  const bool writes_f = kind != Store && kind != ToX;
+  // as it is) and for an operation that may raise a flag, else not Off.
+  const bool writes_f = kind != Store && kind != ToX && kind != Compare;
   a_.load32(RAX, kGuestRegs, p.mstatus);
   a_.alu_imm(AND, RAX, 0x6000, false);
   if (writes_f) a_.alu_imm(CMP, RAX, 0x6000, false);
   to_other.push_back(a_.jcc(writes_f ? NE : E));
-  if (kind >= Arith && d.rm == 7) {
+  if (rounds && d.rm == 7) {
     a_.load32(RCX, kGuestRegs, p.frm);
     a_.test(RCX, RCX, false);
     to_other.push_back(a_.jcc(NE));
@@ -427,6 +433,55 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       into(RAX, d.rs1);  // an integer's double is finite, and 0 or at least 1
       a_.cvtsi2sd(XMM0, RAX, d.op == rv::FCVT_D_L);
       a_.movsd_store(kGuestRegs, f(d.rd), XMM0);
+      break;
+    }
+    case Sign:  // rs1's magnitude, the sign of rs2 (FSGNJ), of ~rs2 (FSGNJN) or rs1's xor rs2's (FSGNJX)
+      a_.load(RAX, kGuestRegs, f(d.rs1));
+      a_.load(RCX, kGuestRegs, f(d.rs2));
+      if (d.op == rv::FSGNJN_D) a_.alu_imm(XOR, RCX, -1);
+      a_.shift_imm(SHR, RCX, 63);
+      a_.shift_imm(SHL, RCX, 63);
+      if (d.op != rv::FSGNJX_D) {
+        a_.shift_imm(SHL, RAX, 1);
+        a_.shift_imm(SHR, RAX, 1);
+      }
+      a_.alu(d.op == rv::FSGNJX_D ? XOR : OR, RAX, RCX);
+      a_.store(kGuestRegs, f(d.rd), RAX);
+      break;
+    case Compare:  // no NaN: no flag, and ucomisd orders as the comparison does
+      for (unsigned r : {d.rs1, d.rs2}) {
+        a_.load(RCX, kGuestRegs, f(r));
+        a_.alu(ADD, RCX, RCX);
+        a_.mov_imm(RDX, (kInfinityBits << 1) + 1);
+        a_.alu(CMP, RCX, RDX);
+        to_other.push_back(a_.jcc(AE));
+      }
+      a_.movsd_load(XMM0, kGuestRegs, f(d.rs1));
+      a_.ucomisd(XMM0, kGuestRegs, f(d.rs2));
+      a_.setcc_rax(d.op == rv::FEQ_D ? E : d.op == rv::FLT_D ? B : BE);
+      result(d.rd, RAX);
+      break;
+    case ToInt: {
+      // The host's answer for NaN and out of range (and for INT64_MIN
+      // itself) is INT64_MIN: the hart's then; so is a 32-bit one out of range.
+      a_.cvtsd2si(RAX, kGuestRegs, f(d.rs1), d.rm == 1);
+      a_.mov_imm(RDX, uint64_t{1} << 63);
+      a_.alu(CMP, RAX, RDX);
+      to_other.push_back(a_.jcc(E));
+      if (d.op == rv::FCVT_W_D) {
+        a_.movsxd(RCX, RAX);
+        a_.alu(CMP, RCX, RAX);
+        to_other.push_back(a_.jcc(NE));
+      }
+      // Inexact: NX accrued, or the integer's double must be the operand.
+      a_.load32(RCX, kGuestRegs, p.fflags);
+      a_.test_imm(RCX, 1);
+      const size_t accrued = a_.jcc(NE);
+      a_.cvtsi2sd(XMM0, RAX, true);
+      a_.ucomisd(XMM0, kGuestRegs, f(d.rs1));
+      to_other.push_back(a_.jcc(NE));
+      a_.bind(accrued);
+      result(d.rd, RAX);
       break;
     }
     case Arith: case Fused:

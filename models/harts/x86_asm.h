@@ -192,6 +192,11 @@ class Asm {
     put(0x66);
     rr2(0x57, dst, src, false);
   }
+  void ucomisd(Xmm a, Reg base, int32_t disp) { sse_mem(0x66, 0x2E, a, base, disp, false); }  // flags as for unsigned
+  // dst = the 64-bit integer of the double at [base + disp], rounded as MXCSR says or (truncate) toward zero.
+  void cvtsd2si(Reg dst, Reg base, int32_t disp, bool truncate) {
+    sse_mem(0xF2, truncate ? 0x2C : 0x2D, dst, base, disp, true);
+  }
   void movq_from_xmm(Reg dst, Xmm src) {  // movq r64, xmm
     put(0x66);
     rr2(0x7E, src, dst, true);

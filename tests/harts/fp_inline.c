@@ -1,7 +1,8 @@
 // The F and D instructions translated code does itself (block_translator.h,
 // InlineFp) in the states where it must leave them to the hart: loops of
-// double loads, stores, moves, adds, multiplies, divisions, square roots
-// and fused multiply-adds run with mstatus.FS Initial, Clean and Dirty, with fflags clear (exact and
+// double loads, stores, moves, adds, multiplies, divisions, square roots,
+// fused multiply-adds, comparisons, sign injections and conversions run
+// with mstatus.FS Initial, Clean and Dirty, with fflags clear (exact and
 // inexact values: the first inexact result accrues NX) and with NX accrued,
 // with frm rounding to nearest and toward zero (rm = dyn), and on values
 // whose results are tiny, subnormal, infinite or NaN, and single-precision
@@ -55,6 +56,16 @@ __attribute__((noinline)) void quotients_and_roots(void) {
     double r;
     __asm__("fsqrt.d %0, %1" : "=f"(r) : "f"(a[i] * a[i] + b[i]));  // negative at times: invalid
     c[i] = r + a[i] / b[i];                                           // b[i] is 0 at times: division by zero
+  }
+}
+// fcvt.l.d and fcvt.w.d toward zero (NaN and huge values saturate: NV),
+// flt.d, fle.d, feq.d, fsgnjx.d (fabs) and fsgnj.d (copysign).
+__attribute__((noinline)) void compare_and_truncate(void) {
+  for (int i = 0; i < N; i++) {
+    const long t = (long)a[i];
+    const int w = (int)b[i];
+    const double m = a[i] < b[i] ? -__builtin_fabs(a[i]) : __builtin_copysign(b[i], a[i]);
+    c[i] = m + (double)(t ^ w) * (a[i] <= c[i]) + (a[i] == b[i]);
   }
 }
 __attribute__((noinline)) void from_integers(long k) {
@@ -111,6 +122,8 @@ static void phases(const char* state) {
     negated_fused();
     mix();
     quotients_and_roots();
+    mix();
+    compare_and_truncate();
     mix();
     from_integers(v + 3);
     mix();

@@ -3,6 +3,7 @@
 // (fp_ops.h): random blocks of double adds, subtracts, multiplies, fused
 // multiply-adds, conversions from integers and moves, on operands that are
 // (and divisions and square roots, which the code takes once NX is accrued),
+// sign injections, comparisons and conversions to integers,
 // exact (small dyadic numbers), inexact, near and below the smallest normal,
 // huge, infinite or NaN, with mstatus.FS, fflags (NX accrued or not), frm
 // and the static rounding mode drawn at random. The `other` helper does
@@ -44,7 +45,9 @@ bool exec_fp(FpState& s, const Insn& d) {
   if (!(s.mstatus & mstatus::FS)) return true;
   uint32_t flags = (s.mstatus & mstatus::FS) == mstatus::FS ? s.fflags : 0;
   const unsigned rm = d.rm == 7 ? s.frm : d.rm;
-  if (rm > fp::RMM && d.op != FMV_X_D && d.op != FMV_D_X) return true;  // the moves do not round
+  const bool rounds = d.op != FMV_X_D && d.op != FMV_D_X && (d.op < FSGNJ_D || d.op > FSGNJX_D) &&
+                      d.op != FEQ_D && d.op != FLT_D && d.op != FLE_D;
+  if (rounds && rm > fp::RMM) return true;
   const auto r = static_cast<fp::Rm>(rm);
   const uint64_t a = s.f[d.rs1], b = s.f[d.rs2], c = s.f[d.rs3];
   const auto set_f = [&](uint64_t v) {
@@ -62,6 +65,14 @@ bool exec_fp(FpState& s, const Insn& d) {
       break;
     case FCVT_D_W: set_f(fp::int_to_f64(s.x[d.rs1], 32, false, r, flags)); break;
     case FCVT_D_L: set_f(fp::int_to_f64(s.x[d.rs1], 64, false, r, flags)); break;
+    case FSGNJ_D: set_f((a & ~(1ull << 63)) | (b & (1ull << 63))); break;
+    case FSGNJN_D: set_f((a & ~(1ull << 63)) | (~b & (1ull << 63))); break;
+    case FSGNJX_D: set_f(a ^ (b & (1ull << 63))); break;
+    case FEQ_D: if (d.rd) s.x[d.rd] = fp::f64_cmp(a, b, 0, flags); break;
+    case FLT_D: if (d.rd) s.x[d.rd] = fp::f64_cmp(a, b, 1, flags); break;
+    case FLE_D: if (d.rd) s.x[d.rd] = fp::f64_cmp(a, b, 2, flags); break;
+    case FCVT_W_D: { const uint64_t v = fp::f64_to_int(a, 32, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
+    case FCVT_L_D: { const uint64_t v = fp::f64_to_int(a, 64, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
     case FMV_X_D: if (d.rd) s.x[d.rd] = a; break;
     case FMV_D_X: set_f(s.x[d.rs1]); break;
     default: ADD_FAILURE() << "op " << d.op; return true;
@@ -96,19 +107,22 @@ class RandomFp {
  public:
   explicit RandomFp(uint32_t seed) : rng_(seed) {}
   double value() {
-    switch (rng_() % 10) {
+    switch (rng_() % 11) {
       case 0: case 1: case 2: return static_cast<double>(static_cast<int>(rng_() % 64) - 32) / 8;  // exact
       case 3: return std::ldexp(static_cast<double>(rng_() % 1024 + 1), -1030);                  // near the smallest normal
       case 4: return std::ldexp(1.0 + (rng_() % 64) / 64.0, static_cast<int>(rng_() % 40) + 980);  // huge
       case 5: return rng_() % 2 ? INFINITY : std::nan("");
       case 6: return rng_() % 2 ? 0.0 : -0.0;
       case 7: return std::ldexp(1.0 + (rng_() % 1024) / 1024.0, static_cast<int>(rng_() % 20) - 975);  // small products
+      case 8: return (rng_() % 2 ? -1 : 1) * (std::ldexp(1.0, static_cast<int>(rng_() % 4) + 30 + 32 * (rng_() % 2)) +
+                                              static_cast<double>(static_cast<int>(rng_() % 5) - 2) / 2);  // near int limits
       default: return (static_cast<double>(rng_()) - 2147483648.0) / static_cast<double>(rng_() | 1);  // inexact
     }
   }
   Insn insn() {
-    static const uint16_t kOps[] = {FADD_D, FSUB_D, FMUL_D, FDIV_D, FSQRT_D, FMADD_D, FMSUB_D,
-                                    FNMSUB_D, FNMADD_D, FCVT_D_W, FCVT_D_L, FMV_X_D, FMV_D_X};
+    static const uint16_t kOps[] = {FADD_D,   FSUB_D,   FMUL_D,   FDIV_D,   FSQRT_D,  FMADD_D,  FMSUB_D,
+                                    FNMSUB_D, FNMADD_D, FCVT_D_W, FCVT_D_L, FMV_X_D,  FMV_D_X,  FSGNJ_D,
+                                    FSGNJN_D, FSGNJX_D, FEQ_D,    FLT_D,    FLE_D,    FCVT_W_D, FCVT_L_D};
     static const uint8_t kRegs[] = {0, 1, 2, 3, 5, 8, 10, 31};
     Insn d;
     d.op = kOps[rng_() % std::size(kOps)];
@@ -231,17 +245,18 @@ TEST(InlineFp, TakesExactAndAccruedResultsAndLeavesTheRest) {
   set(4, 0.1);
   set(5, std::ldexp(1.0, -1000));
   // Exact: no NX, all in the code (the fused forms need the host's FMA3).
-  std::vector<Insn> exact = {op(FADD_D, 10, 1, 2), op(FSUB_D, 11, 1, 3, 0, 7), op(FMUL_D, 12, 1, 2),
-                             op(FCVT_D_W, 13, 0, 0), op(FMV_X_D, 14, 1, 0), op(FMV_D_X, 15, 14, 0)};
-  if (kFp.fma) exact.push_back(op(FMADD_D, 16, 1, 2, 3));
-  if (kFp.fma) exact.push_back(op(FNMSUB_D, 17, 1, 2, 3));
+  std::vector<Insn> exact = {op(FADD_D, 10, 1, 2),   op(FSUB_D, 11, 1, 3, 0, 7), op(FMUL_D, 12, 1, 2),
+                             op(FCVT_D_W, 13, 0, 0), op(FMV_X_D, 14, 1, 0),      op(FMV_D_X, 15, 14, 0),
+                             op(FSGNJN_D, 18, 1, 1), op(FLT_D, 16, 2, 1),        op(FCVT_W_D, 17, 3, 0, 0, 1)};
+  if (kFp.fma) exact.push_back(op(FMADD_D, 19, 1, 2, 3));
+  if (kFp.fma) exact.push_back(op(FNMSUB_D, 20, 1, 2, 3));
   FpRun got = translated(exact, init, arena);
   expect_same(got, reference(exact, init), 0);
   EXPECT_EQ(got.s.helper_calls, 0u);
   EXPECT_EQ(got.s.fflags, 0u);
   // Inexact before NX: the helper (which accrues NX); after it, the code.
   const std::vector<Insn> inexact = {op(FMUL_D, 10, 4, 3), op(FADD_D, 11, 4, 3), op(FMUL_D, 12, 4, 4),
-                                     op(FDIV_D, 13, 1, 4), op(FSQRT_D, 14, 3, 0)};
+                                     op(FDIV_D, 13, 1, 4), op(FSQRT_D, 14, 3, 0), op(FCVT_L_D, 15, 1, 0, 0, 1)};
   got = translated(inexact, init, arena);
   expect_same(got, reference(inexact, init), 0);
   EXPECT_EQ(got.s.helper_calls, 1u);

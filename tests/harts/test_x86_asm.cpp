@@ -78,6 +78,11 @@ TEST(X86Asm, ScalarDoublesAndFusedMultiplyAdds) {
   EXPECT_EQ(encode([](Asm& a) { a.movq_from_xmm(RCX, XMM2); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xD1}));
   EXPECT_EQ(encode([](Asm& a) { a.cvtsi2sd(XMM0, RAX, false); }), (V{0xF2, 0x0F, 0x2A, 0xC0}));
   EXPECT_EQ(encode([](Asm& a) { a.cvtsi2sd(XMM1, RCX, true); }), (V{0xF2, 0x48, 0x0F, 0x2A, 0xC9}));
+  // ucomisd xmm0, qword ptr [r15+0x110]
+  EXPECT_EQ(encode([](Asm& a) { a.ucomisd(XMM0, R15, 0x110); }), (V{0x66, 0x41, 0x0F, 0x2E, 0x87, 0x10, 0x01, 0, 0}));
+  // cvttsd2si rax, qword ptr [r15+0x108]; cvtsd2si rax, qword ptr [r15+0x8]
+  EXPECT_EQ(encode([](Asm& a) { a.cvtsd2si(RAX, R15, 0x108, true); }), (V{0xF2, 0x49, 0x0F, 0x2C, 0x87, 0x08, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvtsd2si(RAX, R15, 8, false); }), (V{0xF2, 0x49, 0x0F, 0x2D, 0x47, 0x08}));
   // vfmadd231sd xmm0, xmm1, qword ptr [r15+0x180]; vfmsub231sd xmm0, xmm1, qword ptr [r15+0x10]
   EXPECT_EQ(encode([](Asm& a) { a.fma_sd(VFMADD231SD, XMM0, XMM1, R15, 0x180); }),
             (V{0xC4, 0xC2, 0xF1, 0xB9, 0x87, 0x80, 0x01, 0, 0}));
