@@ -97,16 +97,19 @@ struct InlineStores {
 };
 
 // F and D instructions the code does itself (Hart::exec_fp's results, flags
-// and mstatus.FS exactly) in the state they mostly run in: the loads, stores
-// and moves while mstatus.FS is Dirty (for those that only read f: not
-// Off), and the double-precision adds, subtracts, multiplies, divisions,
-// square roots, fused multiply-adds and conversions from integers while also
-// rounding to nearest even (the instruction's rm, or frm for rm 7) with NX
-// accrued in fflags, when the result is finite and at least twice the
-// smallest normal (so it raises at most NX, as fp_ops.cpp's in_host_mode
-// reasons: the host rounds to nearest, its flags need no look). Anything
-// else goes to the `other` helper, as do all of them without this. Offsets
-// are from the guest registers x (HartState, whose layout fixes them).
+// and mstatus.FS exactly) in the state they mostly run in: the loads,
+// stores, moves and sign injections while mstatus.FS is Dirty (for those
+// that only read f: not Off), comparisons of operands that are not NaN, and
+// the double-precision arithmetic, fused multiply-adds and conversions
+// while also rounding to nearest even (the instruction's rm, or frm for
+// rm 7; a conversion to an integer also toward zero) when the result raises
+// no flag that fflags does not hold: with NX accrued, a finite result of at
+// least twice the smallest normal (as fp_ops.cpp's in_host_mode reasons: the
+// host rounds to nearest, its flags need no look) or an integer in range;
+// without it, an exact one (block_translator.cpp, Translator::fp_arith).
+// Anything else goes to the `other` helper, as do all of them without
+// this. Offsets are from the guest registers x (HartState, whose layout
+// fixes them).
 struct InlineFp {
   int32_t f, mstatus, fflags, frm;  // f: the registers; mstatus 64-bit, fflags and frm 32-bit
   bool fma = false;                 // the host has FMA3 (else the fused forms go to the helper)
