@@ -251,7 +251,7 @@ class Asm {
     put(opcode);
     modrm(3, reg, rm);
   }
-  // 0F-map forms: a legacy prefix, REX, 0F, the opcode.
+  // 0F-map forms (after their legacy prefix, which the caller puts): REX, 0F, the opcode, ModRM.
   void rr2(uint8_t opcode, unsigned reg, unsigned rm, bool w) {
     rex(w, reg, rm);
     put(0x0F);
