@@ -266,10 +266,11 @@ class Translator {
   // `to_other`, those taken when it is done to `done`.
   void fp(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done);
   void fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done);
-  void fp_at_least(x86::Xmm v, uint64_t least, std::vector<size_t>& to_other);
-  void fp_zero(x86::Xmm v, std::vector<size_t>& to_other);
-  void fp_two_sum(bool subtract);
-  static constexpr uint64_t kInfinityBits = 0x7FF0000000000000ull;
+  void fp_at_least(x86::Xmm v, uint64_t least, bool single, std::vector<size_t>& to_other);
+  void fp_zero(x86::Xmm v, bool single, std::vector<size_t>& to_other);
+  void fp_two_sum(bool subtract, bool single);
+  void box(x86::Reg r);
+  static constexpr uint64_t kInfinityBits = 0x7FF0000000000000ull, kInfinityBits32 = 0x7F800000;
   bool control(const Insn& d, uint64_t pc);
   void alu(uint32_t i, uint64_t pc);
   x86::Reg destination(const Insn& d) const;
@@ -365,10 +366,12 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
   switch (d.op) {
     case rv::FLD: case rv::FLW: kind = Load; break;
     case rv::FSD: case rv::FSW: kind = Store; break;
-    case rv::FMV_X_D: kind = ToX; break;
-    case rv::FMV_D_X: kind = FromX; break;
-    case rv::FADD_D: case rv::FSUB_D: case rv::FMUL_D: case rv::FDIV_D: case rv::FSQRT_D: kind = Arith; break;
-    case rv::FMADD_D: case rv::FMSUB_D: case rv::FNMSUB_D: case rv::FNMADD_D: kind = Fused; break;
+    case rv::FMV_X_D: case rv::FMV_X_W: kind = ToX; break;
+    case rv::FMV_D_X: case rv::FMV_W_X: kind = FromX; break;
+    case rv::FADD_D: case rv::FSUB_D: case rv::FMUL_D: case rv::FDIV_D: case rv::FSQRT_D:
+    case rv::FADD_S: case rv::FSUB_S: case rv::FMUL_S: case rv::FDIV_S: case rv::FSQRT_S: kind = Arith; break;
+    case rv::FMADD_D: case rv::FMSUB_D: case rv::FNMSUB_D: case rv::FNMADD_D:
+    case rv::FMADD_S: case rv::FMSUB_S: case rv::FNMSUB_S: case rv::FNMADD_S: kind = Fused; break;
     case rv::FCVT_D_W: case rv::FCVT_D_L: kind = Convert; break;
     case rv::FSGNJ_D: case rv::FSGNJN_D: case rv::FSGNJX_D: kind = Sign; break;
     case rv::FEQ_D: case rv::FLT_D: case rv::FLE_D: kind = Compare; break;
@@ -409,19 +412,21 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
         return;
       }
       for (size_t j : fast.done) a_.bind(j);
-      if (!wide) {  // NaN-boxed
-        a_.mov_imm(RCX, 0xFFFFFFFF00000000ull);
-        a_.alu(OR, RAX, RCX);
-      }
+      if (!wide) box(RAX);
       a_.store(kGuestRegs, f(d.rd), RAX);
       break;
     }
-    case ToX:
+    case ToX:  // fmv.x.w: the low word, sign-extended
       a_.load(RAX, kGuestRegs, f(d.rs1));
+      if (d.op == rv::FMV_X_W) a_.movsxd(RAX, RAX);
       result(d.rd, RAX);
       break;
-    case FromX:
+    case FromX:  // fmv.w.x: the low word, NaN-boxed
       into(RAX, d.rs1);
+      if (d.op == rv::FMV_W_X) {
+        a_.alu(OR, RAX, RAX, false);  // zero-extends
+        box(RAX);
+      }
       a_.store(kGuestRegs, f(d.rd), RAX);
       break;
     case Convert: {
@@ -432,7 +437,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       }
       into(RAX, d.rs1);  // an integer's double is finite, and 0 or at least 1
       a_.cvtsi2sd(XMM0, RAX, d.op == rv::FCVT_D_L);
-      a_.movsd_store(kGuestRegs, f(d.rd), XMM0);
+      a_.store_scalar(kGuestRegs, f(d.rd), XMM0, false);
       break;
     }
     case Sign:  // rs1's magnitude, the sign of rs2 (FSGNJ), of ~rs2 (FSGNJN) or rs1's xor rs2's (FSGNJX)
@@ -456,7 +461,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
         a_.alu(CMP, RCX, RDX);
         to_other.push_back(a_.jcc(AE));
       }
-      a_.movsd_load(XMM0, kGuestRegs, f(d.rs1));
+      a_.load_scalar(XMM0, kGuestRegs, f(d.rs1), false);
       a_.ucomisd(XMM0, kGuestRegs, f(d.rs2));
       a_.setcc_rax(d.op == rv::FEQ_D ? E : d.op == rv::FLT_D ? B : BE);
       result(d.rd, RAX);
@@ -490,113 +495,149 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
   done.push_back(a_.jmp());
 }
 
-// The value in `v` is finite with a magnitude of at least `least` (a power of
-// two's bits), else to the helper: the magnitude (shifted left by one)
-// minus that bound's is below infinity's minus it. Leaves its bits in rax.
-void Translator::fp_at_least(x86::Xmm v, uint64_t least, std::vector<size_t>& to_other) {
+// r's low word NaN-boxed: its high word all ones.
+void Translator::box(x86::Reg r) {
+  a_.mov_imm(x86::RCX, 0xFFFFFFFF00000000ull);
+  a_.alu(x86::OR, r, x86::RCX);
+}
+
+// The value in `v` (a double, or single: a float) is finite with a
+// magnitude of at least `least` (a power of two's bits), else to the helper:
+// the magnitude (shifted left by one) minus that bound's is below
+// infinity's minus it. Leaves its bits in rax (a float's zero-extended).
+void Translator::fp_at_least(x86::Xmm v, uint64_t least, bool single, std::vector<size_t>& to_other) {
   using namespace x86;
-  a_.movq_from_xmm(RAX, v);
+  const uint64_t infinity = single ? kInfinityBits32 : kInfinityBits;
+  a_.mov_from_xmm(RAX, v, single);
   a_.mov(RCX, RAX);
-  a_.alu(ADD, RCX, RCX);
-  a_.mov_imm(RDX, least << 1);
-  a_.alu(SUB, RCX, RDX);
-  a_.mov_imm(RDX, (kInfinityBits << 1) - (least << 1));
-  a_.alu(CMP, RCX, RDX);
+  a_.alu(ADD, RCX, RCX, !single);
+  if (single) {
+    a_.alu_imm(SUB, RCX, static_cast<int32_t>(least << 1), false);
+    a_.alu_imm(CMP, RCX, static_cast<int32_t>((infinity << 1) - (least << 1)), false);
+  } else {
+    a_.mov_imm(RDX, least << 1);
+    a_.alu(SUB, RCX, RDX);
+    a_.mov_imm(RDX, (infinity << 1) - (least << 1));
+    a_.alu(CMP, RCX, RDX);
+  }
   to_other.push_back(a_.jcc(AE));
 }
 
 // The value in `v` is +0 or -0, else to the helper.
-void Translator::fp_zero(x86::Xmm v, std::vector<size_t>& to_other) {
+void Translator::fp_zero(x86::Xmm v, bool single, std::vector<size_t>& to_other) {
   using namespace x86;
-  a_.movq_from_xmm(RCX, v);
-  a_.alu(ADD, RCX, RCX);
+  a_.mov_from_xmm(RCX, v, single);
+  a_.alu(ADD, RCX, RCX, !single);
   to_other.push_back(a_.jcc(NE));
 }
 
 // xmm0 = xmm1 + xmm2 (`subtract`: - xmm2), and xmm5 the sum's rounding
 // error, exactly (Knuth's TwoSum, which holds for any finite operands in
 // round-to-nearest: z = s - x, error (x - (s - z)) + (y - z)). Uses xmm3, xmm4.
-void Translator::fp_two_sum(bool subtract) {
+void Translator::fp_two_sum(bool subtract, bool single) {
   using namespace x86;
   a_.movapd(XMM0, XMM1);
-  a_.sse_sd(subtract ? SUBSD : ADDSD, XMM0, XMM2);
+  a_.sse_scalar(subtract ? SSE_SUB : SSE_ADD, XMM0, XMM2, single);
   a_.movapd(XMM3, XMM0);
-  a_.sse_sd(SUBSD, XMM3, XMM1);  // z, about +-y
+  a_.sse_scalar(SSE_SUB, XMM3, XMM1, single);  // z, about +-y
   a_.movapd(XMM4, XMM0);
-  a_.sse_sd(SUBSD, XMM4, XMM3);  // s - z, about x
+  a_.sse_scalar(SSE_SUB, XMM4, XMM3, single);  // s - z, about x
   a_.movapd(XMM5, XMM1);
-  a_.sse_sd(SUBSD, XMM5, XMM4);
+  a_.sse_scalar(SSE_SUB, XMM5, XMM4, single);
   a_.movapd(XMM4, XMM2);
-  a_.sse_sd(subtract ? ADDSD : SUBSD, XMM4, XMM3);  // y -+ z
-  a_.sse_sd(subtract ? SUBSD : ADDSD, XMM5, XMM4);
+  a_.sse_scalar(subtract ? SSE_ADD : SSE_SUB, XMM4, XMM3, single);  // y -+ z
+  a_.sse_scalar(subtract ? SSE_SUB : SSE_ADD, XMM5, XMM4, single);
 }
 
-// FADD.D, FSUB.D, FMUL.D, FDIV.D, FSQRT.D and the fused forms (the checks
-// before done: FS Dirty, rounding to nearest even). With NX accrued, the
-// host's operation whose result is finite and at least twice the smallest
-// normal raised no other flag (a division by zero or an invalid operation
-// gives an infinity or a NaN). Without it, only an exact result raises
-// none: a sum whose TwoSum error is 0, a product whose error (the fused
-// a * b - p) is 0, a fused form whose product is exact and whose sum then
-// is; the product's error is a double only while the exponents' sum is not
+// The arithmetic and the fused forms, double or single (the checks before
+// done: FS Dirty, rounding to nearest even). A float operand must be
+// NaN-boxed (else the hart reads a NaN). With NX accrued, the host's
+// operation whose result is finite and at least twice the smallest normal
+// raised no other flag (a division by zero or an invalid operation gives an
+// infinity or a NaN). Without it, only an exact result raises none: a sum
+// whose TwoSum error is 0, a product whose error (the fused a * b - p) is
+// 0, a fused form whose product is exact and whose sum then is; the
+// product's error is representable only while the exponents' sum is not
 // near the bottom, hence its bound. Quotients and roots wait for NX.
 void Translator::fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done) {
   using namespace x86;
   const InlineFp& p = *helpers_.inline_fp;
   const auto f = [&p](unsigned r) { return p.f + static_cast<int32_t>(8 * r); };
-  constexpr uint64_t kTwiceLeastNormal = 0x0020000000000000ull, kExactProduct = 0x03F0000000000000ull;  // 2^-960
-  const bool fused = d.op >= rv::FMADD_D && d.op <= rv::FNMADD_D;
+  // The operation by its S form's code, and the precision.
+  static constexpr std::pair<unsigned, unsigned> kDoubles[] = {
+      {rv::FADD_D, rv::FADD_S},     {rv::FSUB_D, rv::FSUB_S},     {rv::FMUL_D, rv::FMUL_S},
+      {rv::FDIV_D, rv::FDIV_S},     {rv::FSQRT_D, rv::FSQRT_S},   {rv::FMADD_D, rv::FMADD_S},
+      {rv::FMSUB_D, rv::FMSUB_S},   {rv::FNMSUB_D, rv::FNMSUB_S}, {rv::FNMADD_D, rv::FNMADD_S}};
+  unsigned op = d.op;
+  for (const auto& [dop, sop] : kDoubles)
+    if (d.op == dop) op = sop;
+  const bool single = op == d.op;
+  const bool fused = op >= rv::FMADD_S && op <= rv::FNMADD_S;
+  const uint64_t twice_least_normal = single ? 0x01000000 : 0x0020000000000000ull;
+  const uint64_t exact_product = single ? 0x0D800000 : 0x03F0000000000000ull;  // 2^-100, 2^-960
+  const std::vector<unsigned> sources = op == rv::FSQRT_S ? std::vector<unsigned>{d.rs1}
+                                        : fused           ? std::vector<unsigned>{d.rs1, d.rs2, d.rs3}
+                                                          : std::vector<unsigned>{d.rs1, d.rs2};
+  if (single) {
+    for (unsigned r : sources) {
+      a_.load(RCX, kGuestRegs, f(r));
+      a_.shift_imm(SHR, RCX, 32);
+      a_.alu_imm(CMP, RCX, -1, false);
+      to_other.push_back(a_.jcc(NE));
+    }
+  }
   const auto store = [&] {
+    if (single) box(RAX);
     a_.store(kGuestRegs, f(d.rd), RAX);
     done.push_back(a_.jmp());
   };
   a_.load32(RCX, kGuestRegs, p.fflags);
   a_.test_imm(RCX, 1);  // NX
   const size_t not_accrued = a_.jcc(E);
-  if (d.op == rv::FSQRT_D) {
-    a_.sse_sd(SQRTSD, XMM0, kGuestRegs, f(d.rs1));
+  if (op == rv::FSQRT_S) {
+    a_.sse_scalar(SSE_SQRT, XMM0, kGuestRegs, f(d.rs1), single);
   } else if (!fused) {
     static constexpr std::pair<unsigned, SseOp> kOps[] = {
-        {rv::FADD_D, ADDSD}, {rv::FSUB_D, SUBSD}, {rv::FMUL_D, MULSD}, {rv::FDIV_D, DIVSD}};
-    a_.movsd_load(XMM0, kGuestRegs, f(d.rs1));
-    for (const auto& [op, sse] : kOps)
-      if (d.op == op) a_.sse_sd(sse, XMM0, kGuestRegs, f(d.rs2));
+        {rv::FADD_S, SSE_ADD}, {rv::FSUB_S, SSE_SUB}, {rv::FMUL_S, SSE_MUL}, {rv::FDIV_S, SSE_DIV}};
+    a_.load_scalar(XMM0, kGuestRegs, f(d.rs1), single);
+    for (const auto& [o, sse] : kOps)
+      if (op == o) a_.sse_scalar(sse, XMM0, kGuestRegs, f(d.rs2), single);
   } else {  // rs1 * rs2 + rs3, negated as the op says: the 231 form into rs3's value
-    static constexpr FmaOp kFused[] = {VFMADD231SD, VFMSUB231SD, VFNMADD231SD, VFNMSUB231SD};
-    a_.movsd_load(XMM0, kGuestRegs, f(d.rs3));
-    a_.movsd_load(XMM1, kGuestRegs, f(d.rs1));
-    a_.fma_sd(kFused[d.op - rv::FMADD_D], XMM0, XMM1, kGuestRegs, f(d.rs2));
+    static constexpr FmaOp kFused[] = {VFMADD231, VFMSUB231, VFNMADD231, VFNMSUB231};
+    a_.load_scalar(XMM0, kGuestRegs, f(d.rs3), single);
+    a_.load_scalar(XMM1, kGuestRegs, f(d.rs1), single);
+    a_.fma_scalar(kFused[op - rv::FMADD_S], XMM0, XMM1, kGuestRegs, f(d.rs2), single);
   }
-  fp_at_least(XMM0, kTwiceLeastNormal, to_other);
+  fp_at_least(XMM0, twice_least_normal, single, to_other);
   store();
   a_.bind(not_accrued);
-  if (d.op == rv::FADD_D || d.op == rv::FSUB_D) {
-    a_.movsd_load(XMM1, kGuestRegs, f(d.rs1));
-    a_.movsd_load(XMM2, kGuestRegs, f(d.rs2));
-    fp_two_sum(d.op == rv::FSUB_D);
-  } else if (p.fma && (fused || d.op == rv::FMUL_D)) {
-    a_.movsd_load(XMM1, kGuestRegs, f(d.rs1));
+  if (op == rv::FADD_S || op == rv::FSUB_S) {
+    a_.load_scalar(XMM1, kGuestRegs, f(d.rs1), single);
+    a_.load_scalar(XMM2, kGuestRegs, f(d.rs2), single);
+    fp_two_sum(op == rv::FSUB_S, single);
+  } else if (p.fma && (fused || op == rv::FMUL_S)) {
+    a_.load_scalar(XMM1, kGuestRegs, f(d.rs1), single);
     a_.movapd(XMM0, XMM1);
-    a_.sse_sd(MULSD, XMM0, kGuestRegs, f(d.rs2));  // p
+    a_.sse_scalar(SSE_MUL, XMM0, kGuestRegs, f(d.rs2), single);  // p
     a_.movapd(XMM5, XMM0);
-    a_.fma_sd(VFMSUB231SD, XMM5, XMM1, kGuestRegs, f(d.rs2));  // a * b - p
-    fp_at_least(XMM0, kExactProduct, to_other);
-    fp_zero(XMM5, to_other);
+    a_.fma_scalar(VFMSUB231, XMM5, XMM1, kGuestRegs, f(d.rs2), single);  // a * b - p
+    fp_at_least(XMM0, exact_product, single, to_other);
+    fp_zero(XMM5, single, to_other);
     if (!fused) return store();
-    if (d.op == rv::FNMSUB_D || d.op == rv::FNMADD_D) {  // 0 - p: p is not 0
+    if (op == rv::FNMSUB_S || op == rv::FNMADD_S) {  // 0 - p: p is not 0
       a_.xorpd(XMM1, XMM1);
-      a_.sse_sd(SUBSD, XMM1, XMM0);
+      a_.sse_scalar(SSE_SUB, XMM1, XMM0, single);
     } else {
       a_.movapd(XMM1, XMM0);
     }
-    a_.movsd_load(XMM2, kGuestRegs, f(d.rs3));
-    fp_two_sum(d.op == rv::FMSUB_D || d.op == rv::FNMADD_D);
+    a_.load_scalar(XMM2, kGuestRegs, f(d.rs3), single);
+    fp_two_sum(op == rv::FMSUB_S || op == rv::FNMADD_S, single);
   } else {
     to_other.push_back(a_.jmp());
     return;
   }
-  fp_at_least(XMM0, kTwiceLeastNormal, to_other);
-  fp_zero(XMM5, to_other);
+  fp_at_least(XMM0, twice_least_normal, single, to_other);
+  fp_zero(XMM5, single, to_other);
   store();
 }
 

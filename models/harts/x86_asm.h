@@ -15,10 +15,10 @@ enum Alu : uint8_t { ADD = 0, OR = 1, AND = 4, SUB = 5, XOR = 6, CMP = 7 };
 enum Shift : uint8_t { SHL = 4, SHR = 5, SAR = 7 };
 enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, L = 0xC, GE = 0xD };
 enum Xmm : uint8_t { XMM0, XMM1, XMM2, XMM3, XMM4, XMM5 };
-// Scalar double operations on xmm, m64: the opcode after F2 0F.
-enum SseOp : uint8_t { SQRTSD = 0x51, ADDSD = 0x58, MULSD = 0x59, SUBSD = 0x5C, DIVSD = 0x5E };
-// Fused multiply-adds dst = +-(src * m64) +- dst (the 231 forms, VEX.66.0F38.W1).
-enum FmaOp : uint8_t { VFMADD231SD = 0xB9, VFMSUB231SD = 0xBB, VFNMADD231SD = 0xBD, VFNMSUB231SD = 0xBF };
+// Scalar operations (sd: F2 0F op, ss: F3 0F op).
+enum SseOp : uint8_t { SSE_SQRT = 0x51, SSE_ADD = 0x58, SSE_MUL = 0x59, SSE_SUB = 0x5C, SSE_DIV = 0x5E };
+// Fused multiply-adds dst = +-(src * m) +- dst (the 231 forms, VEX.66.0F38, W1 for sd, W0 for ss).
+enum FmaOp : uint8_t { VFMADD231 = 0xB9, VFMSUB231 = 0xBB, VFNMADD231 = 0xBD, VFNMSUB231 = 0xBF };
 
 class Asm {
  public:
@@ -176,15 +176,17 @@ class Asm {
     put(static_cast<uint8_t>(0xD0 + (r & 7)));
   }
   void ret() { put(0xC3); }
-  // Scalar doubles (SSE2; the fused forms need the host's FMA3).
-  void movsd_load(Xmm dst, Reg base, int32_t disp) { sse_mem(0xF2, 0x10, dst, base, disp, false); }
-  void movsd_store(Reg base, int32_t disp, Xmm src) { sse_mem(0xF2, 0x11, src, base, disp, false); }
-  void sse_sd(SseOp op, Xmm dst, Reg base, int32_t disp) { sse_mem(0xF2, op, dst, base, disp, false); }
-  void sse_sd(SseOp op, Xmm dst, Xmm src) {
-    put(0xF2);
+  // Scalar doubles, or (single) floats (SSE2; the fused forms need the host's FMA3).
+  void load_scalar(Xmm dst, Reg base, int32_t disp, bool single) { sse_mem(scalar(single), 0x10, dst, base, disp, false); }
+  void store_scalar(Reg base, int32_t disp, Xmm src, bool single) { sse_mem(scalar(single), 0x11, src, base, disp, false); }
+  void sse_scalar(SseOp op, Xmm dst, Reg base, int32_t disp, bool single) {
+    sse_mem(scalar(single), op, dst, base, disp, false);
+  }
+  void sse_scalar(SseOp op, Xmm dst, Xmm src, bool single) {
+    put(scalar(single));
     rr2(op, dst, src, false);
   }
-  void movapd(Xmm dst, Xmm src) {
+  void movapd(Xmm dst, Xmm src) {  // the whole register
     put(0x66);
     rr2(0x28, dst, src, false);
   }
@@ -197,18 +199,18 @@ class Asm {
   void cvtsd2si(Reg dst, Reg base, int32_t disp, bool truncate) {
     sse_mem(0xF2, truncate ? 0x2C : 0x2D, dst, base, disp, true);
   }
-  void movq_from_xmm(Reg dst, Xmm src) {  // movq r64, xmm
+  void mov_from_xmm(Reg dst, Xmm src, bool single) {  // movq r64, xmm or (single) movd r32, xmm (zero-extended)
     put(0x66);
-    rr2(0x7E, src, dst, true);
+    rr2(0x7E, src, dst, !single);
   }
   void cvtsi2sd(Xmm dst, Reg src, bool w) {  // dst = (double) src (64-bit with w, else 32-bit signed)
     put(0xF2);
     rr2(0x2A, dst, src, w);
   }
-  void fma_sd(FmaOp op, Xmm dst, Xmm src, Reg base, int32_t disp) {
-    put(0xC4);  // three-byte VEX: inverted R, X, B; map 0F38; W1, inverted vvvv, LIG, pp 66
+  void fma_scalar(FmaOp op, Xmm dst, Xmm src, Reg base, int32_t disp, bool single) {
+    put(0xC4);  // three-byte VEX: inverted R, X, B; map 0F38; W, inverted vvvv, LIG, pp 66
     put(static_cast<uint8_t>(((dst & 8) ? 0 : 0x80) | 0x40 | ((base & 8) ? 0 : 0x20) | 0x02));
-    put(static_cast<uint8_t>(0x80 | (~src & 0xF) << 3 | 0x01));
+    put(static_cast<uint8_t>((single ? 0 : 0x80) | (~src & 0xF) << 3 | 0x01));
     put(op);
     address(dst, base, disp);
   }
@@ -251,6 +253,7 @@ class Asm {
     put(opcode);
     modrm(3, reg, rm);
   }
+  static uint8_t scalar(bool single) { return single ? 0xF3 : 0xF2; }
   // 0F-map forms (after their legacy prefix, which the caller puts): REX, 0F, the opcode, ModRM.
   void rr2(uint8_t opcode, unsigned reg, unsigned rm, bool w) {
     rex(w, reg, rm);

@@ -1,8 +1,8 @@
 // The F and D instructions translated code does itself (block_translator.h,
 // InlineFp) in the states where it must leave them to the hart: loops of
 // double loads, stores, moves, adds, multiplies, divisions, square roots,
-// fused multiply-adds, comparisons, sign injections and conversions run
-// with mstatus.FS Initial, Clean and Dirty, with fflags clear (exact and
+// fused multiply-adds, comparisons, sign injections and conversions, and
+// float arithmetic, run with mstatus.FS Initial, Clean and Dirty, with fflags clear (exact and
 // inexact values: the first inexact result accrues NX) and with NX accrued,
 // with frm rounding to nearest and toward zero (rm = dyn), and on values
 // whose results are tiny, subnormal, infinite or NaN, and single-precision
@@ -74,6 +74,15 @@ __attribute__((noinline)) void from_integers(long k) {
 __attribute__((noinline)) void widen_floats(void) {
   for (int i = 0; i < N; i++) s[i] = s[i] * 0.5f + (float)i;
 }
+// Float arithmetic on the doubles' values narrowed (tiny, huge, NaN), divided by 0 at times.
+__attribute__((noinline)) void float_arithmetic(void) {
+  for (int i = 0; i < N; i++) {
+    const float x = (float)a[i], y = (float)b[i];
+    float r;
+    __asm__("fsqrt.s %0, %1" : "=f"(r) : "f"(x * y - s[i]));
+    s[i] = (x + y) * (x - y) / (float)(i % 7) + r - x * x * 0.25f;
+  }
+}
 
 static uint64_t hash = 1469598103934665603ull;
 
@@ -128,6 +137,8 @@ static void phases(const char* state) {
     from_integers(v + 3);
     mix();
     widen_floats();
+    mix();
+    float_arithmetic();
     mix();
     strcpy(name, state);
     strcat(name, " ");

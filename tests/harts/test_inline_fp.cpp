@@ -3,7 +3,8 @@
 // (fp_ops.h): random blocks of double adds, subtracts, multiplies, fused
 // multiply-adds, conversions from integers and moves, on operands that are
 // (and divisions and square roots, which the code takes once NX is accrued),
-// sign injections, comparisons and conversions to integers,
+// sign injections, comparisons and conversions to integers, and the float
+// arithmetic and moves (NaN-boxed operands, or not),
 // exact (small dyadic numbers), inexact, near and below the smallest normal,
 // huge, infinite or NaN, with mstatus.FS, fflags (NX accrued or not), frm
 // and the static rounding mode drawn at random. The `other` helper does
@@ -40,13 +41,16 @@ struct FpState {
 
 constexpr int32_t from_x(size_t offset) { return static_cast<int32_t>(offset - offsetof(FpState, x)); }
 
+uint64_t box(uint32_t v) { return 0xFFFFFFFF00000000ull | v; }
+uint32_t unbox(uint64_t v) { return v >> 32 == 0xFFFFFFFFu ? static_cast<uint32_t>(v) : fp::kCanonicalNaN32; }
+
 // exec_fp for the operations the test draws: whether it trapped.
 bool exec_fp(FpState& s, const Insn& d) {
   if (!(s.mstatus & mstatus::FS)) return true;
   uint32_t flags = (s.mstatus & mstatus::FS) == mstatus::FS ? s.fflags : 0;
   const unsigned rm = d.rm == 7 ? s.frm : d.rm;
-  const bool rounds = d.op != FMV_X_D && d.op != FMV_D_X && (d.op < FSGNJ_D || d.op > FSGNJX_D) &&
-                      d.op != FEQ_D && d.op != FLT_D && d.op != FLE_D;
+  const bool rounds = d.op != FMV_X_D && d.op != FMV_D_X && d.op != FMV_X_W && d.op != FMV_W_X &&
+                      (d.op < FSGNJ_D || d.op > FSGNJX_D) && d.op != FEQ_D && d.op != FLT_D && d.op != FLE_D;
   if (rounds && rm > fp::RMM) return true;
   const auto r = static_cast<fp::Rm>(rm);
   const uint64_t a = s.f[d.rs1], b = s.f[d.rs2], c = s.f[d.rs3];
@@ -65,6 +69,17 @@ bool exec_fp(FpState& s, const Insn& d) {
       break;
     case FCVT_D_W: set_f(fp::int_to_f64(s.x[d.rs1], 32, false, r, flags)); break;
     case FCVT_D_L: set_f(fp::int_to_f64(s.x[d.rs1], 64, false, r, flags)); break;
+    case FADD_S: set_f(box(fp::f32_bin(fp::BinOp::Add, unbox(a), unbox(b), r, flags))); break;
+    case FSUB_S: set_f(box(fp::f32_bin(fp::BinOp::Sub, unbox(a), unbox(b), r, flags))); break;
+    case FMUL_S: set_f(box(fp::f32_bin(fp::BinOp::Mul, unbox(a), unbox(b), r, flags))); break;
+    case FDIV_S: set_f(box(fp::f32_bin(fp::BinOp::Div, unbox(a), unbox(b), r, flags))); break;
+    case FSQRT_S: set_f(box(fp::f32_sqrt(unbox(a), r, flags))); break;
+    case FMADD_S: case FMSUB_S: case FNMSUB_S: case FNMADD_S:
+      set_f(box(fp::f32_fma(unbox(a), unbox(b), unbox(c), d.op == FNMSUB_S || d.op == FNMADD_S,
+                            d.op == FMSUB_S || d.op == FNMADD_S, r, flags)));
+      break;
+    case FMV_X_W: if (d.rd) s.x[d.rd] = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a))); break;
+    case FMV_W_X: set_f(box(static_cast<uint32_t>(s.x[d.rs1]))); break;
     case FSGNJ_D: set_f((a & ~(1ull << 63)) | (b & (1ull << 63))); break;
     case FSGNJN_D: set_f((a & ~(1ull << 63)) | (~b & (1ull << 63))); break;
     case FSGNJX_D: set_f(a ^ (b & (1ull << 63))); break;
@@ -122,7 +137,9 @@ class RandomFp {
   Insn insn() {
     static const uint16_t kOps[] = {FADD_D,   FSUB_D,   FMUL_D,   FDIV_D,   FSQRT_D,  FMADD_D,  FMSUB_D,
                                     FNMSUB_D, FNMADD_D, FCVT_D_W, FCVT_D_L, FMV_X_D,  FMV_D_X,  FSGNJ_D,
-                                    FSGNJN_D, FSGNJX_D, FEQ_D,    FLT_D,    FLE_D,    FCVT_W_D, FCVT_L_D};
+                                    FSGNJN_D, FSGNJX_D, FEQ_D,    FLT_D,    FLE_D,    FCVT_W_D, FCVT_L_D,
+                                    FADD_S,   FSUB_S,   FMUL_S,   FDIV_S,   FSQRT_S,  FMADD_S,  FMSUB_S,
+                                    FNMSUB_S, FNMADD_S, FMV_X_W,  FMV_W_X};
     static const uint8_t kRegs[] = {0, 1, 2, 3, 5, 8, 10, 31};
     Insn d;
     d.op = kOps[rng_() % std::size(kOps)];
@@ -135,7 +152,15 @@ class RandomFp {
     return d;
   }
   void state(FpState& s) {
-    for (uint64_t& v : s.f) v = fp::bits_of(value());
+    for (uint64_t& v : s.f) {  // doubles, NaN-boxed floats and now and then a float that is not boxed
+      const unsigned kind = rng_() % 8;
+      if (kind < 4) v = fp::bits_of(value());
+      else if (kind < 6) v = box(fp::bits_of(static_cast<float>(value())));
+      else if (kind == 6)  // products near the bottom of the floats
+        v = box(fp::bits_of(static_cast<float>(std::ldexp(1.0 + (rng_() % (1u << 23)) * 0x1p-23, -58 - rng_() % 8))));
+      else
+        v = fp::bits_of(static_cast<float>(value()));  // not boxed
+    }
     for (uint64_t& v : s.x) v = rng_() % 3 ? static_cast<uint64_t>(static_cast<int64_t>(rng_() % 2001) - 1000)
                                            : (uint64_t{rng_()} << 32 | rng_());
     s.x[0] = 0;
@@ -248,6 +273,9 @@ TEST(InlineFp, TakesExactAndAccruedResultsAndLeavesTheRest) {
   std::vector<Insn> exact = {op(FADD_D, 10, 1, 2),   op(FSUB_D, 11, 1, 3, 0, 7), op(FMUL_D, 12, 1, 2),
                              op(FCVT_D_W, 13, 0, 0), op(FMV_X_D, 14, 1, 0),      op(FMV_D_X, 15, 14, 0),
                              op(FSGNJN_D, 18, 1, 1), op(FLT_D, 16, 2, 1),        op(FCVT_W_D, 17, 3, 0, 0, 1)};
+  init.x[5] = 0x3FC00000;                  // 1.5f
+  exact.push_back(op(FMV_W_X, 21, 5, 0));  // boxed
+  exact.push_back(op(FADD_S, 22, 21, 21));
   if (kFp.fma) exact.push_back(op(FMADD_D, 19, 1, 2, 3));
   if (kFp.fma) exact.push_back(op(FNMSUB_D, 20, 1, 2, 3));
   FpRun got = translated(exact, init, arena);
@@ -268,6 +296,17 @@ TEST(InlineFp, TakesExactAndAccruedResultsAndLeavesTheRest) {
   expect_same(got, reference(tiny, init), 0);
   EXPECT_EQ(got.s.helper_calls, 1u);
   EXPECT_NE(got.s.fflags & fp::UF, 0u);
+  // A float product just above the smallest normal whose rounding error
+  // is below the smallest subnormal (the fused check would find 0): inexact.
+  init.fflags = 0;
+  const float near_bottom = std::ldexp(1.0f + 0x1p-12f, -63);
+  init.f[6] = box(fp::bits_of(near_bottom));
+  const std::vector<Insn> bottom = {op(FMUL_S, 10, 6, 6)};
+  got = translated(bottom, init, arena);
+  expect_same(got, reference(bottom, init), 0);
+  EXPECT_EQ(got.s.helper_calls, 1u);
+  EXPECT_NE(got.s.fflags & fp::NX, 0u);
+  init.fflags = fp::NX;
   init.mstatus = uint64_t{2} << 13;  // Clean
   got = translated(exact, init, arena);
   expect_same(got, reference(exact, init), 0);

@@ -58,24 +58,24 @@ TEST(X86Asm, IndexedStoresTestsAndDoublewordOperands) {
 TEST(X86Asm, ScalarDoublesAndFusedMultiplyAdds) {
   using V = std::vector<uint8_t>;
   // movsd xmm0, qword ptr [r15+0x108]; movsd xmm1, qword ptr [r15+0x10]; movsd qword ptr [r15+0x1f8], xmm2
-  EXPECT_EQ(encode([](Asm& a) { a.movsd_load(XMM0, R15, 0x108); }), (V{0xF2, 0x41, 0x0F, 0x10, 0x87, 0x08, 0x01, 0, 0}));
-  EXPECT_EQ(encode([](Asm& a) { a.movsd_load(XMM1, R15, 0x10); }), (V{0xF2, 0x41, 0x0F, 0x10, 0x4F, 0x10}));
-  EXPECT_EQ(encode([](Asm& a) { a.movsd_store(R15, 0x1F8, XMM2); }), (V{0xF2, 0x41, 0x0F, 0x11, 0x97, 0xF8, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.load_scalar(XMM0, R15, 0x108, false); }), (V{0xF2, 0x41, 0x0F, 0x10, 0x87, 0x08, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.load_scalar(XMM1, R15, 0x10, false); }), (V{0xF2, 0x41, 0x0F, 0x10, 0x4F, 0x10}));
+  EXPECT_EQ(encode([](Asm& a) { a.store_scalar(R15, 0x1F8, XMM2, false); }), (V{0xF2, 0x41, 0x0F, 0x11, 0x97, 0xF8, 0x01, 0, 0}));
   // addsd xmm0, qword ptr [r15+0x110]; mulsd xmm1, qword ptr [rdi+0x8]; subsd xmm2, qword ptr [r15+0x100]
-  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(ADDSD, XMM0, R15, 0x110); }), (V{0xF2, 0x41, 0x0F, 0x58, 0x87, 0x10, 0x01, 0, 0}));
-  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(MULSD, XMM1, RDI, 8); }), (V{0xF2, 0x0F, 0x59, 0x4F, 0x08}));
-  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(SUBSD, XMM2, R15, 0x100); }), (V{0xF2, 0x41, 0x0F, 0x5C, 0x97, 0x00, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_ADD, XMM0, R15, 0x110, false); }), (V{0xF2, 0x41, 0x0F, 0x58, 0x87, 0x10, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_MUL, XMM1, RDI, 8, false); }), (V{0xF2, 0x0F, 0x59, 0x4F, 0x08}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_SUB, XMM2, R15, 0x100, false); }), (V{0xF2, 0x41, 0x0F, 0x5C, 0x97, 0x00, 0x01, 0, 0}));
   // divsd xmm0, qword ptr [r15+0x18]; sqrtsd xmm0, qword ptr [r15+0x110]
-  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(DIVSD, XMM0, R15, 0x18); }), (V{0xF2, 0x41, 0x0F, 0x5E, 0x47, 0x18}));
-  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(SQRTSD, XMM0, R15, 0x110); }), (V{0xF2, 0x41, 0x0F, 0x51, 0x87, 0x10, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_DIV, XMM0, R15, 0x18, false); }), (V{0xF2, 0x41, 0x0F, 0x5E, 0x47, 0x18}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_SQRT, XMM0, R15, 0x110, false); }), (V{0xF2, 0x41, 0x0F, 0x51, 0x87, 0x10, 0x01, 0, 0}));
   // addsd xmm0, xmm2; subsd xmm5, xmm4; movapd xmm4, xmm0; xorpd xmm1, xmm1
-  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(ADDSD, XMM0, XMM2); }), (V{0xF2, 0x0F, 0x58, 0xC2}));
-  EXPECT_EQ(encode([](Asm& a) { a.sse_sd(SUBSD, XMM5, XMM4); }), (V{0xF2, 0x0F, 0x5C, 0xEC}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_ADD, XMM0, XMM2, false); }), (V{0xF2, 0x0F, 0x58, 0xC2}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_SUB, XMM5, XMM4, false); }), (V{0xF2, 0x0F, 0x5C, 0xEC}));
   EXPECT_EQ(encode([](Asm& a) { a.movapd(XMM4, XMM0); }), (V{0x66, 0x0F, 0x28, 0xE0}));
   EXPECT_EQ(encode([](Asm& a) { a.xorpd(XMM1, XMM1); }), (V{0x66, 0x0F, 0x57, 0xC9}));
   // movq rax, xmm0; movq rcx, xmm2; cvtsi2sd xmm0, eax; cvtsi2sd xmm1, rcx
-  EXPECT_EQ(encode([](Asm& a) { a.movq_from_xmm(RAX, XMM0); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xC0}));
-  EXPECT_EQ(encode([](Asm& a) { a.movq_from_xmm(RCX, XMM2); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xD1}));
+  EXPECT_EQ(encode([](Asm& a) { a.mov_from_xmm(RAX, XMM0, false); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xC0}));
+  EXPECT_EQ(encode([](Asm& a) { a.mov_from_xmm(RCX, XMM2, false); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xD1}));
   EXPECT_EQ(encode([](Asm& a) { a.cvtsi2sd(XMM0, RAX, false); }), (V{0xF2, 0x0F, 0x2A, 0xC0}));
   EXPECT_EQ(encode([](Asm& a) { a.cvtsi2sd(XMM1, RCX, true); }), (V{0xF2, 0x48, 0x0F, 0x2A, 0xC9}));
   // ucomisd xmm0, qword ptr [r15+0x110]
@@ -84,13 +84,29 @@ TEST(X86Asm, ScalarDoublesAndFusedMultiplyAdds) {
   EXPECT_EQ(encode([](Asm& a) { a.cvtsd2si(RAX, R15, 0x108, true); }), (V{0xF2, 0x49, 0x0F, 0x2C, 0x87, 0x08, 0x01, 0, 0}));
   EXPECT_EQ(encode([](Asm& a) { a.cvtsd2si(RAX, R15, 8, false); }), (V{0xF2, 0x49, 0x0F, 0x2D, 0x47, 0x08}));
   // vfmadd231sd xmm0, xmm1, qword ptr [r15+0x180]; vfmsub231sd xmm0, xmm1, qword ptr [r15+0x10]
-  EXPECT_EQ(encode([](Asm& a) { a.fma_sd(VFMADD231SD, XMM0, XMM1, R15, 0x180); }),
+  EXPECT_EQ(encode([](Asm& a) { a.fma_scalar(VFMADD231, XMM0, XMM1, R15, 0x180, false); }),
             (V{0xC4, 0xC2, 0xF1, 0xB9, 0x87, 0x80, 0x01, 0, 0}));
-  EXPECT_EQ(encode([](Asm& a) { a.fma_sd(VFMSUB231SD, XMM0, XMM1, R15, 0x10); }), (V{0xC4, 0xC2, 0xF1, 0xBB, 0x47, 0x10}));
+  EXPECT_EQ(encode([](Asm& a) { a.fma_scalar(VFMSUB231, XMM0, XMM1, R15, 0x10, false); }), (V{0xC4, 0xC2, 0xF1, 0xBB, 0x47, 0x10}));
   // vfnmadd231sd xmm2, xmm0, qword ptr [rax+0x200]; vfnmsub231sd xmm1, xmm2, qword ptr [r15]
-  EXPECT_EQ(encode([](Asm& a) { a.fma_sd(VFNMADD231SD, XMM2, XMM0, RAX, 0x200); }),
+  EXPECT_EQ(encode([](Asm& a) { a.fma_scalar(VFNMADD231, XMM2, XMM0, RAX, 0x200, false); }),
             (V{0xC4, 0xE2, 0xF9, 0xBD, 0x90, 0x00, 0x02, 0, 0}));
-  EXPECT_EQ(encode([](Asm& a) { a.fma_sd(VFNMSUB231SD, XMM1, XMM2, R15, 0); }), (V{0xC4, 0xC2, 0xE9, 0xBF, 0x0F}));
+  EXPECT_EQ(encode([](Asm& a) { a.fma_scalar(VFNMSUB231, XMM1, XMM2, R15, 0, false); }), (V{0xC4, 0xC2, 0xE9, 0xBF, 0x0F}));
+}
+
+TEST(X86Asm, ScalarFloats) {
+  using V = std::vector<uint8_t>;
+  // movss xmm0, dword ptr [r15+0x108]; movss dword ptr [r15+0x1f8], xmm2
+  EXPECT_EQ(encode([](Asm& a) { a.load_scalar(XMM0, R15, 0x108, true); }), (V{0xF3, 0x41, 0x0F, 0x10, 0x87, 0x08, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.store_scalar(R15, 0x1F8, XMM2, true); }), (V{0xF3, 0x41, 0x0F, 0x11, 0x97, 0xF8, 0x01, 0, 0}));
+  // addss xmm0, dword ptr [r15+0x110]; addss xmm0, xmm2; sqrtss xmm0, dword ptr [r15+0x8]; movd eax, xmm0
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_ADD, XMM0, R15, 0x110, true); }), (V{0xF3, 0x41, 0x0F, 0x58, 0x87, 0x10, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_ADD, XMM0, XMM2, true); }), (V{0xF3, 0x0F, 0x58, 0xC2}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_SQRT, XMM0, R15, 8, true); }), (V{0xF3, 0x41, 0x0F, 0x51, 0x47, 0x08}));
+  EXPECT_EQ(encode([](Asm& a) { a.mov_from_xmm(RAX, XMM0, true); }), (V{0x66, 0x0F, 0x7E, 0xC0}));
+  // vfmadd231ss xmm0, xmm1, dword ptr [r15+0x180]; vfmsub231ss xmm5, xmm1, dword ptr [r15+0x10]
+  EXPECT_EQ(encode([](Asm& a) { a.fma_scalar(VFMADD231, XMM0, XMM1, R15, 0x180, true); }),
+            (V{0xC4, 0xC2, 0x71, 0xB9, 0x87, 0x80, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.fma_scalar(VFMSUB231, XMM5, XMM1, R15, 0x10, true); }), (V{0xC4, 0xC2, 0x71, 0xBB, 0x6F, 0x10}));
 }
 
 TEST(X86Asm, CallsThroughARegister) {
