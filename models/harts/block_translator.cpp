@@ -270,7 +270,9 @@ class Translator {
   void fp_zero(x86::Xmm v, bool single, std::vector<size_t>& to_other);
   void fp_two_sum(bool subtract, bool single);
   void box(x86::Reg r);
+  void fp_boxed(unsigned r, std::vector<size_t>& to_other);
   static constexpr uint64_t kInfinityBits = 0x7FF0000000000000ull, kInfinityBits32 = 0x7F800000;
+  static constexpr uint64_t kTwiceLeastNormal32 = 0x01000000;
   bool control(const Insn& d, uint64_t pc);
   void alu(uint32_t i, uint64_t pc);
   x86::Reg destination(const Insn& d) const;
@@ -362,7 +364,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
   using namespace x86;
   const InlineFp& p = *helpers_.inline_fp;
   const auto f = [&p](unsigned r) { return p.f + static_cast<int32_t>(8 * r); };
-  enum Kind { Load, Store, ToX, FromX, Sign, Compare, Arith, Fused, Convert, ToInt } kind;
+  enum Kind { Load, Store, ToX, FromX, Sign, Compare, Arith, Fused, Convert, ToInt, Precision } kind;
   switch (d.op) {
     case rv::FLD: case rv::FLW: kind = Load; break;
     case rv::FSD: case rv::FSW: kind = Store; break;
@@ -373,11 +375,17 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     case rv::FMADD_D: case rv::FMSUB_D: case rv::FNMSUB_D: case rv::FNMADD_D:
     case rv::FMADD_S: case rv::FMSUB_S: case rv::FNMSUB_S: case rv::FNMADD_S: kind = Fused; break;
     case rv::FCVT_D_W: case rv::FCVT_D_L: kind = Convert; break;
-    case rv::FSGNJ_D: case rv::FSGNJN_D: case rv::FSGNJX_D: kind = Sign; break;
-    case rv::FEQ_D: case rv::FLT_D: case rv::FLE_D: kind = Compare; break;
-    case rv::FCVT_W_D: case rv::FCVT_L_D: kind = ToInt; break;
+    case rv::FSGNJ_D: case rv::FSGNJN_D: case rv::FSGNJX_D:
+    case rv::FSGNJ_S: case rv::FSGNJN_S: case rv::FSGNJX_S: kind = Sign; break;
+    case rv::FEQ_D: case rv::FLT_D: case rv::FLE_D: case rv::FEQ_S: case rv::FLT_S: case rv::FLE_S: kind = Compare; break;
+    case rv::FCVT_W_D: case rv::FCVT_L_D: case rv::FCVT_W_S: case rv::FCVT_L_S: kind = ToInt; break;
+    case rv::FCVT_S_D: case rv::FCVT_D_S: kind = Precision; break;
     default: return;
   }
+  // A float operand (NaN-boxed, else the hart reads a NaN), or a double's.
+  const bool single = d.op == rv::FSGNJ_S || d.op == rv::FSGNJN_S || d.op == rv::FSGNJX_S || d.op == rv::FEQ_S ||
+                      d.op == rv::FLT_S || d.op == rv::FLE_S || d.op == rv::FCVT_W_S || d.op == rv::FCVT_L_S ||
+                      d.op == rv::FCVT_D_S;
   // Rounding to nearest even (rm 0, or 7 with frm 0); a conversion to an
   // integer also toward zero (rm 1), as C's casts do.
   const bool rounds = kind >= Arith;
@@ -436,44 +444,84 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
         to_other.push_back(a_.jcc(E));
       }
       into(RAX, d.rs1);  // an integer's double is finite, and 0 or at least 1
-      a_.cvtsi2sd(XMM0, RAX, d.op == rv::FCVT_D_L);
+      a_.cvtsi2s(XMM0, RAX, d.op == rv::FCVT_D_L, false);
       a_.store_scalar(kGuestRegs, f(d.rd), XMM0, false);
       break;
     }
-    case Sign:  // rs1's magnitude, the sign of rs2 (FSGNJ), of ~rs2 (FSGNJN) or rs1's xor rs2's (FSGNJX)
+    case Sign: {  // rs1's magnitude, the sign of rs2 (FSGNJ), of ~rs2 (FSGNJN) or rs1's xor rs2's (FSGNJX)
+      const bool negated = d.op == rv::FSGNJN_D || d.op == rv::FSGNJN_S;
+      const bool xored = d.op == rv::FSGNJX_D || d.op == rv::FSGNJX_S;
+      const uint8_t sign = single ? 31 : 63;
+      if (single) {
+        fp_boxed(d.rs1, to_other);
+        fp_boxed(d.rs2, to_other);
+      }
       a_.load(RAX, kGuestRegs, f(d.rs1));
       a_.load(RCX, kGuestRegs, f(d.rs2));
-      if (d.op == rv::FSGNJN_D) a_.alu_imm(XOR, RCX, -1);
-      a_.shift_imm(SHR, RCX, 63);
-      a_.shift_imm(SHL, RCX, 63);
-      if (d.op != rv::FSGNJX_D) {
-        a_.shift_imm(SHL, RAX, 1);
-        a_.shift_imm(SHR, RAX, 1);
+      if (negated) a_.alu_imm(XOR, RCX, -1, !single);
+      a_.shift_imm(SHR, RCX, sign, !single);
+      a_.shift_imm(SHL, RCX, sign, !single);
+      if (!xored) {
+        a_.shift_imm(SHL, RAX, 1, !single);
+        a_.shift_imm(SHR, RAX, 1, !single);
       }
-      a_.alu(d.op == rv::FSGNJX_D ? XOR : OR, RAX, RCX);
+      a_.alu(xored ? XOR : OR, RAX, RCX, !single);  // a float's upper half: zeroed
+      if (single) box(RAX);
       a_.store(kGuestRegs, f(d.rd), RAX);
       break;
-    case Compare:  // no NaN: no flag, and ucomisd orders as the comparison does
+    }
+    case Compare: {  // no NaN: no flag, and ucomis orders as the comparison does
+      const uint64_t infinity = single ? kInfinityBits32 : kInfinityBits;
       for (unsigned r : {d.rs1, d.rs2}) {
+        if (single) fp_boxed(r, to_other);
         a_.load(RCX, kGuestRegs, f(r));
-        a_.alu(ADD, RCX, RCX);
-        a_.mov_imm(RDX, (kInfinityBits << 1) + 1);
-        a_.alu(CMP, RCX, RDX);
+        a_.alu(ADD, RCX, RCX, !single);
+        if (single) {
+          a_.alu_imm(CMP, RCX, static_cast<int32_t>((infinity << 1) + 1), false);
+        } else {
+          a_.mov_imm(RDX, (infinity << 1) + 1);
+          a_.alu(CMP, RCX, RDX);
+        }
         to_other.push_back(a_.jcc(AE));
       }
-      a_.load_scalar(XMM0, kGuestRegs, f(d.rs1), false);
-      a_.ucomisd(XMM0, kGuestRegs, f(d.rs2));
-      a_.setcc_rax(d.op == rv::FEQ_D ? E : d.op == rv::FLT_D ? B : BE);
+      a_.load_scalar(XMM0, kGuestRegs, f(d.rs1), single);
+      a_.ucomis(XMM0, kGuestRegs, f(d.rs2), single);
+      const bool eq = d.op == rv::FEQ_D || d.op == rv::FEQ_S, lt = d.op == rv::FLT_D || d.op == rv::FLT_S;
+      a_.setcc_rax(eq ? E : lt ? B : BE);
       result(d.rd, RAX);
       break;
+    }
+    case Precision: {
+      if (single) {  // a float's double: exact, unless a NaN
+        fp_boxed(d.rs1, to_other);
+        a_.cvt_precision(XMM0, kGuestRegs, f(d.rs1), true);
+        fp_at_least(XMM0, 0, false, to_other);
+        a_.store(kGuestRegs, f(d.rd), RAX);
+        break;
+      }
+      // A double's float: as the arithmetic's results (NX accrued, or exact: its double is the operand).
+      a_.cvt_precision(XMM0, kGuestRegs, f(d.rs1), false);
+      a_.load32(RCX, kGuestRegs, p.fflags);
+      a_.test_imm(RCX, 1);
+      const size_t accrued = a_.jcc(NE);
+      a_.cvt_precision(XMM1, XMM0, true);
+      a_.ucomis(XMM1, kGuestRegs, f(d.rs1), false);
+      to_other.push_back(a_.jcc(NE));
+      a_.bind(accrued);
+      fp_at_least(XMM0, kTwiceLeastNormal32, true, to_other);
+      box(RAX);
+      a_.store(kGuestRegs, f(d.rd), RAX);
+      break;
+    }
     case ToInt: {
       // The host's answer for NaN and out of range (and for INT64_MIN
       // itself) is INT64_MIN: the hart's then; so is a 32-bit one out of range.
-      a_.cvtsd2si(RAX, kGuestRegs, f(d.rs1), d.rm == 1);
+      if (single) fp_boxed(d.rs1, to_other);
+      a_.cvts2si(RAX, kGuestRegs, f(d.rs1), d.rm == 1, single);
       a_.mov_imm(RDX, uint64_t{1} << 63);
       a_.alu(CMP, RAX, RDX);
       to_other.push_back(a_.jcc(E));
-      if (d.op == rv::FCVT_W_D) {
+      if (d.op == rv::FCVT_W_D || d.op == rv::FCVT_W_S) {
         a_.movsxd(RCX, RAX);
         a_.alu(CMP, RCX, RAX);
         to_other.push_back(a_.jcc(NE));
@@ -482,8 +530,8 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       a_.load32(RCX, kGuestRegs, p.fflags);
       a_.test_imm(RCX, 1);
       const size_t accrued = a_.jcc(NE);
-      a_.cvtsi2sd(XMM0, RAX, true);
-      a_.ucomisd(XMM0, kGuestRegs, f(d.rs1));
+      a_.cvtsi2s(XMM0, RAX, true, single);
+      a_.ucomis(XMM0, kGuestRegs, f(d.rs1), single);
       to_other.push_back(a_.jcc(NE));
       a_.bind(accrued);
       result(d.rd, RAX);
@@ -493,6 +541,15 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       return fp_arith(d, to_other, done);
   }
   done.push_back(a_.jmp());
+}
+
+// f[r] holds a NaN-boxed float (its high word all ones), else to the helper.
+void Translator::fp_boxed(unsigned r, std::vector<size_t>& to_other) {
+  using namespace x86;
+  a_.load(RCX, kGuestRegs, helpers_.inline_fp->f + static_cast<int32_t>(8 * r));
+  a_.shift_imm(SHR, RCX, 32);
+  a_.alu_imm(CMP, RCX, -1, false);
+  to_other.push_back(a_.jcc(NE));
 }
 
 // r's low word NaN-boxed: its high word all ones.
@@ -573,19 +630,13 @@ void Translator::fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vec
     if (d.op == dop) op = sop;
   const bool single = op == d.op;
   const bool fused = op >= rv::FMADD_S && op <= rv::FNMADD_S;
-  const uint64_t twice_least_normal = single ? 0x01000000 : 0x0020000000000000ull;
+  const uint64_t twice_least_normal = single ? kTwiceLeastNormal32 : 0x0020000000000000ull;
   const uint64_t exact_product = single ? 0x0D800000 : 0x03F0000000000000ull;  // 2^-100, 2^-960
   const std::vector<unsigned> sources = op == rv::FSQRT_S ? std::vector<unsigned>{d.rs1}
                                         : fused           ? std::vector<unsigned>{d.rs1, d.rs2, d.rs3}
                                                           : std::vector<unsigned>{d.rs1, d.rs2};
-  if (single) {
-    for (unsigned r : sources) {
-      a_.load(RCX, kGuestRegs, f(r));
-      a_.shift_imm(SHR, RCX, 32);
-      a_.alu_imm(CMP, RCX, -1, false);
-      to_other.push_back(a_.jcc(NE));
-    }
-  }
+  if (single)
+    for (unsigned r : sources) fp_boxed(r, to_other);
   const auto store = [&] {
     if (single) box(RAX);
     a_.store(kGuestRegs, f(d.rd), RAX);

@@ -194,17 +194,27 @@ class Asm {
     put(0x66);
     rr2(0x57, dst, src, false);
   }
-  void ucomisd(Xmm a, Reg base, int32_t disp) { sse_mem(0x66, 0x2E, a, base, disp, false); }  // flags as for unsigned
-  // dst = the 64-bit integer of the double at [base + disp], rounded as MXCSR says or (truncate) toward zero.
-  void cvtsd2si(Reg dst, Reg base, int32_t disp, bool truncate) {
-    sse_mem(0xF2, truncate ? 0x2C : 0x2D, dst, base, disp, true);
+  // Compares the double (single: float) in a with the one at [base + disp]: flags as for unsigned.
+  void ucomis(Xmm a, Reg base, int32_t disp, bool single) { sse_mem(single ? 0 : 0x66, 0x2E, a, base, disp, false); }
+  // dst = the 64-bit integer of the double (single: float) at [base + disp],
+  // rounded as MXCSR says or (truncate) toward zero.
+  void cvts2si(Reg dst, Reg base, int32_t disp, bool truncate, bool single) {
+    sse_mem(scalar(single), truncate ? 0x2C : 0x2D, dst, base, disp, true);
+  }
+  // dst = the float of the double at [base + disp], or (to_double) the double of the float there.
+  void cvt_precision(Xmm dst, Reg base, int32_t disp, bool to_double) {
+    sse_mem(scalar(to_double), 0x5A, dst, base, disp, false);
+  }
+  void cvt_precision(Xmm dst, Xmm src, bool to_double) {
+    put(scalar(to_double));
+    rr2(0x5A, dst, src, false);
   }
   void mov_from_xmm(Reg dst, Xmm src, bool single) {  // movq r64, xmm or (single) movd r32, xmm (zero-extended)
     put(0x66);
     rr2(0x7E, src, dst, !single);
   }
-  void cvtsi2sd(Xmm dst, Reg src, bool w) {  // dst = (double) src (64-bit with w, else 32-bit signed)
-    put(0xF2);
+  void cvtsi2s(Xmm dst, Reg src, bool w, bool single) {  // dst = (double or float) src (64-bit with w, else 32-bit)
+    put(scalar(single));
     rr2(0x2A, dst, src, w);
   }
   void fma_scalar(FmaOp op, Xmm dst, Xmm src, Reg base, int32_t disp, bool single) {
@@ -262,7 +272,7 @@ class Asm {
     modrm(3, reg, rm);
   }
   void sse_mem(uint8_t prefix, uint8_t opcode, unsigned reg, unsigned base, int32_t disp, bool w) {
-    put(prefix);
+    if (prefix) put(prefix);
     rex(w, reg, base);
     put(0x0F);
     put(opcode);

@@ -3,8 +3,8 @@
 // (fp_ops.h): random blocks of double adds, subtracts, multiplies, fused
 // multiply-adds, conversions from integers and moves, on operands that are
 // (and divisions and square roots, which the code takes once NX is accrued),
-// sign injections, comparisons and conversions to integers, and the float
-// arithmetic and moves (NaN-boxed operands, or not),
+// sign injections, comparisons and conversions to integers, and their float
+// forms (NaN-boxed operands, or not) with the conversions between the two,
 // exact (small dyadic numbers), inexact, near and below the smallest normal,
 // huge, infinite or NaN, with mstatus.FS, fflags (NX accrued or not), frm
 // and the static rounding mode drawn at random. The `other` helper does
@@ -50,7 +50,8 @@ bool exec_fp(FpState& s, const Insn& d) {
   uint32_t flags = (s.mstatus & mstatus::FS) == mstatus::FS ? s.fflags : 0;
   const unsigned rm = d.rm == 7 ? s.frm : d.rm;
   const bool rounds = d.op != FMV_X_D && d.op != FMV_D_X && d.op != FMV_X_W && d.op != FMV_W_X &&
-                      (d.op < FSGNJ_D || d.op > FSGNJX_D) && d.op != FEQ_D && d.op != FLT_D && d.op != FLE_D;
+                      (d.op < FSGNJ_D || d.op > FSGNJX_D) && d.op != FEQ_D && d.op != FLT_D && d.op != FLE_D &&
+                      (d.op < FSGNJ_S || d.op > FSGNJX_S) && d.op != FEQ_S && d.op != FLT_S && d.op != FLE_S;
   if (rounds && rm > fp::RMM) return true;
   const auto r = static_cast<fp::Rm>(rm);
   const uint64_t a = s.f[d.rs1], b = s.f[d.rs2], c = s.f[d.rs3];
@@ -78,6 +79,16 @@ bool exec_fp(FpState& s, const Insn& d) {
       set_f(box(fp::f32_fma(unbox(a), unbox(b), unbox(c), d.op == FNMSUB_S || d.op == FNMADD_S,
                             d.op == FMSUB_S || d.op == FNMADD_S, r, flags)));
       break;
+    case FSGNJ_S: set_f(box((unbox(a) & 0x7FFFFFFFu) | (unbox(b) & 0x80000000u))); break;
+    case FSGNJN_S: set_f(box((unbox(a) & 0x7FFFFFFFu) | (~unbox(b) & 0x80000000u))); break;
+    case FSGNJX_S: set_f(box(unbox(a) ^ (unbox(b) & 0x80000000u))); break;
+    case FEQ_S: if (d.rd) s.x[d.rd] = fp::f32_cmp(unbox(a), unbox(b), 0, flags); break;
+    case FLT_S: if (d.rd) s.x[d.rd] = fp::f32_cmp(unbox(a), unbox(b), 1, flags); break;
+    case FLE_S: if (d.rd) s.x[d.rd] = fp::f32_cmp(unbox(a), unbox(b), 2, flags); break;
+    case FCVT_W_S: { const uint64_t v = fp::f32_to_int(unbox(a), 32, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
+    case FCVT_L_S: { const uint64_t v = fp::f32_to_int(unbox(a), 64, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
+    case FCVT_S_D: set_f(box(fp::f64_to_f32(a, r, flags))); break;
+    case FCVT_D_S: set_f(fp::f32_to_f64(unbox(a), flags)); break;
     case FMV_X_W: if (d.rd) s.x[d.rd] = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a))); break;
     case FMV_W_X: set_f(box(static_cast<uint32_t>(s.x[d.rs1]))); break;
     case FSGNJ_D: set_f((a & ~(1ull << 63)) | (b & (1ull << 63))); break;
@@ -139,7 +150,8 @@ class RandomFp {
                                     FNMSUB_D, FNMADD_D, FCVT_D_W, FCVT_D_L, FMV_X_D,  FMV_D_X,  FSGNJ_D,
                                     FSGNJN_D, FSGNJX_D, FEQ_D,    FLT_D,    FLE_D,    FCVT_W_D, FCVT_L_D,
                                     FADD_S,   FSUB_S,   FMUL_S,   FDIV_S,   FSQRT_S,  FMADD_S,  FMSUB_S,
-                                    FNMSUB_S, FNMADD_S, FMV_X_W,  FMV_W_X};
+                                    FNMSUB_S, FNMADD_S, FMV_X_W,  FMV_W_X,  FSGNJ_S,  FSGNJN_S, FSGNJX_S,
+                                    FEQ_S,    FLT_S,    FLE_S,    FCVT_W_S, FCVT_L_S, FCVT_S_D, FCVT_D_S};
     static const uint8_t kRegs[] = {0, 1, 2, 3, 5, 8, 10, 31};
     Insn d;
     d.op = kOps[rng_() % std::size(kOps)];

@@ -76,13 +76,13 @@ TEST(X86Asm, ScalarDoublesAndFusedMultiplyAdds) {
   // movq rax, xmm0; movq rcx, xmm2; cvtsi2sd xmm0, eax; cvtsi2sd xmm1, rcx
   EXPECT_EQ(encode([](Asm& a) { a.mov_from_xmm(RAX, XMM0, false); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xC0}));
   EXPECT_EQ(encode([](Asm& a) { a.mov_from_xmm(RCX, XMM2, false); }), (V{0x66, 0x48, 0x0F, 0x7E, 0xD1}));
-  EXPECT_EQ(encode([](Asm& a) { a.cvtsi2sd(XMM0, RAX, false); }), (V{0xF2, 0x0F, 0x2A, 0xC0}));
-  EXPECT_EQ(encode([](Asm& a) { a.cvtsi2sd(XMM1, RCX, true); }), (V{0xF2, 0x48, 0x0F, 0x2A, 0xC9}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvtsi2s(XMM0, RAX, false, false); }), (V{0xF2, 0x0F, 0x2A, 0xC0}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvtsi2s(XMM1, RCX, true, false); }), (V{0xF2, 0x48, 0x0F, 0x2A, 0xC9}));
   // ucomisd xmm0, qword ptr [r15+0x110]
-  EXPECT_EQ(encode([](Asm& a) { a.ucomisd(XMM0, R15, 0x110); }), (V{0x66, 0x41, 0x0F, 0x2E, 0x87, 0x10, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.ucomis(XMM0, R15, 0x110, false); }), (V{0x66, 0x41, 0x0F, 0x2E, 0x87, 0x10, 0x01, 0, 0}));
   // cvttsd2si rax, qword ptr [r15+0x108]; cvtsd2si rax, qword ptr [r15+0x8]
-  EXPECT_EQ(encode([](Asm& a) { a.cvtsd2si(RAX, R15, 0x108, true); }), (V{0xF2, 0x49, 0x0F, 0x2C, 0x87, 0x08, 0x01, 0, 0}));
-  EXPECT_EQ(encode([](Asm& a) { a.cvtsd2si(RAX, R15, 8, false); }), (V{0xF2, 0x49, 0x0F, 0x2D, 0x47, 0x08}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvts2si(RAX, R15, 0x108, true, false); }), (V{0xF2, 0x49, 0x0F, 0x2C, 0x87, 0x08, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvts2si(RAX, R15, 8, false, false); }), (V{0xF2, 0x49, 0x0F, 0x2D, 0x47, 0x08}));
   // vfmadd231sd xmm0, xmm1, qword ptr [r15+0x180]; vfmsub231sd xmm0, xmm1, qword ptr [r15+0x10]
   EXPECT_EQ(encode([](Asm& a) { a.fma_scalar(VFMADD231, XMM0, XMM1, R15, 0x180, false); }),
             (V{0xC4, 0xC2, 0xF1, 0xB9, 0x87, 0x80, 0x01, 0, 0}));
@@ -107,6 +107,19 @@ TEST(X86Asm, ScalarFloats) {
   EXPECT_EQ(encode([](Asm& a) { a.fma_scalar(VFMADD231, XMM0, XMM1, R15, 0x180, true); }),
             (V{0xC4, 0xC2, 0x71, 0xB9, 0x87, 0x80, 0x01, 0, 0}));
   EXPECT_EQ(encode([](Asm& a) { a.fma_scalar(VFMSUB231, XMM5, XMM1, R15, 0x10, true); }), (V{0xC4, 0xC2, 0x71, 0xBB, 0x6F, 0x10}));
+}
+
+TEST(X86Asm, FloatComparisonsAndConversions) {
+  using V = std::vector<uint8_t>;
+  // ucomiss xmm0, dword ptr [r15+0x110]; cvttss2si rax, dword ptr [r15+0x108]; cvtss2si rax, dword ptr [r15+0x8]
+  EXPECT_EQ(encode([](Asm& a) { a.ucomis(XMM0, R15, 0x110, true); }), (V{0x41, 0x0F, 0x2E, 0x87, 0x10, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvts2si(RAX, R15, 0x108, true, true); }), (V{0xF3, 0x49, 0x0F, 0x2C, 0x87, 0x08, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvts2si(RAX, R15, 8, false, true); }), (V{0xF3, 0x49, 0x0F, 0x2D, 0x47, 0x08}));
+  // cvtsi2ss xmm0, rax; cvtss2sd xmm0, dword ptr [r15+0x108]; cvtsd2ss xmm0, qword ptr [r15+0x108]; cvtss2sd xmm1, xmm0
+  EXPECT_EQ(encode([](Asm& a) { a.cvtsi2s(XMM0, RAX, true, true); }), (V{0xF3, 0x48, 0x0F, 0x2A, 0xC0}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvt_precision(XMM0, R15, 0x108, true); }), (V{0xF3, 0x41, 0x0F, 0x5A, 0x87, 0x08, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvt_precision(XMM0, R15, 0x108, false); }), (V{0xF2, 0x41, 0x0F, 0x5A, 0x87, 0x08, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.cvt_precision(XMM1, XMM0, true); }), (V{0xF3, 0x0F, 0x5A, 0xC8}));
 }
 
 TEST(X86Asm, CallsThroughARegister) {
