@@ -74,13 +74,15 @@ __attribute__((noinline)) void from_integers(long k) {
 __attribute__((noinline)) void widen_floats(void) {
   for (int i = 0; i < N; i++) s[i] = s[i] * 0.5f + (float)i;
 }
-// Float arithmetic on the doubles' values narrowed (tiny, huge, NaN), divided by 0 at times.
+// Float arithmetic, comparisons and casts on the doubles' values narrowed
+// (tiny, huge, NaN), divided by 0 at times.
 __attribute__((noinline)) void float_arithmetic(void) {
   for (int i = 0; i < N; i++) {
     const float x = (float)a[i], y = (float)b[i];
     float r;
     __asm__("fsqrt.s %0, %1" : "=f"(r) : "f"(x * y - s[i]));
     s[i] = (x + y) * (x - y) / (float)(i % 7) + r - x * x * 0.25f;
+    c[i] = (double)s[i] + (double)(int)x + (double)(long)y + (x < y) + (x == s[i]) - __builtin_fabsf(y);
   }
 }
 
