@@ -374,7 +374,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     case rv::FADD_S: case rv::FSUB_S: case rv::FMUL_S: case rv::FDIV_S: case rv::FSQRT_S: kind = Arith; break;
     case rv::FMADD_D: case rv::FMSUB_D: case rv::FNMSUB_D: case rv::FNMADD_D:
     case rv::FMADD_S: case rv::FMSUB_S: case rv::FNMSUB_S: case rv::FNMADD_S: kind = Fused; break;
-    case rv::FCVT_D_W: case rv::FCVT_D_L: kind = Convert; break;
+    case rv::FCVT_D_W: case rv::FCVT_D_L: case rv::FCVT_S_W: case rv::FCVT_S_L: kind = Convert; break;
     case rv::FSGNJ_D: case rv::FSGNJN_D: case rv::FSGNJX_D:
     case rv::FSGNJ_S: case rv::FSGNJN_S: case rv::FSGNJX_S: kind = Sign; break;
     case rv::FEQ_D: case rv::FLT_D: case rv::FLE_D: case rv::FEQ_S: case rv::FLT_S: case rv::FLE_S: kind = Compare; break;
@@ -438,14 +438,34 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       a_.store(kGuestRegs, f(d.rd), RAX);
       break;
     case Convert: {
-      if (d.op == rv::FCVT_D_L) {  // may round: NX accrued (FCVT.D.W is exact)
+      // An integer's double or float is finite, and 0 or at least 1. It
+      // rounds (NX) only beyond 2^53 (2^24) in magnitude, which a 32-bit
+      // integer's double never is: else NX accrued, or the integer within.
+      const bool to_float = d.op == rv::FCVT_S_W || d.op == rv::FCVT_S_L;
+      const bool wide = d.op == rv::FCVT_D_L || d.op == rv::FCVT_S_L;
+      into(RAX, d.rs1);
+      if (d.op != rv::FCVT_D_W) {
         a_.load32(RCX, kGuestRegs, p.fflags);
         a_.test_imm(RCX, 1);
-        to_other.push_back(a_.jcc(E));
+        const size_t accrued = a_.jcc(NE);
+        const unsigned bits = to_float ? 24 : 53;
+        if (wide) a_.mov(RCX, RAX);
+        else a_.movsxd(RCX, RAX);
+        a_.mov_imm(RDX, uint64_t{1} << bits);
+        a_.alu(ADD, RCX, RDX);  // [-2^bits, 2^bits) to [0, 2^(bits+1))
+        a_.alu(ADD, RDX, RDX);
+        a_.alu(CMP, RCX, RDX);
+        to_other.push_back(a_.jcc(AE));
+        a_.bind(accrued);
       }
-      into(RAX, d.rs1);  // an integer's double is finite, and 0 or at least 1
-      a_.cvtsi2s(XMM0, RAX, d.op == rv::FCVT_D_L, false);
-      a_.store_scalar(kGuestRegs, f(d.rd), XMM0, false);
+      a_.cvtsi2s(XMM0, RAX, wide, to_float);
+      if (to_float) {
+        a_.mov_from_xmm(RAX, XMM0, true);
+        box(RAX);
+        a_.store(kGuestRegs, f(d.rd), RAX);
+      } else {
+        a_.store_scalar(kGuestRegs, f(d.rd), XMM0, false);
+      }
       break;
     }
     case Sign: {  // rs1's magnitude, the sign of rs2 (FSGNJ), of ~rs2 (FSGNJN) or rs1's xor rs2's (FSGNJX)

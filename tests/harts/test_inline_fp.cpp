@@ -87,6 +87,8 @@ bool exec_fp(FpState& s, const Insn& d) {
     case FLE_S: if (d.rd) s.x[d.rd] = fp::f32_cmp(unbox(a), unbox(b), 2, flags); break;
     case FCVT_W_S: { const uint64_t v = fp::f32_to_int(unbox(a), 32, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
     case FCVT_L_S: { const uint64_t v = fp::f32_to_int(unbox(a), 64, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
+    case FCVT_S_W: set_f(box(fp::int_to_f32(s.x[d.rs1], 32, false, r, flags))); break;
+    case FCVT_S_L: set_f(box(fp::int_to_f32(s.x[d.rs1], 64, false, r, flags))); break;
     case FCVT_S_D: set_f(box(fp::f64_to_f32(a, r, flags))); break;
     case FCVT_D_S: set_f(fp::f32_to_f64(unbox(a), flags)); break;
     case FMV_X_W: if (d.rd) s.x[d.rd] = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a))); break;
@@ -151,7 +153,8 @@ class RandomFp {
                                     FSGNJN_D, FSGNJX_D, FEQ_D,    FLT_D,    FLE_D,    FCVT_W_D, FCVT_L_D,
                                     FADD_S,   FSUB_S,   FMUL_S,   FDIV_S,   FSQRT_S,  FMADD_S,  FMSUB_S,
                                     FNMSUB_S, FNMADD_S, FMV_X_W,  FMV_W_X,  FSGNJ_S,  FSGNJN_S, FSGNJX_S,
-                                    FEQ_S,    FLT_S,    FLE_S,    FCVT_W_S, FCVT_L_S, FCVT_S_D, FCVT_D_S};
+                                    FEQ_S,    FLT_S,    FLE_S,    FCVT_W_S, FCVT_L_S, FCVT_S_D, FCVT_D_S,
+                                    FCVT_S_W, FCVT_S_L};
     static const uint8_t kRegs[] = {0, 1, 2, 3, 5, 8, 10, 31};
     Insn d;
     d.op = kOps[rng_() % std::size(kOps)];
@@ -173,8 +176,14 @@ class RandomFp {
       else
         v = fp::bits_of(static_cast<float>(value()));  // not boxed
     }
-    for (uint64_t& v : s.x) v = rng_() % 3 ? static_cast<uint64_t>(static_cast<int64_t>(rng_() % 2001) - 1000)
-                                           : (uint64_t{rng_()} << 32 | rng_());
+    for (uint64_t& v : s.x) {  // small, around 2^24 and 2^53 (where conversions begin to round), or any
+      const unsigned kind = rng_() % 4;
+      const int64_t near = static_cast<int64_t>(rng_() % 9) - 4;
+      v = kind == 0   ? static_cast<uint64_t>(static_cast<int64_t>(rng_() % 2001) - 1000)
+          : kind == 1 ? static_cast<uint64_t>((rng_() % 2 ? -1 : 1) * ((int64_t{1} << 24) + near))
+          : kind == 2 ? static_cast<uint64_t>((rng_() % 2 ? -1 : 1) * ((int64_t{1} << 53) + near))
+                      : (uint64_t{rng_()} << 32 | rng_());
+    }
     s.x[0] = 0;
     static const uint64_t kFs[] = {0, 1, 2, 3, 3, 3};
     s.mstatus = kFs[rng_() % std::size(kFs)] << 13;
