@@ -271,6 +271,7 @@ class Translator {
   void fp_two_sum(bool subtract, bool single);
   void box(x86::Reg r);
   void fp_boxed(unsigned r, std::vector<size_t>& to_other);
+  void fp_not_nan(unsigned r, bool single, std::vector<size_t>& to_other);
   static constexpr uint64_t kInfinityBits = 0x7FF0000000000000ull, kInfinityBits32 = 0x7F800000;
   static constexpr uint64_t kTwiceLeastNormal32 = 0x01000000;
   bool control(const Insn& d, uint64_t pc);
@@ -364,7 +365,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
   using namespace x86;
   const InlineFp& p = *helpers_.inline_fp;
   const auto f = [&p](unsigned r) { return p.f + static_cast<int32_t>(8 * r); };
-  enum Kind { Load, Store, ToX, FromX, Sign, Compare, Arith, Fused, Convert, ToInt, Precision } kind;
+  enum Kind { Load, Store, ToX, FromX, Sign, Compare, MinMax, Arith, Fused, Convert, ToInt, Precision } kind;
   switch (d.op) {
     case rv::FLD: case rv::FLW: kind = Load; break;
     case rv::FSD: case rv::FSW: kind = Store; break;
@@ -380,12 +381,13 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     case rv::FEQ_D: case rv::FLT_D: case rv::FLE_D: case rv::FEQ_S: case rv::FLT_S: case rv::FLE_S: kind = Compare; break;
     case rv::FCVT_W_D: case rv::FCVT_L_D: case rv::FCVT_W_S: case rv::FCVT_L_S: kind = ToInt; break;
     case rv::FCVT_S_D: case rv::FCVT_D_S: kind = Precision; break;
+    case rv::FMIN_D: case rv::FMAX_D: case rv::FMIN_S: case rv::FMAX_S: kind = MinMax; break;
     default: return;
   }
   // A float operand (NaN-boxed, else the hart reads a NaN), or a double's.
   const bool single = d.op == rv::FSGNJ_S || d.op == rv::FSGNJN_S || d.op == rv::FSGNJX_S || d.op == rv::FEQ_S ||
                       d.op == rv::FLT_S || d.op == rv::FLE_S || d.op == rv::FCVT_W_S || d.op == rv::FCVT_L_S ||
-                      d.op == rv::FCVT_D_S;
+                      d.op == rv::FCVT_D_S || d.op == rv::FMIN_S || d.op == rv::FMAX_S;
   // Rounding to nearest even (rm 0, or 7 with frm 0); a conversion to an
   // integer also toward zero (rm 1), as C's casts do.
   const bool rounds = kind >= Arith;
@@ -490,20 +492,20 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       a_.store(kGuestRegs, f(d.rd), RAX);
       break;
     }
+    case MinMax:  // neither NaN nor both zeros (-0 is below +0): the host's minimum or maximum
+      for (unsigned r : {d.rs1, d.rs2}) fp_not_nan(r, single, to_other);
+      a_.load(RAX, kGuestRegs, f(d.rs1));
+      a_.alu_from_mem(OR, RAX, kGuestRegs, f(d.rs2), !single);
+      a_.alu(ADD, RAX, RAX, !single);
+      to_other.push_back(a_.jcc(E));
+      a_.load_scalar(XMM0, kGuestRegs, f(d.rs1), single);
+      a_.sse_scalar(d.op == rv::FMIN_D || d.op == rv::FMIN_S ? SSE_MIN : SSE_MAX, XMM0, kGuestRegs, f(d.rs2), single);
+      a_.mov_from_xmm(RAX, XMM0, single);
+      if (single) box(RAX);
+      a_.store(kGuestRegs, f(d.rd), RAX);
+      break;
     case Compare: {  // no NaN: no flag, and ucomis orders as the comparison does
-      const uint64_t infinity = single ? kInfinityBits32 : kInfinityBits;
-      for (unsigned r : {d.rs1, d.rs2}) {
-        if (single) fp_boxed(r, to_other);
-        a_.load(RCX, kGuestRegs, f(r));
-        a_.alu(ADD, RCX, RCX, !single);
-        if (single) {
-          a_.alu_imm(CMP, RCX, static_cast<int32_t>((infinity << 1) + 1), false);
-        } else {
-          a_.mov_imm(RDX, (infinity << 1) + 1);
-          a_.alu(CMP, RCX, RDX);
-        }
-        to_other.push_back(a_.jcc(AE));
-      }
+      for (unsigned r : {d.rs1, d.rs2}) fp_not_nan(r, single, to_other);
       a_.load_scalar(XMM0, kGuestRegs, f(d.rs1), single);
       a_.ucomis(XMM0, kGuestRegs, f(d.rs2), single);
       const bool eq = d.op == rv::FEQ_D || d.op == rv::FEQ_S, lt = d.op == rv::FLT_D || d.op == rv::FLT_S;
@@ -570,6 +572,22 @@ void Translator::fp_boxed(unsigned r, std::vector<size_t>& to_other) {
   a_.shift_imm(SHR, RCX, 32);
   a_.alu_imm(CMP, RCX, -1, false);
   to_other.push_back(a_.jcc(NE));
+}
+
+// f[r] holds a double (single: a NaN-boxed float) that is not NaN, else to the helper.
+void Translator::fp_not_nan(unsigned r, bool single, std::vector<size_t>& to_other) {
+  using namespace x86;
+  const uint64_t infinity = single ? kInfinityBits32 : kInfinityBits;
+  if (single) fp_boxed(r, to_other);
+  a_.load(RCX, kGuestRegs, helpers_.inline_fp->f + static_cast<int32_t>(8 * r));
+  a_.alu(ADD, RCX, RCX, !single);
+  if (single) {
+    a_.alu_imm(CMP, RCX, static_cast<int32_t>((infinity << 1) + 1), false);
+  } else {
+    a_.mov_imm(RDX, (infinity << 1) + 1);
+    a_.alu(CMP, RCX, RDX);
+  }
+  to_other.push_back(a_.jcc(AE));
 }
 
 // r's low word NaN-boxed: its high word all ones.

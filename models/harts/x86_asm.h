@@ -16,7 +16,9 @@ enum Shift : uint8_t { SHL = 4, SHR = 5, SAR = 7 };
 enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, L = 0xC, GE = 0xD };
 enum Xmm : uint8_t { XMM0, XMM1, XMM2, XMM3, XMM4, XMM5 };
 // Scalar operations (sd: F2 0F op, ss: F3 0F op).
-enum SseOp : uint8_t { SSE_SQRT = 0x51, SSE_ADD = 0x58, SSE_MUL = 0x59, SSE_SUB = 0x5C, SSE_DIV = 0x5E };
+enum SseOp : uint8_t {
+  SSE_SQRT = 0x51, SSE_ADD = 0x58, SSE_MUL = 0x59, SSE_SUB = 0x5C, SSE_MIN = 0x5D, SSE_DIV = 0x5E, SSE_MAX = 0x5F
+};
 // Fused multiply-adds dst = +-(src * m) +- dst (the 231 forms, VEX.66.0F38, W1 for sd, W0 for ss).
 enum FmaOp : uint8_t { VFMADD231 = 0xB9, VFMSUB231 = 0xBB, VFNMADD231 = 0xBD, VFNMSUB231 = 0xBF };
 

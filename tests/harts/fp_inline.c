@@ -59,13 +59,13 @@ __attribute__((noinline)) void quotients_and_roots(void) {
   }
 }
 // fcvt.l.d and fcvt.w.d toward zero (NaN and huge values saturate: NV),
-// flt.d, fle.d, feq.d, fsgnjx.d (fabs) and fsgnj.d (copysign).
+// flt.d, fle.d, feq.d, fsgnjx.d (fabs), fsgnj.d (copysign) and fmin.d.
 __attribute__((noinline)) void compare_and_truncate(void) {
   for (int i = 0; i < N; i++) {
     const long t = (long)a[i];
     const int w = (int)b[i];
     const double m = a[i] < b[i] ? -__builtin_fabs(a[i]) : __builtin_copysign(b[i], a[i]);
-    c[i] = m + (double)(t ^ w) * (a[i] <= c[i]) + (a[i] == b[i]);
+    c[i] = m + (double)(t ^ w) * (a[i] <= c[i]) + (a[i] == b[i]) + __builtin_fmin(a[i], c[i]);
   }
 }
 __attribute__((noinline)) void from_integers(long k) {
@@ -82,7 +82,8 @@ __attribute__((noinline)) void float_arithmetic(void) {
     float r;
     __asm__("fsqrt.s %0, %1" : "=f"(r) : "f"(x * y - s[i]));
     s[i] = (x + y) * (x - y) / (float)(i % 7) + r - x * x * 0.25f;
-    c[i] = (double)s[i] + (double)(int)x + (double)(long)y + (x < y) + (x == s[i]) - __builtin_fabsf(y);
+    c[i] = (double)s[i] + (double)(int)x + (double)(long)y + (x < y) + (x == s[i]) - __builtin_fabsf(y) +
+           __builtin_fmaxf(x, -y);
   }
 }
 

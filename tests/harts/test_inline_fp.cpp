@@ -5,6 +5,7 @@
 // (and divisions and square roots, which the code takes once NX is accrued),
 // sign injections, comparisons and conversions to integers, and their float
 // forms (NaN-boxed operands, or not) with the conversions between the two,
+// minimum and maximum,
 // exact (small dyadic numbers), inexact, near and below the smallest normal,
 // huge, infinite or NaN, with mstatus.FS, fflags (NX accrued or not), frm
 // and the static rounding mode drawn at random. The `other` helper does
@@ -49,7 +50,8 @@ bool exec_fp(FpState& s, const Insn& d) {
   if (!(s.mstatus & mstatus::FS)) return true;
   uint32_t flags = (s.mstatus & mstatus::FS) == mstatus::FS ? s.fflags : 0;
   const unsigned rm = d.rm == 7 ? s.frm : d.rm;
-  const bool rounds = d.op != FMV_X_D && d.op != FMV_D_X && d.op != FMV_X_W && d.op != FMV_W_X &&
+  const bool rounds = d.op != FMV_X_D && d.op != FMV_D_X && d.op != FMV_X_W && d.op != FMV_W_X && d.op != FMIN_D &&
+                      d.op != FMAX_D && d.op != FMIN_S && d.op != FMAX_S &&
                       (d.op < FSGNJ_D || d.op > FSGNJX_D) && d.op != FEQ_D && d.op != FLT_D && d.op != FLE_D &&
                       (d.op < FSGNJ_S || d.op > FSGNJX_S) && d.op != FEQ_S && d.op != FLT_S && d.op != FLE_S;
   if (rounds && rm > fp::RMM) return true;
@@ -87,6 +89,10 @@ bool exec_fp(FpState& s, const Insn& d) {
     case FLE_S: if (d.rd) s.x[d.rd] = fp::f32_cmp(unbox(a), unbox(b), 2, flags); break;
     case FCVT_W_S: { const uint64_t v = fp::f32_to_int(unbox(a), 32, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
     case FCVT_L_S: { const uint64_t v = fp::f32_to_int(unbox(a), 64, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
+    case FMIN_D: set_f(fp::f64_minmax(a, b, false, flags)); break;
+    case FMAX_D: set_f(fp::f64_minmax(a, b, true, flags)); break;
+    case FMIN_S: set_f(box(fp::f32_minmax(unbox(a), unbox(b), false, flags))); break;
+    case FMAX_S: set_f(box(fp::f32_minmax(unbox(a), unbox(b), true, flags))); break;
     case FCVT_S_W: set_f(box(fp::int_to_f32(s.x[d.rs1], 32, false, r, flags))); break;
     case FCVT_S_L: set_f(box(fp::int_to_f32(s.x[d.rs1], 64, false, r, flags))); break;
     case FCVT_S_D: set_f(box(fp::f64_to_f32(a, r, flags))); break;
@@ -154,7 +160,7 @@ class RandomFp {
                                     FADD_S,   FSUB_S,   FMUL_S,   FDIV_S,   FSQRT_S,  FMADD_S,  FMSUB_S,
                                     FNMSUB_S, FNMADD_S, FMV_X_W,  FMV_W_X,  FSGNJ_S,  FSGNJN_S, FSGNJX_S,
                                     FEQ_S,    FLT_S,    FLE_S,    FCVT_W_S, FCVT_L_S, FCVT_S_D, FCVT_D_S,
-                                    FCVT_S_W, FCVT_S_L};
+                                    FCVT_S_W, FCVT_S_L, FMIN_D,   FMAX_D,   FMIN_S,   FMAX_S};
     static const uint8_t kRegs[] = {0, 1, 2, 3, 5, 8, 10, 31};
     Insn d;
     d.op = kOps[rng_() % std::size(kOps)];

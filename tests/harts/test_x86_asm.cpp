@@ -115,6 +115,9 @@ TEST(X86Asm, FloatComparisonsAndConversions) {
   EXPECT_EQ(encode([](Asm& a) { a.ucomis(XMM0, R15, 0x110, true); }), (V{0x41, 0x0F, 0x2E, 0x87, 0x10, 0x01, 0, 0}));
   EXPECT_EQ(encode([](Asm& a) { a.cvts2si(RAX, R15, 0x108, true, true); }), (V{0xF3, 0x49, 0x0F, 0x2C, 0x87, 0x08, 0x01, 0, 0}));
   EXPECT_EQ(encode([](Asm& a) { a.cvts2si(RAX, R15, 8, false, true); }), (V{0xF3, 0x49, 0x0F, 0x2D, 0x47, 0x08}));
+  // minsd xmm0, qword ptr [r15+0x110]; maxss xmm0, dword ptr [r15+0x8]
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_MIN, XMM0, R15, 0x110, false); }), (V{0xF2, 0x41, 0x0F, 0x5D, 0x87, 0x10, 0x01, 0, 0}));
+  EXPECT_EQ(encode([](Asm& a) { a.sse_scalar(SSE_MAX, XMM0, R15, 8, true); }), (V{0xF3, 0x41, 0x0F, 0x5F, 0x47, 0x08}));
   // cvtsi2ss xmm0, rax; cvtss2sd xmm0, dword ptr [r15+0x108]; cvtsd2ss xmm0, qword ptr [r15+0x108]; cvtss2sd xmm1, xmm0
   EXPECT_EQ(encode([](Asm& a) { a.cvtsi2s(XMM0, RAX, true, true); }), (V{0xF3, 0x48, 0x0F, 0x2A, 0xC0}));
   EXPECT_EQ(encode([](Asm& a) { a.cvt_precision(XMM0, R15, 0x108, true); }), (V{0xF3, 0x41, 0x0F, 0x5A, 0x87, 0x08, 0x01, 0, 0}));
