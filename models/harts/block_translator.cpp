@@ -271,6 +271,8 @@ class Translator {
   void fp_two_sum(bool subtract, bool single);
   void box(x86::Reg r);
   void fp_boxed(unsigned r, std::vector<size_t>& to_other);
+  int32_t f_reg(unsigned r) const;
+  size_t fp_if_nx(bool accrued);
   void fp_not_nan(unsigned r, bool single, std::vector<size_t>& to_other);
   static constexpr uint64_t kInfinityBits = 0x7FF0000000000000ull, kInfinityBits32 = 0x7F800000;
   static constexpr uint64_t kTwiceLeastNormal32 = 0x01000000;
@@ -364,7 +366,6 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
 void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done) {
   using namespace x86;
   const InlineFp& p = *helpers_.inline_fp;
-  const auto f = [&p](unsigned r) { return p.f + static_cast<int32_t>(8 * r); };
   enum Kind { Load, Store, ToX, FromX, Sign, Compare, MinMax, Arith, Fused, Convert, ToInt, Precision } kind;
   switch (d.op) {
     case rv::FLD: case rv::FLW: kind = Load; break;
@@ -410,7 +411,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     case Load: case Store: {
       into(RSI, d.rs1);
       if (d.imm) a_.alu_imm(ADD, RSI, static_cast<int32_t>(d.imm));
-      if (kind == Store) a_.load(RDX, kGuestRegs, f(d.rs2));
+      if (kind == Store) a_.load(RDX, kGuestRegs, f_reg(d.rs2));
       a_.load(RDI, RSP, 0);
       const bool wide = d.op == rv::FLD || d.op == rv::FSD;
       const InlineAccess fast = kind == Load ? emit_inline_load(a_, *helpers_.inline_loads, wide ? rv::LD : rv::LWU)
@@ -423,11 +424,11 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       }
       for (size_t j : fast.done) a_.bind(j);
       if (!wide) box(RAX);
-      a_.store(kGuestRegs, f(d.rd), RAX);
+      a_.store(kGuestRegs, f_reg(d.rd), RAX);
       break;
     }
     case ToX:  // fmv.x.w: the low word, sign-extended
-      a_.load(RAX, kGuestRegs, f(d.rs1));
+      a_.load(RAX, kGuestRegs, f_reg(d.rs1));
       if (d.op == rv::FMV_X_W) a_.movsxd(RAX, RAX);
       result(d.rd, RAX);
       break;
@@ -437,7 +438,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
         a_.alu(OR, RAX, RAX, false);  // zero-extends
         box(RAX);
       }
-      a_.store(kGuestRegs, f(d.rd), RAX);
+      a_.store(kGuestRegs, f_reg(d.rd), RAX);
       break;
     case Convert: {
       // An integer's double or float is finite, and 0 or at least 1. It
@@ -447,9 +448,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       const bool wide = d.op == rv::FCVT_D_L || d.op == rv::FCVT_S_L;
       into(RAX, d.rs1);
       if (d.op != rv::FCVT_D_W) {
-        a_.load32(RCX, kGuestRegs, p.fflags);
-        a_.test_imm(RCX, 1);
-        const size_t accrued = a_.jcc(NE);
+        const size_t accrued = fp_if_nx(true);
         const unsigned bits = to_float ? 24 : 53;
         if (wide) a_.mov(RCX, RAX);
         else a_.movsxd(RCX, RAX);
@@ -464,9 +463,9 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       if (to_float) {
         a_.mov_from_xmm(RAX, XMM0, true);
         box(RAX);
-        a_.store(kGuestRegs, f(d.rd), RAX);
+        a_.store(kGuestRegs, f_reg(d.rd), RAX);
       } else {
-        a_.store_scalar(kGuestRegs, f(d.rd), XMM0, false);
+        a_.store_scalar(kGuestRegs, f_reg(d.rd), XMM0, false);
       }
       break;
     }
@@ -478,8 +477,8 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
         fp_boxed(d.rs1, to_other);
         fp_boxed(d.rs2, to_other);
       }
-      a_.load(RAX, kGuestRegs, f(d.rs1));
-      a_.load(RCX, kGuestRegs, f(d.rs2));
+      a_.load(RAX, kGuestRegs, f_reg(d.rs1));
+      a_.load(RCX, kGuestRegs, f_reg(d.rs2));
       if (negated) a_.alu_imm(XOR, RCX, -1, !single);
       a_.shift_imm(SHR, RCX, sign, !single);
       a_.shift_imm(SHL, RCX, sign, !single);
@@ -489,25 +488,25 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       }
       a_.alu(xored ? XOR : OR, RAX, RCX, !single);  // a float's upper half: zeroed
       if (single) box(RAX);
-      a_.store(kGuestRegs, f(d.rd), RAX);
+      a_.store(kGuestRegs, f_reg(d.rd), RAX);
       break;
     }
     case MinMax:  // neither NaN nor both zeros (-0 is below +0): the host's minimum or maximum
       for (unsigned r : {d.rs1, d.rs2}) fp_not_nan(r, single, to_other);
-      a_.load(RAX, kGuestRegs, f(d.rs1));
-      a_.alu_from_mem(OR, RAX, kGuestRegs, f(d.rs2), !single);
+      a_.load(RAX, kGuestRegs, f_reg(d.rs1));
+      a_.alu_from_mem(OR, RAX, kGuestRegs, f_reg(d.rs2), !single);
       a_.alu(ADD, RAX, RAX, !single);
       to_other.push_back(a_.jcc(E));
-      a_.load_scalar(XMM0, kGuestRegs, f(d.rs1), single);
-      a_.sse_scalar(d.op == rv::FMIN_D || d.op == rv::FMIN_S ? SSE_MIN : SSE_MAX, XMM0, kGuestRegs, f(d.rs2), single);
+      a_.load_scalar(XMM0, kGuestRegs, f_reg(d.rs1), single);
+      a_.sse_scalar(d.op == rv::FMIN_D || d.op == rv::FMIN_S ? SSE_MIN : SSE_MAX, XMM0, kGuestRegs, f_reg(d.rs2), single);
       a_.mov_from_xmm(RAX, XMM0, single);
       if (single) box(RAX);
-      a_.store(kGuestRegs, f(d.rd), RAX);
+      a_.store(kGuestRegs, f_reg(d.rd), RAX);
       break;
     case Compare: {  // no NaN: no flag, and ucomis orders as the comparison does
       for (unsigned r : {d.rs1, d.rs2}) fp_not_nan(r, single, to_other);
-      a_.load_scalar(XMM0, kGuestRegs, f(d.rs1), single);
-      a_.ucomis(XMM0, kGuestRegs, f(d.rs2), single);
+      a_.load_scalar(XMM0, kGuestRegs, f_reg(d.rs1), single);
+      a_.ucomis(XMM0, kGuestRegs, f_reg(d.rs2), single);
       const bool eq = d.op == rv::FEQ_D || d.op == rv::FEQ_S, lt = d.op == rv::FLT_D || d.op == rv::FLT_S;
       a_.setcc_rax(eq ? E : lt ? B : BE);
       result(d.rd, RAX);
@@ -516,30 +515,28 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     case Precision: {
       if (single) {  // a float's double: exact, unless a NaN
         fp_boxed(d.rs1, to_other);
-        a_.cvt_precision(XMM0, kGuestRegs, f(d.rs1), true);
+        a_.cvt_precision(XMM0, kGuestRegs, f_reg(d.rs1), true);
         fp_at_least(XMM0, 0, false, to_other);
-        a_.store(kGuestRegs, f(d.rd), RAX);
+        a_.store(kGuestRegs, f_reg(d.rd), RAX);
         break;
       }
       // A double's float: as the arithmetic's results (NX accrued, or exact: its double is the operand).
-      a_.cvt_precision(XMM0, kGuestRegs, f(d.rs1), false);
-      a_.load32(RCX, kGuestRegs, p.fflags);
-      a_.test_imm(RCX, 1);
-      const size_t accrued = a_.jcc(NE);
+      a_.cvt_precision(XMM0, kGuestRegs, f_reg(d.rs1), false);
+      const size_t accrued = fp_if_nx(true);
       a_.cvt_precision(XMM1, XMM0, true);
-      a_.ucomis(XMM1, kGuestRegs, f(d.rs1), false);
+      a_.ucomis(XMM1, kGuestRegs, f_reg(d.rs1), false);
       to_other.push_back(a_.jcc(NE));
       a_.bind(accrued);
       fp_at_least(XMM0, kTwiceLeastNormal32, true, to_other);
       box(RAX);
-      a_.store(kGuestRegs, f(d.rd), RAX);
+      a_.store(kGuestRegs, f_reg(d.rd), RAX);
       break;
     }
     case ToInt: {
       // The host's answer for NaN and out of range (and for INT64_MIN
       // itself) is INT64_MIN: the hart's then; so is a 32-bit one out of range.
       if (single) fp_boxed(d.rs1, to_other);
-      a_.cvts2si(RAX, kGuestRegs, f(d.rs1), d.rm == 1, single);
+      a_.cvts2si(RAX, kGuestRegs, f_reg(d.rs1), d.rm == 1, single);
       a_.mov_imm(RDX, uint64_t{1} << 63);
       a_.alu(CMP, RAX, RDX);
       to_other.push_back(a_.jcc(E));
@@ -549,11 +546,9 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
         to_other.push_back(a_.jcc(NE));
       }
       // Inexact: NX accrued, or the integer's double must be the operand.
-      a_.load32(RCX, kGuestRegs, p.fflags);
-      a_.test_imm(RCX, 1);
-      const size_t accrued = a_.jcc(NE);
+      const size_t accrued = fp_if_nx(true);
       a_.cvtsi2s(XMM0, RAX, true, single);
-      a_.ucomis(XMM0, kGuestRegs, f(d.rs1), single);
+      a_.ucomis(XMM0, kGuestRegs, f_reg(d.rs1), single);
       to_other.push_back(a_.jcc(NE));
       a_.bind(accrued);
       result(d.rd, RAX);
@@ -568,7 +563,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
 // f[r] holds a NaN-boxed float (its high word all ones), else to the helper.
 void Translator::fp_boxed(unsigned r, std::vector<size_t>& to_other) {
   using namespace x86;
-  a_.load(RCX, kGuestRegs, helpers_.inline_fp->f + static_cast<int32_t>(8 * r));
+  a_.load(RCX, kGuestRegs, f_reg(r));
   a_.shift_imm(SHR, RCX, 32);
   a_.alu_imm(CMP, RCX, -1, false);
   to_other.push_back(a_.jcc(NE));
@@ -579,7 +574,7 @@ void Translator::fp_not_nan(unsigned r, bool single, std::vector<size_t>& to_oth
   using namespace x86;
   const uint64_t infinity = single ? kInfinityBits32 : kInfinityBits;
   if (single) fp_boxed(r, to_other);
-  a_.load(RCX, kGuestRegs, helpers_.inline_fp->f + static_cast<int32_t>(8 * r));
+  a_.load(RCX, kGuestRegs, f_reg(r));
   a_.alu(ADD, RCX, RCX, !single);
   if (single) {
     a_.alu_imm(CMP, RCX, static_cast<int32_t>((infinity << 1) + 1), false);
@@ -588,6 +583,17 @@ void Translator::fp_not_nan(unsigned r, bool single, std::vector<size_t>& to_oth
     a_.alu(CMP, RCX, RDX);
   }
   to_other.push_back(a_.jcc(AE));
+}
+
+// Where f[r] is, from the x registers.
+int32_t Translator::f_reg(unsigned r) const { return helpers_.inline_fp->f + static_cast<int32_t>(8 * r); }
+
+// The jump taken when NX is accrued in fflags (`accrued`), or when it is not.
+size_t Translator::fp_if_nx(bool accrued) {
+  using namespace x86;
+  a_.load32(RCX, kGuestRegs, helpers_.inline_fp->fflags);
+  a_.test_imm(RCX, 1);
+  return a_.jcc(accrued ? NE : E);
 }
 
 // r's low word NaN-boxed: its high word all ones.
@@ -656,8 +662,6 @@ void Translator::fp_two_sum(bool subtract, bool single) {
 // near the bottom, hence its bound. Quotients and roots wait for NX.
 void Translator::fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done) {
   using namespace x86;
-  const InlineFp& p = *helpers_.inline_fp;
-  const auto f = [&p](unsigned r) { return p.f + static_cast<int32_t>(8 * r); };
   // The operation by its S form's code, and the precision.
   static constexpr std::pair<unsigned, unsigned> kDoubles[] = {
       {rv::FADD_D, rv::FADD_S},     {rv::FSUB_D, rv::FSUB_S},     {rv::FMUL_D, rv::FMUL_S},
@@ -677,39 +681,37 @@ void Translator::fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vec
     for (unsigned r : sources) fp_boxed(r, to_other);
   const auto store = [&] {
     if (single) box(RAX);
-    a_.store(kGuestRegs, f(d.rd), RAX);
+    a_.store(kGuestRegs, f_reg(d.rd), RAX);
     done.push_back(a_.jmp());
   };
-  a_.load32(RCX, kGuestRegs, p.fflags);
-  a_.test_imm(RCX, 1);  // NX
-  const size_t not_accrued = a_.jcc(E);
+  const size_t not_accrued = fp_if_nx(false);
   if (op == rv::FSQRT_S) {
-    a_.sse_scalar(SSE_SQRT, XMM0, kGuestRegs, f(d.rs1), single);
+    a_.sse_scalar(SSE_SQRT, XMM0, kGuestRegs, f_reg(d.rs1), single);
   } else if (!fused) {
     static constexpr std::pair<unsigned, SseOp> kOps[] = {
         {rv::FADD_S, SSE_ADD}, {rv::FSUB_S, SSE_SUB}, {rv::FMUL_S, SSE_MUL}, {rv::FDIV_S, SSE_DIV}};
-    a_.load_scalar(XMM0, kGuestRegs, f(d.rs1), single);
+    a_.load_scalar(XMM0, kGuestRegs, f_reg(d.rs1), single);
     for (const auto& [o, sse] : kOps)
-      if (op == o) a_.sse_scalar(sse, XMM0, kGuestRegs, f(d.rs2), single);
+      if (op == o) a_.sse_scalar(sse, XMM0, kGuestRegs, f_reg(d.rs2), single);
   } else {  // rs1 * rs2 + rs3, negated as the op says: the 231 form into rs3's value
     static constexpr FmaOp kFused[] = {VFMADD231, VFMSUB231, VFNMADD231, VFNMSUB231};
-    a_.load_scalar(XMM0, kGuestRegs, f(d.rs3), single);
-    a_.load_scalar(XMM1, kGuestRegs, f(d.rs1), single);
-    a_.fma_scalar(kFused[op - rv::FMADD_S], XMM0, XMM1, kGuestRegs, f(d.rs2), single);
+    a_.load_scalar(XMM0, kGuestRegs, f_reg(d.rs3), single);
+    a_.load_scalar(XMM1, kGuestRegs, f_reg(d.rs1), single);
+    a_.fma_scalar(kFused[op - rv::FMADD_S], XMM0, XMM1, kGuestRegs, f_reg(d.rs2), single);
   }
   fp_at_least(XMM0, twice_least_normal, single, to_other);
   store();
   a_.bind(not_accrued);
   if (op == rv::FADD_S || op == rv::FSUB_S) {
-    a_.load_scalar(XMM1, kGuestRegs, f(d.rs1), single);
-    a_.load_scalar(XMM2, kGuestRegs, f(d.rs2), single);
+    a_.load_scalar(XMM1, kGuestRegs, f_reg(d.rs1), single);
+    a_.load_scalar(XMM2, kGuestRegs, f_reg(d.rs2), single);
     fp_two_sum(op == rv::FSUB_S, single);
-  } else if (p.fma && (fused || op == rv::FMUL_S)) {
-    a_.load_scalar(XMM1, kGuestRegs, f(d.rs1), single);
+  } else if (helpers_.inline_fp->fma && (fused || op == rv::FMUL_S)) {
+    a_.load_scalar(XMM1, kGuestRegs, f_reg(d.rs1), single);
     a_.movapd(XMM0, XMM1);
-    a_.sse_scalar(SSE_MUL, XMM0, kGuestRegs, f(d.rs2), single);  // p
+    a_.sse_scalar(SSE_MUL, XMM0, kGuestRegs, f_reg(d.rs2), single);  // p
     a_.movapd(XMM5, XMM0);
-    a_.fma_scalar(VFMSUB231, XMM5, XMM1, kGuestRegs, f(d.rs2), single);  // a * b - p
+    a_.fma_scalar(VFMSUB231, XMM5, XMM1, kGuestRegs, f_reg(d.rs2), single);  // a * b - p
     fp_at_least(XMM0, exact_product, single, to_other);
     fp_zero(XMM5, single, to_other);
     if (!fused) return store();
@@ -719,7 +721,7 @@ void Translator::fp_arith(const Insn& d, std::vector<size_t>& to_other, std::vec
     } else {
       a_.movapd(XMM1, XMM0);
     }
-    a_.load_scalar(XMM2, kGuestRegs, f(d.rs3), single);
+    a_.load_scalar(XMM2, kGuestRegs, f_reg(d.rs3), single);
     fp_two_sum(op == rv::FMSUB_S || op == rv::FNMADD_S, single);
   } else {
     to_other.push_back(a_.jmp());
