@@ -143,9 +143,16 @@ class Translator {
       a_.mov_imm(x86::RCX, v);
       a_.alu_to_mem(x86::ADD, x86::R8, field, x86::RCX);
     };
-    add(r.minstret, n_);
+    // minstret and the time in registers as well, for the chain's checks (translated_chain.h).
+    const auto add_kept = [this](x86::Reg kept, int32_t field, uint64_t v) {
+      a_.load(kept, x86::R8, field);
+      if (v <= INT32_MAX) a_.alu_imm(x86::ADD, kept, static_cast<int32_t>(v));
+      else a_.mov_imm(x86::RCX, v), a_.alu(x86::ADD, kept, x86::RCX);
+      a_.store(x86::R8, field, kept);
+    };
+    add_kept(kRetiredMinstret, r.minstret, n_);
     add(r.insn_cycles, r.cycles);
-    add(r.time_ps, r.ps);
+    add_kept(kRetiredTime, r.time_ps, r.ps);
     for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
     return settled;
   }

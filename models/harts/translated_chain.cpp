@@ -142,14 +142,14 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     no.push_back(a.jcc(BE));  // tlb_until <= inserts
   }
   if (!e.untimed) emit_fetch_hit(a, e, no);
-  a.store(R8, e.h_pc, RAX);
   a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block (the mask is below 2^32)
   a.alu_mem_imm(ADD, R8, e.h_history_pos, 1);
   a.alu_from_mem(AND, RDX, R8, e.h_history_mask, false);
   a.load(RSI, R8, e.h_history_ring);
   a.store_indexed8(RSI, RDX, RCX);
-  a.store(R8, e.h_lazy, RCX);
-  a.alu_mem_imm(AND, R8, e.h_settled, 0, false);
+  // The block running: the block itself in a loop to its start (`body`).
+  // settled stays 0: the code retired the block that ended only while it was.
+  if (!body) a.store(R8, e.h_lazy, RCX);
   if (body) {
     a.bind(a.jmp(), *body);
   } else {
@@ -249,8 +249,7 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
   std::vector<size_t> end;
   a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24));  // little-endian: the key is byte 3
   end.push_back(a.jcc(NE));
-  a.load(RCX, R8, c.time_ps);
-  a.alu_from_mem(CMP, RCX, R8, c.quantum_ps);
+  a.alu_from_mem(CMP, kRetiredTime, R8, c.quantum_ps);
   if (c.quantum_end) {
     const size_t jump = a.jcc(AE);
     quantum_ends.push_back({jump, a.size()});
@@ -260,7 +259,7 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
   // limit <= minstret as limit - 1 < minstret, which no limit (0) never is.
   a.load(RCX, R8, c.limit);
   a.alu_imm(SUB, RCX, 1);
-  a.alu_from_mem(CMP, RCX, R8, c.minstret);
+  a.alu(CMP, RCX, kRetiredMinstret);
   end.push_back(a.jcc(B));
   a.alu_from_mem(CMP, RAX, R8, c.end_pc);
   end.push_back(a.jcc(E));
@@ -270,6 +269,7 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
 void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired) {
   using namespace x86;
   a.bind(q.jump);
+  a.store(R8, c.pc, RAX);
   a.push(RAX);  // the pc; with the padding the stack stays 16-byte aligned at the call
   a.alu_imm(SUB, RSP, 8);
   a.mov(RDI, R8);
@@ -280,6 +280,7 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
   a.test(RAX, RAX);
   a.mov(RAX, RCX);
   a.bind(a.jcc(E), retired);
+  a.load(kRetiredMinstret, R8, c.minstret);  // the checks after the quantum's go on with it
   a.bind(a.jmp(), q.resume);
 }
 

@@ -1,7 +1,8 @@
 // The code between two translated blocks (block_translator.h, BlockChain):
 // the checks of Hart::chain_goes_on (HartHotState::chain_ends and the gate)
 // and next_block's links, then entering the next block. Emitted after a
-// block retired, with rax holding the next pc and r8 the hart.
+// block retired, with rax holding the next pc, r8 the hart, and the retired
+// minstret and time in kRetiredMinstret and kRetiredTime.
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -10,6 +11,11 @@
 #include "x86_asm.h"
 
 namespace avp {
+
+// The retire leaves the counters the checks compare in registers: a value
+// the retire has just added to in memory, loaded again, waits for that store
+// (functional `mixed`: about 1 % of its time).
+constexpr x86::Reg kRetiredMinstret = x86::R9, kRetiredTime = x86::R10;
 
 // A quantum's end met by the checks (with BlockChain::quantum_end): the
 // jump to the code that asks quantum_end (emit_quantum_end, out of the hot

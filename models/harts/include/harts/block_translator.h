@@ -138,7 +138,7 @@ struct TranslationHelpers {
 // translation (Hart::fetch_translation_held). Offsets of 64-bit fields of
 // the hart (h_) and of a block (b_; but the 32-bit lines and way hint).
 struct InlineEnter {
-  int32_t h_dmi_gen, h_time_ps, h_stall_ps, h_pc;  // the DMI generation; the hart's time, fetch stall time and pc
+  int32_t h_dmi_gen, h_time_ps, h_stall_ps;  // the DMI generation; the hart's time and fetch stall time
   CacheFields icache;
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
   int32_t h_lazy, h_settled;                              // the block entered, and its instructions counted (32-bit)
@@ -147,7 +147,7 @@ struct InlineEnter {
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
   bool hits_take_no_time = false;      // the I-cache's hit time is 0: an entry adds nothing to the times
   bool untimed = false;                // fetches are not timed (a functional run): every entry is done here
-  uint8_t unused[2] = {};              // no padding: shared routines compare their layouts byte by byte
+  uint8_t unused[6] = {};              // no padding: shared routines compare their layouts byte by byte
 };
 
 // Going on to the next block in the code itself, after a block retired
@@ -169,6 +169,9 @@ struct BlockChain {
   int32_t end_pc;               // the chain ends at pc == end_pc (odd, so no pc, when nothing ends it there)
   int32_t time_ps, quantum_ps;  // ... or once time_ps >= quantum_ps
   int32_t limit, minstret;      // ... or minstret >= limit (limit 0: none)
+  // The hart's pc: chained code leaves it to the helpers, which set it (a
+  // store per block the hart's C++ never reads), but for quantum_end.
+  int32_t pc;
   const uint64_t* link_pc;    // the block's two link slots: link_pc[i] -> link[i], which is set whenever link_pc[i] matches a pc
   const void* const* link;
   int32_t code_in_block;      // offset of a block's TranslatedBlock (nullptr: not translated)
