@@ -151,7 +151,7 @@ class Translator {
       a_.store(x86::R8, field, kept);
     };
     add_kept(kRetiredMinstret, r.minstret, n_);
-    add(r.insn_cycles, r.cycles);
+    if (r.extra) add(r.extra_cycles, r.extra);
     add_kept(kRetiredTime, r.time_ps, r.ps);
     for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
     return settled;

@@ -83,7 +83,7 @@ void Hart::settle_to(uint32_t n) {
     const Insn& d = hot_.lazy->insns[i];
     ++hot_.s.minstret;
     ++hot_.s.events[d.event];
-    hot_.s.insn_cycles += cost_cycles[d.cls];
+    hot_.s.extra_cycles += cost_cycles[d.cls] - 1;
     hot_.time.add_ps(cost_ps[d.cls]);
   }
   if (n > hot_.settled) hot_.settled = n;
@@ -94,7 +94,7 @@ void Hart::note_block_costs(Block& b) const {
   for (const Insn& d : b.insns) {
     b.ps_before.push_back(b.own_ps);
     b.own_ps += cluster_.cost_ps()[d.cls];
-    b.own_cycles += cluster_.cost_cycles()[d.cls];
+    b.extra_cycles += cluster_.cost_cycles()[d.cls] - 1;
     unsigned i = 0;
     while (i < b.events && b.event_id[i] != d.event) ++i;
     if (i == b.events) b.event_id[b.events++] = d.event;

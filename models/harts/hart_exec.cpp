@@ -91,7 +91,7 @@ void Hart::run_observed(const Block& b, uint32_t from) {
     if (tracer_) tracer_->after(*this, pc, d);
     ++hot_.s.minstret;
     ++hot_.s.events[d.event];
-    hot_.s.insn_cycles += cost_cycles[d.cls];
+    hot_.s.extra_cycles += cost_cycles[d.cls] - 1;
     hot_.time.add_ps(cost_ps[d.cls]);
     pc = next;
     if (hot_.block_abort || hot_.stop) {

@@ -31,7 +31,7 @@ enum LoopCounter : unsigned {
   kLoopTimePs,
   kLoopStalls,
   kLoopMinstret = kLoopStalls + kStallCauses,
-  kLoopInsnCycles,
+  kLoopExtraCycles,
   kLoopEvents,
   kLoopICacheHits = kLoopEvents + kNumPerfEvents,
   kLoopICacheClock,
@@ -144,7 +144,7 @@ Hart::LoopCounters Hart::loop_counters() const {
   c[kLoopTimePs] = to_ps(sc_core::sc_time_stamp()) + hot_.time.ps();  // the local time: a sync does not move it
   for (unsigned s = 0; s < kStallCauses; ++s) c[kLoopStalls + s] = hot_.stall_ps[s];
   c[kLoopMinstret] = hot_.s.minstret;
-  c[kLoopInsnCycles] = hot_.s.insn_cycles;
+  c[kLoopExtraCycles] = hot_.s.extra_cycles;
   for (unsigned e = 0; e < kNumPerfEvents; ++e) c[kLoopEvents + e] = hot_.s.events[e];
   c[kLoopICacheHits] = hot_.icache.hits;
   c[kLoopICacheClock] = hot_.icache.clock;
@@ -161,7 +161,7 @@ void Hart::add_loop_counters(const LoopCounters& d) {
   hot_.time.add_ps(d[kLoopTimePs]);
   for (unsigned s = 0; s < kStallCauses; ++s) hot_.stall_ps[s] += d[kLoopStalls + s];
   hot_.s.minstret += d[kLoopMinstret];
-  hot_.s.insn_cycles += d[kLoopInsnCycles];
+  hot_.s.extra_cycles += d[kLoopExtraCycles];
   for (unsigned e = 0; e < kNumPerfEvents; ++e) hot_.s.events[e] += d[kLoopEvents + e];
   hot_.icache.hits += d[kLoopICacheHits];
   hot_.icache.clock += d[kLoopICacheClock];

@@ -64,7 +64,7 @@ void make_block(DecodedBlock& b, uint64_t pc, unsigned n, uint8_t key, std::mt19
     }
   };
   b.own_ps = cost();
-  b.own_cycles = cost();
+  b.extra_cycles = cost();
   uint8_t ids[kNumPerfEvents];
   std::iota(ids, ids + kNumPerfEvents, 0);
   std::shuffle(ids, ids + kNumPerfEvents, rng);
@@ -233,7 +233,7 @@ std::string difference(const Side& a, const Side& b) {
   d("end_pc", a.end_pc, b.end_pc)("insn_stop", a.insn_stop, b.insn_stop);
   d("lazy", which(a, a.lazy), which(b, b.lazy))("settled", a.settled, b.settled);
   d("pc", a.s.pc, b.s.pc)("minstret", a.s.minstret, b.s.minstret);
-  d("insn_cycles", a.s.insn_cycles, b.s.insn_cycles);
+  d("extra_cycles", a.s.extra_cycles, b.s.extra_cycles);
   for (unsigned i = 0; i < kNumPerfEvents; ++i) d(("events " + std::to_string(i)).c_str(), a.s.events[i], b.s.events[i]);
   d("dmi_gen", a.dmi_gen, b.dmi_gen)("tlb_inserts", a.tlb_inserts, b.tlb_inserts);
   d("history pos", a.history.pos, b.history.pos);
@@ -352,7 +352,7 @@ TEST_F(RetireDifferential, CppAndEmittedRetiringLeaveTheSameCounters) {
     for (uint64_t& e : events) e = rng_() % 3 ? rng_() % 1000 : rng_();
     for (Side* h : {cpp_.get(), code_.get()}) {
       h->s.minstret = minstret;
-      h->s.insn_cycles = cycles;
+      h->s.extra_cycles = cycles;
       h->time = LocalTime{};
       h->time.add_ps(ps);
       std::copy(std::begin(events), std::end(events), h->s.events);
@@ -368,7 +368,7 @@ TEST_F(RetireDifferential, CppAndEmittedRetiringLeaveTheSameCounters) {
     ASSERT_EQ(r.status, size | uint64_t{from ? kExitDone : kExitRetired} << 32);
     ASSERT_EQ(x[1], size);
     (from ? settled : retired) += 1;
-    wide += b.own_ps > INT32_MAX || b.own_cycles > INT32_MAX;
+    wide += b.own_ps > INT32_MAX || b.extra_cycles > INT32_MAX;
     ASSERT_EQ(difference(*cpp_, *code_), "");
   }
   EXPECT_GT(retired, 60000u);

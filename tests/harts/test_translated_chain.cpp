@@ -100,10 +100,10 @@ class TranslatedChain : public ::testing::Test {
     }
     insns_.push_back(block);  // earlier code keeps its instructions
     block_.insns.assign(block.begin(), block.end());
-    using hot_offsets::at, hot_offsets::kEvents, hot_offsets::kInsnCycles, hot_offsets::kMinstret, hot_offsets::kTimePs;
+    using hot_offsets::at, hot_offsets::kEvents, hot_offsets::kExtraCycles, hot_offsets::kMinstret, hot_offsets::kTimePs;
     const uint8_t ids[] = {1};
     const uint8_t counts[] = {2};
-    const BlockRetire retire{at(offsetof(HartHotState, settled)), kMinstret, kInsnCycles, kTimePs, kEvents, 2, kBlockPs,
+    const BlockRetire retire{at(offsetof(HartHotState, settled)), kMinstret, kExtraCycles, kTimePs, kEvents, 0, kBlockPs,
                              1, ids, counts};
     const InlineEnter enter = hot_offsets::inline_enter(hits_take_no_time_, false);
     block_.key = key;
@@ -161,7 +161,7 @@ TEST_F(TranslatedChain, RunsUntilTheQuantumIsUsed) {
   EXPECT_EQ(s.value, kPc);
   EXPECT_EQ(x_[1], 5u);  // five blocks of 3000 ps fill the 15000 ps quantum
   EXPECT_EQ(hart_.s.minstret, 10u);
-  EXPECT_EQ(hart_.s.insn_cycles, 10u);
+  EXPECT_EQ(hart_.s.extra_cycles, 0u);  // two one-cycle instructions a block
   EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs);
   EXPECT_EQ(hart_.s.events[1], 10u);
   ASSERT_EQ(hart_.entered.size(), 4u);

@@ -38,8 +38,8 @@ enum BlockExit : uint32_t {
 // 32-bit `settled` is 0): the counters are 64-bit fields at these offsets
 // from the hart pointer.
 struct BlockRetire {
-  int32_t settled, minstret, insn_cycles, time_ps, events;  // events: the first of the per-event counters
-  uint64_t cycles, ps;                                 // the block's own cycles and time
+  int32_t settled, minstret, extra_cycles, time_ps, events;  // events: the first of the per-event counters
+  uint64_t extra, ps;  // the block's own cycles beyond one per instruction (HartState::extra_cycles) and time
   unsigned kinds;                                      // events counted: ids[k] counts[k] times
   const uint8_t* ids;
   const uint8_t* counts;

@@ -63,8 +63,9 @@ struct alignas(kHostLine) DecodedBlock {
   // of translation (BlockCache::make_live).
   mutable bool live = false;
   // What running all of it retires (HartHotState::retire): its instructions'
-  // own time and cycles, and its instructions per PerfEvent (`events` kinds).
-  uint64_t own_ps = 0, own_cycles = 0;
+  // own time and cycles beyond one each (HartState::extra_cycles), and its
+  // instructions per PerfEvent (`events` kinds).
+  uint64_t own_ps = 0, extra_cycles = 0;
   // ps_before[i]: the own time of the instructions before instruction i (n + 1 entries).
   std::vector<uint64_t, HostLineAllocator<uint64_t>> ps_before;
   uint8_t events = 0;

@@ -144,7 +144,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   CacheModel& icache() { return icache_; }
   CacheModel& dcache() { return data_.dcache(); }
   StreamPrefetcher& data_prefetcher() { return data_.prefetcher(); }
-  uint64_t insn_cycles() const { return hot_.s.insn_cycles; }  // the retired instructions' own cycles
+  uint64_t insn_cycles() const { return hot_.s.minstret + hot_.s.extra_cycles; }  // the retired instructions' own cycles
   // Simulated time beyond the instructions' own cycles, by cause (ps, since construction; hart_hot_state.h).
   using Stall = HartStall;
   uint64_t stall_ps(Stall s) const { return hot_.stall_ps[s]; }

@@ -155,7 +155,7 @@ struct alignas(kHostLine) HartHotState {
   // block was counted before (settled 0).
   [[gnu::always_inline]] void retire(const DecodedBlock& b) {
     s.minstret += b.insns.size();
-    s.insn_cycles += b.own_cycles;
+    s.extra_cycles += b.extra_cycles;
     time.add_ps(b.own_ps);
     // Local copies: the byte fields may alias anything to the compiler, which would reload them per event.
     const unsigned kinds = b.events;
@@ -227,14 +227,14 @@ constexpr InlineLoads inline_accesses(bool stores, bool timed) {
 constexpr int32_t kTimePs = at(offsetof(HartHotState, time) + LocalTime::ps_offset());
 constexpr int32_t kQuantumEndPs = at(offsetof(HartHotState, time) + LocalTime::quantum_end_offset());
 constexpr int32_t kMinstret = at(offsetof(HartHotState, s) + offsetof(rv::HartState, minstret));
-constexpr int32_t kInsnCycles = at(offsetof(HartHotState, s) + offsetof(rv::HartState, insn_cycles));
+constexpr int32_t kExtraCycles = at(offsetof(HartHotState, s) + offsetof(rv::HartState, extra_cycles));
 constexpr int32_t kEvents = at(offsetof(HartHotState, s) + offsetof(rv::HartState, events));
 constexpr int32_t kPc = at(offsetof(HartHotState, s) + offsetof(rv::HartState, pc));
 
 // Retiring block `b` in its code (HartHotState::retire).
 inline BlockRetire block_retire(const DecodedBlock& b) {
-  return {at(offsetof(HartHotState, settled)), kMinstret, kInsnCycles, kTimePs, kEvents,
-          b.own_cycles, b.own_ps, b.events, b.event_id, b.event_n};
+  return {at(offsetof(HartHotState, settled)), kMinstret, kExtraCycles, kTimePs, kEvents,
+          b.extra_cycles, b.own_ps, b.events, b.event_id, b.event_n};
 }
 
 // Entering the next block in the code (HartHotState::fetch_quick_hit but

@@ -63,7 +63,11 @@ struct HartState {
   uint64_t menvcfg = 0, senvcfg = 0;
   uint32_t fflags = 0, frm = 0;
   uint64_t minstret = 0;     // instructions retired since the start (the source of the instret counter)
-  uint64_t insn_cycles = 0;  // the retired instructions' own cycles, stalls not included (statistic `cycles`)
+  // The retired instructions' own cycles beyond one each, stalls not
+  // included: statistic `cycles` (Hart::insn_cycles) is minstret plus these,
+  // which blocks of one-cycle instructions (all, in a functional run) need
+  // not add to.
+  uint64_t extra_cycles = 0;
   // The counter CSRs by number & 31 (0 cycle, 2 instret, 3..31 hpmcounter;
   // 1, time, is not held here): the counter's source minus its value or,
   // while mcountinhibit stops it, its value (hart_counters.cpp).
