@@ -82,7 +82,7 @@ void Hart::settle_to(uint32_t n) {
   for (uint32_t i = hot_.settled; i < n; ++i) {
     const Insn& d = hot_.lazy->insns[i];
     ++hot_.s.minstret;
-    ++hot_.s.events[d.event];
+    hot_.s.events[d.event] += d.event != kEvInt;  // HartState::events
     hot_.s.extra_cycles += cost_cycles[d.cls] - 1;
     hot_.time.add_ps(cost_ps[d.cls]);
   }
@@ -95,6 +95,7 @@ void Hart::note_block_costs(Block& b) const {
     b.ps_before.push_back(b.own_ps);
     b.own_ps += cluster_.cost_ps()[d.cls];
     b.extra_cycles += cluster_.cost_cycles()[d.cls] - 1;
+    if (d.event == kEvInt) continue;  // not counted (HartState::events)
     unsigned i = 0;
     while (i < b.events && b.event_id[i] != d.event) ++i;
     if (i == b.events) b.event_id[b.events++] = d.event;

@@ -90,7 +90,7 @@ void Hart::run_observed(const Block& b, uint32_t from) {
     const uint64_t next = exec(d, pc);
     if (tracer_) tracer_->after(*this, pc, d);
     ++hot_.s.minstret;
-    ++hot_.s.events[d.event];
+    hot_.s.events[d.event] += d.event != kEvInt;  // HartState::events
     hot_.s.extra_cycles += cost_cycles[d.cls] - 1;
     hot_.time.add_ps(cost_ps[d.cls]);
     pc = next;

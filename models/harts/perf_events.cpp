@@ -23,7 +23,7 @@ PerfEvent perf_event(Op op) {
   }
 }
 
-uint64_t event_counter(const uint64_t* e, unsigned id) {
+uint64_t event_counter(const uint64_t* e, uint64_t minstret, unsigned id) {
   switch (id) {
     case 3: return e[kEvLoad1];   // READ_BYTE_INSN
     case 4: return e[kEvLoad2];   // READ_SHORT_INSN
@@ -35,7 +35,11 @@ uint64_t event_counter(const uint64_t* e, unsigned id) {
     case 11: return e[kEvStore4];
     case 12: return e[kEvStore8];
     case 14: return e[kEvStore1] + e[kEvStore2] + e[kEvStore4] + e[kEvStore8];  // WRITE_INSN
-    case 15: return e[kEvInt];
+    case 15: {  // INT_OPS: every instruction counts one class
+      uint64_t others = 0;
+      for (unsigned c = 0; c < kNumPerfEvents; ++c) others += c == kEvInt ? 0 : e[c];
+      return minstret - others;
+    }
     case 16: return e[kEvFloat];
     case 17: return e[kEvBranch];
     default: return 0;  // 7 and 13: 16-byte accesses, which RV64GC does not have

@@ -101,8 +101,8 @@ class TranslatedChain : public ::testing::Test {
     insns_.push_back(block);  // earlier code keeps its instructions
     block_.insns.assign(block.begin(), block.end());
     using hot_offsets::at, hot_offsets::kEvents, hot_offsets::kExtraCycles, hot_offsets::kMinstret, hot_offsets::kTimePs;
-    const uint8_t ids[] = {1};
-    const uint8_t counts[] = {2};
+    const uint8_t ids[] = {kEvBranch};  // the jump's (the add's kEvInt is not counted: HartState::events)
+    const uint8_t counts[] = {1};
     const BlockRetire retire{at(offsetof(HartHotState, settled)), kMinstret, kExtraCycles, kTimePs, kEvents, 0, kBlockPs,
                              1, ids, counts};
     const InlineEnter enter = hot_offsets::inline_enter(hits_take_no_time_, false);
@@ -163,7 +163,7 @@ TEST_F(TranslatedChain, RunsUntilTheQuantumIsUsed) {
   EXPECT_EQ(hart_.s.minstret, 10u);
   EXPECT_EQ(hart_.s.extra_cycles, 0u);  // two one-cycle instructions a block
   EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs);
-  EXPECT_EQ(hart_.s.events[1], 10u);
+  EXPECT_EQ(hart_.s.events[kEvBranch], 5u);
   ASSERT_EQ(hart_.entered.size(), 4u);
   for (const auto& [block, pc] : hart_.entered) {
     EXPECT_EQ(block, &block_);

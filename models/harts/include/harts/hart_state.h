@@ -72,7 +72,10 @@ struct HartState {
   // 1, time, is not held here): the counter's source minus its value or,
   // while mcountinhibit stops it, its value (hart_counters.cpp).
   uint64_t counter[32] = {};
-  uint64_t events[kNumPerfEvents] = {};  // retired instructions per PerfEvent (perf_events.h)
+  // Retired instructions per PerfEvent (perf_events.h), but kEvInt's, never
+  // counted: the integer instructions are minstret minus the other classes
+  // (event_counter), and a retiring block adds one count less.
+  uint64_t events[kNumPerfEvents] = {};
   uint32_t mhpmevent[32] = {};           // by counter number (3..31): the AVP_HPM_* event it counts
 };
 

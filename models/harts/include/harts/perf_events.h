@@ -24,7 +24,8 @@ PerfEvent perf_event(Op op);
 
 // The counter events derived from the instruction classes: 3..17.
 constexpr unsigned kFirstEventCounter = 3, kLastEventCounter = 17;
-// Event `id` (kFirstEventCounter..kLastEventCounter) from the instruction-class counts.
-uint64_t event_counter(const uint64_t* events, unsigned id);
+// Event `id` (kFirstEventCounter..kLastEventCounter) from the instruction-class
+// counts and minstret (events[kEvInt] is not counted: HartState::events).
+uint64_t event_counter(const uint64_t* events, uint64_t minstret, unsigned id);
 
 }  // namespace avp::rv
