@@ -36,7 +36,10 @@ uint64_t Hart::event_count(unsigned event) const {
     case AVP_HPM_TLB_HITS: return mmu_.stats().tlb_hits;
     case AVP_HPM_TLB_MISSES: return mmu_.stats().tlb_misses;
     case AVP_HPM_PAGE_WALKS: return mmu_.stats().page_walks;
-    default: return event >= kFirstEventCounter && event <= kLastEventCounter ? event_counter(hot_.s.events, hot_.s.minstret, event) : 0;
+    default:
+      return event >= kFirstEventCounter && event <= kLastEventCounter
+                 ? event_counter(hot_.s.events, hot_.s.minstret, event)
+                 : 0;
   }
 }
 

@@ -141,13 +141,13 @@ struct InlineEnter {
   int32_t h_dmi_gen, h_time_ps, h_stall_ps;  // the DMI generation; the hart's time and fetch stall time
   CacheFields icache;
   int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
-  int32_t h_lazy, h_settled;                              // the block entered, and its instructions counted (32-bit)
+  int32_t h_lazy;  // the block entered (its `settled` stays 0: the block that ended retired in the code)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
   int32_t b_fetch_way;                                          // where its first line was last found
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
   bool hits_take_no_time = false;      // the I-cache's hit time is 0: an entry adds nothing to the times
   bool untimed = false;                // fetches are not timed (a functional run): every entry is done here
-  uint8_t unused[6] = {};              // no padding: shared routines compare their layouts byte by byte
+  uint8_t unused[2] = {};              // no padding: shared routines compare their layouts byte by byte
 };
 
 // Going on to the next block in the code itself, after a block retired

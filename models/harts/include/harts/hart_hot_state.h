@@ -249,7 +249,6 @@ constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed) {
           at(offsetof(HartHotState, history) + offsetof(HistoryRing, mask)),
           at(offsetof(HartHotState, history) + offsetof(HistoryRing, ring)),
           at(offsetof(HartHotState, lazy)),
-          at(offsetof(HartHotState, settled)),
           at(offsetof(DecodedBlock, fetch_gen)),
           at(offsetof(DecodedBlock, lines)),
           at(offsetof(DecodedBlock, first_line)),
