@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <vector>
 
 #include "inline_accesses.h"
@@ -67,6 +68,7 @@ class Translator {
       pc += insns_[i].len;
     }
     if (!ended) exit(pc);
+    if (!to_tail_.empty() && a_.drop_last_jmp(to_tail_.back())) to_tail_.pop_back();  // the tail follows
     for (size_t f : to_tail_) a_.bind(f);
     tail();
     for (const QuantumEnd& q : quantum_ends_) emit_quantum_end(a_, *chain_, q, retired_);
@@ -129,12 +131,16 @@ class Translator {
   }
   // What run_insns adds when the block ran to its end (HartHotState::retire),
   // into the hart in r8, unless a helper has counted part of the block:
-  // returns the jump taken then.
-  size_t retire_unless_settled() {
+  // returns the jump taken then. A block that calls no helper needs no
+  // test: settled is 0 whenever code is entered at a block's start.
+  std::optional<size_t> retire_unless_settled() {
     const BlockRetire& r = *retire_;
     a_.load(x86::R8, x86::RSP, 0);
-    a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
-    const size_t settled = a_.jcc(x86::NE);
+    std::optional<size_t> settled;
+    if (calls_helpers_) {
+      a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
+      settled = a_.jcc(x86::NE);
+    }
     const auto add = [this](int32_t field, uint64_t v) {
       if (v <= INT32_MAX) {  // the usual case: one instruction
         a_.alu_mem_imm(x86::ADD, x86::R8, field, static_cast<int32_t>(v));
@@ -161,7 +167,7 @@ class Translator {
   // host branches to predict. A block a helper settled takes the tail.
   void self_loop() {
     a_.mov_imm(x86::RAX, pc_);
-    to_tail_.push_back(retire_unless_settled());
+    if (const std::optional<size_t> settled = retire_unless_settled()) to_tail_.push_back(*settled);
     for (size_t f : emit_self_loop(a_, *chain_, body_, to_enter_, quantum_ends_)) to_retired_.push_back(f);
   }
   // Guest register g into host register r.
@@ -192,11 +198,12 @@ class Translator {
   }
   void tail() {
     if (retire_) {
-      const size_t plain = retire_unless_settled();
+      const std::optional<size_t> plain = retire_unless_settled();
       if (chain_) chain();
       a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);
       to_epilogue_.push_back(a_.jmp());
-      a_.bind(plain);
+      if (!plain) return;
+      a_.bind(*plain);
     }
     a_.mov_imm(x86::RDX, n_);
     to_epilogue_.push_back(a_.jmp());
@@ -307,6 +314,7 @@ class Translator {
   size_t body_ = 0;                     // where the code continues after loading the registers
   static constexpr uint32_t kNone = ~0u;
   uint32_t fused_ = kNone;  // the division whose result is in r9 (Translator::divide)
+  bool calls_helpers_ = false;  // the hart's load, store or other helper, which may settle the block
 };
 
 // One instruction; true when it ended the block (the code has left).
@@ -327,6 +335,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
     // The helper: (hart, address, pc, insn) for a load, (hart, address, value, pc, insn) for a store.
     a_.mov_imm(load ? x86::RDX : x86::RCX, pc);
     a_.mov_imm(load ? x86::RCX : x86::R8, reinterpret_cast<uint64_t>(&d));
+    calls_helpers_ = true;
     a_.call(load ? reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB])
                  : reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
     checked(i, next, load, false);
@@ -351,6 +360,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
   a_.load(x86::RDI, x86::RSP, 0);
   a_.mov_imm(x86::RSI, pc);
   a_.mov_imm(x86::RDX, reinterpret_cast<uint64_t>(&d));
+  calls_helpers_ = true;
   a_.call(reinterpret_cast<const void*>(helpers_.other));
   reload();
   checked(i, 0, false, true);

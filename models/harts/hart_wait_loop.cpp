@@ -259,7 +259,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     most = std::min(most, limit > at ? (limit - at - 1) / step : 0);
   };
   below(limit_, hot_.s.minstret, insns);
-  below(hot_.insn_stop, hot_.s.minstret, insns);
+  below(hot_.insn_stop(), hot_.s.minstret, insns);
   const uint64_t now_ps = to_ps(sc_core::sc_time_stamp()) + offset;
   below(switch_ps_, now_ps, period);
   if (most < kMinSkip) return false;
@@ -344,7 +344,7 @@ template <class TimeAt>
 void Hart::note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t now_ps, uint64_t period,
                          const TimeAt& time_at) {
   WaitLoopWatch& w = wait_loop_;
-  if (w.until_sequence == w.sequence && exit_at == ~0ull && w.limits[0] == limit_ && w.limits[1] == hot_.insn_stop)
+  if (w.until_sequence == w.sequence && exit_at == ~0ull && w.limits[0] == limit_ && w.limits[1] == hot_.insn_stop())
     return;
   uint64_t until = ~0ull;
   if (exit_at != ~0ull) {
@@ -364,7 +364,7 @@ void Hart::note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t
     until = now_ps + hi * period;
   }
   const uint64_t insns = w.per_iteration[kLoopMinstret];
-  for (const uint64_t limit : {limit_, hot_.insn_stop}) {
+  for (const uint64_t limit : {limit_, hot_.insn_stop()}) {
     if (!limit) continue;
     const uint64_t left = limit > hot_.s.minstret ? (limit - hot_.s.minstret) / insns : 0;
     if (left < (until - now_ps) / period) until = now_ps + left * period;
@@ -372,7 +372,7 @@ void Hart::note_loop_end(const WaitLoopIteration& it, uint64_t exit_at, uint64_t
   w.until_ps = until;
   w.until_sequence = exit_at == ~0ull ? w.sequence : ~0ull;  // an exit within the quantum ends the sequence
   w.limits[0] = limit_;
-  w.limits[1] = hot_.insn_stop;
+  w.limits[1] = hot_.insn_stop();
 }
 
 uint64_t Hart::loop_until_ps() const {

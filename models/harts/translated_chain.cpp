@@ -256,11 +256,8 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
   } else {
     end.push_back(a.jcc(AE));
   }
-  // limit <= minstret as limit - 1 < minstret, which no limit (0) never is.
-  a.load(RCX, R8, c.limit);
-  a.alu_imm(SUB, RCX, 1);
-  a.alu(CMP, RCX, kRetiredMinstret);
-  end.push_back(a.jcc(B));
+  a.alu_from_mem(CMP, kRetiredMinstret, R8, c.limit);
+  end.push_back(a.jcc(A));
   a.alu_from_mem(CMP, RAX, R8, c.end_pc);
   end.push_back(a.jcc(E));
   return end;

@@ -230,7 +230,7 @@ std::string difference(const Side& a, const Side& b) {
   d("fetch_key", a.fetch_key, b.fetch_key)("irq_gate", a.irq_gate, b.irq_gate);
   d("time", a.time.ps(), b.time.ps())("quantum end", a.time.quantum_end_ps(), b.time.quantum_end_ps());
   for (unsigned i = 0; i < kStallCauses; ++i) d(("stall " + std::to_string(i)).c_str(), a.stall_ps[i], b.stall_ps[i]);
-  d("end_pc", a.end_pc, b.end_pc)("insn_stop", a.insn_stop, b.insn_stop);
+  d("end_pc", a.end_pc, b.end_pc)("insn_stop", a.insn_stop(), b.insn_stop());
   d("lazy", which(a, a.lazy), which(b, b.lazy))("settled", a.settled, b.settled);
   d("pc", a.s.pc, b.s.pc)("minstret", a.s.minstret, b.s.minstret);
   d("extra_cycles", a.s.extra_cycles, b.s.extra_cycles);
@@ -324,19 +324,26 @@ class RetireDifferential : public ::testing::Test, protected BlockEndDifferentia
  protected:
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+    helpers_.other = [](void*, uint64_t pc, const Insn*) { return JitStep{pc + 4, kExitDone}; };
   }
 };
 
 TEST_F(RetireDifferential, CppAndEmittedRetiringLeaveTheSameCounters) {
-  // Blocks of every size (the last of 64 instructions), retiring with no chain.
-  std::vector<DecodedBlock> blocks(48);
-  std::vector<TranslatedBlock> code;
+  // Blocks of every size (the last of 64 instructions), retiring with no
+  // chain. Each also with its first instruction done by the `other` helper,
+  // as only a block that calls a helper can have part of it settled (and
+  // only such a block's code tests `settled`).
+  std::vector<DecodedBlock> blocks(48), with_helper(blocks.size());
+  std::vector<TranslatedBlock> code, code_with_helper;
   for (size_t i = 0; i < blocks.size(); ++i) {
     make_block(blocks[i], kPc, i + 1 == blocks.size() ? kMaxBlockInsns : 1 + rng_() % kMaxBlockInsns, 0, rng_);
-    const BlockRetire retire = hot_offsets::block_retire(blocks[i]);
-    code.push_back(translate_block(blocks[i].insns.data(), blocks[i].insns.size(), kPc, helpers_, &retire, nullptr,
-                                   arena_));
-    ASSERT_NE(code.back(), nullptr);
+    with_helper[i] = blocks[i];
+    with_helper[i].insns[0].op = CSRRS;
+    for (const auto& [b, out] : {std::pair{&blocks[i], &code}, std::pair{&with_helper[i], &code_with_helper}}) {
+      const BlockRetire retire = hot_offsets::block_retire(*b);
+      out->push_back(translate_block(b->insns.data(), b->insns.size(), kPc, helpers_, &retire, nullptr, arena_));
+      ASSERT_NE(out->back(), nullptr);
+    }
   }
   make_sides(CacheGeometry{2048, 4, 64, 700, 9000}, rng_);
   uint64_t retired = 0, settled = 0, wide = 0;
@@ -363,10 +370,10 @@ TEST_F(RetireDifferential, CppAndEmittedRetiringLeaveTheSameCounters) {
     // was settled; settle_to else, which the code leaves to it.
     if (from == 0) cpp_->retire(b);
     uint64_t x[32] = {};
-    const JitStep r = code[i](x, static_cast<HartHotState*>(code_.get()));
+    const JitStep r = (from ? code_with_helper : code)[i](x, static_cast<HartHotState*>(code_.get()));
     ASSERT_EQ(r.value, kPc + 4 * size);
     ASSERT_EQ(r.status, size | uint64_t{from ? kExitDone : kExitRetired} << 32);
-    ASSERT_EQ(x[1], size);
+    ASSERT_EQ(x[1], from ? size - 1 : size);
     (from ? settled : retired) += 1;
     wide += b.own_ps > INT32_MAX || b.extra_cycles > INT32_MAX;
     ASSERT_EQ(difference(*cpp_, *code_), "");
@@ -439,7 +446,7 @@ TEST_P(ChainChecksDifferential, CppAndEmittedChecksEndTheSameChains) {
       h->time.set_quantum(from_ps(quantum));
       h->time.add_ps(after_ps - a.own_ps);
       h->s.minstret = minstret_after - 1;
-      h->insn_stop = insn_stop;
+      h->set_insn_stop(insn_stop);
       h->end_pc = end_pc;
       h->s.pc = kPc;
       h->lazy = nullptr;

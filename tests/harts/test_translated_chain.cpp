@@ -190,7 +190,7 @@ TEST_F(TranslatedChain, GoesOnPastAQuantumsEndWhileQuantumEndSaysSo) {
 }
 
 TEST_F(TranslatedChain, StopsAtTheInstructionLimit) {
-  hart_.insn_stop = 6;
+  hart_.set_insn_stop(6);
   run();
   EXPECT_EQ(hart_.s.minstret, 6u);
   EXPECT_EQ(x_[1], 3u);
@@ -202,7 +202,7 @@ TEST_F(TranslatedChain, EachCheckEndsTheChain) {
       {"stop", [](FakeHart& h) { h.stop = true; }},
       {"block abort", [](FakeHart& h) { h.block_abort = true; }},
       {"quantum used", [](FakeHart& h) { h.time.add_ps(5 * kBlockPs); }},
-      {"limit reached", [](FakeHart& h) { h.insn_stop = 2; }},
+      {"limit reached", [](FakeHart& h) { h.set_insn_stop(2); }},
       {"kernel returns", [](FakeHart& h) { h.end_pc = kPc; }},
       {"interrupt pending", [](FakeHart& h) { h.irq_gate = 1; }},
       {"interrupt pending (the flag's last byte)", [](FakeHart& h) { h.irq_gate = 1u << 24; }},
@@ -217,7 +217,7 @@ TEST_F(TranslatedChain, EachCheckEndsTheChain) {
   // Negative controls: a kernel return elsewhere, a limit ahead.
   fresh();
   hart_.end_pc = kPc + 4;
-  hart_.insn_stop = 100;
+  hart_.set_insn_stop(100);
   run();
   EXPECT_EQ(hart_.entered.size(), 4u);
 }

@@ -168,7 +168,7 @@ struct BlockChain {
   uint8_t key;
   int32_t end_pc;               // the chain ends at pc == end_pc (odd, so no pc, when nothing ends it there)
   int32_t time_ps, quantum_ps;  // ... or once time_ps >= quantum_ps
-  int32_t limit, minstret;      // ... or minstret >= limit (limit 0: none)
+  int32_t limit, minstret;      // ... or minstret > limit (limit ~0: none)
   // The hart's pc: chained code leaves it to the helpers, which set it (a
   // store per block the hart's C++ never reads), but for quantum_end.
   int32_t pc;

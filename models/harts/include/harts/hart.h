@@ -249,7 +249,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // next block end's load of the whole gate until the store completes.
   // The instructions at which the chain and the slices stop: the limit or a functional run's switch point.
   void update_insn_stop() {
-    hot_.insn_stop = switch_insns_ && (!limit_ || switch_insns_ < limit_) ? switch_insns_ : limit_;
+    hot_.set_insn_stop(switch_insns_ && (!limit_ || switch_insns_ < limit_) ? switch_insns_ : limit_);
   }
   void check_timed_switch();  // at a block boundary of a functional run: asks the cluster to switch at its point
   // Fetches are timed: an I-cache is modelled and the run is timed.

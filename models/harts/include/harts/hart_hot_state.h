@@ -50,7 +50,9 @@ struct alignas(kHostLine) HartHotState {
   // A kernel instance's return address while the hart runs one, else 1,
   // which no pc is (one compare: BlockChain::end_pc).
   uint64_t end_pc = 1;
-  uint64_t insn_stop = 0;  // minstret at which the chain stops (0: none; Hart::update_insn_stop)
+  // The chain stops once minstret exceeds this: the instruction stop
+  // (Hart::update_insn_stop) less one, ~0 for none, so code compares once.
+  uint64_t insn_stop_less_one = ~0ull;
 
   // Per-block retiring (Hart::settle): the block running and how many of its instructions are counted.
   const DecodedBlock* lazy = nullptr;
@@ -149,7 +151,9 @@ struct alignas(kHostLine) HartHotState {
   bool chain_ends() const {
     return stop || block_abort || time.quantum_used() || insn_stop_reached() || s.pc == end_pc;
   }
-  bool insn_stop_reached() const { return insn_stop && s.minstret >= insn_stop; }
+  bool insn_stop_reached() const { return s.minstret > insn_stop_less_one; }
+  uint64_t insn_stop() const { return insn_stop_less_one + 1; }  // minstret at which the chain stops (0: none)
+  void set_insn_stop(uint64_t minstret) { insn_stop_less_one = minstret - 1; }
   // Retiring all of block `b` (its instructions, cycles, own time and
   // events), as translated code does it (BlockRetire) when nothing of the
   // block was counted before (settled 0).
@@ -272,7 +276,7 @@ inline BlockChain block_chain(const DecodedBlock& b, const uint8_t* (*enter)(voi
           at(offsetof(HartHotState, end_pc)),
           kTimePs,
           kQuantumEndPs,
-          at(offsetof(HartHotState, insn_stop)),
+          at(offsetof(HartHotState, insn_stop_less_one)),
           kMinstret,
           kPc,
           b.link_pc,
