@@ -291,6 +291,8 @@ class Translator {
   static constexpr uint64_t kInfinityBits = 0x7FF0000000000000ull, kInfinityBits32 = 0x7F800000;
   static constexpr uint64_t kTwiceLeastNormal32 = 0x01000000;
   bool control(const Insn& d, uint64_t pc);
+  // r op= guest register rs2 (from its host register, memory or, for x0, an immediate 0).
+  void with_rs2(x86::Alu op, x86::Reg r, unsigned rs2, bool w = true);
   void alu(uint32_t i, uint64_t pc);
   x86::Reg destination(const Insn& d) const;
 
@@ -767,8 +769,7 @@ bool Translator::control(const Insn& d, uint64_t pc) {
     return true;
   }
   static constexpr x86::Cond kCond[] = {x86::E, x86::NE, x86::L, x86::GE, x86::B, x86::AE};
-  into(x86::RAX, d.rs1);
-  a_.alu(x86::CMP, x86::RAX, source(d.rs2, x86::RCX));
+  with_rs2(x86::CMP, source(d.rs1, x86::RAX), d.rs2);
   const size_t taken = a_.jcc(kCond[d.op - rv::BEQ]);
   exit(next);
   a_.bind(taken);
@@ -797,11 +798,25 @@ Reg Translator::destination(const Insn& d) const {
   return static_cast<Reg>(host_[d.rd]);
 }
 
+void Translator::with_rs2(x86::Alu op, x86::Reg r, unsigned rs2, bool w) {
+  if (rs2 == 0) a_.alu_imm(op, r, 0, w);
+  else if (host_[rs2] < 0) a_.alu_from_mem(op, r, kGuestRegs, 8 * static_cast<int32_t>(rs2), w);
+  else a_.alu(op, r, static_cast<Reg>(host_[rs2]), w);
+}
+
 void Translator::alu(uint32_t i, uint64_t pc) {
   using namespace x86;
   const Insn& d = insns_[i];
   const auto imm = static_cast<int32_t>(d.imm);
   const auto shamt = static_cast<uint8_t>(d.imm);
+  // Moves (mv: add rd, x0, rs or addi rd, rs, 0) copy a register; li (addi rd, x0, imm) sets one.
+  if (d.op == rv::ADDI && d.rs1 == 0) {
+    const Reg r = destination(d);
+    a_.mov_imm(r, static_cast<uint64_t>(d.imm));
+    return result(d.rd, r);
+  }
+  if ((d.op == rv::ADDI && imm == 0) || (d.op == rv::ADD && (d.rs1 == 0 || d.rs2 == 0)))
+    return result(d.rd, source(d.op == rv::ADD && d.rs1 == 0 ? d.rs2 : d.rs1, RAX));
   const Reg r = destination(d);
   switch (d.op) {
     case rv::LUI: a_.mov_imm(r, static_cast<uint64_t>(d.imm)); break;
@@ -834,18 +849,18 @@ void Translator::alu(uint32_t i, uint64_t pc) {
         case rv::SLLIW: a_.shift_imm(SHL, r, shamt & 31, false); a_.movsxd(r, r); break;
         case rv::SRLIW: a_.shift_imm(SHR, r, shamt & 31, false); a_.movsxd(r, r); break;
         case rv::SRAIW: a_.shift_imm(SAR, r, shamt & 31, false); a_.movsxd(r, r); break;
+        case rv::ADD: with_rs2(ADD, r, d.rs2); break;
+        case rv::SUB: with_rs2(SUB, r, d.rs2); break;
+        case rv::XOR: with_rs2(XOR, r, d.rs2); break;
+        case rv::OR: with_rs2(OR, r, d.rs2); break;
+        case rv::AND: with_rs2(AND, r, d.rs2); break;
+        case rv::SLT: with_rs2(CMP, RAX, d.rs2); a_.setcc_rax(L); break;
+        case rv::SLTU: with_rs2(CMP, RAX, d.rs2); a_.setcc_rax(x86::B); break;
+        case rv::ADDW: with_rs2(ADD, r, d.rs2, false); a_.movsxd(r, r); break;
+        case rv::SUBW: with_rs2(SUB, r, d.rs2, false); a_.movsxd(r, r); break;
         default: {
           const Reg b = source(d.rs2, RCX);
           switch (d.op) {
-            case rv::ADD: a_.alu(ADD, r, b); break;
-            case rv::SUB: a_.alu(SUB, r, b); break;
-            case rv::XOR: a_.alu(XOR, r, b); break;
-            case rv::OR: a_.alu(OR, r, b); break;
-            case rv::AND: a_.alu(AND, r, b); break;
-            case rv::SLT: a_.alu(CMP, RAX, b); a_.setcc_rax(L); break;
-            case rv::SLTU: a_.alu(CMP, RAX, b); a_.setcc_rax(x86::B); break;
-            case rv::ADDW: a_.alu(ADD, r, b, false); a_.movsxd(r, r); break;
-            case rv::SUBW: a_.alu(SUB, r, b, false); a_.movsxd(r, r); break;
             case rv::MUL: a_.imul(r, b); break;
             case rv::MULW: a_.imul(r, b, false); a_.movsxd(r, r); break;
             case rv::MULH: a_.mul_wide(b, true); a_.mov(RAX, RDX); break;
