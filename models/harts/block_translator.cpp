@@ -72,6 +72,7 @@ class Translator {
     for (size_t f : to_tail_) a_.bind(f);
     tail();
     for (const QuantumEnd& q : quantum_ends_) emit_quantum_end(a_, *chain_, q, retired_);
+    for (const Cold& c : colds_) cold(c);  // before the stubs: their helper calls add stubs
     for (const Stub& s : stubs_) stub(s);
     for (size_t f : to_epilogue_) a_.bind(f);
     write_back();
@@ -83,6 +84,13 @@ class Translator {
   }
 
  private:
+  // An access whose fast path is in the code (`resume`: after it).
+  struct Cold {
+    InlineAccess fast;
+    uint32_t index;
+    uint64_t pc;
+    size_t resume;
+  };
   // An out-of-line exit after helper call `index` reported something other than kExitDone.
   struct Stub {
     size_t fixup;
@@ -255,6 +263,27 @@ class Translator {
     into(x86::RSI, d.rs2);
     a_.call(reinterpret_cast<const void*>(fn));
   }
+  // The helper of access i at pc: (hart, address, pc, insn) for a load,
+  // (hart, address, value, pc, insn) for a store; rsi, rdx and rdi set.
+  void call_access_helper(uint32_t i, uint64_t pc) {
+    const Insn& d = insns_[i];
+    const bool load = is_load(d.op);
+    a_.mov_imm(load ? x86::RDX : x86::RCX, pc);
+    a_.mov_imm(load ? x86::RCX : x86::R8, reinterpret_cast<uint64_t>(&d));
+    calls_helpers_ = true;
+    a_.call(load ? reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB])
+                 : reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
+    checked(i, pc + d.len, load, false);
+  }
+  // An access's ways other than its fast path, after the block's code, so
+  // that the fast path falls through: another region, else the helper; then
+  // back to after the fast path.
+  void cold(const Cold& c) {
+    emit_access_again(a_, c.fast);
+    for (size_t f : c.fast.to_helper) a_.bind(f);
+    call_access_helper(c.index, c.pc);
+    a_.bind(a_.jmp(), c.resume);
+  }
   void stub(const Stub& s) {
     a_.bind(s.fixup);
     if (!s.diverted) {
@@ -306,6 +335,7 @@ class Translator {
   int8_t host_[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   bool written_[32] = {};
+  std::vector<Cold> colds_;
   std::vector<Stub> stubs_;
   std::vector<size_t> to_tail_, to_epilogue_;
   std::vector<size_t> to_frame_exit_;  // registers written back already
@@ -329,19 +359,16 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
     const bool load = is_load(d.op);
     if (!load) into(x86::RDX, d.rs2);
     a_.load(x86::RDI, x86::RSP, 0);
-    // The fast path in the code, if any: done there, it skips the helper call.
-    InlineAccess fast;
-    if (load && helpers_.inline_loads) fast = emit_inline_load(a_, *helpers_.inline_loads, d.op);
-    if (!load && helpers_.inline_stores) fast = emit_inline_store(a_, *helpers_.inline_stores, d.op);
-    for (size_t f : fast.to_helper) a_.bind(f);
-    // The helper: (hart, address, pc, insn) for a load, (hart, address, value, pc, insn) for a store.
-    a_.mov_imm(load ? x86::RDX : x86::RCX, pc);
-    a_.mov_imm(load ? x86::RCX : x86::R8, reinterpret_cast<uint64_t>(&d));
-    calls_helpers_ = true;
-    a_.call(load ? reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB])
-                 : reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
-    checked(i, next, load, false);
-    for (size_t f : fast.done) a_.bind(f);
+    // The fast path in the code, if any, falls through when done; its other
+    // ways and the helper call are out of the way (Translator::cold).
+    if (load ? helpers_.inline_loads != nullptr : helpers_.inline_stores != nullptr) {
+      InlineAccess fast = load ? emit_inline_load(a_, *helpers_.inline_loads, d.op)
+                               : emit_inline_store(a_, *helpers_.inline_stores, d.op);
+      colds_.push_back({std::move(fast), i, pc, a_.size()});
+      calls_helpers_ = true;  // there (the tail, before the cold code, tests settled)
+    } else {
+      call_access_helper(i, pc);
+    }
     if (load) result(d.rd, x86::RAX);
     return false;
   }
@@ -435,13 +462,15 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       const bool wide = d.op == rv::FLD || d.op == rv::FSD;
       const InlineAccess fast = kind == Load ? emit_inline_load(a_, *helpers_.inline_loads, wide ? rv::LD : rv::LWU)
                                              : emit_inline_store(a_, *helpers_.inline_stores, wide ? rv::SD : rv::SW);
+      const size_t hit = a_.jmp();
+      emit_access_again(a_, fast);
       to_other.insert(to_other.end(), fast.to_helper.begin(), fast.to_helper.end());
       to_other.push_back(a_.jmp());  // what falls through to the helper call
       if (kind == Store) {
-        done.insert(done.end(), fast.done.begin(), fast.done.end());
+        done.push_back(hit);
         return;
       }
-      for (size_t j : fast.done) a_.bind(j);
+      a_.bind(hit);
       if (!wide) box(RAX);
       a_.store(kGuestRegs, f_reg(d.rd), RAX);
       break;

@@ -95,21 +95,6 @@ std::vector<uint8_t> make_region_again(const void* layout) {
   return finish_zf_routine(a, no_page);
 }
 
-// After the fast path (`check` its start, `elsewhere` the jumps taken when
-// the region in use does not hold the access): the region-again routine,
-// then the fast path again when it found a region that does. Falls through
-// (to the helper) when it did not.
-void emit_region_again(x86::Asm& a, const RegionAgain& r, unsigned bytes, size_t check,
-                       const std::vector<size_t>& elsewhere) {
-  using namespace x86;
-  for (size_t f : elsewhere) a.bind(f);
-  const void* routine = shared_routine("region_again", make_region_again, &r, sizeof r);
-  if (!routine) return;
-  a.mov_imm(RCX, bytes);
-  a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
-  a.call_reg(R11);
-  a.bind(a.jcc(E), check);
-}
 
 // With the address in rsi and the hart in rdi: rax = its offset in the
 // region at `l` (base .. ptr), all `bytes` of it within; else one of the
@@ -196,14 +181,23 @@ constexpr unsigned kLoadBytes[] = {1, 2, 4, 8, 1, 2, 4};  // LB LH LW LD LBU LHU
 
 }  // namespace
 
+void emit_access_again(x86::Asm& a, const InlineAccess& fast) {
+  using namespace x86;
+  for (size_t f : fast.elsewhere) a.bind(f);
+  const void* routine = shared_routine("region_again", make_region_again, fast.again, sizeof *fast.again);
+  if (!routine) return;
+  a.mov_imm(RCX, fast.bytes);
+  a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+  a.call_reg(R11);
+  a.bind(a.jcc(E), fast.check);
+}
+
 InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op) {
   using namespace x86;
-  InlineAccess out;
-  std::vector<size_t>& to_helper = out.to_helper;
   const unsigned bytes = kLoadBytes[op - rv::LB];
-  const size_t check = a.size();
-  std::vector<size_t> elsewhere;
-  emit_region_offset(a, l, bytes, elsewhere, to_helper);
+  InlineAccess out{{}, {}, a.size(), bytes, &l.again};
+  std::vector<size_t>& to_helper = out.to_helper;
+  emit_region_offset(a, l, bytes, out.elsewhere, to_helper);
   if (l.timed) {
     a.mov(RDX, RSI);
     a.alu_from_mem(ADD, RDX, RDI, l.pa_delta);
@@ -211,20 +205,16 @@ InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op) {
   }
   a.alu_from_mem(ADD, RAX, RDI, l.ptr);
   a.load_extended(RAX, RAX, 0, bytes, op <= rv::LD);
-  out.done.push_back(a.jmp());
-  emit_region_again(a, l.again, bytes, check, elsewhere);
   return out;
 }
 
 InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) {
   using namespace x86;
-  InlineAccess out;
-  std::vector<size_t>& to_helper = out.to_helper;
   const unsigned bytes = 1u << (op - rv::SB);
   const InlineLoads& l = s.region;
-  const size_t check = a.size();
-  std::vector<size_t> elsewhere;
-  emit_region_offset(a, l, bytes, elsewhere, to_helper);
+  InlineAccess out{{}, {}, a.size(), bytes, &l.again};
+  std::vector<size_t>& to_helper = out.to_helper;
+  emit_region_offset(a, l, bytes, out.elsewhere, to_helper);
   a.mov_imm(R8, reinterpret_cast<uint64_t>(s.reservations));  // no reservation (Hart::stored's first case)
   a.alu_mem_imm(CMP, R8, 0, 0, false);
   to_helper.push_back(a.jcc(NE));
@@ -247,8 +237,6 @@ InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) 
     for (size_t f : emit_data_hit(a, l, R9, R10, R11, R8, true)) to_helper.push_back(f);
   a.alu_from_mem(ADD, RAX, RDI, l.ptr);
   a.store_sized(RAX, 0, RDX, bytes);
-  out.done.push_back(a.jmp());
-  emit_region_again(a, l.again, bytes, check, elsewhere);
   return out;
 }
 

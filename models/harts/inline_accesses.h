@@ -12,12 +12,20 @@
 
 namespace avp {
 
-// An access's code before its helper call: the jumps taken when the code
-// did the access (to after the call) and those taken to the helper (the
-// helper follows the code directly, which may also fall through to it).
+// An access's code before its helper call, which falls through when it did
+// the access, else jumps to `elsewhere` when the region in use does not
+// hold it (emit_access_again, out of the way) or to `to_helper`.
 struct InlineAccess {
-  std::vector<size_t> done, to_helper;
+  std::vector<size_t> elsewhere, to_helper;
+  size_t check = 0;  // where it starts, to try again in another region
+  unsigned bytes = 0;
+  const RegionAgain* again = nullptr;
 };
+
+// An access's code for `elsewhere`, placed where the caller likes: the
+// region-again routine, then the access's code again when it found a
+// region that holds it; else falls through (to the helper).
+void emit_access_again(x86::Asm& a, const InlineAccess& fast);
 
 // With the address in rsi and the hart in rdi: the load (rv::LB .. rv::LWU)
 // leaves its value in rax; an access outside the region in use first looks
