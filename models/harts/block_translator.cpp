@@ -365,7 +365,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
       InlineAccess fast = load ? emit_inline_load(a_, *helpers_.inline_loads, d.op)
                                : emit_inline_store(a_, *helpers_.inline_stores, d.op);
       colds_.push_back({std::move(fast), i, pc, a_.size()});
-      calls_helpers_ = true;  // there (the tail, before the cold code, tests settled)
+      calls_helpers_ = true;  // from the cold code, which follows the tail: the tail tests settled
     } else {
       call_access_helper(i, pc);
     }
