@@ -55,6 +55,32 @@ TEST(X86Asm, IndexedStoresTestsAndDoublewordOperands) {
             (std::vector<uint8_t>{0x41, 0x23, 0x50, 0x20}));
 }
 
+// The forms translated code's register-memory operands and the chain's
+// instruction stop take, and a block's last jump to its tail, dropped.
+TEST(X86Asm, MemoryOperandsAbove32AndTheLastJumpDropped) {
+  // cmp r9, qword ptr [r8+0x68]; ja (rel32 0)
+  EXPECT_EQ(encode([](Asm& a) {
+              a.alu_from_mem(CMP, R9, R8, 0x68);
+              a.jcc(A);
+            }),
+            (std::vector<uint8_t>{0x4D, 0x3B, 0x48, 0x68, 0x0F, 0x87, 0x00, 0x00, 0x00, 0x00}));
+  // sub ebx, dword ptr [r15+0x80] (a W operation's operand from memory)
+  EXPECT_EQ(encode([](Asm& a) { a.alu_from_mem(SUB, RBX, R15, 0x80, false); }),
+            (std::vector<uint8_t>{0x41, 0x2B, 0x9F, 0x80, 0x00, 0x00, 0x00}));
+  // A jmp last in the code goes; a jcc, or a jmp with code after it, stays.
+  Asm a;
+  a.mov(RAX, RCX);
+  const size_t cond = a.jcc(E);
+  EXPECT_FALSE(a.drop_last_jmp(cond));
+  const size_t first = a.jmp();
+  a.mov(RAX, RCX);
+  EXPECT_FALSE(a.drop_last_jmp(first));
+  const size_t size = a.size();
+  const size_t last = a.jmp();
+  EXPECT_TRUE(a.drop_last_jmp(last));
+  EXPECT_EQ(a.size(), size);
+}
+
 TEST(X86Asm, ScalarDoublesAndFusedMultiplyAdds) {
   using V = std::vector<uint8_t>;
   // movsd xmm0, qword ptr [r15+0x108]; movsd xmm1, qword ptr [r15+0x10]; movsd qword ptr [r15+0x1f8], xmm2
