@@ -131,9 +131,11 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
 // passed, so block_abort is clear): enters the block and jumps to its code
 // when its lines hit as InlineEnter says (to `body`, a position in this
 // code, if given; `called`: returns the address of its code in rax
-// instead); else falls through (nothing done).
+// instead); else falls through (nothing done). `code_in_r11`: r11 holds the
+// block's code already (emit_chain_checks), so the jump need not wait for
+// a load.
 void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body,
-                       bool called = false) {
+                       bool called = false, bool code_in_r11 = false) {
   using namespace x86;
   std::vector<size_t> no;
   if (key) {  // translated fetches: the TLB still holds the block's translation
@@ -153,7 +155,8 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
   if (body) {
     a.bind(a.jmp(), *body);
   } else {
-    a.load(RAX, RCX, code_in_block);
+    if (code_in_r11) a.mov(RAX, R11);
+    else a.load(RAX, RCX, code_in_block);
     a.alu_imm(ADD, RAX, static_cast<int32_t>(kTranslatedInnerEntry));
     if (called) a.ret();
     else a.jmp_rax();
@@ -310,8 +313,8 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vec
   a.bind(first);
   a.load(RCX, RDX, link_from_pc);
   for (size_t f : found) a.bind(f);
-  a.load(RDX, RCX, c.code_in_block);
-  a.test(RDX, RDX);
+  a.load(R11, RCX, c.code_in_block);  // kept for emit_enter_next
+  a.test(R11, R11);
   end.push_back(a.jcc(E));
   return end;
 }
@@ -322,6 +325,7 @@ std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body
   std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
   emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body);
+  a.load(R11, RCX, c.code_in_block);  // as emit_chain_checks leaves it for emit_enter_next
   to_enter.push_back(a.jmp());
   return end;
 }
@@ -335,7 +339,7 @@ size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
     a.call_reg(R11);
   } else {
-    if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, nullptr);
+    if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, nullptr, false, true);
     emit_enter_call(a, c.enter, false);
   }
   a.test(RAX, RAX);

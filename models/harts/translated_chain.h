@@ -27,7 +27,7 @@ struct QuantumEnd {
 // The checks; returns the jumps taken when the chain ends here. Falls
 // through with rcx = the linked block at the next pc, or after an indirect
 // jump the one the slot cache holds for it (BlockChain::lookup), which is
-// translated.
+// translated, and r11 = its code.
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends);
 
 // The checks other than the link's (Hart::chain_goes_on); returns the jumps
@@ -50,14 +50,14 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
 // or fetch regime sets the gate or the DMI generation). Checks as
 // emit_chain_stops, then loops to `body` (its code after the registers are
 // loaded; they are still in place) when it enters itself in the code;
-// else jumps, with rcx = the block, to the jumps added to `to_enter` (where
+// else jumps, with rcx = the block and r11 its code, to the jumps added to `to_enter` (where
 // the block end writes the registers back and calls `enter`). Returns the
 // jumps taken when the chain ends here.
 std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter,
                                    std::vector<QuantumEnd>& quantum_ends);
 
-// Enters the block in rcx (the block's registers are written back) and jumps
-// to its code, through a routine every block shares unless fetches are
+// Enters the block in rcx, its code in r11 (the block's registers are written
+// back) and jumps to its code, through a routine every block shares unless fetches are
 // untimed; returns the jump taken when entering threw, which leaves with
 // kExitEnterFailed and the pc in rax, registers written back already.
 size_t emit_enter_next(x86::Asm& a, const BlockChain& c);
