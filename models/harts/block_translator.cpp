@@ -270,7 +270,6 @@ class Translator {
     const bool load = is_load(d.op);
     a_.mov_imm(load ? x86::RDX : x86::RCX, pc);
     a_.mov_imm(load ? x86::RCX : x86::R8, reinterpret_cast<uint64_t>(&d));
-    calls_helpers_ = true;
     a_.call(load ? reinterpret_cast<const void*>(helpers_.load[d.op - rv::LB])
                  : reinterpret_cast<const void*>(helpers_.store[d.op - rv::SB]));
     checked(i, pc + d.len, load, false);
@@ -359,13 +358,13 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
     const bool load = is_load(d.op);
     if (!load) into(x86::RDX, d.rs2);
     a_.load(x86::RDI, x86::RSP, 0);
+    calls_helpers_ = true;  // here, or in the cold code after the tail, which tests settled
     // The fast path in the code, if any, falls through when done; its other
     // ways and the helper call are out of the way (Translator::cold).
     if (load ? helpers_.inline_loads != nullptr : helpers_.inline_stores != nullptr) {
       InlineAccess fast = load ? emit_inline_load(a_, *helpers_.inline_loads, d.op)
                                : emit_inline_store(a_, *helpers_.inline_stores, d.op);
       colds_.push_back({std::move(fast), i, pc, a_.size()});
-      calls_helpers_ = true;  // from the cold code, which follows the tail: the tail tests settled
     } else {
       call_access_helper(i, pc);
     }

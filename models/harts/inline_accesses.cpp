@@ -95,7 +95,6 @@ std::vector<uint8_t> make_region_again(const void* layout) {
   return finish_zf_routine(a, no_page);
 }
 
-
 // With the address in rsi and the hart in rdi: rax = its offset in the
 // region at `l` (base .. ptr), all `bytes` of it within; else one of the
 // jumps added to `elsewhere` (the first byte is outside) or `misaligned` is
