@@ -41,7 +41,6 @@ T DataPath::load_slow(uint64_t va) {
   T v{};
   if (hot_.region_again(false, va, sizeof(T))) return load<T>(va);
   if (checked_) {
-    if (slice_.in_slice()) throw NeedsKernel{};  // translation may walk page tables through the bus
     checked_access(false, va, &v, sizeof(T));
     return v;
   }
@@ -55,7 +54,6 @@ template <typename T>
 void DataPath::store_slow(uint64_t va, T v) {
   if (hot_.region_again(true, va, sizeof(T))) return store<T>(va, v);
   if (checked_) {
-    if (slice_.in_slice()) throw NeedsKernel{};
     checked_access(true, va, &v, sizeof(T));
     return;
   }
@@ -164,7 +162,30 @@ void DataPath::use_region(bool write, const DmiRegion& region) {
   in_use = region;
 }
 
+bool DataPath::held_access(bool write, uint64_t va, void* buf, unsigned len) {
+  const unsigned access = write ? kAccessWrite : kAccessRead;
+  const Priv p = mmu_.data_priv();
+  if ((va & (kPage - 1)) + len > kPage) return false;
+  const std::optional<PageTranslation> t = mmu_.held(va, access, p);
+  if (!t || t->uncached) return false;
+  const uint64_t ppage = t->pa & ~(kPage - 1);
+  const DmiRegion* r = dmi_.known(ppage, write);
+  if (!r || r->size - (ppage - r->base) < kPage) return false;
+  const uint8_t* page = r->ptr + (ppage - r->base);
+  const uint8_t* at = page + (t->pa - ppage);
+  if (claims_.held(hart_, at, write, page, page + kPage).to <= at + len - 1) return false;
+  bool page_ok = false;
+  mmu_.take_held(va, t->pa, len, access, p, &page_ok);  // a PMP fault: a trap the slice takes
+  if (page_ok) claimed_region(write, va, t->pa, len, *r);
+  phys_access(write, t->pa, buf, len, access_fault_cause(access), va);
+  return true;
+}
+
 void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
+  if (slice_.in_slice()) {
+    if (!held_access(write, va, buf, len)) throw NeedsKernel{};  // a walk, a device, a claim: the hart's thread's
+    return;
+  }
   const unsigned access = write ? kAccessWrite : kAccessRead;
   const uint64_t fault = access_fault_cause(access);
   if (const DmiRegion* page = page_of(write ? pages_wr_ : pages_rd_, va, len)) {  // as a fast region would

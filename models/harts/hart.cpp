@@ -401,13 +401,17 @@ void Hart::take_trap(uint64_t cause, uint64_t tval) {
   update_xlate();
 }
 
-bool Hart::check_interrupts() {
+uint64_t Hart::interrupts_to_take() const {
   const uint64_t pending = hot_.s.mip & hot_.s.mie;
   const bool m_on = hot_.s.priv < PRV_M || (hot_.s.mstatus & mstatus::MIE);
   const bool s_on = hot_.s.priv < PRV_S || (hot_.s.priv == PRV_S && (hot_.s.mstatus & mstatus::SIE));
   const uint64_t m_pending = pending & ~hot_.s.mideleg & (m_on ? ~0ull : 0);
   const uint64_t s_pending = pending & hot_.s.mideleg & (s_on ? ~0ull : 0);
-  const uint64_t take = m_pending ? m_pending : s_pending;
+  return m_pending ? m_pending : s_pending;
+}
+
+bool Hart::check_interrupts() {
+  const uint64_t take = interrupts_to_take();
   if (!take) return false;
   // Priority: MEI, MSI, MTI, SEI, SSI, STI.
   static const unsigned order[] = {kMEI, kMSI, kMTI, kSEI, kSSI, kSTI};

@@ -127,7 +127,7 @@ void Hart::note_block_costs(Block& b) const {
 // The next block, in a slice only if entering it needs no page-table walk.
 [[gnu::always_inline]] inline const Hart::Block* Hart::next_enterable_block(const Block& b) {
   const Block* next = next_block(b);
-  return next && slice_.in_slice() && !fetch_translation_held(*next) ? nullptr : next;
+  return next && slice_.in_slice() && !fetch_translation_kept(*next) ? nullptr : next;
 }
 
 // Threaded dispatch: each handler jumps to the next instruction's handler
@@ -169,6 +169,10 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
         if (r.status >> 32 == kExitAborted) {
           --it;  // the last one that ran
           goto aborted;
+        }
+        if (std::exchange(kernel_needed_, false)) {  // a helper's NeedsKernel: as the handler below, without unwinds
+          left_for_kernel(*blk, static_cast<uint32_t>(it - first));
+          return;
         }
         if (std::exchange(threaded_from_load_, false)) {  // the load at it has not started
           pc = hot_.s.pc;
@@ -266,7 +270,10 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     } catch (const TrapException&) {
       trap_left(*blk, static_cast<uint32_t>(it - first));
       throw;
-    } catch (...) {  // NeedsKernel (before the instruction did anything), or an error
+    } catch (const NeedsKernel&) {  // before the instruction did anything
+      left_for_kernel(*blk, static_cast<uint32_t>(it - first));
+      return;
+    } catch (...) {  // an error
       settle_to(static_cast<uint32_t>(it - first));
       hot_.lazy = nullptr;
       slice_.left(*blk);
@@ -302,10 +309,11 @@ const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc
   // As run_insns between two blocks: the one that ended is counted, the next entered.
   h.hot_.s.pc = pc;
   if (kTranslatedFetch && !h.fetch_translation_held(b)) {
-    // In a slice, the chain ends before the block: its page-table walk is
-    // the kernel's. After a change of translation (b not live), the run
-    // loop enters it: the check may replace it (translate_fetch_again).
-    if (h.slice_.in_slice() || !b.live) {
+    // In a slice, the chain ends before the block unless the TLB still
+    // holds its page: a page-table walk is the kernel's. After a change of
+    // translation (b not live), the run loop enters it: the check may
+    // replace it (translate_fetch_again).
+    if (h.slice_.in_slice() ? !h.renew_fetch_translation(b) : !b.live) {
       h.hot_.lazy = nullptr;
       return nullptr;
     }
@@ -342,6 +350,13 @@ uint32_t Hart::index_of_pc(const Block& b) const {
   uint32_t n = 0;
   for (uint64_t pc = b.pc; n + 1 < b.insns.size() && pc != hot_.s.pc; ++n) pc += b.insns[n].len;
   return n;
+}
+
+void Hart::left_for_kernel(const Block& b, uint32_t at) {
+  settle_to(at);  // the instruction at `at` has not started
+  hot_.lazy = nullptr;
+  slice_.left(b);
+  slice_.resume_at(at);
 }
 
 void Hart::trap_left(const Block& b, uint32_t at) {

@@ -41,7 +41,23 @@ using namespace rv;
   return next;
 }
 
+bool Hart::other_needs_kernel(const Insn& d) const {
+  if (d.op >= FLW && d.op <= FMV_D_X) return false;  // their loads and stores ask the data path
+  // Atomics are atomic with respect to every hart in the simulation thread;
+  // xext/xcmd reach devices; ECALL and EBREAK catch up with SystemC (host
+  // calls, the debugger); a WFI with no interrupt pending sleeps; a write of
+  // a trigger may arm it (observed()). The other system instructions and
+  // CSRs change only the hart, as does a WFI that does not sleep (it goes
+  // on, or traps, which a slice does itself).
+  if ((d.op >= LR_W && d.op <= AMOMAXU_D) || d.op == XCMD || d.op == XEXT || d.op == ECALL || d.op == EBREAK)
+    return true;
+  if (d.op == WFI) return !(hot_.s.mip & hot_.s.mie);
+  const auto csr = static_cast<unsigned>(d.imm);
+  return d.op >= CSRRW && d.op <= CSRRCI && csr >= CSR_TSELECT && csr <= CSR_TCONTROL;
+}
+
 uint64_t Hart::exec_other(const Insn& d, uint64_t pc) {
+  if (slice_.in_slice() && other_needs_kernel(d)) throw NeedsKernel{};
   const uint64_t next = pc + d.len;
   if (d.op >= LR_W && d.op <= AMOMAXU_D) {
     const uint64_t r = exec_atomic(d);
@@ -103,7 +119,6 @@ void Hart::run_observed(const Block& b, uint32_t from) {
 }
 
 uint64_t Hart::exec_atomic(const Insn& d) {
-  if (slice_.in_slice()) throw NeedsKernel{};  // atomic with respect to every other hart: in the simulation thread
   const uint64_t addr = hot_.s.x[d.rs1];
   const uint64_t src = hot_.s.x[d.rs2];
   const bool dbl = d.op >= LR_D;

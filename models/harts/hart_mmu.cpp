@@ -60,6 +60,19 @@ void Hart::sfence(const Insn& d) {
 // decoded (fence.i compares only live blocks); else the block decoded from
 // where they lead replaces it. The lookups are those decoding the block
 // afresh would make.
+bool Hart::renew_fetch_translation(const Block& b) {
+  if (b.ppc_tail != ~0ull || !mmu_.translates(hot_.s.priv)) return false;
+  const std::optional<PageTranslation> page = mmu_.held(b.pc, kAccessExec, hot_.s.priv);
+  if (!page || page->pa != b.ppc || page->uncached != b.fetch_uncached) return false;
+  if (!b.live) {  // after a change of translation: checked again, as translate_fetch_again does
+    if (code_changed(b)) return false;  // decoding it again is the kernel's
+    blocks_.make_live(b);
+  }
+  mmu_.count_tlb_hits(1);
+  b.tlb_until = page->until;
+  return true;
+}
+
 const Hart::Block& Hart::translate_fetch_again(const Block& b) {
   const PageTranslation page = mmu_.translate_fetch(b.pc);
   const bool recheck = !b.live;

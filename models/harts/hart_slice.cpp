@@ -20,21 +20,24 @@ void Hart::run_slice() {
   slice_.begin();
   try {
     for (;;) {
-      // The serial loop's checks at a block boundary: any of them is the kernel's.
+      // The serial loop's checks at a block boundary: any of them is the
+      // kernel's. An interrupt pending but masked (mstatus, the privilege)
+      // is not taken there either: the blocks run on.
       if (hot_.stop || timed_out_ || hot_.s.pc == hot_.end_pc || flush_ || blocks_.pending() || refetch_ ||
-          (hot_.s.mip & hot_.s.mie))
+          interrupts_to_take())
         break;
       if (hot_.time.quantum_used()) {  // a replayed stall (replay_traffic) took the quantum
         slice_.end_at_block();
         break;
       }
       const Block* first = decoded_block(hot_.s.pc);
-      // Decoding, or looking up a page whose TLB entry is gone, reads memory through the bus.
-      if (!first || !fetch_translation_held(*first)) break;
+      // Decoding, or walking the page tables for a page the TLB lost, reads memory through the bus.
+      if (!first || !fetch_translation_kept(*first)) break;
       try {
         // Chained blocks (hart_chain.cpp) until a check above, the ones below
         // or a block not decoded yet stops them.
         run_chain(*first);
+        if (slice_.end() == SliceState::End::Resume) break;  // left for the kernel (left_for_kernel)
       } catch (const NeedsKernel&) {
         // The instruction at hot_.s.pc has not started: the hart's thread runs the block from there.
         slice_.resume_at(index_of_pc(slice_.left_block()));

@@ -37,7 +37,6 @@ bool Hart::host_call() {
 }
 
 uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
-  if (slice_.in_slice()) throw NeedsKernel{};
   settle();  // CSRs, host calls and WFI see the instructions before this one retired
   // Host calls and the debugger are seen by other processes; CSR accesses,
   // xRET, SFENCE.VMA and a WFI change only the hart (one that sleeps syncs).

@@ -21,6 +21,11 @@ JitStep Hart::failed() noexcept {
   return {0, kExitTrapped};
 }
 
+JitStep Hart::kernel_needed() noexcept {
+  kernel_needed_ = true;
+  return {0, kExitTrapped};
+}
+
 JitStep Hart::trapped(const TrapException& t) noexcept {
   pending_trap_ = t;
   trap_pending_ = true;
@@ -46,6 +51,9 @@ JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn
   } catch (const TrapException& t) {
     h.in_translated_load_ = false;
     return h.trapped(t);
+  } catch (const NeedsKernel&) {
+    h.in_translated_load_ = false;
+    return h.kernel_needed();
   } catch (...) {
     h.in_translated_load_ = false;
     return h.failed();
@@ -64,6 +72,8 @@ JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t p
     return {0, h.hot_.block_abort || h.hot_.stop ? kExitAborted : kExitDone};
   } catch (const TrapException& t) {
     return h.trapped(t);
+  } catch (const NeedsKernel&) {
+    return h.kernel_needed();
   } catch (...) {
     return h.failed();
   }
@@ -73,11 +83,14 @@ JitStep Hart::translated_other(void* hart, uint64_t pc, const Insn* d) noexcept 
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
   h.hot_.s.pc = pc;
   h.cur_ = d;
+  if (h.slice_.in_slice() && h.other_needs_kernel(*d)) return h.kernel_needed();  // as exec_other, without a throw
   try {
     const uint64_t next = h.exec_other(*d, pc);
     return {next, h.hot_.block_abort || h.hot_.stop ? kExitAborted : kExitDone};
   } catch (const TrapException& t) {
     return h.trapped(t);
+  } catch (const NeedsKernel&) {
+    return h.kernel_needed();
   } catch (...) {
     return h.failed();
   }

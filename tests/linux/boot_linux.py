@@ -6,6 +6,8 @@ checks the banner, every self-test line, the summary and the exit status.
 usage: boot_linux.py ACCEL_VP IMAGE INITRAMFS OUT_DIR MODE HARTS
   MODE selftest     boot to power-off, every check PASS, exit status 0
        determinism  two boots: the same UART bytes and simulated time
+       parallel     the parallel quantum schedule on one host thread and on two:
+                    every check PASS, the same UART bytes, time and statistics
        negative     selftest.fail=1: the futex check FAILs, exit status 1
        qemu         the same kernel and initramfs on QEMU's virt machine
 """
@@ -36,9 +38,11 @@ def run(cmd):
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
-def boot_vp(vp, image, initramfs, out, harts, bootargs=BOOTARGS):
+def boot_vp(vp, image, initramfs, out, harts, bootargs=BOOTARGS, settings=()):
     cmd = [vp, "--no-progress", "-o", out, "boot", "--firmware", OPENSBI, "--kernel", image, "--initrd", initramfs,
            "--harts", str(harts), "--bootargs", bootargs]
+    for s in settings:
+        cmd += ["--set", s]
     code, stdout, stderr = run(cmd)
     manifest = json.load(open(os.path.join(out, "manifest.json")))
     uart = stdout.split("== accel-vp summary")[0]  # the summary after it has wall times
@@ -92,6 +96,24 @@ def main():
         if m0["simulated_time_ns"] != m1["simulated_time_ns"] or m0.get("uart") != m1.get("uart"):
             fail(f"simulated times differ: {m0['simulated_time_ns']} and {m1['simulated_time_ns']} ns (or UART line times)")
         print(f"OK: two boots on {harts} hart(s), {len(out0)} identical UART bytes, both {m0['simulated_time_ns']} ns")
+    elif mode == "parallel":
+        # A slice runs CSR accesses, xRETs, fences, WFIs that do not sleep and
+        # accesses the TLB holds on any host thread (docs/harts.md, "Parallel harts").
+        schedules = [["harts.parallel_quantum=true"], ["harts.host_threads=2"]]
+        runs = [boot_vp(vp, image, initramfs, os.path.join(out, f"run{i}"), harts, settings=s)
+                for i, s in enumerate(schedules)]
+        for code, _, text, _ in runs:
+            check_selftest(text, harts)
+            if code != 0:
+                fail(f"exit status {code}", text)
+        (_, out0, _, m0), (_, out1, _, m1) = runs
+        if out0 != out1:
+            fail("the UART bytes differ between one host thread and two", out0 + "\n----\n" + out1)
+        stats = [open(os.path.join(out, f"run{i}", "stats.txt")).read() for i in range(2)]
+        if m0["simulated_time_ns"] != m1["simulated_time_ns"] or stats[0] != stats[1]:
+            fail(f"simulated times ({m0['simulated_time_ns']}, {m1['simulated_time_ns']} ns) or statistics differ")
+        print(f"OK: {harts} harts in the parallel schedule on one and two host threads: {len(out0)} identical UART "
+              f"bytes, identical statistics, {m0['simulated_time_ns']} ns")
     elif mode == "negative":
         code, _, text, _ = boot_vp(vp, image, initramfs, out, harts, BOOTARGS + " selftest.fail=1")
         check_selftest(text, harts, failing=("futex",))

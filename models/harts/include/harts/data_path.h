@@ -114,6 +114,11 @@ class DataPath final : public TlbUsers {
   // The translated and checked access; makes its page a fast region (or a
   // page without DMI) when the whole page may be accessed the same way.
   void checked_access(bool write, uint64_t va, void* buf, unsigned len);
+  // checked_access in a slice, for an access within a page whose
+  // translation the TLB holds (no walk), to DMI memory whose lines the hart
+  // holds claims on; false, with nothing done or counted, when the access
+  // needs the kernel.
+  bool held_access(bool write, uint64_t va, void* buf, unsigned len);
   // In the parallel schedule: makes the run of lines the hart holds claims
   // on around [va, va + len) (at pa, in DMI region r; page_claims.h) a fast
   // region, first taking the claims outside a slice; a slice lacking them

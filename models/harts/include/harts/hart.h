@@ -242,6 +242,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   const Block& enter_block(const Block& b, uint32_t quick = kQuickUntried);
   void trapped_in(const Block& b);    // a trap at hot_.s.pc ended b early: the history keeps what ran
   void trap_left(const Block& b, uint32_t at);  // run_insns leaves b at its instruction `at`, which trapped
+  // ... or which needs the kernel: the slice ends, its hart's thread resumes b there (SliceState::resume_at).
+  void left_for_kernel(const Block& b, uint32_t at);
   const Block* next_block(const Block& b);  // the block at hot_.s.pc after b, by b's links
   const Block* next_enterable_block(const Block& b);
   bool chain_goes_on() const;
@@ -302,6 +304,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // Keeps a helper's trap for run_chain, which takes it without a throw
   // (an unwind costs microseconds; a 4-hart Linux boot traps some 8 k times).
   JitStep trapped(const TrapException& t) noexcept;
+  // ... and a helper's NeedsKernel in a slice, which run_insns ends the slice at (left_for_kernel).
+  JitStep kernel_needed() noexcept;
   const Block& block_at(uint64_t pc);
   // Decodes the block at pc from `page` (translated already) and, for an
   // instruction crossing into the next page, `tail` (nullptr: translated here).
@@ -328,12 +332,18 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_other(const rv::Insn& d, uint64_t pc);  // atomic, FP, extension, system; returns the next pc
   uint64_t exec_system(const rv::Insn& d, uint64_t pc);
+  // In a slice: whether an instruction exec_other executes needs the
+  // kernel before it starts (exec_other throws NeedsKernel).
+  bool other_needs_kernel(const rv::Insn& d) const;
   uint64_t exec_atomic(const rv::Insn& d);
   void exec_fp(const rv::Insn& d);
   void exec_xintf(const rv::Insn& d);
   [[noreturn]] void illegal(const rv::Insn& d) const;
   void take_trap(uint64_t cause, uint64_t tval);
-  bool check_interrupts();
+  // The pending and enabled interrupts the hart would take now (0: none;
+  // one pending but masked by mstatus or the privilege is not taken).
+  uint64_t interrupts_to_take() const;
+  bool check_interrupts();  // takes the highest-priority one of them: true if it did
   bool host_call();  // ECALL a7 = 0..3 in M-mode; true if handled
   void finish(HartExitKind kind, uint64_t code = 0, uint64_t cause = 0, uint64_t tval = 0);
 
@@ -379,6 +389,11 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // block (b or its replacement) with its pages translated again.
   const Block& translate_fetch_again(const Block& b);
   bool fetch_translation_held(const Block& b) const { return mmu_.tlb_inserts() < b.tlb_until; }
+  // In a slice, which may not walk: held, or renewed from the TLB as
+  // translate_fetch_again would (the block live, in one page, the TLB
+  // still holding that page's entry); false: entering b is the kernel's.
+  bool fetch_translation_kept(const Block& b) { return fetch_translation_held(b) || renew_fetch_translation(b); }
+  bool renew_fetch_translation(const Block& b);
   void sfence(const rv::Insn& d);
   // Fetch timing (hart_chain.cpp): the I-cache's, and the Timing transactions of its misses.
   void fetch_timing(const Block& b, uint32_t quick);
@@ -404,6 +419,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   std::exception_ptr translated_error_;  // what a helper of translated code caught
   TrapException pending_trap_{};  // ... or the trap it caught, while trap_pending_
   bool trap_pending_ = false;
+  bool kernel_needed_ = false;  // ... or that it stopped for the kernel
   uint64_t reservation_ = ~0ull;  // LR/SC reserved physical address, ~0 = none
   Mmu mmu_{hot_.s, hot_.tlb_inserts, *this, data_};
   DataPath data_;  // loads, stores, the D-cache

@@ -11,6 +11,7 @@
 // protection".
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "harts/hart_state.h"
@@ -124,6 +125,25 @@ class Mmu {
     if (pmp_.active_for(p)) check_pmp(t.pa, va, len, access, p, page_ok);
     else if (page_ok) *page_ok = true;
     return t;
+  }
+  // A slice's translation (hart_slice.cpp), which may not walk: what
+  // translate_data gives when the TLB holds va's entry with the permission
+  // (and the D bit for a write), else nothing. Nothing is counted: take_held
+  // does, once the access goes ahead.
+  std::optional<PageTranslation> held(uint64_t va, unsigned access, rv::Priv p) {
+    if (!translates(p)) return PageTranslation{va};
+    if (!canonical(va)) return std::nullopt;  // the page fault is the hart thread's
+    rv::TlbEntry* e = tlb_.lookup(va, asid());
+    if (!e || !pte_permits(e->flags, access, p) || ((access & rv::kAccessWrite) && !(e->flags & rv::pte::D)))
+      return std::nullopt;
+    return PageTranslation{e->pa(va), tlb_.replaced_at(*e), e->pbmt != 0};
+  }
+  // What translate_data does beyond the lookup for a translation held gave:
+  // counts the TLB hit and checks the PMP (throws the fault).
+  void take_held(uint64_t va, uint64_t pa, unsigned len, unsigned access, rv::Priv p, bool* page_ok) {
+    if (translates(p)) ++stats_.tlb_hits;
+    if (pmp_.active_for(p)) check_pmp(pa, va, len, access, p, page_ok);
+    else if (page_ok) *page_ok = true;
   }
   // The debugger's view of va through the current satp: a walk that fills
   // no TLB entry, sets no A/D bit and counts nothing; no permission check.
