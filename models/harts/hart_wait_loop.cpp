@@ -12,6 +12,7 @@
 // reads can change -- adding their counts, and takes the registers and
 // memory the last skipped one leaves; the devices count the reads of theirs
 // it skipped (base/stable_read.h, Repeat). The read then runs at the new time.
+#include <algorithm>
 #include <cstring>
 
 #include "base/page_writes.h"
@@ -95,6 +96,7 @@ class Hart::WaitLoopReader final : public WaitLoopView {
     return h_.reservation_ != ~0ull && h_.reservation_ >> 3 <= (va + n - 1) >> 3 && va >> 3 <= h_.reservation_ >> 3;
   }
   DeviceRead device_read(uint64_t va, unsigned n, uint64_t& value) const override {
+    if (h_.slice_.in_slice()) return DeviceRead::Unstable;  // asking a device is the kernel's: not evaluated
     StableReadExtension s;
     value = ask(va, n, s);
     return s.answer == StableReadExtension::Clock      ? DeviceRead::Clock
@@ -104,6 +106,7 @@ class Hart::WaitLoopReader final : public WaitLoopView {
   // The device's answer for a read of `n` bytes at `pa` (what it returns now, in `s` the rest).
   uint64_t ask(uint64_t pa, unsigned n, StableReadExtension& s) const {
     uint64_t value = 0;
+    if (h_.slice_.in_slice()) return value;  // Unstable, as device_read
     if (!transport_dbg(pa, n, &value, s)) s.answer = StableReadExtension::Unstable;
     return value;
   }
@@ -130,10 +133,13 @@ class Hart::WaitLoopReader final : public WaitLoopView {
     gp.clear_extension(&s);
     return ok;
   }
-  // Physical addresses only: loops of translated data accesses are not evaluated (Hart::skip_wait_loop).
+  // Physical addresses only: loops of translated data accesses are not
+  // evaluated (Hart::skip_wait_loop). In a slice, only bytes the hart holds
+  // claims on, which no other slice writes (page_claims.h).
   const DmiRegion* region(uint64_t pa, unsigned n, bool write) const {
     for (const DmiRegion& r : h_.dmi_.all())
-      if (r.holds(pa, n) && (write ? r.wr : r.rd)) return &r;
+      if (r.holds(pa, n) && (write ? r.wr : r.rd))
+        return !h_.slice_.in_slice() || h_.data_.holds_claims(r.ptr + (pa - r.base), n, write) ? &r : nullptr;
     return nullptr;
   }
   Hart& h_;
@@ -203,10 +209,21 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
   return w.iteration;
 }
 
-// Not when skipping is off, when every instruction is observed, or in the
-// parallel schedule (whose slices may run while other harts do).
-bool Hart::wait_loops_skippable() const {
-  return cluster_.skip_wait_loops.get() && !observed() && !slice_.parallel;
+// Not when skipping is off or every instruction is observed. In the
+// parallel schedule, up to the quantum's end (quanta_to_pass), and in a
+// slice over memory the hart holds claims on, with no device register
+// (WaitLoopReader).
+bool Hart::wait_loops_skippable() const { return cluster_.skip_wait_loops.get() && !observed(); }
+
+// In the parallel schedule the harts' steps in their threads go in hart
+// order, not in the order of their local times: a register another hart
+// may change before this one's local time (a UART's) is not skipped over,
+// only a clock (CLINT mtime). In a slice no device is asked at all (an
+// iteration the hart's thread kept; repeat is the kernel's).
+bool Hart::parallel_device_loads(const WaitLoopIteration& it) const {
+  if (!slice_.parallel) return false;
+  return std::any_of(it.device_loads.begin(), it.device_loads.end(),
+                     [this](const WaitLoopStore& l) { return slice_.in_slice() || !l.offset; });
 }
 
 bool Hart::wait_loop_due(uint64_t pc, const LoopCounters& now) const {
@@ -276,7 +293,7 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     return clock ? clock->value_at(from_ps(ps + delay)) : cluster_.time_ns_at_ps(ps);
   };
   const WaitLoopIteration& it = wait_loop_iteration(reader, d, pc, time_at(0));
-  if (!it.refused.empty() || it.insns != insns) {
+  if (!it.refused.empty() || it.insns != insns || parallel_device_loads(it)) {
     w.known = false;
     w.backoff = std::min(2 * w.backoff + 1, 63u);  // an iteration that does not qualify: evaluated less often
     w.pass = w.backoff;
@@ -324,7 +341,10 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     w.at[i] += skipped[i];  // w.at is loop_counters() now
   }
   add_loop_counters(skipped);
-  cluster_.wait_loop_skipped(n);
+  {
+    const auto lk = shared_lock();  // other harts' slices count too
+    cluster_.wait_loop_skipped(n);
+  }
   if (passed_ps) {
     hot_.time.pass_quanta(passed_ps);
     for (unsigned i = 0; i < std::min<unsigned>(w.ends_seen, w.ends.size()); ++i) w.ends[i].at += passed_ps;
@@ -491,6 +511,7 @@ bool Hart::run_on_beside_spinning() {
 // then skipped with this quantum's: the hart lands at the read where the
 // skip in the last of them would have left it, in that quantum.
 uint64_t Hart::quanta_to_pass() {
+  if (slice_.parallel) return 0;  // the harts meet at every quantum boundary
   const WaitLoopWatch& w = wait_loop_;
   if (!w.cycle_ps || w.ends_sequence != w.sequence || w.until_sequence != w.sequence) return 0;
   const uint64_t start = systemc_ps() + hot_.time.quantum_end_ps() - to_ps(cluster_.quantum());  // this quantum's

@@ -103,6 +103,10 @@ class DataPath final : public TlbUsers {
   void tlb_flushed();
   void tlb_replacing(const rv::TlbEntry& e) override;  // the regions that rely on e
   void tlb_rewalking(const rv::TlbEntry& e) override;  // the kept pages that rely on e
+  // Whether the hart holds claims (write claims: `write`) on the host bytes [at, at + n).
+  bool holds_claims(const uint8_t* at, unsigned n, bool write) const {
+    return claims_.held(hart_, at, write, at, at + n).to >= at + n;
+  }
   // The hart's claims on the host bytes [from, from + bytes) were withdrawn (PageClaims::Withdraw).
   void withdraw(const uint8_t* from, uint64_t bytes, bool writes_only);
 

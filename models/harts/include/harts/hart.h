@@ -211,6 +211,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   class WaitLoopReader;  // the hart as wait_loop.h's WaitLoopView
   // The iteration of the loop at the time read `d` at `pc`, reading `time`: the one kept while its inputs are unchanged.
   const WaitLoopIteration& wait_loop_iteration(const WaitLoopReader& reader, const rv::Insn& d, uint64_t pc, uint64_t time);
+  // Device loads of `it` that the parallel schedule does not skip over.
+  bool parallel_device_loads(const WaitLoopIteration& it) const;
   LoopCounters loop_counters() const;
   void add_loop_counters(const LoopCounters& added);  // what skipped iterations add to each counter
   template <class TimeAt>
