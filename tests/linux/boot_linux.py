@@ -59,6 +59,21 @@ def boot_qemu(image, initramfs, harts, bootargs=BOOTARGS):
     return code, stdout + stderr
 
 
+def two_boots(vp, image, initramfs, out, harts, settings):
+    """Boots twice (run0, run1 in out, each with its settings): both pass the
+    self-test and print the same UART bytes. Returns each run's (UART, manifest)."""
+    runs = [boot_vp(vp, image, initramfs, os.path.join(out, f"run{i}"), harts, settings=sets)
+            for i, sets in enumerate(settings)]
+    for code, _, text, _ in runs:
+        check_selftest(text, harts)
+        if code != 0:
+            fail(f"exit status {code}", text)
+    (_, out0, _, _), (_, out1, _, _) = runs
+    if out0 != out1:
+        fail("the two boots' UART bytes differ", out0 + "\n----\n" + out1)
+    return [(uart, manifest) for _, uart, _, manifest in runs]
+
+
 def check_selftest(text, harts, failing=()):
     expect = [r"OpenSBI v1\.1", r"Linux version 6\.1\.", rf"smp: Brought up 1 node, {harts} CPUs?",
               rf"accel-vp Linux self-test: {harts} harts online"]
@@ -85,14 +100,7 @@ def main():
         print(f"OK: {harts} hart(s), every check passed; simulated {m['simulated_time_ns'] / 1e9:.3f} s, "
               f"wall {m['wall_time_s']:.1f} s")
     elif mode == "determinism":
-        runs = [boot_vp(vp, image, initramfs, os.path.join(out, f"run{i}"), harts) for i in range(2)]
-        for code, _, text, _ in runs:
-            check_selftest(text, harts)
-            if code != 0:
-                fail(f"exit status {code}", text)
-        (_, out0, _, m0), (_, out1, _, m1) = runs
-        if out0 != out1:
-            fail("the two boots' UART bytes differ", out0 + "\n----\n" + out1)
+        (out0, m0), (_, m1) = two_boots(vp, image, initramfs, out, harts, [(), ()])
         if m0["simulated_time_ns"] != m1["simulated_time_ns"] or m0.get("uart") != m1.get("uart"):
             fail(f"simulated times differ: {m0['simulated_time_ns']} and {m1['simulated_time_ns']} ns (or UART line times)")
         print(f"OK: two boots on {harts} hart(s), {len(out0)} identical UART bytes, both {m0['simulated_time_ns']} ns")
@@ -100,15 +108,7 @@ def main():
         # A slice runs CSR accesses, xRETs, fences, WFIs that do not sleep and
         # accesses the TLB holds on any host thread (docs/harts.md, "Parallel harts").
         schedules = [["harts.parallel_quantum=true"], ["harts.host_threads=2"]]
-        runs = [boot_vp(vp, image, initramfs, os.path.join(out, f"run{i}"), harts, settings=s)
-                for i, s in enumerate(schedules)]
-        for code, _, text, _ in runs:
-            check_selftest(text, harts)
-            if code != 0:
-                fail(f"exit status {code}", text)
-        (_, out0, _, m0), (_, out1, _, m1) = runs
-        if out0 != out1:
-            fail("the UART bytes differ between one host thread and two", out0 + "\n----\n" + out1)
+        (out0, m0), (_, m1) = two_boots(vp, image, initramfs, out, harts, schedules)
         stats = [open(os.path.join(out, f"run{i}", "stats.txt")).read() for i in range(2)]
         if m0["simulated_time_ns"] != m1["simulated_time_ns"] or stats[0] != stats[1]:
             fail(f"simulated times ({m0['simulated_time_ns']}, {m1['simulated_time_ns']} ns) or statistics differ")
