@@ -257,12 +257,15 @@ void Hart::drop_changed_blocks() {
 // generation is noted).
 bool Hart::code_changed(const Block& b) {
   const CodeWrites now = code_writes_of(b);
-  if (now.writes && now.writes == b.code_writes && now.host == b.code_host && now.tail == b.code_tail &&
-      now.writes->tracked() && now.generation == b.code_generation)
-    return false;
+  if (code_writes_unchanged(b, now)) return false;
   if (compared_changed(b)) return true;
   note_code_writes(b, now);
   return false;
+}
+
+bool Hart::code_writes_unchanged(const Block& b, const CodeWrites& now) const {
+  return now.writes && now.writes == b.code_writes && now.host == b.code_host && now.tail == b.code_tail &&
+         now.writes->tracked() && now.generation == b.code_generation;
 }
 
 bool Hart::compared_changed(const Block& b) {

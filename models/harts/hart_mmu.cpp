@@ -50,6 +50,22 @@ void Hart::sfence(const Insn& d) {
   translation_changed();
 }
 
+bool Hart::renew_fetch_translation(const Block& b) {
+  if (b.ppc_tail != ~0ull || !mmu_.translates(hot_.s.priv)) return false;
+  const std::optional<PageTranslation> page = mmu_.held(b.pc, kAccessExec, hot_.s.priv);
+  if (!page || page->pa != b.ppc || page->uncached != b.fetch_uncached) return false;
+  // After a change of translation (b not live): kept when the memory's
+  // write counts show its code unchanged, as code_changed first asks;
+  // comparing its bytes, or decoding it again, is the kernel's.
+  if (!b.live) {
+    if (!code_writes_unchanged(b, code_writes_of(b))) return false;
+    blocks_.make_live(b);
+  }
+  mmu_.count_tlb_hits(1);
+  b.tlb_until = page->until;
+  return true;
+}
+
 // A decoded block holds its fetch translation as long as the TLB holds the
 // entry it came from, as a fast data region does (tlb_replacing): once
 // the entry is replaced, entering the block looks its page up again (a hit
@@ -60,19 +76,6 @@ void Hart::sfence(const Insn& d) {
 // decoded (fence.i compares only live blocks); else the block decoded from
 // where they lead replaces it. The lookups are those decoding the block
 // afresh would make.
-bool Hart::renew_fetch_translation(const Block& b) {
-  if (b.ppc_tail != ~0ull || !mmu_.translates(hot_.s.priv)) return false;
-  const std::optional<PageTranslation> page = mmu_.held(b.pc, kAccessExec, hot_.s.priv);
-  if (!page || page->pa != b.ppc || page->uncached != b.fetch_uncached) return false;
-  if (!b.live) {  // after a change of translation: checked again, as translate_fetch_again does
-    if (code_changed(b)) return false;  // decoding it again is the kernel's
-    blocks_.make_live(b);
-  }
-  mmu_.count_tlb_hits(1);
-  b.tlb_until = page->until;
-  return true;
-}
-
 const Hart::Block& Hart::translate_fetch_again(const Block& b) {
   const PageTranslation page = mmu_.translate_fetch(b.pc);
   const bool recheck = !b.live;

@@ -325,6 +325,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
     uint64_t generation = 0;
   };
   CodeWrites code_writes_of(const Block& b);
+  // No write counted on b's code since it was decoded or last checked (`now`: code_writes_of(b)).
+  bool code_writes_unchanged(const Block& b, const CodeWrites& now) const;
   void note_code_writes(const Block& b, const CodeWrites& c);
   struct CountedWrites {
     uint64_t dmi_gen = ~0ull, writes = 0;
