@@ -185,10 +185,12 @@ const WaitLoopIteration& Hart::wait_loop_iteration(const WaitLoopReader& reader,
       same = hot_.s.x[__builtin_ctz(read)] == w.x[__builtin_ctz(read)];
     // In a slice, on lines the hart still holds claims on: another hart's
     // thread may have taken them since (which changes no dmi_gen).
-    for (size_t i = 0; i < w.iteration.loads.size() && same && slice_.in_slice(); ++i)
-      same = data_.holds_claims(w.load_host[i], w.iteration.loads[i].size, false);
-    for (size_t i = 0; i < w.iteration.stores.size() && same && slice_.in_slice(); ++i)
-      same = data_.holds_claims(w.store_host[i], w.iteration.stores[i].size, true);
+    if (slice_.in_slice()) {
+      for (size_t i = 0; i < w.iteration.loads.size() && same; ++i)
+        same = data_.holds_claims(w.load_host[i], w.iteration.loads[i].size, false);
+      for (size_t i = 0; i < w.iteration.stores.size() && same; ++i)
+        same = data_.holds_claims(w.store_host[i], w.iteration.stores[i].size, true);
+    }
     // The host bytes of the loads stay where they were while no DMI region changed (dmi_gen).
     for (size_t i = 0; i < w.iteration.loads.size() && same; ++i)
       same = holds_value(w.load_host[i], w.iteration.loads[i].size, w.iteration.loads[i].value);

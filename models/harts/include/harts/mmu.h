@@ -122,8 +122,7 @@ class Mmu {
   // when the whole 4 KiB page holding it may be accessed the same way.
   PageTranslation translate_data(uint64_t va, unsigned len, unsigned access, rv::Priv p, bool* page_ok = nullptr) {
     const PageTranslation t = translates(p) ? translate(va, access, p) : PageTranslation{va};
-    if (pmp_.active_for(p)) check_pmp(t.pa, va, len, access, p, page_ok);
-    else if (page_ok) *page_ok = true;
+    check_data_pmp(t.pa, va, len, access, p, page_ok);
     return t;
   }
   // A slice's translation (hart_slice.cpp), which may not walk: what
@@ -134,16 +133,14 @@ class Mmu {
     if (!translates(p)) return PageTranslation{va};
     if (!canonical(va)) return std::nullopt;  // the page fault is the hart thread's
     rv::TlbEntry* e = tlb_.lookup(va, asid());
-    if (!e || !pte_permits(e->flags, access, p) || ((access & rv::kAccessWrite) && !(e->flags & rv::pte::D)))
-      return std::nullopt;
+    if (!e || !hit_grants(*e, access, p)) return std::nullopt;
     return PageTranslation{e->pa(va), tlb_.replaced_at(*e), e->pbmt != 0};
   }
   // What translate_data does beyond the lookup for a translation held gave:
   // counts the TLB hit and checks the PMP (throws the fault).
   void take_held(uint64_t va, uint64_t pa, unsigned len, unsigned access, rv::Priv p, bool* page_ok) {
     if (translates(p)) ++stats_.tlb_hits;
-    if (pmp_.active_for(p)) check_pmp(pa, va, len, access, p, page_ok);
-    else if (page_ok) *page_ok = true;
+    check_data_pmp(pa, va, len, access, p, page_ok);
   }
   // The debugger's view of va through the current satp: a walk that fills
   // no TLB entry, sets no A/D bit and counts nothing; no permission check.
@@ -168,11 +165,15 @@ class Mmu {
     if (access & kAccessWrite) return pte & pte::W;
     return (pte & pte::R) || ((s_.mstatus & mstatus::MXR) && (pte & pte::X));
   }
+  // A TLB entry grants the access without a walk: the permission, and the D bit for a write.
+  bool hit_grants(const rv::TlbEntry& e, unsigned access, rv::Priv p) const {
+    return pte_permits(e.flags, access, p) && (!(access & rv::kAccessWrite) || (e.flags & rv::pte::D));
+  }
   // Page tables only: a TLB hit here, the rest out of line.
   PageTranslation translate(uint64_t va, unsigned access, rv::Priv p) {
     if (!canonical(va)) non_canonical(va, access);
     if (rv::TlbEntry* e = tlb_.lookup(va, asid())) {
-      if (pte_permits(e->flags, access, p) && (!(access & rv::kAccessWrite) || (e->flags & rv::pte::D))) {
+      if (hit_grants(*e, access, p)) {
         ++stats_.tlb_hits;
         return {e->pa(va), tlb_.replaced_at(*e), e->pbmt != 0};
       }
@@ -190,6 +191,11 @@ class Mmu {
   rv::TlbEntry walk(uint64_t va, unsigned access, rv::Priv p);
   uint64_t pte_access(uint64_t pa, const uint64_t* write, uint64_t fault_cause, uint64_t tval);
   void check_pmp(uint64_t pa, uint64_t va, unsigned len, unsigned access, rv::Priv p, bool* page_ok) const;
+  // A data access's PMP check where the PMP applies at p (page_ok: translate_data's).
+  void check_data_pmp(uint64_t pa, uint64_t va, unsigned len, unsigned access, rv::Priv p, bool* page_ok) const {
+    if (pmp_.active_for(p)) check_pmp(pa, va, len, access, p, page_ok);
+    else if (page_ok) *page_ok = true;
+  }
 
   const rv::HartState& s_;
   rv::Pmp pmp_;
