@@ -418,25 +418,6 @@ void HartCluster::watch_footprint(const WaitLoopIteration& loop, bool watch) {
   }
 }
 
-namespace {
-
-bool overlap(const WaitLoopStore& a, const WaitLoopStore& b) { return a.va < b.va + b.size && b.va < a.va + a.size; }
-
-// Whether one of `stores` overlaps one of `accesses`.
-bool any_overlap(const std::vector<WaitLoopStore>& stores, const std::vector<WaitLoopStore>& accesses) {
-  for (const WaitLoopStore& s : stores)
-    for (const WaitLoopStore& a : accesses)
-      if (overlap(s, a)) return true;
-  return false;
-}
-
-// Whether either loop stores what the other loads or stores (their addresses are physical: Hart::skip_wait_loop).
-bool loops_touch(const WaitLoopIteration& a, const WaitLoopIteration& b) {
-  return any_overlap(a.stores, b.loads) || any_overlap(a.stores, b.stores) || any_overlap(b.stores, a.loads);
-}
-
-}  // namespace
-
 // Whether `loop` reads no device, stores the same at every iteration (so
 // memory holds it already, whatever runs between its iterations), and the
 // code map watches everything it loads and stores (below 4 GiB).

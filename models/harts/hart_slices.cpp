@@ -7,6 +7,7 @@
 #include "base/local_time.h"
 #include "base/run_ahead.h"
 #include "harts/hart.h"
+#include "harts/wait_loop.h"
 
 namespace avp {
 namespace {
@@ -60,6 +61,7 @@ void HartSlices::dispatch() {
     batch_.swap(ready_);
     ready_.clear();
     now_ps_ = to_ps(sc_core::sc_time_stamp());
+    allow_passing();
     run_batch();
     replay();
     // Immediate: the harts resume in this evaluation phase, in hart order.
@@ -75,8 +77,13 @@ void HartSlices::replay() {
 std::vector<Hart*> HartSlices::park() {
   std::vector<Hart*> go_on;
   for (const Slice& s : batch_) {
-    if (s.park_at) parked_.push_back({s.hart, 0, s.park_at});
-    else go_on.push_back(s.hart);
+    if (!s.park_at) {
+      go_on.push_back(s.hart);
+      continue;
+    }
+    // After the batch, so that no other slice writes meanwhile.
+    const uint64_t footprint = s.spin_until ? s.hart->footprint_generation(s.hart->spin_loop()) : ~0ull;
+    parked_.push_back({s.hart, 0, s.park_at, false, footprint != ~0ull ? s.spin_until : 0, footprint});
   }
   return go_on;
 }
@@ -91,7 +98,7 @@ bool HartSlices::unpark_due() {
   for (Slice& p : parked_) {
     if (p.park_at > now) continue;
     if (!p.hart->observed()) {
-      ready_.push_back({p.hart, now, 0});
+      ready_.push_back({p.hart, now, 0, false, p.spin_until, p.footprint});
       continue;
     }
     p.hart->unpark(now, now);
@@ -117,11 +124,12 @@ bool HartSlices::run_ahead() {
     if (p.park_at == boundary && p.hart->observed()) return false;  // its thread runs the observed loop
   batch_.clear();
   for (const Slice& p : parked_)
-    if (p.park_at == boundary) batch_.push_back({p.hart, boundary, 0});
+    if (p.park_at == boundary) batch_.push_back({p.hart, boundary, 0, false, p.spin_until, p.footprint});
   parked_.erase(std::remove_if(parked_.begin(), parked_.end(),
                                [boundary](const Slice& p) { return p.park_at == boundary; }),
                 parked_.end());
   now_ps_ = now;
+  allow_passing();
   run_batch();
   replay();
   const std::vector<Hart*> go_on = park();
@@ -135,9 +143,28 @@ bool HartSlices::run_ahead() {
   return true;
 }
 
+void HartSlices::allow_passing() {
+  // Up to where no hart outside the batch runs and nothing is due in the
+  // simulation (run_ahead.h), while every hart of the batch spins in a loop
+  // whose memory nothing wrote since, apart from the others' loops: their
+  // slices then do nothing any other hart or process sees, and each hart's
+  // skip may pass the quanta in between as its slices would have run them.
+  uint64_t until = RunAhead::run_on_limit(nullptr, 0);
+  for (const Slice& p : parked_) until = std::min(until, p.park_at);
+  for (size_t i = 0; i < batch_.size() && until; ++i) {
+    const Slice& s = batch_[i];
+    if (!s.spin_until || s.hart->footprint_generation(s.hart->spin_loop()) != s.footprint) until = 0;
+    until = std::min(until, s.spin_until);
+    for (size_t j = 0; j < i && until; ++j)
+      if (loops_touch(s.hart->spin_loop(), batch_[j].hart->spin_loop())) until = 0;
+  }
+  for (const Slice& s : batch_) s.hart->allow_passing(until);
+}
+
 void HartSlices::run(Slice& s) {
   if (s.unpark_at) s.hart->unpark(s.unpark_at, now_ps_);
   s.hart->run_slice();
+  s.spin_until = s.hart->parallel_spin_until();
   s.park_at = s.hart->park_until_grid(now_ps_);
   s.replay = s.hart->traffic_to_replay();
 }

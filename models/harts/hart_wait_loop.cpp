@@ -273,20 +273,25 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   const uint64_t insns = per_iteration[kLoopMinstret];
   if (period == 0) return false;
 
-  // How many iterations stay inside the quantum and before every limit the
-  // run loop checks at block ends; iteration i would read the time at now + i * period.
+  // How many iterations stay before the quantum's end (an offset from
+  // SystemC time) and before every limit the run loop checks at block ends;
+  // iteration i would read the time at now + i * period.
   const uint64_t offset = hot_.time.ps(), end = hot_.time.quantum_end_ps();
   if (offset >= end) return false;
-  uint64_t most = (end - offset - 1) / period;
-  const auto below = [&](uint64_t limit, uint64_t at, uint64_t step) {
-    uint64_t reach;  // most <= (limit - at - 1) / step, told without a division
-    if (!limit || (limit > at && !__builtin_mul_overflow(most, step, &reach) && reach <= limit - at - 1)) return;
-    most = std::min(most, limit > at ? (limit - at - 1) / step : 0);
-  };
-  below(limit_, hot_.s.minstret, insns);
-  below(hot_.insn_stop(), hot_.s.minstret, insns);
   const uint64_t now_ps = to_ps(sc_core::sc_time_stamp()) + offset;
-  below(switch_ps_, now_ps, period);
+  const auto iterations_before = [&](uint64_t end) {
+    uint64_t most = (end - offset - 1) / period;
+    const auto below = [&](uint64_t limit, uint64_t at, uint64_t step) {
+      uint64_t reach;  // most <= (limit - at - 1) / step, told without a division
+      if (!limit || (limit > at && !__builtin_mul_overflow(most, step, &reach) && reach <= limit - at - 1)) return;
+      most = std::min(most, limit > at ? (limit - at - 1) / step : 0);
+    };
+    below(limit_, hot_.s.minstret, insns);
+    below(hot_.insn_stop(), hot_.s.minstret, insns);
+    below(switch_ps_, now_ps, period);
+    return most;
+  };
+  uint64_t most = iterations_before(end);
   if (most < kMinSkip) return false;
 
   const WaitLoopReader reader(*this);
@@ -308,8 +313,20 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
     return false;
   }
   w.backoff = 0;
-  const uint64_t passed_ps = quanta_to_pass();
-  most += passed_ps / period;
+  uint64_t passed_ps = quanta_to_pass();
+  if (slice_.parallel && passed_ps) {
+    // The quantum of the grid passed_ps later, when no limit and no exit of
+    // the loop falls before its end (the schedule's own bound, and so the
+    // other harts', is in passed_ps).
+    const uint64_t beyond = iterations_before(end + passed_ps);
+    if (beyond == (end + passed_ps - offset - 1) / period &&
+        (it.exit_from == ~0ull || time_at(beyond - 1) < it.exit_from))
+      most = beyond;
+    else
+      passed_ps = 0;
+  } else {
+    most += passed_ps / period;
+  }
   // Iterations 0 .. n - 1 are skipped: each reads a time before the exit
   // (the time never goes back; mostly the exit is beyond the quantum).
   uint64_t n = most;
@@ -352,8 +369,11 @@ bool Hart::skip_wait_loop(const Insn& d, uint64_t pc) {
   {
     const auto lk = shared_lock();  // other harts' slices count too
     cluster_.wait_loop_skipped(n);
+    if (slice_.parallel && passed_ps) cluster_.passed_quanta(passed_ps / to_ps(cluster_.quantum()));
   }
-  if (passed_ps) {
+  if (passed_ps && slice_.parallel) {
+    hot_.time.pass_grid_quanta(passed_ps);
+  } else if (passed_ps) {
     hot_.time.pass_quanta(passed_ps);
     for (unsigned i = 0; i < std::min<unsigned>(w.ends_seen, w.ends.size()); ++i) w.ends[i].at += passed_ps;
     cluster_.passed_quanta(passed_ps / w.cycle_ps * w.cycle_quanta);
@@ -518,8 +538,16 @@ bool Hart::run_on_beside_spinning() {
 // where it may run on to, while it stays in its loop. Their iterations are
 // then skipped with this quantum's: the hart lands at the read where the
 // skip in the last of them would have left it, in that quantum.
+// In the parallel schedule the harts meet at every boundary of the quantum
+// grid: whole quanta up to where the schedule allows (before the batch:
+// every hart that may run meanwhile spins in a loop apart from the others',
+// and nothing else is due; HartSlices::allow_passing), in a slice.
 uint64_t Hart::quanta_to_pass() {
-  if (slice_.parallel) return 0;  // the harts meet at every quantum boundary
+  if (slice_.parallel) {
+    const uint64_t end = systemc_ps() + hot_.time.quantum_end_ps(), until = slice_.pass_until_ps();
+    const uint64_t quantum = to_ps(cluster_.quantum());
+    return until > end ? (until - end) / quantum * quantum : 0;
+  }
   const WaitLoopWatch& w = wait_loop_;
   if (!w.cycle_ps || w.ends_sequence != w.sequence || w.until_sequence != w.sequence) return 0;
   const uint64_t start = systemc_ps() + hot_.time.quantum_end_ps() - to_ps(cluster_.quantum());  // this quantum's
@@ -527,6 +555,13 @@ uint64_t Hart::quanta_to_pass() {
   bool beside = false;  // passing over spinning waits or not, the limit holds at every end ahead
   const uint64_t limit = spin_run_on_limit(loop_until_ps(), beside);
   return limit > start + w.cycle_ps ? (limit - start - 1) / w.cycle_ps * w.cycle_ps : 0;
+}
+
+uint64_t Hart::parallel_spin_until() const {
+  const uint64_t until = spin_horizon_ps(), period = wait_loop_.per_iteration[kLoopTimePs];
+  // A device register (the clock) is read in the hart's thread, not in a slice.
+  if (!wait_loop_.iteration.device_loads.empty() || until <= period) return 0;
+  return until - period;
 }
 
 void Hart::sync_spinning() {

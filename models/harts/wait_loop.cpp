@@ -315,6 +315,24 @@ class Evaluator {
 
 }  // namespace
 
+namespace {
+
+bool overlap(const WaitLoopStore& a, const WaitLoopStore& b) { return a.va < b.va + b.size && b.va < a.va + a.size; }
+
+// Whether one of `stores` overlaps one of `accesses`.
+bool any_overlap(const std::vector<WaitLoopStore>& stores, const std::vector<WaitLoopStore>& accesses) {
+  for (const WaitLoopStore& s : stores)
+    for (const WaitLoopStore& a : accesses)
+      if (overlap(s, a)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool loops_touch(const WaitLoopIteration& a, const WaitLoopIteration& b) {
+  return any_overlap(a.stores, b.loads) || any_overlap(a.stores, b.stores) || any_overlap(b.stores, a.loads);
+}
+
 WaitLoopIteration evaluate_wait_loop(const WaitLoopView& view, const Insn& read, uint64_t pc, const uint64_t (&x)[32],
                                      uint64_t time, unsigned max_insns) {
   return Evaluator(view, time).run(read, pc, x, max_insns);

@@ -175,6 +175,15 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // dispatcher's catching up by ps.
   uint64_t park_until_grid(uint64_t now);
   void unpark(uint64_t boundary, uint64_t now);
+  // After a slice, before park_until_grid: up to where the hart stays in the
+  // wait loop it skipped in, doing nothing another hart or device sees (ps,
+  // absolute: the loop's end less an iteration; 0: in no loop whose skips
+  // may pass quanta in the parallel schedule), and that loop. The schedule
+  // then lets the next slice's skips pass quanta up to `until_ps`
+  // (HartSlices::allow_passing, docs/harts.md "Polling loops").
+  uint64_t parallel_spin_until() const;
+  const WaitLoopIteration& spin_loop() const { return wait_loop_.iteration; }
+  void allow_passing(uint64_t until_ps) { slice_.allow_passing(until_ps); }
   void systemc_moved(uint64_t ps) { hot_.time.systemc_moved(ps); }
   // After a batch, in hart order: the bandwidth queueing and DRAM rows its
   // slice's transactions left out (base/cache_traffic.h, deferred), the hart

@@ -45,16 +45,23 @@ class HartSlices {
   // the slice (0: its thread goes on) and `replay` whether it left traffic
   // to replay, written by the host thread that ran it (so that the
   // simulation thread reads the batch, not the harts' own host lines).
+  // `spin_until`: after the slice, where the hart stays in the wait loop it
+  // skipped in (Hart::parallel_spin_until; 0: none), and once parked the
+  // write generation of the memory that loop reads and writes (`footprint`).
   struct Slice {
     Hart* hart;
     uint64_t unpark_at, park_at;
     bool replay = false;
+    uint64_t spin_until = 0, footprint = 0;
   };
 
   void dispatch();  // SystemC thread: one batch per delta cycle with requests
   uint64_t next_boundary() const;  // the earliest a parked hart waits for
   bool unpark_due();  // the parked harts whose boundary is now ask for their slices; false: none
   bool run_ahead();   // the next boundary's batch before SystemC time gets there; false: not allowed
+  // Before a batch: whether, and up to where, its slices' skips may pass
+  // whole quanta (Hart::allow_passing).
+  void allow_passing();
   void run_batch();   // batch_ by hart id, SystemC time now_ps_
   void run(Slice& s);
   void replay();  // after a batch, in hart order: the traffic its slices left to replay (Hart::replay_traffic)

@@ -98,6 +98,12 @@ class SliceState {
     return boundary;
   }
   uint64_t grid_ahead() const { return grid_ahead_; }
+  // Where this slice's skips may pass whole quanta of the grid to (ps,
+  // absolute; 0: nowhere), set by the schedule before each batch
+  // (HartSlices::allow_passing, Hart::quanta_to_pass); not after traffic
+  // the batch will replay, whose stalls move what follows.
+  void allow_passing(uint64_t until_ps) { pass_until_ps_ = until_ps; }
+  uint64_t pass_until_ps() const { return in_slice_ && deferred_.empty() ? pass_until_ps_ : 0; }
   // After a slice, whether all the hart's thread would do is wait for the
   // grid (the quantum used at a block boundary, nothing else due), so that
   // the schedule may park the hart there instead.
@@ -132,6 +138,7 @@ class SliceState {
   uint64_t code_addr_ = 0;
   unsigned code_len_ = 0;
   uint64_t grid_ahead_ = 0;
+  uint64_t pass_until_ps_ = 0;
   std::vector<DeferredTraffic> deferred_;
   uint64_t parked_stall_ps_ = 0;
 };

@@ -94,6 +94,10 @@ struct WaitLoopIteration {
 WaitLoopIteration evaluate_wait_loop(const WaitLoopView& view, const rv::Insn& read, uint64_t pc,
                                      const uint64_t (&x)[32], uint64_t time, unsigned max_insns);
 
+// Whether either loop stores what the other loads or stores (their
+// addresses are physical: Hart::skip_wait_loop skips only untranslated loops).
+bool loops_touch(const WaitLoopIteration& a, const WaitLoopIteration& b);
+
 // Whether `d` reads the time CSR and nothing else.
 bool reads_time_only(const rv::Insn& d);
 // Whether a wait loop may start at `d` besides a device load: a time read,

@@ -89,6 +89,10 @@ class LocalTime {
     run_from_ps_ = to_ps(sc_core::sc_time_stamp()) + quantum_end_ps_ - quantum_ps_ + ps;
     quantum_end_ps_ += ps;
   }
+  // The same in the parallel quantum schedule, whose harts meet on a grid
+  // of quantum boundaries (models/harts/hart_slices.h): the quantum ends
+  // `ps` (whole quanta) later.
+  void pass_grid_quanta(uint64_t ps) { quantum_end_ps_ += ps; }
   // Before anything other processes may see (a device access, a system
   // instruction...): waits to the time of the last run_on, where the wait
   // it skipped would have left SystemC time, so the access meets SystemC
