@@ -50,37 +50,48 @@ class PageClaims {
   // [lo, hi) and kMaxReach, on which `hart` holds write (or read) claims;
   // none if it holds none on that line. Slices call it concurrently.
   Span held(unsigned hart, const uint8_t* at, bool write, const uint8_t* lo, const uint8_t* hi) const {
-    const uint8_t* key = nullptr;  // the page `lines` are of (nullptr: none looked up yet)
-    const Lines* lines = nullptr;
-    const auto holds = [&](const uint8_t* l) {
-      if (page_of(l) != key) {
-        key = page_of(l);
-        const auto it = pages_.find(key);
-        lines = it == pages_.end() ? nullptr : &it->second;
-      }
-      return lines && (*lines)[index_of(l)].holds(hart, write);
-    };
     const uint8_t* line = line_of(at);
-    if (!holds(line)) return {};
-    Span s{line, line + kLine};
-    while (s.from > lo && static_cast<uint64_t>(line - s.from) < kMaxReach && holds(s.from - kLine)) s.from -= kLine;
-    while (s.to < hi && static_cast<uint64_t>(s.to - line) < kMaxReach && holds(s.to)) s.to += kLine;
-    return {std::max(s.from, lo), std::min(s.to, hi)};  // a memory's lines need not be aligned with its bus pages
+    const uint8_t* page = page_of(line);
+    const unsigned i = index_of(line);
+    const uint64_t m = lines_held(page, hart, write);
+    if (!(m >> i & 1)) return {};
+    // The run of held lines through bit i, then on into the pages next to
+    // it while it reaches their edge, up to the bounds.
+    const uint8_t* from_bound = lo + kMaxReach < line ? line - kMaxReach : lo;
+    const uint8_t* to_bound = std::min(hi, line + kMaxReach);
+    const uint64_t below = ~m << (kLines - 1 - i), above = ~m >> i;
+    Span s{line - (below ? __builtin_clzll(below) - 1 : i) * kLine,
+           line + (above ? __builtin_ctzll(above) : kLines - i) * kLine};
+    while (s.from > from_bound && s.from == page_of(s.from)) {
+      const uint64_t prev = ~lines_held(s.from - kPage, hart, write);
+      s.from -= (prev ? __builtin_clzll(prev) : kLines) * kLine;
+      if (prev) break;
+    }
+    while (s.to < to_bound && s.to == page_of(s.to)) {
+      const uint64_t next = ~lines_held(s.to, hart, write);
+      s.to += (next ? __builtin_ctzll(next) : kLines) * kLine;
+      if (next) break;
+    }
+    // A memory's lines need not be aligned with its bus pages.
+    return {std::max(s.from, from_bound), std::min(s.to, to_bound)};
   }
   // Gives `hart` the claim on the line holding host byte `at` for an access
   // (from the hart's thread, no slice running), and speculative claims on
-  // the lines of its page next to it that no other hart has accessed.
+  // the lines of its page next to it that no other hart has accessed. The
+  // other harts' claims it takes are withdrawn a run of lines at a time.
   void claim(unsigned hart, const uint8_t* at, bool write) {
     const uint8_t* page = page_of(at);
-    Lines& lines = pages_[page];
+    Page& p = pages_[page];
     const unsigned line = index_of(at);
-    take(hart, page, lines, line, write);
-    lines[line].accessed = true;
-    for (unsigned l = line; l > 0 && lines[l - 1].free_for(hart, write); --l) take(hart, page, lines, l - 1, write);
-    for (unsigned l = line + 1; l < kLines && lines[l].free_for(hart, write); ++l) take(hart, page, lines, l, write);
+    take(hart, page, p, line, write);
+    p.lines[line].accessed = true;
+    for (unsigned l = line; l > 0 && p.lines[l - 1].free_for(hart, write); --l) take(hart, page, p, l - 1, write);
+    for (unsigned l = line + 1; l < kLines && p.lines[l].free_for(hart, write); ++l) take(hart, page, p, l, write);
+    withdraw_pending();
   }
 
  private:
+  static constexpr uint64_t kPage = uint64_t{1} << kPageBits;
   struct Line {
     int32_t writer = -1;            // the hart holding the write claim, -1: none
     bool accessed = false;          // a holder took its claim for an access (not speculatively)
@@ -95,7 +106,17 @@ class PageClaims {
       return !others || !accessed;
     }
   };
-  using Lines = std::array<Line, kLines>;
+  static_assert(kLines == 64, "a page's lines are the bits of one word");
+  // A page's lines, and by hart the lines it holds read and write claims on
+  // (bit l: line l), which held() scans a word at a time.
+  struct Page {
+    std::array<Line, kLines> lines;
+    std::vector<uint64_t> reads, writes;
+    static void mark(std::vector<uint64_t>& bits, unsigned hart, unsigned l, bool on) {
+      if (hart >= bits.size()) bits.resize(hart + 1);
+      bits[hart] = (bits[hart] & ~(uint64_t{1} << l)) | uint64_t{on} << l;
+    }
+  };
 
   static const uint8_t* line_of(const uint8_t* p) {
     return reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t{kLine - 1});
@@ -106,29 +127,69 @@ class PageClaims {
   static unsigned index_of(const uint8_t* p) {
     return static_cast<unsigned>((reinterpret_cast<uintptr_t>(p) >> kLineBits) & (kLines - 1));
   }
-  void take(unsigned hart, const uint8_t* page, Lines& lines, unsigned l, bool write) {
-    Line& line = lines[l];
+  uint64_t lines_held(const uint8_t* page, unsigned hart, bool write) const {
+    const auto it = pages_.find(page);
+    if (it == pages_.end()) return 0;
+    const std::vector<uint64_t>& bits = write ? it->second.writes : it->second.reads;
+    return hart < bits.size() ? bits[hart] : 0;
+  }
+  void take(unsigned hart, const uint8_t* page, Page& p, unsigned l, bool write) {
+    Line& line = p.lines[l];
     const uint8_t* at = page + (uint64_t{l} << kLineBits);
     if (write) {
       if (line.writer == static_cast<int32_t>(hart)) return;
       for (uint32_t other : line.readers)
-        if (other != hart) withdraw_(other, at, kLine, false);
+        if (other != hart) {
+          withdraw(other, at, false);
+          Page::mark(p.reads, other, l, false);
+        }
+      if (line.writer >= 0) Page::mark(p.writes, static_cast<unsigned>(line.writer), l, false);
       line.readers.assign(1, hart);
       line.writer = static_cast<int32_t>(hart);
       line.accessed = false;
+      Page::mark(p.reads, hart, l, true);
+      Page::mark(p.writes, hart, l, true);
       return;
     }
     if (line.reads(hart)) return;
     if (line.writer >= 0) {
-      withdraw_(static_cast<unsigned>(line.writer), at, kLine, true);
+      withdraw(static_cast<unsigned>(line.writer), at, true);
+      Page::mark(p.writes, static_cast<unsigned>(line.writer), l, false);
       line.writer = -1;
       line.accessed = false;
     }
     line.readers.push_back(hart);
+    Page::mark(p.reads, hart, l, true);
+  }
+  // A line's withdrawal, joined to the pending one it continues (a claim's
+  // lines are taken outward from its line, each way in turn).
+  void withdraw(unsigned hart, const uint8_t* line, bool writes_only) {
+    for (Pending& w : pending_)
+      if (w.hart == hart && w.writes_only == writes_only) {
+        if (line == w.to) {
+          w.to += kLine;
+          return;
+        }
+        if (line + kLine == w.from) {
+          w.from = line;
+          return;
+        }
+      }
+    pending_.push_back({hart, writes_only, line, line + kLine});
+  }
+  void withdraw_pending() {
+    for (const Pending& w : pending_) withdraw_(w.hart, w.from, static_cast<uint64_t>(w.to - w.from), w.writes_only);
+    pending_.clear();
   }
 
+  struct Pending {
+    unsigned hart;
+    bool writes_only;
+    const uint8_t *from, *to;
+  };
+  std::vector<Pending> pending_;
   Withdraw withdraw_;
-  std::unordered_map<const uint8_t*, Lines> pages_;  // one entry per page a fast region was made on
+  std::unordered_map<const uint8_t*, Page> pages_;  // one entry per page a fast region was made on
 };
 
 }  // namespace avp
