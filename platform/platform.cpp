@@ -77,6 +77,9 @@ Platform::Platform()
       run_ahead("platform.run_ahead", true,
                 "initiators pass a quantum's end without a wait while nothing else can run first (the same results; "
                 "false: they wait at every quantum's end)"),
+      pace("platform.pace", "auto",
+           "keep simulated time from running ahead of host time (docs/platform.md, \"Real-time pacing\"): "
+           "realtime, none, or auto: realtime while the UART's input is an interactive terminal"),
       cores("platform.cores", 2, "number of cores in the hart cluster"),
       harts_per_core("platform.harts_per_core", 4, "harts per core"),
       tcdm_slice("platform.tcdm_per_core", 4 * MiB, "TCDM bytes per core (core-local view size)"),
@@ -220,6 +223,14 @@ Platform::Platform()
 }
 
 Platform::~Platform() = default;
+
+bool Platform::paced() const {
+  const std::string& p = pace.get();
+  if (p == "realtime") return true;
+  if (p == "none") return false;
+  if (p == "auto") return uart.backend().interactive();
+  throw ParamError(pace.name() + " = '" + p + "': expected auto, realtime or none");
+}
 
 bool Platform::check_shape() const {
   for (const Param<uint32_t>* p : {&cores, &harts_per_core})

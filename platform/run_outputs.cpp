@@ -177,6 +177,8 @@ nlohmann::json build_manifest(Platform& platform, const SessionOptions& opt, con
   m["simulated_time_ns"] = sc_core::sc_time_stamp().to_default_time_units();
   m["wall_time_s"] = res.wall_seconds;
   m["speed_sim_per_wall"] = res.wall_seconds > 0 ? res.sim_seconds / res.wall_seconds : 0;
+  m["real_time_paced"] = res.paced;
+  if (res.paced) m["paced_sleep_s"] = res.paced_seconds;
   m["instructions"] = instructions;
   m["mips"] = res.wall_seconds > 0 ? instructions / res.wall_seconds / 1e6 : 0;
   m["peak_memory_mib"] = peak_rss_mib();

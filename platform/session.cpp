@@ -25,6 +25,7 @@
 #include "base/utf8.h"
 #include "harts/insn_tracer.h"
 #include "output_paths.h"
+#include "real_time_pace.h"
 #include "platform/platform.h"
 #include "run_outputs.h"
 #include "platform/run_signals.h"
@@ -160,6 +161,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
                                                                              : sc_core::sc_time(1, sc_core::SC_US);
   constexpr auto kChunkWall = std::chrono::milliseconds(20);
   sc_core::sc_time span = step;
+  RealTimePace pace(res.paced = platform.paced());
   for (;;) {
     // Idle stretches (e.g. a host program's long timed wait) are crossed in one
     // call: nothing happens before the next pending event, so the order of
@@ -168,6 +170,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
     sc_core::sc_time chunk = span;
     if (sc_core::sc_get_status() == sc_core::SC_PAUSED) chunk = std::max(span, sc_core::sc_time_to_pending_activity());
     if (limit > sc_core::SC_ZERO_TIME && limit - sc_core::sc_time_stamp() < chunk) chunk = limit - sc_core::sc_time_stamp();
+    chunk = pace.limit(chunk);
     try {
       RunAhead::bound(platform.run_ahead.get() ? chunk : sc_core::SC_ZERO_TIME);
       const auto chunk_start = Clock::now();
@@ -182,6 +185,7 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
       res.exit_code = 1;
       res.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
       res.sim_seconds = sc_core::sc_time_stamp().to_seconds();
+      res.paced_seconds = pace.slept_seconds();
       end.error = e.what();
       write_manifest_file(build_manifest(platform, opt, name, res, end), opt);
       throw;
@@ -196,12 +200,14 @@ RunResult run_session(Platform& platform, const SessionOptions& opt, const std::
     if (!sc_core::sc_pending_activity()) break;  // starved
     if (take_snapshot_request()) write_snapshot(platform, opt, name, res, start);
     progress.tick(platform);
+    pace.wait();
     if (opt.between_chunks) {
       opt.between_chunks();
       if (sc_core::sc_get_status() != sc_core::SC_PAUSED) break;  // a debugger's kill
     }
   }
   status_line_end();
+  res.paced_seconds = pace.slept_seconds();
   end.finished = res.finished;
   // Only the GDB server's kill stops the simulation without the workload finishing.
   end.killed = !res.finished && !end.signal && !end.time_limit && sc_core::sc_get_status() == sc_core::SC_STOPPED;

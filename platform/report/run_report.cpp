@@ -60,7 +60,7 @@ nlohmann::json build_report(const nlohmann::json& manifest, const TimelineDigest
   nlohmann::json r;
   r["schema"] = "accel-vp-report/1";
   for (const char* k : {"version", "workload", "seed", "config_hash", "quantum_ns", "simulated_time_ns", "wall_time_s",
-                        "speed_sim_per_wall", "instructions", "mips", "peak_memory_mib", "exit_code", "finished",
+                        "speed_sim_per_wall", "real_time_paced", "paced_sleep_s", "instructions", "mips", "peak_memory_mib", "exit_code", "finished",
                         "interrupted_by", "snapshot"})
     if (manifest.contains(k)) r["run"][k] = manifest[k];
   for (const char* k : {"command_line", "config_file", "sets", "non_default_parameters"})

@@ -113,6 +113,8 @@ m = s.manifest()
 check("the manifest says interrupted by Ctrl-A x", m.get("ending") == "interrupted" and m.get("interrupted_by") == "Ctrl-A x",
       str({k: m.get(k) for k in ("ending", "interrupted_by")}))
 check("the summary is printed", b"accel-vp summary" in s.text, s.text)
+check("on an interactive terminal simulated time is paced to host time (platform.pace=auto)",
+      m.get("real_time_paced") is True, str(m.get("real_time_paced")))
 check("the terminal's mode is restored after Ctrl-A x", restored)
 
 # A signal: the mode is restored too.

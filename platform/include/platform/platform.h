@@ -68,6 +68,7 @@ class Platform {
   Param<sc_core::sc_time> quantum;
   Param<sc_core::sc_time> time_limit;
   Param<bool> run_ahead;  // base/run_ahead.h
+  Param<std::string> pace;  // real-time pacing (real_time_pace.h): auto, realtime or none
   Param<uint32_t> cores;
   Param<uint32_t> harts_per_core;
   Param<uint64_t> tcdm_slice;
@@ -119,6 +120,11 @@ class Platform {
   // The timeline slices of every cluster's harts still running, up to `at` (HartCluster::trace_running).
   void trace_running_harts(const sc_core::sc_time& at) const;
   void remove_hart_cluster(const HartCluster* c);
+
+  // Whether the simulation loop paces simulated time to host time
+  // (platform.pace: realtime, or auto with a person typing at the UART's
+  // terminal); throws ParamError for another value.
+  bool paced() const;
 
  private:
   bool check_shape() const;  // throws ParamError naming the parameter

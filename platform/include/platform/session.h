@@ -34,6 +34,8 @@ struct RunResult {
   int exit_code = 0;
   bool finished = false;  // the workload returned (false: starved or hit the time limit)
   double sim_seconds = 0, wall_seconds = 0;
+  bool paced = false;          // real-time pacing (platform.pace)
+  double paced_seconds = 0;    // wall time it slept for
   nlohmann::json manifest;
 };
 

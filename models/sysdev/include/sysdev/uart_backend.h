@@ -25,6 +25,8 @@ class UartBackend {
   // Up to `max` bytes that are available now; -1 when the input has ended for good.
   int get(uint8_t* buf, unsigned max);
   bool has_input() const { return mode_ != Mode::None; }
+  // The input is a terminal in the foreground, in raw mode: a person types.
+  bool interactive() const { return interactive_; }
   // True once after Ctrl-A x was typed on an interactive terminal.
   bool take_quit_request();
   const std::string& description() const { return description_; }
