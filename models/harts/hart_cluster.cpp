@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <new>
 #include <sstream>
+#include <thread>
 
 #include "base/status_line.h"
 #include "base/symbols.h"
@@ -43,6 +44,12 @@ std::string HartExit::describe() const {
   return os.str();
 }
 
+unsigned HartCluster::slice_threads() const {
+  if (host_threads.get()) return host_threads.get();
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return std::min<unsigned>(cores, static_cast<unsigned>(harts_.size()));
+}
+
 const char* rv::cause_name(uint64_t cause) {
   if (cause & kInterruptBit) return "interrupt";
   static const char* names[] = {"instruction address misaligned", "instruction access fault", "illegal instruction",
@@ -63,10 +70,10 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
                      "instructions each hart remembers for error reports (the last ones executed, at most 65536)"),
       parallel_quantum(this, "parallel_quantum", false,
                        "run the harts in the parallel quantum schedule (docs/harts.md, \"Parallel harts\"); implied by "
-                       "host_threads > 1"),
+                       "host_threads other than 1"),
       host_threads(this, "host_threads", 1,
-                   "host threads that run the harts' slices of a quantum (1..256; above 1 the schedule is the parallel "
-                   "quantum one)"),
+                   "host threads that run the harts' slices of a quantum (0..256; 0: the host's cores, at most one per "
+                   "hart; other than 1 the schedule is the parallel quantum one, whose results do not depend on it)"),
       translate_blocks(this, "translate", true,
                        "run decoded blocks as x86-64 host code (docs/harts.md, \"How it runs\"); false: "
                        "interpret them (the same simulated results)"),
@@ -161,7 +168,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
   if (timed_from_.kind != TimedFrom::Never && mode_ == TimingMode::Timed)
     throw ParamError(timed_from.name() + ": '" + timed_from.get() + "' needs " + timing.name() +
                      "=functional (--timed-from sets both)");
-  if (parallel()) slices_ = std::make_unique<HartSlices>(host_threads.get());
+  if (parallel()) slices_ = std::make_unique<HartSlices>(slice_threads());
   for (auto& h : harts_) h->history().set_length(history_length.get());
   for (auto& h : harts_) h->configure_triggers(triggers);  // a debugger may program them before any start
   configure_costs();
@@ -299,8 +306,8 @@ void HartCluster::check_params() const {
     throw ParamError(std::string(name()) + ".pmp_entries: " + std::to_string(pmp_entries.get()) + " is more than 64");
   if (triggers.get() > rv::Triggers::kMaxTriggers)
     throw ParamError(std::string(name()) + ".triggers: " + std::to_string(triggers.get()) + " is more than 64");
-  if (host_threads.get() < 1 || host_threads.get() > 256)
-    throw ParamError(std::string(name()) + ".host_threads: " + std::to_string(host_threads.get()) + " is not in 1..256");
+  if (host_threads.get() > 256)
+    throw ParamError(std::string(name()) + ".host_threads: " + std::to_string(host_threads.get()) + " is not in 0..256");
   if (translation_cache_kib.get() < 4 || translation_cache_kib.get() > 1048576)
     throw ParamError(std::string(name()) + ".translation_cache: " + std::to_string(translation_cache_kib.get()) +
                      " KiB is not in 4..1048576");

@@ -88,7 +88,10 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   const sc_core::sc_time& quantum() const { return quantum_; }  // TLM's global quantum when the last hart started
   // The parallel quantum schedule (hart_slices.h) and the lock that guards
   // what harts share (bus and memory statistics, reservations) in it.
-  bool parallel() const { return parallel_quantum.get() || host_threads.get() > 1; }
+  bool parallel() const { return parallel_quantum.get() || host_threads.get() != 1; }
+  // The host threads of the parallel schedule: host_threads, or for 0 the
+  // host's cores, at most one per hart.
+  unsigned slice_threads() const;
   HartSlices& slices() { return *slices_; }
   std::mutex& shared_lock() { return shared_lock_; }
   // Which harts' slices may touch which line of memory in that schedule.
