@@ -149,7 +149,8 @@ void HartSlices::allow_passing() {
   // whose memory nothing wrote since, apart from the others' loops: their
   // slices then do nothing any other hart or process sees, and each hart's
   // skip may pass the quanta in between as its slices would have run them.
-  uint64_t until = RunAhead::run_on_limit(nullptr, 0);
+  const bool all_spin = std::all_of(batch_.begin(), batch_.end(), [](const Slice& s) { return s.spin_until != 0; });
+  uint64_t until = all_spin ? RunAhead::run_on_limit(nullptr, 0) : 0;  // the queue read only when it may matter
   for (const Slice& p : parked_) until = std::min(until, p.park_at);
   for (size_t i = 0; i < batch_.size() && until; ++i) {
     const Slice& s = batch_[i];
