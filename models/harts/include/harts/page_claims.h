@@ -85,36 +85,41 @@ class PageClaims {
     const unsigned line = index_of(at);
     take(hart, page, p, line, write);
     p.lines[line].accessed = true;
-    for (unsigned l = line; l > 0 && p.lines[l - 1].free_for(hart, write); --l) take(hart, page, p, l - 1, write);
-    for (unsigned l = line + 1; l < kLines && p.lines[l].free_for(hart, write); ++l) take(hart, page, p, l, write);
+    for (unsigned l = line; l > 0 && p.free_for(hart, l - 1, write); --l) take(hart, page, p, l - 1, write);
+    for (unsigned l = line + 1; l < kLines && p.free_for(hart, l, write); ++l) take(hart, page, p, l, write);
     withdraw_pending();
   }
 
  private:
   static constexpr uint64_t kPage = uint64_t{1} << kPageBits;
   struct Line {
-    int32_t writer = -1;            // the hart holding the write claim, -1: none
-    bool accessed = false;          // a holder took its claim for an access (not speculatively)
-    std::vector<uint32_t> readers;  // the harts holding read claims (the writer among them)
-    bool reads(unsigned hart) const { return std::find(readers.begin(), readers.end(), hart) != readers.end(); }
-    bool holds(unsigned hart, bool write) const { return write ? writer == static_cast<int32_t>(hart) : reads(hart); }
-    // Whether a speculative claim may take it: nothing another hart accessed would be withdrawn.
-    bool free_for(unsigned hart, bool write) const {
-      if (holds(hart, write)) return false;  // the run goes on only over lines it takes now
-      const bool others =
-          write ? std::any_of(readers.begin(), readers.end(), [hart](uint32_t r) { return r != hart; }) : writer >= 0;
-      return !others || !accessed;
-    }
+    int32_t writer = -1;    // the hart holding the write claim, -1: none
+    bool accessed = false;  // a holder took its claim for an access (not speculatively)
   };
   static_assert(kLines == 64, "a page's lines are the bits of one word");
   // A page's lines, and by hart the lines it holds read and write claims on
-  // (bit l: line l), which held() scans a word at a time.
+  // (bit l: line l; the writer reads too), which held() scans a word at a time.
   struct Page {
     std::array<Line, kLines> lines;
     std::vector<uint64_t> reads, writes;
+    static bool bit(const std::vector<uint64_t>& bits, unsigned hart, unsigned l) {
+      return hart < bits.size() && (bits[hart] >> l & 1);
+    }
     static void mark(std::vector<uint64_t>& bits, unsigned hart, unsigned l, bool on) {
       if (hart >= bits.size()) bits.resize(hart + 1);
       bits[hart] = (bits[hart] & ~(uint64_t{1} << l)) | uint64_t{on} << l;
+    }
+    bool holds(unsigned hart, unsigned l, bool write) const { return bit(write ? writes : reads, hart, l); }
+    bool read_by_another(unsigned hart, unsigned l) const {
+      for (unsigned h = 0; h < reads.size(); ++h)
+        if (h != hart && (reads[h] >> l & 1)) return true;
+      return false;
+    }
+    // Whether a speculative claim may take line l: nothing another hart accessed would be withdrawn.
+    bool free_for(unsigned hart, unsigned l, bool write) const {
+      if (holds(hart, l, write)) return false;  // the run goes on only over lines it takes now
+      const bool others = write ? read_by_another(hart, l) : lines[l].writer >= 0;
+      return !others || !lines[l].accessed;
     }
   };
 
@@ -138,27 +143,25 @@ class PageClaims {
     const uint8_t* at = page + (uint64_t{l} << kLineBits);
     if (write) {
       if (line.writer == static_cast<int32_t>(hart)) return;
-      for (uint32_t other : line.readers)
-        if (other != hart) {
+      for (unsigned other = 0; other < p.reads.size(); ++other)
+        if (other != hart && Page::bit(p.reads, other, l)) {
           withdraw(other, at, false);
           Page::mark(p.reads, other, l, false);
         }
       if (line.writer >= 0) Page::mark(p.writes, static_cast<unsigned>(line.writer), l, false);
-      line.readers.assign(1, hart);
       line.writer = static_cast<int32_t>(hart);
       line.accessed = false;
       Page::mark(p.reads, hart, l, true);
       Page::mark(p.writes, hart, l, true);
       return;
     }
-    if (line.reads(hart)) return;
+    if (p.holds(hart, l, false)) return;
     if (line.writer >= 0) {
       withdraw(static_cast<unsigned>(line.writer), at, true);
       Page::mark(p.writes, static_cast<unsigned>(line.writer), l, false);
       line.writer = -1;
       line.accessed = false;
     }
-    line.readers.push_back(hart);
     Page::mark(p.reads, hart, l, true);
   }
   // A line's withdrawal, joined to the pending one it continues (a claim's
