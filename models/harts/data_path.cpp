@@ -39,27 +39,45 @@ DmiRegion region_over(const DmiRegion& r, uint64_t va, uint64_t pa, const uint8_
 template <typename T>
 T DataPath::load_slow(uint64_t va) {
   T v{};
-  if (hot_.region_again(false, va, sizeof(T))) return load<T>(va);
-  if (checked_) {
-    checked_access(false, va, &v, sizeof(T));
-    return v;
-  }
-  if (unchecked_region(false, va, sizeof(T))) return load<T>(va);
-  if (slice_.in_slice()) throw NeedsKernel{};
-  phys_access(false, va, &v, sizeof(T), kLoadAccessFault, va);
+  if (!try_load_slow(va, v)) throw NeedsKernel{};
   return v;
 }
 
 template <typename T>
 void DataPath::store_slow(uint64_t va, T v) {
-  if (hot_.region_again(true, va, sizeof(T))) return store<T>(va, v);
-  if (checked_) {
-    checked_access(true, va, &v, sizeof(T));
-    return;
+  if (!try_store_slow(va, v)) throw NeedsKernel{};
+}
+
+template <typename T>
+bool DataPath::try_load_slow(uint64_t va, T& v) {
+  if (hot_.region_again(false, va, sizeof(T))) {
+    v = load<T>(va);
+    return true;
   }
-  if (unchecked_region(true, va, sizeof(T))) return store<T>(va, v);
-  if (slice_.in_slice()) throw NeedsKernel{};
+  if (checked_) return checked_access(false, va, &v, sizeof(T));
+  if (unchecked_region(false, va, sizeof(T))) {
+    v = load<T>(va);
+    return true;
+  }
+  if (slice_.in_slice()) return false;
+  phys_access(false, va, &v, sizeof(T), kLoadAccessFault, va);
+  return true;
+}
+
+template <typename T>
+bool DataPath::try_store_slow(uint64_t va, T v) {
+  if (hot_.region_again(true, va, sizeof(T))) {
+    store<T>(va, v);
+    return true;
+  }
+  if (checked_) return checked_access(true, va, &v, sizeof(T));
+  if (unchecked_region(true, va, sizeof(T))) {
+    store<T>(va, v);
+    return true;
+  }
+  if (slice_.in_slice()) return false;
   phys_access(true, va, &v, sizeof(T), kStoreAccessFault, va);  // tells the host
+  return true;
 }
 
 template uint8_t DataPath::load_slow<uint8_t>(uint64_t);
@@ -70,6 +88,14 @@ template void DataPath::store_slow<uint8_t>(uint64_t, uint8_t);
 template void DataPath::store_slow<uint16_t>(uint64_t, uint16_t);
 template void DataPath::store_slow<uint32_t>(uint64_t, uint32_t);
 template void DataPath::store_slow<uint64_t>(uint64_t, uint64_t);
+template bool DataPath::try_load_slow<uint8_t>(uint64_t, uint8_t&);
+template bool DataPath::try_load_slow<uint16_t>(uint64_t, uint16_t&);
+template bool DataPath::try_load_slow<uint32_t>(uint64_t, uint32_t&);
+template bool DataPath::try_load_slow<uint64_t>(uint64_t, uint64_t&);
+template bool DataPath::try_store_slow<uint8_t>(uint64_t, uint8_t);
+template bool DataPath::try_store_slow<uint16_t>(uint64_t, uint16_t);
+template bool DataPath::try_store_slow<uint32_t>(uint64_t, uint32_t);
+template bool DataPath::try_store_slow<uint64_t>(uint64_t, uint64_t);
 
 void DataPath::update_checked() {
   const Priv dp = mmu_.data_priv();
@@ -135,7 +161,7 @@ bool DataPath::claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len
   const uint8_t* hi = checked_ ? at - off + kPage : r.ptr + r.size;
   PageClaims::Span span = claims_.held(hart_, at, write, lo, hi);
   if (span.to <= last) {  // none, or not up to the access's last byte
-    if (slice_.in_slice()) throw NeedsKernel{};
+    if (slice_.in_slice()) return false;
     claims_.claim(hart_, at, write);
     if ((reinterpret_cast<uintptr_t>(at) ^ reinterpret_cast<uintptr_t>(last)) >> PageClaims::kLineBits)
       claims_.claim(hart_, last, write);  // an access across two lines
@@ -146,7 +172,7 @@ bool DataPath::claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len
 }
 
 bool DataPath::unchecked_region(bool write, uint64_t pa, unsigned len) {
-  DmiRegion* r = dmi_.find(pa, write);
+  DmiRegion* r = slice_.in_slice() ? dmi_.known(pa, write) : dmi_.find(pa, write);  // asking the bus is the kernel's
   if (!r || !r->holds(pa, len)) return false;
   if (slice_.parallel) return claimed_region(write, pa, pa, len, *r);
   DmiRegion& in_use = write ? hot_.wr : hot_.rd;
@@ -181,16 +207,13 @@ bool DataPath::held_access(bool write, uint64_t va, void* buf, unsigned len) {
   return true;
 }
 
-void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
-  if (slice_.in_slice()) {
-    if (!held_access(write, va, buf, len)) throw NeedsKernel{};  // a walk, a device, a claim: the hart's thread's
-    return;
-  }
+bool DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) {
+  if (slice_.in_slice()) return held_access(write, va, buf, len);  // else a walk, a device, a claim: the hart's thread's
   const unsigned access = write ? kAccessWrite : kAccessRead;
   const uint64_t fault = access_fault_cause(access);
   if (const DmiRegion* page = page_of(write ? pages_wr_ : pages_rd_, va, len)) {  // as a fast region would
     phys_access(write, va + page->pa_delta, buf, len, fault, va);
-    return;
+    return true;
   }
   const Priv p = mmu_.data_priv();
   const uint64_t off = va & (kPage - 1);
@@ -200,7 +223,7 @@ void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) 
     const PageTranslation t1 = mmu_.translate_data(va + first, len - first, access, p);
     phys_access(write, t0.pa, buf, first, fault, va, t0.uncached);
     phys_access(write, t1.pa, static_cast<uint8_t*>(buf) + first, len - first, fault, va + first, t1.uncached);
-    return;
+    return true;
   }
   bool page_ok = false;
   const PageTranslation t = mmu_.translate_data(va, len, access, p, &page_ok);
@@ -222,6 +245,7 @@ void DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) 
     }
   }
   phys_access(write, pa, buf, len, fault, va, uncached);
+  return true;
 }
 
 void DataPath::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,

@@ -260,6 +260,10 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
       AVP_RV_OTHER_OPS(AVP_HANDLER_LABEL)
 #undef AVP_HANDLER_LABEL
     op_ILLEGAL : {
+      if (slice_.in_slice() && other_needs_kernel(*it)) {  // as exec_other would throw, without the unwind
+        left_for_kernel(*blk, static_cast<uint32_t>(it - first));
+        return;
+      }
       pc = exec_other(*it, pc);
       AVP_NEXT_CHECKED();
     }

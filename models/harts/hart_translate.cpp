@@ -45,8 +45,11 @@ JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn
   }
   h.in_translated_load_ = true;
   try {
-    const auto v = static_cast<uint64_t>(static_cast<R>(h.load<T>(addr)));
+    T raw;
+    const bool done = h.data_.load_unless_kernel<T>(addr, raw);
     h.in_translated_load_ = false;
+    if (!done) return h.kernel_needed();
+    const auto v = static_cast<uint64_t>(static_cast<R>(raw));
     return {v, h.hot_.block_abort || h.hot_.stop ? kExitAborted : kExitDone};
   } catch (const TrapException& t) {
     h.in_translated_load_ = false;
@@ -68,7 +71,7 @@ JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t p
   // The code did the quick checks (InlineStores): a store here is a miss,
   // in another region, near a reservation or on decoded code.
   try {
-    h.store<T>(addr, static_cast<T>(v));
+    if (!h.data_.store_unless_kernel<T>(addr, static_cast<T>(v))) return h.kernel_needed();
     return {0, h.hot_.block_abort || h.hot_.stop ? kExitAborted : kExitDone};
   } catch (const TrapException& t) {
     return h.trapped(t);

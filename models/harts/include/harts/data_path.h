@@ -79,6 +79,14 @@ class DataPath final : public TlbUsers {
   T load(uint64_t va);
   template <typename T>
   void store(uint64_t va, T v);
+  // The same, where a slice must stop for the kernel (NeedsKernel) without
+  // the throw: false, with nothing done. Translated code's helpers stop
+  // their slice by their exit (an unwind costs microseconds, and libgcc
+  // serialises the host threads' unwinds).
+  template <typename T>
+  bool load_unless_kernel(uint64_t va, T& v);
+  template <typename T>
+  bool store_unless_kernel(uint64_t va, T v);
   // An access of len bytes at physical address pa outside the fast regions
   // (`uncached`: an NC or IO page, Svpbmt, whose accesses bypass the D-cache).
   void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
@@ -115,9 +123,15 @@ class DataPath final : public TlbUsers {
   T load_slow(uint64_t va);
   template <typename T>
   void store_slow(uint64_t va, T v);
+  // Their steps; false, with nothing done, where a slice stops for the kernel.
+  template <typename T>
+  bool try_load_slow(uint64_t va, T& v);
+  template <typename T>
+  bool try_store_slow(uint64_t va, T v);
   // The translated and checked access; makes its page a fast region (or a
   // page without DMI) when the whole page may be accessed the same way.
-  void checked_access(bool write, uint64_t va, void* buf, unsigned len);
+  // False, with nothing done, in a slice when it needs the kernel.
+  bool checked_access(bool write, uint64_t va, void* buf, unsigned len);
   // checked_access in a slice, for an access within a page whose
   // translation the TLB holds (no walk), to DMI memory whose lines the hart
   // holds claims on; false, with nothing done or counted, when the access
@@ -125,13 +139,14 @@ class DataPath final : public TlbUsers {
   bool held_access(bool write, uint64_t va, void* buf, unsigned len);
   // In the parallel schedule: makes the run of lines the hart holds claims
   // on around [va, va + len) (at pa, in DMI region r; page_claims.h) a fast
-  // region, first taking the claims outside a slice; a slice lacking them
-  // stops (NeedsKernel). False: an access across pages, which the slow path
-  // serves itself.
+  // region, first taking the claims outside a slice. False: an access
+  // across pages, which the slow path serves itself, or in a slice lacking
+  // the claims (it stops for the kernel).
   bool claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len, const DmiRegion& r);
   // Unchecked: the DMI region holding [pa, pa + len) becomes the fast region
   // in use (in the parallel schedule, the claimed lines around it,
-  // claimed_region); false: none does, or an access across pages there.
+  // claimed_region); false: none does, or an access across pages there, or
+  // in a slice none is known yet or its claims are not held.
   bool unchecked_region(bool write, uint64_t pa, unsigned len);
   // `region` becomes the fast region in use and is kept.
   void use_region(bool write, const DmiRegion& region);
@@ -165,6 +180,26 @@ template <typename T>
     return v;
   }
   return load_slow<T>(va);
+}
+
+template <typename T>
+[[gnu::always_inline]] inline bool DataPath::load_unless_kernel(uint64_t va, T& v) {
+  const uint64_t off = va - hot_.rd.base;
+  if (off < hot_.rd.size && hot_.rd.size - off >= sizeof(T)) {
+    v = load<T>(va);
+    return true;
+  }
+  return try_load_slow<T>(va, v);
+}
+
+template <typename T>
+[[gnu::always_inline]] inline bool DataPath::store_unless_kernel(uint64_t va, T v) {
+  const uint64_t off = va - hot_.wr.base;
+  if (off < hot_.wr.size && hot_.wr.size - off >= sizeof(T)) {
+    store<T>(va, v);
+    return true;
+  }
+  return try_store_slow<T>(va, v);
 }
 
 template <typename T>
