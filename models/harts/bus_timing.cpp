@@ -38,6 +38,16 @@ void BusTiming::send(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, 
   }();
 }
 
+void BusTiming::replay(uint64_t pa, bool write, unsigned len, bool fetch, uint64_t& delay_ps) {
+  CacheTrafficExtension traffic;
+  traffic.kind = CacheTrafficExtension::Replay;
+  traffic.write = write;
+  if (TimingPath* path = timing_path(pa, len)) return path->time(pa, len, traffic, delay_ps);
+  sc_core::sc_time delay = from_ps(delay_ps);
+  send(traffic, pa, len, fetch, delay);
+  delay_ps = to_ps(delay);
+}
+
 uint64_t BusTiming::traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits) {
   const HartTraffic t{pa, len, write, fetch, waits};
   return traffic(&t, 1);

@@ -5,7 +5,6 @@
 // hart; the hart's thread then does that step exactly as the serial loop
 // would, so the same slices in one host thread or several give the same
 // results.
-#include "base/cache_traffic.h"
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 
@@ -151,18 +150,15 @@ void Hart::unpark(uint64_t boundary, uint64_t now) {
 void Hart::replay_traffic(bool parked) {
   uint64_t stall = 0;
   for (const DeferredTraffic& d : slice_.deferred()) {
-    CacheTrafficExtension traffic;
-    traffic.kind = CacheTrafficExtension::Replay;
-    traffic.write = d.write;
     // At its time in the slice, moved on by the stalls replayed before it
     // (the hart would have issued it that much later); SystemC time is
     // still the batch's.
     const uint64_t at = d.offset_ps + stall;
-    sc_core::sc_time delay = from_ps(at);
-    bus_timing_.send(traffic, d.pa, d.len, d.fetch, delay);
+    uint64_t delay_ps = at;
+    bus_timing_.replay(d.pa, d.write, d.len, d.fetch, delay_ps);
     if (!d.waits) continue;
-    stall += to_ps(delay) - at;
-    hot_.stall_ps[d.fetch ? StallFetch : StallMemory] += to_ps(delay) - at;
+    stall += delay_ps - at;
+    hot_.stall_ps[d.fetch ? StallFetch : StallMemory] += delay_ps - at;
   }
   hot_.time.add_ps(slice_.replayed(stall, parked));
 }

@@ -152,16 +152,26 @@ TEST_F(BusTimingTest, InASliceDefersWhatTheBusLeftOut) {
   EXPECT_TRUE(hart.slice.deferred()[0].write);
 }
 
-TEST_F(BusTimingTest, SendsAReplayByTlmEvenWithAPath) {
-  hart.timing.traffic(kBase, false, 64, false);  // the path is known
-  CacheTrafficExtension replay;
-  replay.kind = CacheTrafficExtension::Replay;
-  sc_core::sc_time delay = sc_core::sc_time::from_value(hart.time_ps);
-  hart.timing.send(replay, kBase + 0x40, 64, true, delay);
+TEST_F(BusTimingTest, SendsAReplayByThePathItsProbeAnswered) {
+  uint64_t delay_ps = hart.time_ps;
+  hart.timing.replay(kBase + 0x40, true, 64, false, delay_ps);
+  EXPECT_EQ(mem.probes, 1u);
+  EXPECT_EQ(mem.direct, 1u);
+  EXPECT_EQ(mem.by_tlm, 0u);
+  EXPECT_EQ(mem.last.kind, CacheTrafficExtension::Replay);
+  EXPECT_TRUE(mem.last.write);
+  EXPECT_EQ(delay_ps, hart.time_ps + kLatencyPs + 64 * kPsPerByte);
+}
+
+TEST_F(BusTimingTest, SendsAReplayByTlmWithoutAPath) {
+  mem.answers_path = false;
+  uint64_t delay_ps = hart.time_ps;
+  hart.timing.replay(kBase + 0x40, false, 64, true, delay_ps);
   EXPECT_EQ(mem.by_tlm, 1u);
+  EXPECT_EQ(mem.direct, 0u);
   EXPECT_EQ(mem.last.kind, CacheTrafficExtension::Replay);
   EXPECT_TRUE(mem.last_fetch);
-  EXPECT_EQ(delay.value(), hart.time_ps + kLatencyPs + 64 * kPsPerByte);
+  EXPECT_EQ(delay_ps, hart.time_ps + kLatencyPs + 64 * kPsPerByte);
 }
 
 TEST_F(BusTimingTest, CacheableIsTheProbesAnswerEachTime) {

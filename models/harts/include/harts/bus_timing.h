@@ -1,9 +1,9 @@
 // A hart's memory timing on the bus (base/cache_traffic.h): the Probe that
 // tells whether an address is memory its caches hold, and the Timing
 // transactions (line fills, write-backs, uncached accesses) and Replay
-// transactions it sends there. A Timing transaction goes by the direct path
-// the probe of its range answered (base/timing_path.h) when there is one,
-// else by TLM; each range is probed once (TimingRoutes). The known-route
+// transactions it sends there. A Timing or Replay transaction goes by the
+// direct path the probe of its range answered (base/timing_path.h) when
+// there is one, else by TLM; each range is probed once (TimingRoutes). The known-route
 // case is inline and makes no virtual call; only a transaction by TLM
 // reaches TrafficTime::settle.
 //
@@ -50,11 +50,14 @@ class BusTiming {
   uint64_t traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits = true);
   // n (1 or 2) Timing transactions issued together, in order; the last one's latency.
   uint64_t traffic(const HartTraffic* t, unsigned n);
-  // A Timing or Replay transaction (traffic) of len bytes at pa, by TLM, at the local time `delay`.
-  void send(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch, sc_core::sc_time& delay);
+  // The Replay transaction of a deferred Timing one (len bytes at pa, a
+  // write if `write`) at the local time delay_ps, which grows by what it meets.
+  void replay(uint64_t pa, bool write, unsigned len, bool fetch, uint64_t& delay_ps);
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
 
  private:
+  // A Timing or Replay transaction (traffic) of len bytes at pa, by TLM, at the local time `delay`.
+  void send(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch, sc_core::sc_time& delay);
   CacheTrafficExtension probe_at(uint64_t pa, unsigned len, bool fetch);  // a Probe's answer
   TimingPath* timing_path(uint64_t pa, unsigned len);  // where Timing transactions go directly; nullptr: by TLM
 

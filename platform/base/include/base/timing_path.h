@@ -7,8 +7,9 @@
 // knows what it adds (the router: its port's counts, latency and bandwidth)
 // wraps the path it got in its own. A component that forwards probes without
 // wrapping (an address view, a window unit) must clear the path, so a path
-// always does exactly what b_transport of the same Timing transaction does.
-// Replay transactions (rare) still go by TLM. Times on the path are integer
+// always does exactly what b_transport of the same Timing transaction does,
+// and of the Replay transaction that follows a deferred one (a hart's
+// slices in the parallel schedule replay theirs after each batch). Times on the path are integer
 // picoseconds (sc_time values), so that no step converts: the path runs once
 // or twice per cache miss, and conversions were a good part of its host time.
 #pragma once
@@ -20,7 +21,7 @@ struct CacheTrafficExtension;
 
 class TimingPath {
  public:
-  // As b_transport of a Timing transaction `c` of `len` bytes at `addr` (an
+  // As b_transport of a Timing or Replay transaction `c` of `len` bytes at `addr` (an
   // address the path's owner sees, within the range its probe answered), with
   // its delay in ps.
   virtual void time(uint64_t addr, unsigned len, CacheTrafficExtension& c, uint64_t& delay_ps) = 0;
