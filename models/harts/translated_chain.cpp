@@ -144,11 +144,13 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     no.push_back(a.jcc(BE));  // tlb_until <= inserts
   }
   if (!e.untimed) emit_fetch_hit(a, e, no);
-  a.load(RDX, R8, e.h_history_pos);  // ring[pos++ & mask] = block (the mask is below 2^32)
-  a.alu_mem_imm(ADD, R8, e.h_history_pos, 1);
-  a.alu_from_mem(AND, RDX, R8, e.h_history_mask, false);
-  a.load(RSI, R8, e.h_history_ring);
-  a.store_indexed8(RSI, RDX, RCX);
+  if (e.records_history) {  // ring[pos++ & mask] = block (the mask is below 2^32)
+    a.load(RDX, R8, e.h_history_pos);
+    a.alu_mem_imm(ADD, R8, e.h_history_pos, 1);
+    a.alu_from_mem(AND, RDX, R8, e.h_history_mask, false);
+    a.load(RSI, R8, e.h_history_ring);
+    a.store_indexed8(RSI, RDX, RCX);
+  }
   // The block running: the block itself in a loop to its start (`body`).
   // settled stays 0: the code retired the block that ended only while it was.
   if (!body) a.store(R8, e.h_lazy, RCX);

@@ -29,6 +29,7 @@ std::string describe_trap(Hart& hart, uint64_t cause, uint64_t tval) {
 }
 
 std::string describe_history(const Hart& hart) {
+  if (hart.history().length() == 0) return "  no instruction history kept (harts.history_length is 0)";
   const auto last = hart.history().last();
   std::ostringstream os;
   os << "  last " << last.size() << " instruction" << (last.size() == 1 ? "" : "s") << " (oldest first):";

@@ -276,7 +276,7 @@ class BlockEndDifferential {
   // next block itself when it can; with `quantum_ends`, side_quantum_end
   // at a quantum's end.
   void translate_ends(bool inline_enter, bool hits_take_no_time, bool quantum_ends) {
-    enter_ = hot_offsets::inline_enter(hits_take_no_time, false);
+    enter_ = hot_offsets::inline_enter(hits_take_no_time, false, true);
     for (DecodedBlock& a : code_->ends) {
       const BlockRetire retire = hot_offsets::block_retire(a);
       const BlockChain chain = hot_offsets::block_chain(a, &side_enter, inline_enter ? &enter_ : nullptr,

@@ -345,6 +345,21 @@ TEST(Harts, HistoryKeepsTheLastInstructionsOfTheConfiguredLength) {
   EXPECT_EQ(last.back().pc, b.img.symbols.at("spin"));  // the loop is one jump to itself
 }
 
+// harts.history_length=0: nothing is recorded (nor in translated code), and
+// a trap's report says so; the trapping instruction is read from memory.
+TEST(Harts, HistoryOfLengthZeroRecordsNothing) {
+  ParamRegistry::instance().add_preset("harts.history_length", "0", "test");
+  Bench b;
+  ParamRegistry::instance().clear_presets();
+  ASSERT_EQ(b.run("spin", 0, 100).kind, HartExitKind::Limit);
+  EXPECT_TRUE(b.p.harts.hart(0).history().last().empty());
+  const HartExit e = b.run("load_fault");
+  ASSERT_EQ(e.kind, HartExitKind::Trap);
+  const std::string r = describe_trap(b.p.harts.hart(0), e.cause, e.tval);
+  EXPECT_NE(r.find("<load_fault+0x4>  0082b503  ld a0,8(t0)"), std::string::npos) << r;
+  EXPECT_NE(r.find("no instruction history kept (harts.history_length is 0)"), std::string::npos) << r;
+}
+
 TEST(Harts, UnmappedLoadAndFetchAreAccessFaults) {
   Bench b;
   HartExit e = b.run("load_fault");

@@ -105,7 +105,7 @@ class TranslatedChain : public ::testing::Test {
     const uint8_t counts[] = {1};
     const BlockRetire retire{at(offsetof(HartHotState, settled)), kMinstret, kExtraCycles, kTimePs, kEvents, 0, kBlockPs,
                              1, ids, counts};
-    const InlineEnter enter = hot_offsets::inline_enter(hits_take_no_time_, false);
+    const InlineEnter enter = hot_offsets::inline_enter(hits_take_no_time_, false, records_history_);
     block_.key = key;
     BlockChain chain = hot_offsets::block_chain(block_, &fake_enter, inline_enter ? &enter : nullptr,
                                                 quantum_end ? &fake_quantum_end : nullptr);
@@ -147,6 +147,7 @@ class TranslatedChain : public ::testing::Test {
 
   std::vector<std::vector<Insn>> insns_;
   bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
+  bool records_history_ = true;
   bool out_of_line_first_ = false;  // for the next translate()
   bool indirect_ = false;           // for the next translate(): the jump back is jalr x0, 0(x2)
   CodeArena arena_;
@@ -294,6 +295,25 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
     EXPECT_EQ(hart_.icache.hits, 0u);
     EXPECT_EQ(hart_.history.pos, 0u);
   }
+}
+
+// Without a history (harts.history_length=0) the entries in the code leave
+// the ring alone and do the rest as before.
+TEST_F(TranslatedChain, EntersWithoutRecordingWhenNoHistoryIsKept) {
+  records_history_ = false;
+  translate(0, true);
+  const DecodedBlock* ring[8] = {};
+  fresh();
+  hart_.icache.last_line = 0x40;
+  hart_.history.ring = ring;
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(x_[1], 5u);
+  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
+  EXPECT_EQ(hart_.icache.hits, 4u);
+  EXPECT_EQ(hart_.history.pos, 0u);
+  EXPECT_EQ(ring[0], nullptr);
+  EXPECT_EQ(hart_.lazy, &block_);
 }
 
 // A block over two lines that were the line before the last and the last:

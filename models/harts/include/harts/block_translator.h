@@ -147,7 +147,8 @@ struct InlineEnter {
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until
   bool hits_take_no_time = false;      // the I-cache's hit time is 0: an entry adds nothing to the times
   bool untimed = false;                // fetches are not timed (a functional run): every entry is done here
-  uint8_t unused[2] = {};              // no padding: shared routines compare their layouts byte by byte
+  bool records_history = true;         // the history ring is kept (HistoryRing::kept)
+  uint8_t unused[1] = {};              // no padding: shared routines compare their layouts byte by byte
 };
 
 // Going on to the next block in the code itself, after a block retired

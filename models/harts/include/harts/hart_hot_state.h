@@ -243,8 +243,8 @@ inline BlockRetire block_retire(const DecodedBlock& b) {
 
 // Entering the next block in the code (HartHotState::fetch_quick_hit but
 // for a two-line block whose lines hit on their own); `untimed`: fetches
-// are not timed.
-constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed) {
+// are not timed; `records_history`: the history ring is kept.
+constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed, bool records_history) {
   return {at(offsetof(HartHotState, dmi_gen)),
           kTimePs,
           at(offsetof(HartHotState, stall_ps) + StallFetch * sizeof(uint64_t)),
@@ -261,7 +261,8 @@ constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed) {
           at(offsetof(HartHotState, tlb_inserts)),
           at(offsetof(DecodedBlock, tlb_until)),
           hits_take_no_time,
-          untimed};
+          untimed,
+          records_history};
 }
 
 // Going on from block `b` to the blocks it links to in its code

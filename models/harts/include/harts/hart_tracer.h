@@ -31,7 +31,10 @@ struct HistoryRing {
   const DecodedBlock** ring = nullptr;  // mask + 1 entries
   uint64_t pos = 0;                     // entries recorded so far
   uint64_t mask = 0;
-  void record(const DecodedBlock* b) { ring[pos++ & mask] = b; }
+  bool kept = true;  // false: a history of no instructions, nothing recorded (translated code has no such step)
+  void record(const DecodedBlock* b) {
+    if (kept) ring[pos++ & mask] = b;
+  }
 };
 
 // The last instructions a hart executed (pc and encoding), for error reports.
@@ -63,6 +66,7 @@ class InsnHistory {
     r_.ring = ring_.data();
     early_.assign(cap, Early{});
     r_.mask = cap - 1;
+    r_.kept = n != 0;
     clear();
   }
   void clear() {
