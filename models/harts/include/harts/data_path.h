@@ -184,22 +184,16 @@ template <typename T>
 
 template <typename T>
 [[gnu::always_inline]] inline bool DataPath::load_unless_kernel(uint64_t va, T& v) {
-  const uint64_t off = va - hot_.rd.base;
-  if (off < hot_.rd.size && hot_.rd.size - off >= sizeof(T)) {
-    v = load<T>(va);
-    return true;
-  }
-  return try_load_slow<T>(va, v);
+  if (!hot_.rd.holds(va, sizeof(T))) return try_load_slow<T>(va, v);
+  v = load<T>(va);
+  return true;
 }
 
 template <typename T>
 [[gnu::always_inline]] inline bool DataPath::store_unless_kernel(uint64_t va, T v) {
-  const uint64_t off = va - hot_.wr.base;
-  if (off < hot_.wr.size && hot_.wr.size - off >= sizeof(T)) {
-    store<T>(va, v);
-    return true;
-  }
-  return try_store_slow<T>(va, v);
+  if (!hot_.wr.holds(va, sizeof(T))) return try_store_slow<T>(va, v);
+  store<T>(va, v);
+  return true;
 }
 
 template <typename T>
