@@ -38,14 +38,19 @@ void BusTiming::send(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, 
   }();
 }
 
+[[gnu::always_inline]] inline void BusTiming::transact(TimingPath* path, CacheTrafficExtension& traffic, uint64_t pa,
+                                                      unsigned len, bool fetch, uint64_t& delay_ps) {
+  if (path) return path->time(pa, len, traffic, delay_ps);
+  sc_core::sc_time delay = from_ps(delay_ps);
+  send(traffic, pa, len, fetch, delay);
+  delay_ps = to_ps(delay);
+}
+
 void BusTiming::replay(uint64_t pa, bool write, unsigned len, bool fetch, uint64_t& delay_ps) {
   CacheTrafficExtension traffic;
   traffic.kind = CacheTrafficExtension::Replay;
   traffic.write = write;
-  if (TimingPath* path = timing_path(pa, len)) return path->time(pa, len, traffic, delay_ps);
-  sc_core::sc_time delay = from_ps(delay_ps);
-  send(traffic, pa, len, fetch, delay);
-  delay_ps = to_ps(delay);
+  transact(timing_path(pa, len), traffic, pa, len, fetch, delay_ps);
 }
 
 uint64_t BusTiming::traffic(uint64_t pa, bool write, unsigned len, bool fetch, bool waits) {
@@ -73,13 +78,7 @@ uint64_t BusTiming::traffic(const HartTraffic* t, unsigned n) {
       // threads: what depends on it is replayed after the batch (Hart::replay_traffic).
       traffic.deferred = slice_.in_slice();
       delay = now;
-      if (path[i]) {
-        path[i]->time(t[i].pa, t[i].len, traffic, delay);
-      } else {
-        sc_core::sc_time tlm_delay = from_ps(now);
-        send(traffic, t[i].pa, t[i].len, t[i].fetch, tlm_delay);
-        delay = to_ps(tlm_delay);
-      }
+      transact(path[i], traffic, t[i].pa, t[i].len, t[i].fetch, delay);
       replay[i] = traffic.replay;
     }
   }

@@ -56,7 +56,10 @@ class BusTiming {
   bool cacheable(uint64_t pa, unsigned len, bool fetch);  // Probe: memory the caches hold
 
  private:
-  // A Timing or Replay transaction (traffic) of len bytes at pa, by TLM, at the local time `delay`.
+  // A Timing or Replay transaction (traffic) of len bytes at pa at the local
+  // time delay_ps, which grows by what it meets: by `path`, else by TLM (send).
+  void transact(TimingPath* path, CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch,
+                uint64_t& delay_ps);
   void send(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch, sc_core::sc_time& delay);
   CacheTrafficExtension probe_at(uint64_t pa, unsigned len, bool fetch);  // a Probe's answer
   TimingPath* timing_path(uint64_t pa, unsigned len);  // where Timing transactions go directly; nullptr: by TLM
