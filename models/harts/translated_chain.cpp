@@ -134,8 +134,11 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
 // instead); else falls through (nothing done). `code_in_r11`: r11 holds the
 // block's code already (emit_chain_checks), so the jump need not wait for
 // a load.
+void emit_loop_grant(x86::Asm& a, const BlockChain& c, const CountedLoop& loop);
+
 void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body,
-                       bool called = false, bool code_in_r11 = false) {
+                       bool called = false, bool code_in_r11 = false, const BlockChain* counted_chain = nullptr,
+                       const CountedLoop* counted = nullptr) {
   using namespace x86;
   std::vector<size_t> no;
   if (key) {  // translated fetches: the TLB still holds the block's translation
@@ -155,6 +158,7 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
   // settled stays 0: the code retired the block that ended only while it was.
   if (!body) a.store(R8, e.h_lazy, RCX);
   if (body) {
+    if (counted) emit_loop_grant(a, *counted_chain, *counted);
     a.bind(a.jmp(), *body);
   } else {
     if (code_in_r11) a.mov(RAX, R11);
@@ -240,7 +244,104 @@ size_t emit_slot_lookup(x86::Asm& a, const BlockChain& c, std::vector<size_t>& e
   return a.jmp();
 }
 
+// With r8 the hart and rcx the block, which entered itself in the code:
+// grants the loop kLoopGranted passes without the checks when the last of
+// them would still pass them (its time before the quantum's end, its
+// minstret within the limit); else none. Uses rdx and rsi.
+void emit_loop_grant(x86::Asm& a, const BlockChain& c, const CountedLoop& loop) {
+  using namespace x86;
+  const InlineEnter& e = *c.inline_enter;
+  const BlockRetire& r = *loop.retire;
+  std::vector<size_t> granted;
+  a.alu_from_mem(CMP, RCX, RSP, kLoopPrimed);
+  const size_t primed = a.jcc(E);
+  a.store(RSP, kLoopPrimed, RCX);
+  granted.push_back(a.jmp());
+  a.bind(primed);
+  // 64 passes, or 8 near the quantum's end (a power of two: the time a pass takes is shifted)
+  for (const uint8_t log2_passes : {6, 3}) {
+    const uint64_t passes = uint64_t{1} << log2_passes;
+    std::vector<size_t> fewer;
+    a.mov_imm(RSI, r.ps);
+    if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
+    a.shift_imm(SHL, RSI, log2_passes);
+    a.alu_from_mem(ADD, RSI, R8, c.time_ps);
+    a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);
+    fewer.push_back(a.jcc(AE));
+    a.mov_imm(RSI, passes * loop.insns);
+    a.alu_from_mem(ADD, RSI, R8, c.minstret);
+    a.alu_from_mem(CMP, RSI, R8, c.limit);
+    fewer.push_back(a.jcc(A));
+    a.mov_imm(loop.left, passes);
+    a.store(RSP, kLoopGranted, loop.left);
+    granted.push_back(a.jmp());
+    for (size_t f : fewer) a.bind(f);
+  }
+  for (size_t f : granted) a.bind(f);
+}
+
 }  // namespace
+
+void emit_counted_passes(x86::Asm& a, const BlockChain& c, const CountedLoop& loop, x86::Reg hart) {
+  using namespace x86;
+  const InlineEnter& e = *c.inline_enter;
+  const BlockRetire& r = *loop.retire;
+  std::vector<size_t> none;
+  a.alu_mem_imm(CMP, RSP, kLoopGranted, 0);
+  none.push_back(a.jcc(E));
+  a.load(RCX, RSP, kLoopGranted);
+  a.alu(SUB, RCX, loop.left);
+  a.zero(loop.left);
+  a.alu_mem_imm(AND, RSP, kLoopGranted, 0);
+  a.test(RCX, RCX);
+  none.push_back(a.jcc(E));  // the grant's passes are unused
+  // field += rcx * per_pass
+  const auto add_passes = [&](int32_t field, uint64_t per_pass) {
+    if (per_pass == 0) return;
+    if (per_pass == 1) return a.alu_to_mem(ADD, hart, field, RCX);
+    a.mov_imm(R9, per_pass);
+    a.imul(R9, RCX);
+    a.alu_to_mem(ADD, hart, field, R9);
+  };
+  add_passes(r.minstret, loop.insns);
+  add_passes(r.extra_cycles, r.extra);
+  add_passes(r.time_ps, r.ps);
+  for (unsigned k = 0; k < r.kinds; ++k) add_passes(r.events + 8 * r.ids[k], r.counts[k]);
+  if (!e.untimed) {  // each entry's hit again of its one line or two (emit_fetch_hit), timed as one hit
+    a.mov_imm(R11, reinterpret_cast<uint64_t>(c.self));
+    a.load32(R10, R11, e.b_lines);
+    a.imul(R10, RCX);
+    a.alu_to_mem(ADD, hart, e.icache.hits, R10);
+    if (!e.hits_take_no_time) {
+      a.load(R10, R11, e.b_fetch_hit_ps);
+      a.imul(R10, RCX);
+      a.alu_to_mem(ADD, hart, e.h_time_ps, R10);
+      a.alu_to_mem(ADD, hart, e.h_stall_ps, R10);
+    }
+  }
+  if (e.records_history) {  // ring[pos++ & mask] = block, rcx times: the last mask + 1 of them are seen
+    a.push(RAX);
+    a.load(R9, hart, e.h_history_pos);
+    a.alu_to_mem(ADD, hart, e.h_history_pos, RCX);
+    a.load(R10, hart, e.h_history_mask);
+    a.alu_imm(ADD, R10, 1);
+    a.alu(CMP, R10, RCX);
+    const size_t whole_ring = a.jcc(BE);
+    a.mov(R10, RCX);
+    a.bind(whole_ring);
+    a.load(R11, hart, e.h_history_ring);
+    a.mov_imm(RAX, reinterpret_cast<uint64_t>(c.self));
+    const size_t entry = a.size();
+    a.mov(RCX, R9);
+    a.alu_from_mem(AND, RCX, hart, e.h_history_mask);
+    a.store_indexed8(R11, RCX, RAX);
+    a.alu_imm(ADD, R9, 1);
+    a.alu_imm(SUB, R10, 1);
+    a.bind(a.jcc(NE), entry);
+    a.pop(RAX);
+  }
+  for (size_t f : none) a.bind(f);
+}
 
 void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps, x86::Reg time) {
   using namespace x86;
@@ -321,12 +422,12 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vec
   return end;
 }
 
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter,
-                                   std::vector<QuantumEnd>& quantum_ends) {
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, const CountedLoop* counted,
+                                   std::vector<size_t>& to_enter, std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;
   std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
-  emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body);
+  emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body, false, false, &c, counted);
   a.load(R11, RCX, c.code_in_block);  // as emit_chain_checks leaves it for emit_enter_next
   to_enter.push_back(a.jmp());
   return end;

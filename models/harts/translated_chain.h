@@ -44,17 +44,49 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
 // for the loads' and stores' fast paths (inline_accesses.cpp).
 void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps, x86::Reg time);
 
+// A counted loop: a block that branches to its own start and whose every
+// pass adds the same to the hart's counters and times (no helper call, no
+// access that takes a varying time; in a timed run each pass after the
+// first hits its one or two I-cache lines again) need not retire and
+// check each pass. Where the tail's checks pass, it is granted a number of
+// passes that all pass them too (the quantum's end, the instruction limit:
+// what else they test changes only by a helper or the kernel); those loop
+// back with only a count, and the counted passes are retired in one step
+// (emit_counted_passes) before anything looks at the hart: the tail, a
+// helper call, the next full check. A loop is granted passes from its
+// second full check on (the first primes it): most loops that leave after
+// a pass or two (a quicksort's scans) then cost no grant. The counts live
+// in the block's frame (every block's, zero outside a counted loop) and,
+// for the passes left, in a host register the block keeps no guest
+// register in (a count in memory would make each pass wait for the last
+// one's store).
+constexpr int32_t kLoopGranted = 8;   // from rsp: the passes granted
+constexpr int32_t kLoopPrimed = 16;   // the block whose full check came last
+constexpr int32_t kFrameSize = 24;    // the hart at 0, then the above (16-byte aligned calls)
+struct CountedLoop {
+  const BlockRetire* retire;
+  uint64_t insns;  // per pass
+  x86::Reg left;   // the passes still granted (callee-saved: kept across helper calls)
+};
+
+// Retires the passes counted so far, as many retires and self-loop entries
+// (the I-cache's hit again, the history ring) would have, into the hart in
+// `hart`, and clears the counts. Uses rcx, r9, r10 and r11; rax, rdx, rsi
+// and rdi are kept.
+void emit_counted_passes(x86::Asm& a, const BlockChain& c, const CountedLoop& loop, x86::Reg hart);
+
 // A branch of the block to its own start (rax: its pc, r8: the hart; the
 // block retired): the block is its own next block without a look at the
 // links (it is alive and translated while it runs, and a change of its code
 // or fetch regime sets the gate or the DMI generation). Checks as
 // emit_chain_stops, then loops to `body` (its code after the registers are
-// loaded; they are still in place) when it enters itself in the code;
+// loaded; they are still in place) when it enters itself in the code, with
+// `counted`, granting the passes that will pass the checks;
 // else jumps, with rcx = the block and r11 its code, to the jumps added to `to_enter` (where
 // the block end writes the registers back and calls `enter`). Returns the
 // jumps taken when the chain ends here.
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, std::vector<size_t>& to_enter,
-                                   std::vector<QuantumEnd>& quantum_ends);
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, const CountedLoop* counted,
+                                   std::vector<size_t>& to_enter, std::vector<QuantumEnd>& quantum_ends);
 
 // Enters the block in rcx, its code in r11 (the block's registers are written
 // back) and jumps to its code, through a routine every block shares unless fetches are

@@ -398,6 +398,48 @@ TEST_F(TranslatedChain, LoopsInItsOwnCodeWhenItLinksToItself) {
   }
 }
 
+// A loop of inline instructions in its own code counts its passes while
+// they are granted (translated_chain.h, CountedLoop) and retires them in
+// one step: every counter, time, I-cache hit and history entry is what the
+// pass-by-pass checks give -- the reference here -- up to the quantum's end
+// and to the instruction limit, with and without time for the hits.
+TEST_F(TranslatedChain, CountedPassesEndWhereEachPassesChecksWould) {
+  struct Case {
+    bool hits_take_no_time;
+    uint64_t quantum_ps, insn_stop;
+  };
+  for (const Case c : {Case{false, 3'100'000, 0}, Case{true, 3'000'000, 0}, Case{false, 10'000'000, 2 * 777},
+                       Case{false, 3'000 * 70 + 50, 0}}) {
+    SCOPED_TRACE(testing::Message() << c.hits_take_no_time << " " << c.quantum_ps << " " << c.insn_stop);
+    hits_take_no_time_ = c.hits_take_no_time;
+    translate(0, true, true);
+    const DecodedBlock* ring[8] = {};
+    hart_.history.ring = ring;
+    hart_.icache.last_line = 0x40;
+    hart_.time.set_quantum(from_ps(c.quantum_ps));
+    if (c.insn_stop) hart_.set_insn_stop(c.insn_stop);
+    // The reference: each pass retires (2 instructions, kBlockPs), is checked, then enters again (a hit).
+    uint64_t passes = 0, ps = 0;
+    for (;;) {
+      ++passes;
+      ps += kBlockPs;
+      if (ps >= c.quantum_ps || (c.insn_stop && 2 * passes >= c.insn_stop)) break;
+      if (!c.hits_take_no_time) ps += 100;
+    }
+    const JitStep s = run();
+    EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
+    EXPECT_EQ(x_[1], passes);
+    EXPECT_EQ(hart_.s.minstret, 2 * passes);
+    EXPECT_EQ(hart_.s.events[kEvBranch], passes);
+    EXPECT_EQ(hart_.time.ps(), ps);
+    EXPECT_EQ(hart_.fetch_stall_ps(), c.hits_take_no_time ? 0 : 100 * (passes - 1));
+    EXPECT_EQ(hart_.icache.hits, passes - 1);
+    EXPECT_EQ(hart_.history.pos, passes - 1);
+    for (const DecodedBlock* b : ring) EXPECT_EQ(b, &block_);
+    EXPECT_TRUE(hart_.entered.empty());
+  }
+}
+
 // An out-of-line instruction (exec_other, which reads the registers in
 // memory) in a block that loops in its own code sees the registers written
 // after it in the pass before: the loop's pointer goes on (an FSD loop over

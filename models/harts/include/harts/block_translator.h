@@ -200,7 +200,7 @@ struct BlockChain {
 };
 
 // Where chained code enters a block: after its prologue, which every block shares.
-constexpr size_t kTranslatedInnerEntry = 21;
+constexpr size_t kTranslatedInnerEntry = 33;
 
 // Whether this host runs translated code (x86-64).
 bool block_translation_available();
