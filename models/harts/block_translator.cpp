@@ -52,10 +52,6 @@ class Translator {
   std::vector<uint8_t>& translate() {
     choose_cached();
     counted_ = counted_loop();
-    for (Reg r : kCached)  // a register no guest register is kept in, for the passes left
-      if (counted_ && std::find(std::begin(host_), std::end(host_), static_cast<int8_t>(r)) == std::end(host_))
-        loop_left_ = r;
-    counted_ = counted_ && loop_left_ != x86::RSP;
     for (Reg r : kSaved) a_.push(r);
     a_.alu_imm(x86::SUB, x86::RSP, kFrameSize);  // the stack stays 16-byte aligned at calls
     a_.store(x86::RSP, 0, x86::RSI);              // the hart, for the helpers
@@ -67,7 +63,7 @@ class Translator {
       return a_.bytes();
     }
     reload();
-    if (counted_) a_.zero(loop_left_);
+    if (counted_) a_.zero(loop_.left);
     body_ = a_.size();
     uint64_t pc = pc_;
     bool ended = false;
@@ -81,7 +77,7 @@ class Translator {
     tail();
     for (size_t f : counted_passes_) {  // out of the way of a loop that has no grant
       a_.bind(f);
-      a_.alu_imm(x86::SUB, loop_left_, 1);
+      a_.alu_imm(x86::SUB, loop_.left, 1);
       a_.bind(a_.jmp(), body_);
     }
     for (const QuantumEnd& q : quantum_ends_) emit_quantum_end(a_, *chain_, q, retired_);
@@ -152,25 +148,28 @@ class Translator {
   }
   // Whether the block is a counted loop (translated_chain.h, CountedLoop):
   // it branches to its own start and enters itself in the code, and every
-  // instruction before the branch is done inline (an access only in a
-  // functional run, whose fast paths take no time; its other ways call a
-  // helper after retiring the counted passes, Translator::cold).
-  bool counted_loop() const {
+  // instruction before the branch is done inline (an access by its fast
+  // path; its other ways call a helper after retiring the counted passes,
+  // Translator::cold).
+  bool counted_loop() {
     if (!chain_ || !chain_->inline_enter || !chain_->self || n_ == 0) return false;
     const Insn& last = insns_[n_ - 1];
     uint64_t pc = pc_;
     for (size_t i = 0; i + 1 < n_; ++i) pc += insns_[i].len;
     if (!(is_branch(last.op) || last.op == rv::JAL) || pc + last.imm != pc_) return false;
-    const bool untimed = chain_->inline_enter->untimed;
+    loop_ = {retire_, n_, x86::RSP, {}};
     for (size_t i = 0; i + 1 < n_; ++i) {
       const unsigned op = insns_[i].op;
       if (is_inline(op) || op == rv::FENCE) continue;
-      if (!untimed) return false;
-      if (is_load(op) && helpers_.inline_loads && !helpers_.inline_loads->timed) continue;
-      if (is_store(op) && helpers_.inline_stores && !helpers_.inline_stores->region.timed) continue;
-      return false;
+      const InlineLoads* fast = nullptr;
+      if (is_load(op)) fast = helpers_.inline_loads;
+      else if (is_store(op) && helpers_.inline_stores) fast = &helpers_.inline_stores->region;
+      if (!fast) return false;
+      if (fast->timed) loop_.hit_ps.push_back(fast->hit_ps);
     }
-    return true;
+    for (Reg r : kCached)  // a register no guest register is kept in, for the passes left
+      if (std::find(std::begin(host_), std::end(host_), static_cast<int8_t>(r)) == std::end(host_)) loop_.left = r;
+    return loop_.left != x86::RSP;
   }
   // What run_insns adds when the block ran to its end (HartHotState::retire),
   // into the hart in r8, unless a helper has counted part of the block:
@@ -186,7 +185,7 @@ class Translator {
       a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
       settled = a_.jcc(x86::NE);
     }
-    if (counted_) emit_counted_passes(a_, *chain_, counted(), x86::R8);
+    if (counted_) emit_counted_passes(a_, *chain_, loop_, x86::R8);
     const auto add = [this](int32_t field, uint64_t v) {
       if (v <= INT32_MAX) {  // the usual case: one instruction
         a_.alu_mem_imm(x86::ADD, x86::R8, field, static_cast<int32_t>(v));
@@ -214,16 +213,15 @@ class Translator {
   // A counted loop's pass while the grant lasts is only the count.
   void self_loop() {
     if (counted_) {
-      a_.test(loop_left_, loop_left_);
+      a_.test(loop_.left, loop_.left);
       counted_passes_.push_back(a_.jcc(x86::NE));
     }
     a_.mov_imm(x86::RAX, pc_);
     if (const std::optional<size_t> settled = retire_unless_settled()) to_tail_.push_back(*settled);
-    const CountedLoop loop = counted();
-    for (size_t f : emit_self_loop(a_, *chain_, body_, counted_ ? &loop : nullptr, to_enter_, quantum_ends_))
+    for (size_t f : emit_self_loop(a_, *chain_, body_, counted_ ? &loop_ : nullptr, to_enter_, quantum_ends_))
       to_retired_.push_back(f);
   }
-  CountedLoop counted() const { return {retire_, n_, loop_left_}; }
+
   // Guest register g into host register r.
   void into(Reg r, unsigned g) {
     if (g == 0) a_.zero(r);
@@ -326,7 +324,7 @@ class Translator {
   void cold(const Cold& c) {
     emit_access_again(a_, c.fast);
     for (size_t f : c.fast.to_helper) a_.bind(f);
-    if (counted_) emit_counted_passes(a_, *chain_, counted(), x86::RDI);  // the helper sees the hart as it is
+    if (counted_) emit_counted_passes(a_, *chain_, loop_, x86::RDI);  // the helper sees the hart as it is
     call_access_helper(c.index, c.pc);
     a_.bind(a_.jmp(), c.resume);
   }
@@ -395,7 +393,7 @@ class Translator {
   bool calls_helpers_ = false;  // the hart's load, store or other helper, which may settle the block
   bool counted_ = false;        // a counted loop (counted_loop)
   std::vector<size_t> counted_passes_;  // the self-loop's jump while passes are granted
-  Reg loop_left_ = x86::RSP;            // the passes left (CountedLoop::left); RSP: no register free
+  CountedLoop loop_{};                  // with counted_
 };
 
 // One instruction; true when it ended the block (the code has left).

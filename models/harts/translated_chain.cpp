@@ -245,9 +245,10 @@ size_t emit_slot_lookup(x86::Asm& a, const BlockChain& c, std::vector<size_t>& e
 }
 
 // With r8 the hart and rcx the block, which entered itself in the code:
-// grants the loop kLoopGranted passes without the checks when the last of
-// them would still pass them (its time before the quantum's end, its
-// minstret within the limit); else none. Uses rdx and rsi.
+// grants the loop passes without the checks when the last of them would
+// still pass them (its time before the quantum's end, counting each pass
+// as long as one whose accesses all hit, its minstret within the limit);
+// else none. Uses rsi.
 void emit_loop_grant(x86::Asm& a, const BlockChain& c, const CountedLoop& loop) {
   using namespace x86;
   const InlineEnter& e = *c.inline_enter;
@@ -264,6 +265,7 @@ void emit_loop_grant(x86::Asm& a, const BlockChain& c, const CountedLoop& loop) 
     std::vector<size_t> fewer;
     a.mov_imm(RSI, r.ps);
     if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
+    for (const int32_t hit_ps : loop.hit_ps) a.alu_from_mem(ADD, RSI, R8, hit_ps);
     a.shift_imm(SHL, RSI, log2_passes);
     a.alu_from_mem(ADD, RSI, R8, c.time_ps);
     a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);

@@ -45,9 +45,10 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
 void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, int32_t stall_ps, x86::Reg time);
 
 // A counted loop: a block that branches to its own start and whose every
-// pass adds the same to the hart's counters and times (no helper call, no
-// access that takes a varying time; in a timed run each pass after the
-// first hits its one or two I-cache lines again) need not retire and
+// pass adds the same to the hart's counters and times (no helper call; in
+// a timed run its accesses' fast paths add a D-cache hit's time as they
+// go, and each pass after the first hits its one or two I-cache lines
+// again) need not retire and
 // check each pass. Where the tail's checks pass, it is granted a number of
 // passes that all pass them too (the quantum's end, the instruction limit:
 // what else they test changes only by a helper or the kernel); those loop
@@ -67,6 +68,9 @@ struct CountedLoop {
   const BlockRetire* retire;
   uint64_t insns;  // per pass
   x86::Reg left;   // the passes still granted (callee-saved: kept across helper calls)
+  // A timed run's accesses: the hart's field of each one's D-cache hit time,
+  // which its fast path adds as it hits (a miss calls a helper).
+  std::vector<int32_t> hit_ps;
 };
 
 // Retires the passes counted so far, as many retires and self-loop entries
