@@ -50,8 +50,9 @@ class Translator {
       : insns_(insns), n_(n), pc_(pc), helpers_(h), retire_(r), chain_(r ? c : nullptr) {}
 
   std::vector<uint8_t>& translate() {
-    choose_cached();
     counted_ = counted_loop();
+    choose_cached();
+    if (counted_) loop_.left = free_cached();
     for (Reg r : kSaved) a_.push(r);
     a_.alu_imm(x86::SUB, x86::RSP, kFrameSize);  // the stack stays 16-byte aligned at calls
     a_.store(x86::RSP, 0, x86::RSI);              // the hart, for the helpers
@@ -120,6 +121,7 @@ class Translator {
     }
     uses[0] = 0;
     for (Reg host : kCached) {
+      if (counted_ && host == kCached[std::size(kCached) - 1]) break;  // left for the passes' count
       const unsigned g = static_cast<unsigned>(std::max_element(uses, uses + 32) - uses);
       if (uses[g] < 2) break;  // one access: memory is as good
       host_[g] = static_cast<int8_t>(host);
@@ -150,7 +152,8 @@ class Translator {
   // it branches to its own start and enters itself in the code, and every
   // instruction before the branch is done inline (an access by its fast
   // path; its other ways call a helper after retiring the counted passes,
-  // Translator::cold).
+  // Translator::cold). It keeps one guest register fewer in a host
+  // register: the count of its passes takes that one.
   bool counted_loop() {
     if (!chain_ || !chain_->inline_enter || !chain_->self || n_ == 0) return false;
     const Insn& last = insns_[n_ - 1];
@@ -167,9 +170,13 @@ class Translator {
       if (!fast) return false;
       if (fast->timed) loop_.hit_ps.push_back(fast->hit_ps);
     }
-    for (Reg r : kCached)  // a register no guest register is kept in, for the passes left
-      if (std::find(std::begin(host_), std::end(host_), static_cast<int8_t>(r)) == std::end(host_)) loop_.left = r;
-    return loop_.left != x86::RSP;
+    return true;
+  }
+  // A kCached register no guest register is kept in (one is, in a counted loop).
+  Reg free_cached() const {
+    for (Reg r : kCached)
+      if (std::find(std::begin(host_), std::end(host_), static_cast<int8_t>(r)) == std::end(host_)) return r;
+    return x86::RSP;
   }
   // What run_insns adds when the block ran to its end (HartHotState::retire),
   // into the hart in r8, unless a helper has counted part of the block:
