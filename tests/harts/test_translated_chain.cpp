@@ -38,6 +38,13 @@ struct FakeHart : HartHotState {
   std::vector<uint64_t> quantum_end_pcs;           // the hart's pc at each call (the code writes it first)
   const uint64_t* x = nullptr;                     // the registers in memory, as exec_other reads them
   std::vector<uint64_t> other_rs1;                 // rs1 of each out-of-line instruction, as it read it
+  struct Seen {
+    uint64_t minstret, ps, history_pos;
+    bool operator==(const Seen& o) const {
+      return minstret == o.minstret && ps == o.ps && history_pos == o.history_pos;
+    }
+  };
+  std::vector<Seen> loads_seen;  // at each call of the load helper
   uint64_t fetch_stall_ps() const { return stall_ps[StallFetch]; }
 };
 
@@ -57,6 +64,13 @@ JitStep fake_other(void* hart, uint64_t pc, const Insn* d) {
   FakeHart& h = fake(hart);
   h.other_rs1.push_back(h.x[d->rs1]);
   return {pc + d->len, kExitDone};
+}
+
+// A load outside the hart's load region: what the hart had counted when it was called, and 7.
+JitStep fake_load(void* hart, uint64_t, uint64_t, const Insn*) {
+  FakeHart& h = fake(hart);
+  h.loads_seen.push_back({h.s.minstret, h.time.ps(), h.history.pos});
+  return {7, kExitDone};
 }
 
 const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
@@ -90,11 +104,12 @@ class TranslatedChain : public ::testing::Test {
       jump.imm = 0;
     }
     std::vector<Insn> block = {add, jump};
-    if (out_of_line_first_) {
-      Insn store;
-      store.op = FSD;
-      store.rs1 = 1;
-      block.insert(block.begin(), store);
+    if (out_of_line_first_ || load_first_) {
+      Insn first;
+      first.op = load_first_ ? LD : FSD;
+      first.rs1 = 1;
+      first.rd = load_first_ ? 3 : 0;
+      block.insert(block.begin(), first);
       if (!indirect_) jump.imm = -8;
       block.back() = jump;
     }
@@ -112,6 +127,8 @@ class TranslatedChain : public ::testing::Test {
     chain.self = loop_back ? &block_ : nullptr;
     TranslationHelpers helpers{};
     helpers.other = &fake_other;
+    for (auto& load : helpers.load) load = &fake_load;
+    helpers.inline_loads = &loads_;
     block_.code = translate_block(insns_.back().data(), insns_.back().size(), kPc, helpers, &retire, &chain, arena_);
     ASSERT_NE(block_.code, nullptr);
     fresh();
@@ -149,6 +166,8 @@ class TranslatedChain : public ::testing::Test {
   bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
   bool records_history_ = true;
   bool out_of_line_first_ = false;  // for the next translate()
+  bool load_first_ = false;         // for the next translate(): ld x3, 0(x1) first (a functional run's fast path)
+  const InlineLoads loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/false);
   bool indirect_ = false;           // for the next translate(): the jump back is jalr x0, 0(x2)
   CodeArena arena_;
   DecodedBlock block_;
@@ -438,6 +457,32 @@ TEST_F(TranslatedChain, CountedPassesEndWhereEachPassesChecksWould) {
     for (const DecodedBlock* b : ring) EXPECT_EQ(b, &block_);
     EXPECT_TRUE(hart_.entered.empty());
   }
+}
+
+// A counted loop's load that leaves the load region calls its helper with
+// the passes counted so far retired: the helper sees minstret, the time and
+// the history as pass by pass (a functional run's loads: no D-cache).
+TEST_F(TranslatedChain, ACountedLoopsHelperSeesItsPassesRetired) {
+  load_first_ = true;
+  translate(0, true, true, 8);
+  const DecodedBlock* ring[8] = {};
+  hart_.history.ring = ring;
+  hart_.icache.last_line = 0x40;
+  hart_.time.set_quantum(from_ps(100 * kBlockPs + 99 * 100));  // the 100th pass retires at its end
+  alignas(8) uint64_t mem[64] = {};
+  hart_.rd.base = 0;
+  hart_.rd.size = sizeof mem;  // the passes from the 65th on load outside it
+  hart_.rd.ptr = reinterpret_cast<uint8_t*>(mem);
+  const JitStep s = run();
+  EXPECT_EQ(s.status, 3 | uint64_t{kExitRetired} << 32);
+  const uint64_t passes = x_[1] / 8;
+  EXPECT_EQ(passes, 100u);
+  std::vector<FakeHart::Seen> expected;
+  for (uint64_t j = 65; j <= passes; ++j)  // j - 1 passes retired, each re-entered (a hit)
+    expected.push_back({3 * (j - 1), (j - 1) * (kBlockPs + 100), j - 1});
+  EXPECT_EQ(hart_.loads_seen, expected);
+  EXPECT_EQ(x_[3], 7u);
+  EXPECT_EQ(hart_.s.minstret, 3 * passes);
 }
 
 // An out-of-line instruction (exec_other, which reads the registers in
