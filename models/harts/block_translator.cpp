@@ -152,8 +152,8 @@ class Translator {
   // it branches to its own start and enters itself in the code, and every
   // instruction before the branch is done inline (an access by its fast
   // path; its other ways call a helper after retiring the counted passes,
-  // Translator::cold). It keeps one guest register fewer in a host
-  // register: the count of its passes takes that one.
+  // Translator::cold); if so, loop_ describes it. It keeps one guest
+  // register fewer in a host register: the count of its passes takes that one.
   bool counted_loop() {
     if (!chain_ || !chain_->inline_enter || !chain_->self || n_ == 0) return false;
     const Insn& last = insns_[n_ - 1];
@@ -228,7 +228,6 @@ class Translator {
     for (size_t f : emit_self_loop(a_, *chain_, body_, counted_ ? &loop_ : nullptr, to_enter_, quantum_ends_))
       to_retired_.push_back(f);
   }
-
   // Guest register g into host register r.
   void into(Reg r, unsigned g) {
     if (g == 0) a_.zero(r);

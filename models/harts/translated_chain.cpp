@@ -127,15 +127,53 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   for (size_t f : done) a.bind(f);
 }
 
+// With r8 the hart and rcx the block, which entered itself in the code:
+// grants the loop passes without the checks when the last of them would
+// still pass them (its time before the quantum's end, counting each pass
+// as long as one whose accesses all hit, its minstret within the limit);
+// else none; the first time in a row it is reached for the block, it only
+// primes it (kLoopPrimed). Uses rsi.
+void emit_loop_grant(x86::Asm& a, const BlockChain& c, const CountedLoop& loop) {
+  using namespace x86;
+  const InlineEnter& e = *c.inline_enter;
+  const BlockRetire& r = *loop.retire;
+  std::vector<size_t> granted;
+  a.alu_from_mem(CMP, RCX, RSP, kLoopPrimed);
+  const size_t primed = a.jcc(E);
+  a.store(RSP, kLoopPrimed, RCX);
+  granted.push_back(a.jmp());
+  a.bind(primed);
+  // 64 passes, or 8 near the quantum's end (a power of two: the time a pass takes is shifted)
+  for (const uint8_t log2_passes : {6, 3}) {
+    const uint64_t passes = uint64_t{1} << log2_passes;
+    std::vector<size_t> fewer;
+    a.mov_imm(RSI, r.ps);
+    if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
+    for (const int32_t hit_ps : loop.hit_ps) a.alu_from_mem(ADD, RSI, R8, hit_ps);
+    a.shift_imm(SHL, RSI, log2_passes);
+    a.alu_from_mem(ADD, RSI, R8, c.time_ps);
+    a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);
+    fewer.push_back(a.jcc(AE));
+    a.mov_imm(RSI, passes * loop.insns);
+    a.alu_from_mem(ADD, RSI, R8, c.minstret);
+    a.alu_from_mem(CMP, RSI, R8, c.limit);
+    fewer.push_back(a.jcc(A));
+    a.mov_imm(loop.left, passes);
+    a.store(RSP, kLoopGranted, loop.left);
+    granted.push_back(a.jmp());
+    for (size_t f : fewer) a.bind(f);
+  }
+  for (size_t f : granted) a.bind(f);
+}
+
 // With rcx the next block, rax its pc and r8 the hart (the chain's checks
 // passed, so block_abort is clear): enters the block and jumps to its code
 // when its lines hit as InlineEnter says (to `body`, a position in this
 // code, if given; `called`: returns the address of its code in rax
 // instead); else falls through (nothing done). `code_in_r11`: r11 holds the
 // block's code already (emit_chain_checks), so the jump need not wait for
-// a load.
-void emit_loop_grant(x86::Asm& a, const BlockChain& c, const CountedLoop& loop);
-
+// a load. `counted` (with its chain): the loop's grant, before it goes on
+// at `body`.
 void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body,
                        bool called = false, bool code_in_r11 = false, const BlockChain* counted_chain = nullptr,
                        const CountedLoop* counted = nullptr) {
@@ -242,44 +280,6 @@ size_t emit_slot_lookup(x86::Asm& a, const BlockChain& c, std::vector<size_t>& e
   a.test(RCX, RCX);
   end.push_back(a.jcc(E));
   return a.jmp();
-}
-
-// With r8 the hart and rcx the block, which entered itself in the code:
-// grants the loop passes without the checks when the last of them would
-// still pass them (its time before the quantum's end, counting each pass
-// as long as one whose accesses all hit, its minstret within the limit);
-// else none. Uses rsi.
-void emit_loop_grant(x86::Asm& a, const BlockChain& c, const CountedLoop& loop) {
-  using namespace x86;
-  const InlineEnter& e = *c.inline_enter;
-  const BlockRetire& r = *loop.retire;
-  std::vector<size_t> granted;
-  a.alu_from_mem(CMP, RCX, RSP, kLoopPrimed);
-  const size_t primed = a.jcc(E);
-  a.store(RSP, kLoopPrimed, RCX);
-  granted.push_back(a.jmp());
-  a.bind(primed);
-  // 64 passes, or 8 near the quantum's end (a power of two: the time a pass takes is shifted)
-  for (const uint8_t log2_passes : {6, 3}) {
-    const uint64_t passes = uint64_t{1} << log2_passes;
-    std::vector<size_t> fewer;
-    a.mov_imm(RSI, r.ps);
-    if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
-    for (const int32_t hit_ps : loop.hit_ps) a.alu_from_mem(ADD, RSI, R8, hit_ps);
-    a.shift_imm(SHL, RSI, log2_passes);
-    a.alu_from_mem(ADD, RSI, R8, c.time_ps);
-    a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);
-    fewer.push_back(a.jcc(AE));
-    a.mov_imm(RSI, passes * loop.insns);
-    a.alu_from_mem(ADD, RSI, R8, c.minstret);
-    a.alu_from_mem(CMP, RSI, R8, c.limit);
-    fewer.push_back(a.jcc(A));
-    a.mov_imm(loop.left, passes);
-    a.store(RSP, kLoopGranted, loop.left);
-    granted.push_back(a.jmp());
-    for (size_t f : fewer) a.bind(f);
-  }
-  for (size_t f : granted) a.bind(f);
 }
 
 }  // namespace

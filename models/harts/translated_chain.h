@@ -48,8 +48,8 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
 // pass adds the same to the hart's counters and times (no helper call; in
 // a timed run its accesses' fast paths add a D-cache hit's time as they
 // go, and each pass after the first hits its one or two I-cache lines
-// again) need not retire and
-// check each pass. Where the tail's checks pass, it is granted a number of
+// again) need not retire and check each pass. Where the tail's checks
+// pass, it is granted a number of
 // passes that all pass them too (the quantum's end, the instruction limit:
 // what else they test changes only by a helper or the kernel); those loop
 // back with only a count, and the counted passes are retired in one step
