@@ -36,6 +36,7 @@ struct FakeHart : HartHotState {
   std::vector<std::pair<const DecodedBlock*, uint64_t>> entered;
   unsigned quantum_ends = 0, quantum_goes_on = 0;  // quantum_end's calls, and how many of them go on
   std::vector<uint64_t> quantum_end_pcs;           // the hart's pc at each call (the code writes it first)
+  std::vector<std::pair<uint64_t, uint64_t>> quantum_end_counts;  // minstret and the time at each call
   const uint64_t* x = nullptr;                     // the registers in memory, as exec_other reads them
   std::vector<uint64_t> other_rs1;                 // rs1 of each out-of-line instruction, as it read it
   struct Seen {
@@ -54,6 +55,7 @@ FakeHart& fake(void* hot) { return *static_cast<FakeHart*>(static_cast<HartHotSt
 uint64_t fake_quantum_end(void* hart) {
   FakeHart& h = fake(hart);
   h.quantum_end_pcs.push_back(h.s.pc);
+  h.quantum_end_counts.emplace_back(h.s.minstret, h.time.ps());
   if (++h.quantum_ends > h.quantum_goes_on) return 0;
   h.time.start_quantum(h.time.ps(), 0);  // the next quantum from here
   return 1;
@@ -457,6 +459,39 @@ TEST_F(TranslatedChain, CountedPassesEndWhereEachPassesChecksWould) {
     for (const DecodedBlock* b : ring) EXPECT_EQ(b, &block_);
     EXPECT_TRUE(hart_.entered.empty());
   }
+}
+
+// A counted loop goes on past quantum ends while quantum_end says so: each
+// call sees the passes up to there retired, and the passes granted in each
+// quantum end where the pass-by-pass checks would.
+TEST_F(TranslatedChain, CountedPassesGoOnPastQuantumEnds) {
+  translate(0, true, true, 1, true);
+  const DecodedBlock* ring[8] = {};
+  hart_.history.ring = ring;
+  hart_.icache.last_line = 0x40;
+  constexpr uint64_t kQuantumPs = 1'000'000;
+  hart_.time.set_quantum(from_ps(kQuantumPs));
+  hart_.quantum_goes_on = 2;
+  uint64_t passes = 0, ps = 0, quantum_end = kQuantumPs;
+  std::vector<std::pair<uint64_t, uint64_t>> ends;  // the reference: retire, check, enter again (a hit)
+  for (;;) {
+    ++passes;
+    ps += kBlockPs;
+    if (ps >= quantum_end) {
+      ends.emplace_back(2 * passes, ps);
+      if (ends.size() > 2) break;
+      quantum_end = ps + kQuantumPs;
+    }
+    ps += 100;
+  }
+  const JitStep s = run();
+  EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
+  EXPECT_EQ(hart_.quantum_end_counts, ends);
+  EXPECT_EQ(x_[1], passes);
+  EXPECT_EQ(hart_.s.minstret, 2 * passes);
+  EXPECT_EQ(hart_.time.ps(), ps);
+  EXPECT_EQ(hart_.icache.hits, passes - 1);
+  EXPECT_EQ(hart_.history.pos, passes - 1);
 }
 
 // A counted loop's load that leaves the load region calls its helper with
