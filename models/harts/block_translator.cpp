@@ -160,7 +160,7 @@ class Translator {
     uint64_t pc = pc_;
     for (size_t i = 0; i + 1 < n_; ++i) pc += insns_[i].len;
     if (!(is_branch(last.op) || last.op == rv::JAL) || pc + last.imm != pc_) return false;
-    loop_ = {retire_, n_, x86::RSP, {}};
+    loop_ = {chain_, retire_, n_, x86::RSP, {}};
     for (size_t i = 0; i + 1 < n_; ++i) {
       const unsigned op = insns_[i].op;
       if (is_inline(op) || op == rv::FENCE) continue;
@@ -192,7 +192,7 @@ class Translator {
       a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
       settled = a_.jcc(x86::NE);
     }
-    if (counted_) emit_counted_passes(a_, *chain_, loop_, x86::R8);
+    if (counted_) emit_counted_passes(a_, loop_, x86::R8);
     const auto add = [this](int32_t field, uint64_t v) {
       if (v <= INT32_MAX) {  // the usual case: one instruction
         a_.alu_mem_imm(x86::ADD, x86::R8, field, static_cast<int32_t>(v));
@@ -330,7 +330,7 @@ class Translator {
   void cold(const Cold& c) {
     emit_access_again(a_, c.fast);
     for (size_t f : c.fast.to_helper) a_.bind(f);
-    if (counted_) emit_counted_passes(a_, *chain_, loop_, x86::RDI);  // the helper sees the hart as it is
+    if (counted_) emit_counted_passes(a_, loop_, x86::RDI);  // the helper sees the hart as it is
     call_access_helper(c.index, c.pc);
     a_.bind(a_.jmp(), c.resume);
   }

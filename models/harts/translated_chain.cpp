@@ -133,8 +133,9 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
 // as long as one whose accesses all hit, its minstret within the limit);
 // else none; the first time in a row it is reached for the block, it only
 // primes it (kLoopPrimed). Uses rsi.
-void emit_loop_grant(x86::Asm& a, const BlockChain& c, const CountedLoop& loop) {
+void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
   using namespace x86;
+  const BlockChain& c = *loop.chain;
   const InlineEnter& e = *c.inline_enter;
   const BlockRetire& r = *loop.retire;
   std::vector<size_t> granted;
@@ -172,11 +173,9 @@ void emit_loop_grant(x86::Asm& a, const BlockChain& c, const CountedLoop& loop) 
 // code, if given; `called`: returns the address of its code in rax
 // instead); else falls through (nothing done). `code_in_r11`: r11 holds the
 // block's code already (emit_chain_checks), so the jump need not wait for
-// a load. `counted` (with its chain): the loop's grant, before it goes on
-// at `body`.
+// a load. `counted`: the loop's grant, before it goes on at `body`.
 void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body,
-                       bool called = false, bool code_in_r11 = false, const BlockChain* counted_chain = nullptr,
-                       const CountedLoop* counted = nullptr) {
+                       bool called = false, bool code_in_r11 = false, const CountedLoop* counted = nullptr) {
   using namespace x86;
   std::vector<size_t> no;
   if (key) {  // translated fetches: the TLB still holds the block's translation
@@ -196,7 +195,7 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
   // settled stays 0: the code retired the block that ended only while it was.
   if (!body) a.store(R8, e.h_lazy, RCX);
   if (body) {
-    if (counted) emit_loop_grant(a, *counted_chain, *counted);
+    if (counted) emit_loop_grant(a, *counted);
     a.bind(a.jmp(), *body);
   } else {
     if (code_in_r11) a.mov(RAX, R11);
@@ -284,8 +283,9 @@ size_t emit_slot_lookup(x86::Asm& a, const BlockChain& c, std::vector<size_t>& e
 
 }  // namespace
 
-void emit_counted_passes(x86::Asm& a, const BlockChain& c, const CountedLoop& loop, x86::Reg hart) {
+void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart) {
   using namespace x86;
+  const BlockChain& c = *loop.chain;
   const InlineEnter& e = *c.inline_enter;
   const BlockRetire& r = *loop.retire;
   std::vector<size_t> none;
@@ -429,7 +429,7 @@ std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body
   using namespace x86;
   std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
-  emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body, false, false, &c, counted);
+  emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body, false, false, counted);
   a.load(R11, RCX, c.code_in_block);  // as emit_chain_checks leaves it for emit_enter_next
   to_enter.push_back(a.jmp());
   return end;

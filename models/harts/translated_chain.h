@@ -65,6 +65,7 @@ constexpr int32_t kLoopGranted = 8;   // from rsp: the passes granted
 constexpr int32_t kLoopPrimed = 16;   // the block whose full check came last
 constexpr int32_t kFrameSize = 24;    // the hart at 0, then the above (16-byte aligned calls)
 struct CountedLoop {
+  const BlockChain* chain;  // the block's (its self, inline enter and checks' fields)
   const BlockRetire* retire;
   uint64_t insns;  // per pass
   x86::Reg left;   // the passes still granted (callee-saved: kept across helper calls)
@@ -77,7 +78,7 @@ struct CountedLoop {
 // (the I-cache's hit again, the history ring) would have, into the hart in
 // `hart`, and clears the counts. Uses rcx, r9, r10 and r11; rax, rdx, rsi
 // and rdi are kept.
-void emit_counted_passes(x86::Asm& a, const BlockChain& c, const CountedLoop& loop, x86::Reg hart);
+void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart);
 
 // A branch of the block to its own start (rax: its pc, r8: the hart; the
 // block retired): the block is its own next block without a look at the

@@ -128,6 +128,11 @@ class DataPath final : public TlbUsers {
   bool try_load_slow(uint64_t va, T& v);
   template <typename T>
   bool try_store_slow(uint64_t va, T v);
+  // An access the fast region in use holds (DmiRegion::holds).
+  template <typename T>
+  T load_in_region(uint64_t va);
+  template <typename T>
+  void store_in_region(uint64_t va, T v);
   // The translated and checked access; makes its page a fast region (or a
   // page without DMI) when the whole page may be accessed the same way.
   // False, with nothing done, in a slice when it needs the kernel.
@@ -171,43 +176,45 @@ class DataPath final : public TlbUsers {
 };
 
 template <typename T>
+[[gnu::always_inline]] inline T DataPath::load_in_region(uint64_t va) {
+  T v;
+  std::memcpy(&v, hot_.rd.ptr + (va - hot_.rd.base), sizeof(T));
+  hot_.add_memory_time(data_time(va + hot_.rd.pa_delta, false, sizeof(T)));
+  return v;
+}
+
+template <typename T>
+[[gnu::always_inline]] inline void DataPath::store_in_region(uint64_t va, T v) {
+  const uint64_t pa = va + hot_.wr.pa_delta;
+  if (spin_waits_) host_.storing(pa, sizeof(T));
+  std::memcpy(hot_.wr.ptr + (va - hot_.wr.base), &v, sizeof(T));
+  hot_.add_memory_time(data_time(pa, true, sizeof(T)));
+  host_.stored(pa, sizeof(T));
+}
+
+template <typename T>
 [[gnu::always_inline]] inline T DataPath::load(uint64_t va) {
-  const uint64_t off = va - hot_.rd.base;
-  if (off < hot_.rd.size && hot_.rd.size - off >= sizeof(T)) {
-    T v;
-    std::memcpy(&v, hot_.rd.ptr + off, sizeof(T));
-    hot_.add_memory_time(data_time(va + hot_.rd.pa_delta, false, sizeof(T)));
-    return v;
-  }
-  return load_slow<T>(va);
+  return hot_.rd.holds(va, sizeof(T)) ? load_in_region<T>(va) : load_slow<T>(va);
 }
 
 template <typename T>
 [[gnu::always_inline]] inline bool DataPath::load_unless_kernel(uint64_t va, T& v) {
   if (!hot_.rd.holds(va, sizeof(T))) return try_load_slow<T>(va, v);
-  v = load<T>(va);
+  v = load_in_region<T>(va);
   return true;
 }
 
 template <typename T>
 [[gnu::always_inline]] inline bool DataPath::store_unless_kernel(uint64_t va, T v) {
   if (!hot_.wr.holds(va, sizeof(T))) return try_store_slow<T>(va, v);
-  store<T>(va, v);
+  store_in_region<T>(va, v);
   return true;
 }
 
 template <typename T>
 [[gnu::always_inline]] inline void DataPath::store(uint64_t va, T v) {
-  const uint64_t off = va - hot_.wr.base;
-  if (off < hot_.wr.size && hot_.wr.size - off >= sizeof(T)) {
-    const uint64_t pa = va + hot_.wr.pa_delta;
-    if (spin_waits_) host_.storing(pa, sizeof(T));
-    std::memcpy(hot_.wr.ptr + off, &v, sizeof(T));
-    hot_.add_memory_time(data_time(pa, true, sizeof(T)));
-    host_.stored(pa, sizeof(T));
-  } else {
-    store_slow<T>(va, v);  // tells the host itself
-  }
+  if (hot_.wr.holds(va, sizeof(T))) store_in_region<T>(va, v);
+  else store_slow<T>(va, v);  // tells the host itself
 }
 
 [[gnu::always_inline]] inline uint64_t DataPath::data_time(uint64_t pa, bool write, unsigned len) {
