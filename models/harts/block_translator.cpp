@@ -475,11 +475,13 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     case rv::FADD_S: case rv::FSUB_S: case rv::FMUL_S: case rv::FDIV_S: case rv::FSQRT_S: kind = Arith; break;
     case rv::FMADD_D: case rv::FMSUB_D: case rv::FNMSUB_D: case rv::FNMADD_D:
     case rv::FMADD_S: case rv::FMSUB_S: case rv::FNMSUB_S: case rv::FNMADD_S: kind = Fused; break;
-    case rv::FCVT_D_W: case rv::FCVT_D_L: case rv::FCVT_S_W: case rv::FCVT_S_L: kind = Convert; break;
+    case rv::FCVT_D_W: case rv::FCVT_D_L: case rv::FCVT_S_W: case rv::FCVT_S_L:
+    case rv::FCVT_D_WU: case rv::FCVT_D_LU: case rv::FCVT_S_WU: case rv::FCVT_S_LU: kind = Convert; break;
     case rv::FSGNJ_D: case rv::FSGNJN_D: case rv::FSGNJX_D:
     case rv::FSGNJ_S: case rv::FSGNJN_S: case rv::FSGNJX_S: kind = Sign; break;
     case rv::FEQ_D: case rv::FLT_D: case rv::FLE_D: case rv::FEQ_S: case rv::FLT_S: case rv::FLE_S: kind = Compare; break;
-    case rv::FCVT_W_D: case rv::FCVT_L_D: case rv::FCVT_W_S: case rv::FCVT_L_S: kind = ToInt; break;
+    case rv::FCVT_W_D: case rv::FCVT_L_D: case rv::FCVT_W_S: case rv::FCVT_L_S:
+    case rv::FCVT_WU_D: case rv::FCVT_LU_D: case rv::FCVT_WU_S: case rv::FCVT_LU_S: kind = ToInt; break;
     case rv::FCVT_S_D: case rv::FCVT_D_S: kind = Precision; break;
     case rv::FMIN_D: case rv::FMAX_D: case rv::FMIN_S: case rv::FMAX_S: kind = MinMax; break;
     default: return;
@@ -487,7 +489,12 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
   // A float operand (NaN-boxed, else the hart reads a NaN), or a double's.
   const bool single = d.op == rv::FSGNJ_S || d.op == rv::FSGNJN_S || d.op == rv::FSGNJX_S || d.op == rv::FEQ_S ||
                       d.op == rv::FLT_S || d.op == rv::FLE_S || d.op == rv::FCVT_W_S || d.op == rv::FCVT_L_S ||
-                      d.op == rv::FCVT_D_S || d.op == rv::FMIN_S || d.op == rv::FMAX_S;
+                      d.op == rv::FCVT_WU_S || d.op == rv::FCVT_LU_S || d.op == rv::FCVT_D_S || d.op == rv::FMIN_S ||
+                      d.op == rv::FMAX_S;
+  // The conversions between F and D values and unsigned integers.
+  const bool is_unsigned = d.op == rv::FCVT_D_WU || d.op == rv::FCVT_D_LU || d.op == rv::FCVT_S_WU ||
+                           d.op == rv::FCVT_S_LU || d.op == rv::FCVT_WU_D || d.op == rv::FCVT_LU_D ||
+                           d.op == rv::FCVT_WU_S || d.op == rv::FCVT_LU_S;
   // Rounding to nearest even (rm 0, or 7 with frm 0); a conversion to an
   // integer also toward zero (rm 1), as C's casts do.
   const bool rounds = kind >= Arith;
@@ -545,10 +552,27 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       // An integer's double or float is finite, and 0 or at least 1. It
       // rounds (NX) only beyond 2^53 (2^24) in magnitude, which a 32-bit
       // integer's double never is: else NX accrued, or the integer within.
-      const bool to_float = d.op == rv::FCVT_S_W || d.op == rv::FCVT_S_L;
-      const bool wide = d.op == rv::FCVT_D_L || d.op == rv::FCVT_S_L;
+      // An unsigned one is converted as the signed 64-bit integer of its
+      // value: a 32-bit one zero-extended, a 64-bit one below 2^63 (from
+      // there on the helper's, as the host has no unsigned conversion).
+      const bool to_float = d.op == rv::FCVT_S_W || d.op == rv::FCVT_S_L || d.op == rv::FCVT_S_WU ||
+                            d.op == rv::FCVT_S_LU;
+      const bool wide = d.op == rv::FCVT_D_L || d.op == rv::FCVT_S_L || d.op == rv::FCVT_D_LU || d.op == rv::FCVT_S_LU;
       into(RAX, d.rs1);
-      if (d.op != rv::FCVT_D_W) {
+      if (is_unsigned) {
+        if (!wide) a_.alu(OR, RAX, RAX, false);  // zero-extends
+        if (wide) {
+          a_.test(RAX, RAX);
+          to_other.push_back(a_.jcc(L));
+        }
+        if (d.op != rv::FCVT_D_WU) {
+          const size_t accrued = fp_if_nx(true);
+          a_.mov_imm(RDX, uint64_t{1} << (to_float ? 24 : 53));
+          a_.alu(CMP, RAX, RDX);
+          to_other.push_back(a_.jcc(AE));
+          a_.bind(accrued);
+        }
+      } else if (d.op != rv::FCVT_D_W) {
         const size_t accrued = fp_if_nx(true);
         const unsigned bits = to_float ? 24 : 53;
         if (wide) a_.mov(RCX, RAX);
@@ -560,7 +584,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
         to_other.push_back(a_.jcc(AE));
         a_.bind(accrued);
       }
-      a_.cvtsi2s(XMM0, RAX, wide, to_float);
+      a_.cvtsi2s(XMM0, RAX, wide || is_unsigned, to_float);
       if (to_float) {
         a_.mov_from_xmm(RAX, XMM0, true);
         box(RAX);
@@ -635,13 +659,28 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     }
     case ToInt: {
       // The host's answer for NaN and out of range (and for INT64_MIN
-      // itself) is INT64_MIN: the hart's then; so is a 32-bit one out of range.
+      // itself) is INT64_MIN: the hart's then; so is a 32-bit one out of
+      // range. An unsigned one is the host's signed 64-bit integer when
+      // that is in range: below 2^32, or not negative (2^63 and beyond go
+      // to the helper, as the host has no unsigned conversion); a value
+      // between -1 and 0 gives 0 and raises NX only, as the hart's does.
+      const bool narrow = d.op == rv::FCVT_W_D || d.op == rv::FCVT_W_S || d.op == rv::FCVT_WU_D ||
+                          d.op == rv::FCVT_WU_S;
       if (single) fp_boxed(d.rs1, to_other);
       a_.cvts2si(RAX, kGuestRegs, f_reg(d.rs1), d.rm == 1, single);
-      a_.mov_imm(RDX, uint64_t{1} << 63);
-      a_.alu(CMP, RAX, RDX);
-      to_other.push_back(a_.jcc(E));
-      if (d.op == rv::FCVT_W_D || d.op == rv::FCVT_W_S) {
+      if (is_unsigned && narrow) {
+        a_.mov_imm(RDX, uint64_t{1} << 32);
+        a_.alu(CMP, RAX, RDX);
+        to_other.push_back(a_.jcc(AE));
+      } else if (is_unsigned) {
+        a_.test(RAX, RAX);
+        to_other.push_back(a_.jcc(L));
+      } else {
+        a_.mov_imm(RDX, uint64_t{1} << 63);
+        a_.alu(CMP, RAX, RDX);
+        to_other.push_back(a_.jcc(E));
+      }
+      if (narrow && !is_unsigned) {
         a_.movsxd(RCX, RAX);
         a_.alu(CMP, RCX, RAX);
         to_other.push_back(a_.jcc(NE));
@@ -652,6 +691,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       a_.ucomis(XMM0, kGuestRegs, f_reg(d.rs1), single);
       to_other.push_back(a_.jcc(NE));
       a_.bind(accrued);
+      if (narrow && is_unsigned) a_.movsxd(RAX, RAX);  // the 32-bit result sign-extended, as RV64 writes it
       result(d.rd, RAX);
       break;
     }

@@ -1,7 +1,8 @@
 // The F and D instructions translated code does itself (block_translator.h,
 // InlineFp) in the states where it must leave them to the hart: loops of
 // double loads, stores, moves, adds, multiplies, divisions, square roots,
-// fused multiply-adds, comparisons, sign injections and conversions, and
+// fused multiply-adds, comparisons, sign injections and conversions (from
+// and to signed and unsigned integers), and
 // float arithmetic, run with mstatus.FS Initial, Clean and Dirty, with fflags clear (exact and
 // inexact values: the first inexact result accrues NX) and with NX accrued,
 // with frm rounding to nearest and toward zero (rm = dyn), and on values
@@ -71,6 +72,17 @@ __attribute__((noinline)) void compare_and_truncate(void) {
 __attribute__((noinline)) void from_integers(long k) {
   for (int i = 0; i < N; i++) c[i] = (double)(int)(i * k) + (double)(long)(i * k * 1000003);
 }
+// fcvt.lu.d and fcvt.wu.d toward zero (negative and huge values saturate:
+// NV; between -1 and 0: NX only), fcvt.d.lu of values up to 2^64 (beyond
+// 2^53: NX; from 2^63 on: the hart's), fcvt.d.wu and fcvt.s.wu.
+__attribute__((noinline)) void unsigned_casts(unsigned long k) {
+  for (int i = 0; i < N; i++) {
+    const unsigned long t = (unsigned long)a[i];
+    const unsigned w = (unsigned)b[i];
+    const unsigned long wide = (unsigned long)i * k << 55;
+    c[i] = (double)(t ^ w) + (double)wide + (double)(unsigned)(i * k) + (float)(unsigned)(i * k * 16777259u);
+  }
+}
 __attribute__((noinline)) void widen_floats(void) {
   for (int i = 0; i < N; i++) s[i] = s[i] * 0.5f + (float)i;
 }
@@ -138,6 +150,8 @@ static void phases(const char* state) {
     compare_and_truncate();
     mix();
     from_integers(v + 3);
+    mix();
+    unsigned_casts(v + 3);
     mix();
     widen_floats();
     mix();

@@ -1,9 +1,9 @@
 // The F and D instructions translated code does itself (block_translator.h,
 // InlineFp) against Hart::exec_fp's semantics over the same operations
 // (fp_ops.h): random blocks of double adds, subtracts, multiplies, fused
-// multiply-adds, conversions from integers and moves, on operands that are
+// multiply-adds, conversions from signed and unsigned integers and moves, on operands that are
 // (and divisions and square roots, which the code takes once NX is accrued),
-// sign injections, comparisons and conversions to integers, and their float
+// sign injections, comparisons and conversions to signed and unsigned integers, and their float
 // forms (NaN-boxed operands, or not) with the conversions between the two,
 // minimum and maximum,
 // exact (small dyadic numbers), inexact, near and below the smallest normal,
@@ -72,6 +72,8 @@ bool exec_fp(FpState& s, const Insn& d) {
       break;
     case FCVT_D_W: set_f(fp::int_to_f64(s.x[d.rs1], 32, false, r, flags)); break;
     case FCVT_D_L: set_f(fp::int_to_f64(s.x[d.rs1], 64, false, r, flags)); break;
+    case FCVT_D_WU: set_f(fp::int_to_f64(s.x[d.rs1], 32, true, r, flags)); break;
+    case FCVT_D_LU: set_f(fp::int_to_f64(s.x[d.rs1], 64, true, r, flags)); break;
     case FADD_S: set_f(box(fp::f32_bin(fp::BinOp::Add, unbox(a), unbox(b), r, flags))); break;
     case FSUB_S: set_f(box(fp::f32_bin(fp::BinOp::Sub, unbox(a), unbox(b), r, flags))); break;
     case FMUL_S: set_f(box(fp::f32_bin(fp::BinOp::Mul, unbox(a), unbox(b), r, flags))); break;
@@ -89,12 +91,16 @@ bool exec_fp(FpState& s, const Insn& d) {
     case FLE_S: if (d.rd) s.x[d.rd] = fp::f32_cmp(unbox(a), unbox(b), 2, flags); break;
     case FCVT_W_S: { const uint64_t v = fp::f32_to_int(unbox(a), 32, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
     case FCVT_L_S: { const uint64_t v = fp::f32_to_int(unbox(a), 64, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
+    case FCVT_WU_S: { const uint64_t v = fp::f32_to_int(unbox(a), 32, true, r, flags); if (d.rd) s.x[d.rd] = v; break; }
+    case FCVT_LU_S: { const uint64_t v = fp::f32_to_int(unbox(a), 64, true, r, flags); if (d.rd) s.x[d.rd] = v; break; }
     case FMIN_D: set_f(fp::f64_minmax(a, b, false, flags)); break;
     case FMAX_D: set_f(fp::f64_minmax(a, b, true, flags)); break;
     case FMIN_S: set_f(box(fp::f32_minmax(unbox(a), unbox(b), false, flags))); break;
     case FMAX_S: set_f(box(fp::f32_minmax(unbox(a), unbox(b), true, flags))); break;
     case FCVT_S_W: set_f(box(fp::int_to_f32(s.x[d.rs1], 32, false, r, flags))); break;
     case FCVT_S_L: set_f(box(fp::int_to_f32(s.x[d.rs1], 64, false, r, flags))); break;
+    case FCVT_S_WU: set_f(box(fp::int_to_f32(s.x[d.rs1], 32, true, r, flags))); break;
+    case FCVT_S_LU: set_f(box(fp::int_to_f32(s.x[d.rs1], 64, true, r, flags))); break;
     case FCVT_S_D: set_f(box(fp::f64_to_f32(a, r, flags))); break;
     case FCVT_D_S: set_f(fp::f32_to_f64(unbox(a), flags)); break;
     case FMV_X_W: if (d.rd) s.x[d.rd] = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a))); break;
@@ -107,6 +113,8 @@ bool exec_fp(FpState& s, const Insn& d) {
     case FLE_D: if (d.rd) s.x[d.rd] = fp::f64_cmp(a, b, 2, flags); break;
     case FCVT_W_D: { const uint64_t v = fp::f64_to_int(a, 32, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
     case FCVT_L_D: { const uint64_t v = fp::f64_to_int(a, 64, false, r, flags); if (d.rd) s.x[d.rd] = v; break; }
+    case FCVT_WU_D: { const uint64_t v = fp::f64_to_int(a, 32, true, r, flags); if (d.rd) s.x[d.rd] = v; break; }
+    case FCVT_LU_D: { const uint64_t v = fp::f64_to_int(a, 64, true, r, flags); if (d.rd) s.x[d.rd] = v; break; }
     case FMV_X_D: if (d.rd) s.x[d.rd] = a; break;
     case FMV_D_X: set_f(s.x[d.rs1]); break;
     default: ADD_FAILURE() << "op " << d.op; return true;
@@ -160,7 +168,8 @@ class RandomFp {
                                     FADD_S,   FSUB_S,   FMUL_S,   FDIV_S,   FSQRT_S,  FMADD_S,  FMSUB_S,
                                     FNMSUB_S, FNMADD_S, FMV_X_W,  FMV_W_X,  FSGNJ_S,  FSGNJN_S, FSGNJX_S,
                                     FEQ_S,    FLT_S,    FLE_S,    FCVT_W_S, FCVT_L_S, FCVT_S_D, FCVT_D_S,
-                                    FCVT_S_W, FCVT_S_L, FMIN_D,   FMAX_D,   FMIN_S,   FMAX_S};
+                                    FCVT_S_W, FCVT_S_L, FMIN_D,   FMAX_D,   FMIN_S,   FMAX_S,   FCVT_D_WU,
+                                    FCVT_D_LU, FCVT_S_WU, FCVT_S_LU, FCVT_WU_D, FCVT_LU_D, FCVT_WU_S, FCVT_LU_S};
     static const uint8_t kRegs[] = {0, 1, 2, 3, 5, 8, 10, 31};
     Insn d;
     d.op = kOps[rng_() % std::size(kOps)];
@@ -182,12 +191,13 @@ class RandomFp {
       else
         v = fp::bits_of(static_cast<float>(value()));  // not boxed
     }
-    for (uint64_t& v : s.x) {  // small, around 2^24 and 2^53 (where conversions begin to round), or any
-      const unsigned kind = rng_() % 4;
+    for (uint64_t& v : s.x) {  // small, around 2^24 and 2^53 (where conversions begin to round), 2^32 and 2^63, or any
+      const unsigned kind = rng_() % 5;
       const int64_t near = static_cast<int64_t>(rng_() % 9) - 4;
       v = kind == 0   ? static_cast<uint64_t>(static_cast<int64_t>(rng_() % 2001) - 1000)
           : kind == 1 ? static_cast<uint64_t>((rng_() % 2 ? -1 : 1) * ((int64_t{1} << 24) + near))
           : kind == 2 ? static_cast<uint64_t>((rng_() % 2 ? -1 : 1) * ((int64_t{1} << 53) + near))
+          : kind == 3 ? (uint64_t{1} << (rng_() % 2 ? 32 : 63)) + static_cast<uint64_t>(near)
                       : (uint64_t{rng_()} << 32 | rng_());
     }
     s.x[0] = 0;
@@ -344,6 +354,67 @@ TEST(InlineFp, TakesExactAndAccruedResultsAndLeavesTheRest) {
   got = translated(dynamic, init, arena);
   expect_same(got, reference(dynamic, init), 0);
   EXPECT_EQ(got.s.helper_calls, 1u);
+}
+
+// Conversions to and from unsigned integers: the code does those whose
+// value the host's signed 64-bit conversions hold (below 2^63) and whose
+// result raises no new flag; an out-of-range result (which saturates and
+// raises NV) or a value from 2^63 on goes to the helper.
+TEST(InlineFp, UnsignedConversionsUpToTheirLimits) {
+  if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+  CodeArena arena;
+  const auto op = [](uint16_t o, uint8_t rd, uint8_t rs1, uint8_t rm = 0) {
+    Insn d;
+    d.op = o;
+    d.rd = rd;
+    d.rs1 = rs1;
+    d.rm = rm;
+    return d;
+  };
+  FpState init;
+  init.mstatus = mstatus::FS;
+  const auto set = [&](unsigned r, double v) { std::memcpy(&init.f[r], &v, sizeof v); };
+  set(1, 4294967295.0);
+  set(2, -0.5);
+  set(3, 4294967296.0);
+  set(4, -1.0);
+  set(5, 9223372036854775808.0);  // 2^63
+  set(6, 12.0);
+  init.f[7] = box(fp::bits_of(3.0e9f));
+  init.x[5] = 0xFFFFFFFF80000000ull;  // its low word: 2^31
+  init.x[6] = (uint64_t{1} << 53) - 1;
+  init.x[7] = (uint64_t{1} << 63) + 1;
+  const auto run = [&](const std::vector<Insn>& block) {
+    FpRun got = translated(block, init, arena);
+    expect_same(got, reference(block, init), 0);
+    return got;
+  };
+  // In range and exact: all in the code, no flag; a 32-bit result is sign-extended.
+  FpRun got = run({op(FCVT_D_WU, 10, 5), op(FCVT_D_LU, 11, 6), op(FCVT_S_WU, 12, 0), op(FCVT_WU_D, 13, 1, 1),
+                   op(FCVT_LU_D, 14, 6, 1), op(FCVT_WU_S, 15, 7, 0), op(FCVT_LU_S, 16, 7, 1)});
+  EXPECT_EQ(got.s.helper_calls, 0u);
+  EXPECT_EQ(got.s.fflags, 0u);
+  EXPECT_EQ(got.s.x[13], ~uint64_t{0});
+  EXPECT_EQ(got.s.x[15], static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(3000000000u))));
+  EXPECT_EQ(got.s.x[16], 3000000000u);
+  // -0.5 toward zero is 0 and inexact: the helper raises NX, after which the code takes it.
+  got = run({op(FCVT_WU_D, 10, 2, 1), op(FCVT_LU_D, 11, 2, 1)});
+  EXPECT_EQ(got.s.helper_calls, 1u);
+  EXPECT_EQ(got.s.fflags, uint32_t{fp::NX});
+  EXPECT_EQ(got.s.x[10], 0u);
+  // Out of range (2^32 for 32 bits, -1) saturates with NV; 2^63 and beyond are the helper's either way.
+  for (const Insn& d : {op(FCVT_WU_D, 10, 3, 1), op(FCVT_WU_D, 10, 4, 1), op(FCVT_LU_D, 10, 4, 1),
+                        op(FCVT_LU_D, 10, 5, 1), op(FCVT_D_LU, 10, 7), op(FCVT_S_LU, 10, 7)}) {
+    got = run({d});
+    EXPECT_EQ(got.s.helper_calls, 1u) << "op " << d.op << " rs1 " << +d.rs1;
+  }
+  // A 64-bit integer a double cannot hold exactly, before NX: the helper; with NX accrued: the code.
+  init.x[6] = (uint64_t{1} << 53) + 1;
+  got = run({op(FCVT_D_LU, 10, 6)});
+  EXPECT_EQ(got.s.helper_calls, 1u);
+  init.fflags = fp::NX;
+  got = run({op(FCVT_D_LU, 10, 6)});
+  EXPECT_EQ(got.s.helper_calls, 0u);
 }
 
 }  // namespace

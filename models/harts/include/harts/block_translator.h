@@ -101,7 +101,8 @@ struct InlineStores {
 // stores, moves and sign injections while mstatus.FS is Dirty (for those
 // that only read f: not Off), comparisons of operands that are not NaN, and
 // the arithmetic, fused multiply-adds and conversions (double, and single
-// on NaN-boxed operands) while also rounding to nearest even (the instruction's rm, or frm for
+// on NaN-boxed operands; to and from signed and unsigned integers, an
+// unsigned 64-bit one below 2^63) while also rounding to nearest even (the instruction's rm, or frm for
 // rm 7; a conversion to an integer also toward zero) when the result raises
 // no flag that fflags does not hold: with NX accrued, a finite result of at
 // least twice the smallest normal (as fp_ops.cpp's in_host_mode reasons: the
