@@ -465,7 +465,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
 void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<size_t>& done) {
   using namespace x86;
   const InlineFp& p = *helpers_.inline_fp;
-  enum Kind { Load, Store, ToX, FromX, Sign, Compare, MinMax, Arith, Fused, Convert, ToInt, Precision } kind;
+  enum Kind { Load, Store, ToX, FromX, Sign, Compare, Classify, MinMax, Arith, Fused, Convert, ToInt, Precision } kind;
   switch (d.op) {
     case rv::FLD: case rv::FLW: kind = Load; break;
     case rv::FSD: case rv::FSW: kind = Store; break;
@@ -483,6 +483,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     case rv::FCVT_W_D: case rv::FCVT_L_D: case rv::FCVT_W_S: case rv::FCVT_L_S:
     case rv::FCVT_WU_D: case rv::FCVT_LU_D: case rv::FCVT_WU_S: case rv::FCVT_LU_S: kind = ToInt; break;
     case rv::FCVT_S_D: case rv::FCVT_D_S: kind = Precision; break;
+    case rv::FCLASS_D: case rv::FCLASS_S: kind = Classify; break;
     case rv::FMIN_D: case rv::FMAX_D: case rv::FMIN_S: case rv::FMAX_S: kind = MinMax; break;
     default: return;
   }
@@ -490,7 +491,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
   const bool single = d.op == rv::FSGNJ_S || d.op == rv::FSGNJN_S || d.op == rv::FSGNJX_S || d.op == rv::FEQ_S ||
                       d.op == rv::FLT_S || d.op == rv::FLE_S || d.op == rv::FCVT_W_S || d.op == rv::FCVT_L_S ||
                       d.op == rv::FCVT_WU_S || d.op == rv::FCVT_LU_S || d.op == rv::FCVT_D_S || d.op == rv::FMIN_S ||
-                      d.op == rv::FMAX_S;
+                      d.op == rv::FMAX_S || d.op == rv::FCLASS_S;
   // The conversions between F and D values and unsigned integers.
   const bool is_unsigned = d.op == rv::FCVT_D_WU || d.op == rv::FCVT_D_LU || d.op == rv::FCVT_S_WU ||
                            d.op == rv::FCVT_S_LU || d.op == rv::FCVT_WU_D || d.op == rv::FCVT_LU_D ||
@@ -503,7 +504,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
     return;
   // mstatus.FS (bits 13-14): Dirty for a result in f (which then leaves it
   // as it is) and for an operation that may raise a flag, else not Off.
-  const bool writes_f = kind != Store && kind != ToX && kind != Compare;
+  const bool writes_f = kind != Store && kind != ToX && kind != Compare && kind != Classify;
   a_.load32(RAX, kGuestRegs, p.mstatus);
   a_.alu_imm(AND, RAX, 0x6000, false);
   if (writes_f) a_.alu_imm(CMP, RAX, 0x6000, false);
@@ -634,6 +635,50 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       a_.ucomis(XMM0, kGuestRegs, f_reg(d.rs2), single);
       const bool eq = d.op == rv::FEQ_D || d.op == rv::FEQ_S, lt = d.op == rv::FLT_D || d.op == rv::FLT_S;
       a_.setcc_rax(eq ? E : lt ? B : BE);
+      result(d.rd, RAX);
+      break;
+    }
+    case Classify: {
+      // One bit of ten: for a value that is not NaN, bit c of a negative
+      // one and bit 7 - c of a positive one, c = 0 infinite, 1 normal, 2
+      // subnormal, 3 zero (by the magnitude, compared shifted left once);
+      // for a NaN bit 8 (signalling) or 9 (quiet). A float must be NaN-boxed.
+      if (single) fp_boxed(d.rs1, to_other);
+      const uint64_t infinity = single ? kInfinityBits32 : kInfinityBits;
+      const unsigned fraction_bits = single ? 23 : 52;
+      a_.load(RAX, kGuestRegs, f_reg(d.rs1));
+      a_.mov(RCX, RAX);
+      a_.alu(ADD, RCX, RCX, !single);
+      a_.mov_imm(RDX, infinity << 1);
+      a_.alu(CMP, RCX, RDX, !single);
+      const size_t nan = a_.jcc(A);
+      a_.mov_imm(RDX, 0);
+      const size_t infinite = a_.jcc(E);
+      a_.mov_imm(RDX, uint64_t{1} << (fraction_bits + 1));
+      a_.alu(CMP, RCX, RDX, !single);
+      a_.mov_imm(RDX, 1);  // moves leave the flags
+      const size_t normal = a_.jcc(AE);
+      a_.mov_imm(RDX, 2);
+      a_.test(RCX, RCX, !single);
+      const size_t subnormal = a_.jcc(NE);
+      a_.mov_imm(RDX, 3);
+      a_.bind(infinite);
+      a_.bind(normal);
+      a_.bind(subnormal);
+      a_.shift_imm(SHR, RAX, single ? 31 : 63, !single);  // the sign: 1 keeps c, 0 makes it 7 - c (c xor 7)
+      a_.alu_imm(SUB, RAX, 1);
+      a_.alu(XOR, RDX, RAX);
+      a_.alu_imm(AND, RDX, 7);
+      const size_t shift = a_.jmp();
+      a_.bind(nan);
+      a_.shift_imm(SHR, RAX, static_cast<uint8_t>(fraction_bits - 1));  // the quiet bit
+      a_.alu_imm(AND, RAX, 1);
+      a_.mov(RDX, RAX);
+      a_.alu_imm(ADD, RDX, 8);
+      a_.bind(shift);
+      a_.mov(RCX, RDX);
+      a_.mov_imm(RAX, 1);
+      a_.shift_cl(SHL, RAX);
       result(d.rd, RAX);
       break;
     }

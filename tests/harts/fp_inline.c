@@ -1,8 +1,8 @@
 // The F and D instructions translated code does itself (block_translator.h,
 // InlineFp) in the states where it must leave them to the hart: loops of
 // double loads, stores, moves, adds, multiplies, divisions, square roots,
-// fused multiply-adds, comparisons, sign injections and conversions (from
-// and to signed and unsigned integers), and
+// fused multiply-adds, comparisons, sign injections, classification and
+// conversions (from and to signed and unsigned integers), and
 // float arithmetic, run with mstatus.FS Initial, Clean and Dirty, with fflags clear (exact and
 // inexact values: the first inexact result accrues NX) and with NX accrued,
 // with frm rounding to nearest and toward zero (rm = dyn), and on values
@@ -101,13 +101,19 @@ __attribute__((noinline)) void float_arithmetic(void) {
 
 static uint64_t hash = 1469598103934665603ull;
 
-// Each loop's results go into the hash (FNV-1a over their bits).
+// Each loop's results go into the hash (FNV-1a over their bits and their fclass).
 static void mix(void) {
-  for (int i = 0; i < N; i++) hash = (hash ^ bits(c[i])) * 1099511628211ull;
+  for (int i = 0; i < N; i++) {
+    unsigned long k;
+    __asm__("fclass.d %0, %1" : "=r"(k) : "f"(c[i]));
+    hash = (hash ^ bits(c[i]) ^ k << 54) * 1099511628211ull;
+  }
   for (int i = 0; i < N; i++) {
     uint32_t u;
+    unsigned long k;
     memcpy(&u, &s[i], sizeof u);
-    hash = (hash ^ u) * 1099511628211ull;
+    __asm__("fclass.s %0, %1" : "=r"(k) : "f"(s[i]));
+    hash = (hash ^ u ^ k << 32) * 1099511628211ull;
   }
 }
 

@@ -3,7 +3,7 @@
 // (fp_ops.h): random blocks of double adds, subtracts, multiplies, fused
 // multiply-adds, conversions from signed and unsigned integers and moves, on operands that are
 // (and divisions and square roots, which the code takes once NX is accrued),
-// sign injections, comparisons and conversions to signed and unsigned integers, and their float
+// sign injections, comparisons, classification and conversions to signed and unsigned integers, and their float
 // forms (NaN-boxed operands, or not) with the conversions between the two,
 // minimum and maximum,
 // exact (small dyadic numbers), inexact, near and below the smallest normal,
@@ -50,7 +50,7 @@ bool exec_fp(FpState& s, const Insn& d) {
   if (!(s.mstatus & mstatus::FS)) return true;
   uint32_t flags = (s.mstatus & mstatus::FS) == mstatus::FS ? s.fflags : 0;
   const unsigned rm = d.rm == 7 ? s.frm : d.rm;
-  const bool rounds = d.op != FMV_X_D && d.op != FMV_D_X && d.op != FMV_X_W && d.op != FMV_W_X && d.op != FMIN_D &&
+  const bool rounds = d.op != FMV_X_D && d.op != FMV_D_X && d.op != FCLASS_D && d.op != FCLASS_S && d.op != FMV_X_W && d.op != FMV_W_X && d.op != FMIN_D &&
                       d.op != FMAX_D && d.op != FMIN_S && d.op != FMAX_S &&
                       (d.op < FSGNJ_D || d.op > FSGNJX_D) && d.op != FEQ_D && d.op != FLT_D && d.op != FLE_D &&
                       (d.op < FSGNJ_S || d.op > FSGNJX_S) && d.op != FEQ_S && d.op != FLT_S && d.op != FLE_S;
@@ -72,6 +72,8 @@ bool exec_fp(FpState& s, const Insn& d) {
       break;
     case FCVT_D_W: set_f(fp::int_to_f64(s.x[d.rs1], 32, false, r, flags)); break;
     case FCVT_D_L: set_f(fp::int_to_f64(s.x[d.rs1], 64, false, r, flags)); break;
+    case FCLASS_D: if (d.rd) s.x[d.rd] = fp::f64_class(a); break;
+    case FCLASS_S: if (d.rd) s.x[d.rd] = fp::f32_class(unbox(a)); break;
     case FCVT_D_WU: set_f(fp::int_to_f64(s.x[d.rs1], 32, true, r, flags)); break;
     case FCVT_D_LU: set_f(fp::int_to_f64(s.x[d.rs1], 64, true, r, flags)); break;
     case FADD_S: set_f(box(fp::f32_bin(fp::BinOp::Add, unbox(a), unbox(b), r, flags))); break;
@@ -169,7 +171,7 @@ class RandomFp {
                                     FNMSUB_S, FNMADD_S, FMV_X_W,  FMV_W_X,  FSGNJ_S,  FSGNJN_S, FSGNJX_S,
                                     FEQ_S,    FLT_S,    FLE_S,    FCVT_W_S, FCVT_L_S, FCVT_S_D, FCVT_D_S,
                                     FCVT_S_W, FCVT_S_L, FMIN_D,   FMAX_D,   FMIN_S,   FMAX_S,   FCVT_D_WU,
-                                    FCVT_D_LU, FCVT_S_WU, FCVT_S_LU, FCVT_WU_D, FCVT_LU_D, FCVT_WU_S, FCVT_LU_S};
+                                    FCVT_D_LU, FCVT_S_WU, FCVT_S_LU, FCVT_WU_D, FCVT_LU_D, FCVT_WU_S, FCVT_LU_S, FCLASS_D,  FCLASS_S};
     static const uint8_t kRegs[] = {0, 1, 2, 3, 5, 8, 10, 31};
     Insn d;
     d.op = kOps[rng_() % std::size(kOps)];
@@ -415,6 +417,47 @@ TEST(InlineFp, UnsignedConversionsUpToTheirLimits) {
   init.fflags = fp::NX;
   got = run({op(FCVT_D_LU, 10, 6)});
   EXPECT_EQ(got.s.helper_calls, 0u);
+}
+
+// fclass of each class, double and float (NaN-boxed), signalling and
+// quiet NaNs included, in the code while FS is not Off; a float that is
+// not NaN-boxed (the hart reads the canonical NaN) is the helper's.
+TEST(InlineFp, ClassifiesEachClass) {
+  if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
+  CodeArena arena;
+  const uint64_t doubles[] = {0xFFF0000000000000ull, fp::bits_of(-1.5),    0x800000000000000Full, 1ull << 63, 0,
+                              0x000FFFFFFFFFFFFFull, fp::bits_of(2.0),     0x7FF0000000000000ull,
+                              0x7FF0000000000001ull, 0x7FF8000000000000ull};
+  const uint32_t floats[] = {0xFF800000u, 0xBFC00000u, 0x80000001u, 0x80000000u, 0,
+                             0x007FFFFFu, 0x40000000u, 0x7F800000u, 0x7F800001u, 0x7FC00000u};
+  std::vector<Insn> block;
+  FpState init;
+  init.mstatus = uint64_t{1} << 13;  // Initial: fclass reads f and raises nothing
+  for (unsigned i = 0; i < 10; ++i) {
+    init.f[i] = doubles[i];
+    init.f[10 + i] = box(floats[i]);
+    Insn d;
+    d.op = FCLASS_D;
+    d.rd = static_cast<uint8_t>(1 + i);
+    d.rs1 = static_cast<uint8_t>(i);
+    block.push_back(d);
+    d.op = FCLASS_S;
+    d.rd = static_cast<uint8_t>(11 + i);
+    d.rs1 = static_cast<uint8_t>(10 + i);
+    block.push_back(d);
+  }
+  FpRun got = translated(block, init, arena);
+  expect_same(got, reference(block, init), 0);
+  EXPECT_EQ(got.s.helper_calls, 0u);
+  for (unsigned i = 0; i < 10; ++i) {
+    EXPECT_EQ(got.s.x[1 + i], uint64_t{1} << i) << "double " << i;
+    EXPECT_EQ(got.s.x[11 + i], uint64_t{1} << i) << "float " << i;
+  }
+  init.f[10] = floats[0];  // not boxed
+  got = translated(block, init, arena);
+  expect_same(got, reference(block, init), 0);
+  EXPECT_EQ(got.s.helper_calls, 1u);
+  EXPECT_EQ(got.s.x[11], uint64_t{1} << 9);
 }
 
 }  // namespace

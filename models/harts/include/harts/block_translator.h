@@ -99,7 +99,8 @@ struct InlineStores {
 // F and D instructions the code does itself (Hart::exec_fp's results, flags
 // and mstatus.FS exactly) in the state they mostly run in: the loads,
 // stores, moves and sign injections while mstatus.FS is Dirty (for those
-// that only read f: not Off), comparisons of operands that are not NaN, and
+// that only read f: not Off), comparisons of operands that are not NaN,
+// classification, and
 // the arithmetic, fused multiply-adds and conversions (double, and single
 // on NaN-boxed operands; to and from signed and unsigned integers, an
 // unsigned 64-bit one below 2^63) while also rounding to nearest even (the instruction's rm, or frm for
