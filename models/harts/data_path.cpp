@@ -138,6 +138,14 @@ void DataPath::tlb_rewalking(const TlbEntry& e) {
   hot_.wr_pages.forget_range(e.va_base(), e.page_bytes());
 }
 
+bool DataPath::in_regions(uint64_t va, unsigned len, bool write) const {
+  const auto held = [&](bool w) {
+    return (w ? hot_.wr : hot_.rd).holds(va, len) || (w ? hot_.wr_before : hot_.rd_before).holds(va, len) ||
+           (w ? hot_.wr_pages : hot_.rd_pages).find(va, len);
+  };
+  return held(false) && (!write || held(true));
+}
+
 void DataPath::withdraw(const uint8_t* from, uint64_t bytes, bool writes_only) {
   const auto drop = [from, bytes](DmiRegion& r) {
     if (r.size && r.ptr < from + bytes && from < r.ptr + r.size) r = DmiRegion{};

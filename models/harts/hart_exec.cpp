@@ -43,13 +43,13 @@ using namespace rv;
 
 bool Hart::other_needs_kernel(const Insn& d) const {
   if (d.op >= FLW && d.op <= FMV_D_X) return false;  // their loads and stores ask the data path
-  // Atomics are atomic with respect to every hart in the simulation thread;
+  // Atomics decide for themselves (exec_atomic);
   // xext/xcmd reach devices; ECALL and EBREAK catch up with SystemC (host
   // calls, the debugger); a WFI with no interrupt pending sleeps; a write of
   // a trigger may arm it (observed()). The other system instructions and
   // CSRs change only the hart, as does a WFI that does not sleep (it goes
   // on, or traps, which a slice does itself).
-  if ((d.op >= LR_W && d.op <= AMOMAXU_D) || d.op == XCMD || d.op == XEXT || d.op == ECALL || d.op == EBREAK)
+  if (d.op == XCMD || d.op == XEXT || d.op == ECALL || d.op == EBREAK)
     return true;
   if (d.op == WFI) return !(hot_.s.mip & hot_.s.mie);
   const auto csr = static_cast<unsigned>(d.imm);
@@ -125,25 +125,37 @@ uint64_t Hart::exec_atomic(const Insn& d) {
   const unsigned size = dbl ? 8 : 4;
   const bool lr = d.op == LR_W || d.op == LR_D;
   if (addr & (size - 1)) throw TrapException{lr ? kLoadMisaligned : kStoreMisaligned, addr};
+  // In a slice, an atomic runs where its accesses do: in the hart's fast
+  // regions or kept pages, over lines it holds claims on (a write claim for
+  // SC and AMOs), which no other slice of the batch reads or writes; so it
+  // is atomic there too. Else it stops, before anything is counted, for
+  // the hart's thread (a page walk, a claim, a device).
+  if (slice_.in_slice() && !data_.in_regions(addr, size, !lr)) throw NeedsKernel{};
   // Reservations hold physical addresses. SC and AMOs need write permission
   // (a store/AMO fault) before their read.
   const uint64_t pa = data_.checked() ? mmu_.translate_data(addr, size, lr ? kAccessRead : kAccessWrite, mmu_.data_priv()).pa : addr;
   if (lr) {
     uint64_t v = dbl ? load<uint64_t>(addr) : static_cast<uint64_t>(static_cast<int32_t>(load<uint32_t>(addr)));
+    const auto lk = shared_lock();  // other harts' stores break reservations (HartCluster::break_reservations)
     reservation_ = pa;
     cluster_.note_reservation();
     return v;
   }
   if (d.op == SC_W || d.op == SC_D) {
-    const bool ok = reservation_ == pa;
-    reservation_ = ~0ull;
+    bool ok;
+    {
+      const auto lk = shared_lock();
+      ok = reservation_ == pa;
+      reservation_ = ~0ull;
+    }
     if (!ok) return 1;
     if (dbl) store<uint64_t>(addr, src);
     else store<uint32_t>(addr, static_cast<uint32_t>(src));
     return 0;
   }
-  // Read-modify-write. Harts run one at a time in the simulation thread, so
-  // the load and store below are atomic with respect to every other hart.
+  // Read-modify-write: in the simulation thread harts run one at a time, and
+  // in a slice no other one touches the claimed line, so the load and store
+  // below are atomic with respect to every other hart.
   const uint64_t old = dbl ? load<uint64_t>(addr) : static_cast<uint64_t>(static_cast<int32_t>(load<uint32_t>(addr)));
   uint64_t v = 0;
   const Op base = static_cast<Op>(dbl ? d.op - (LR_D - LR_W) : d.op);

@@ -87,6 +87,11 @@ class DataPath final : public TlbUsers {
   bool load_unless_kernel(uint64_t va, T& v);
   template <typename T>
   bool store_unless_kernel(uint64_t va, T v);
+  // Whether an access of len bytes at va lies in a fast region or a kept
+  // page, a write's for the read and the write: in a slice it then runs
+  // there (claimed lines, a translation held; HartHotState::region_again)
+  // without the kernel. Nothing is changed or counted.
+  bool in_regions(uint64_t va, unsigned len, bool write) const;
   // An access of len bytes at physical address pa outside the fast regions
   // (`uncached`: an NC or IO page, Svpbmt, whose accesses bypass the D-cache).
   void phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
