@@ -9,8 +9,9 @@
 // claim, which withdraws the other harts' conflicting ones (those lines
 // leave their fast regions). Within a batch no line is then written by one
 // slice and touched by another, so what each slice reads does not depend on
-// the host's timing. Accesses outside the fast regions (the hart's thread's
-// own, atomics, devices) need no claim: they never run beside a slice.
+// the host's timing (an atomic runs in a slice only within its hart's fast
+// regions). Accesses outside them (the hart's thread's own, devices) need
+// no claim: they never run beside a slice.
 //
 // Lines, not pages, so that harts working on neighbouring data in one page
 // (per-hart arrays that are not page-aligned) do not hand the page back and
