@@ -257,6 +257,18 @@ void expect_same(const FpRun& got, const FpRun& want, uint32_t seed) {
   ASSERT_EQ(got.s.mstatus, want.s.mstatus) << "seed " << seed;
 }
 
+// An F or D instruction as the decoder gives it.
+Insn op(uint16_t o, uint8_t rd, uint8_t rs1, uint8_t rs2 = 0, uint8_t rs3 = 0, uint8_t rm = 0) {
+  Insn d;
+  d.op = o;
+  d.rd = rd;
+  d.rs1 = rs1;
+  d.rs2 = rs2;
+  d.rs3 = rs3;
+  d.rm = rm;
+  return d;
+}
+
 TEST(InlineFp, RandomBlocksMatchExecFp) {
   if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
   CodeArena arena;
@@ -290,16 +302,6 @@ TEST(InlineFp, RandomBlocksMatchExecFp) {
 TEST(InlineFp, TakesExactAndAccruedResultsAndLeavesTheRest) {
   if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
   CodeArena arena;
-  const auto op = [](uint16_t o, uint8_t rd, uint8_t rs1, uint8_t rs2, uint8_t rs3 = 0, uint8_t rm = 0) {
-    Insn d;
-    d.op = o;
-    d.rd = rd;
-    d.rs1 = rs1;
-    d.rs2 = rs2;
-    d.rs3 = rs3;
-    d.rm = rm;
-    return d;
-  };
   FpState init;
   init.mstatus = mstatus::FS;
   const auto set = [&](unsigned r, double v) { std::memcpy(&init.f[r], &v, sizeof v); };
@@ -365,14 +367,6 @@ TEST(InlineFp, TakesExactAndAccruedResultsAndLeavesTheRest) {
 TEST(InlineFp, UnsignedConversionsUpToTheirLimits) {
   if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
   CodeArena arena;
-  const auto op = [](uint16_t o, uint8_t rd, uint8_t rs1, uint8_t rm = 0) {
-    Insn d;
-    d.op = o;
-    d.rd = rd;
-    d.rs1 = rs1;
-    d.rm = rm;
-    return d;
-  };
   FpState init;
   init.mstatus = mstatus::FS;
   const auto set = [&](unsigned r, double v) { std::memcpy(&init.f[r], &v, sizeof v); };
@@ -392,21 +386,21 @@ TEST(InlineFp, UnsignedConversionsUpToTheirLimits) {
     return got;
   };
   // In range and exact: all in the code, no flag; a 32-bit result is sign-extended.
-  FpRun got = run({op(FCVT_D_WU, 10, 5), op(FCVT_D_LU, 11, 6), op(FCVT_S_WU, 12, 0), op(FCVT_WU_D, 13, 1, 1),
-                   op(FCVT_LU_D, 14, 6, 1), op(FCVT_WU_S, 15, 7, 0), op(FCVT_LU_S, 16, 7, 1)});
+  FpRun got = run({op(FCVT_D_WU, 10, 5), op(FCVT_D_LU, 11, 6), op(FCVT_S_WU, 12, 0), op(FCVT_WU_D, 13, 1, 0, 0, 1),
+                   op(FCVT_LU_D, 14, 6, 0, 0, 1), op(FCVT_WU_S, 15, 7, 0, 0, 0), op(FCVT_LU_S, 16, 7, 0, 0, 1)});
   EXPECT_EQ(got.s.helper_calls, 0u);
   EXPECT_EQ(got.s.fflags, 0u);
   EXPECT_EQ(got.s.x[13], ~uint64_t{0});
   EXPECT_EQ(got.s.x[15], static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(3000000000u))));
   EXPECT_EQ(got.s.x[16], 3000000000u);
   // -0.5 toward zero is 0 and inexact: the helper raises NX, after which the code takes it.
-  got = run({op(FCVT_WU_D, 10, 2, 1), op(FCVT_LU_D, 11, 2, 1)});
+  got = run({op(FCVT_WU_D, 10, 2, 0, 0, 1), op(FCVT_LU_D, 11, 2, 0, 0, 1)});
   EXPECT_EQ(got.s.helper_calls, 1u);
   EXPECT_EQ(got.s.fflags, uint32_t{fp::NX});
   EXPECT_EQ(got.s.x[10], 0u);
   // Out of range (2^32 for 32 bits, -1) saturates with NV; 2^63 and beyond are the helper's either way.
-  for (const Insn& d : {op(FCVT_WU_D, 10, 3, 1), op(FCVT_WU_D, 10, 4, 1), op(FCVT_LU_D, 10, 4, 1),
-                        op(FCVT_LU_D, 10, 5, 1), op(FCVT_D_LU, 10, 7), op(FCVT_S_LU, 10, 7)}) {
+  for (const Insn& d : {op(FCVT_WU_D, 10, 3, 0, 0, 1), op(FCVT_WU_D, 10, 4, 0, 0, 1), op(FCVT_LU_D, 10, 4, 0, 0, 1),
+                        op(FCVT_LU_D, 10, 5, 0, 0, 1), op(FCVT_D_LU, 10, 7), op(FCVT_S_LU, 10, 7)}) {
     got = run({d});
     EXPECT_EQ(got.s.helper_calls, 1u) << "op " << d.op << " rs1 " << +d.rs1;
   }
