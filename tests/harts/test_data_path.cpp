@@ -383,6 +383,29 @@ TEST_F(DataPathTest, InTheParallelScheduleARegionIsClaimedLinesAndASliceNeverCla
   EXPECT_TRUE(hart.withdrawn.empty());
 }
 
+// What an atomic in a slice asks (Hart::exec_atomic): whether its word is in
+// the fast regions or kept pages, for an SC or AMO the write ones too;
+// nothing is changed by asking.
+TEST_F(DataPathTest, AtomicsAskWhetherTheRegionsHoldTheirWord) {
+  hart.slice.parallel = true;
+  const uint64_t page = kBase + 0x4000;
+  const uint8_t* host = mem.mem.data() + 0x4000;
+  EXPECT_FALSE(data.in_regions(page, 8, false));  // nothing claimed yet
+  data.store<uint64_t>(page, 1);                  // the page's lines, claimed for writing
+  data.load<uint64_t>(page + 8);
+  const DmiRegion rd = hot.rd, wr = hot.wr;
+  EXPECT_TRUE(data.in_regions(page + 0x40, 8, true));
+  EXPECT_TRUE(data.in_regions(page + 0xff8, 4, false));
+  EXPECT_FALSE(data.in_regions(page + 0x1000, 4, false));  // the next page: not claimed
+  EXPECT_EQ(hot.rd.base, rd.base);
+  EXPECT_EQ(hot.wr.base, wr.base);
+  EXPECT_EQ(hot.wr.size, wr.size);
+  // Hart 1 reads line 1: this hart keeps its read region, its writes leave.
+  hart.claims.claim(1, host + 64, false);
+  EXPECT_TRUE(data.in_regions(page + 64, 4, false));  // an LR may run in a slice
+  EXPECT_FALSE(data.in_regions(page + 64, 4, true));  // an SC or AMO may not
+}
+
 TEST_F(DataPathTest, AnotherHartsClaimsWithdrawOnlyTheLinesTheyNeed) {
   hart.slice.parallel = true;
   const uint64_t page = kBase + 0x4000;
