@@ -561,10 +561,11 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       const bool wide = d.op == rv::FCVT_D_L || d.op == rv::FCVT_S_L || d.op == rv::FCVT_D_LU || d.op == rv::FCVT_S_LU;
       into(RAX, d.rs1);
       if (is_unsigned) {
-        if (!wide) a_.alu(OR, RAX, RAX, false);  // zero-extends
         if (wide) {
           a_.test(RAX, RAX);
           to_other.push_back(a_.jcc(L));
+        } else {
+          a_.alu(OR, RAX, RAX, false);  // zero-extends
         }
         if (d.op != rv::FCVT_D_WU) {
           const size_t accrued = fp_if_nx(true);
