@@ -80,8 +80,11 @@ struct alignas(kHostLine) HartHotState {
   uint64_t dmi_gen = 0;
   CacheQuickState icache;
   uint64_t tlb_inserts = 0;
-  HistoryRing history;
-  const BlockCache::Slot* block_slots = nullptr;  // the hart's (BlockCache::slots), for BlockChain::lookup
+  // The ring's position is read and written as each block is entered: it
+  // has a host cache line to itself (sharing one with the guest registers
+  // made functional `mixed` take 1.6x the time; docs/performance.md).
+  alignas(kHostLine) HistoryRing history;
+  alignas(kHostLine) const BlockCache::Slot* block_slots = nullptr;  // the hart's (BlockCache::slots), for BlockChain::lookup
 
   rv::HartState s;  // architectural state: pc, x, and the counters blocks retire into
   uint32_t data_way[kDataWayHints] = {};
