@@ -76,11 +76,6 @@ class Translator {
     if (!to_tail_.empty() && a_.drop_last_jmp(to_tail_.back())) to_tail_.pop_back();  // the tail follows
     for (size_t f : to_tail_) a_.bind(f);
     tail();
-    for (size_t f : counted_passes_) {  // out of the way of a loop that has no grant
-      a_.bind(f);
-      a_.alu_imm(x86::SUB, loop_.left, 1);
-      a_.bind(a_.jmp(), body_);
-    }
     for (const QuantumEnd& q : quantum_ends_) emit_quantum_end(a_, *chain_, q, retired_);
     for (const Cold& c : colds_) cold(c);  // before the stubs: their helper calls add stubs
     for (const Stub& s : stubs_) stub(s);
@@ -221,7 +216,10 @@ class Translator {
   void self_loop() {
     if (counted_) {
       a_.test(loop_.left, loop_.left);
-      counted_passes_.push_back(a_.jcc(x86::NE));
+      const size_t ungranted = a_.jcc(x86::E);
+      a_.alu_imm(x86::SUB, loop_.left, 1);
+      a_.bind(a_.jmp(), body_);
+      a_.bind(ungranted);
     }
     a_.mov_imm(x86::RAX, pc_);
     if (const std::optional<size_t> settled = retire_unless_settled()) to_tail_.push_back(*settled);
@@ -398,7 +396,6 @@ class Translator {
   uint32_t fused_ = kNone;  // the division whose result is in r9 (Translator::divide)
   bool calls_helpers_ = false;  // the hart's load, store or other helper, which may settle the block
   bool counted_ = false;        // a counted loop (counted_loop)
-  std::vector<size_t> counted_passes_;  // the self-loop's jump while passes are granted
   CountedLoop loop_{};                  // with counted_
 };
 
@@ -938,7 +935,15 @@ bool Translator::control(const Insn& d, uint64_t pc) {
   }
   static constexpr x86::Cond kCond[] = {x86::E, x86::NE, x86::L, x86::GE, x86::B, x86::AE};
   with_rs2(x86::CMP, source(d.rs1, x86::RAX), d.rs2);
-  const size_t taken = a_.jcc(kCond[d.op - rv::BEQ]);
+  const x86::Cond cond = kCond[d.op - rv::BEQ];
+  if (counted_ && pc + d.imm == pc_) {  // a counted pass falls through to its jump back: one taken branch a pass
+    const size_t not_taken = a_.jcc(static_cast<x86::Cond>(cond ^ 1));  // x86 pairs each condition with its inverse
+    exit(pc_);
+    a_.bind(not_taken);
+    exit(next);
+    return true;
+  }
+  const size_t taken = a_.jcc(cond);
   exit(next);
   a_.bind(taken);
   exit(pc + d.imm);
