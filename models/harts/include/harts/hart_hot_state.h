@@ -82,7 +82,7 @@ struct alignas(kHostLine) HartHotState {
   uint64_t tlb_inserts = 0;
   // The ring's position is read and written as each block is entered: it
   // has a host cache line to itself (sharing one with the guest registers
-  // made functional `mixed` take 1.6x the time; docs/performance.md).
+  // made functional `mixed` take 1.7x the time; docs/performance.md).
   alignas(kHostLine) HistoryRing history;
   alignas(kHostLine) const BlockCache::Slot* block_slots = nullptr;  // the hart's (BlockCache::slots), for BlockChain::lookup
 
