@@ -36,8 +36,9 @@ class PageClaims {
   static constexpr unsigned kPageBits = 12, kLineBits = 6;
   static constexpr unsigned kLines = 1u << (kPageBits - kLineBits);
   static constexpr uint64_t kLine = uint64_t{1} << kLineBits;
-  // A fast region's extent beyond the line it was made for, each way.
-  static constexpr uint64_t kMaxReach = uint64_t{4} << kPageBits;
+  // A fast region's extent beyond the line it was made for, each way: at
+  // most 16 page lookups, and a hart's 64 KiB working set in one region.
+  static constexpr uint64_t kMaxReach = uint64_t{16} << kPageBits;
   // Withdraws hart `hart`'s fast regions over the host bytes [from, from +
   // bytes): only the writing ones (writes_only) or all of them.
   using Withdraw = std::function<void(unsigned hart, const uint8_t* from, uint64_t bytes, bool writes_only)>;
