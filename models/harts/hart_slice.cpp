@@ -49,6 +49,7 @@ void Hart::run_slice() {
         slice_.end_at_code_write();
         break;
       }
+      if (hot_.time.quantum_used() && cluster_.slices().pass_boundary(*this)) continue;
       if (hot_.time.quantum_used() || hot_.insn_stop_reached()) {
         slice_.end_at_block();
         break;
@@ -112,7 +113,8 @@ void Hart::quantum_sync() {
 uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
   if (h.switch_ps_ && to_ps(h.hot_.time.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
-  if (h.slice_.parallel || h.blocks_.code_full() || !h.run_on()) return 0;
+  if (h.slice_.parallel) return h.slice_.in_slice() && !h.blocks_.code_full() && h.cluster_.slices().pass_boundary(h);
+  if (h.blocks_.code_full() || !h.run_on()) return 0;
   h.check_deadline(h.hot_.time.now());
   return !h.timed_out_;
 }
@@ -136,9 +138,27 @@ uint64_t Hart::grid_boundary(uint64_t now) {
 
 uint64_t Hart::park_until_grid(uint64_t now) {
   // What finish_slice would do after such a slice: only sync_to_grid.
-  // A functional run's switch point is the hart's thread's (check_timed_switch).
-  const bool switch_due = switch_ps_ && now + hot_.time.ps() >= switch_ps_;  // as quantum_used() holds here
-  return slice_.only_grid_wait(hot_.time.quantum_used(), hot_.insn_stop_reached(), switch_due) ? grid_boundary(now) : 0;
+  return slice_.only_grid_wait(hot_.time.quantum_used(), hot_.insn_stop_reached(), switch_due(now)) ? grid_boundary(now)
+                                                                                                      : 0;
+}
+
+// A functional run's switch point is the hart's thread's (check_timed_switch).
+bool Hart::switch_due(uint64_t now) const {
+  return switch_ps_ && now + hot_.time.ps() >= switch_ps_;  // as quantum_used() holds where it is asked
+}
+
+uint64_t Hart::grid_boundary_ahead(uint64_t now) const {
+  if (!hot_.time.quantum_used() || hot_.insn_stop_reached() || switch_due(now)) return 0;
+  const uint64_t quantum = to_ps(cluster_.quantum()), boundary = (now + hot_.time.ps()) / quantum * quantum;
+  return boundary > now ? boundary : 0;
+}
+
+void Hart::pass_boundary(uint64_t boundary, uint64_t now) {
+  slice_.end_at_block();  // as the slice would have ended
+  park_until_grid(now);   // at `boundary`
+  allow_passing(0);       // a batch of a hart in no wait loop (HartSlices::allow_passing)
+  unpark(boundary, now);
+  slice_.begin();
 }
 
 void Hart::unpark(uint64_t boundary, uint64_t now) {

@@ -64,9 +64,18 @@ void HartSlices::dispatch() {
     allow_passing();
     run_batch();
     replay();
-    // Immediate: the harts resume in this evaluation phase, in hart order.
-    for (Hart* h : park()) h->slice_done().notify();
+    // Immediate: the harts resume in this evaluation phase, in hart order
+    // (after a wait where the slice passed boundaries).
+    resume(park(), passed_ps_, now_ps_);
   }
+}
+
+void HartSlices::resume(const std::vector<Hart*>& go_on, uint64_t boundary, uint64_t now) {
+  if (!go_on.empty() && boundary > now) {
+    sc_core::wait(from_ps(boundary - now));
+    for (Hart* h : go_on) h->systemc_moved(boundary - now);
+  }
+  for (Hart* h : go_on) h->slice_done().notify();
 }
 
 void HartSlices::replay() {
@@ -132,14 +141,18 @@ bool HartSlices::run_ahead() {
   allow_passing();
   run_batch();
   replay();
-  const std::vector<Hart*> go_on = park();
-  if (!go_on.empty()) {
-    sc_core::wait(from_ps(boundary - now));
-    for (Hart* h : go_on) {
-      h->systemc_moved(boundary - now);
-      h->slice_done().notify();
-    }
-  }
+  resume(park(), std::max(boundary, passed_ps_), now);
+  return true;
+}
+
+bool HartSlices::pass_boundary(Hart& h) {
+  // Such a batch runs on the simulation thread (run_batch), SystemC time now_ps_.
+  if (batch_.size() != 1 || !ready_.empty() || h.observed() || h.parallel_spin_until() || h.traffic_to_replay())
+    return false;
+  const uint64_t boundary = h.grid_boundary_ahead(now_ps_);
+  if (!boundary || next_boundary() <= boundary || !RunAhead::allows(from_ps(boundary - now_ps_))) return false;
+  h.pass_boundary(boundary, now_ps_);
+  passed_ps_ = boundary;
   return true;
 }
 
@@ -171,6 +184,7 @@ void HartSlices::run(Slice& s) {
 }
 
 void HartSlices::run_batch() {
+  passed_ps_ = 0;
   std::sort(batch_.begin(), batch_.end(), [](const Slice& a, const Slice& b) { return a.hart->id() < b.hart->id(); });
   if (threads_.empty() || batch_.size() == 1) {
     for (Slice& s : batch_) run(s);

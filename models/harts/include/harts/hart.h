@@ -175,6 +175,12 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // dispatcher's catching up by ps.
   uint64_t park_until_grid(uint64_t now);
   void unpark(uint64_t boundary, uint64_t now);
+  // In a slice whose quantum is used at a block boundary: the boundary
+  // park_until_grid would give after it (0: none), nothing changed; and
+  // that boundary passed at once (HartSlices::pass_boundary): parked there,
+  // unparked, the slice goes on.
+  uint64_t grid_boundary_ahead(uint64_t now) const;
+  void pass_boundary(uint64_t boundary, uint64_t now);
   // After a slice, before park_until_grid: up to where the hart stays in the
   // wait loop it skipped in, doing nothing another hart or device sees (ps,
   // absolute: the loop's end less an iteration; 0: in no loop whose skips
@@ -265,6 +271,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
     hot_.set_insn_stop(switch_insns_ && (!limit_ || switch_insns_ < limit_) ? switch_insns_ : limit_);
   }
   void check_timed_switch();  // at a block boundary of a functional run: asks the cluster to switch at its point
+  bool switch_due(uint64_t now) const;  // a functional run's switch to timed is due at SystemC time now + local
   // Fetches are timed: an I-cache is modelled and the run is timed.
   bool fetch_timed() const { return icache_.enabled() && !hot_.functional; }
   void update_irq_gate() {

@@ -11,7 +11,9 @@
 // quantum that host threads cannot share). When nothing else at all is
 // pending in the simulation, the dispatcher runs ahead: it runs the next
 // boundary's batch without waiting for SystemC time to get there, and
-// catches up before any hart's thread resumes (run_ahead.h).
+// catches up before any hart's thread resumes (run_ahead.h); a slice that
+// runs alone and would be that batch by itself passes the boundary without
+// leaving its blocks (pass_boundary).
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -38,6 +40,13 @@ class HartSlices {
   // From hart h's SystemC thread: runs h.run_slice() with the other harts that
   // ask in the same delta cycle; returns once it has run.
   void run(Hart& h);
+  // From h's slice, its quantum used at a block boundary: when the slice is
+  // its batch's only one and the run-ahead would run it alone at the
+  // boundary it would park at (nothing else at all pending in the
+  // simulation before it, no other parked hart due by then, no traffic to
+  // replay, no wait loop to pass quanta in), the hart parks there and is
+  // unparked at once, as that batch would do, and true: the slice goes on.
+  bool pass_boundary(Hart& h);
 
  private:
   // A hart's slice in a batch: `unpark_at` is the boundary it was parked
@@ -59,6 +68,9 @@ class HartSlices {
   uint64_t next_boundary() const;  // the earliest a parked hart waits for
   bool unpark_due();  // the parked harts whose boundary is now ask for their slices; false: none
   bool run_ahead();   // the next boundary's batch before SystemC time gets there; false: not allowed
+  // After a batch: the harts whose threads go on resume, SystemC time first
+  // moved from now to `boundary` where a run-ahead left it behind.
+  void resume(const std::vector<Hart*>& go_on, uint64_t boundary, uint64_t now);
   // Before a batch: whether, and up to where, its slices' skips may pass
   // whole quanta (Hart::allow_passing).
   void allow_passing();
@@ -82,6 +94,7 @@ class HartSlices {
   // lines of its own (base/host_lines.h): other threads spin on them.
   alignas(kHostLine) std::vector<Slice> batch_;
   uint64_t now_ps_ = 0;  // SystemC time of the batch
+  uint64_t passed_ps_ = 0;  // the last boundary the batch's slice passed (pass_boundary); 0: none
   alignas(kHostLine) std::atomic<uint64_t> take_{0};
   alignas(kHostLine) std::atomic<size_t> unfinished_{0};
   std::atomic<bool> quit_{false};
