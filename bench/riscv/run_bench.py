@@ -25,7 +25,10 @@ neither keeps its best of more tries than the other.
   --case NAME HARTS ACCELVP_ELF ACCELVP_EMPTY_ELF QEMU_ELF QEMU_EMPTY_ELF   (repeatable)
 
 A NAME ending in _functional runs accel-vp with harts.timing=functional (no
-cache or memory timing, docs/timing.md), against the same QEMU runs.
+cache or memory timing, docs/timing.md), one ending in _parallel in the
+parallel quantum schedule on one host thread (harts.parallel_quantum=true,
+docs/harts.md "Parallel harts"; its results are that schedule's), against
+the same QEMU runs.
 
 With AVP_BENCH_RESULTS set, the figures are written there as JSON
 (bench/bench_results.h describes the format)."""
@@ -105,7 +108,8 @@ def main():
     out_dir = tempfile.mkdtemp(prefix="bench-riscv-")
 
     def acmd(elf, harts, name):
-        mode = ["--set", "harts.timing=functional"] if name.endswith("_functional") else []
+        mode = (["--set", "harts.timing=functional"] if name.endswith("_functional") else
+                ["--set", "harts.parallel_quantum=true"] if name.endswith("_parallel") else [])
         return [args.accel_vp, "--no-progress", "-o", out_dir] + mode + ["run", "--elf", elf, "--harts", str(harts)]
 
     rows, per_cpu, by_cpu, figures, failed = [], [], {}, [], False
