@@ -149,16 +149,13 @@ bool Hart::switch_due(uint64_t now) const {
 
 uint64_t Hart::grid_boundary_ahead(uint64_t now) const {
   if (!hot_.time.quantum_used() || hot_.insn_stop_reached() || switch_due(now)) return 0;
-  const uint64_t quantum = to_ps(cluster_.quantum()), boundary = (now + hot_.time.ps()) / quantum * quantum;
-  return boundary > now ? boundary : 0;
+  return SliceState::boundary_ahead(now, hot_.time.ps(), to_ps(cluster_.quantum()));
 }
 
 void Hart::pass_boundary(uint64_t boundary, uint64_t now) {
-  slice_.end_at_block();  // as the slice would have ended
-  park_until_grid(now);   // at `boundary`
-  allow_passing(0);       // a batch of a hart in no wait loop (HartSlices::allow_passing)
+  grid_boundary(now);  // as park_until_grid after the slice, whose tests grid_boundary_ahead made
+  allow_passing(0);    // a batch of a hart in no wait loop (HartSlices::allow_passing)
   unpark(boundary, now);
-  slice_.begin();
 }
 
 void Hart::unpark(uint64_t boundary, uint64_t now) {

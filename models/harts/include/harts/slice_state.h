@@ -92,10 +92,14 @@ class SliceState {
   // now + local_ps, when it lies after now (0: none ahead). The local time
   // beyond it stays ahead (grid_ahead), so nothing is lost or added.
   uint64_t grid_boundary(uint64_t now, uint64_t local_ps, uint64_t quantum_ps) {
-    const uint64_t boundary = (now + local_ps) / quantum_ps * quantum_ps;
-    if (boundary <= now) return 0;
-    grid_ahead_ = now + local_ps - boundary;
+    const uint64_t boundary = boundary_ahead(now, local_ps, quantum_ps);
+    if (boundary) grid_ahead_ = now + local_ps - boundary;
     return boundary;
+  }
+  // That boundary, nothing noted.
+  static uint64_t boundary_ahead(uint64_t now, uint64_t local_ps, uint64_t quantum_ps) {
+    const uint64_t boundary = (now + local_ps) / quantum_ps * quantum_ps;
+    return boundary > now ? boundary : 0;
   }
   uint64_t grid_ahead() const { return grid_ahead_; }
   // Where this slice's skips may pass whole quanta of the grid to (ps,
