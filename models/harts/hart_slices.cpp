@@ -175,9 +175,9 @@ void HartSlices::allow_passing() {
   for (const Slice& s : batch_) s.hart->allow_passing(until);
 }
 
-void HartSlices::run(Slice& s) {
+void HartSlices::run(Slice& s, bool beside_others) {
   if (s.unpark_at) s.hart->unpark(s.unpark_at, now_ps_);
-  s.hart->run_slice();
+  s.hart->run_slice(beside_others);
   s.spin_until = s.hart->parallel_spin_until();
   s.park_at = s.hart->park_until_grid(now_ps_);
   s.replay = s.hart->traffic_to_replay();
@@ -187,7 +187,7 @@ void HartSlices::run_batch() {
   passed_ps_ = 0;
   std::sort(batch_.begin(), batch_.end(), [](const Slice& a, const Slice& b) { return a.hart->id() < b.hart->id(); });
   if (threads_.empty() || batch_.size() == 1) {
-    for (Slice& s : batch_) run(s);
+    for (Slice& s : batch_) run(s, false);  // one after the other on this thread
     return;
   }
   // No slice runs and none can be taken: the previous batch is done.
@@ -211,7 +211,7 @@ bool HartSlices::take_and_run(bool from_back) {
     taken = from_back ? end - 1 : first;
   } while (!take_.compare_exchange_weak(t, from_back ? t - 1 : t + (uint64_t{1} << 16), std::memory_order_acq_rel,
                                         std::memory_order_acquire));
-  run(batch_[taken]);  // the batch stays while this slice is unfinished
+  run(batch_[taken], true);  // the batch stays while this slice is unfinished
   unfinished_.fetch_sub(1, std::memory_order_acq_rel);
   return true;
 }

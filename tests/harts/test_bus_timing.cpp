@@ -140,7 +140,7 @@ TEST_F(BusTimingTest, InASliceDefersWhatTheBusLeftOut) {
   hart.timing.traffic(kBase, false, 64, false);
   EXPECT_FALSE(mem.last.deferred);
   EXPECT_TRUE(hart.slice.deferred().empty());
-  hart.slice.begin();
+  hart.slice.begin(true);
   const HartTraffic t[] = {{kBase + 0x100, 64, true, false, false}, {kBase + 0x200, 64, false, true, true}};
   hart.timing.traffic(t, 2);
   EXPECT_TRUE(mem.last.deferred);

@@ -162,8 +162,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // blocks until the quantum is used or the next step needs the SystemC
   // kernel (a device access, an atomic, a system instruction, a block not
   // decoded yet, a pending interrupt...); may run on any host thread while
-  // the simulation thread waits. The hart's own thread finishes it.
-  void run_slice();
+  // the simulation thread waits (`beside_others`: other harts' slices may
+  // run at the same time). The hart's own thread finishes it.
+  void run_slice(bool beside_others);
   sc_core::sc_event& slice_done() { return slice_.done; }
   // Between slices without the hart's thread (HartSlices parks the hart;
   // `now` is SystemC time, which these do not read, as they run on any host

@@ -75,7 +75,7 @@ class HartSlices {
   // whole quanta (Hart::allow_passing).
   void allow_passing();
   void run_batch();   // batch_ by hart id, SystemC time now_ps_
-  void run(Slice& s);
+  void run(Slice& s, bool beside_others);
   void replay();  // after a batch, in hart order: the traffic its slices left to replay (Hart::replay_traffic)
   std::vector<Hart*> park();  // after a batch: the harts whose threads go on, in hart order
   void host_thread();

@@ -37,15 +37,20 @@ class SliceState {
   sc_core::sc_event done;  // notified when the hart's slice of a batch has run
 
   bool in_slice() const { return in_slice_; }
-  void begin() {
+  // `beside_others`: other harts' slices may run at the same time, on other
+  // host threads (a batch of several slices with host threads to share them).
+  void begin(bool beside_others) {
     in_slice_ = true;
+    beside_others_ = beside_others;
     end_ = End::Serial;
   }
   void leave() { in_slice_ = false; }
-  // The lock on what harts share (m), taken only in a slice (the serial schedule needs none).
+  // The lock on what harts share (m), taken only in a slice that other
+  // slices may run beside (the serial schedule, and a slice that runs
+  // alone, need none).
   std::unique_lock<std::mutex> lock(std::mutex& m) const {
     std::unique_lock<std::mutex> lk(m, std::defer_lock);
-    if (in_slice_) lk.lock();  // other harts' slices may be running on other host threads
+    if (in_slice_ && beside_others_) lk.lock();
     return lk;
   }
   End end() const { return end_; }
@@ -131,7 +136,7 @@ class SliceState {
   uint64_t unpark_ahead() { return grid_ahead_ + std::exchange(parked_stall_ps_, 0); }
 
  private:
-  bool in_slice_ = false;
+  bool in_slice_ = false, beside_others_ = false;
   End end_ = End::Serial;
   const DecodedBlock* left_block_ = nullptr;
   const DecodedBlock* resume_block_ = nullptr;
