@@ -43,7 +43,19 @@ using namespace rv;
 
 bool Hart::other_needs_kernel(const Insn& d) const {
   if (d.op >= FLW && d.op <= FMV_D_X) return false;  // their loads and stores ask the data path
-  // Atomics decide for themselves (exec_atomic);
+  // An atomic runs where its accesses do: in the hart's fast regions or
+  // kept pages, over lines it holds claims on (a write claim for SC and
+  // AMOs), which no other slice of the batch reads or writes; so it is
+  // atomic there too. Else it stops, before anything is counted, for the
+  // hart's thread (a page walk, a claim, a device). A misaligned one traps
+  // in the slice (exec_atomic). Asked here, before exec_other, so that the
+  // stop needs no unwind (4-hart Linux boot: 67 000 stops).
+  if (d.op >= LR_W && d.op <= AMOMAXU_D) {
+    const uint64_t addr = hot_.s.x[d.rs1];
+    const unsigned size = d.op >= LR_D ? 8 : 4;
+    const bool lr = d.op == LR_W || d.op == LR_D;
+    return !(addr & (size - 1)) && !data_.in_regions(addr, size, !lr);
+  }
   // xext/xcmd reach devices; ECALL and EBREAK catch up with SystemC (host
   // calls, the debugger); a WFI with no interrupt pending sleeps; a write of
   // a trigger may arm it (observed()). The other system instructions and
@@ -125,12 +137,7 @@ uint64_t Hart::exec_atomic(const Insn& d) {
   const unsigned size = dbl ? 8 : 4;
   const bool lr = d.op == LR_W || d.op == LR_D;
   if (addr & (size - 1)) throw TrapException{lr ? kLoadMisaligned : kStoreMisaligned, addr};
-  // In a slice, an atomic runs where its accesses do: in the hart's fast
-  // regions or kept pages, over lines it holds claims on (a write claim for
-  // SC and AMOs), which no other slice of the batch reads or writes; so it
-  // is atomic there too. Else it stops, before anything is counted, for
-  // the hart's thread (a page walk, a claim, a device).
-  if (slice_.in_slice() && !data_.in_regions(addr, size, !lr)) throw NeedsKernel{};
+  // In a slice its accesses lie in the hart's regions (other_needs_kernel).
   // Reservations hold physical addresses. SC and AMOs need write permission
   // (a store/AMO fault) before their read.
   const uint64_t pa = data_.checked() ? mmu_.translate_data(addr, size, lr ? kAccessRead : kAccessWrite, mmu_.data_priv()).pa : addr;
