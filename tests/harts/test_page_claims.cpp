@@ -132,5 +132,78 @@ TEST_F(ClaimsTest, RandomClaimsNeverLeaveALineWritableBesideAnotherReaderOrAStal
   }
 }
 
+// The rules a line at a time, as the claims were first written: the
+// reference for the claim's word-wide steps.
+struct LineByLine {
+  static constexpr unsigned kAll = kPages * PageClaims::kLines;
+  struct Line {
+    int writer = -1;
+    bool accessed = false;
+    std::array<bool, kHarts> reads{};
+  };
+  std::array<Line, kAll> lines;
+  // Withdrawn by the last claim, by hart: the read (and write) claims, and the write claims only.
+  std::array<std::array<bool, kAll>, kHarts> lost_all{}, lost_writes{};
+
+  bool holds(unsigned h, unsigned l, bool write) const {
+    return write ? lines[l].writer == static_cast<int>(h) : lines[l].reads[h];
+  }
+  bool free_for(unsigned h, unsigned l, bool write) const {
+    if (holds(h, l, write)) return false;
+    bool others = lines[l].writer >= 0;
+    if (write) {
+      others = false;
+      for (unsigned o = 0; o < kHarts; ++o) others |= o != h && lines[l].reads[o];
+    }
+    return !others || !lines[l].accessed;
+  }
+  void take(unsigned h, unsigned l, bool write) {
+    Line& x = lines[l];
+    if (write) {
+      if (x.writer == static_cast<int>(h)) return;
+      for (unsigned o = 0; o < kHarts; ++o)
+        if (o != h && x.reads[o]) lost_all[o][l] = true, x.reads[o] = false;
+      x.writer = static_cast<int>(h);
+      x.accessed = false;
+      x.reads[h] = true;
+      return;
+    }
+    if (x.reads[h]) return;
+    if (x.writer >= 0) lost_writes[x.writer][l] = true, x.writer = -1, x.accessed = false;
+    x.reads[h] = true;
+  }
+  void claim(unsigned h, unsigned l, bool write) {
+    lost_all = lost_writes = {};
+    const unsigned page = l / PageClaims::kLines * PageClaims::kLines;
+    take(h, l, write);
+    lines[l].accessed = true;
+    for (unsigned k = l; k > page && free_for(h, k - 1, write); --k) take(h, k - 1, write);
+    for (unsigned k = l + 1; k < page + PageClaims::kLines && free_for(h, k, write); ++k) take(h, k, write);
+  }
+};
+
+TEST_F(ClaimsTest, ClaimsAWordAtATimeAsTheRulesALineAtATime) {
+  LineByLine reference;
+  std::mt19937 rng(11);
+  for (int step = 0; step < 5000; ++step) {
+    const unsigned h = rng() % kHarts, line = rng() % LineByLine::kAll;
+    const bool write = rng() % 2 == 0;
+    withdrawn.clear();
+    claims.claim(h, memory + line * kLine, write);
+    reference.claim(h, line, write);
+    std::array<std::array<bool, LineByLine::kAll>, kHarts> lost_all{}, lost_writes{};
+    for (const Withdrawal& w : withdrawn)
+      for (uint64_t b = 0; b < w.bytes; b += kLine)
+        (w.writes_only ? lost_writes : lost_all)[w.hart][(w.from + b - memory) / kLine] = true;
+    ASSERT_EQ(lost_all, reference.lost_all) << "step " << step;
+    ASSERT_EQ(lost_writes, reference.lost_writes) << "step " << step;
+    for (unsigned g = 0; g < kHarts; ++g)
+      for (unsigned l = 0; l < LineByLine::kAll; ++l)
+        for (const bool w : {false, true})
+          ASSERT_EQ(held(g, memory + l * kLine, w), reference.holds(g, l, w))
+              << "step " << step << " hart " << g << " line " << l << (w ? " write" : " read");
+  }
+}
+
 }  // namespace
 }  // namespace avp

@@ -81,49 +81,59 @@ class PageClaims {
   // (from the hart's thread, no slice running), and speculative claims on
   // the lines of its page next to it that no other hart has accessed. The
   // other harts' claims it takes are withdrawn a run of lines at a time.
+  // A page's lines are the bits of a word: the claim is a few word
+  // operations per hart rather than a step per line (4-hart Linux boot:
+  // 122 000 claims, each taking 22 lines on average).
   void claim(unsigned hart, const uint8_t* at, bool write) {
     const uint8_t* page = page_of(at);
     Page& p = pages_[page];
-    const unsigned line = index_of(at);
-    take(hart, page, p, line, write);
-    p.lines[line].accessed = true;
-    for (unsigned l = line; l > 0 && p.free_for(hart, l - 1, write); --l) take(hart, page, p, l - 1, write);
-    for (unsigned l = line + 1; l < kLines && p.free_for(hart, l, write); ++l) take(hart, page, p, l, write);
-    withdraw_pending();
+    const uint64_t line = uint64_t{1} << index_of(at);
+    // The lines next to it that a speculative claim may take: not held yet
+    // (the run goes on only over lines it takes now), and nothing another
+    // hart accessed would be withdrawn. Each line's state is its own, so
+    // taking the accessed line first changes none of the others'.
+    const uint64_t others = write ? p.read_by_others(hart) : p.written_by_others(hart);
+    const uint64_t free = ~Page::bits(write ? p.writes : p.reads, hart) & (~others | ~p.accessed);
+    take(hart, page, p, line | runs(free, line), write);
+    p.accessed |= line;
   }
 
  private:
   static constexpr uint64_t kPage = uint64_t{1} << kPageBits;
-  struct Line {
-    int32_t writer = -1;    // the hart holding the write claim, -1: none
-    bool accessed = false;  // a holder took its claim for an access (not speculatively)
-  };
   static_assert(kLines == 64, "a page's lines are the bits of one word");
-  // A page's lines, and by hart the lines it holds read and write claims on
-  // (bit l: line l; the writer reads too), which held() scans a word at a time.
+  // A page's lines by hart: the lines it holds read and write claims on
+  // (bit l: line l; a line has one writer at most, which reads it too),
+  // which held() scans a word at a time, and the lines a holder took its
+  // claim on for an access (not speculatively).
   struct Page {
-    std::array<Line, kLines> lines;
     std::vector<uint64_t> reads, writes;
-    static bool bit(const std::vector<uint64_t>& bits, unsigned hart, unsigned l) {
-      return hart < bits.size() && (bits[hart] >> l & 1);
+    uint64_t accessed = 0;
+    static uint64_t bits(const std::vector<uint64_t>& of, unsigned hart) { return hart < of.size() ? of[hart] : 0; }
+    static uint64_t& bits_to_set(std::vector<uint64_t>& of, unsigned hart) {
+      if (hart >= of.size()) of.resize(hart + 1);
+      return of[hart];
     }
-    static void mark(std::vector<uint64_t>& bits, unsigned hart, unsigned l, bool on) {
-      if (hart >= bits.size()) bits.resize(hart + 1);
-      bits[hart] = (bits[hart] & ~(uint64_t{1} << l)) | uint64_t{on} << l;
+    uint64_t read_by_others(unsigned hart) const {
+      uint64_t m = 0;
+      for (unsigned h = 0; h < reads.size(); ++h) m |= h == hart ? 0 : reads[h];
+      return m;
     }
-    bool holds(unsigned hart, unsigned l, bool write) const { return bit(write ? writes : reads, hart, l); }
-    bool read_by_another(unsigned hart, unsigned l) const {
-      for (unsigned h = 0; h < reads.size(); ++h)
-        if (h != hart && (reads[h] >> l & 1)) return true;
-      return false;
-    }
-    // Whether a speculative claim may take line l: nothing another hart accessed would be withdrawn.
-    bool free_for(unsigned hart, unsigned l, bool write) const {
-      if (holds(hart, l, write)) return false;  // the run goes on only over lines it takes now
-      const bool others = write ? read_by_another(hart, l) : lines[l].writer >= 0;
-      return !others || !lines[l].accessed;
+    uint64_t written_by_others(unsigned hart) const {
+      uint64_t m = 0;
+      for (unsigned h = 0; h < writes.size(); ++h) m |= h == hart ? 0 : writes[h];
+      return m;
     }
   };
+
+  // The lines of `free` next to `line` on either side, in unbroken runs.
+  static uint64_t runs(uint64_t free, uint64_t line) {
+    const uint64_t below = line - 1, above = ~(below | line);
+    const uint64_t stop_below = ~free & below, stop_above = ~free & above;
+    // Below: the bits above the highest stop; above: the bits below the lowest stop.
+    const uint64_t run_below = stop_below ? below & ~((uint64_t{2} << (63 - __builtin_clzll(stop_below))) - 1) : below;
+    const uint64_t run_above = stop_above ? above & ((stop_above & -stop_above) - 1) : above;
+    return run_below | run_above;
+  }
 
   static const uint8_t* line_of(const uint8_t* p) {
     return reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t{kLine - 1});
@@ -137,62 +147,47 @@ class PageClaims {
   uint64_t lines_held(const uint8_t* page, unsigned hart, bool write) const {
     const auto it = pages_.find(page);
     if (it == pages_.end()) return 0;
-    const std::vector<uint64_t>& bits = write ? it->second.writes : it->second.reads;
-    return hart < bits.size() ? bits[hart] : 0;
+    return Page::bits(write ? it->second.writes : it->second.reads, hart);
   }
-  void take(unsigned hart, const uint8_t* page, Page& p, unsigned l, bool write) {
-    Line& line = p.lines[l];
-    const uint8_t* at = page + (uint64_t{l} << kLineBits);
+  // Gives `hart` the claims on `lines` of `page`: a write claim takes the
+  // other harts' read claims (a writer's too) and is no longer an access;
+  // a read claim takes only another hart's write claim, which then is no
+  // longer an access either. What the others lose is withdrawn.
+  void take(unsigned hart, const uint8_t* page, Page& p, uint64_t lines, bool write) {
     if (write) {
-      if (line.writer == static_cast<int32_t>(hart)) return;
+      lines &= ~Page::bits(p.writes, hart);  // its own already
       for (unsigned other = 0; other < p.reads.size(); ++other)
-        if (other != hart && Page::bit(p.reads, other, l)) {
-          withdraw(other, at, false);
-          Page::mark(p.reads, other, l, false);
+        if (const uint64_t lost = other == hart ? 0 : p.reads[other] & lines) {
+          withdraw(other, page, lost, false);
+          p.reads[other] &= ~lost;
         }
-      if (line.writer >= 0) Page::mark(p.writes, static_cast<unsigned>(line.writer), l, false);
-      line.writer = static_cast<int32_t>(hart);
-      line.accessed = false;
-      Page::mark(p.reads, hart, l, true);
-      Page::mark(p.writes, hart, l, true);
+      for (unsigned other = 0; other < p.writes.size(); ++other)
+        if (other != hart) p.writes[other] &= ~lines;  // a writer read them too: withdrawn above
+      p.accessed &= ~lines;
+      Page::bits_to_set(p.reads, hart) |= lines;
+      Page::bits_to_set(p.writes, hart) |= lines;
       return;
     }
-    if (p.holds(hart, l, false)) return;
-    if (line.writer >= 0) {
-      withdraw(static_cast<unsigned>(line.writer), at, true);
-      Page::mark(p.writes, static_cast<unsigned>(line.writer), l, false);
-      line.writer = -1;
-      line.accessed = false;
-    }
-    Page::mark(p.reads, hart, l, true);
-  }
-  // A line's withdrawal, joined to the pending one it continues (a claim's
-  // lines are taken outward from its line, each way in turn).
-  void withdraw(unsigned hart, const uint8_t* line, bool writes_only) {
-    for (Pending& w : pending_)
-      if (w.hart == hart && w.writes_only == writes_only) {
-        if (line == w.to) {
-          w.to += kLine;
-          return;
-        }
-        if (line + kLine == w.from) {
-          w.from = line;
-          return;
-        }
+    lines &= ~Page::bits(p.reads, hart);
+    for (unsigned other = 0; other < p.writes.size(); ++other)
+      if (const uint64_t lost = other == hart ? 0 : p.writes[other] & lines) {
+        withdraw(other, page, lost, true);
+        p.writes[other] &= ~lost;
+        p.accessed &= ~lost;
       }
-    pending_.push_back({hart, writes_only, line, line + kLine});
+    Page::bits_to_set(p.reads, hart) |= lines;
   }
-  void withdraw_pending() {
-    for (const Pending& w : pending_) withdraw_(w.hart, w.from, static_cast<uint64_t>(w.to - w.from), w.writes_only);
-    pending_.clear();
+  // Withdraws `lines` of `page` from `hart`, a run of lines at a time.
+  void withdraw(unsigned hart, const uint8_t* page, uint64_t lines, bool writes_only) {
+    while (lines) {
+      const unsigned first = static_cast<unsigned>(__builtin_ctzll(lines));
+      const uint64_t rest = ~lines >> first;  // its lowest set bit: the first line after the run
+      const unsigned n = rest ? static_cast<unsigned>(__builtin_ctzll(rest)) : kLines - first;
+      withdraw_(hart, page + (uint64_t{first} << kLineBits), uint64_t{n} << kLineBits, writes_only);
+      lines &= n + first >= kLines ? 0 : ~uint64_t{0} << (first + n);
+    }
   }
 
-  struct Pending {
-    unsigned hart;
-    bool writes_only;
-    const uint8_t *from, *to;
-  };
-  std::vector<Pending> pending_;
   Withdraw withdraw_;
   std::unordered_map<const uint8_t*, Page> pages_;  // one entry per page a fast region was made on
 };
