@@ -207,10 +207,11 @@ bool DataPath::held_access(bool write, uint64_t va, void* buf, unsigned len) {
   if (!r || r->size - (ppage - r->base) < kPage) return false;
   const uint8_t* page = r->ptr + (ppage - r->base);
   const uint8_t* at = page + (t->pa - ppage);
-  if (claims_.held(hart_, at, write, page, page + kPage).to <= at + len - 1) return false;
+  const PageClaims::Span span = claims_.held(hart_, at, write, page, page + kPage);
+  if (span.to <= at + len - 1) return false;
   bool page_ok = false;
   mmu_.take_held(va, t->pa, len, access, p, &page_ok);  // a PMP fault: a trap the slice takes
-  if (page_ok) claimed_region(write, va, t->pa, len, *r);
+  if (page_ok) use_region(write, region_over(*r, va, t->pa, span.from, span.to));  // as claimed_region would
   phys_access(write, t->pa, buf, len, access_fault_cause(access), va);
   return true;
 }
