@@ -23,7 +23,6 @@
 // addresses are one line, and a core's local memory is not another's.
 #pragma once
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
