@@ -91,7 +91,7 @@ class PageClaims {
     // (the run goes on only over lines it takes now), and nothing another
     // hart accessed would be withdrawn. Each line's state is its own, so
     // taking the accessed line first changes none of the others'.
-    const uint64_t others = write ? p.read_by_others(hart) : p.written_by_others(hart);
+    const uint64_t others = Page::others(write ? p.reads : p.writes, hart);
     const uint64_t free = ~Page::bits(write ? p.writes : p.reads, hart) & (~others | ~p.accessed);
     take(hart, page, p, line | runs(free, line), write);
     p.accessed |= line;
@@ -112,14 +112,10 @@ class PageClaims {
       if (hart >= of.size()) of.resize(hart + 1);
       return of[hart];
     }
-    uint64_t read_by_others(unsigned hart) const {
+    // The lines any hart but `hart` holds in `of`.
+    static uint64_t others(const std::vector<uint64_t>& of, unsigned hart) {
       uint64_t m = 0;
-      for (unsigned h = 0; h < reads.size(); ++h) m |= h == hart ? 0 : reads[h];
-      return m;
-    }
-    uint64_t written_by_others(unsigned hart) const {
-      uint64_t m = 0;
-      for (unsigned h = 0; h < writes.size(); ++h) m |= h == hart ? 0 : writes[h];
+      for (unsigned h = 0; h < of.size(); ++h) m |= h == hart ? 0 : of[h];
       return m;
     }
   };
