@@ -121,7 +121,7 @@ void Hart::translate(const Block& b) {
   const BlockRetire retire = block_retire(b);
   // Blocks enter the next block in their code when the I-cache hits again, or
   // always in a functional run (and its translation is held).
-  const InlineEnter enter = inline_enter(icache_.hit_time() == 0, hot_.functional, hot_.history.kept);
+  const InlineEnter enter = inline_enter(icache_.hit_time() == 0, hot_.functional, hot_.history);
   const BlockChain chain =
       block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, arena);

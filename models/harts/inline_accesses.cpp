@@ -115,8 +115,8 @@ void emit_region_offset(x86::Asm& a, const InlineLoads& l, unsigned bytes, std::
 }
 
 // The routine an access calls when its line is not the one accessed last
-// (shared_routines.h; rdi: the hart, the line in `line`): hit_way with the
-// hart's hint for the line, else hit_previous (not counted), ZF set; else
+// (shared_routines.h; rdi: the hart, the line in `line`): hit_previous,
+// else hit_way with the hart's hint for the line (not counted), ZF set; else
 // ZF clear and nothing changed. Uses `hint`, `way` and `tmp`. At each
 // access, this code made a kernel's block about a hundred bytes longer.
 struct DataWayLayout {  // what it depends on: offsets and registers (int32_t: no padding)
@@ -130,12 +130,11 @@ static_assert(std::has_unique_object_representations_v<DataWayLayout>, "compared
 std::vector<size_t> emit_data_way_or_previous(x86::Asm& a, const DataWayLayout& l) {
   using namespace x86;
   const auto line = static_cast<Reg>(l.line), hint = static_cast<Reg>(l.hint);
-  a.mov(hint, line);  // way_hints[line % hint_count]
-  a.alu_imm(AND, hint, l.hint_count - 1);
-  a.shift_imm(SHL, hint, 2);
-  a.alu(ADD, hint, RDI);
-  a.load32(hint, hint, l.way_hints);
-  return emit_way_or_previous_hit(a, l.dcache, RDI, line, hint, static_cast<Reg>(l.way), static_cast<Reg>(l.tmp));
+  return emit_way_or_previous_hit(a, l.dcache, RDI, line, hint, static_cast<Reg>(l.way), static_cast<Reg>(l.tmp), [&] {
+    a.mov(hint, line);  // way_hints[line % hint_count]
+    a.alu_imm(AND, hint, l.hint_count - 1, false);
+    a.load32_indexed4(hint, RDI, hint, l.way_hints);
+  });
 }
 
 std::vector<uint8_t> make_data_way_or_previous(const void* layout) {
@@ -250,10 +249,11 @@ std::vector<uint8_t> finish_zf_routine(x86::Asm& a, const std::vector<size_t>& n
 }
 
 std::vector<size_t> emit_way_or_previous_hit(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line,
-                                             x86::Reg hint, x86::Reg way, x86::Reg tmp) {
+                                             x86::Reg hint, x86::Reg way, x86::Reg tmp,
+                                             const std::function<void()>& load_hint) {
   using namespace x86;
-  std::vector<size_t> neither, not_hinted;
-  emit_hinted_holds(a, c, hart, line, hint, way, not_hinted);  // hit_way
+  std::vector<size_t> neither, not_previous;
+  emit_previous_holds(a, c, hart, line, way, not_previous);  // hit_previous: as a hit in that way (the two swap)
   const size_t hit = a.size();
   a.alu_from_mem(CMP, way, hart, c.last_way);  // remembered: another way makes the last one the previous
   const size_t same_way = a.jcc(E);
@@ -269,8 +269,9 @@ std::vector<size_t> emit_way_or_previous_hit(x86::Asm& a, const CacheFields& c, 
   a.store(hart, c.clock, tmp);
   a.store(way, c.way_used, tmp);
   const size_t done = a.jmp();
-  for (size_t f : not_hinted) a.bind(f);
-  emit_previous_holds(a, c, hart, line, way, neither);  // hit_previous: as a hit in that way (the two swap)
+  for (size_t f : not_previous) a.bind(f);
+  load_hint();
+  emit_hinted_holds(a, c, hart, line, hint, way, neither);  // hit_way
   a.bind(a.jmp(), hit);
   a.bind(done);
   return neither;

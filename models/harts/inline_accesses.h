@@ -5,6 +5,7 @@
 // with the D-cache's quick hits done as CacheModel does them.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "harts/block_translator.h"
@@ -58,15 +59,18 @@ void emit_hinted_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Re
 // the routine's bytes.
 std::vector<uint8_t> finish_zf_routine(x86::Asm& a, const std::vector<size_t>& no);
 
-// CacheModel::hit_way with the way index in `hint` (32-bit, zero-extended),
-// else hit_previous, for the line in `line` (the order of CacheModel's
-// quick_hit: a line is in one way only, so both find the same way and do
-// the same bookkeeping; the hinted way first, as it mostly holds the line,
-// so the code's branches are predictable): on a hit the cache's last two
-// lines and ways, its clock and the way's last use are updated as they do
-// (not the hit count) and the code falls through with the way in `way`;
-// returns the jumps taken when neither hits (nothing changed). Uses `tmp`.
+// CacheModel::hit_previous, else hit_way with the way index `load_hint`
+// puts in `hint` (32-bit, zero-extended), for the line in `line` (the order
+// of CacheQuickState::quick_hit: a line is in one way only, so both find
+// the same way and do the same bookkeeping; the line before the last first,
+// as two lines accessed in turn -- a copy's source and destination, a row
+// and a column -- then hit without reading the hint or computing the way):
+// on a hit the cache's last two lines and ways, its clock and the way's last
+// use are updated as they do (not the hit count) and the code falls through
+// with the way in `way`; returns the jumps taken when neither hits (nothing
+// changed). Uses `tmp`.
 std::vector<size_t> emit_way_or_previous_hit(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line,
-                                             x86::Reg hint, x86::Reg way, x86::Reg tmp);
+                                             x86::Reg hint, x86::Reg way, x86::Reg tmp,
+                                             const std::function<void()>& load_hint);
 
 }  // namespace avp

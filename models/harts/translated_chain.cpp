@@ -11,7 +11,7 @@ namespace {
 
 // The routine a block's entry calls for a line that is not the one fetched
 // last (shared_routines.h; rcx: the block, r8: the hart, rdx: the line):
-// hit_way with the block's hint, else hit_previous, counted and, if `timed`,
+// hit_previous, else hit_way with the block's hint, counted and, if `timed`,
 // timed as the block's hit, ZF set; else ZF clear and nothing done. Uses
 // rsi, r9 and r10.
 struct FetchHitLayout {  // what it depends on: offsets only (int32_t: no padding)
@@ -25,8 +25,8 @@ std::vector<uint8_t> make_fetch_way_or_previous(const void* layout) {
   using namespace x86;
   const auto& l = *static_cast<const FetchHitLayout*>(layout);
   Asm a;
-  a.load32(RSI, RCX, l.fetch_way);
-  const std::vector<size_t> neither = emit_way_or_previous_hit(a, l.icache, R8, RDX, RSI, R9, R10);
+  const std::vector<size_t> neither =
+      emit_way_or_previous_hit(a, l.icache, R8, RDX, RSI, R9, R10, [&] { a.load32(RSI, RCX, l.fetch_way); });
   if (l.timed) {
     a.load(R10, RCX, l.fetch_hit_ps);
     emit_cache_hit(a, R8, l.icache.hits, l.time_ps, l.stall_ps, R10);
@@ -184,7 +184,11 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     no.push_back(a.jcc(BE));  // tlb_until <= inserts
   }
   if (!e.untimed) emit_fetch_hit(a, e, no);
-  if (e.records_history) {  // ring[pos++ & mask] = block (the mask is below 2^32)
+  if (e.records_history && e.history_in_held) {  // held[pos++ % 256] = block
+    a.load_extended(RDX, R8, e.h_history_pos, 1, false);
+    a.alu_mem_imm(ADD, R8, e.h_history_pos, 1);
+    a.store_indexed8(R8, RDX, RCX, e.h_history_held);
+  } else if (e.records_history) {  // ring[pos++ & mask] = block (the mask is below 2^32)
     a.load(RDX, R8, e.h_history_pos);
     a.alu_mem_imm(ADD, R8, e.h_history_pos, 1);
     a.alu_from_mem(AND, RDX, R8, e.h_history_mask, false);
@@ -321,16 +325,17 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart) {
       a.alu_to_mem(ADD, hart, e.h_stall_ps, R10);
     }
   }
-  if (e.records_history) {  // ring[pos++ & mask] = block, rcx times: the last mask + 1 of them are seen
+  if (e.records_history) {  // ring[pos++ & mask] = block, rcx times: the last `recent` of them are seen
     a.push(RAX);
     a.load(R9, hart, e.h_history_pos);
     a.alu_to_mem(ADD, hart, e.h_history_pos, RCX);
-    a.load(R10, hart, e.h_history_mask);
-    a.alu_imm(ADD, R10, 1);
+    a.load(R10, hart, e.h_history_recent);
     a.alu(CMP, R10, RCX);
-    const size_t whole_ring = a.jcc(BE);
+    const size_t more_passes = a.jcc(BE);
     a.mov(R10, RCX);
-    a.bind(whole_ring);
+    a.bind(more_passes);
+    a.alu(ADD, R9, RCX);  // from the first of the last r10 entries
+    a.alu(SUB, R9, R10);
     a.load(R11, hart, e.h_history_ring);
     a.mov_imm(RAX, reinterpret_cast<uint64_t>(c.self));
     const size_t entry = a.size();

@@ -45,11 +45,26 @@ class Asm {
     address(dst, base, disp);
   }
   void store(Reg base, int32_t disp, Reg src) { mem(0x89, src, base, disp); }
-  void store_indexed8(Reg base, Reg index, Reg src) {  // mov [base + index * 8], src (base not rbp or r13)
+  // mov dst32, [base + index * 4 + disp], zero-extended (index not rsp; base not rbp or r13 without a displacement)
+  void load32_indexed4(Reg dst, Reg base, Reg index, int32_t disp) {
+    const auto r = static_cast<uint8_t>(0x40 | ((dst & 8) ? 4 : 0) | ((index & 8) ? 2 : 0) | ((base & 8) ? 1 : 0));
+    if (r != 0x40) put(r);
+    put(0x8B);
+    modrm(disp == 0 ? 0 : fits_imm8(disp) ? 1 : 2, dst, RSP);  // a SIB byte follows
+    put(static_cast<uint8_t>(2 << 6 | (index & 7) << 3 | (base & 7)));
+    if (disp == 0) return;
+    if (fits_imm8(disp)) put(static_cast<uint8_t>(disp));
+    else imm32(static_cast<uint32_t>(disp));
+  }
+  // mov [base + index * 8 + disp], src (base not rbp or r13 without a displacement)
+  void store_indexed8(Reg base, Reg index, Reg src, int32_t disp = 0) {
     put(static_cast<uint8_t>(0x48 | ((src & 8) ? 4 : 0) | ((index & 8) ? 2 : 0) | ((base & 8) ? 1 : 0)));
     put(0x89);
-    modrm(0, src, RSP);  // a SIB byte follows
+    modrm(disp == 0 ? 0 : fits_imm8(disp) ? 1 : 2, src, RSP);  // a SIB byte follows
     put(static_cast<uint8_t>(3 << 6 | (index & 7) << 3 | (base & 7)));
+    if (disp == 0) return;
+    if (fits_imm8(disp)) put(static_cast<uint8_t>(disp));
+    else imm32(static_cast<uint32_t>(disp));
   }
   // [base + disp] = the low `bytes` (1, 2, 4, 8) of src.
   void store_sized(Reg base, int32_t disp, Reg src, unsigned bytes) {

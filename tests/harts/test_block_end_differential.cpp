@@ -82,13 +82,13 @@ void make_block(DecodedBlock& b, uint64_t pc, unsigned n, uint8_t key, std::mt19
 struct Side : HartHotState {
   explicit Side(const CacheGeometry& g) {
     model.configure(g, "icache");
-    history.ring = ring;
-    history.mask = std::size(ring) - 1;
+    history.ring = history.held;  // as InsnHistory keeps a history of up to HistoryRing::kHeld entries
+    history.mask = HistoryRing::kHeld - 1;
+    history.recent = 16;
     chain_closed = false;
     time.set_quantum(from_ps(kNoQuantum));
   }
   CacheModel model{icache};
-  const DecodedBlock* ring[8] = {};
   DecodedBlock ends[2], next;
   unsigned enter_calls = 0;      // the code's calls of `enter`
   bool quantum_goes_on = false;  // what quantum_end answers
@@ -237,7 +237,8 @@ std::string difference(const Side& a, const Side& b) {
   for (unsigned i = 0; i < kNumPerfEvents; ++i) d(("events " + std::to_string(i)).c_str(), a.s.events[i], b.s.events[i]);
   d("dmi_gen", a.dmi_gen, b.dmi_gen)("tlb_inserts", a.tlb_inserts, b.tlb_inserts);
   d("history pos", a.history.pos, b.history.pos);
-  for (unsigned i = 0; i < std::size(a.ring); ++i) d("history entry", which(a, a.ring[i]), which(b, b.ring[i]));
+  for (unsigned i = 0; i < HistoryRing::kHeld; ++i)
+    d("history entry", which(a, a.history.held[i]), which(b, b.history.held[i]));
   const CacheQuickState &x = a.icache, &y = b.icache;
   d("icache last_line", x.last_line, y.last_line)("icache prev_line", x.prev_line, y.prev_line);
   d("icache last_way", way_index(x, x.last_way), way_index(y, y.last_way));
@@ -276,7 +277,7 @@ class BlockEndDifferential {
   // next block itself when it can; with `quantum_ends`, side_quantum_end
   // at a quantum's end.
   void translate_ends(bool inline_enter, bool hits_take_no_time, bool quantum_ends) {
-    enter_ = hot_offsets::inline_enter(hits_take_no_time, false, true);
+    enter_ = hot_offsets::inline_enter(hits_take_no_time, false, code_->history);
     for (DecodedBlock& a : code_->ends) {
       const BlockRetire retire = hot_offsets::block_retire(a);
       const BlockChain chain = hot_offsets::block_chain(a, &side_enter, inline_enter ? &enter_ : nullptr,

@@ -122,7 +122,10 @@ class TranslatedChain : public ::testing::Test {
     const uint8_t counts[] = {1};
     const BlockRetire retire{at(offsetof(HartHotState, settled)), kMinstret, kExtraCycles, kTimePs, kEvents, 0, kBlockPs,
                              1, ids, counts};
-    const InlineEnter enter = hot_offsets::inline_enter(hits_take_no_time_, false, records_history_);
+    HistoryRing history;  // as the code's hart keeps it: recorded or not, in the ring it holds or another
+    history.kept = records_history_;
+    if (history_held_) history.ring = history.held;
+    const InlineEnter enter = hot_offsets::inline_enter(hits_take_no_time_, false, history);
     block_.key = key;
     BlockChain chain = hot_offsets::block_chain(block_, &fake_enter, inline_enter ? &enter : nullptr,
                                                 quantum_end ? &fake_quantum_end : nullptr);
@@ -149,6 +152,11 @@ class TranslatedChain : public ::testing::Test {
     hart_.chain_closed = false;
     hart_.dmi_gen = 5;
     hart_.history.mask = 7;
+    hart_.history.recent = 8;
+    if (history_held_) {
+      hart_.history.ring = hart_.history.held;
+      hart_.history.mask = HistoryRing::kHeld - 1;
+    }
     hart_.time.set_quantum(from_ps(5 * kBlockPs));
     hart_.x = x_;
     std::fill(std::begin(x_), std::end(x_), 0);
@@ -167,6 +175,7 @@ class TranslatedChain : public ::testing::Test {
   std::vector<std::vector<Insn>> insns_;
   bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
   bool records_history_ = true;
+  bool history_held_ = false;       // for the next translate() and fresh(): the ring the hart holds
   bool out_of_line_first_ = false;  // for the next translate()
   bool load_first_ = false;         // for the next translate(): ld x3, 0(x1) first (a functional run's fast path)
   const InlineLoads loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/false);
@@ -337,6 +346,22 @@ TEST_F(TranslatedChain, EntersWithoutRecordingWhenNoHistoryIsKept) {
   EXPECT_EQ(hart_.lazy, &block_);
 }
 
+// In the ring the hart holds (a history of up to HistoryRing::kHeld
+// entries), an entry in the code indexes it by the position's low byte:
+// the entries go on from 255 to 0.
+TEST_F(TranslatedChain, EntersRecordingInTheRingTheHartHolds) {
+  history_held_ = true;
+  translate(0, true);
+  hart_.icache.last_line = 0x40;
+  hart_.history.pos = 254;
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(hart_.history.pos, 258u);
+  for (unsigned i : {254u, 255u, 0u, 1u}) EXPECT_EQ(hart_.history.held[i], &block_) << i;
+  EXPECT_EQ(hart_.history.held[253], nullptr);
+  EXPECT_EQ(hart_.history.held[2], nullptr);
+}
+
 // A block over two lines that were the line before the last and the last:
 // two hits per entry, nothing else changes; no enter call. Also when its
 // first line was the last and its second hits by itself.
@@ -459,6 +484,24 @@ TEST_F(TranslatedChain, CountedPassesEndWhereEachPassesChecksWould) {
     for (const DecodedBlock* b : ring) EXPECT_EQ(b, &block_);
     EXPECT_TRUE(hart_.entered.empty());
   }
+}
+
+// A counted loop's passes, retired in one step, record the last `recent`
+// of their entries (what a history of that length shows) in the ring the
+// hart holds; the entries before them in a grant are not written.
+TEST_F(TranslatedChain, CountedPassesRecordTheirLastRecentEntries) {
+  history_held_ = true;
+  translate(0, true, true);
+  hart_.history.recent = 5;
+  hart_.icache.last_line = 0x40;
+  hart_.time.set_quantum(from_ps(100 * kBlockPs + 99 * 100));  // 100 passes, fewer entries than the ring
+  run();
+  EXPECT_EQ(x_[1], 100u);
+  const uint64_t pos = hart_.history.pos;
+  EXPECT_EQ(pos, 99u);
+  for (uint64_t i = pos - 5; i < pos; ++i) EXPECT_EQ(hart_.history.held[i], &block_) << i;
+  const auto written = std::count(std::begin(hart_.history.held), std::end(hart_.history.held), &block_);
+  EXPECT_LT(written, 99);  // a grant's earlier passes left out
 }
 
 // A counted loop goes on past quantum ends while quantum_end says so: each

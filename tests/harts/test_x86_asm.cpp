@@ -50,6 +50,13 @@ TEST(X86Asm, IndexedStoresTestsAndDoublewordOperands) {
   // mov qword ptr [rsi+rdx*8], rcx and mov qword ptr [r10+r11*8], r9
   EXPECT_EQ(encode([](Asm& a) { a.store_indexed8(RSI, RDX, RCX); }), (std::vector<uint8_t>{0x48, 0x89, 0x0C, 0xD6}));
   EXPECT_EQ(encode([](Asm& a) { a.store_indexed8(R10, R11, R9); }), (std::vector<uint8_t>{0x4F, 0x89, 0x0C, 0xDA}));
+  EXPECT_EQ(encode([](Asm& a) { a.load32_indexed4(R10, RDI, R10, 0x1fb0); }),
+            (std::vector<uint8_t>{0x46, 0x8B, 0x94, 0x97, 0xB0, 0x1F, 0x00, 0x00}));
+  EXPECT_EQ(encode([](Asm& a) { a.load32_indexed4(RSI, RDI, RSI, 8); }), (std::vector<uint8_t>{0x8B, 0x74, 0xB7, 0x08}));
+  EXPECT_EQ(encode([](Asm& a) { a.store_indexed8(RSI, RDX, RCX, 0x10); }),
+            (std::vector<uint8_t>{0x48, 0x89, 0x4C, 0xD6, 0x10}));
+  EXPECT_EQ(encode([](Asm& a) { a.store_indexed8(R8, RDX, RCX, 0x1a80); }),
+            (std::vector<uint8_t>{0x49, 0x89, 0x8C, 0xD0, 0x80, 0x1A, 0x00, 0x00}));
   // and edx, dword ptr [r8+0x20]
   EXPECT_EQ(encode([](Asm& a) { a.alu_from_mem(AND, RDX, R8, 0x20, false); }),
             (std::vector<uint8_t>{0x41, 0x23, 0x50, 0x20}));

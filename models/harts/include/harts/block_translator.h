@@ -142,7 +142,8 @@ struct TranslationHelpers {
 struct InlineEnter {
   int32_t h_dmi_gen, h_time_ps, h_stall_ps;  // the DMI generation; the hart's time and fetch stall time
   CacheFields icache;
-  int32_t h_history_pos, h_history_mask, h_history_ring;  // the history ring (InsnHistory): a block pointer per entry
+  // The history ring (InsnHistory, HistoryRing): a block pointer per entry.
+  int32_t h_history_pos, h_history_mask, h_history_ring, h_history_recent, h_history_held;
   int32_t h_lazy;  // the block entered (its `settled` stays 0: the block that ended retired in the code)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
   int32_t b_fetch_way;                                          // where its first line was last found
@@ -150,7 +151,7 @@ struct InlineEnter {
   bool hits_take_no_time = false;      // the I-cache's hit time is 0: an entry adds nothing to the times
   bool untimed = false;                // fetches are not timed (a functional run): every entry is done here
   bool records_history = true;         // the history ring is kept (HistoryRing::kept)
-  uint8_t unused[1] = {};              // no padding: shared routines compare their layouts byte by byte
+  bool history_in_held = true;         // in the ring the hart holds (HistoryRing::in_held): indexed by pos's low byte
 };
 
 // Going on to the next block in the code itself, after a block retired

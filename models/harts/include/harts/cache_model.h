@@ -32,10 +32,10 @@ struct CacheWay {
 // on the same fields: inline_accesses.cpp, translated_chain.cpp). The quick
 // hits are fast paths, each with the bookkeeping of a hit found by the set
 // search: the line of the previous access (most recently used, so present),
-// the remembered way while it still holds the line, or the line before the
-// last while its way still holds it (a loop that spans two lines, code and
-// data alternating; the same bookkeeping as a hit in that way, since a line
-// is in one way).
+// the line before the last while its way still holds it (a loop that spans
+// two lines, code and data alternating, two streams accessed in turn), or
+// the remembered way while it still holds the line (the same bookkeeping
+// either way, since a line is in one way).
 struct CacheQuickState {
   // The lines (address >> line_bits; ~0: none) of the last two accesses and
   // their ways; the previous line's way may have been reused since.
@@ -52,7 +52,7 @@ struct CacheQuickState {
   // `way` is where the line was last found (an index into all the ways, any
   // value at first).
   bool quick_hit(uint64_t block, bool write, uint32_t way) {
-    if (!(hit_again(block) || hit_way(block, way) || hit_previous(block))) return false;
+    if (!(hit_again(block) || hit_previous(block) || hit_way(block, way))) return false;
     last_way->dirty |= write;
     return true;
   }

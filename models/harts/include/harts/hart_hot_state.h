@@ -246,8 +246,8 @@ inline BlockRetire block_retire(const DecodedBlock& b) {
 
 // Entering the next block in the code (HartHotState::fetch_quick_hit but
 // for a two-line block whose lines hit on their own); `untimed`: fetches
-// are not timed; `records_history`: the history ring is kept.
-constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed, bool records_history) {
+// are not timed; the history ring as `history` is.
+inline InlineEnter inline_enter(bool hits_take_no_time, bool untimed, const HistoryRing& history) {
   return {at(offsetof(HartHotState, dmi_gen)),
           kTimePs,
           at(offsetof(HartHotState, stall_ps) + StallFetch * sizeof(uint64_t)),
@@ -255,6 +255,8 @@ constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed, bool re
           at(offsetof(HartHotState, history) + offsetof(HistoryRing, pos)),
           at(offsetof(HartHotState, history) + offsetof(HistoryRing, mask)),
           at(offsetof(HartHotState, history) + offsetof(HistoryRing, ring)),
+          at(offsetof(HartHotState, history) + offsetof(HistoryRing, recent)),
+          at(offsetof(HartHotState, history) + offsetof(HistoryRing, held)),
           at(offsetof(HartHotState, lazy)),
           at(offsetof(DecodedBlock, fetch_gen)),
           at(offsetof(DecodedBlock, lines)),
@@ -265,7 +267,8 @@ constexpr InlineEnter inline_enter(bool hits_take_no_time, bool untimed, bool re
           at(offsetof(DecodedBlock, tlb_until)),
           hits_take_no_time,
           untimed,
-          records_history};
+          history.kept,
+          history.in_held()};
 }
 
 // Going on from block `b` to the blocks it links to in its code

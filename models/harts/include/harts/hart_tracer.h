@@ -27,14 +27,23 @@ class HartTracer {
 
 // The ring of an InsnHistory that recording a block writes, kept where its
 // owner puts it (a hart's HartHotState: translated code records blocks too).
+// A history of up to kHeld entries uses the ring held here, which
+// translated code indexes by the position's low byte (a load, an add and a
+// store per block entered; docs/performance.md).
 struct HistoryRing {
-  const DecodedBlock** ring = nullptr;  // mask + 1 entries
+  static constexpr unsigned kHeld = 256;
+  const DecodedBlock** ring = nullptr;  // mask + 1 entries: `held`, or the history's own for a longer one
   uint64_t pos = 0;                     // entries recorded so far
   uint64_t mask = 0;
+  // Entries that hold the history's length (each holds an instruction at
+  // least): recording many entries of one block writes only the last these.
+  uint64_t recent = 0;
   bool kept = true;  // false: a history of no instructions, nothing recorded (translated code has no such step)
+  alignas(kHostLine) const DecodedBlock* held[kHeld] = {};
   void record(const DecodedBlock* b) {
     if (kept) ring[pos++ & mask] = b;
   }
+  bool in_held() const { return ring == held; }
 };
 
 // The last instructions a hart executed (pc and encoding), for error reports.
@@ -48,11 +57,8 @@ struct HistoryRing {
 class InsnHistory {
  public:
   // `r`: where the ring's pointer and position are kept (it outlives the history).
-  explicit InsnHistory(HistoryRing& r) : r_(r) {
-    r_.ring = ring_.data();
-    r_.pos = r_.mask = 0;
-  }
-  InsnHistory(const InsnHistory&) = delete;  // r_.ring points into its own ring_
+  explicit InsnHistory(HistoryRing& r) : r_(r) { set_length(0); }
+  InsnHistory(const InsnHistory&) = delete;  // r_.ring may point into its own ring_
   InsnHistory& operator=(const InsnHistory&) = delete;
   struct Entry {
     uint64_t pc;
@@ -62,10 +68,18 @@ class InsnHistory {
     length_ = n;
     unsigned cap = 1;
     while (cap < n) cap <<= 1;
-    ring_.assign(cap, nullptr);
-    r_.ring = ring_.data();
+    if (cap <= HistoryRing::kHeld) {
+      cap = HistoryRing::kHeld;
+      ring_.clear();
+      r_.ring = r_.held;
+    } else {
+      ring_.assign(cap, nullptr);
+      r_.ring = ring_.data();
+    }
+    std::fill(r_.ring, r_.ring + cap, nullptr);
     early_.assign(cap, Early{});
     r_.mask = cap - 1;
+    r_.recent = n;
     r_.kept = n != 0;
     clear();
   }
@@ -88,8 +102,8 @@ class InsnHistory {
   // Up to length() entries, oldest first.
   std::vector<Entry> last() const {
     std::vector<Entry> recent;  // newest first
-    for (uint64_t i = r_.pos; i > from_ && recent.size() < length_ && r_.pos - i < ring_.size(); --i) {
-      const DecodedBlock& b = *ring_[(i - 1) & r_.mask];
+    for (uint64_t i = r_.pos; i > from_ && recent.size() < length_ && r_.pos - i <= r_.mask; --i) {
+      const DecodedBlock& b = *r_.ring[(i - 1) & r_.mask];
       const Early& e = early_[(i - 1) & r_.mask];
       const size_t n = e.entry == i - 1 ? e.executed : b.insns.size();
       uint64_t pc = b.pc;
@@ -110,9 +124,8 @@ class InsnHistory {
     uint64_t entry = ~0ull;  // the ring entry's number (pos_ when it was recorded)
     uint32_t executed = 0;
   };
-  std::vector<const DecodedBlock*, HostLineAllocator<const DecodedBlock*>> ring_ =
-      std::vector<const DecodedBlock*, HostLineAllocator<const DecodedBlock*>>(1);  // base/host_lines.h
-  std::vector<Early, HostLineAllocator<Early>> early_ = std::vector<Early, HostLineAllocator<Early>>(1);
+  std::vector<const DecodedBlock*, HostLineAllocator<const DecodedBlock*>> ring_;  // a ring longer than HistoryRing::kHeld
+  std::vector<Early, HostLineAllocator<Early>> early_;
   std::vector<Entry> frozen_;
   HistoryRing& r_;
   uint64_t from_ = 0;  // entries from_ .. r_.pos - 1 are in the ring (if it holds so many)
