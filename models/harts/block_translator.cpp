@@ -63,7 +63,8 @@ class Translator {
       a_.bytes().clear();
       return a_.bytes();
     }
-    reload();
+    note_written_first();
+    reload(true);
     if (counted_) a_.zero(loop_.left);
     body_ = a_.size();
     uint64_t pc = pc_;
@@ -123,9 +124,23 @@ class Translator {
       uses[g] = 0;
     }
   }
-  void reload() {
+  // The guest registers kept in host registers that the block writes before
+  // it reads them and before anything that may leave it early (a helper, a
+  // trap; inline instructions cannot): their values at entry are never used
+  // nor written back, so the entry does not load them.
+  void note_written_first() {
+    bool read[32] = {};
+    for (size_t i = 0; i < n_ && is_inline(insns_[i].op); ++i) {
+      const Insn& d = insns_[i];
+      if (reads_rs1(d.op)) read[d.rs1] = true;
+      if (reads_rs2(d.op)) read[d.rs2] = true;
+      if (writes_rd(d.op) && !read[d.rd]) written_first_[d.rd] = true;
+    }
+  }
+  // The registers kept in host registers, from memory (`at_entry`: not those written first).
+  void reload(bool at_entry = false) {
     for (unsigned g = 1; g < 32; ++g)
-      if (host_[g] >= 0) a_.load(static_cast<Reg>(host_[g]), kGuestRegs, 8 * g);
+      if (host_[g] >= 0 && !(at_entry && written_first_[g])) a_.load(static_cast<Reg>(host_[g]), kGuestRegs, 8 * g);
   }
   // The registers written so far; with `all`, every one in a host register.
   void write_back(bool all = false) {
@@ -383,6 +398,7 @@ class Translator {
   int8_t host_[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   bool written_[32] = {};
+  bool written_first_[32] = {};  // note_written_first
   std::vector<Cold> colds_;
   std::vector<Stub> stubs_;
   std::vector<size_t> to_tail_, to_epilogue_;
