@@ -345,6 +345,7 @@ class Translator {
     for (size_t f : c.fast.to_helper) a_.bind(f);
     if (counted_) emit_counted_passes(a_, loop_, x86::RDI);  // the helper sees the hart as it is
     call_access_helper(c.index, c.pc);
+    a_.load(x86::RDI, x86::RSP, 0);  // as the fast path leaves it
     a_.bind(a_.jmp(), c.resume);
   }
   void stub(const Stub& s) {
@@ -412,6 +413,7 @@ class Translator {
   uint32_t fused_ = kNone;  // the division whose result is in r9 (Translator::divide)
   bool calls_helpers_ = false;  // the hart's load, store or other helper, which may settle the block
   bool counted_ = false;        // a counted loop (counted_loop)
+  bool hart_in_rdi_ = false;    // rdi holds the hart (the accesses' fast paths need it there)
   CountedLoop loop_{};                  // with counted_
 };
 
@@ -419,12 +421,14 @@ class Translator {
 bool Translator::instruction(uint32_t i, uint64_t pc) {
   const Insn& d = insns_[i];
   const uint64_t next = pc + d.len;
+  if (!is_load(d.op) && !is_store(d.op) && !(is_inline(d.op) && d.op != rv::MULHSU)) hart_in_rdi_ = false;  // a call
   if (is_load(d.op) || is_store(d.op)) {
     into(x86::RSI, d.rs1);
     if (d.imm) a_.alu_imm(x86::ADD, x86::RSI, static_cast<int32_t>(d.imm));
     const bool load = is_load(d.op);
     if (!load) into(x86::RDX, d.rs2);
-    a_.load(x86::RDI, x86::RSP, 0);
+    if (!hart_in_rdi_) a_.load(x86::RDI, x86::RSP, 0);
+    hart_in_rdi_ = true;  // the fast paths keep it; a helper's call loads it again (Translator::cold)
     calls_helpers_ = true;  // here, or in the cold code after the tail, which tests settled
     // The fast path in the code, if any, falls through when done; its other
     // ways and the helper call are out of the way (Translator::cold).
@@ -434,6 +438,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
       colds_.push_back({std::move(fast), i, pc, a_.size()});
     } else {
       call_access_helper(i, pc);
+      hart_in_rdi_ = false;
     }
     if (load) result(d.rd, x86::RAX);
     return false;
