@@ -325,11 +325,14 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart) {
       a.alu_to_mem(ADD, hart, e.h_stall_ps, R10);
     }
   }
-  if (e.records_history) {  // ring[pos++ & mask] = block, rcx times: the last `recent` of them are seen
+  // ring[pos++ & mask] = block, rcx times, of which only the last that hold
+  // the history's length are seen (one more than its share of full passes:
+  // the newest may be a pass a helper call interrupts).
+  if (e.records_history) {
     a.push(RAX);
     a.load(R9, hart, e.h_history_pos);
     a.alu_to_mem(ADD, hart, e.h_history_pos, RCX);
-    a.load(R10, hart, e.h_history_recent);
+    a.mov_imm(R10, (e.history_length + loop.insns - 1) / loop.insns + 1);
     a.alu(CMP, R10, RCX);
     const size_t more_passes = a.jcc(BE);
     a.mov(R10, RCX);

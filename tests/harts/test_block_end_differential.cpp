@@ -84,7 +84,7 @@ struct Side : HartHotState {
     model.configure(g, "icache");
     history.ring = history.held;  // as InsnHistory keeps a history of up to HistoryRing::kHeld entries
     history.mask = HistoryRing::kHeld - 1;
-    history.recent = 16;
+    history.length = 16;
     chain_closed = false;
     time.set_quantum(from_ps(kNoQuantum));
   }

@@ -124,6 +124,7 @@ class TranslatedChain : public ::testing::Test {
                              1, ids, counts};
     HistoryRing history;  // as the code's hart keeps it: recorded or not, in the ring it holds or another
     history.kept = records_history_;
+    history.length = history_length_;
     if (history_held_) history.ring = history.held;
     const InlineEnter enter = hot_offsets::inline_enter(hits_take_no_time_, false, history);
     block_.key = key;
@@ -152,7 +153,6 @@ class TranslatedChain : public ::testing::Test {
     hart_.chain_closed = false;
     hart_.dmi_gen = 5;
     hart_.history.mask = 7;
-    hart_.history.recent = 8;
     if (history_held_) {
       hart_.history.ring = hart_.history.held;
       hart_.history.mask = HistoryRing::kHeld - 1;
@@ -176,6 +176,7 @@ class TranslatedChain : public ::testing::Test {
   bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
   bool records_history_ = true;
   bool history_held_ = false;       // for the next translate() and fresh(): the ring the hart holds
+  uint64_t history_length_ = 16;    // for the next translate(): the history's instructions
   bool out_of_line_first_ = false;  // for the next translate()
   bool load_first_ = false;         // for the next translate(): ld x3, 0(x1) first (a functional run's fast path)
   const InlineLoads loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/false);
@@ -486,20 +487,21 @@ TEST_F(TranslatedChain, CountedPassesEndWhereEachPassesChecksWould) {
   }
 }
 
-// A counted loop's passes, retired in one step, record the last `recent`
-// of their entries (what a history of that length shows) in the ring the
-// hart holds; the entries before them in a grant are not written.
-TEST_F(TranslatedChain, CountedPassesRecordTheirLastRecentEntries) {
+// A counted loop's passes, retired in one step, record in the ring the
+// hart holds the last of their entries that hold the history's length (5
+// instructions: three passes of two, one more than those), not the entries
+// before them in a grant.
+TEST_F(TranslatedChain, CountedPassesRecordTheEntriesThatHoldTheHistory) {
   history_held_ = true;
+  history_length_ = 5;
   translate(0, true, true);
-  hart_.history.recent = 5;
   hart_.icache.last_line = 0x40;
   hart_.time.set_quantum(from_ps(100 * kBlockPs + 99 * 100));  // 100 passes, fewer entries than the ring
   run();
   EXPECT_EQ(x_[1], 100u);
   const uint64_t pos = hart_.history.pos;
   EXPECT_EQ(pos, 99u);
-  for (uint64_t i = pos - 5; i < pos; ++i) EXPECT_EQ(hart_.history.held[i], &block_) << i;
+  for (uint64_t i = pos - 4; i < pos; ++i) EXPECT_EQ(hart_.history.held[i], &block_) << i;
   const auto written = std::count(std::begin(hart_.history.held), std::end(hart_.history.held), &block_);
   EXPECT_LT(written, 99);  // a grant's earlier passes left out
 }

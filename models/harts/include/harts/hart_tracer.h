@@ -35,9 +35,9 @@ struct HistoryRing {
   const DecodedBlock** ring = nullptr;  // mask + 1 entries: `held`, or the history's own for a longer one
   uint64_t pos = 0;                     // entries recorded so far
   uint64_t mask = 0;
-  // Entries that hold the history's length (each holds an instruction at
-  // least): recording many entries of one block writes only the last these.
-  uint64_t recent = 0;
+  // The history's length (instructions): code translated for it records a
+  // counted loop's passes as only the last entries that hold so many.
+  uint64_t length = 0;
   bool kept = true;  // false: a history of no instructions, nothing recorded (translated code has no such step)
   alignas(kHostLine) const DecodedBlock* held[kHeld] = {};
   void record(const DecodedBlock* b) {
@@ -79,7 +79,7 @@ class InsnHistory {
     std::fill(r_.ring, r_.ring + cap, nullptr);
     early_.assign(cap, Early{});
     r_.mask = cap - 1;
-    r_.recent = n;
+    r_.length = n;
     r_.kept = n != 0;
     clear();
   }
