@@ -202,9 +202,12 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     if (counted) emit_loop_grant(a, *counted);
     a.bind(a.jmp(), *body);
   } else {
-    if (code_in_r11) a.mov(RAX, R11);
-    else a.load(RAX, RCX, code_in_block);
-    a.alu_imm(ADD, RAX, static_cast<int32_t>(kTranslatedInnerEntry));
+    if (code_in_r11) {
+      a.lea(RAX, R11, static_cast<int32_t>(kTranslatedInnerEntry));
+    } else {
+      a.load(RAX, RCX, code_in_block);
+      a.alu_imm(ADD, RAX, static_cast<int32_t>(kTranslatedInnerEntry));
+    }
     if (called) a.ret();
     else a.jmp_rax();
   }

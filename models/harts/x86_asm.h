@@ -34,6 +34,7 @@ class Asm {
     if (dst != src) rr(0x89, src, dst, true);
   }
   void load(Reg dst, Reg base, int32_t disp) { mem(0x8B, dst, base, disp); }
+  void lea(Reg dst, Reg base, int32_t disp) { mem(0x8D, dst, base, disp); }  // dst = base + disp
   void load32(Reg dst, Reg base, int32_t disp) { mem(0x8B, dst, base, disp, false); }  // zero-extended
   // dst = the `bytes` (1, 2, 4, 8) at [base + disp], sign- or zero-extended to 64 bits.
   void load_extended(Reg dst, Reg base, int32_t disp, unsigned bytes, bool sign) {

@@ -50,6 +50,7 @@ TEST(X86Asm, IndexedStoresTestsAndDoublewordOperands) {
   // mov qword ptr [rsi+rdx*8], rcx and mov qword ptr [r10+r11*8], r9
   EXPECT_EQ(encode([](Asm& a) { a.store_indexed8(RSI, RDX, RCX); }), (std::vector<uint8_t>{0x48, 0x89, 0x0C, 0xD6}));
   EXPECT_EQ(encode([](Asm& a) { a.store_indexed8(R10, R11, R9); }), (std::vector<uint8_t>{0x4F, 0x89, 0x0C, 0xDA}));
+  EXPECT_EQ(encode([](Asm& a) { a.lea(RAX, R11, 33); }), (std::vector<uint8_t>{0x49, 0x8D, 0x43, 0x21}));
   EXPECT_EQ(encode([](Asm& a) { a.load32_indexed4(R10, RDI, R10, 0x1fb0); }),
             (std::vector<uint8_t>{0x46, 0x8B, 0x94, 0x97, 0xB0, 0x1F, 0x00, 0x00}));
   EXPECT_EQ(encode([](Asm& a) { a.load32_indexed4(RSI, RDI, RSI, 8); }), (std::vector<uint8_t>{0x8B, 0x74, 0xB7, 0x08}));
