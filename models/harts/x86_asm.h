@@ -46,27 +46,10 @@ class Asm {
     address(dst, base, disp);
   }
   void store(Reg base, int32_t disp, Reg src) { mem(0x89, src, base, disp); }
-  // mov dst32, [base + index * 4 + disp], zero-extended (index not rsp; base not rbp or r13 without a displacement)
-  void load32_indexed4(Reg dst, Reg base, Reg index, int32_t disp) {
-    const auto r = static_cast<uint8_t>(0x40 | ((dst & 8) ? 4 : 0) | ((index & 8) ? 2 : 0) | ((base & 8) ? 1 : 0));
-    if (r != 0x40) put(r);
-    put(0x8B);
-    modrm(disp == 0 ? 0 : fits_imm8(disp) ? 1 : 2, dst, RSP);  // a SIB byte follows
-    put(static_cast<uint8_t>(2 << 6 | (index & 7) << 3 | (base & 7)));
-    if (disp == 0) return;
-    if (fits_imm8(disp)) put(static_cast<uint8_t>(disp));
-    else imm32(static_cast<uint32_t>(disp));
-  }
-  // mov [base + index * 8 + disp], src (base not rbp or r13 without a displacement)
-  void store_indexed8(Reg base, Reg index, Reg src, int32_t disp = 0) {
-    put(static_cast<uint8_t>(0x48 | ((src & 8) ? 4 : 0) | ((index & 8) ? 2 : 0) | ((base & 8) ? 1 : 0)));
-    put(0x89);
-    modrm(disp == 0 ? 0 : fits_imm8(disp) ? 1 : 2, src, RSP);  // a SIB byte follows
-    put(static_cast<uint8_t>(3 << 6 | (index & 7) << 3 | (base & 7)));
-    if (disp == 0) return;
-    if (fits_imm8(disp)) put(static_cast<uint8_t>(disp));
-    else imm32(static_cast<uint32_t>(disp));
-  }
+  // mov dst32, [base + index * 4 + disp], zero-extended
+  void load32_indexed4(Reg dst, Reg base, Reg index, int32_t disp) { indexed(0x8B, dst, base, index, 2, disp, false); }
+  // mov [base + index * 8 + disp], src
+  void store_indexed8(Reg base, Reg index, Reg src, int32_t disp = 0) { indexed(0x89, src, base, index, 3, disp, true); }
   // [base + disp] = the low `bytes` (1, 2, 4, 8) of src.
   void store_sized(Reg base, int32_t disp, Reg src, unsigned bytes) {
     if (bytes == 8) return store(base, disp, src);
@@ -307,6 +290,18 @@ class Asm {
     rex(w, reg, base);
     put(opcode);
     address(reg, base, disp);
+  }
+  // opcode with `reg` and [base + (index << scale) + disp] (index not rsp;
+  // base not rbp or r13 without a displacement).
+  void indexed(uint8_t opcode, unsigned reg, Reg base, Reg index, unsigned scale, int32_t disp, bool w) {
+    const auto r = static_cast<uint8_t>(0x40 | (w ? 8 : 0) | ((reg & 8) ? 4 : 0) | ((index & 8) ? 2 : 0) | ((base & 8) ? 1 : 0));
+    if (r != 0x40) put(r);
+    put(opcode);
+    modrm(disp == 0 ? 0 : fits_imm8(disp) ? 1 : 2, reg, RSP);  // a SIB byte follows
+    put(static_cast<uint8_t>(scale << 6 | (index & 7) << 3 | (base & 7)));
+    if (disp == 0) return;
+    if (fits_imm8(disp)) put(static_cast<uint8_t>(disp));
+    else imm32(static_cast<uint32_t>(disp));
   }
   // The ModRM (SIB) and displacement of [base + disp] in the shortest form
   // (less code for the hot blocks; docs/performance.md, "Design history").
