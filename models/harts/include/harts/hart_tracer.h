@@ -27,7 +27,7 @@ class HartTracer {
 
 // The ring of an InsnHistory that recording a block writes, kept where its
 // owner puts it (a hart's HartHotState: translated code records blocks too).
-// A history of up to kHeld entries uses the ring held here, which
+// A history of up to kHeld instructions uses the ring held here, which
 // translated code indexes by the position's low byte (a load, an add and a
 // store per block entered; docs/performance.md).
 struct HistoryRing {
