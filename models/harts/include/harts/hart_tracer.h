@@ -35,8 +35,9 @@ struct HistoryRing {
   const DecodedBlock** ring = nullptr;  // mask + 1 entries: `held`, or the history's own for a longer one
   uint64_t pos = 0;                     // entries recorded so far
   uint64_t mask = 0;
-  // The history's length (instructions): code translated for it records a
-  // counted loop's passes as only the last entries that hold so many.
+  // The history's length (instructions), which InsnHistory keeps here: code
+  // translated for it records a counted loop's passes as only the last
+  // entries that hold so many.
   uint64_t length = 0;
   bool kept = true;  // false: a history of no instructions, nothing recorded (translated code has no such step)
   alignas(kHostLine) const DecodedBlock* held[kHeld] = {};
@@ -65,7 +66,6 @@ class InsnHistory {
     uint32_t raw;  // Insn::raw: 16 bits for compressed instructions
   };
   void set_length(unsigned n) {
-    length_ = n;
     unsigned cap = 1;
     while (cap < n) cap <<= 1;
     if (cap <= HistoryRing::kHeld) {
@@ -102,7 +102,7 @@ class InsnHistory {
   // Up to length() entries, oldest first.
   std::vector<Entry> last() const {
     std::vector<Entry> recent;  // newest first
-    for (uint64_t i = r_.pos; i > from_ && recent.size() < length_ && r_.pos - i <= r_.mask; --i) {
+    for (uint64_t i = r_.pos; i > from_ && recent.size() < r_.length && r_.pos - i <= r_.mask; --i) {
       const DecodedBlock& b = *r_.ring[(i - 1) & r_.mask];
       const Early& e = early_[(i - 1) & r_.mask];
       const size_t n = e.entry == i - 1 ? e.executed : b.insns.size();
@@ -112,12 +112,12 @@ class InsnHistory {
         run.push_back(Entry{pc, b.insns[k].raw});
         pc += b.insns[k].len;
       }
-      for (auto it = run.rbegin(); it != run.rend() && recent.size() < length_; ++it) recent.push_back(*it);
+      for (auto it = run.rbegin(); it != run.rend() && recent.size() < r_.length; ++it) recent.push_back(*it);
     }
-    for (auto it = frozen_.rbegin(); it != frozen_.rend() && recent.size() < length_; ++it) recent.push_back(*it);
+    for (auto it = frozen_.rbegin(); it != frozen_.rend() && recent.size() < r_.length; ++it) recent.push_back(*it);
     return std::vector<Entry>(recent.rbegin(), recent.rend());
   }
-  unsigned length() const { return length_; }
+  unsigned length() const { return static_cast<unsigned>(r_.length); }
 
  private:
   struct Early {
@@ -129,7 +129,6 @@ class InsnHistory {
   std::vector<Entry> frozen_;
   HistoryRing& r_;
   uint64_t from_ = 0;  // entries from_ .. r_.pos - 1 are in the ring (if it holds so many)
-  unsigned length_ = 0;
 };
 
 }  // namespace avp
