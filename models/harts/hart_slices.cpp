@@ -172,10 +172,12 @@ void HartSlices::allow_passing() {
     for (size_t j = 0; j < i && until; ++j)
       if (loops_touch(s.hart->spin_loop(), batch_[j].hart->spin_loop())) until = 0;
   }
-  for (const Slice& s : batch_) s.hart->allow_passing(until);
+  for (Slice& s : batch_) s.pass_until = until;
 }
 
 void HartSlices::run(Slice& s, bool beside_others) {
+  // On the thread that runs the slice: the hart's host lines stay in its core's caches.
+  s.hart->allow_passing(s.pass_until);
   if (s.unpark_at) s.hart->unpark(s.unpark_at, now_ps_);
   s.hart->run_slice(beside_others);
   s.spin_until = s.hart->parallel_spin_until();
@@ -192,28 +194,42 @@ void HartSlices::run_batch() {
   }
   // No slice runs and none can be taken: the previous batch is done.
   unfinished_.store(batch_.size(), std::memory_order_relaxed);
+  // A take claims half a thread's share (one slice of a batch of four harts
+  // on two threads): fewer compare-and-swaps on take_, each of which moves
+  // its host line between the cores, while a thread that ends first still
+  // takes over the rest.
+  chunk_.store(std::max<size_t>(1, batch_.size() / (2 * (threads_.size() + 1))), std::memory_order_relaxed);
   const uint64_t generation = (take_.load(std::memory_order_relaxed) >> 32) + 1;
   {
     std::lock_guard<std::mutex> lk(m_);  // a host thread about to sleep sees it
     take_.store(generation << 32 | uint64_t{batch_.size()}, std::memory_order_release);
   }
   work_cv_.notify_all();
-  while (take_and_run(false)) {
-  }
+  take_and_run(false);
   while (unfinished_.load(std::memory_order_acquire)) cpu_relax();
 }
 
-bool HartSlices::take_and_run(bool from_back) {
+bool HartSlices::take_some(bool from_back, size_t& from, size_t& to) {
   uint64_t t = take_.load(std::memory_order_acquire), taken;
   do {
     const uint64_t first = t >> 16 & 0xffff, end = t & 0xffff;
     if (first >= end) return false;
-    taken = from_back ? end - 1 : first;
-  } while (!take_.compare_exchange_weak(t, from_back ? t - 1 : t + (uint64_t{1} << 16), std::memory_order_acq_rel,
+    taken = std::min<uint64_t>(end - first, chunk_.load(std::memory_order_relaxed));
+    from = from_back ? end - taken : first;
+    to = from + taken;
+  } while (!take_.compare_exchange_weak(t, from_back ? t - taken : t + (taken << 16), std::memory_order_acq_rel,
                                         std::memory_order_acquire));
-  run(batch_[taken], true);  // the batch stays while this slice is unfinished
-  unfinished_.fetch_sub(1, std::memory_order_acq_rel);
   return true;
+}
+
+size_t HartSlices::take_and_run(bool from_back) {
+  // The batch stays while any slice taken is unfinished: the next one starts
+  // only once every thread has counted down what it ran.
+  size_t ran = 0;
+  for (size_t from, to; take_some(from_back, from, to);)
+    for (; from < to; ++from, ++ran) run(batch_[from], true);
+  if (ran) unfinished_.fetch_sub(ran, std::memory_order_acq_rel);
+  return ran;
 }
 
 void HartSlices::host_thread() {
@@ -233,8 +249,7 @@ void HartSlices::host_thread() {
     }
     if (quit_) return;
     seen = generation();
-    while (take_and_run(true)) {
-    }
+    take_and_run(true);
   }
 }
 

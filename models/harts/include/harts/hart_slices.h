@@ -57,11 +57,14 @@ class HartSlices {
   // `spin_until`: after the slice, where the hart stays in the wait loop it
   // skipped in (Hart::parallel_spin_until; 0: none), and once parked the
   // write generation of the memory that loop reads and writes (`footprint`).
+  // `pass_until`: where the slice's skips may pass quanta to (allow_passing),
+  // handed to the hart by the thread that runs it.
   struct Slice {
     Hart* hart;
     uint64_t unpark_at, park_at;
     bool replay = false;
     uint64_t spin_until = 0, footprint = 0;
+    uint64_t pass_until = 0;
   };
 
   void dispatch();  // SystemC thread: one batch per delta cycle with requests
@@ -76,10 +79,14 @@ class HartSlices {
   void allow_passing();
   void run_batch();   // batch_ by hart id, SystemC time now_ps_
   void run(Slice& s, bool beside_others);
+  // Runs slices of the batch until none is left to take (from the back:
+  // a host thread's); returns how many.
+  size_t take_and_run(bool from_back);
   void replay();  // after a batch, in hart order: the traffic its slices left to replay (Hart::replay_traffic)
   std::vector<Hart*> park();  // after a batch: the harts whose threads go on, in hart order
   void host_thread();
-  bool take_and_run(bool from_back);  // runs one slice of the batch; false when none is left
+  // Slices [from, to) of the batch, not taken yet, at most chunk_ of them; false: none left.
+  bool take_some(bool from_back, size_t& from, size_t& to);
 
   std::vector<Slice> ready_;
   sc_core::sc_event ready_ev_;
@@ -90,13 +97,16 @@ class HartSlices {
   // in 15:0): the simulation thread takes from the front, the host threads
   // from the back (so a hart tends to stay on one host thread, its state in
   // that core's caches), each by one compare-and-swap; a host thread late for
-  // one batch may take from the next. `unfinished_` counts down. Each on host
-  // lines of its own (base/host_lines.h): other threads spin on them.
+  // one batch may take from the next. `unfinished_` counts down, once per
+  // thread and batch (the simulation thread spins on it: a count down per
+  // slice made each wait for the host line). Each on host lines of its own
+  // (base/host_lines.h): other threads spin on them.
   alignas(kHostLine) std::vector<Slice> batch_;
   uint64_t now_ps_ = 0;  // SystemC time of the batch
   uint64_t passed_ps_ = 0;  // the last boundary the batch's slice passed (pass_boundary); 0: none
   alignas(kHostLine) std::atomic<uint64_t> take_{0};
   alignas(kHostLine) std::atomic<size_t> unfinished_{0};
+  std::atomic<size_t> chunk_{1};  // how many slices a take claims at most
   std::atomic<bool> quit_{false};
   std::mutex m_;  // for work_cv_ only: a host thread that waited too long sleeps
   std::condition_variable work_cv_;
