@@ -16,11 +16,16 @@ cores, their instructions per wall-clock second against one run alone. On
 a virtual machine whose cores share physical ones (or are throttled when
 both are busy) this is well below the core count, and no schedule of harts
 can beat it; each parallel figure is also given as a fraction of it.
+With --round-trip, the host's core-to-core round trip (host_round_trip.cpp:
+a host line handed between two threads and back) is measured first and
+printed: the parallel schedule hands its batch between the host threads at
+every quantum, a few such round trips, which weigh against a short
+quantum's slices (figure host.core_round_trip, ns, absolute).
 
 Each quantum (default: the platform's 1 us, then 10 us) is measured in
 AVP_BENCH_ROUNDS (default 2) interleaved rounds, the best run of each kept.
 
-  parallel_harts.py ACCEL_VP HARTS ELF [NAME=ELF ...] [--quanta QUANTUM[,QUANTUM...]]
+  parallel_harts.py ACCEL_VP HARTS ELF [NAME=ELF ...] [--quanta QUANTUM[,QUANTUM...]] [--round-trip BIN]
 
 The first program's figures are harts.parallel.*; a NAME=ELF program's are
 harts.NAME.parallel.* (and its references harts.NAME.serial.*, ...)."""
@@ -113,6 +118,7 @@ def main():
     ap.add_argument("elf", help="the first program (figures harts.parallel.*)")
     ap.add_argument("named", nargs="*", metavar="NAME=ELF", help="more programs (figures harts.NAME.parallel.*)")
     ap.add_argument("--quanta", default="1us,10us")
+    ap.add_argument("--round-trip", metavar="BIN", help="host_round_trip: the host's core-to-core round trip")
     args = ap.parse_args()
     programs = [("", args.elf)]
     for p in args.named:
@@ -122,8 +128,17 @@ def main():
         programs.append((name, elf))
     rounds = int(os.environ.get("AVP_BENCH_ROUNDS", "2"))
     cores = os.cpu_count() or 1
-    figures = [f for name, elf in programs for q in args.quanta.split(",")
-               for f in measure(args.accel_vp, name, elf, args.harts, q, cores, rounds)]
+    figures = []
+    if args.round_trip:
+        p = subprocess.run([args.round_trip], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if p.returncode != 0:
+            sys.exit("%s failed (%d): %s" % (args.round_trip, p.returncode, p.stdout.strip()))
+        ns = float(p.stdout.split()[0])
+        print("parallel harts: host core-to-core round trip: %.0f ns (a host line handed between two threads "
+              "and back)" % ns)
+        figures.append({"name": "host.core_round_trip", "value": ns, "unit": "ns", "higher_is_better": False})
+    figures += [f for name, elf in programs for q in args.quanta.split(",")
+                for f in measure(args.accel_vp, name, elf, args.harts, q, cores, rounds)]
     print("parallel harts: host cores %d" % cores)
     path = os.environ.get("AVP_BENCH_RESULTS")
     if path:
