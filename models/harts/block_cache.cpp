@@ -12,8 +12,30 @@ const DecodedBlock& BlockCache::insert(DecodedBlock&& b) {
   if (stored.last_page() != stored.first_page()) pages[stored.last_page()].push_back(&stored);
   ++epoch_;
   if (key) make_live(stored);
-  slots_[slot_of(pc)] = {pc, &stored, key};
+  if (pc != return_pc_) slots_[slot_of(pc)] = {pc, &stored, key};
   return stored;
+}
+
+void BlockCache::set_return_pc(uint64_t pc) {
+  return_pc_ = pc;
+  for (auto& blocks : blocks_) {
+    const auto it = blocks.find(pc);
+    if (it == blocks.end()) continue;
+    const DecodedBlock& b = it->second;
+    unlink_from(b);
+    b.linked_from.clear();
+    Slot& slot = slots_[slot_of(pc)];
+    if (slot.block == &b) slot = Slot{};
+  }
+}
+
+void BlockCache::unlink_from(const DecodedBlock& v) {
+  for (const DecodedBlock* from : v.linked_from)
+    for (unsigned i = 0; i < 2; ++i)
+      if (from->link[i] == &v) {
+        from->link[i] = nullptr;
+        from->link_pc[i] = ~0ull;
+      }
 }
 
 bool BlockCache::holds_code_page(uint64_t page) const {
@@ -27,12 +49,7 @@ void BlockCache::drop(const std::vector<const DecodedBlock*>& victims) {
   ++epoch_;
   holders_.blocks_going();
   for (const DecodedBlock* v : victims) {  // every victim is still alive here
-    for (const DecodedBlock* from : v->linked_from)
-      for (unsigned i = 0; i < 2; ++i)
-        if (from->link[i] == v) {
-          from->link[i] = nullptr;
-          from->link_pc[i] = ~0ull;
-        }
+    unlink_from(*v);
     for (const DecodedBlock* to : v->link)
       if (to) remove(to->linked_from, v);
   }

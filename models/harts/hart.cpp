@@ -44,6 +44,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   update_irq_gate();
   seip_sw_ = false;
   hot_.end_pc = kernel ? l.ra : 1;
+  blocks_.set_return_pc(hot_.end_pc);
   launch_id_ = l.launch_id;
   set_context(gp_, l.context);  // every bus access of the instance carries its context
   set_context(bus_timing_.payload(), l.context);

@@ -363,7 +363,8 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
   a.alu_to_mem(ADD, hart, stall_ps, time);
 }
 
-std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends) {
+std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
+                                     bool at_self) {
   using namespace x86;
   std::vector<size_t> end;
   a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24));  // little-endian: the key is byte 3
@@ -377,8 +378,10 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
   }
   a.alu_from_mem(CMP, kRetiredMinstret, R8, c.limit);
   end.push_back(a.jcc(A));
-  a.alu_from_mem(CMP, RAX, R8, c.end_pc);
-  end.push_back(a.jcc(E));
+  if (at_self) {
+    a.alu_from_mem(CMP, RAX, R8, c.end_pc);
+    end.push_back(a.jcc(E));
+  }
   return end;
 }
 
@@ -402,7 +405,7 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
 
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;
-  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends);
+  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends, false);
   // The linked block: rcx = link[i] for the i with link_pc[i] == pc (set
   // whenever link_pc[i] is a pc), both addressed from rdx = &link_pc[i].
   const auto link_from_pc = static_cast<int32_t>(reinterpret_cast<const char*>(c.link) -
@@ -438,7 +441,7 @@ std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vec
 std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, const CountedLoop* counted,
                                    std::vector<size_t>& to_enter, std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;
-  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends);
+  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends, true);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
   emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body, false, false, counted);
   a.load(R11, RCX, c.code_in_block);  // as emit_chain_checks leaves it for emit_enter_next

@@ -31,8 +31,11 @@ struct QuantumEnd {
 std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends);
 
 // The checks other than the link's (Hart::chain_goes_on); returns the jumps
-// taken when the chain ends here.
-std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends);
+// taken when the chain ends here. The pc is compared with the kernel's
+// return address only `at_self` (a block's branch to its own start): a link
+// or the slot cache never lead there (BlockCache::set_return_pc).
+std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
+                                     bool at_self);
 
 // The code a QuantumEnd jumps to (rax: the next pc, r8: the hart): calls
 // quantum_end, then goes on with the checks, or to `retired` (the chain ends;

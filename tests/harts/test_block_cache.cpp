@@ -186,6 +186,35 @@ TEST_F(BlockCacheTest, DropUnlinksTheBlocksThatStay) {
   EXPECT_TRUE(d.linked_from.empty());
 }
 
+// A kernel's return address: the blocks linked to the blocks there (in
+// every regime) forget the link, and the slot cache holds none of them,
+// found or inserted, until another address is set. Translated code finds
+// the next block only through those, so it never enters one.
+TEST_F(BlockCacheTest, NothingLeadsToTheReturnAddressWhileItIsSet) {
+  const auto [a, b, c, d] = four_blocks();
+  const DecodedBlock& b1 = add(0x200, 1, kRam + 0x1000, 4);
+  BlockCache::link(a, b);
+  BlockCache::link(a, c);
+  BlockCache::link(d, b1);
+  const BlockCache::Slot& slot = cache.slots()[BlockCache::slot_of(0x200)];
+  ASSERT_EQ(slot.block, &b1);
+  cache.set_return_pc(0x200);
+  EXPECT_FALSE(links_to(a, b) || links_to(d, b1));
+  EXPECT_EQ(d.link_pc[0], ~0ull);
+  EXPECT_TRUE(links_to(a, c));  // the link elsewhere stays
+  EXPECT_TRUE(b.linked_from.empty() && b1.linked_from.empty());
+  EXPECT_EQ(slot.block, nullptr);
+  EXPECT_EQ(cache.find(0x200, 0), &b);
+  EXPECT_EQ(cache.find(0x200, 1), &b1);
+  EXPECT_EQ(slot.block, nullptr);
+  const DecodedBlock& e = add(0x200, 2, kRam + 0x2000, 4);  // decoded while it is the return address
+  EXPECT_EQ(slot.block, nullptr);
+  EXPECT_EQ(cache.find(0x200, 2), &e);
+  cache.set_return_pc(1);  // none
+  EXPECT_EQ(cache.find(0x200, 0), &b);
+  EXPECT_EQ(slot.block, &b);
+}
+
 // forget_checked drops the blocks of the checked regimes (1..), not those of
 // unchecked fetches: now when none is live, else at the next catch_up.
 TEST_F(BlockCacheTest, ForgetCheckedLeavesUncheckedFetches) {

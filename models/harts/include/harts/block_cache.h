@@ -51,7 +51,7 @@ class BlockCache {
     Slot& slot = slots_[slot_of(pc)];
     if (slot.pc == pc && slot.key == key && slot.block) return slot.block;
     const DecodedBlock* b = decoded(pc, key);
-    if (b) slot = {pc, b, key};
+    if (b && pc != return_pc_) slot = {pc, b, key};
     return b;
   }
   // As find, without the slot cache (which it leaves as it is).
@@ -66,6 +66,14 @@ class BlockCache {
   bool holds_code_page(uint64_t page) const;
   // Counts the changes to the decoded blocks (an insert, a drop, a forget).
   uint64_t epoch() const { return epoch_; }
+
+  // A kernel instance's return address (Hart::start; 1, which no pc is:
+  // none): no block links to the blocks there and the slot cache does not
+  // hold them while it is set, so translated code, which finds the next
+  // block through those, never enters one and need not compare each next
+  // pc with it. (The run loop stops there before it would link one:
+  // Hart::chain_goes_on comes before Hart::next_block.)
+  void set_return_pc(uint64_t pc);
 
   // b's older link (DecodedBlock::link) now to next (noted in next.linked_from, which drop unlinks).
   static void link(const DecodedBlock& b, const DecodedBlock& next) {
@@ -145,6 +153,7 @@ class BlockCache {
       v.pop_back();
     }
   }
+  void unlink_from(const DecodedBlock& v);  // the blocks linked to v forget the link
   void forget(unsigned key);  // blocks_[key] and its code_pages_, all of them
   void forget_checked_now();
   void expire_live_now();
@@ -153,6 +162,7 @@ class BlockCache {
   void drop_host_code();   // every block's code goes, the blocks stay
 
   BlockHolders& holders_;
+  uint64_t return_pc_ = 1;  // set_return_pc
   // Nodes from the host-line pools (base/host_lines.h): blocks are decoded and dropped all through a boot.
   std::unordered_map<uint64_t, DecodedBlock, std::hash<uint64_t>, std::equal_to<uint64_t>,
                      HostLineAllocator<std::pair<const uint64_t, DecodedBlock>>>

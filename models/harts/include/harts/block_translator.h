@@ -171,7 +171,10 @@ struct BlockChain {
   // interrupt is pending and enabled (mip & mie), which ends the chain too.
   int32_t gate;
   uint8_t key;
-  int32_t end_pc;               // the chain ends at pc == end_pc (odd, so no pc, when nothing ends it there)
+  // The chain ends at pc == end_pc (odd, so no pc, when nothing ends it
+  // there); compared only where a block loops to its own start, as no link
+  // leads there (BlockCache::set_return_pc).
+  int32_t end_pc;
   int32_t time_ps, quantum_ps;  // ... or once time_ps >= quantum_ps
   int32_t limit, minstret;      // ... or minstret > limit (limit ~0: none)
   // The hart's pc: chained code leaves it to the helpers, which set it (a

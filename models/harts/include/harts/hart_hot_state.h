@@ -149,8 +149,9 @@ struct alignas(kHostLine) HartHotState {
   // Whether a chain of blocks ends after the block that set s.pc, by the
   // checks translated code makes too (BlockChain): the hart stopped, the
   // block aborted, the quantum used, minstret at insn_stop, the pc at
-  // end_pc. (Hart::chain_goes_on adds an interrupt and an observer, which the
-  // code finds in the gate as irq_gate and chain_closed.)
+  // end_pc (which the code finds no link to: BlockCache::set_return_pc).
+  // (Hart::chain_goes_on adds an interrupt and an observer, which the code
+  // finds in the gate as irq_gate and chain_closed.)
   bool chain_ends() const {
     return stop || block_abort || time.quantum_used() || insn_stop_reached() || s.pc == end_pc;
   }
