@@ -96,8 +96,9 @@ class HartSlices {
   // (bits 63:32) and the range of slices not taken yet (first in 31:16, end
   // in 15:0): the simulation thread takes from the front, the host threads
   // from the back (so a hart tends to stay on one host thread, its state in
-  // that core's caches), each by one compare-and-swap; a host thread late for
-  // one batch may take from the next. `unfinished_` counts down, once per
+  // that core's caches), each claim by one compare-and-swap of up to `chunk_`
+  // slices (on take_'s host line, which the claim reads anyway); a host
+  // thread late for one batch may take from the next. `unfinished_` counts down, once per
   // thread and batch (the simulation thread spins on it: a count down per
   // slice made each wait for the host line). Each on host lines of its own
   // (base/host_lines.h): other threads spin on them.
@@ -105,8 +106,8 @@ class HartSlices {
   uint64_t now_ps_ = 0;  // SystemC time of the batch
   uint64_t passed_ps_ = 0;  // the last boundary the batch's slice passed (pass_boundary); 0: none
   alignas(kHostLine) std::atomic<uint64_t> take_{0};
-  alignas(kHostLine) std::atomic<size_t> unfinished_{0};
   std::atomic<size_t> chunk_{1};  // how many slices a take claims at most
+  alignas(kHostLine) std::atomic<size_t> unfinished_{0};
   std::atomic<bool> quit_{false};
   std::mutex m_;  // for work_cv_ only: a host thread that waited too long sleeps
   std::condition_variable work_cv_;
