@@ -129,7 +129,7 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       perf("perf", *this, clock_period.get()),
       cores_(cores),
       harts_per_core_(harts_per_core),
-      code_map_(static_cast<uint64_t*>(std::calloc(kCodeMapWords, sizeof(uint64_t)))),
+      code_map_(static_cast<uint8_t*>(std::calloc(kCodeMapBytes, 1))),
       console_(this->name(), [this](unsigned hart) { return std::string(harts_.at(hart)->name()); }),
       log_(this->name()),
       instructions_(this, "instructions", "instructions retired by all harts", "instructions"),
@@ -400,7 +400,7 @@ const HartCluster::WatchedGranule* HartCluster::watched(uint64_t g) const {
 }
 
 bool HartCluster::granule_has_code(uint64_t g) const {
-  if (!store_map_bit(g)) return false;
+  if (!granule_marked(g)) return false;
   const WatchedGranule* w = watched(g);
   return !w || w->code;
 }
@@ -408,18 +408,18 @@ bool HartCluster::granule_has_code(uint64_t g) const {
 void HartCluster::watch_footprint(const WaitLoopIteration& loop, bool watch) {
   for (const std::vector<WaitLoopStore>* accesses : {&loop.loads, &loop.stores})
   for (const WaitLoopStore& l : *accesses) {
-    for (uint64_t g = l.va >> kGranuleBits; g <= (l.va + l.size - 1) >> kGranuleBits && g < kCodeMapWords * 64; ++g) {
+    for (uint64_t g = l.va >> kGranuleBits; g <= (l.va + l.size - 1) >> kGranuleBits && g < kCodeMapBytes; ++g) {
       if (WatchedGranule* w = watched(g)) {
         if (watch) {
           ++w->loops;
         } else if (--w->loops == 0) {
-          set_store_map_bit(g, w->code);
+          mark_granule(g, w->code);
           *w = watched_.back();
           watched_.pop_back();
         }
       } else if (watch) {
-        watched_.push_back({g, 1, store_map_bit(g)});
-        set_store_map_bit(g, true);
+        watched_.push_back({g, 1, granule_marked(g)});
+        mark_granule(g, true);
       }
     }
   }
@@ -502,8 +502,8 @@ void HartCluster::break_reservations(uint64_t addr) {
 
 void HartCluster::mark_code(uint64_t addr, uint64_t len) {
   for (uint64_t g = addr >> kGranuleBits; g <= (addr + len - 1) >> kGranuleBits; ++g) {
-    if (g >= kCodeMapWords * 64) continue;
-    set_store_map_bit(g, true);
+    if (g >= kCodeMapBytes) continue;
+    mark_granule(g, true);
     if (WatchedGranule* w = watched(g)) w->code = true;
   }
 }
@@ -513,10 +513,10 @@ void HartCluster::mark_code(uint64_t addr, uint64_t len) {
 void HartCluster::code_written(uint64_t addr, uint64_t len) {
   const uint64_t first = addr >> kGranuleBits, last = (addr + len - 1) >> kGranuleBits;
   for (uint64_t g = first; g <= last; ++g) {
-    if (g >= kCodeMapWords * 64) continue;
+    if (g >= kCodeMapBytes) continue;
     WatchedGranule* w = watched(g);
     if (w) w->code = false;
-    set_store_map_bit(g, w != nullptr);
+    mark_granule(g, w != nullptr);
   }
   code_flushes_.inc();
   for (auto& h : harts_) h->drop_code(first << kGranuleBits, (last + 1) << kGranuleBits);

@@ -216,20 +216,19 @@ InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) 
   a.mov_imm(R8, reinterpret_cast<uint64_t>(s.reservations));  // no reservation (Hart::stored's first case)
   a.alu_mem_imm(CMP, R8, 0, 0, false);
   to_helper.push_back(a.jcc(NE));
-  a.mov(R9, RSI);  // the physical address
+  // No code in the physical address's granule, which holds all of the store
+  // (aligned, no wider than a granule): code_map[granule] 0, or the granule
+  // beyond the map. The D-cache takes the address in r9.
+  const Reg granule = l.timed ? R10 : R9;
+  a.mov(R9, RSI);
   a.alu_from_mem(ADD, R9, RDI, l.pa_delta);
-  a.mov(R10, R9);  // its granule, which holds all of it (aligned, the store is no wider than a granule)
-  a.shift_imm(SHR, R10, static_cast<uint8_t>(s.granule_bits));
-  a.mov(R11, R10);  // no code in the granule: code_map[g / 64] bit g % 64 clear (or g beyond the map)
-  a.shift_imm(SHR, R11, 6);
-  a.alu_imm(CMP, R11, static_cast<int32_t>(s.code_map_words));
+  if (l.timed) a.mov(granule, R9);
+  a.shift_imm(SHR, granule, static_cast<uint8_t>(s.granule_bits));
+  a.alu_imm(CMP, granule, static_cast<int32_t>(s.code_map_bytes));
   const size_t beyond = a.jcc(AE);
-  a.shift_imm(SHL, R11, 3);
   a.mov_imm(R8, reinterpret_cast<uint64_t>(s.code_map));
-  a.alu(ADD, R11, R8);
-  a.load(R11, R11, 0);
-  a.bt(R11, R10);
-  to_helper.push_back(a.jcc(B));
+  a.cmp_byte_indexed(R8, granule, 0);
+  to_helper.push_back(a.jcc(NE));
   a.bind(beyond);
   if (l.timed)
     for (size_t f : emit_data_hit(a, l, R9, R10, R11, R8, true)) to_helper.push_back(f);

@@ -61,6 +61,11 @@ class Asm {
     mem(0xC6, 0, base, disp, false);
     put(v);
   }
+  // cmp byte [base + index], v (base not rbp or r13)
+  void cmp_byte_indexed(Reg base, Reg index, uint8_t v) {
+    indexed(0x80, 7, base, index, 0, 0, false);
+    put(v);
+  }
   void bt(Reg word, Reg bit) {  // CF = bit (bit & 63) of word
     rex(true, bit, word);
     put(0x0F);

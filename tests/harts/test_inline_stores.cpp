@@ -53,7 +53,7 @@ class InlineStoresTest : public ::testing::Test {
     hart_.dcache.last_way = &ways_[0];
     hart_.dcache.clock = 1;
     const InlineLoads region = hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/true);
-    stores_ = {region, &reservations_, code_map_.data(), code_map_.size(), kGranuleBits};
+    stores_ = {region, &reservations_, code_map_.data(), static_cast<uint32_t>(code_map_.size()), kGranuleBits};
     helpers_ = {{}, {helper, helper, helper, helper}, nullptr, nullptr, &stores_};
   }
   // Runs the stores as one block; x2 = kBase, x3 = value.
@@ -64,15 +64,14 @@ class InlineStoresTest : public ::testing::Test {
   }
   uint64_t bytes_at(size_t off, unsigned n) const { return test::bytes_at(mem_, off, n); }
   void mark_code(uint64_t pa) {
-    const uint64_t g = pa >> kGranuleBits;
-    code_map_[g >> 6] |= uint64_t{1} << (g & 63);
+    code_map_.at(pa >> kGranuleBits) = 1;
   }
 
   alignas(8) uint8_t mem_[512] = {};
   CacheWay ways_[4];
   FakeHart hart_;
   unsigned reservations_ = 0;
-  std::vector<uint64_t> code_map_ = std::vector<uint64_t>((pa_at(0) >> kGranuleBits >> 6) + 8, 0);
+  std::vector<uint8_t> code_map_ = std::vector<uint8_t>((pa_at(0) >> kGranuleBits) + 8, 0);
   InlineStores stores_{};
   TranslationHelpers helpers_{};
   CodeArena arena_;
@@ -135,6 +134,26 @@ TEST_F(InlineStoresTest, ReservationsCodeGranulesAndOtherLinesCallTheHelper) {
   EXPECT_TRUE(hart_.helper_calls.empty());
   EXPECT_EQ(bytes_at(0xfc, 2), 0xabcdu);
   EXPECT_TRUE(ways_[0].dirty);
+}
+
+// Untimed stores (functional mode) test their granule the same way, without
+// the D-cache; a granule beyond the map holds no code.
+TEST_F(InlineStoresTest, UntimedStoresSkipTheDCacheAndPassGranulesBeyondTheMap) {
+  stores_.region = hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/false);
+  mark_code(pa_at(0x40));
+  run({store(SD, 0x40)}, 5);
+  EXPECT_EQ(hart_.helper_calls.size(), 1u);
+  EXPECT_EQ(bytes_at(0x40, 8), 0u);
+  hart_.helper_calls.clear();
+  run({store(SD, 0x140)}, 6);  // the next granule holds no code
+  EXPECT_TRUE(hart_.helper_calls.empty());
+  EXPECT_EQ(bytes_at(0x140, 8), 6u);
+  stores_.code_map_bytes = static_cast<uint32_t>(pa_at(0x40) >> kGranuleBits);  // its granule is beyond the map
+  run({store(SD, 0x40)}, 7);
+  EXPECT_TRUE(hart_.helper_calls.empty());
+  EXPECT_EQ(bytes_at(0x40, 8), 7u);
+  EXPECT_EQ(hart_.dcache.hits, 0u);
+  EXPECT_FALSE(ways_[0].dirty);
 }
 
 }  // namespace

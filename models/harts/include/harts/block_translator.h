@@ -91,8 +91,8 @@ struct InlineLoads {
 struct InlineStores {
   InlineLoads region;
   const unsigned* reservations;  // nonzero while any hart holds a reservation
-  const uint64_t* code_map;      // a bit per granule of physical memory: decoded code there
-  uint64_t code_map_words;       // granules beyond the map hold no code
+  const uint8_t* code_map;       // a byte per granule of physical memory: nonzero where decoded code is
+  uint32_t code_map_bytes;       // granules beyond the map hold no code
   unsigned granule_bits;
 };
 

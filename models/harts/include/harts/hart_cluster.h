@@ -151,7 +151,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   // Whether [pa, pa + len) touches a granule watched for a spinning loop or holding decoded code.
   bool store_checked(uint64_t pa, unsigned len) const {
     const uint64_t g = pa >> kGranuleBits, last = (pa + len - 1) >> kGranuleBits;
-    return store_map_bit(g) || (last != g && store_map_bit(last));
+    return granule_marked(g) || (last != g && granule_marked(last));
   }
   // The platform's timer (the CLINT's mtime at a simulated time).
   std::function<uint64_t(uint64_t ps)> time_source;
@@ -187,7 +187,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   void code_written(uint64_t addr, uint64_t len);
   // Whether the code map covers [addr, addr + len): a store there by a hart finds the code it holds.
   bool tracks_code(uint64_t addr, uint64_t len) const {
-    return ((addr + len - 1) >> kGranuleBits) < kCodeMapWords * 64;
+    return ((addr + len - 1) >> kGranuleBits) < kCodeMapBytes;
   }
   // Another unit (the PCIe endpoint's DMA into host memory) wrote [addr,
   // addr + len): if decoded code is there, it goes as for a hart's store.
@@ -201,7 +201,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     static_assert(kGranuleBits >= 3, "an aligned store of up to 8 bytes lies in one granule");
     s.reservations = reinterpret_cast<const unsigned*>(&reservations_);
     s.code_map = code_map_.get();
-    s.code_map_words = kCodeMapWords;
+    s.code_map_bytes = kCodeMapBytes;
     s.granule_bits = kGranuleBits;
   }
   const XintfMap& xintf_map() const { return xintf_map_; }
@@ -226,15 +226,13 @@ class HartCluster : public sc_core::sc_module, public HartControl {
 
  private:
   static constexpr unsigned kGranuleBits = 8;  // code-write detection granule: 256 bytes
-  // The code map: a bit per granule of the lowest 4 GiB of physical
-  // addresses, set where the granule holds decoded code or is watched.
-  static constexpr size_t kCodeMapWords = (size_t{1} << (32 - kGranuleBits)) / 64;
-  // The code map's bit: decoded code in the granule, or a spinning loop loads there.
-  bool store_map_bit(uint64_t g) const { return g < kCodeMapWords * 64 && ((code_map_[g >> 6] >> (g & 63)) & 1); }
-  void set_store_map_bit(uint64_t g, bool set) {
-    if (set) code_map_[g >> 6] |= 1ull << (g & 63);
-    else code_map_[g >> 6] &= ~(1ull << (g & 63));
-  }
+  // The code map: a byte per granule of the lowest 4 GiB of physical
+  // addresses, nonzero where the granule holds decoded code or is watched
+  // (bytes, not bits: a translated store tests its granule in one compare).
+  static constexpr uint32_t kCodeMapBytes = uint32_t{1} << (32 - kGranuleBits);
+  // The code map's byte: decoded code in the granule, or a spinning loop loads there.
+  bool granule_marked(uint64_t g) const { return g < kCodeMapBytes && code_map_[g]; }
+  void mark_granule(uint64_t g, bool set) { code_map_[g] = set; }
   bool granule_has_code(uint64_t g) const;
   // A granule a spinning loop loads or stores: its bit in the code map stays set
   // while any does; `code` says whether it also holds decoded code.
@@ -263,13 +261,13 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   sc_core::sc_time quantum_{1, sc_core::SC_US};
   uint64_t cost_ps_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
   uint64_t cost_cycles_[static_cast<unsigned>(rv::OpClass::NumClasses)] = {};
-  // 2 MiB from calloc, which the host zeroes page by page on first touch (a
+  // 16 MiB from calloc, which the host zeroes page by page on first touch (a
   // vector's fill touched all of it: a fault per 4 KiB at every start); a
   // run touches the few pages that cover its code.
-  struct FreeWords {
-    void operator()(uint64_t* p) const noexcept { std::free(p); }
+  struct FreeBytes {
+    void operator()(uint8_t* p) const noexcept { std::free(p); }
   };
-  std::unique_ptr<uint64_t[], FreeWords> code_map_;
+  std::unique_ptr<uint8_t[], FreeBytes> code_map_;
   std::atomic<unsigned> reservations_{0};
   ConsoleLog console_;
   struct BarrierGroup {
