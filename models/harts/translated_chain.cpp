@@ -17,7 +17,7 @@ namespace {
 struct FetchHitLayout {  // what it depends on: offsets only (int32_t: no padding)
   CacheFields icache;
   int32_t fetch_way, fetch_hit_ps, time_ps, stall_ps;
-  int32_t timed;  // 0: counted only (the first of a block's two lines)
+  int32_t timed;  // 0: counted only (the first of a block's two lines; every line when hits take no time)
 };
 static_assert(std::has_unique_object_representations_v<FetchHitLayout>, "compared byte by byte");
 
@@ -52,7 +52,9 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   a.alu_from_mem(CMP, RDX, R8, c.last_line);
   const size_t again = a.jcc(E);
   std::vector<size_t> done;
-  const FetchHitLayout layout{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, 1};
+  // Hits that take no time are only counted (the time added would be 0).
+  const int32_t timed = e.hits_take_no_time ? 0 : 1;
+  const FetchHitLayout layout{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, timed};
   if (const void* routine =
           shared_routine("fetch_way_or_previous", make_fetch_way_or_previous, &layout, sizeof layout)) {
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
@@ -81,7 +83,7 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   for (size_t f : separately) a.bind(f);
   const FetchHitLayout first{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, 0};
   const FetchHitLayout second{c, e.b_fetch_way + static_cast<int32_t>(sizeof(uint32_t)), e.b_fetch_hit_ps, e.h_time_ps,
-                              e.h_stall_ps, 1};
+                              e.h_stall_ps, timed};
   const void* first_routine =
       shared_routine("fetch_way_or_previous (first line)", make_fetch_way_or_previous, &first, sizeof first);
   const void* second_routine =
