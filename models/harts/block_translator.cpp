@@ -170,7 +170,7 @@ class Translator {
     uint64_t pc = pc_;
     for (size_t i = 0; i + 1 < n_; ++i) pc += insns_[i].len;
     if (!(is_branch(last.op) || last.op == rv::JAL) || pc + last.imm != pc_) return false;
-    loop_ = {chain_, retire_, n_, x86::RSP, {}};
+    loop_ = {chain_, retire_, n_, x86::RSP, 0};
     for (size_t i = 0; i + 1 < n_; ++i) {
       const unsigned op = insns_[i].op;
       if (is_inline(op) || op == rv::FENCE) continue;
@@ -178,7 +178,7 @@ class Translator {
       if (is_load(op)) fast = helpers_.inline_loads;
       else if (is_store(op) && helpers_.inline_stores) fast = &helpers_.inline_stores->region;
       if (!fast) return false;
-      if (fast->timed) loop_.hit_ps.push_back(fast->hit_ps);
+      if (fast->timed) loop_.hit_ps += fast->hit_ps;
     }
     return true;
   }

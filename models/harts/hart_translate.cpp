@@ -107,8 +107,9 @@ void Hart::translate(const Block& b) {
   static const InlineFp kInlineFp = inline_fp(__builtin_cpu_supports("fma"));
   // The loads' and the stores' fast paths: the same cache fields, each its
   // region; in a functional run no D-cache (data_path.h, DataPath::data_time).
-  const InlineLoads loads = inline_accesses(/*stores=*/false, !hot_.functional);
-  InlineStores stores{inline_accesses(/*stores=*/true, !hot_.functional), nullptr, nullptr, 0, 0};
+  const CacheQuickState* dcache = hot_.functional ? nullptr : &hot_.dcache;
+  const InlineLoads loads = inline_accesses(/*stores=*/false, dcache);
+  InlineStores stores{inline_accesses(/*stores=*/true, dcache), nullptr, nullptr, 0, 0};
   cluster_.describe_plain_stores(stores);
   const TranslationHelpers helpers = {
       {&translated_load<uint8_t, int8_t>, &translated_load<uint16_t, int16_t>, &translated_load<uint32_t, int32_t>,

@@ -152,8 +152,7 @@ std::vector<uint8_t> make_data_way_or_previous(const void* layout) {
 std::vector<size_t> emit_data_hit(x86::Asm& a, const InlineLoads& l, x86::Reg line, x86::Reg hint, x86::Reg way,
                                   x86::Reg tmp, bool write) {
   using namespace x86;
-  a.load32(RCX, RDI, l.line_bits);
-  a.shift_cl(SHR, line);
+  a.shift_imm(SHR, line, static_cast<uint8_t>(l.line_bits));
   a.alu_from_mem(CMP, line, RDI, l.dcache.last_line);  // hit_again
   const size_t again = a.jcc(E);
   const DataWayLayout layout{l.dcache, l.way_hints, static_cast<int32_t>(l.hint_count), line, hint, way, tmp};
@@ -170,7 +169,7 @@ std::vector<size_t> emit_data_hit(x86::Asm& a, const InlineLoads& l, x86::Reg li
     a.load(way, RDI, l.dcache.last_way);
     a.store_byte_imm(way, l.dcache.way_dirty, 1);
   }
-  a.load(RCX, RDI, l.hit_ps);
+  a.mov_imm(RCX, l.hit_ps);
   emit_cache_hit(a, RDI, l.dcache.hits, l.time_ps, l.stall_ps, RCX);
   return none;
 }

@@ -150,9 +150,8 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
   for (const uint8_t log2_passes : {6, 3}) {
     const uint64_t passes = uint64_t{1} << log2_passes;
     std::vector<size_t> fewer;
-    a.mov_imm(RSI, r.ps);
+    a.mov_imm(RSI, r.ps + loop.hit_ps);
     if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
-    for (const int32_t hit_ps : loop.hit_ps) a.alu_from_mem(ADD, RSI, R8, hit_ps);
     a.shift_imm(SHL, RSI, log2_passes);
     a.alu_from_mem(ADD, RSI, R8, c.time_ps);
     a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);

@@ -72,9 +72,9 @@ struct CountedLoop {
   const BlockRetire* retire;
   uint64_t insns;  // per pass
   x86::Reg left;   // the passes still granted (callee-saved: kept across helper calls)
-  // A timed run's accesses: the hart's field of each one's D-cache hit time,
-  // which its fast path adds as it hits (a miss calls a helper).
-  std::vector<int32_t> hit_ps;
+  // A timed run's accesses: the sum of their D-cache hit times, which their
+  // fast paths add as they hit (a miss calls a helper).
+  uint64_t hit_ps = 0;
 };
 
 // Retires the passes counted so far, as many retires and self-loop entries

@@ -38,8 +38,9 @@ JitStep counting_store(void* hot, uint64_t, uint64_t, uint64_t, const rv::Insn*)
 template <typename Side>
 class AccessBlocks {
  public:
-  // `timed` false: a functional run's fast paths (no D-cache).
-  explicit AccessBlocks(bool timed)
+  // The fast paths with the D-cache whose quick state is `timed` (its line
+  // size and hit time); none: a functional run's (no D-cache).
+  explicit AccessBlocks(const CacheQuickState* timed)
       : loads_(hot_offsets::inline_accesses(/*stores=*/false, timed)),
         stores_{hot_offsets::inline_accesses(/*stores=*/true, timed), &reservations_, nullptr, 0, 30} {
     const auto load = &counting_load<Side>;

@@ -92,7 +92,9 @@ class DataHitsDifferential : public ::testing::TestWithParam<CacheGeometry> {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
     ASSERT_TRUE(blocks_.translated());
   }
-  test::AccessBlocks<Side> blocks_{/*timed=*/true};
+  // The code is translated for the geometry's line size and hit time.
+  const std::unique_ptr<Side> shape_ = std::make_unique<Side>(GetParam());
+  test::AccessBlocks<Side> blocks_{&shape_->dcache};
 };
 
 TEST_P(DataHitsDifferential, CppAndEmittedHitsLeaveTheSameStateAndTime) {

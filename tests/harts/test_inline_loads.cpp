@@ -44,7 +44,7 @@ class InlineLoadsTest : public ::testing::Test {
     for (size_t i = 0; i < sizeof mem_; ++i) mem_[i] = static_cast<uint8_t>(0x80 + i);  // bytes with the sign bit set
     hart_.rd.ptr = mem_;
     hart_.dcache.ways = ways_;
-    loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/true);
+    loads_ = hot_offsets::inline_accesses(/*stores=*/false, &hart_.dcache);
     helpers_ = {{helper, helper, helper, helper, helper, helper, helper}, {}, nullptr, &loads_};
   }
   // Runs the loads as one block; x2 = kBase.

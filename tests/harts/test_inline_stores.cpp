@@ -52,7 +52,7 @@ class InlineStoresTest : public ::testing::Test {
     ways_[0] = {line_at(0x40), 1};
     hart_.dcache.last_way = &ways_[0];
     hart_.dcache.clock = 1;
-    const InlineLoads region = hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/true);
+    const InlineLoads region = hot_offsets::inline_accesses(/*stores=*/true, &hart_.dcache);
     stores_ = {region, &reservations_, code_map_.data(), static_cast<uint32_t>(code_map_.size()), kGranuleBits};
     helpers_ = {{}, {helper, helper, helper, helper}, nullptr, nullptr, &stores_};
   }
@@ -139,7 +139,7 @@ TEST_F(InlineStoresTest, ReservationsCodeGranulesAndOtherLinesCallTheHelper) {
 // Untimed stores (functional mode) test their granule the same way, without
 // the D-cache; a granule beyond the map holds no code.
 TEST_F(InlineStoresTest, UntimedStoresSkipTheDCacheAndPassGranulesBeyondTheMap) {
-  stores_.region = hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/false);
+  stores_.region = hot_offsets::inline_accesses(/*stores=*/true, /*timed=*/nullptr);
   mark_code(pa_at(0x40));
   run({store(SD, 0x40)}, 5);
   EXPECT_EQ(hart_.helper_calls.size(), 1u);

@@ -78,7 +78,7 @@ class RegionAgainDifferential : public ::testing::Test {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
     ASSERT_TRUE(blocks_.translated());
   }
-  test::AccessBlocks<Side> blocks_{/*timed=*/false};
+  test::AccessBlocks<Side> blocks_{/*timed=*/nullptr};
 };
 
 TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHits) {

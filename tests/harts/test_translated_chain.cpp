@@ -179,7 +179,7 @@ class TranslatedChain : public ::testing::Test {
   uint64_t history_length_ = 16;    // for the next translate(): the history's instructions
   bool out_of_line_first_ = false;  // for the next translate()
   bool load_first_ = false;         // for the next translate(): ld x3, 0(x1) first (a functional run's fast path)
-  const InlineLoads loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/false);
+  const InlineLoads loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/nullptr);
   bool indirect_ = false;           // for the next translate(): the jump back is jalr x0, 0(x2)
   CodeArena arena_;
   DecodedBlock block_;

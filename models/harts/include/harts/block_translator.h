@@ -75,7 +75,10 @@ struct RegionAgain {
 struct InlineLoads {
   int32_t base, size, ptr, pa_delta;  // the last region loads used: [base, base + size) at ptr, physical - virtual
   RegionAgain again;                  // before a helper call: the region before, or a kept page
-  int32_t line_bits, hit_ps;          // the D-cache's line size (log2) and hit time
+  // The D-cache's line size (log2) and hit time (ps): values, not offsets,
+  // fixed once the caches are configured, before any code is translated.
+  uint32_t line_bits;
+  uint64_t hit_ps;
   CacheFields dcache;
   int32_t way_hints;                  // the D-cache's way hints, by line modulo hint_count (32-bit each)
   uint32_t hint_count;                // a power of two

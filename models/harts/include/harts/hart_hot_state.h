@@ -208,9 +208,10 @@ constexpr CacheFields cache_fields(size_t cache) {
 }
 
 // The loads' (`stores` false) or the stores' fast path: the region in use
-// (rd or wr), the one before and the kept pages; `timed` false: no D-cache
-// (a functional run).
-constexpr InlineLoads inline_accesses(bool stores, bool timed) {
+// (rd or wr), the one before and the kept pages, and the D-cache whose
+// quick state is `timed` (its line size and hit time as they are); none: no
+// D-cache (a functional run).
+constexpr InlineLoads inline_accesses(bool stores, const CacheQuickState* timed) {
   constexpr size_t d = offsetof(HartHotState, dcache);
   const size_t region = stores ? offsetof(HartHotState, wr) : offsetof(HartHotState, rd);
   const size_t pages = stores ? offsetof(HartHotState, wr_pages) : offsetof(HartHotState, rd_pages);
@@ -222,14 +223,14 @@ constexpr InlineLoads inline_accesses(bool stores, bool timed) {
            at(stores ? offsetof(HartHotState, wr_before) : offsetof(HartHotState, rd_before)),
            at(pages + PageRegionCache::slots_offset()),
            at(offsetof(HartHotState, page_hits))},
-          at(d + offsetof(CacheQuickState, line_bits)),
-          at(d + offsetof(CacheQuickState, hit_ps)),
+          timed ? timed->line_bits : 0,
+          timed ? timed->hit_ps : 0,
           cache_fields(d),
           at(offsetof(HartHotState, data_way)),
           HartHotState::kDataWayHints,
           at(offsetof(HartHotState, time) + LocalTime::ps_offset()),
           at(offsetof(HartHotState, stall_ps) + StallMemory * sizeof(uint64_t)),
-          timed};
+          timed != nullptr};
 }
 
 constexpr int32_t kTimePs = at(offsetof(HartHotState, time) + LocalTime::ps_offset());
