@@ -66,12 +66,6 @@ class Asm {
     indexed(0x80, 7, base, index, 0, 0, false);
     put(v);
   }
-  void bt(Reg word, Reg bit) {  // CF = bit (bit & 63) of word
-    rex(true, bit, word);
-    put(0x0F);
-    put(0xA3);
-    modrm(3, bit, word);
-  }
   void mov_imm(Reg dst, uint64_t v) {
     if (static_cast<int64_t>(v) == static_cast<int32_t>(v)) {  // sign-extended imm32
       rex(true, 0, dst);

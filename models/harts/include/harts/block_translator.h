@@ -70,8 +70,8 @@ struct RegionAgain {
 // hart reads directly, whose D-cache line is the one the D-cache's last
 // access found (CacheModel::hit_again), or the one before it while its way
 // still holds it (hit_previous), or in the way the hart's hint for the line
-// names (hit_way): offsets of 64-bit hart fields (but the 32-bit line_bits
-// and hints).
+// names (hit_way): offsets of 64-bit hart fields (but the 32-bit hints),
+// and the D-cache's line size and hit time as values.
 struct InlineLoads {
   int32_t base, size, ptr, pa_delta;  // the last region loads used: [base, base + size) at ptr, physical - virtual
   RegionAgain again;                  // before a helper call: the region before, or a kept page

@@ -234,7 +234,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   bool granule_marked(uint64_t g) const { return g < kCodeMapBytes && code_map_[g]; }
   void mark_granule(uint64_t g, bool set) { code_map_[g] = set; }
   bool granule_has_code(uint64_t g) const;
-  // A granule a spinning loop loads or stores: its bit in the code map stays set
+  // A granule a spinning loop loads or stores: its byte in the code map stays set
   // while any does; `code` says whether it also holds decoded code.
   struct WatchedGranule {
     uint64_t granule;
