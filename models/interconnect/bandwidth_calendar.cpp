@@ -19,14 +19,11 @@ size_t BandwidthCalendar::occupy(uint64_t from, uint64_t to) {
   return next;
 }
 
-uint64_t BandwidthCalendar::reserve(uint64_t arrive, uint64_t length) {
+uint64_t BandwidthCalendar::reserve_elsewhere(uint64_t arrive, uint64_t length) {
   // Most transfers arrive at or after the start of the last reservation
-  // (initiators run ahead in order): extend it, or add one after it.
+  // (initiators run ahead in order): reserve() extended it when they arrive
+  // inside it or touching it; else a reservation after it.
   if (length > 0 && (busy_.size() == 0 || busy_[busy_.end() - 1].start <= arrive)) {
-    if (busy_.size() > 0) {
-      Interval& last = busy_[busy_.end() - 1];
-      if (last.end >= arrive) return last.end += length;  // inside it or touching it: queued behind it
-    }
     busy_.insert(busy_.end(), Interval{arrive, arrive + length});
     return arrive + length;
   }
@@ -45,7 +42,7 @@ uint64_t BandwidthCalendar::reserve(uint64_t arrive, uint64_t length) {
   return t;
 }
 
-void BandwidthCalendar::forget_before(uint64_t now) {
+void BandwidthCalendar::forget_ended(uint64_t now) {
   size_t ended = busy_.first();
   while (ended < busy_.end() && busy_[ended].end <= now) ++ended;
   busy_.drop_before(ended);

@@ -13,6 +13,7 @@
 // picoseconds (sc_time values), so that no step converts: the path runs once
 // or twice per cache miss, and conversions were a good part of its host time.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 namespace avp {
@@ -34,11 +35,14 @@ class TimingPath {
 // addresses); also the ranges known to have none (then TLM it is).
 class TimingRoutes {
  public:
-  // The path for [addr, addr + len); sets `known` false when no probe has answered for addr yet.
-  TimingPath* find(uint64_t addr, unsigned len, bool& known) const {
+  // The path for [addr, addr + len); sets `known` false when no probe has
+  // answered for addr yet. The route found moves to the front: a console's
+  // page learnt last must not cost every later miss a comparison.
+  TimingPath* find(uint64_t addr, unsigned len, bool& known) {
     for (unsigned i = 0; i < n_; ++i) {
-      const Route& r = routes_[i];
-      if (addr - r.base < r.size) {
+      if (addr - routes_[i].base < routes_[i].size) {
+        if (i > 0) std::rotate(routes_, routes_ + i, routes_ + i + 1);
+        const Route& r = routes_[0];
         known = true;
         return r.size - (addr - r.base) >= len ? r.path : nullptr;
       }
@@ -47,7 +51,7 @@ class TimingRoutes {
     return nullptr;
   }
   // What a probe at addr answered (a path over [base, base + size), or none:
-  // then the page of addr has none). The oldest route makes room.
+  // then the page of addr has none). The route used least lately makes room.
   void learn(uint64_t addr, TimingPath* path, uint64_t base, uint64_t size) {
     if (!path || addr - base >= size) {
       path = nullptr;
