@@ -26,16 +26,19 @@ void BusTiming::send(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, 
 }
 
 // Before traffic, which it is inlined into: the probe for a range not
-// known yet is out of line (its extension needs a stack frame).
+// known yet is out of line (learn_route: its extension needs a stack frame,
+// and a closure here would be built on every call).
 [[gnu::always_inline]] inline TimingPath* BusTiming::timing_path(uint64_t pa, unsigned len) {
   bool known = false;
   TimingPath* path = timing_routes_.find(pa, len, known);
-  if (known) return path;
-  return [&]() __attribute__((noinline)) {
-    CacheTrafficExtension probe = probe_at(pa, len, false);
-    timing_routes_.learn(pa, probe.path, probe.path_base, probe.path_size);
-    return timing_routes_.find(pa, len, known);
-  }();
+  return known ? path : learn_route(pa, len);
+}
+
+TimingPath* BusTiming::learn_route(uint64_t pa, unsigned len) {
+  const CacheTrafficExtension probe = probe_at(pa, len, false);
+  timing_routes_.learn(pa, probe.path, probe.path_base, probe.path_size);
+  bool known = false;
+  return timing_routes_.find(pa, len, known);
 }
 
 [[gnu::always_inline]] inline void BusTiming::transact(TimingPath* path, CacheTrafficExtension& traffic, uint64_t pa,
@@ -70,13 +73,14 @@ uint64_t BusTiming::traffic(const HartTraffic* t, unsigned n) {
   bool replay[2];
   {
     const auto lk = slice_.lock(shared_);  // the bus's and the memory's statistics are shared
+    CacheTrafficExtension traffic;  // one for the transactions: each sets what it uses
+    traffic.kind = CacheTrafficExtension::Timing;
+    // In a slice the order of the harts' transactions depends on the host
+    // threads: what depends on it is replayed after the batch (Hart::replay_traffic).
+    traffic.deferred = slice_.in_slice();
     for (unsigned i = 0; i < n; ++i) {
-      CacheTrafficExtension traffic;
-      traffic.kind = CacheTrafficExtension::Timing;
       traffic.write = t[i].write;
-      // In a slice the order of the harts' transactions depends on the host
-      // threads: what depends on it is replayed after the batch (Hart::replay_traffic).
-      traffic.deferred = slice_.in_slice();
+      traffic.replay = false;
       delay = now;
       transact(path[i], traffic, t[i].pa, t[i].len, t[i].fetch, delay);
       replay[i] = traffic.replay;

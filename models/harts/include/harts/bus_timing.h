@@ -63,6 +63,7 @@ class BusTiming {
   void send(CacheTrafficExtension& traffic, uint64_t pa, unsigned len, bool fetch, sc_core::sc_time& delay);
   CacheTrafficExtension probe_at(uint64_t pa, unsigned len, bool fetch);  // a Probe's answer
   TimingPath* timing_path(uint64_t pa, unsigned len);  // where Timing transactions go directly; nullptr: by TLM
+  TimingPath* learn_route(uint64_t pa, unsigned len);  // timing_path's probe of a range not known yet
 
   tlm::tlm_initiator_socket<>& bus_;
   TrafficTime& time_;
