@@ -129,8 +129,8 @@ uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t no
   return extra;
 }
 
-// Flattened: once per cache miss's transaction, its rows' steps in one frame.
-[[gnu::flatten]] uint64_t RowBuffers::access(uint64_t offset, uint64_t bytes, uint64_t ahead_ps) {
+// Flattened: its rows' steps in one frame.
+[[gnu::flatten]] uint64_t RowBuffers::access_in_general(uint64_t offset, uint64_t bytes, uint64_t ahead_ps) {
   if (bytes == 0 || (banks_state_.empty() && refresh_interval_.get() == sc_core::SC_ZERO_TIME)) return 0;
   const uint64_t now = systemc_ps(), arrival = now + ahead_ps;
   uint64_t at = after_refresh(arrival);

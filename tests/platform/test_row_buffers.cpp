@@ -332,6 +332,31 @@ TEST(RowBuffers, RefreshClosesTheRowsAndDelaysAccessesDuringIt) {
   ParamRegistry::instance().clear_presets();
 }
 
+// A refresh that another bank's access saw first still closes the row a
+// bank had open before it: that bank's next access to the row activates it.
+TEST(RowBuffers, ARefreshSeenThroughAnotherBankClosesEveryBanksRow) {
+  preset("refseen.banks", "2");
+  preset("refseen.row_bytes", "1024");
+  preset("refseen.activate_latency", "10 ns");
+  preset("refseen.precharge_latency", "20 ns");
+  preset("refseen.row_cycle", "50 ns");
+  preset("refseen.refresh_interval", "1000 ns");
+  preset("refseen.refresh_latency", "100 ns");
+  Owner owner("refseen");
+  RowBuffers rows(&owner, kNoBanks);
+  const sc_time ns = sc_time(1, SC_NS);
+  EXPECT_EQ(access(rows, 0, 64, 900 * ns), 10 * ns);      // bank 0 opens row 0
+  EXPECT_EQ(access(rows, 64, 64, 950 * ns), kT0);         // a hit before the refresh
+  EXPECT_EQ(access(rows, 1024, 64, 1500 * ns), 10 * ns);  // bank 1, after the refresh at 1000 (counted)
+  EXPECT_EQ(access(rows, 128, 64, 1600 * ns), 10 * ns);   // bank 0's row 0 was closed by it: activation
+  EXPECT_EQ(access(rows, 192, 64, 1700 * ns), kT0);       // and open since
+  EXPECT_EQ(access(rows, 256, 64, 1650 * ns), kT0);       // an access arriving before the latest: open at 1650 too
+  EXPECT_EQ(counter("refseen.refreshes"), 1u);
+  EXPECT_EQ(counter("refseen.row_activations"), 3u);
+  EXPECT_EQ(counter("refseen.row_hits"), 3u);
+  ParamRegistry::instance().clear_presets();
+}
+
 // Without banks, refresh still makes accesses during it wait; without
 // refresh (the default) it has no statistics.
 TEST(RowBuffers, RefreshWithoutBanksOnlyDelays) {

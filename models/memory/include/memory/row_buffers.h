@@ -32,6 +32,7 @@
 
 #include <systemc>
 
+#include "base/local_time.h"
 #include "base/params.h"
 #include "base/sorted_window.h"
 #include "base/stats.h"
@@ -48,7 +49,9 @@ class RowBuffers {
   // start), arriving `ahead_ps` after SystemC time, adds: any wait for a
   // refresh, then one hit, activation or precharge and activation per row it
   // touches, in address order, each after any wait for its bank's row cycle.
-  uint64_t access(uint64_t offset, uint64_t bytes, uint64_t ahead_ps);
+  uint64_t access(uint64_t offset, uint64_t bytes, uint64_t ahead_ps) {
+    return hit_in_order(offset, bytes, ahead_ps) ? 0 : access_in_general(offset, bytes, ahead_ps);
+  }
 
  private:
   struct Use {
@@ -64,6 +67,33 @@ class RowBuffers {
     uint64_t pruned_at = ~0ull;  // the SystemC time of the latest prune
   };
 
+  // access() when the access is a hit in the row its bank's latest use
+  // left open, arriving at or after that use, in the refresh interval known
+  // last (its refreshes counted, outside its refresh), with the bank pruned
+  // at this SystemC time: counted and recorded as access_in_general does
+  // it; true. Else false, nothing done. Inline: nearly every access of a
+  // cache miss is one (94 % of `mixed`'s), and access_in_general's general
+  // steps cost it about 150 host instructions.
+  bool hit_in_order(uint64_t offset, uint64_t bytes, uint64_t ahead_ps) {
+    if (!banks_power_of_two_ || bytes == 0) return false;
+    const uint64_t global_row = offset >> row_bits_, row = global_row >> bank_bits_;
+    if ((offset + bytes - 1) >> row_bits_ != global_row) return false;
+    Bank& bank = banks_state_[global_row & ((uint64_t{1} << bank_bits_) - 1)];
+    const uint64_t now = systemc_ps(), at = now + ahead_ps;
+    if (bank.pruned_at != now || bank.uses.size() == 0) return false;
+    const Use& last = bank.uses[bank.uses.end() - 1];
+    if (last.time > at || last.row != row) return false;
+    if (const uint64_t trefi = refresh_interval_.get().value()) {
+      if (refresh_window_length_ != trefi || at - refresh_window_ >= trefi) return false;  // refresh_before(at) not known
+      if (refresh_window_ > refreshes_seen_ * trefi) return false;                           // a refresh to count
+      if (refresh_window_ != 0 && at < refresh_window_ + refresh_latency_.get().value()) return false;  // during it
+      if (last.time < refresh_window_) return false;  // the refresh closed the row
+    }
+    hits_.inc();
+    bank.uses.insert(bank.uses.end(), Use{at, row, at, false});
+    return true;
+  }
+  uint64_t access_in_general(uint64_t offset, uint64_t bytes, uint64_t ahead_ps);
   // The time (sc_time value) an access arriving at `at` may start: `at`,
   // or the end of the refresh it arrives in (counted).
   uint64_t after_refresh(uint64_t at);
