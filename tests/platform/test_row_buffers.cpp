@@ -35,6 +35,18 @@ void preset(const std::string& name, const std::string& value) {
 
 const sc_time kT0 = sc_core::SC_ZERO_TIME;
 
+// Two banks of 1 KiB rows (tRCD 10 ns, tRP 20 ns, tRC 50 ns), refreshed
+// every 1000 ns for 100 ns, for the memory named `name`.
+void preset_refreshed_banks(const std::string& name) {
+  preset(name + ".banks", "2");
+  preset(name + ".row_bytes", "1024");
+  preset(name + ".activate_latency", "10 ns");
+  preset(name + ".precharge_latency", "20 ns");
+  preset(name + ".row_cycle", "50 ns");
+  preset(name + ".refresh_interval", "1000 ns");
+  preset(name + ".refresh_latency", "100 ns");
+}
+
 // The defaults of the memories these tests make on their own: no banks (the
 // tests preset the rest).
 const DramStandard kNoBanks{sc_time(50, SC_NS), sc_time(50, SC_NS), 0, 2048, sc_time(15, SC_NS),
@@ -301,13 +313,7 @@ TEST(RowBuffers, OldActivationsArePrunedKeepingTheOpenRow) {
 // Refresh every 1000 ns for 100 ns: an access arriving during one waits for
 // its end, every bank's row closes at it, and no activation starts within it.
 TEST(RowBuffers, RefreshClosesTheRowsAndDelaysAccessesDuringIt) {
-  preset("refmem.banks", "2");
-  preset("refmem.row_bytes", "1024");
-  preset("refmem.activate_latency", "10 ns");
-  preset("refmem.precharge_latency", "20 ns");
-  preset("refmem.row_cycle", "50 ns");
-  preset("refmem.refresh_interval", "1000 ns");
-  preset("refmem.refresh_latency", "100 ns");
+  preset_refreshed_banks("refmem");
   Owner owner("refmem");
   RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
@@ -335,13 +341,7 @@ TEST(RowBuffers, RefreshClosesTheRowsAndDelaysAccessesDuringIt) {
 // A refresh that another bank's access saw first still closes the row a
 // bank had open before it: that bank's next access to the row activates it.
 TEST(RowBuffers, ARefreshSeenThroughAnotherBankClosesEveryBanksRow) {
-  preset("refseen.banks", "2");
-  preset("refseen.row_bytes", "1024");
-  preset("refseen.activate_latency", "10 ns");
-  preset("refseen.precharge_latency", "20 ns");
-  preset("refseen.row_cycle", "50 ns");
-  preset("refseen.refresh_interval", "1000 ns");
-  preset("refseen.refresh_latency", "100 ns");
+  preset_refreshed_banks("refseen");
   Owner owner("refseen");
   RowBuffers rows(&owner, kNoBanks);
   const sc_time ns = sc_time(1, SC_NS);
