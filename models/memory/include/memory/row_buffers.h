@@ -84,7 +84,7 @@ class RowBuffers {
     const Use& last = bank.uses[bank.uses.end() - 1];
     if (last.time > at || last.row != row) return false;
     if (const uint64_t trefi = refresh_interval_.get().value()) {
-      if (refresh_window_length_ != trefi || at - refresh_window_ >= trefi) return false;  // refresh_before(at) not known
+      if (!refresh_window_holds(at, trefi)) return false;  // refresh_before(at) not known
       if (refresh_window_ > refreshes_seen_ * trefi) return false;                           // a refresh to count
       if (refresh_window_ != 0 && at < refresh_window_ + refresh_latency_.get().value()) return false;  // during it
       if (last.time < refresh_window_) return false;  // the refresh closed the row
@@ -103,11 +103,16 @@ class RowBuffers {
     if (!trefi) return 0;
     // Accesses come in runs within one refresh interval: a division per
     // access was a good part of the access's host time.
-    if (trefi != refresh_window_length_ || at - refresh_window_ >= trefi) {
+    if (!refresh_window_holds(at, trefi)) {
       refresh_window_ = at / trefi * trefi;
       refresh_window_length_ = trefi;
     }
     return refresh_window_;
+  }
+  // Whether the refresh window refresh_before answered last, for interval
+  // trefi, holds `at` (then it is refresh_before(at), without a division).
+  bool refresh_window_holds(uint64_t at, uint64_t trefi) const {
+    return trefi == refresh_window_length_ && at - refresh_window_ < trefi;
   }
   // The latency the access to `row` of `bank` arriving at `at` adds, recorded
   // (`now`: SystemC time's value).
