@@ -194,11 +194,11 @@ void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, uint64_t& del
   // the arrival on (bandwidth_calendar.h). The burst ends with its last
   // share; the rest of its wait beyond the longest share is queueing.
   const uint64_t il = p.interleave->get(), nch = p.calendars.size();
-  const uint64_t now = systemc_ps(), arrive = now + delay_ps;
+  const uint64_t arrive = systemc_ps() + delay_ps, earliest = earliest_arrival_ps();
   uint64_t end = arrive, longest = 0, total = 0;
   const auto share = [&](uint64_t c, uint64_t share_bytes) {
     const uint64_t occupy = p.transfer_ps(share_bytes);
-    p.calendars[c].forget_before(now);
+    p.calendars[c].forget_before(earliest);
     end = std::max(end, p.calendars[c].reserve(arrive, occupy));
     longest = std::max(longest, occupy);
     total += occupy;

@@ -71,15 +71,16 @@ uint64_t RowBuffers::after_refresh(uint64_t at) {
   return end;
 }
 
-void RowBuffers::prune(Bank& bank, uint64_t now) const {
+void RowBuffers::prune(Bank& bank, uint64_t earliest) const {
   const uint64_t trc = row_cycle_.get().value();
-  if (bank.pruned_at == now) return;
-  bank.pruned_at = now;
-  // Kept: the uses a row cycle before now and later (a new activation keeps
-  // clear of those that are activations), and the latest at or before now (its row is open).
+  if (bank.pruned_at == earliest) return;
+  bank.pruned_at = earliest;
+  // Kept: the uses a row cycle before `earliest` and later (a new activation
+  // keeps clear of those that are activations), and the latest at or before it (its row is open).
   Bank::Uses& uses = bank.uses;
-  size_t keep = uses.lower_bound(now > trc ? now - trc : 0);
-  if (const size_t open = uses.upper_bound(now); open != uses.first() && uses[open - 1].time < now - std::min(now, trc))
+  size_t keep = uses.lower_bound(earliest > trc ? earliest - trc : 0);
+  if (const size_t open = uses.upper_bound(earliest);
+      open != uses.first() && uses[open - 1].time < earliest - std::min(earliest, trc))
     keep = open - 1;
   uses.drop_before(keep);
 }
@@ -98,8 +99,8 @@ uint64_t RowBuffers::activation_start(const Bank& bank, uint64_t at) const {
   return start;
 }
 
-uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t now) {
-  prune(bank, now);
+uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t earliest) {
+  prune(bank, earliest);
   Bank::Uses& uses = bank.uses;
   const size_t later = uses.upper_bound(at);
   // Open at its time: the bank's latest use at or before it, unless a refresh closed it since.
@@ -135,12 +136,13 @@ uint64_t RowBuffers::open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t no
   const uint64_t now = systemc_ps(), arrival = now + ahead_ps;
   uint64_t at = after_refresh(arrival);
   if (!banks_state_.empty()) {
+    const uint64_t earliest = earliest_arrival_ps();
     const uint64_t first = offset >> row_bits_, last = (offset + bytes - 1) >> row_bits_;
     for (uint64_t global_row = first; global_row <= last; ++global_row) {
       const uint64_t bank = banks_power_of_two_ ? global_row & ((uint64_t{1} << bank_bits_) - 1)
                                                 : global_row % banks_state_.size();
       const uint64_t row = banks_power_of_two_ ? global_row >> bank_bits_ : global_row / banks_state_.size();
-      at += open_row(banks_state_[bank], row, at, now);
+      at += open_row(banks_state_[bank], row, at, earliest);
     }
   }
   return at - arrival;

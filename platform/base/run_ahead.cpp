@@ -66,6 +66,10 @@ bool RunAhead::allows(const sc_core::sc_time& offset) {
   return to < next && timed_notifications_distinct();
 }
 
+void RunAhead::running_alone_from(uint64_t from_ps) {
+  alone_ = {sc_core::sc_get_current_process_b(), sc_core::sc_delta_count(), sc_core::sc_time_stamp().value(), from_ps};
+}
+
 uint64_t RunAhead::run_on_limit(const Passable* passable, unsigned n) {
   if (sc_core::sc_pending_activity_at_current_time()) return 0;
   uint64_t due[kMostTimed];

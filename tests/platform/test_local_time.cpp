@@ -200,6 +200,51 @@ TEST(LocalTime, RunsOnOnlyWhenNothingCanRunFirstAndCatchesUpBeforeItIsSeen) {
   EXPECT_FALSE(r.used_after_rebase);
 }
 
+// Models that keep accesses by simulated time drop what no later access can
+// see by earliest_arrival_ps: SystemC time, or while an initiator runs on
+// alone, the time it ran on from -- in that process only, until it waits.
+TEST(LocalTime, EarliestArrivalIsWhereAnInitiatorRunsOnFromWhileItIsAlone) {
+  struct Results {
+    uint64_t before_run_on = 0, alone = 0, alone_again = 0, other_process = 0, after_catch_up = 0, beside = 0;
+    uint64_t systemc = 0, systemc_after_catch_up = 0;
+  } r;
+  sc_core::sc_event seen;
+  RunAhead::bound(sc_time(100, SC_NS));
+  sc_core::sc_spawn([&r, &seen] {
+    sc_core::wait(seen);  // notified at once: runs in the same delta cycle as the initiator that ran on
+    r.other_process = earliest_arrival_ps();
+  });
+  sc_core::sc_spawn([&r, &seen] {
+    sc_core::wait(sc_core::SC_ZERO_TIME);  // after the process above waits
+    LocalTime t;
+    t.set_quantum(sc_time(1, SC_NS));
+    t.add_ps(1500);
+    r.systemc = systemc_ps();
+    r.before_run_on = earliest_arrival_ps();
+    t.run_on();
+    r.alone = earliest_arrival_ps();
+    t.add_ps(1000);
+    t.run_on();
+    r.alone_again = earliest_arrival_ps();
+    seen.notify();
+    t.catch_up();
+    r.systemc_after_catch_up = systemc_ps();
+    r.after_catch_up = earliest_arrival_ps();
+    t.add_ps(1000);
+    t.run_on_before(~0ull);  // beside waits that resume earlier: not alone
+    r.beside = earliest_arrival_ps();
+  });
+  sc_core::sc_start(sc_time(100, SC_NS));
+
+  EXPECT_EQ(r.before_run_on, r.systemc);
+  EXPECT_EQ(r.alone, r.systemc + 1500);
+  EXPECT_EQ(r.alone_again, r.systemc + 2500);
+  EXPECT_EQ(r.other_process, r.systemc);
+  EXPECT_EQ(r.systemc_after_catch_up, r.systemc + 2500);
+  EXPECT_EQ(r.after_catch_up, r.systemc + 2500);
+  EXPECT_EQ(r.beside, r.systemc + 2500);
+}
+
 // Beside waits a caller names (harts spinning in wait loops): each may be
 // passed over up to its own limit, the others bound the run-on as always.
 TEST(LocalTime, RunOnLimitPassesOverNamedWaitsUpToTheirLimits) {

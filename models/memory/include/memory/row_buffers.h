@@ -9,7 +9,8 @@
 // 0 banks models none, and the memory's latency is fixed.
 // Initiators run ahead of SystemC time, so accesses are not simulated in
 // the order of their simulated times. Each bank therefore keeps its
-// accesses by simulated time (back to SystemC time), and an access is
+// accesses by simulated time (back to the earliest time an access may
+// still arrive at, earliest_arrival_ps), and an access is
 // decided by the row open at its own time: that of the bank's latest access
 // at or before it, not of the access simulated before it. An access that
 // arrives earlier than others already simulated changes the bank's rows
@@ -64,13 +65,13 @@ class RowBuffers {
   struct Bank {
     using Uses = SortedWindow<Use, &Use::time>;
     Uses uses;
-    uint64_t pruned_at = ~0ull;  // the SystemC time of the latest prune
+    uint64_t pruned_at = ~0ull;  // earliest_arrival_ps() at the latest prune
   };
 
   // access() when the access is a hit in the row its bank's latest use
   // left open, arriving at or after that use, in the refresh interval known
   // last (its refreshes counted, outside its refresh), with the bank pruned
-  // at this SystemC time: counted and recorded as access_in_general does
+  // at the earliest arrival now: counted and recorded as access_in_general does
   // it; true. Else false, nothing done. Inline: nearly every access of a
   // cache miss is one (94 % of `mixed`'s), and access_in_general's general
   // steps cost it about 150 host instructions.
@@ -79,8 +80,8 @@ class RowBuffers {
     const uint64_t global_row = offset >> row_bits_, row = global_row >> bank_bits_;
     if ((offset + bytes - 1) >> row_bits_ != global_row) return false;
     Bank& bank = banks_state_[global_row & ((uint64_t{1} << bank_bits_) - 1)];
-    const uint64_t now = systemc_ps(), at = now + ahead_ps;
-    if (bank.pruned_at != now || bank.uses.size() == 0) return false;
+    const uint64_t at = systemc_ps() + ahead_ps;
+    if (bank.pruned_at != earliest_arrival_ps() || bank.uses.size() == 0) return false;
     const Use& last = bank.uses[bank.uses.end() - 1];
     if (last.time > at || last.row != row) return false;
     if (const uint64_t trefi = refresh_interval_.get().value()) {
@@ -115,14 +116,14 @@ class RowBuffers {
     return trefi == refresh_window_length_ && at - refresh_window_ < trefi;
   }
   // The latency the access to `row` of `bank` arriving at `at` adds, recorded
-  // (`now`: SystemC time's value).
-  uint64_t open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t now);
+  // (`earliest`: earliest_arrival_ps()).
+  uint64_t open_row(Bank& bank, uint64_t row, uint64_t at, uint64_t earliest);
   // The earliest start from `at` on that is a row cycle clear of the bank's
   // other activations and outside every refresh.
   uint64_t activation_start(const Bank& bank, uint64_t at) const;
-  // Drops uses that no access can still see (none arrives before SystemC
-  // time `now`), once per SystemC time: uses recorded since are not earlier than it.
-  void prune(Bank& bank, uint64_t now) const;
+  // Drops uses that no access can still see (none arrives before `earliest`,
+  // earliest_arrival_ps()), once per value of it: uses recorded since are not earlier than it.
+  void prune(Bank& bank, uint64_t earliest) const;
 
   Param<uint32_t> banks_;
   Param<uint64_t> row_bytes_;

@@ -42,6 +42,18 @@ inline uint64_t systemc_ps() {
   return now.value();
 }
 
+// The earliest simulated time (ps) at which an access by any initiator may
+// still arrive: SystemC time; while an initiator runs on alone past a
+// quantum's end (RunAhead::allows), the time it ran on from. Models that
+// keep accesses by simulated time drop what no later access can see by it.
+inline uint64_t earliest_arrival_ps() {
+  const uint64_t now = systemc_ps();
+  const RunAhead::Alone& a = RunAhead::alone();
+  return a.systemc_ps == now && a.delta == sc_core::sc_delta_count() && a.process == sc_core::sc_get_current_process_b()
+             ? a.from_ps
+             : now;
+}
+
 class LocalTime {
  public:
 
@@ -78,8 +90,15 @@ class LocalTime {
   }
   // At a quantum's end: goes on without a wait where RunAhead allows it
   // (true), the next quantum counted from the local time as after a sync.
-  bool run_on() { return RunAhead::allows(offset()) && ran_on(); }
-  // The same where RunAhead::run_on_limit gave `limit_ps` (SystemC's time and delta cycle unchanged since).
+  bool run_on() {
+    if (!RunAhead::allows(offset())) return false;
+    ran_on();
+    RunAhead::running_alone_from(run_from_ps_);
+    return true;
+  }
+  // The same where RunAhead::run_on_limit gave `limit_ps` (SystemC's time
+  // and delta cycle unchanged since). Not alone: the waits it passes over
+  // resume earlier, so earliest_arrival_ps stays SystemC time.
   bool run_on_before(uint64_t limit_ps) { return to_ps(sc_core::sc_time_stamp()) + ps_ < limit_ps && ran_on(); }
 
   // A hart whose skip passed whole quanta it would have run on past

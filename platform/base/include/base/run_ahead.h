@@ -49,6 +49,19 @@ class RunAhead {
   // notifications in `passable` (0: not at all). It holds while SystemC's
   // time and delta cycle stay as they are (no other process runs).
   static uint64_t run_on_limit(const Passable* passable, unsigned n);
+
+  // An initiator that allows() let go on runs from `from_ps` (its local
+  // time): until it waits, no other process runs, and none is due before
+  // that time (LocalTime::run_on; earliest_arrival_ps in local_time.h).
+  static void running_alone_from(uint64_t from_ps);
+  struct Alone {
+    const sc_core::sc_process_b* process;
+    uint64_t delta, systemc_ps, from_ps;  // SystemC's delta cycle and time then; where it runs from
+  };
+  static const Alone& alone() { return alone_; }
+
+ private:
+  static inline Alone alone_{nullptr, ~0ull, 0, 0};
 };
 
 }  // namespace avp
