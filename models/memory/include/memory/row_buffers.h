@@ -75,10 +75,11 @@ class RowBuffers {
   // access() when the access is a hit in the row its bank's latest use
   // left open, arriving at or after that use, in the refresh interval known
   // last (its refreshes counted, outside its refresh), with the bank pruned
-  // at the earliest arrival now or holding fewer than kUnprunedUses: counted and recorded as access_in_general does
-  // it; true. Else false, nothing done. Inline: nearly every access of a
-  // cache miss is one (94 % of `mixed`'s), and access_in_general's general
-  // steps cost it about 150 host instructions.
+  // at the earliest arrival now or holding fewer than kUnprunedUses: counted
+  // and recorded as access_in_general does it; true. Else false, nothing
+  // done. Inline: nearly every access of a cache miss is one (94 % of
+  // `mixed`'s), and access_in_general's general steps cost it about 150
+  // host instructions.
   bool hit_in_order(uint64_t offset, uint64_t bytes, uint64_t ahead_ps) {
     if (!banks_power_of_two_ || bytes == 0) return false;
     const uint64_t global_row = offset >> row_bits_, row = global_row >> bank_bits_;
