@@ -188,10 +188,6 @@ void Router::answer_path(const MappedRange& m, CacheTrafficExtension& probe) {
   probe.path_size = end - lo;
 }
 
-namespace {
-constexpr size_t kIntervalsBeforeForgetting = 64;
-}  // namespace
-
 void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, uint64_t& delay_ps) {
   // The burst's bytes go to the channels its addresses interleave over; each
   // channel's share needs bytes / bandwidth of that channel's free time from
@@ -202,11 +198,7 @@ void Router::occupy(Port& p, uint64_t target_addr, uint64_t bytes, uint64_t& del
   uint64_t end = arrive, longest = 0, total = 0;
   const auto share = [&](uint64_t c, uint64_t share_bytes) {
     const uint64_t occupy = p.transfer_ps(share_bytes);
-    // Forgetting drops only what no transfer can meet, so a calendar of a
-    // few intervals keeps them: while a hart runs on alone the earliest
-    // arrival moves every quantum, and each forget would find one or two.
-    if (BandwidthCalendar& calendar = p.calendars[c]; calendar.intervals() >= kIntervalsBeforeForgetting)
-      calendar.forget_before(earliest_arrival_ps());
+    if (p.calendars[c].worth_forgetting()) p.calendars[c].forget_before(earliest_arrival_ps());
     end = std::max(end, p.calendars[c].reserve(arrive, occupy));
     longest = std::max(longest, occupy);
     total += occupy;

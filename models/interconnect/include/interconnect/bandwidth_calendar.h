@@ -32,6 +32,7 @@ class BandwidthCalendar {
     if (busy_.size() > 0 && busy_[busy_.first()].end <= now) forget_ended(now);
   }
   size_t intervals() const { return busy_.size(); }
+  bool worth_forgetting() const { return busy_.worth_dropping(); }  // SortedWindow::worth_dropping
 
  private:
   struct Interval {

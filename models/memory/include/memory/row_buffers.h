@@ -61,10 +61,6 @@ class RowBuffers {
     uint64_t arrival;  // when the access arrived (sc_time value; an activation may start later)
     bool activation;
   };
-  // A bank with fewer uses is not pruned for an inline hit: a prune drops
-  // only uses no access can see, so its moment changes no result, and while
-  // one hart runs on alone the earliest arrival moves every quantum.
-  static constexpr size_t kUnprunedUses = 64;
   // Per bank: its accesses by time, several at one time in the order they were simulated.
   struct Bank {
     using Uses = SortedWindow<Use, &Use::time>;
@@ -75,9 +71,9 @@ class RowBuffers {
   // access() when the access is a hit in the row its bank's latest use
   // left open, arriving at or after that use, in the refresh interval known
   // last (its refreshes counted, outside its refresh), with the bank pruned
-  // at the earliest arrival now or holding fewer than kUnprunedUses: counted
-  // and recorded as access_in_general does it; true. Else false, nothing
-  // done. Inline: nearly every access of a cache miss is one (94 % of
+  // at the earliest arrival now or not worth pruning (worth_dropping):
+  // counted and recorded as access_in_general does it; true. Else false,
+  // nothing done. Inline: nearly every access of a cache miss is one (94 % of
   // `mixed`'s), and access_in_general's general steps cost it about 150
   // host instructions.
   bool hit_in_order(uint64_t offset, uint64_t bytes, uint64_t ahead_ps) {
@@ -86,7 +82,7 @@ class RowBuffers {
     if ((offset + bytes - 1) >> row_bits_ != global_row) return false;
     Bank& bank = banks_state_[global_row & ((uint64_t{1} << bank_bits_) - 1)];
     const uint64_t at = systemc_ps() + ahead_ps;
-    if (bank.uses.size() == 0 || (bank.uses.size() >= kUnprunedUses && bank.pruned_at != earliest_arrival_ps()))
+    if (bank.uses.size() == 0 || (bank.uses.worth_dropping() && bank.pruned_at != earliest_arrival_ps()))
       return false;
     const Use& last = bank.uses[bank.uses.end() - 1];
     if (last.time > at || last.row != row) return false;

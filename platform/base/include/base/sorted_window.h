@@ -16,9 +16,15 @@ namespace avp {
 template <typename T, uint64_t T::*Key>
 class SortedWindow {
  public:
+  static constexpr size_t kWorthDropping = 64;
   size_t first() const { return first_; }
   size_t end() const { return items_.size(); }
   size_t size() const { return items_.size() - first_; }
+  // Whether dropping the front is worth a search: a drop removes only what
+  // no later use can meet, so when it happens changes no result, and while
+  // an initiator runs on alone the bound moves every quantum
+  // (earliest_arrival_ps in local_time.h), each move finding one or two.
+  bool worth_dropping() const { return size() >= kWorthDropping; }
   T& operator[](size_t i) { return items_[i]; }
   const T& operator[](size_t i) const { return items_[i]; }
 
