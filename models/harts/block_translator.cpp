@@ -55,7 +55,6 @@ class Translator {
     if (counted_) loop_.left = free_cached();
     for (Reg r : kSaved) a_.push(r);
     a_.alu_imm(x86::SUB, x86::RSP, kFrameSize);  // the stack stays 16-byte aligned at calls
-    a_.store(x86::RSP, 0, x86::RSI);              // the hart, for the helpers
     for (const int32_t slot : {kLoopGranted, kLoopPrimed})  // no counted loop (translated_chain.h)
       a_.alu_mem_imm(x86::AND, x86::RSP, slot, 0);
     a_.mov(kGuestRegs, x86::RDI);
@@ -196,7 +195,7 @@ class Translator {
   // was called, after they were).
   std::optional<size_t> retire_unless_settled() {
     const BlockRetire& r = *retire_;
-    a_.load(x86::R8, x86::RSP, 0);
+    hart_into(x86::R8);
     std::optional<size_t> settled;
     if (calls_helpers_) {
       a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
@@ -241,6 +240,8 @@ class Translator {
     for (size_t f : emit_self_loop(a_, *chain_, body_, counted_ ? &loop_ : nullptr, to_enter_, quantum_ends_))
       to_retired_.push_back(f);
   }
+  // The hart into host register r (TranslationHelpers::hart_from_regs).
+  void hart_into(Reg r) { a_.lea(r, kGuestRegs, helpers_.hart_from_regs); }
   // Guest register g into host register r.
   void into(Reg r, unsigned g) {
     if (g == 0) a_.zero(r);
@@ -345,7 +346,7 @@ class Translator {
     for (size_t f : c.fast.to_helper) a_.bind(f);
     if (counted_) emit_counted_passes(a_, loop_, x86::RDI);  // the helper sees the hart as it is
     call_access_helper(c.index, c.pc);
-    a_.load(x86::RDI, x86::RSP, 0);  // as the fast path leaves it
+    hart_into(x86::RDI);  // as the fast path leaves it
     a_.bind(a_.jmp(), c.resume);
   }
   void stub(const Stub& s) {
@@ -427,7 +428,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
     if (d.imm) a_.alu_imm(x86::ADD, x86::RSI, static_cast<int32_t>(d.imm));
     const bool load = is_load(d.op);
     if (!load) into(x86::RDX, d.rs2);
-    if (!hart_in_rdi_) a_.load(x86::RDI, x86::RSP, 0);
+    if (!hart_in_rdi_) hart_into(x86::RDI);
     hart_in_rdi_ = true;  // the fast paths keep it; a helper's call loads it again (Translator::cold)
     calls_helpers_ = true;  // here, or in the cold code after the tail, which tests settled
     // The fast path in the code, if any, falls through when done; its other
@@ -457,7 +458,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
   // All of them go there: a block that loops in its own code comes back here
   // with registers that instructions after this one wrote.
   write_back(true);
-  a_.load(x86::RDI, x86::RSP, 0);
+  hart_into(x86::RDI);
   a_.mov_imm(x86::RSI, pc);
   a_.mov_imm(x86::RDX, reinterpret_cast<uint64_t>(&d));
   calls_helpers_ = true;
@@ -537,7 +538,7 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       into(RSI, d.rs1);
       if (d.imm) a_.alu_imm(ADD, RSI, static_cast<int32_t>(d.imm));
       if (kind == Store) a_.load(RDX, kGuestRegs, f_reg(d.rs2));
-      a_.load(RDI, RSP, 0);
+      hart_into(RDI);
       const bool wide = d.op == rv::FLD || d.op == rv::FSD;
       const InlineAccess fast = kind == Load ? emit_inline_load(a_, *helpers_.inline_loads, wide ? rv::LD : rv::LWU)
                                              : emit_inline_store(a_, *helpers_.inline_stores, wide ? rv::SD : rv::SW);

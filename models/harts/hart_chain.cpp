@@ -155,7 +155,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     try {
       if (from == 0 && !blk->code) translated_again(*blk);  // entered through a link: counted here
       if (from == 0 && blk->code) {  // translated (hart_translate.cpp): the same steps in host code
-        const JitStep r = blk->code(x, &hot_);
+        const JitStep r = blk->code(x);
         pc = r.value;
         if (r.status >> 32 == kExitEnterFailed) goto enter_failed;
         if (hot_.lazy != blk) {  // the code went on to the blocks after it and ended in this one

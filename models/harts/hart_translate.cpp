@@ -116,7 +116,7 @@ void Hart::translate(const Block& b) {
        &translated_load<uint64_t, uint64_t>, &translated_load<uint8_t, uint8_t>, &translated_load<uint16_t, uint16_t>,
        &translated_load<uint32_t, uint32_t>},
       {&translated_store<uint8_t>, &translated_store<uint16_t>, &translated_store<uint32_t>, &translated_store<uint64_t>},
-      &translated_other, &loads, &stores, &kInlineFp};
+      &translated_other, &loads, &stores, &kInlineFp, kHartFromRegs};
   CodeArena& arena = blocks_.code();
   arena.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
   const BlockRetire retire = block_retire(b);

@@ -390,13 +390,12 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
   using namespace x86;
   a.bind(q.jump);
   a.store(R8, c.pc, RAX);
-  a.push(RAX);  // the pc; with the padding the stack stays 16-byte aligned at the call
-  a.alu_imm(SUB, RSP, 8);
+  a.push(RAX);  // the pc, and the hart: the stack stays 16-byte aligned at the call
+  a.push(R8);
   a.mov(RDI, R8);
   a.call(reinterpret_cast<const void*>(c.quantum_end));
-  a.alu_imm(ADD, RSP, 8);
+  a.pop(R8);
   a.pop(RCX);
-  a.load(R8, RSP, 0);
   a.test(RAX, RAX);
   a.mov(RAX, RCX);
   a.bind(a.jcc(E), retired);

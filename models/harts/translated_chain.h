@@ -64,9 +64,9 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
 // for the passes left, in a host register the block keeps no guest
 // register in (a count in memory would make each pass wait for the last
 // one's store).
-constexpr int32_t kLoopGranted = 8;   // from rsp: the passes granted
-constexpr int32_t kLoopPrimed = 16;   // the block whose full check came last
-constexpr int32_t kFrameSize = 24;    // the hart at 0, then the above (16-byte aligned calls)
+constexpr int32_t kLoopGranted = 0;  // from rsp: the passes granted
+constexpr int32_t kLoopPrimed = 8;   // the block whose full check came last
+constexpr int32_t kFrameSize = 24;   // the above and 8 bytes more: calls stay 16-byte aligned
 struct CountedLoop {
   const BlockChain* chain;  // the block's (its self, inline enter and checks' fields)
   const BlockRetire* retire;

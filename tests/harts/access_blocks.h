@@ -45,7 +45,8 @@ class AccessBlocks {
         stores_{hot_offsets::inline_accesses(/*stores=*/true, timed), &reservations_, nullptr, 0, 30} {
     const auto load = &counting_load<Side>;
     const auto store = &counting_store<Side>;
-    helpers_ = {{load, load, load, load, load, load, load}, {store, store, store, store}, nullptr, &loads_, &stores_};
+    helpers_ = {{load, load, load, load, load, load, load}, {store, store, store, store}, nullptr, &loads_, &stores_, nullptr,
+                hot_offsets::kHartFromRegs};
     for (unsigned i = 0; i < kAccessOps; ++i) {
       rv::Insn d;
       d.op = static_cast<uint16_t>(access_is_store(i) ? rv::SB + (i - 7) : kAccessLoadOps[i]);
@@ -73,11 +74,12 @@ class AccessBlocks {
     uint64_t x3;
   };
   Ran run(Side& side, unsigned i, uint64_t va, uint64_t value) const {
-    uint64_t x[32] = {};
+    uint64_t* const x = static_cast<HartHotState&>(side).s.x;
+    std::fill(x, x + 32, 0);
     x[2] = va;
     x[3] = value;
     const unsigned calls = side.helper_calls;
-    const uint64_t status = code_[i](x, static_cast<HartHotState*>(&side)).status;
+    const uint64_t status = code_[i](x).status;
     return {status, side.helper_calls != calls, x[3]};
   }
 

@@ -43,12 +43,12 @@ inline uint64_t bytes_at(const uint8_t* mem, size_t off, unsigned n) {
 }
 
 // Translates `block` (at pc 0x1000; no retire, no chain) into `arena` and
-// runs it on `hot` with registers `x`: the status its code returned, or ~0
+// runs it on `hot` with its registers: the status its code returned, or ~0
 // when it has no code.
 inline uint64_t translate_and_run(const std::vector<rv::Insn>& block, const TranslationHelpers& helpers,
-                                  CodeArena& arena, uint64_t* x, HartHotState* hot) {
+                                  CodeArena& arena, HartHotState* hot) {
   const TranslatedBlock code = translate_block(block.data(), block.size(), 0x1000, helpers, nullptr, nullptr, arena);
-  return code ? code(x, hot).status : ~0ull;
+  return code ? code(hot->s.x).status : ~0ull;
 }
 
 }  // namespace avp::test

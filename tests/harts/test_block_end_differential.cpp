@@ -297,9 +297,10 @@ class BlockEndDifferential {
   // returned: x1 counts both blocks), false when the chain ended after it (as
   // run_insns then: the pc).
   bool run_ends(uint8_t key) {
-    uint64_t x[32] = {};
+    uint64_t* const x = code_->s.x;
+    std::fill(x, x + 32, 0);
     const unsigned calls = code_->enter_calls;
-    const JitStep r = code_->ends[key].code(x, static_cast<HartHotState*>(code_.get()));
+    const JitStep r = code_->ends[key].code(x);
     if (r.status == (1 | uint64_t{kExitRetired} << 32)) {
       EXPECT_EQ(r.value, kNextPc);
       EXPECT_EQ(code_->enter_calls, calls);
@@ -316,7 +317,7 @@ class BlockEndDifferential {
   }
   std::mt19937_64 rng_{20261130};
   std::unique_ptr<Side> cpp_, code_;
-  TranslationHelpers helpers_{};  // the blocks call none
+  TranslationHelpers helpers_{{}, {}, nullptr, nullptr, nullptr, nullptr, hot_offsets::kHartFromRegs};  // they call none
   InlineEnter enter_{};
   TranslatedBlock next_code_ = nullptr;
   CodeArena arena_;
@@ -371,8 +372,9 @@ TEST_F(RetireDifferential, CppAndEmittedRetiringLeaveTheSameCounters) {
     // The C++ path (run_insns at a block's end): retire_block when nothing
     // was settled; settle_to else, which the code leaves to it.
     if (from == 0) cpp_->retire(b);
-    uint64_t x[32] = {};
-    const JitStep r = (from ? code_with_helper : code)[i](x, static_cast<HartHotState*>(code_.get()));
+    uint64_t* const x = code_->s.x;
+    std::fill(x, x + 32, 0);
+    const JitStep r = (from ? code_with_helper : code)[i](x);
     ASSERT_EQ(r.value, kPc + 4 * size);
     ASSERT_EQ(r.status, size | uint64_t{from ? kExitDone : kExitRetired} << 32);
     ASSERT_EQ(x[1], from ? size - 1 : size);

@@ -30,9 +30,10 @@ struct Call {
   bool operator==(const Call& o) const { return pc == o.pc && addr == o.addr && value == o.value; }
 };
 
-// What the helpers see and do; passed as the "hart".
+// What the helpers see and do; passed as the "hart", which holds the
+// registers first (kHelpers.hart_from_regs is 0).
 struct Fake {
-  uint64_t* x = nullptr;         // the register file (the out-of-line helper writes rd in memory)
+  uint64_t x[32] = {};           // the register file (the out-of-line helper writes rd in memory)
   uint64_t fail_pc = ~0ull;      // the helper called for this pc reports fail_kind
   uint64_t fail_kind = kExitDone;
   std::vector<Call> calls;
@@ -63,7 +64,11 @@ JitStep fake_other(void* h, uint64_t pc, const Insn* d) {
 
 const TranslationHelpers kHelpers = {{fake_load, fake_load, fake_load, fake_load, fake_load, fake_load, fake_load},
                                      {fake_store, fake_store, fake_store, fake_store},
-                                     fake_other};
+                                     fake_other,
+                                     nullptr,
+                                     nullptr,
+                                     nullptr,
+                                     0};
 
 // The reference: what run_insns does with the same helpers.
 JitStep reference(const std::vector<Insn>& insns, uint64_t pc, uint64_t* x, Fake& f) {
@@ -117,15 +122,14 @@ void check_against_reference(const std::vector<Insn>& block, uint64_t pc, const 
   Fake ref_fake, code_fake;
   ref_fake.fail_pc = code_fake.fail_pc = fail_pc;
   ref_fake.fail_kind = code_fake.fail_kind = fail_kind;
-  uint64_t want_x[32], got_x[32];
+  uint64_t* const want_x = ref_fake.x;
+  uint64_t* const got_x = code_fake.x;
   std::copy(init, init + 32, want_x);
   std::copy(init, init + 32, got_x);
-  ref_fake.x = want_x;
-  code_fake.x = got_x;
   const JitStep want = reference(block, pc, want_x, ref_fake);
   const TranslatedBlock code = translate(block, pc, nullptr, arena);
   ASSERT_NE(code, nullptr);
-  const JitStep got = code(got_x, &code_fake);
+  const JitStep got = code(got_x);
   ASSERT_EQ(got.status, want.status);
   if (want.status >> 32 != kExitTrapped) {
     ASSERT_EQ(got.value, want.value);
@@ -261,8 +265,7 @@ TEST(BlockTranslator, RetiresABlockThatRanToItsEnd) {
   for (int round = 0; round < 2000; ++round) {
     const std::vector<Insn> block = gen.block();
     Fake f;
-    uint64_t x[32] = {};
-    f.x = x;
+    uint64_t* const x = f.x;
     // Only a helper settles part of a block (settled is 0 whenever code
     // enters one), and only a block that calls one tests it.
     const bool calls_helper = std::any_of(block.begin(), block.end(), [](const Insn& d) {
@@ -279,7 +282,7 @@ TEST(BlockTranslator, RetiresABlockThatRanToItsEnd) {
                              offset(&f.events[0]), extra, uint64_t{1} << 40 | gen.next(), kinds, ids, counts};
     const TranslatedBlock code = translate(block, 0x2000, &retire, arena);
     ASSERT_NE(code, nullptr);
-    const JitStep s = code(x, &f);
+    const JitStep s = code(x);
     SCOPED_TRACE("round " + std::to_string(round));
     ASSERT_EQ(static_cast<uint32_t>(s.status), block.size());
     uint64_t want_events[4] = {};
@@ -307,14 +310,13 @@ TEST(BlockTranslator, WShiftsMaskTheCountToFiveBits) {
   d.rs1 = 11;
   d.rs2 = 12;
   const std::vector<Insn> block{d};
-  uint64_t x[32] = {};
+  Fake f;
+  uint64_t* const x = f.x;
   x[11] = 0x80000000ull;
   x[12] = 35;  // a count of 35 shifts by 3 in a W operation
   const TranslatedBlock code = translate_block(block.data(), 1, 0x1000, kHelpers, nullptr, nullptr, arena);
   ASSERT_NE(code, nullptr);
-  Fake f;
-  f.x = x;
-  const JitStep s = code(x, &f);
+  const JitStep s = code(x);
   EXPECT_EQ(s.value, 0x1004u);
   EXPECT_EQ(s.status, 1u);
   EXPECT_EQ(x[10], 0xFFFFFFFFF0000000ull);

@@ -145,7 +145,8 @@ const TranslationHelpers kHelpers = {{no_load, no_load, no_load, no_load, no_loa
                                      other,
                                      nullptr,
                                      nullptr,
-                                     &kFp};
+                                     &kFp,
+                                     from_x(0)};  // the hart: the state itself
 
 class RandomFp {
  public:
@@ -227,7 +228,7 @@ FpRun translated(const std::vector<Insn>& block, const FpState& init, CodeArena&
     code = translate_block(block.data(), block.size(), 0x1000, kHelpers, nullptr, nullptr, arena);
   }
   EXPECT_NE(code, nullptr);
-  if (code) r.exit = code(r.s.x, &r.s);
+  if (code) r.exit = code(r.s.x);
   return r;
 }
 

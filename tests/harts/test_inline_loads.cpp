@@ -45,12 +45,13 @@ class InlineLoadsTest : public ::testing::Test {
     hart_.rd.ptr = mem_;
     hart_.dcache.ways = ways_;
     loads_ = hot_offsets::inline_accesses(/*stores=*/false, &hart_.dcache);
-    helpers_ = {{helper, helper, helper, helper, helper, helper, helper}, {}, nullptr, &loads_};
+    helpers_ = {{helper, helper, helper, helper, helper, helper, helper}, {}, nullptr, &loads_, nullptr, nullptr,
+                hot_offsets::kHartFromRegs};
   }
   // Runs the loads as one block; x2 = kBase.
   void run(const std::vector<Insn>& block) {
     x_[2] = kBase;
-    EXPECT_EQ(translate_and_run(block, helpers_, arena_, x_, &hart_), block.size());
+    EXPECT_EQ(translate_and_run(block, helpers_, arena_, &hart_), block.size());
   }
   uint64_t bytes_at(size_t off, unsigned n) const { return test::bytes_at(mem_, off, n); }
 
@@ -60,7 +61,7 @@ class InlineLoadsTest : public ::testing::Test {
   InlineLoads loads_{};
   TranslationHelpers helpers_{};
   CodeArena arena_;
-  uint64_t x_[32] = {};
+  uint64_t* const x_ = static_cast<HartHotState&>(hart_).s.x;  // the registers the code is given
 };
 
 TEST_F(InlineLoadsTest, LoadsOnTheLastLineReadTheRegionAndCountAHitEach) {

@@ -54,13 +54,14 @@ class InlineStoresTest : public ::testing::Test {
     hart_.dcache.clock = 1;
     const InlineLoads region = hot_offsets::inline_accesses(/*stores=*/true, &hart_.dcache);
     stores_ = {region, &reservations_, code_map_.data(), static_cast<uint32_t>(code_map_.size()), kGranuleBits};
-    helpers_ = {{}, {helper, helper, helper, helper}, nullptr, nullptr, &stores_};
+    helpers_ = {{}, {helper, helper, helper, helper}, nullptr, nullptr, &stores_, nullptr,
+                hot_offsets::kHartFromRegs};
   }
   // Runs the stores as one block; x2 = kBase, x3 = value.
   void run(const std::vector<Insn>& block, uint64_t value) {
     x_[2] = kBase;
     x_[3] = value;
-    EXPECT_EQ(translate_and_run(block, helpers_, arena_, x_, &hart_), block.size());
+    EXPECT_EQ(translate_and_run(block, helpers_, arena_, &hart_), block.size());
   }
   uint64_t bytes_at(size_t off, unsigned n) const { return test::bytes_at(mem_, off, n); }
   void mark_code(uint64_t pa) {
@@ -75,7 +76,7 @@ class InlineStoresTest : public ::testing::Test {
   InlineStores stores_{};
   TranslationHelpers helpers_{};
   CodeArena arena_;
-  uint64_t x_[32] = {};
+  uint64_t* const x_ = static_cast<HartHotState&>(hart_).s.x;  // the registers the code is given
 };
 
 TEST_F(InlineStoresTest, StoresOnTheLastLineWriteTheirBytesMarkTheLineDirtyAndCountAHitEach) {

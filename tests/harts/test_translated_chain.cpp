@@ -37,7 +37,6 @@ struct FakeHart : HartHotState {
   unsigned quantum_ends = 0, quantum_goes_on = 0;  // quantum_end's calls, and how many of them go on
   std::vector<uint64_t> quantum_end_pcs;           // the hart's pc at each call (the code writes it first)
   std::vector<std::pair<uint64_t, uint64_t>> quantum_end_counts;  // minstret and the time at each call
-  const uint64_t* x = nullptr;                     // the registers in memory, as exec_other reads them
   std::vector<uint64_t> other_rs1;                 // rs1 of each out-of-line instruction, as it read it
   struct Seen {
     uint64_t minstret, ps, history_pos;
@@ -64,7 +63,7 @@ uint64_t fake_quantum_end(void* hart) {
 // exec_other: the instruction's rs1 from the registers in memory, then on to the next instruction.
 JitStep fake_other(void* hart, uint64_t pc, const Insn* d) {
   FakeHart& h = fake(hart);
-  h.other_rs1.push_back(h.x[d->rs1]);
+  h.other_rs1.push_back(h.s.x[d->rs1]);  // the registers in memory, as exec_other reads them
   return {pc + d->len, kExitDone};
 }
 
@@ -135,6 +134,7 @@ class TranslatedChain : public ::testing::Test {
     helpers.other = &fake_other;
     for (auto& load : helpers.load) load = &fake_load;
     helpers.inline_loads = &loads_;
+    helpers.hart_from_regs = hot_offsets::kHartFromRegs;
     block_.code = translate_block(insns_.back().data(), insns_.back().size(), kPc, helpers, &retire, &chain, arena_);
     ASSERT_NE(block_.code, nullptr);
     fresh();
@@ -158,10 +158,8 @@ class TranslatedChain : public ::testing::Test {
       hart_.history.mask = HistoryRing::kHeld - 1;
     }
     hart_.time.set_quantum(from_ps(5 * kBlockPs));
-    hart_.x = x_;
-    std::fill(std::begin(x_), std::end(x_), 0);
   }
-  JitStep run() { return block_.code(x_, static_cast<HartHotState*>(&hart_)); }
+  JitStep run() { return block_.code(x_); }
   // The chain ended after the first block: retired, nothing entered.
   void expect_one_block() {
     const JitStep s = run();
@@ -184,7 +182,7 @@ class TranslatedChain : public ::testing::Test {
   CodeArena arena_;
   DecodedBlock block_;
   FakeHart hart_;
-  uint64_t x_[32] = {};
+  uint64_t* const x_ = static_cast<HartHotState&>(hart_).s.x;  // the registers the code is given
 };
 
 TEST_F(TranslatedChain, RunsUntilTheQuantumIsUsed) {
@@ -445,7 +443,7 @@ TEST_F(TranslatedChain, LoopsInItsOwnCodeWhenItLinksToItself) {
     hart_.icache.last_line = 0x40;
     hart_.history.ring = ring;
     hart_.lazy = &block_;  // as run_insns enters it: a loop in its own code leaves it
-    const JitStep s = plus_1(x_, static_cast<HartHotState*>(&hart_));
+    const JitStep s = plus_1(x_);
     EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
     EXPECT_EQ(x_[1], loop_back ? 5u : 401u);  // negative control: without loop_back, once +1, then +100 four times
     EXPECT_EQ(hart_.s.minstret, 10u);

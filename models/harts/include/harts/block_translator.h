@@ -45,7 +45,10 @@ struct BlockRetire {
   const uint8_t* counts;
 };
 
-using TranslatedBlock = JitStep (*)(uint64_t* x, void* hart);
+// A block's code, given the hart's registers; the hart its helpers are
+// given lies at TranslationHelpers::hart_from_regs from them (an address
+// computed, not loaded: the code keeps no copy of it in its frame).
+using TranslatedBlock = JitStep (*)(uint64_t* x);
 
 // A cache model's fields that translated code reads and updates as
 // CacheQuickState's quick hits do (hit_again, hit_previous, hit_way): offsets
@@ -131,6 +134,9 @@ struct TranslationHelpers {
   const InlineLoads* inline_loads = nullptr;    // none: every load calls its helper
   const InlineStores* inline_stores = nullptr;  // none: every store calls its helper
   const InlineFp* inline_fp = nullptr;          // none: every F and D instruction calls `other`
+  // The hart the helpers are given: at this offset from the registers the
+  // code is given (TranslatedBlock), in the same object.
+  int32_t hart_from_regs = 0;
 };
 
 // Entering the next block in the code itself when the I-cache hits its
@@ -210,7 +216,7 @@ struct BlockChain {
 };
 
 // Where chained code enters a block: after its prologue, which every block shares.
-constexpr size_t kTranslatedInnerEntry = 33;
+constexpr size_t kTranslatedInnerEntry = 28;
 
 // Whether this host runs translated code (x86-64).
 bool block_translation_available();

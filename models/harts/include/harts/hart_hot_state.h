@@ -239,6 +239,8 @@ constexpr int32_t kMinstret = at(offsetof(HartHotState, s) + offsetof(rv::HartSt
 constexpr int32_t kExtraCycles = at(offsetof(HartHotState, s) + offsetof(rv::HartState, extra_cycles));
 constexpr int32_t kEvents = at(offsetof(HartHotState, s) + offsetof(rv::HartState, events));
 constexpr int32_t kPc = at(offsetof(HartHotState, s) + offsetof(rv::HartState, pc));
+// The hart from its registers, which its blocks' code is given (TranslationHelpers::hart_from_regs).
+constexpr int32_t kHartFromRegs = -at(offsetof(HartHotState, s) + offsetof(rv::HartState, x));
 
 // Retiring block `b` in its code (HartHotState::retire).
 inline BlockRetire block_retire(const DecodedBlock& b) {
