@@ -429,7 +429,7 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
     const bool load = is_load(d.op);
     if (!load) into(x86::RDX, d.rs2);
     if (!hart_in_rdi_) hart_into(x86::RDI);
-    hart_in_rdi_ = true;  // the fast paths keep it; a helper's call loads it again (Translator::cold)
+    hart_in_rdi_ = true;  // the fast paths keep it; after a helper call it is computed again (Translator::cold)
     calls_helpers_ = true;  // here, or in the cold code after the tail, which tests settled
     // The fast path in the code, if any, falls through when done; its other
     // ways and the helper call are out of the way (Translator::cold).
