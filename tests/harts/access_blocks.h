@@ -45,7 +45,12 @@ class AccessBlocks {
         stores_{hot_offsets::inline_accesses(/*stores=*/true, timed), &reservations_, nullptr, 0, 30} {
     const auto load = &counting_load<Side>;
     const auto store = &counting_store<Side>;
-    helpers_ = {{load, load, load, load, load, load, load}, {store, store, store, store}, nullptr, &loads_, &stores_, nullptr,
+    helpers_ = {{load, load, load, load, load, load, load},
+                {store, store, store, store},
+                nullptr,
+                &loads_,
+                &stores_,
+                nullptr,
                 hot_offsets::kHartFromRegs};
     for (unsigned i = 0; i < kAccessOps; ++i) {
       rv::Insn d;

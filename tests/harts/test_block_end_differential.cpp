@@ -317,7 +317,8 @@ class BlockEndDifferential {
   }
   std::mt19937_64 rng_{20261130};
   std::unique_ptr<Side> cpp_, code_;
-  TranslationHelpers helpers_{{}, {}, nullptr, nullptr, nullptr, nullptr, hot_offsets::kHartFromRegs};  // they call none
+  // The blocks call no helper; their code finds the hart from its registers.
+  TranslationHelpers helpers_{{}, {}, nullptr, nullptr, nullptr, nullptr, hot_offsets::kHartFromRegs};
   InlineEnter enter_{};
   TranslatedBlock next_code_ = nullptr;
   CodeArena arena_;
