@@ -77,7 +77,7 @@ uint64_t BusTiming::traffic(const HartTraffic* t, unsigned n) {
     traffic.kind = CacheTrafficExtension::Timing;
     // In a slice the order of the harts' transactions depends on the host
     // threads: what depends on it is replayed after the batch (Hart::replay_traffic).
-    traffic.deferred = slice_.in_slice();
+    traffic.deferred = slice_.defers_traffic();
     for (unsigned i = 0; i < n; ++i) {
       traffic.write = t[i].write;
       traffic.replay = false;

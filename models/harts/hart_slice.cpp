@@ -15,8 +15,8 @@ const Hart::Block* Hart::decoded_block(uint64_t pc) {
   return b ? &translated_again(*b) : nullptr;
 }
 
-void Hart::run_slice(bool beside_others) {
-  slice_.begin(beside_others);
+void Hart::run_slice(bool beside_others, bool with_others) {
+  slice_.begin(beside_others, with_others);
   try {
     for (;;) {
       // The serial loop's checks at a block boundary: any of them is the

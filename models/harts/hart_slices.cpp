@@ -179,7 +179,7 @@ void HartSlices::run(Slice& s, bool beside_others) {
   // On the thread that runs the slice: the hart's host lines stay in its core's caches.
   s.hart->allow_passing(s.pass_until);
   if (s.unpark_at) s.hart->unpark(s.unpark_at, now_ps_);
-  s.hart->run_slice(beside_others);
+  s.hart->run_slice(beside_others, batch_.size() > 1);
   s.spin_until = s.hart->parallel_spin_until();
   s.park_at = s.hart->park_until_grid(now_ps_);
   s.replay = s.hart->traffic_to_replay();

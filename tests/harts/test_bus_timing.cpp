@@ -140,7 +140,7 @@ TEST_F(BusTimingTest, InASliceDefersWhatTheBusLeftOut) {
   hart.timing.traffic(kBase, false, 64, false);
   EXPECT_FALSE(mem.last.deferred);
   EXPECT_TRUE(hart.slice.deferred().empty());
-  hart.slice.begin(true);
+  hart.slice.begin(true, true);
   const HartTraffic t[] = {{kBase + 0x100, 64, true, false, false}, {kBase + 0x200, 64, false, true, true}};
   hart.timing.traffic(t, 2);
   EXPECT_TRUE(mem.last.deferred);
@@ -150,6 +150,14 @@ TEST_F(BusTimingTest, InASliceDefersWhatTheBusLeftOut) {
   EXPECT_TRUE(fill.fetch);
   EXPECT_EQ(fill.offset_ps, hart.time_ps);  // at the hart's time when issued
   EXPECT_TRUE(hart.slice.deferred()[0].write);
+}
+
+TEST_F(BusTimingTest, InASliceAloneInItsBatchTimesInPlace) {
+  hart.slice.begin(false, false);
+  const HartTraffic fill{kBase + 0x200, 64, false, false, true};
+  EXPECT_EQ(hart.timing.traffic(&fill, 1), kLatencyPs + 64 * kPsPerByte);
+  EXPECT_FALSE(mem.last.deferred);
+  EXPECT_TRUE(hart.slice.deferred().empty());  // nothing left for a replay
 }
 
 TEST_F(BusTimingTest, SendsAReplayByThePathItsProbeAnswered) {

@@ -343,7 +343,7 @@ TEST_F(DataPathTest, TheReadOnlyRangeRefusesStoresAndClipsTheWritableRegion) {
 
 TEST_F(DataPathTest, InASliceWhatNeedsTheBusNeedsTheKernel) {
   data.load<uint8_t>(kBase);
-  hart.slice.begin(true);
+  hart.slice.begin(true, true);
   EXPECT_EQ(data.load<uint8_t>(kBase + 1), 0u);  // in the known region: fine
   EXPECT_THROW(data.load<uint64_t>(kDevice), NeedsKernel);
   hart.dmi.invalidate(0, ~0ull);
@@ -356,7 +356,7 @@ TEST_F(DataPathTest, InASliceWhatNeedsTheBusNeedsTheKernel) {
 
 TEST_F(DataPathTest, InTheParallelScheduleARegionIsClaimedLinesAndASliceNeverClaims) {
   hart.slice.parallel = true;
-  hart.slice.begin(true);
+  hart.slice.begin(true, true);
   EXPECT_THROW(data.load<uint32_t>(kBase + 0x1008), NeedsKernel);  // no claim yet: the hart's thread takes it
   hart.slice.leave();
   data.store<uint32_t>(kBase + 0x1008, 7);  // the hart's thread: the line, and the rest of the untouched page
@@ -366,7 +366,7 @@ TEST_F(DataPathTest, InTheParallelScheduleARegionIsClaimedLinesAndASliceNeverCla
   const PageClaims::Span span = hart.claims.held(0, host + 0x1008, true, host, host + kSize);
   EXPECT_EQ(span.from, host + 0x1000);
   EXPECT_EQ(span.to, host + 0x2000);
-  hart.slice.begin(true);
+  hart.slice.begin(true, true);
   EXPECT_EQ(data.load<uint32_t>(kBase + 0x1008), 7u);  // the write claim holds the read claim
   EXPECT_EQ(hot.rd.base, kBase + 0x1000);
   data.store<uint8_t>(kBase + 0x1ff0, 1);  // the same page, from the kept pages
@@ -374,7 +374,7 @@ TEST_F(DataPathTest, InTheParallelScheduleARegionIsClaimedLinesAndASliceNeverCla
   EXPECT_EQ(mem.mem[0x2000], 0u);
   hart.slice.leave();
   // Across two pages: not a region, the access itself, from the hart's thread only.
-  hart.slice.begin(true);
+  hart.slice.begin(true, true);
   EXPECT_THROW(data.load<uint64_t>(kBase + 0x2ffc), NeedsKernel);
   hart.slice.leave();
   data.store<uint64_t>(kBase + 0x2ffc, ~0ull);
@@ -424,7 +424,7 @@ TEST_F(DataPathTest, AnotherHartsClaimsWithdrawOnlyTheLinesTheyNeed) {
   EXPECT_EQ(hart.withdrawn.front().from, host + 64);
   EXPECT_EQ(hart.withdrawn.front().bytes, 63u * 64);
   EXPECT_EQ(hot.wr.size, 0u);
-  hart.slice.begin(true);
+  hart.slice.begin(true, true);
   EXPECT_EQ(data.load<uint32_t>(page), 1u);
   data.store<uint32_t>(page + 8, 2);  // line 0: still this hart's to write
   EXPECT_EQ(hot.wr.base, page);
@@ -437,7 +437,7 @@ TEST_F(DataPathTest, AnotherHartsClaimsWithdrawOnlyTheLinesTheyNeed) {
   EXPECT_EQ(hart.withdrawn.back().from, host);
   EXPECT_EQ(hart.withdrawn.back().bytes, 64u);
   EXPECT_FALSE(held(0, host, false));
-  hart.slice.begin(true);
+  hart.slice.begin(true, true);
   EXPECT_THROW(data.load<uint32_t>(page), NeedsKernel);
   EXPECT_EQ(data.load<uint32_t>(page + 64), 0u);  // lines 1..63 are still this hart's to read
   EXPECT_EQ(hot.rd.base, page + 64);

@@ -20,7 +20,7 @@ TEST(SliceStateTest, ASliceBeginsUnendedAndLeaves) {
   SliceState s;
   EXPECT_FALSE(s.in_slice());
   s.end_at_block();
-  s.begin(true);
+  s.begin(true, true);
   EXPECT_TRUE(s.in_slice());
   EXPECT_EQ(s.end(), End::Serial);  // a slice that stops before its first block leaves the serial step
   s.leave();
@@ -32,10 +32,10 @@ TEST(SliceStateTest, TakesTheSharedLockOnlyInASliceBesideOthers) {
   SliceState s;
   std::mutex shared;
   EXPECT_FALSE(s.lock(shared).owns_lock());  // the serial schedule: one host thread
-  s.begin(false);
+  s.begin(false, true);
   EXPECT_FALSE(s.lock(shared).owns_lock());  // a slice alone in its batch, or all on one thread
   s.leave();
-  s.begin(true);
+  s.begin(true, true);
   {
     const auto lk = s.lock(shared);
     EXPECT_TRUE(lk.owns_lock());
@@ -45,29 +45,42 @@ TEST(SliceStateTest, TakesTheSharedLockOnlyInASliceBesideOthers) {
   shared.unlock();
 }
 
+TEST(SliceStateTest, DefersTrafficOnlyInABatchWithOtherSlices) {
+  SliceState s;
+  EXPECT_FALSE(s.defers_traffic());  // the serial schedule times it in place
+  s.begin(false, false);
+  EXPECT_FALSE(s.defers_traffic());  // alone in its batch: in place, as serially
+  s.begin(false, true);
+  EXPECT_TRUE(s.defers_traffic());  // others in the batch, on one host thread or several alike
+  s.begin(true, true);
+  EXPECT_TRUE(s.defers_traffic());
+  s.leave();
+  EXPECT_FALSE(s.defers_traffic());
+}
+
 TEST(SliceStateTest, ResumesTheBlockTheLoopLeftAtTheGivenInstruction) {
   SliceState s;
   DecodedBlock a, b;
-  s.begin(true);
+  s.begin(true, true);
   s.left(a);
   s.left(b);  // the last block left is the one to resume
   s.resume_at(3);
   EXPECT_EQ(s.end(), End::Resume);
   EXPECT_EQ(&s.resume_block(), &b);
   EXPECT_EQ(s.resume_index(), 3u);
-  s.begin(true);
+  s.begin(true, true);
   s.left(a);  // a later slice's leaving does not move the resume point until it resumes
   EXPECT_EQ(&s.resume_block(), &b);
 }
 
 TEST(SliceStateTest, KeepsTheTrapAndTheError) {
   SliceState s;
-  s.begin(true);
+  s.begin(true, true);
   s.trapped({13, 0x8000});
   EXPECT_EQ(s.end(), End::Trap);
   EXPECT_EQ(s.trap().cause, 13u);
   EXPECT_EQ(s.trap().tval, 0x8000u);
-  s.begin(true);
+  s.begin(true, true);
   try {
     throw std::runtime_error("bus error in a slice");
   } catch (...) {
@@ -84,7 +97,7 @@ TEST(SliceStateTest, KeepsTheTrapAndTheError) {
 
 TEST(SliceStateTest, ACodeWriteIsTakenOnce) {
   SliceState s;
-  s.begin(true);
+  s.begin(true, true);
   EXPECT_FALSE(s.code_written());
   s.note_code_write(0x80001000, 4);
   EXPECT_TRUE(s.code_written());
@@ -120,14 +133,14 @@ TEST(SliceStateTest, NoGridBoundaryAheadLeavesTheLastOne) {
 
 TEST(SliceStateTest, OnlyAUsedQuantumAtABlockBoundaryWaitsForTheGrid) {
   SliceState s;
-  s.begin(true);
+  s.begin(true, true);
   s.end_at_block();
   EXPECT_TRUE(s.only_grid_wait(true, false, false));
   EXPECT_FALSE(s.only_grid_wait(false, false, false));  // stopped at the instruction stop only
   EXPECT_FALSE(s.only_grid_wait(true, true, false));    // the limit is the thread's to report
   EXPECT_FALSE(s.only_grid_wait(true, false, true));    // the switch to timed is the thread's
   for (End e : {End::Serial, End::Resume, End::Trap, End::Code}) {
-    s.begin(true);
+    s.begin(true, true);
     switch (e) {
       case End::Resume: {
         DecodedBlock b;

@@ -163,8 +163,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // kernel (a device access, an atomic, a system instruction, a block not
   // decoded yet, a pending interrupt...); may run on any host thread while
   // the simulation thread waits (`beside_others`: other harts' slices may
-  // run at the same time). The hart's own thread finishes it.
-  void run_slice(bool beside_others);
+  // run at the same time; `with_others`: its batch has other slices, so it
+  // defers its Timing transactions, SliceState::defers_traffic). The hart's
+  // own thread finishes it.
+  void run_slice(bool beside_others, bool with_others);
   sc_core::sc_event& slice_done() { return slice_.done; }
   // Between slices without the hart's thread (HartSlices parks the hart;
   // `now` is SystemC time, which these do not read, as they run on any host

@@ -39,9 +39,11 @@ class SliceState {
   bool in_slice() const { return in_slice_; }
   // `beside_others`: other harts' slices may run at the same time, on other
   // host threads (a batch of several slices with host threads to share them).
-  void begin(bool beside_others) {
+  // `with_others`: the batch has other slices (on any number of host threads).
+  void begin(bool beside_others, bool with_others) {
     in_slice_ = true;
     beside_others_ = beside_others;
+    with_others_ = with_others;
     end_ = End::Serial;
   }
   void leave() { in_slice_ = false; }
@@ -53,6 +55,11 @@ class SliceState {
     if (in_slice_ && beside_others_) lk.lock();
     return lk;
   }
+  // Whether the slice defers its Timing transactions to the replay after
+  // its batch: when the batch has other slices, whose transactions the
+  // host threads would otherwise order. A slice alone in its batch times
+  // them in place, as the serial schedule does.
+  bool defers_traffic() const { return in_slice_ && with_others_; }
   End end() const { return end_; }
   void end_at_block() { end_ = End::Block; }
 
@@ -136,7 +143,7 @@ class SliceState {
   uint64_t unpark_ahead() { return grid_ahead_ + std::exchange(parked_stall_ps_, 0); }
 
  private:
-  bool in_slice_ = false, beside_others_ = false;
+  bool in_slice_ = false, beside_others_ = false, with_others_ = false;
   End end_ = End::Serial;
   const DecodedBlock* left_block_ = nullptr;
   const DecodedBlock* resume_block_ = nullptr;
