@@ -147,8 +147,7 @@ bool HartSlices::run_ahead() {
 
 bool HartSlices::pass_boundary(Hart& h) {
   // Such a batch runs on the simulation thread (run_batch), SystemC time now_ps_.
-  if (batch_.size() != 1 || !ready_.empty() || h.observed() || h.parallel_spin_until() || h.traffic_to_replay())
-    return false;
+  if (batch_.size() != 1 || !ready_.empty() || h.observed() || h.parallel_spin_until()) return false;
   const uint64_t boundary = h.grid_boundary_ahead(now_ps_);
   if (!boundary || next_boundary() <= boundary || !RunAhead::allows(from_ps(boundary - now_ps_))) return false;
   h.pass_boundary(boundary, now_ps_);

@@ -43,9 +43,10 @@ class HartSlices {
   // From h's slice, its quantum used at a block boundary: when the slice is
   // its batch's only one and the run-ahead would run it alone at the
   // boundary it would park at (nothing else at all pending in the
-  // simulation before it, no other parked hart due by then, no traffic to
-  // replay, no wait loop to pass quanta in), the hart parks there and is
-  // unparked at once, as that batch would do, and true: the slice goes on.
+  // simulation before it, no other parked hart due by then, no wait loop
+  // to pass quanta in), the hart parks there and is unparked at once, as
+  // that batch would do, and true: the slice goes on. (Alone in its batch,
+  // the slice has no traffic to replay: SliceState::defers_traffic.)
   bool pass_boundary(Hart& h);
 
  private:
