@@ -75,8 +75,9 @@ uint64_t BusTiming::traffic(const HartTraffic* t, unsigned n) {
     const auto lk = slice_.lock(shared_);  // the bus's and the memory's statistics are shared
     CacheTrafficExtension traffic;  // one for the transactions: each sets what it uses
     traffic.kind = CacheTrafficExtension::Timing;
-    // In a slice the order of the harts' transactions depends on the host
-    // threads: what depends on it is replayed after the batch (Hart::replay_traffic).
+    // In a batch of several slices the order of the harts' transactions
+    // depends on the host threads: what depends on it is replayed after the
+    // batch (Hart::replay_traffic). A slice alone in its batch times in place.
     traffic.deferred = slice_.defers_traffic();
     for (unsigned i = 0; i < n; ++i) {
       traffic.write = t[i].write;

@@ -32,8 +32,10 @@ TEST(SliceStateTest, TakesTheSharedLockOnlyInASliceBesideOthers) {
   SliceState s;
   std::mutex shared;
   EXPECT_FALSE(s.lock(shared).owns_lock());  // the serial schedule: one host thread
+  s.begin(false, false);
+  EXPECT_FALSE(s.lock(shared).owns_lock());  // a slice alone in its batch
   s.begin(false, true);
-  EXPECT_FALSE(s.lock(shared).owns_lock());  // a slice alone in its batch, or all on one thread
+  EXPECT_FALSE(s.lock(shared).owns_lock());  // several slices, all on one host thread
   s.leave();
   s.begin(true, true);
   {
