@@ -17,6 +17,7 @@ const Hart::Block* Hart::decoded_block(uint64_t pc) {
 
 void Hart::run_slice(bool beside_others, bool with_others) {
   slice_.begin(beside_others, with_others);
+  if (with_others) data_.keep_to_claims();
   try {
     for (;;) {
       // The serial loop's checks at a block boundary: any of them is the

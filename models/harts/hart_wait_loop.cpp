@@ -134,12 +134,15 @@ class Hart::WaitLoopReader final : public WaitLoopView {
     return ok;
   }
   // Physical addresses only: loops of translated data accesses are not
-  // evaluated (Hart::skip_wait_loop). In a slice, only bytes the hart holds
-  // claims on, which no other slice writes (page_claims.h).
+  // evaluated (Hart::skip_wait_loop). In a slice beside others in its
+  // batch, only bytes the hart holds claims on, which no other slice writes
+  // (page_claims.h).
   const DmiRegion* region(uint64_t pa, unsigned n, bool write) const {
     for (const DmiRegion& r : h_.dmi_.all())
-      if (r.holds(pa, n) && (write ? r.wr : r.rd))
-        return !h_.slice_.in_slice() || h_.data_.holds_claims(r.ptr + (pa - r.base), n, write) ? &r : nullptr;
+      if (r.holds(pa, n) && (write ? r.wr : r.rd)) {
+        const bool beside_none = !h_.slice_.in_slice() || h_.slice_.alone_in_batch();
+        return beside_none || h_.data_.holds_claims(r.ptr + (pa - r.base), n, write) ? &r : nullptr;
+      }
     return nullptr;
   }
   Hart& h_;

@@ -383,6 +383,23 @@ TEST_F(DataPathTest, InTheParallelScheduleARegionIsClaimedLinesAndASliceNeverCla
   EXPECT_TRUE(hart.withdrawn.empty());
 }
 
+TEST_F(DataPathTest, ASliceAloneInItsBatchTakesTheWholeRegionUntilABatchWithOthers) {
+  data.load<uint8_t>(kBase);  // the hart's thread knows the DMI region
+  hart.slice.parallel = true;
+  hart.slice.begin(false, false);
+  data.store<uint32_t>(kBase + 0x2008, 7);  // no claim needed: no other slice runs beside it
+  EXPECT_TRUE(hot.wr.holds(kBase + 0x8000, 8));  // the whole DMI region, as in the serial schedule
+  const uint8_t* host = mem.mem.data();
+  EXPECT_FALSE(data.holds_claims(host + 0x2008, 4, false));
+  hart.slice.leave();
+  data.keep_to_claims();  // what a slice with others in its batch does first (Hart::run_slice)
+  EXPECT_EQ(hot.wr.size, 0u);
+  hart.slice.begin(true, true);
+  EXPECT_THROW(data.load<uint32_t>(kBase + 0x2008), NeedsKernel);  // its claims again: the thread takes them
+  hart.slice.leave();
+  EXPECT_EQ(mem.mem[0x2008], 7u);
+}
+
 // What an atomic in a slice asks (Hart::exec_atomic): whether its word is in
 // the fast regions or kept pages, for an SC or AMO the write ones too;
 // nothing is changed by asking.

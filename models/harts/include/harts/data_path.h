@@ -112,6 +112,13 @@ class DataPath final : public TlbUsers {
   bool checked() const { return checked_; }
   // Drops every fast region and kept page.
   void forget_regions();
+  // Before a slice whose batch has other slices: the fast regions a slice
+  // alone in its batch made (whole DMI regions, as the serial schedule's,
+  // holding lines without claims) go, so that the slice keeps to its claims.
+  void keep_to_claims() {
+    if (unclaimed_regions_) forget_regions();
+    unclaimed_regions_ = false;
+  }
   // The TLB was emptied: the kept pages go (the regions in use, with update_checked).
   void tlb_flushed();
   void tlb_replacing(const rv::TlbEntry& e) override;  // the regions that rely on e
@@ -155,7 +162,7 @@ class DataPath final : public TlbUsers {
   bool claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len, const DmiRegion& r);
   // Unchecked: the DMI region holding [pa, pa + len) becomes the fast region
   // in use (in the parallel schedule, the claimed lines around it,
-  // claimed_region); false: none does, or an access across pages there, or
+  // claimed_region, unless in a slice alone in its batch); false: none does, or an access across pages there, or
   // in a slice none is known yet or its claims are not held.
   bool unchecked_region(bool write, uint64_t pa, unsigned len);
   // `region` becomes the fast region in use and is kept.
@@ -177,6 +184,7 @@ class DataPath final : public TlbUsers {
   // The pages of memory without DMI that would be fast regions with it ([0] the most recent).
   DmiRegion pages_rd_[2], pages_wr_[2];
   bool checked_ = false;
+  bool unclaimed_regions_ = false;  // keep_to_claims
   uint32_t key_ = 0;  // what the fast regions were made for (update_checked)
 };
 
