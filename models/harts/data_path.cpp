@@ -182,8 +182,10 @@ bool DataPath::claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len
 bool DataPath::unchecked_region(bool write, uint64_t pa, unsigned len) {
   DmiRegion* r = slice_.in_slice() ? dmi_.known(pa, write) : dmi_.find(pa, write);  // asking the bus is the kernel's
   if (!r || !r->holds(pa, len)) return false;
-  if (slice_.parallel && !slice_.alone_in_batch()) return claimed_region(write, pa, pa, len, *r);
-  if (slice_.parallel) unclaimed_regions_ = true;
+  if (slice_.parallel) {
+    if (!slice_.alone_in_batch()) return claimed_region(write, pa, pa, len, *r);
+    unclaimed_regions_ = true;  // the whole region, without claims (keep_to_claims)
+  }
   DmiRegion& in_use = write ? hot_.wr : hot_.rd;
   (write ? hot_.wr_before : hot_.rd_before) = in_use;
   in_use = *r;

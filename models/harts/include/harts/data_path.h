@@ -162,8 +162,9 @@ class DataPath final : public TlbUsers {
   bool claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len, const DmiRegion& r);
   // Unchecked: the DMI region holding [pa, pa + len) becomes the fast region
   // in use (in the parallel schedule, the claimed lines around it,
-  // claimed_region, unless in a slice alone in its batch); false: none does, or an access across pages there, or
-  // in a slice none is known yet or its claims are not held.
+  // claimed_region, unless in a slice alone in its batch); false: none
+  // does, or an access across pages there, or in a slice none is known yet
+  // or its claims are not held.
   bool unchecked_region(bool write, uint64_t pa, unsigned len);
   // `region` becomes the fast region in use and is kept.
   void use_region(bool write, const DmiRegion& region);

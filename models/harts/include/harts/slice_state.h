@@ -60,8 +60,8 @@ class SliceState {
   // host threads would otherwise order. A slice alone in its batch times
   // them in place, as the serial schedule does.
   bool defers_traffic() const { return in_slice_ && with_others_; }
-  // A slice alone in its batch: no other slice runs beside it, so, as in the
-  // hart's own thread, its accesses need no claims (page_claims.h).
+  // A slice alone in its batch: no other slice runs beside it, so its
+  // accesses need no claims (page_claims.h).
   bool alone_in_batch() const { return in_slice_ && !with_others_; }
   End end() const { return end_; }
   void end_at_block() { end_ = End::Block; }
