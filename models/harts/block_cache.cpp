@@ -1,6 +1,8 @@
 // A hart's decoded blocks: insertion, the drops and their deferral (block_cache.h).
 #include "harts/block_cache.h"
 
+#include <cstring>
+
 namespace avp {
 
 const DecodedBlock& BlockCache::insert(DecodedBlock&& b) {
@@ -30,12 +32,33 @@ void BlockCache::set_return_pc(uint64_t pc) {
 }
 
 void BlockCache::unlink_from(const DecodedBlock& v) {
-  for (const DecodedBlock* from : v.linked_from)
+  for (const DecodedBlock* from : v.linked_from) {
     for (unsigned i = 0; i < 2; ++i)
       if (from->link[i] == &v) {
         from->link[i] = nullptr;
         from->link_pc[i] = ~0ull;
       }
+    aim_jump(*from, v.pc, nullptr);
+  }
+}
+
+void BlockCache::translated(const DecodedBlock& b) {
+  for (const DecodedBlock* to : b.link)
+    if (to) aim_jump(b, to->pc, to);
+  for (const DecodedBlock* from : b.linked_from) aim_jump(*from, b.pc, &b);
+}
+
+void BlockCache::aim_jump(const DecodedBlock& from, uint64_t pc, const DecodedBlock* to) {
+  if (!from.code) return;
+  auto* const code = reinterpret_cast<uint8_t*>(from.code);
+  const uint8_t* target = code + from.jumps.lookup;
+  if (to && to->code && to->jumps.entry) target = reinterpret_cast<const uint8_t*>(to->code) + to->jumps.entry;
+  for (unsigned i = 0; i < 2; ++i) {
+    if (!from.jumps.at[i] || from.jumps.pc[i] != pc) continue;
+    uint8_t* const displacement = code + from.jumps.at[i];
+    const auto rel = static_cast<int32_t>(target - (displacement + 4));  // one arena: within 2 GiB
+    std::memcpy(displacement, &rel, sizeof rel);
+  }
 }
 
 bool BlockCache::holds_code_page(uint64_t page) const {

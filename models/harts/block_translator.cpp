@@ -49,6 +49,7 @@ class Translator {
              const BlockChain* c)
       : insns_(insns), n_(n), pc_(pc), helpers_(h), retire_(r), chain_(r ? c : nullptr) {}
 
+  const DirectJumps& jumps() const { return jumps_; }
   std::vector<uint8_t>& translate() {
     counted_ = counted_loop();
     choose_cached();
@@ -77,6 +78,10 @@ class Translator {
     for (size_t f : to_tail_) a_.bind(f);
     tail();
     for (const QuantumEnd& q : quantum_ends_) emit_quantum_end(a_, *chain_, q, retired_);
+    if (chain_ && chain_->self) {
+      jumps_.entry = static_cast<uint32_t>(a_.size());
+      to_frame_exit_.push_back(emit_direct_entry(a_, *chain_, kTranslatedInnerEntry));
+    }
     for (const Cold& c : colds_) cold(c);  // before the stubs: their helper calls add stubs
     for (const Stub& s : stubs_) stub(s);
     for (size_t f : to_epilogue_) a_.bind(f);
@@ -149,13 +154,44 @@ class Translator {
   // After the retire (rax: the next pc, r8: the hart): on to the next block,
   // or to the code after this (the exit as retired) when the chain ends here.
   void chain() {
-    const std::vector<size_t> end = emit_chain_checks(a_, *chain_, quantum_ends_);
+    std::vector<size_t> end = emit_chain_stops(a_, *chain_, quantum_ends_, false);
+    const std::vector<size_t> unpatched = direct_jumps();
+    jumps_.lookup = static_cast<uint32_t>(a_.size());
+    for (size_t f : unpatched) a_.bind(f);
+    for (size_t f : emit_chain_links(a_, *chain_)) end.push_back(f);
     for (size_t f : to_enter_) a_.bind(f);
     write_back();  // the next block reloads what it keeps in registers
     to_frame_exit_.push_back(emit_enter_next(a_, *chain_));
     for (size_t f : end) a_.bind(f);
     for (size_t f : to_retired_) a_.bind(f);
     retired_ = a_.size();
+  }
+  // The direct jumps (DirectJumps), one for each next pc exit() fixed: the
+  // jump for rax's, after the registers are written back; returns them (to
+  // bind at the lookup). Without a compare when only one pc comes here.
+  std::vector<size_t> direct_jumps() {
+    std::vector<size_t> jumps;
+    if (!chain_->self) return jumps;
+    const bool compare = fixed_next_.size() > 1 || other_next_;
+    for (size_t i = 0; i < std::min(fixed_next_.size(), std::size(jumps_.pc)); ++i) {
+      const uint64_t pc = fixed_next_[i];
+      std::optional<size_t> other;
+      if (compare) {
+        if (pc == static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(pc)))) {
+          a_.alu_imm(x86::CMP, x86::RAX, static_cast<int32_t>(pc));
+        } else {
+          a_.mov_imm(x86::RDX, pc);
+          a_.alu(x86::CMP, x86::RAX, x86::RDX);
+        }
+        other = a_.jcc(x86::NE);
+      }
+      write_back();
+      jumps.push_back(a_.jmp());
+      jumps_.pc[i] = pc;
+      jumps_.at[i] = static_cast<uint32_t>(jumps.back());
+      if (other) a_.bind(*other);
+    }
+    return jumps;
   }
   // Whether the block is a counted loop (translated_chain.h, CountedLoop):
   // it branches to its own start and enters itself in the code, and every
@@ -266,7 +302,18 @@ class Translator {
   void exit(uint64_t next_pc) {
     if (next_pc == pc_ && chain_ && chain_->inline_enter && chain_->self) return self_loop();
     a_.mov_imm(x86::RAX, next_pc);
+    note_fixed_next(next_pc);
     to_tail_.push_back(a_.jmp());
+  }
+  // The tail with the next pc the code computed in rax; `likely`: the one
+  // it most often is, which gets a direct jump.
+  void exit_to_rax(std::optional<uint64_t> likely = std::nullopt) {
+    other_next_ = true;
+    if (likely) note_fixed_next(*likely);
+    to_tail_.push_back(a_.jmp());
+  }
+  void note_fixed_next(uint64_t pc) {
+    if (std::find(fixed_next_.begin(), fixed_next_.end(), pc) == fixed_next_.end()) fixed_next_.push_back(pc);
   }
   void tail() {
     if (retire_) {
@@ -410,6 +457,9 @@ class Translator {
   size_t retired_ = 0;                 // where it is
   std::vector<QuantumEnd> quantum_ends_;
   size_t body_ = 0;                     // where the code continues after loading the registers
+  std::vector<uint64_t> fixed_next_;    // the next pcs exit() fixed, in order
+  bool other_next_ = false;             // the code computes the next pc at some end (exit_to_rax)
+  DirectJumps jumps_;
   static constexpr uint32_t kNone = ~0u;
   uint32_t fused_ = kNone;  // the division whose result is in r9 (Translator::divide)
   bool calls_helpers_ = false;  // the hart's load, store or other helper, which may settle the block
@@ -465,12 +515,11 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
   a_.call(reinterpret_cast<const void*>(helpers_.other));
   reload();
   checked(i, 0, false, true);
-  if (i + 1 == n_) {  // its next pc is the block's
-    to_tail_.push_back(a_.jmp());
+  if (i + 1 == n_) {  // its next pc is the block's, most often the next instruction's
+    exit_to_rax(next);
     if (!fp_done.empty()) {
       for (size_t f : fp_done) a_.bind(f);
-      a_.mov_imm(x86::RAX, next);
-      to_tail_.push_back(a_.jmp());
+      exit(next);
     }
     return true;
   }
@@ -952,7 +1001,7 @@ bool Translator::control(const Insn& d, uint64_t pc) {
     a_.alu_imm(x86::AND, x86::RAX, -2);
     a_.mov_imm(x86::RCX, next);
     result(d.rd, x86::RCX);
-    to_tail_.push_back(a_.jmp());
+    exit_to_rax();
     return true;
   }
   static constexpr x86::Cond kCond[] = {x86::E, x86::NE, x86::L, x86::GE, x86::B, x86::AE};
@@ -1071,11 +1120,14 @@ void Translator::alu(uint32_t i, uint64_t pc) {
 }  // namespace
 
 TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& helpers,
-                                const BlockRetire* retire, const BlockChain* chain, CodeArena& arena) {
+                                const BlockRetire* retire, const BlockChain* chain, CodeArena& arena,
+                                DirectJumps* jumps) {
   Translator t(insns, n, pc, helpers, retire, chain);
   const std::vector<uint8_t>& code = t.translate();
   if (code.empty()) return nullptr;
-  return reinterpret_cast<TranslatedBlock>(arena.add(code.data(), code.size()));
+  const auto translated = reinterpret_cast<TranslatedBlock>(arena.add(code.data(), code.size()));
+  if (translated && jumps) *jumps = t.jumps();
+  return translated;
 }
 
 #else
@@ -1083,7 +1135,7 @@ TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, co
 bool block_translation_available() { return false; }
 
 TranslatedBlock translate_block(const rv::Insn*, size_t, uint64_t, const TranslationHelpers&, const BlockRetire*,
-                                const BlockChain*, CodeArena&) {
+                                const BlockChain*, CodeArena&, DirectJumps*) {
   return nullptr;
 }
 

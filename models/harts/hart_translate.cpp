@@ -125,7 +125,8 @@ void Hart::translate(const Block& b) {
   const InlineEnter enter = inline_enter(icache_.hit_time() == 0, hot_.functional, hot_.history);
   const BlockChain chain =
       block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
-  b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, arena);
+  b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, arena, &b.jumps);
+  if (b.code) BlockCache::translated(b);
   if (b.code && cluster_.perf_map.get()) {
     const auto* start = reinterpret_cast<const uint8_t*>(b.code);
     PerfMap::instance().add(start, arena.used() - (start - arena.base()), id_, b.pc, b.key);

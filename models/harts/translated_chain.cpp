@@ -171,12 +171,14 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
 // With rcx the next block, rax its pc and r8 the hart (the chain's checks
 // passed, so block_abort is clear): enters the block and jumps to its code
 // when its lines hit as InlineEnter says (to `body`, a position in this
-// code, if given; `called`: returns the address of its code in rax
-// instead); else falls through (nothing done). `code_in_r11`: r11 holds the
-// block's code already (emit_chain_checks), so the jump need not wait for
-// a load. `counted`: the loop's grant, before it goes on at `body`.
+// code, if given: the block's own, looping to itself, or `direct`, entered
+// by another block's direct jump; `called`: returns the address of its code
+// in rax instead); else falls through (nothing done). `code_in_r11`: r11
+// holds the block's code already (emit_chain_links), so the jump need not
+// wait for a load. `counted`: the loop's grant, before it goes on at `body`.
 void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body,
-                       bool called = false, bool code_in_r11 = false, const CountedLoop* counted = nullptr) {
+                       bool called = false, bool code_in_r11 = false, const CountedLoop* counted = nullptr,
+                       bool direct = false) {
   using namespace x86;
   std::vector<size_t> no;
   if (key) {  // translated fetches: the TLB still holds the block's translation
@@ -198,7 +200,7 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
   }
   // The block running: the block itself in a loop to its start (`body`).
   // settled stays 0: the code retired the block that ended only while it was.
-  if (!body) a.store(R8, e.h_lazy, RCX);
+  if (!body || direct) a.store(R8, e.h_lazy, RCX);
   if (body) {
     if (counted) emit_loop_grant(a, *counted);
     a.bind(a.jmp(), *body);
@@ -403,9 +405,9 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
   a.bind(a.jmp(), q.resume);
 }
 
-std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends) {
+std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
-  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends, false);
+  std::vector<size_t> end;
   // The linked block: rcx = link[i] for the i with link_pc[i] == pc (set
   // whenever link_pc[i] is a pc), both addressed from rdx = &link_pc[i].
   const auto link_from_pc = static_cast<int32_t>(reinterpret_cast<const char*>(c.link) -
@@ -444,12 +446,15 @@ std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body
   std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends, true);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
   emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body, false, false, counted);
-  a.load(R11, RCX, c.code_in_block);  // as emit_chain_checks leaves it for emit_enter_next
+  a.load(R11, RCX, c.code_in_block);  // as emit_chain_links leaves it for emit_enter_next
   to_enter.push_back(a.jmp());
   return end;
 }
 
-size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
+namespace {
+
+// emit_enter_next, or with `direct` (a position in this code) emit_direct_entry.
+size_t emit_enter(x86::Asm& a, const BlockChain& c, const size_t* direct) {
   using namespace x86;
   // Untimed fetches' entry in the code is short: kept at each block end
   // (functional `mixed`: 5 % slower through the routine).
@@ -458,7 +463,8 @@ size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
     a.call_reg(R11);
   } else {
-    if (c.inline_enter) emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, nullptr, false, true);
+    if (c.inline_enter)
+      emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, direct, false, !direct, nullptr, direct != nullptr);
     emit_enter_call(a, c.enter, false);
   }
   a.test(RAX, RAX);
@@ -468,6 +474,15 @@ size_t emit_enter_next(x86::Asm& a, const BlockChain& c) {
   a.mov(RAX, RBX);
   a.mov_imm(RDX, uint64_t{kExitEnterFailed} << 32);
   return a.jmp();
+}
+
+}  // namespace
+
+size_t emit_enter_next(x86::Asm& a, const BlockChain& c) { return emit_enter(a, c, nullptr); }
+
+size_t emit_direct_entry(x86::Asm& a, const BlockChain& c, size_t inner) {
+  a.mov_imm(x86::RCX, reinterpret_cast<uint64_t>(c.self));
+  return emit_enter(a, c, &inner);
 }
 
 }  // namespace avp

@@ -24,13 +24,13 @@ struct QuantumEnd {
   size_t jump, resume;
 };
 
-// The checks; returns the jumps taken when the chain ends here. Falls
-// through with rcx = the linked block at the next pc, or after an indirect
-// jump the one the slot cache holds for it (BlockChain::lookup), which is
-// translated, and r11 = its code.
-std::vector<size_t> emit_chain_checks(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends);
+// After emit_chain_stops passed: the linked block at the next pc in rcx, or
+// after an indirect jump the one the slot cache holds for it
+// (BlockChain::lookup), which is translated, and its code in r11; returns
+// the jumps taken when there is none (the chain ends here).
+std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c);
 
-// The checks other than the link's (Hart::chain_goes_on); returns the jumps
+// The checks of Hart::chain_goes_on but the link's; returns the jumps
 // taken when the chain ends here. The pc is compared with the kernel's
 // return address only `at_self` (a block's branch to its own start): a link
 // or the slot cache never lead there (BlockCache::set_return_pc).
@@ -101,5 +101,12 @@ std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body
 // untimed; returns the jump taken when entering threw, which leaves with
 // kExitEnterFailed and the pc in rax, registers written back already.
 size_t emit_enter_next(x86::Asm& a, const BlockChain& c);
+
+// Where another block's direct jump enters this one (DirectJumps::entry;
+// rax: its pc, r8: the hart, the other block's registers written back): as
+// emit_enter_next enters the block (BlockChain::self), going on at `inner`,
+// the position of kTranslatedInnerEntry in its code, when it enters it in
+// the code. Returns the jump taken when entering threw (as emit_enter_next's).
+size_t emit_direct_entry(x86::Asm& a, const BlockChain& c, size_t inner);
 
 }  // namespace avp

@@ -27,7 +27,7 @@ namespace {
 using namespace avp;
 using namespace avp::rv;
 
-constexpr uint64_t kPc = 0x1000;
+constexpr uint64_t kPc = 0x1000, kOtherPc = 0x1100;
 constexpr uint64_t kBlockPs = 3000;
 
 // The hart: its hot state, and what the fake helpers saw and do.
@@ -90,15 +90,23 @@ class TranslatedChain : public ::testing::Test {
   // Its code, for fetch regime `key`; with `inline_enter`, it enters the next
   // block itself when it can, with `loop_back` itself in its code (BlockChain::self);
   // `step` the add's immediate; with `quantum_end`, fake_quantum_end at a quantum's end.
+  // With two_blocks_, the jump goes to other_ at kOtherPc, which is the same
+  // code jumping back to kPc (both their own BlockChain::self).
   void translate(uint8_t key, bool inline_enter = false, bool loop_back = false, int64_t step = 1,
                  bool quantum_end = false) {
+    translate_at(block_, kPc, two_blocks_ ? kOtherPc : kPc, key, inline_enter, loop_back, step, quantum_end);
+    if (two_blocks_) translate_at(other_, kOtherPc, kPc, key, inline_enter, true, step, quantum_end);
+    fresh();
+  }
+  void translate_at(DecodedBlock& b, uint64_t pc, uint64_t target, uint8_t key, bool inline_enter, bool loop_back,
+                    int64_t step, bool quantum_end) {
     Insn add;
     add.op = ADDI;
     add.rd = add.rs1 = 1;
     add.imm = step;
     Insn jump;
     jump.op = JAL;
-    jump.imm = -4;
+    jump.imm = static_cast<int64_t>(target - pc) - 4;
     if (indirect_) {  // jalr x0, 0(x2), x2 holding the block's pc
       jump.op = JALR;
       jump.rs1 = 2;
@@ -111,11 +119,12 @@ class TranslatedChain : public ::testing::Test {
       first.rs1 = 1;
       first.rd = load_first_ ? 3 : 0;
       block.insert(block.begin(), first);
-      if (!indirect_) jump.imm = -8;
+      if (!indirect_) jump.imm -= 4;
       block.back() = jump;
     }
     insns_.push_back(block);  // earlier code keeps its instructions
-    block_.insns.assign(block.begin(), block.end());
+    b.pc = pc;
+    b.insns.assign(block.begin(), block.end());
     using hot_offsets::at, hot_offsets::kEvents, hot_offsets::kExtraCycles, hot_offsets::kMinstret, hot_offsets::kTimePs;
     const uint8_t ids[] = {kEvBranch};  // the jump's (the add's kEvInt is not counted: HartState::events)
     const uint8_t counts[] = {1};
@@ -126,18 +135,17 @@ class TranslatedChain : public ::testing::Test {
     history.length = history_length_;
     if (history_held_) history.ring = history.held;
     const InlineEnter enter = hot_offsets::inline_enter(hits_take_no_time_, false, history);
-    block_.key = key;
-    BlockChain chain = hot_offsets::block_chain(block_, &fake_enter, inline_enter ? &enter : nullptr,
+    b.key = key;
+    BlockChain chain = hot_offsets::block_chain(b, &fake_enter, inline_enter ? &enter : nullptr,
                                                 quantum_end ? &fake_quantum_end : nullptr);
-    chain.self = loop_back ? &block_ : nullptr;
+    chain.self = loop_back ? &b : nullptr;
     TranslationHelpers helpers{};
     helpers.other = &fake_other;
     for (auto& load : helpers.load) load = &fake_load;
     helpers.inline_loads = &loads_;
     helpers.hart_from_regs = hot_offsets::kHartFromRegs;
-    block_.code = translate_block(insns_.back().data(), insns_.back().size(), kPc, helpers, &retire, &chain, arena_);
-    ASSERT_NE(block_.code, nullptr);
-    fresh();
+    b.code = translate_block(insns_.back().data(), insns_.back().size(), pc, helpers, &retire, &chain, arena_, &b.jumps);
+    ASSERT_NE(b.code, nullptr);
   }
   // Before a run: the block linked to itself, counters and registers zero, a quantum of five blocks.
   // The block: its one I-cache line 0x40, hits of 100 ps, DMI generation 5 (the hart's).
@@ -179,8 +187,9 @@ class TranslatedChain : public ::testing::Test {
   bool load_first_ = false;         // for the next translate(): ld x3, 0(x1) first (a functional run's fast path)
   const InlineLoads loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/nullptr);
   bool indirect_ = false;           // for the next translate(): the jump back is jalr x0, 0(x2)
+  bool two_blocks_ = false;         // for the next translate(): block_ and other_ jump to each other
   CodeArena arena_;
-  DecodedBlock block_;
+  DecodedBlock block_, other_;
   FakeHart hart_;
   uint64_t* const x_ = static_cast<HartHotState&>(hart_).s.x;  // the registers the code is given
 };
@@ -681,6 +690,94 @@ TEST_F(TranslatedChain, FindsTheNextBlockOfAnIndirectJumpInTheSlotCache) {
   translate(0);
   prepare({kPc, &block_, 0});
   expect_one_block();
+}
+
+// A direct jump (DirectJumps), aimed by BlockCache::link at the block linked
+// for its pc, goes there without the links' lookup: with the link's pc
+// forgotten the chain still goes on. Once the link goes (two other links
+// take its place), the jump leads to the lookup again, which misses.
+TEST_F(TranslatedChain, ADirectJumpGoesToItsLinkedBlockUntilTheLinkGoes) {
+  translate(0, false, true);  // its own BlockChain::self, no inline enter: no loop in its code, enter is called
+  block_.link_pc[1] = ~0ull;
+  block_.link[1] = nullptr;
+  BlockCache::link(block_, block_);
+  ASSERT_NE(block_.jumps.at[0], 0u);
+  EXPECT_EQ(block_.jumps.pc[0], kPc);
+  for (uint64_t& pc : block_.link_pc) pc = ~0ull;  // the lookup would miss
+  run();
+  EXPECT_EQ(x_[1], 5u);
+  EXPECT_EQ(hart_.s.minstret, 10u);
+  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs);
+  ASSERT_EQ(hart_.entered.size(), 4u);
+  EXPECT_EQ(hart_.entered.back(), std::make_pair(static_cast<const DecodedBlock*>(&block_), kPc));
+  DecodedBlock a, b;
+  a.pc = 0x2000;
+  b.pc = 0x3000;
+  BlockCache::link(block_, a);
+  BlockCache::link(block_, b);  // in the place of the link to block_
+  fresh();
+  block_.link_pc[1] = ~0ull;
+  expect_one_block();
+}
+
+// Two blocks jumping to each other enter each other in their code through
+// their direct jumps (the I-cache line hits again, each entry is recorded
+// and counted), whether the jump was aimed when linking or when its target
+// was translated later; the lookup is not asked (the links' pcs are
+// forgotten). Negative control: links to other blocks in their place end the
+// chain after one block.
+TEST_F(TranslatedChain, TwoBlocksEnterEachOtherThroughTheirDirectJumps) {
+  two_blocks_ = true;
+  translate(0, true, true);
+  const DecodedBlock* ring[8] = {};
+  const auto prepare = [&] {
+    fresh();
+    for (DecodedBlock* b : {&block_, &other_}) {
+      b->link_pc[0] = b->link_pc[1] = ~0ull;
+      b->link[0] = b->link[1] = nullptr;
+      b->linked_from.clear();
+      b->next_link = 0;
+      b->fetch_gen = 5;
+      b->first_line = 0x40;
+      b->fetch_hit_ps = 100;
+      b->lines = 1;
+    }
+    hart_.icache.last_line = 0x40;
+    hart_.history.ring = ring;
+  };
+  for (const bool later : {false, true}) {
+    SCOPED_TRACE(later ? "aimed when translated" : "aimed when linked");
+    prepare();
+    const TranslatedBlock code = other_.code;
+    if (later) other_.code = nullptr;
+    BlockCache::link(block_, other_);
+    BlockCache::link(other_, block_);
+    if (later) {
+      other_.code = code;
+      BlockCache::translated(other_);
+    }
+    for (DecodedBlock* b : {&block_, &other_}) b->link_pc[0] = ~0ull;
+    run();
+    EXPECT_TRUE(hart_.entered.empty());
+    EXPECT_EQ(x_[1], 5u);
+    EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
+    EXPECT_EQ(hart_.icache.hits, 4u);
+    EXPECT_EQ(hart_.history.pos, 4u);
+    EXPECT_EQ(ring[0], &other_);
+    EXPECT_EQ(ring[3], &block_);
+    EXPECT_EQ(hart_.lazy, &block_);  // the fifth
+  }
+  prepare();
+  DecodedBlock a, b;
+  a.pc = 0x2000;
+  b.pc = 0x3000;
+  BlockCache::link(block_, other_);
+  BlockCache::link(block_, a);
+  BlockCache::link(block_, b);
+  const JitStep s = run();
+  EXPECT_EQ(s.value, kOtherPc);
+  EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
+  EXPECT_EQ(x_[1], 1u);
 }
 
 TEST_F(TranslatedChain, ReportsAFailedEnter) {

@@ -75,15 +75,22 @@ class BlockCache {
   // Hart::chain_goes_on comes before Hart::next_block.)
   void set_return_pc(uint64_t pc);
 
-  // b's older link (DecodedBlock::link) now to next (noted in next.linked_from, which drop unlinks).
+  // b's older link (DecodedBlock::link) now to next (noted in next.linked_from, which drop unlinks),
+  // and b's direct jump for next's pc to next.
   static void link(const DecodedBlock& b, const DecodedBlock& next) {
     const unsigned i = b.next_link;
-    if (const DecodedBlock* old = b.link[i]) remove(old->linked_from, &b);
+    if (const DecodedBlock* old = b.link[i]) {
+      remove(old->linked_from, &b);
+      aim_jump(b, old->pc, nullptr);
+    }
     b.link_pc[i] = next.pc;
     b.link[i] = &next;
     next.linked_from.push_back(&b);
     b.next_link ^= 1;
+    aim_jump(b, next.pc, &next);
   }
+  // b has new code: its direct jumps to the blocks it links to, and theirs to it.
+  static void translated(const DecodedBlock& b);
 
   // Drops the blocks, unlinked from the blocks that stay.
   void drop(const std::vector<const DecodedBlock*>& victims);
@@ -154,6 +161,9 @@ class BlockCache {
     }
   }
   void unlink_from(const DecodedBlock& v);  // the blocks linked to v forget the link
+  // from's direct jump for next pc `pc` (if its code has one) to `to`'s entry
+  // when both are translated, else to from's lookup (DirectJumps).
+  static void aim_jump(const DecodedBlock& from, uint64_t pc, const DecodedBlock* to);
   void forget(unsigned key);  // blocks_[key] and its code_pages_, all of them
   void forget_checked_now();
   void expire_live_now();

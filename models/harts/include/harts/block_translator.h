@@ -194,9 +194,10 @@ struct BlockChain {
   int32_t code_in_block;      // offset of a block's TranslatedBlock (nullptr: not translated)
   const uint8_t* (*enter)(void* hart, const void* block, uint64_t pc);
   const InlineEnter* inline_enter;  // none: `enter` is always called
-  // The block being translated (with inline_enter): a branch to its start
+  // The block being translated: with inline_enter, a branch to its start
   // that enters it in the code goes on in its code without writing its
-  // registers back and loading them again (emit_self_loop).
+  // registers back and loading them again (emit_self_loop); other blocks'
+  // direct jumps enter it (DirectJumps). None: neither.
   const void* self = nullptr;
   // At a quantum's end (hart): nonzero when the hart goes on without leaving
   // its chain (it has done what the run loop does there); 0 ends the chain
@@ -218,6 +219,20 @@ struct BlockChain {
 // Where chained code enters a block: after its prologue, which every block shares.
 constexpr size_t kTranslatedInnerEntry = 28;
 
+// A translated block's direct jumps, as QEMU's goto_tb: at a block end whose
+// next pc is pc[i], fixed by the code (a branch's two targets, a jump's, the
+// next instruction's), once the chain's checks pass and the registers are
+// written back, the code takes the jump whose 32-bit displacement is at
+// offset at[i] of the code (0: none). It leads to offset `lookup`, the
+// links' lookup, until BlockCache::link points it at `entry` of the block
+// linked for that pc, where that block enters itself (emit_direct_entry;
+// entry 0: no direct jump leads into this block). Offsets in the block's code.
+struct DirectJumps {
+  uint64_t pc[2] = {~0ull, ~0ull};
+  uint32_t at[2] = {0, 0};
+  uint32_t lookup = 0, entry = 0;
+};
+
 // Whether this host runs translated code (x86-64).
 bool block_translation_available();
 
@@ -225,8 +240,10 @@ bool block_translation_available();
 // while the code lives), the first at `pc`; nullptr when the arena is full
 // or the host has no translator. Without `retire`, a block that runs to its
 // end reports kExitDone; with `chain` as well, it goes on to the next block
-// where it can, and reports on the block it ended in.
+// where it can, and reports on the block it ended in; with chain->self too,
+// its direct jumps are described in `jumps`, unpatched.
 TranslatedBlock translate_block(const rv::Insn* insns, size_t n, uint64_t pc, const TranslationHelpers& helpers,
-                                const BlockRetire* retire, const BlockChain* chain, CodeArena& arena);
+                                const BlockRetire* retire, const BlockChain* chain, CodeArena& arena,
+                                DirectJumps* jumps = nullptr);
 
 }  // namespace avp

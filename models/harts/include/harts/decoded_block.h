@@ -82,6 +82,9 @@ struct alignas(kHostLine) DecodedBlock {
   mutable uint64_t code_generation = 0;
   mutable std::vector<const DecodedBlock*> linked_from;
   mutable uint32_t interpreted = 0;  // entries interpreted before it was translated (Hart::translated_again)
+  // Its code's direct jumps (block_translator.h), aimed by BlockCache at
+  // the blocks it links to; valid while `code` is set.
+  mutable DirectJumps jumps;
 
   // Whether its code has bytes in the physical range [lo, hi).
   bool holds_code_in(uint64_t lo, uint64_t hi) const {
