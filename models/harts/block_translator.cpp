@@ -74,9 +74,10 @@ class Translator {
       pc += insns_[i].len;
     }
     if (!ended) exit(pc);
-    if (!to_tail_.empty() && a_.drop_last_jmp(to_tail_.back())) to_tail_.pop_back();  // the tail follows
+    const bool shared_tail = !to_tail_.empty();
+    if (shared_tail && a_.drop_last_jmp(to_tail_.back())) to_tail_.pop_back();  // the tail follows
     for (size_t f : to_tail_) a_.bind(f);
-    tail();
+    tail(shared_tail);
     for (const QuantumEnd& q : quantum_ends_) emit_quantum_end(a_, *chain_, q, retired_);
     if (chain_ && chain_->self) {
       jumps_.entry = static_cast<uint32_t>(a_.size());
@@ -151,13 +152,12 @@ class Translator {
     for (unsigned g = 1; g < 32; ++g)
       if (host_[g] >= 0 && (all || written_[g])) a_.store(kGuestRegs, 8 * g, static_cast<Reg>(host_[g]));
   }
-  // After the retire (rax: the next pc, r8: the hart): on to the next block,
-  // or to the code after this (the exit as retired) when the chain ends here.
-  void chain() {
-    std::vector<size_t> end = emit_chain_stops(a_, *chain_, quantum_ends_, false);
-    const std::vector<size_t> unpatched = direct_jumps();
+  // With rax the next pc: on to the next block through the links (the
+  // lookup, where direct jumps lead until aimed: DirectJumps), or to the
+  // code after this (the exit as retired) when the chain ends here.
+  void chain(std::vector<size_t> end) {
     jumps_.lookup = static_cast<uint32_t>(a_.size());
-    for (size_t f : unpatched) a_.bind(f);
+    for (size_t f : unaimed_) a_.bind(f);
     for (size_t f : emit_chain_links(a_, *chain_)) end.push_back(f);
     for (size_t f : to_enter_) a_.bind(f);
     write_back();  // the next block reloads what it keeps in registers
@@ -166,32 +166,28 @@ class Translator {
     for (size_t f : to_retired_) a_.bind(f);
     retired_ = a_.size();
   }
-  // The direct jumps (DirectJumps), one for each next pc exit() fixed: the
-  // jump for rax's, after the registers are written back; returns them (to
-  // bind at the lookup). Without a compare when only one pc comes here.
-  std::vector<size_t> direct_jumps() {
-    std::vector<size_t> jumps;
-    if (!chain_->self) return jumps;
-    const bool compare = fixed_next_.size() > 1 || other_next_;
-    for (size_t i = 0; i < std::min(fixed_next_.size(), std::size(jumps_.pc)); ++i) {
-      const uint64_t pc = fixed_next_[i];
-      std::optional<size_t> other;
-      if (compare) {
-        if (pc == static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(pc)))) {
-          a_.alu_imm(x86::CMP, x86::RAX, static_cast<int32_t>(pc));
-        } else {
-          a_.mov_imm(x86::RDX, pc);
-          a_.alu(x86::CMP, x86::RAX, x86::RDX);
-        }
-        other = a_.jcc(x86::NE);
+  // A block end with a next pc of its own (DirectJumps), rax holding it:
+  // the retire and the chain's checks, then the registers written back and
+  // the direct jump (aimed later). An end of the same pc again goes to the
+  // first one's; false, with nothing done, when the block has no direct
+  // jumps or no more.
+  bool own_tail(uint64_t pc) {
+    if (!retire_ || !chain_ || !chain_->self) return false;
+    for (size_t i = 0; i < std::size(jumps_.pc); ++i)
+      if (jumps_.at[i] && jumps_.pc[i] == pc) {
+        a_.bind(a_.jmp(), own_tails_[i]);
+        return true;
       }
-      write_back();
-      jumps.push_back(a_.jmp());
-      jumps_.pc[i] = pc;
-      jumps_.at[i] = static_cast<uint32_t>(jumps.back());
-      if (other) a_.bind(*other);
-    }
-    return jumps;
+    const size_t i = std::count_if(std::begin(jumps_.at), std::end(jumps_.at), [](uint32_t at) { return at != 0; });
+    if (i == std::size(jumps_.pc)) return false;
+    own_tails_[i] = a_.size();
+    if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
+    for (size_t f : emit_chain_stops(a_, *chain_, quantum_ends_, false)) to_retired_.push_back(f);
+    write_back();
+    unaimed_.push_back(a_.jmp());
+    jumps_.pc[i] = pc;
+    jumps_.at[i] = static_cast<uint32_t>(unaimed_.back());
+    return true;
   }
   // Whether the block is a counted loop (translated_chain.h, CountedLoop):
   // it branches to its own start and enters itself in the code, and every
@@ -261,7 +257,7 @@ class Translator {
   }
   // A branch to the block's own start: the tail's steps at the branch, with
   // nothing to look up (emit_self_loop), so each such branch has its own
-  // host branches to predict. A block a helper settled takes the tail.
+  // host branches to predict. A block a helper settled leaves as settled.
   // A counted loop's pass while the grant lasts is only the count.
   void self_loop() {
     if (counted_) {
@@ -272,7 +268,7 @@ class Translator {
       a_.bind(ungranted);
     }
     a_.mov_imm(x86::RAX, pc_);
-    if (const std::optional<size_t> settled = retire_unless_settled()) to_tail_.push_back(*settled);
+    if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
     for (size_t f : emit_self_loop(a_, *chain_, body_, counted_ ? &loop_ : nullptr, to_enter_, quantum_ends_))
       to_retired_.push_back(f);
   }
@@ -298,32 +294,45 @@ class Translator {
     if (host_[g] >= 0) a_.mov(static_cast<Reg>(host_[g]), r);
     else a_.store(kGuestRegs, 8 * g, r);
   }
-  // The block ran to its end: the next pc in rax, then the tail.
+  // The block ran to its end: the next pc in rax, then its own tail or the shared one.
   void exit(uint64_t next_pc) {
     if (next_pc == pc_ && chain_ && chain_->inline_enter && chain_->self) return self_loop();
     a_.mov_imm(x86::RAX, next_pc);
-    note_fixed_next(next_pc);
-    to_tail_.push_back(a_.jmp());
+    if (!own_tail(next_pc)) to_tail_.push_back(a_.jmp());
   }
-  // The tail with the next pc the code computed in rax; `likely`: the one
-  // it most often is, which gets a direct jump.
+  // The shared tail with the next pc the code computed in rax; `likely`: the
+  // one it most often is, which gets its own tail.
   void exit_to_rax(std::optional<uint64_t> likely = std::nullopt) {
-    other_next_ = true;
-    if (likely) note_fixed_next(*likely);
+    if (likely && retire_ && chain_ && chain_->self) {
+      if (*likely == static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(*likely)))) {
+        a_.alu_imm(x86::CMP, x86::RAX, static_cast<int32_t>(*likely));
+      } else {
+        a_.mov_imm(x86::RDX, *likely);
+        a_.alu(x86::CMP, x86::RAX, x86::RDX);
+      }
+      to_tail_.push_back(a_.jcc(x86::NE));
+      return exit(*likely);
+    }
     to_tail_.push_back(a_.jmp());
   }
-  void note_fixed_next(uint64_t pc) {
-    if (std::find(fixed_next_.begin(), fixed_next_.end(), pc) == fixed_next_.end()) fixed_next_.push_back(pc);
-  }
-  void tail() {
-    if (retire_) {
-      const std::optional<size_t> plain = retire_unless_settled();
-      if (chain_) chain();
-      a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);
+  // The shared tail (`entered`: a block end goes there) and what the own
+  // tails share: the exits as retired (the chain ended) and as settled.
+  void tail(bool entered) {
+    if (!retire_) {
+      a_.mov_imm(x86::RDX, n_);
       to_epilogue_.push_back(a_.jmp());
-      if (!plain) return;
-      a_.bind(*plain);
+      return;
     }
+    std::vector<size_t> end;
+    if (entered) {
+      if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
+      if (chain_) end = emit_chain_stops(a_, *chain_, quantum_ends_, false);
+    }
+    if (chain_) chain(end);
+    a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);
+    to_epilogue_.push_back(a_.jmp());
+    if (to_plain_.empty()) return;
+    for (size_t f : to_plain_) a_.bind(f);
     a_.mov_imm(x86::RDX, n_);
     to_epilogue_.push_back(a_.jmp());
   }
@@ -457,9 +466,10 @@ class Translator {
   size_t retired_ = 0;                 // where it is
   std::vector<QuantumEnd> quantum_ends_;
   size_t body_ = 0;                     // where the code continues after loading the registers
-  std::vector<uint64_t> fixed_next_;    // the next pcs exit() fixed, in order
-  bool other_next_ = false;             // the code computes the next pc at some end (exit_to_rax)
   DirectJumps jumps_;
+  size_t own_tails_[2] = {};            // where the own tail of jumps_.pc[i] starts (own_tail)
+  std::vector<size_t> unaimed_;         // the direct jumps, to the lookup until aimed
+  std::vector<size_t> to_plain_;        // the exits as settled (a helper counted part of the block)
   static constexpr uint32_t kNone = ~0u;
   uint32_t fused_ = kNone;  // the division whose result is in r9 (Translator::divide)
   bool calls_helpers_ = false;  // the hart's load, store or other helper, which may settle the block
