@@ -155,6 +155,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     try {
       if (from == 0 && !blk->code) translated_again(*blk);  // entered through a link: counted here
       if (from == 0 && blk->code) {  // translated (hart_translate.cpp): the same steps in host code
+        hot_.refresh_insn_bound();
         const JitStep r = blk->code(x);
         pc = r.value;
         if (r.status >> 32 == kExitEnterFailed) goto enter_failed;
@@ -309,6 +310,7 @@ enter_failed:  // as enter_block above throwing, or a slice's chain ending befor
 template <bool kTranslatedFetch>
 const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
+  const HartHotState::InsnBoundRefresh refresh{h.hot_};
   const Block& b = *static_cast<const Block*>(block);
   // As run_insns between two blocks: the one that ended is counted, the next entered.
   h.hot_.s.pc = pc;

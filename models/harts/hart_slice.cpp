@@ -113,6 +113,7 @@ void Hart::quantum_sync() {
 // full translation cache to empty at this block boundary.
 uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
+  const HartHotState::InsnBoundRefresh refresh{h.hot_};
   if (h.switch_ps_ && to_ps(h.hot_.time.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
   if (h.slice_.parallel) return h.slice_.in_slice() && !h.blocks_.code_full() && h.cluster_.slices().pass_boundary(h);
   if (h.blocks_.code_full() || !h.run_on()) return 0;

@@ -366,12 +366,14 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
   a.alu_to_mem(ADD, hart, stall_ps, time);
 }
 
-std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
-                                     bool at_self) {
+namespace {
+
+// The time in kRetiredTime against the quantum's end (a QuantumEnd with
+// c.quantum_end, else a jump added to `end`), then minstret in
+// kRetiredMinstret against the stop (a jump added to `end`).
+void emit_quantum_and_limit(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
+                            std::vector<size_t>& end) {
   using namespace x86;
-  std::vector<size_t> end;
-  a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24));  // little-endian: the key is byte 3
-  end.push_back(a.jcc(NE));
   a.alu_from_mem(CMP, kRetiredTime, R8, c.quantum_ps);
   if (c.quantum_end) {
     const size_t jump = a.jcc(AE);
@@ -381,16 +383,12 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
   }
   a.alu_from_mem(CMP, kRetiredMinstret, R8, c.limit);
   end.push_back(a.jcc(A));
-  if (at_self) {
-    a.alu_from_mem(CMP, RAX, R8, c.end_pc);
-    end.push_back(a.jcc(E));
-  }
-  return end;
 }
 
-void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired) {
+// Calls quantum_end (rax: the next pc, r8: the hart); goes on at `resume`
+// when it says so, else to `retired`.
+void emit_quantum_end_call(x86::Asm& a, const BlockChain& c, size_t resume, size_t retired) {
   using namespace x86;
-  a.bind(q.jump);
   a.store(R8, c.pc, RAX);
   a.push(RAX);  // the pc, and the hart: the stack stays 16-byte aligned at the call
   a.push(R8);
@@ -402,8 +400,48 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
   a.mov(RAX, RCX);
   a.bind(a.jcc(E), retired);
   a.load(kRetiredMinstret, R8, c.minstret);  // the checks after the quantum's go on with it
-  a.bind(a.jmp(), q.resume);
+  a.bind(a.jmp(), resume);
 }
+
+}  // namespace
+
+std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
+                                     bool at_self) {
+  using namespace x86;
+  std::vector<size_t> end;
+  a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24));  // little-endian: the key is byte 3
+  end.push_back(a.jcc(NE));
+  if (c.insn_bound >= 0) {
+    a.alu_from_mem(CMP, kRetiredMinstret, R8, c.insn_bound);
+    const size_t jump = a.jcc(AE);
+    quantum_ends.push_back({jump, a.size(), true});
+  } else {
+    emit_quantum_and_limit(a, c, quantum_ends, end);
+  }
+  if (at_self) {
+    a.alu_from_mem(CMP, RAX, R8, c.end_pc);
+    end.push_back(a.jcc(E));
+  }
+  return end;
+}
+
+void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired) {
+  using namespace x86;
+  a.bind(q.jump);
+  if (!q.bound) return emit_quantum_end_call(a, c, q.resume, retired);
+  // The time from memory: the retire of a functional run adds to it there only.
+  a.load(kRetiredTime, R8, c.time_ps);
+  std::vector<QuantumEnd> quantum_ends;
+  std::vector<size_t> end;
+  emit_quantum_and_limit(a, c, quantum_ends, end);
+  a.bind(a.jmp(), q.resume);
+  for (size_t f : end) a.bind(f, retired);
+  for (const QuantumEnd& e : quantum_ends) {
+    a.bind(e.jump);
+    emit_quantum_end_call(a, c, e.resume, retired);
+  }
+}
+
 
 std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c) {
   using namespace x86;

@@ -19,9 +19,12 @@ constexpr x86::Reg kRetiredMinstret = x86::R9, kRetiredTime = x86::R10;
 
 // A quantum's end met by the checks (with BlockChain::quantum_end): the
 // jump to the code that asks quantum_end (emit_quantum_end, out of the hot
-// path), and where the checks go on when it says so.
+// path), and where the checks go on when it says so. `bound`: the jump is
+// the insn_bound's, met at the quantum's end, the instruction stop or
+// neither (the code there tells which); the checks go on after it.
 struct QuantumEnd {
   size_t jump, resume;
+  bool bound = false;
 };
 
 // After emit_chain_stops passed: the linked block at the next pc in rcx, or
@@ -39,7 +42,9 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
 
 // The code a QuantumEnd jumps to (rax: the next pc, r8: the hart): calls
 // quantum_end, then goes on with the checks, or to `retired` (the chain ends;
-// rax: the next pc).
+// rax: the next pc). For the insn_bound's: the time against the quantum's
+// end first (its end as above; without quantum_end, the chain ends), then
+// minstret against the stop, then back.
 void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired);
 
 // A cache hit of the time in `time`, done by the code: the hart's (at

@@ -57,6 +57,7 @@ uint64_t fake_quantum_end(void* hart) {
   h.quantum_end_counts.emplace_back(h.s.minstret, h.time.ps());
   if (++h.quantum_ends > h.quantum_goes_on) return 0;
   h.time.start_quantum(h.time.ps(), 0);  // the next quantum from here
+  h.refresh_insn_bound();                // as Hart::translated_quantum_end
   return 1;
 }
 
@@ -139,6 +140,7 @@ class TranslatedChain : public ::testing::Test {
     BlockChain chain = hot_offsets::block_chain(b, &fake_enter, inline_enter ? &enter : nullptr,
                                                 quantum_end ? &fake_quantum_end : nullptr);
     chain.self = loop_back ? &b : nullptr;
+    if (lockstep_) chain.insn_bound = hot_offsets::at(offsetof(HartHotState, chain_insn_bound));
     TranslationHelpers helpers{};
     helpers.other = &fake_other;
     for (auto& load : helpers.load) load = &fake_load;
@@ -166,8 +168,13 @@ class TranslatedChain : public ::testing::Test {
       hart_.history.mask = HistoryRing::kHeld - 1;
     }
     hart_.time.set_quantum(from_ps(5 * kBlockPs));
+    if (lockstep_) hart_.lockstep_period_ps = kBlockPs / 2;  // the block's two instructions
   }
-  JitStep run() { return block_.code(x_); }
+  // As the run loop enters the code (refreshing the bound of a functional run's chain, unless `stale`).
+  JitStep run(bool stale = false) {
+    if (!stale) hart_.refresh_insn_bound();
+    return block_.code(x_);
+  }
   // The chain ended after the first block: retired, nothing entered.
   void expect_one_block() {
     const JitStep s = run();
@@ -188,6 +195,7 @@ class TranslatedChain : public ::testing::Test {
   const InlineLoads loads_ = hot_offsets::inline_accesses(/*stores=*/false, /*timed=*/nullptr);
   bool indirect_ = false;           // for the next translate(): the jump back is jalr x0, 0(x2)
   bool two_blocks_ = false;         // for the next translate(): block_ and other_ jump to each other
+  bool lockstep_ = false;           // for the next translate() and fresh(): a functional run's one bound
   CodeArena arena_;
   DecodedBlock block_, other_;
   FakeHart hart_;
@@ -233,6 +241,51 @@ TEST_F(TranslatedChain, StopsAtTheInstructionLimit) {
   run();
   EXPECT_EQ(hart_.s.minstret, 6u);
   EXPECT_EQ(x_[1], 3u);
+}
+
+// A functional run's chain compares minstret with one bound
+// (BlockChain::insn_bound) and makes the quantum's and the stop's checks
+// where it reaches it: the same ends as the two checks (a quantum of five
+// blocks, three quanta while quantum_end says so, the stop at 6, each at
+// the first block), looping in its own code or entering itself; a bound not
+// refreshed (0) only makes every block end check both.
+TEST_F(TranslatedChain, AFunctionalChainEndsWhereItsBoundSays) {
+  lockstep_ = true;
+  for (const bool stale : {false, true}) {
+    for (const bool loop_back : {false, true}) {
+      SCOPED_TRACE(std::string(stale ? "stale bound, " : "") + (loop_back ? "loop back" : "enter"));
+      translate(0, loop_back, loop_back);
+      run(stale);
+      EXPECT_EQ(x_[1], 5u);
+      EXPECT_EQ(hart_.s.minstret, 10u);
+      EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs);
+      translate(0, loop_back, loop_back, 1, true);
+      hart_.quantum_goes_on = 2;
+      run(stale);
+      EXPECT_EQ(x_[1], 15u);
+      EXPECT_EQ(hart_.quantum_ends, 3u);
+      EXPECT_EQ(hart_.time.ps(), 15 * kBlockPs);
+      fresh();
+      hart_.set_insn_stop(6);
+      run(stale);
+      EXPECT_EQ(hart_.s.minstret, 6u);
+      EXPECT_EQ(x_[1], 3u);
+      for (const bool quantum : {false, true}) {
+        fresh();
+        if (quantum) hart_.time.add_ps(5 * kBlockPs);
+        else hart_.set_insn_stop(2);
+        const JitStep s = run(stale);
+        EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
+        EXPECT_EQ(x_[1], 1u);
+      }
+    }
+  }
+  // Negative control: the code trusts the bound; one past the quantum's end
+  // (14 instructions: seven blocks) is where it ends.
+  fresh();
+  hart_.chain_insn_bound = 14;
+  run(true);
+  EXPECT_EQ(x_[1], 7u);
 }
 
 TEST_F(TranslatedChain, EachCheckEndsTheChain) {

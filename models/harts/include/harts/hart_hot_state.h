@@ -7,6 +7,7 @@
 // and interpreted blocks share one data model.
 #pragma once
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -53,6 +54,15 @@ struct alignas(kHostLine) HartHotState {
   // The chain stops once minstret exceeds this: the instruction stop
   // (Hart::update_insn_stop) less one, ~0 for none, so code compares once.
   uint64_t insn_stop_less_one = ~0ull;
+  // harts.timing=functional: every instruction takes one cycle of this
+  // (0: timed), and nothing else in translated code takes time, so time and
+  // minstret move in lockstep there; its chain then compares minstret with
+  // one bound (BlockChain::insn_bound): where the time reaches the
+  // quantum's end or minstret passes the instruction stop, whichever comes
+  // first. Set again whenever C++ hands back to the code
+  // (refresh_insn_bound): the time, the quantum and the stop change there.
+  uint64_t lockstep_period_ps = 0;
+  uint64_t chain_insn_bound = 0;
 
   // Per-block retiring (Hart::settle): the block running and how many of its instructions are counted.
   const DecodedBlock* lazy = nullptr;
@@ -156,6 +166,18 @@ struct alignas(kHostLine) HartHotState {
     return stop || block_abort || time.quantum_used() || insn_stop_reached() || s.pc == end_pc;
   }
   bool insn_stop_reached() const { return s.minstret > insn_stop_less_one; }
+  void refresh_insn_bound() {
+    if (!lockstep_period_ps) return;
+    const uint64_t ps = time.ps(), end = time.quantum_end_ps();
+    const uint64_t to_end = end > ps ? (end - ps + lockstep_period_ps - 1) / lockstep_period_ps : 0;
+    const uint64_t at_stop = insn_stop_less_one == ~0ull ? ~0ull : insn_stop_less_one + 1;
+    chain_insn_bound = std::min(s.minstret + to_end, at_stop);
+  }
+  // Refreshes the bound as a helper that translated code called returns to it.
+  struct InsnBoundRefresh {
+    HartHotState& hot;
+    ~InsnBoundRefresh() { hot.refresh_insn_bound(); }
+  };
   uint64_t insn_stop() const { return insn_stop_less_one + 1; }  // minstret at which the chain stops (0: none)
   void set_insn_stop(uint64_t minstret) { insn_stop_less_one = minstret - 1; }
   // Retiring all of block `b` (its instructions, cycles, own time and
