@@ -182,7 +182,7 @@ class Translator {
     if (i == std::size(jumps_.pc)) return false;
     own_tails_[i] = a_.size();
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_chain_stops(a_, *chain_, quantum_ends_, false)) to_retired_.push_back(f);
+    for (size_t f : emit_chain_stops(a_, *chain_, quantum_ends_, false, n_)) to_retired_.push_back(f);
     write_back();
     unaimed_.push_back(a_.jmp());
     jumps_.pc[i] = pc;
@@ -249,10 +249,15 @@ class Translator {
       else a_.mov_imm(x86::RCX, v), a_.alu(x86::ADD, kept, x86::RCX);
       a_.store(x86::R8, field, kept);
     };
-    add_kept(kRetiredMinstret, r.minstret, n_);
-    if (r.extra) add(r.extra_cycles, r.extra);
-    if (chain_ && chain_->insn_bound >= 0) add(r.time_ps, r.ps);  // the chain compares minstret only
-    else add_kept(kRetiredTime, r.time_ps, r.ps);
+    if (chain_ && chain_->insns_left >= 0) {  // the chain counts instructions down instead
+      add(r.minstret, n_);
+      if (r.extra) add(r.extra_cycles, r.extra);
+      add(r.time_ps, r.ps);
+    } else {
+      add_kept(kRetiredMinstret, r.minstret, n_);
+      if (r.extra) add(r.extra_cycles, r.extra);
+      add_kept(kRetiredTime, r.time_ps, r.ps);
+    }
     for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
     return settled;
   }
@@ -270,7 +275,7 @@ class Translator {
     }
     a_.mov_imm(x86::RAX, pc_);
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_self_loop(a_, *chain_, body_, counted_ ? &loop_ : nullptr, to_enter_, quantum_ends_))
+    for (size_t f : emit_self_loop(a_, *chain_, body_, n_, counted_ ? &loop_ : nullptr, to_enter_, quantum_ends_))
       to_retired_.push_back(f);
   }
   // The hart into host register r (TranslationHelpers::hart_from_regs).
@@ -327,7 +332,7 @@ class Translator {
     std::vector<size_t> end;
     if (entered) {
       if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-      if (chain_) end = emit_chain_stops(a_, *chain_, quantum_ends_, false);
+      if (chain_) end = emit_chain_stops(a_, *chain_, quantum_ends_, false, n_);
     }
     if (chain_) chain(end);
     a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);

@@ -128,7 +128,7 @@ void Hart::translate(const Block& b) {
   const InlineEnter enter = inline_enter(icache_.hit_time() == 0, hot_.functional, hot_.history);
   BlockChain chain =
       block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
-  if (hot_.lockstep_period_ps) chain.insn_bound = hot_offsets::at(offsetof(HartHotState, chain_insn_bound));
+  if (hot_.lockstep_period_ps) chain.insns_left = hot_offsets::at(offsetof(HartHotState, chain_insns_left));
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, arena, &b.jumps);
   if (b.code) BlockCache::translated(b);
   if (b.code && cluster_.perf_map.get()) {

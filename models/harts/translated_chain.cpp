@@ -307,15 +307,16 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart) {
   a.alu_mem_imm(AND, RSP, kLoopGranted, 0);
   a.test(RCX, RCX);
   none.push_back(a.jcc(E));  // the grant's passes are unused
-  // field += rcx * per_pass
-  const auto add_passes = [&](int32_t field, uint64_t per_pass) {
+  // field += rcx * per_pass (-= with SUB)
+  const auto add_passes = [&](int32_t field, uint64_t per_pass, Alu op = ADD) {
     if (per_pass == 0) return;
-    if (per_pass == 1) return a.alu_to_mem(ADD, hart, field, RCX);
+    if (per_pass == 1) return a.alu_to_mem(op, hart, field, RCX);
     a.mov_imm(R9, per_pass);
     a.imul(R9, RCX);
-    a.alu_to_mem(ADD, hart, field, R9);
+    a.alu_to_mem(op, hart, field, R9);
   };
   add_passes(r.minstret, loop.insns);
+  if (c.insns_left >= 0) add_passes(c.insns_left, loop.insns, SUB);
   add_passes(r.extra_cycles, r.extra);
   add_passes(r.time_ps, r.ps);
   for (unsigned k = 0; k < r.kinds; ++k) add_passes(r.events + 8 * r.ids[k], r.counts[k]);
@@ -406,14 +407,14 @@ void emit_quantum_end_call(x86::Asm& a, const BlockChain& c, size_t resume, size
 }  // namespace
 
 std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
-                                     bool at_self) {
+                                     bool at_self, uint32_t insns) {
   using namespace x86;
   std::vector<size_t> end;
   a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24));  // little-endian: the key is byte 3
   end.push_back(a.jcc(NE));
-  if (c.insn_bound >= 0) {
-    a.alu_from_mem(CMP, kRetiredMinstret, R8, c.insn_bound);
-    const size_t jump = a.jcc(AE);
+  if (c.insns_left >= 0) {
+    a.alu_mem_imm(SUB, R8, c.insns_left, static_cast<int32_t>(insns));
+    const size_t jump = a.jcc(LE);
     quantum_ends.push_back({jump, a.size(), true});
   } else {
     emit_quantum_and_limit(a, c, quantum_ends, end);
@@ -429,8 +430,9 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
   using namespace x86;
   a.bind(q.jump);
   if (!q.bound) return emit_quantum_end_call(a, c, q.resume, retired);
-  // The time from memory: the retire of a functional run adds to it there only.
+  // From memory: the retire of a functional run adds to them there only.
   a.load(kRetiredTime, R8, c.time_ps);
+  a.load(kRetiredMinstret, R8, c.minstret);
   std::vector<QuantumEnd> quantum_ends;
   std::vector<size_t> end;
   emit_quantum_and_limit(a, c, quantum_ends, end);
@@ -478,10 +480,11 @@ std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c) {
   return end;
 }
 
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, const CountedLoop* counted,
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns,
+                                   const CountedLoop* counted,
                                    std::vector<size_t>& to_enter, std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;
-  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends, true);
+  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends, true, insns);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
   emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body, false, false, counted);
   a.load(R11, RCX, c.code_in_block);  // as emit_chain_links leaves it for emit_enter_next

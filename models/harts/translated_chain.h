@@ -20,8 +20,9 @@ constexpr x86::Reg kRetiredMinstret = x86::R9, kRetiredTime = x86::R10;
 // A quantum's end met by the checks (with BlockChain::quantum_end): the
 // jump to the code that asks quantum_end (emit_quantum_end, out of the hot
 // path), and where the checks go on when it says so. `bound`: the jump is
-// the insn_bound's, met at the quantum's end, the instruction stop or
-// neither (the code there tells which); the checks go on after it.
+// taken where BlockChain::insns_left has none left, at the quantum's end,
+// the instruction stop or neither (the code there tells which); the checks
+// go on after it.
 struct QuantumEnd {
   size_t jump, resume;
   bool bound = false;
@@ -33,18 +34,19 @@ struct QuantumEnd {
 // the jumps taken when there is none (the chain ends here).
 std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c);
 
-// The checks of Hart::chain_goes_on but the link's; returns the jumps
-// taken when the chain ends here. The pc is compared with the kernel's
-// return address only `at_self` (a block's branch to its own start): a link
-// or the slot cache never lead there (BlockCache::set_return_pc).
+// The checks of Hart::chain_goes_on but the link's, after a retire of
+// `insns` instructions; returns the jumps taken when the chain ends here.
+// The pc is compared with the kernel's return address only `at_self` (a
+// block's branch to its own start): a link or the slot cache never lead
+// there (BlockCache::set_return_pc).
 std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
-                                     bool at_self);
+                                     bool at_self, uint32_t insns);
 
 // The code a QuantumEnd jumps to (rax: the next pc, r8: the hart): calls
 // quantum_end, then goes on with the checks, or to `retired` (the chain ends;
-// rax: the next pc). For the insn_bound's: the time against the quantum's
-// end first (its end as above; without quantum_end, the chain ends), then
-// minstret against the stop, then back.
+// rax: the next pc). For the one of BlockChain::insns_left: the time
+// against the quantum's end first (its end as above; without quantum_end,
+// the chain ends), then minstret against the stop, then back.
 void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired);
 
 // A cache hit of the time in `time`, done by the code: the hart's (at
@@ -89,7 +91,7 @@ struct CountedLoop {
 void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart);
 
 // A branch of the block to its own start (rax: its pc, r8: the hart; the
-// block retired): the block is its own next block without a look at the
+// block of `insns` instructions retired): the block is its own next block without a look at the
 // links (it is alive and translated while it runs, and a change of its code
 // or fetch regime sets the gate or the DMI generation). Checks as
 // emit_chain_stops, then loops to `body` (its code after the registers are
@@ -98,8 +100,9 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart);
 // else jumps, with rcx = the block and r11 its code, to the jumps added to `to_enter` (where
 // the block end writes the registers back and calls `enter`). Returns the
 // jumps taken when the chain ends here.
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, const CountedLoop* counted,
-                                   std::vector<size_t>& to_enter, std::vector<QuantumEnd>& quantum_ends);
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns,
+                                   const CountedLoop* counted, std::vector<size_t>& to_enter,
+                                   std::vector<QuantumEnd>& quantum_ends);
 
 // Enters the block in rcx, its code in r11 (the block's registers are written
 // back) and jumps to its code, through a routine every block shares unless fetches are

@@ -140,7 +140,7 @@ class TranslatedChain : public ::testing::Test {
     BlockChain chain = hot_offsets::block_chain(b, &fake_enter, inline_enter ? &enter : nullptr,
                                                 quantum_end ? &fake_quantum_end : nullptr);
     chain.self = loop_back ? &b : nullptr;
-    if (lockstep_) chain.insn_bound = hot_offsets::at(offsetof(HartHotState, chain_insn_bound));
+    if (lockstep_) chain.insns_left = hot_offsets::at(offsetof(HartHotState, chain_insns_left));
     TranslationHelpers helpers{};
     helpers.other = &fake_other;
     for (auto& load : helpers.load) load = &fake_load;
@@ -243,12 +243,12 @@ TEST_F(TranslatedChain, StopsAtTheInstructionLimit) {
   EXPECT_EQ(x_[1], 3u);
 }
 
-// A functional run's chain compares minstret with one bound
-// (BlockChain::insn_bound) and makes the quantum's and the stop's checks
-// where it reaches it: the same ends as the two checks (a quantum of five
-// blocks, three quanta while quantum_end says so, the stop at 6, each at
-// the first block), looping in its own code or entering itself; a bound not
-// refreshed (0) only makes every block end check both.
+// A functional run's chain counts down the instructions left before one
+// bound (BlockChain::insns_left) and makes the quantum's and the stop's
+// checks where none are left: the same ends as the two checks (a quantum of
+// five blocks, three quanta while quantum_end says so, the stop at 6, each
+// at the first block), looping in its own code or entering itself; a count
+// not refreshed (0) only makes every block end check both.
 TEST_F(TranslatedChain, AFunctionalChainEndsWhereItsBoundSays) {
   lockstep_ = true;
   for (const bool stale : {false, true}) {
@@ -280,10 +280,10 @@ TEST_F(TranslatedChain, AFunctionalChainEndsWhereItsBoundSays) {
       }
     }
   }
-  // Negative control: the code trusts the bound; one past the quantum's end
+  // Negative control: the code trusts the count; one past the quantum's end
   // (14 instructions: seven blocks) is where it ends.
   fresh();
-  hart_.chain_insn_bound = 14;
+  hart_.chain_insns_left = 14;
   run(true);
   EXPECT_EQ(x_[1], 7u);
 }
@@ -526,11 +526,15 @@ TEST_F(TranslatedChain, CountedPassesEndWhereEachPassesChecksWould) {
   struct Case {
     bool hits_take_no_time;
     uint64_t quantum_ps, insn_stop;
+    bool lockstep = false;  // a functional run's count of instructions left (hits take no time there)
   };
   for (const Case c : {Case{false, 3'100'000, 0}, Case{true, 3'000'000, 0}, Case{false, 10'000'000, 2 * 777},
-                       Case{false, 3'000 * 70 + 50, 0}}) {
-    SCOPED_TRACE(testing::Message() << c.hits_take_no_time << " " << c.quantum_ps << " " << c.insn_stop);
+                       Case{false, 3'000 * 70 + 50, 0}, Case{true, 3'000'000, 0, true},
+                       Case{true, 10'000'000, 2 * 777, true}, Case{true, 3'000 * 70 + 50, 0, true}}) {
+    SCOPED_TRACE(testing::Message() << c.hits_take_no_time << " " << c.quantum_ps << " " << c.insn_stop << " "
+                                    << c.lockstep);
     hits_take_no_time_ = c.hits_take_no_time;
+    lockstep_ = c.lockstep;
     translate(0, true, true);
     const DecodedBlock* ring[8] = {};
     hart_.history.ring = ring;

@@ -214,11 +214,11 @@ struct BlockChain {
     uint32_t count = 0;
     int32_t size = 0, pc = 0, block = 0, key = 0;
   } lookup;
-  // Functional runs (HartHotState::lockstep_period_ps): the code compares
-  // minstret with the bound here instead of the time with quantum_ps and
-  // minstret with limit, and makes those two checks only when it reaches
-  // it; -1: none (a timed run).
-  int32_t insn_bound = -1;
+  // Functional runs (HartHotState::lockstep_period_ps): the code counts the
+  // instructions left here down instead of comparing the time with
+  // quantum_ps and minstret with limit, and makes those two checks only
+  // when none are left; -1: none (a timed run).
+  int32_t insns_left = -1;
 };
 
 // Where chained code enters a block: after its prologue, which every block shares.

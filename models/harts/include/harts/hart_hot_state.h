@@ -56,13 +56,14 @@ struct alignas(kHostLine) HartHotState {
   uint64_t insn_stop_less_one = ~0ull;
   // harts.timing=functional: every instruction takes one cycle of this
   // (0: timed), and nothing else in translated code takes time, so time and
-  // minstret move in lockstep there; its chain then compares minstret with
-  // one bound (BlockChain::insn_bound): where the time reaches the
-  // quantum's end or minstret passes the instruction stop, whichever comes
-  // first. Set again whenever C++ hands back to the code
-  // (refresh_insn_bound): the time, the quantum and the stop change there.
+  // minstret move in lockstep there; its chain then counts down the
+  // instructions left before one bound (BlockChain::insns_left): where the
+  // time reaches the quantum's end or minstret passes the instruction
+  // stop, whichever comes first (0 or less: there). Set again whenever C++
+  // hands back to the code (refresh_insn_bound): the time, the quantum and
+  // the stop change there.
   uint64_t lockstep_period_ps = 0;
-  uint64_t chain_insn_bound = 0;
+  int64_t chain_insns_left = 0;
 
   // Per-block retiring (Hart::settle): the block running and how many of its instructions are counted.
   const DecodedBlock* lazy = nullptr;
@@ -171,7 +172,8 @@ struct alignas(kHostLine) HartHotState {
     const uint64_t ps = time.ps(), end = time.quantum_end_ps();
     const uint64_t to_end = end > ps ? (end - ps + lockstep_period_ps - 1) / lockstep_period_ps : 0;
     const uint64_t at_stop = insn_stop_less_one == ~0ull ? ~0ull : insn_stop_less_one + 1;
-    chain_insn_bound = std::min(s.minstret + to_end, at_stop);
+    const uint64_t left = std::min(to_end, at_stop > s.minstret ? at_stop - s.minstret : 0);
+    chain_insns_left = static_cast<int64_t>(std::min<uint64_t>(left, INT64_MAX));
   }
   // Refreshes the bound as a helper that translated code called returns to it.
   struct InsnBoundRefresh {
