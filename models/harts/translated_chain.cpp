@@ -444,7 +444,6 @@ void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, siz
   }
 }
 
-
 std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c) {
   using namespace x86;
   std::vector<size_t> end;
@@ -481,8 +480,8 @@ std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c) {
 }
 
 std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns,
-                                   const CountedLoop* counted,
-                                   std::vector<size_t>& to_enter, std::vector<QuantumEnd>& quantum_ends) {
+                                   const CountedLoop* counted, std::vector<size_t>& to_enter,
+                                   std::vector<QuantumEnd>& quantum_ends) {
   using namespace x86;
   std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends, true, insns);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
