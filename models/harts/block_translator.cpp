@@ -81,7 +81,7 @@ class Translator {
     for (const QuantumEnd& q : quantum_ends_) emit_quantum_end(a_, *chain_, q, retired_);
     if (chain_ && chain_->self) {
       jumps_.entry = static_cast<uint32_t>(a_.size());
-      to_frame_exit_.push_back(emit_direct_entry(a_, *chain_, kTranslatedInnerEntry));
+      to_frame_exit_.push_back(emit_direct_entry(a_, *chain_));
     }
     for (const Cold& c : colds_) cold(c);  // before the stubs: their helper calls add stubs
     for (const Stub& s : stubs_) stub(s);
@@ -310,7 +310,7 @@ class Translator {
   // one it most often is, which gets its own tail.
   void exit_to_rax(std::optional<uint64_t> likely = std::nullopt) {
     if (likely && retire_ && chain_ && chain_->self) {
-      if (*likely == static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(*likely)))) {
+      if (rv::sem::sx32(*likely) == *likely) {
         a_.alu_imm(x86::CMP, x86::RAX, static_cast<int32_t>(*likely));
       } else {
         a_.mov_imm(x86::RDX, *likely);

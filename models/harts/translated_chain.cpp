@@ -520,8 +520,9 @@ size_t emit_enter(x86::Asm& a, const BlockChain& c, const size_t* direct) {
 
 size_t emit_enter_next(x86::Asm& a, const BlockChain& c) { return emit_enter(a, c, nullptr); }
 
-size_t emit_direct_entry(x86::Asm& a, const BlockChain& c, size_t inner) {
+size_t emit_direct_entry(x86::Asm& a, const BlockChain& c) {
   a.mov_imm(x86::RCX, reinterpret_cast<uint64_t>(c.self));
+  const size_t inner = kTranslatedInnerEntry;
   return emit_enter(a, c, &inner);
 }
 

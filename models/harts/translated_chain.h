@@ -112,9 +112,9 @@ size_t emit_enter_next(x86::Asm& a, const BlockChain& c);
 
 // Where another block's direct jump enters this one (DirectJumps::entry;
 // rax: its pc, r8: the hart, the other block's registers written back): as
-// emit_enter_next enters the block (BlockChain::self), going on at `inner`,
-// the position of kTranslatedInnerEntry in its code, when it enters it in
-// the code. Returns the jump taken when entering threw (as emit_enter_next's).
-size_t emit_direct_entry(x86::Asm& a, const BlockChain& c, size_t inner);
+// emit_enter_next enters the block (BlockChain::self), going on at its
+// kTranslatedInnerEntry when it enters it in the code. Returns the jump
+// taken when entering threw (as emit_enter_next's).
+size_t emit_direct_entry(x86::Asm& a, const BlockChain& c);
 
 }  // namespace avp

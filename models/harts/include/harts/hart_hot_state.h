@@ -6,8 +6,8 @@
 // fetch_quick_hit, chain_ends, retire, HistoryRing::record), so translated
 // and interpreted blocks share one data model.
 #pragma once
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
