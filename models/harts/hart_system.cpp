@@ -36,16 +36,24 @@ bool Hart::host_call() {
   }
 }
 
+std::optional<TrapException> Hart::ecall() {
+  settle();
+  hot_.time.catch_up();
+  if (hot_.s.priv == PRV_M && host_calls_ && host_call()) return std::nullopt;
+  return TrapException{hot_.s.priv == PRV_U ? kEcallU : hot_.s.priv == PRV_S ? kEcallS : kEcallM, 0};
+}
+
 uint64_t Hart::exec_system(const Insn& d, uint64_t pc) {
+  if (d.op == ECALL) {
+    if (const std::optional<TrapException> t = ecall()) throw *t;
+    return pc + d.len;
+  }
   settle();  // CSRs, host calls and WFI see the instructions before this one retired
   // Host calls and the debugger are seen by other processes; CSR accesses,
   // xRET, SFENCE.VMA and a WFI change only the hart (one that sleeps syncs).
-  if (d.op == ECALL || d.op == EBREAK) hot_.time.catch_up();
+  if (d.op == EBREAK) hot_.time.catch_up();
   const uint64_t next = pc + d.len;
   switch (d.op) {
-    case ECALL:
-      if (hot_.s.priv == PRV_M && host_calls_ && host_call()) return next;
-      throw TrapException{hot_.s.priv == PRV_U ? kEcallU : hot_.s.priv == PRV_S ? kEcallS : kEcallM, 0};
     case EBREAK:
       throw TrapException{kBreakpoint, pc};
     case MRET: {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -355,6 +356,10 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   uint64_t exec(const rv::Insn& d, uint64_t pc);
   uint64_t exec_other(const rv::Insn& d, uint64_t pc);  // atomic, FP, extension, system; returns the next pc
   uint64_t exec_system(const rv::Insn& d, uint64_t pc);
+  // ECALL as exec_system does it (the instructions before it retired, the
+  // time caught up, a host call tried), its trap returned instead of thrown;
+  // none when a host call handled it.
+  std::optional<TrapException> ecall();
   // In a slice: whether an instruction exec_other executes needs the
   // kernel before it starts (exec_other throws NeedsKernel).
   bool other_needs_kernel(const rv::Insn& d) const;
