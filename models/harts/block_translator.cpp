@@ -249,15 +249,12 @@ class Translator {
       else a_.mov_imm(x86::RCX, v), a_.alu(x86::ADD, kept, x86::RCX);
       a_.store(x86::R8, field, kept);
     };
-    if (chain_ && chain_->insns_left >= 0) {  // the chain counts instructions down instead
-      add(r.minstret, n_);
-      if (r.extra) add(r.extra_cycles, r.extra);
-      add(r.time_ps, r.ps);
-    } else {
-      add_kept(kRetiredMinstret, r.minstret, n_);
-      if (r.extra) add(r.extra_cycles, r.extra);
-      add_kept(kRetiredTime, r.time_ps, r.ps);
-    }
+    const bool counted_down = chain_ && chain_->insns_left >= 0;  // the chain's checks need neither in a register
+    if (counted_down) add(r.minstret, n_);
+    else add_kept(kRetiredMinstret, r.minstret, n_);
+    if (r.extra) add(r.extra_cycles, r.extra);
+    if (counted_down) add(r.time_ps, r.ps);
+    else add_kept(kRetiredTime, r.time_ps, r.ps);
     for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
     return settled;
   }

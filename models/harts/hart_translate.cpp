@@ -95,7 +95,7 @@ JitStep Hart::translated_other(void* hart, uint64_t pc, const Insn* d) noexcept 
   };
   try {
     // An ECALL's trap without a throw: a system call's throw and unwind cost
-    // about 13 k host instructions (4-hart Linux boot: 1.4 % of them).
+    // about 13 k host instructions (4-hart Linux boot: 1.1 % of them).
     if (d->op == rv::ECALL) {
       if (const std::optional<TrapException> t = h.ecall()) return h.trapped(*t);
       return went_on(pc + d->len);
