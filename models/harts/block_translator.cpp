@@ -78,7 +78,7 @@ class Translator {
     if (shared_tail && a_.drop_last_jmp(to_tail_.back())) to_tail_.pop_back();  // the tail follows
     for (size_t f : to_tail_) a_.bind(f);
     tail(shared_tail);
-    for (const QuantumEnd& q : quantum_ends_) emit_quantum_end(a_, *chain_, q, retired_);
+    for (const EndStub& q : end_stubs_) emit_end_stub(a_, *chain_, q, retired_);
     if (chain_ && chain_->self) {
       jumps_.entry = static_cast<uint32_t>(a_.size());
       to_frame_exit_.push_back(emit_direct_entry(a_, *chain_));
@@ -182,7 +182,7 @@ class Translator {
     if (i == std::size(jumps_.pc)) return false;
     own_tails_[i] = a_.size();
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_chain_stops(a_, *chain_, quantum_ends_, false, n_)) to_retired_.push_back(f);
+    for (size_t f : emit_chain_stops(a_, *chain_, end_stubs_, false, n_)) to_retired_.push_back(f);
     write_back();
     unaimed_.push_back(a_.jmp());
     jumps_.pc[i] = pc;
@@ -249,12 +249,12 @@ class Translator {
       else a_.mov_imm(x86::RCX, v), a_.alu(x86::ADD, kept, x86::RCX);
       a_.store(x86::R8, field, kept);
     };
-    const bool counted_down = chain_ && chain_->insns_left >= 0;  // the chain's checks need neither in a register
-    if (counted_down) add(r.minstret, n_);
-    else add_kept(kRetiredMinstret, r.minstret, n_);
+    // A functional run's chain counts its instructions in the checks' count
+    // only (BlockChain::insns_left), minstret and the time not at all.
+    const bool counted_down = chain_ && chain_->insns_left >= 0;
+    if (!counted_down) add_kept(kRetiredMinstret, r.minstret, n_);
     if (r.extra) add(r.extra_cycles, r.extra);
-    if (counted_down) add(r.time_ps, r.ps);
-    else add_kept(kRetiredTime, r.time_ps, r.ps);
+    if (!counted_down) add_kept(kRetiredTime, r.time_ps, r.ps);
     for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
     return settled;
   }
@@ -272,7 +272,7 @@ class Translator {
     }
     a_.mov_imm(x86::RAX, pc_);
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_self_loop(a_, *chain_, body_, n_, counted_ ? &loop_ : nullptr, to_enter_, quantum_ends_))
+    for (size_t f : emit_self_loop(a_, *chain_, body_, n_, counted_ ? &loop_ : nullptr, to_enter_, end_stubs_))
       to_retired_.push_back(f);
   }
   // The hart into host register r (TranslationHelpers::hart_from_regs).
@@ -329,7 +329,7 @@ class Translator {
     std::vector<size_t> end;
     if (entered) {
       if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-      if (chain_) end = emit_chain_stops(a_, *chain_, quantum_ends_, false, n_);
+      if (chain_) end = emit_chain_stops(a_, *chain_, end_stubs_, false, n_);
     }
     if (chain_) chain(end);
     a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);
@@ -467,7 +467,7 @@ class Translator {
   std::vector<size_t> to_enter_;       // the tail's entering of the block in rcx (registers not written back)
   std::vector<size_t> to_retired_;     // the tail's exit as retired (the chain ended)
   size_t retired_ = 0;                 // where it is
-  std::vector<QuantumEnd> quantum_ends_;
+  std::vector<EndStub> end_stubs_;
   size_t body_ = 0;                     // where the code continues after loading the registers
   DirectJumps jumps_;
   size_t own_tails_[2] = {};            // where the own tail of jumps_.pc[i] starts (own_tail)

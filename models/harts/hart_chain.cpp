@@ -157,6 +157,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
       if (from == 0 && blk->code) {  // translated (hart_translate.cpp): the same steps in host code
         hot_.refresh_insn_bound();
         const JitStep r = blk->code(x);
+        hot_.catch_up();  // a functional run's code counted its instructions only down
         pc = r.value;
         if (r.status >> 32 == kExitEnterFailed) goto enter_failed;
         if (hot_.lazy != blk) {  // the code went on to the blocks after it and ended in this one
@@ -310,7 +311,7 @@ enter_failed:  // as enter_block above throwing, or a slice's chain ending befor
 template <bool kTranslatedFetch>
 const uint8_t* Hart::translated_enter(void* hart, const void* block, uint64_t pc) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
-  const HartHotState::InsnBoundRefresh refresh{h.hot_};
+  const HartHotState::HelperCall call{h.hot_};
   const Block& b = *static_cast<const Block*>(block);
   // As run_insns between two blocks: the one that ended is counted, the next entered.
   h.hot_.s.pc = pc;

@@ -113,12 +113,23 @@ void Hart::quantum_sync() {
 // full translation cache to empty at this block boundary.
 uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
-  const HartHotState::InsnBoundRefresh refresh{h.hot_};
+  const HartHotState::HelperCall call{h.hot_};
   if (h.switch_ps_ && to_ps(h.hot_.time.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
   if (h.slice_.parallel) return h.slice_.in_slice() && !h.blocks_.code_full() && h.cluster_.slices().pass_boundary(h);
   if (h.blocks_.code_full() || !h.run_on()) return 0;
   h.check_deadline(h.hot_.time.now());
   return !h.timed_out_;
+}
+
+// Where a functional run's chain has no instructions left before its bound
+// (BlockChain::insns_left), with those it counted retired: at the quantum's
+// end what translated_quantum_end does, then the instruction stop ends the
+// chain; 0 when it ends.
+uint64_t Hart::translated_bound_reached(void* hart) noexcept {
+  Hart& h = *static_cast<HartHotState*>(hart)->hart;
+  const HartHotState::HelperCall call{h.hot_};
+  if (h.hot_.time.quantum_used() && !translated_quantum_end(hart)) return 0;
+  return !h.hot_.insn_stop_reached();
 }
 
 void Hart::sync_to_grid() {

@@ -35,7 +35,7 @@ JitStep Hart::trapped(const TrapException& t) noexcept {
 template <typename T, typename R>
 JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
-  const HartHotState::InsnBoundRefresh refresh{h.hot_};
+  const HartHotState::HelperCall call{h.hot_};
   h.hot_.s.pc = pc;
   h.cur_ = d;
   // The code did the quick checks (InlineLoads): a load here is a miss, or
@@ -67,7 +67,7 @@ JitStep Hart::translated_load(void* hart, uint64_t addr, uint64_t pc, const Insn
 template <typename T>
 JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
-  const HartHotState::InsnBoundRefresh refresh{h.hot_};
+  const HartHotState::HelperCall call{h.hot_};
   h.hot_.s.pc = pc;
   h.cur_ = d;
   // The code did the quick checks (InlineStores): a store here is a miss,
@@ -86,7 +86,7 @@ JitStep Hart::translated_store(void* hart, uint64_t addr, uint64_t v, uint64_t p
 
 JitStep Hart::translated_other(void* hart, uint64_t pc, const Insn* d) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
-  const HartHotState::InsnBoundRefresh refresh{h.hot_};
+  const HartHotState::HelperCall call{h.hot_};
   h.hot_.s.pc = pc;
   h.cur_ = d;
   if (h.slice_.in_slice() && h.other_needs_kernel(*d)) return h.kernel_needed();  // as exec_other, without a throw
@@ -136,7 +136,10 @@ void Hart::translate(const Block& b) {
   const InlineEnter enter = inline_enter(icache_.hit_time() == 0, hot_.functional, hot_.history);
   BlockChain chain =
       block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
-  if (hot_.lockstep_period_ps) chain.insns_left = hot_offsets::at(offsetof(HartHotState, chain_insns_left));
+  if (hot_.lockstep_period_ps) {
+    chain.insns_left = hot_offsets::at(offsetof(HartHotState, chain_insns_left));
+    chain.bound_reached = &translated_bound_reached;
+  }
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, arena, &b.jumps);
   if (b.code) BlockCache::translated(b);
   if (b.code && cluster_.perf_map.get()) {

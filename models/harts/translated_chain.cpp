@@ -150,6 +150,16 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
   for (const uint8_t log2_passes : {6, 3}) {
     const uint64_t passes = uint64_t{1} << log2_passes;
     std::vector<size_t> fewer;
+    if (c.insns_left >= 0) {  // a functional run: fewer instructions than those left (the same bounds, counted)
+      a.mov_imm(RSI, passes * loop.insns);
+      a.alu_from_mem(CMP, RSI, R8, c.insns_left);
+      fewer.push_back(a.jcc(GE));
+      a.mov_imm(loop.left, passes);
+      a.store(RSP, kLoopGranted, loop.left);
+      granted.push_back(a.jmp());
+      for (size_t f : fewer) a.bind(f);
+      continue;
+    }
     a.mov_imm(RSI, r.ps + loop.hit_ps);
     if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
     a.shift_imm(SHL, RSI, log2_passes);
@@ -315,10 +325,13 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart) {
     a.imul(R9, RCX);
     a.alu_to_mem(op, hart, field, R9);
   };
-  add_passes(r.minstret, loop.insns);
-  if (c.insns_left >= 0) add_passes(c.insns_left, loop.insns, SUB);
+  if (c.insns_left >= 0) {
+    add_passes(c.insns_left, loop.insns, SUB);  // a functional run: minstret and the time counted there only
+  } else {
+    add_passes(r.minstret, loop.insns);
+    add_passes(r.time_ps, r.ps);
+  }
   add_passes(r.extra_cycles, r.extra);
-  add_passes(r.time_ps, r.ps);
   for (unsigned k = 0; k < r.kinds; ++k) add_passes(r.events + 8 * r.ids[k], r.counts[k]);
   if (!e.untimed) {  // each entry's hit again of its one line or two (emit_fetch_hit), timed as one hit
     a.mov_imm(R11, reinterpret_cast<uint64_t>(c.self));
@@ -369,16 +382,16 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
 
 namespace {
 
-// The time in kRetiredTime against the quantum's end (a QuantumEnd with
+// The time in kRetiredTime against the quantum's end (a EndStub with
 // c.quantum_end, else a jump added to `end`), then minstret in
 // kRetiredMinstret against the stop (a jump added to `end`).
-void emit_quantum_and_limit(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
+void emit_quantum_and_limit(x86::Asm& a, const BlockChain& c, std::vector<EndStub>& end_stubs,
                             std::vector<size_t>& end) {
   using namespace x86;
   a.alu_from_mem(CMP, kRetiredTime, R8, c.quantum_ps);
   if (c.quantum_end) {
     const size_t jump = a.jcc(AE);
-    quantum_ends.push_back({jump, a.size()});
+    end_stubs.push_back({jump, a.size()});
   } else {
     end.push_back(a.jcc(AE));
   }
@@ -386,38 +399,39 @@ void emit_quantum_and_limit(x86::Asm& a, const BlockChain& c, std::vector<Quantu
   end.push_back(a.jcc(A));
 }
 
-// Calls quantum_end (rax: the next pc, r8: the hart); goes on at `resume`
-// when it says so, else to `retired`.
-void emit_quantum_end_call(x86::Asm& a, const BlockChain& c, size_t resume, size_t retired) {
+// Calls quantum_end, or `bound` bound_reached (rax: the next pc, r8: the
+// hart); goes on at `resume` when it says so, else to `retired`.
+void emit_end_call(x86::Asm& a, const BlockChain& c, bool bound, size_t resume, size_t retired) {
   using namespace x86;
   a.store(R8, c.pc, RAX);
   a.push(RAX);  // the pc, and the hart: the stack stays 16-byte aligned at the call
   a.push(R8);
   a.mov(RDI, R8);
-  a.call(reinterpret_cast<const void*>(c.quantum_end));
+  a.call(reinterpret_cast<const void*>(bound ? c.bound_reached : c.quantum_end));
   a.pop(R8);
   a.pop(RCX);
   a.test(RAX, RAX);
   a.mov(RAX, RCX);
   a.bind(a.jcc(E), retired);
-  a.load(kRetiredMinstret, R8, c.minstret);  // the checks after the quantum's go on with it
+  if (!bound) a.load(kRetiredMinstret, R8, c.minstret);  // the limit's check after the quantum's goes on with it
   a.bind(a.jmp(), resume);
 }
 
 }  // namespace
 
-std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
+std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<EndStub>& end_stubs,
                                      bool at_self, uint32_t insns) {
   using namespace x86;
   std::vector<size_t> end;
   a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24));  // little-endian: the key is byte 3
-  end.push_back(a.jcc(NE));
+  if (c.insns_left >= 0) end_stubs.push_back({a.jcc(NE), 0, false, insns});  // counted there
+  else end.push_back(a.jcc(NE));
   if (c.insns_left >= 0) {
     a.alu_mem_imm(SUB, R8, c.insns_left, static_cast<int32_t>(insns));
     const size_t jump = a.jcc(LE);
-    quantum_ends.push_back({jump, a.size(), true});
+    end_stubs.push_back({jump, a.size(), true});
   } else {
-    emit_quantum_and_limit(a, c, quantum_ends, end);
+    emit_quantum_and_limit(a, c, end_stubs, end);
   }
   if (at_self) {
     a.alu_from_mem(CMP, RAX, R8, c.end_pc);
@@ -426,22 +440,11 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
   return end;
 }
 
-void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired) {
-  using namespace x86;
+void emit_end_stub(x86::Asm& a, const BlockChain& c, const EndStub& q, size_t retired) {
   a.bind(q.jump);
-  if (!q.bound) return emit_quantum_end_call(a, c, q.resume, retired);
-  // From memory: the retire of a functional run adds to them there only.
-  a.load(kRetiredTime, R8, c.time_ps);
-  a.load(kRetiredMinstret, R8, c.minstret);
-  std::vector<QuantumEnd> quantum_ends;
-  std::vector<size_t> end;
-  emit_quantum_and_limit(a, c, quantum_ends, end);
-  a.bind(a.jmp(), q.resume);
-  for (size_t f : end) a.bind(f, retired);
-  for (const QuantumEnd& e : quantum_ends) {
-    a.bind(e.jump);
-    emit_quantum_end_call(a, c, e.resume, retired);
-  }
+  if (!q.uncounted) return emit_end_call(a, c, q.bound, q.resume, retired);
+  a.alu_mem_imm(x86::SUB, x86::R8, c.insns_left, static_cast<int32_t>(q.uncounted));
+  a.bind(a.jmp(), retired);
 }
 
 std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c) {
@@ -481,9 +484,9 @@ std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c) {
 
 std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns,
                                    const CountedLoop* counted, std::vector<size_t>& to_enter,
-                                   std::vector<QuantumEnd>& quantum_ends) {
+                                   std::vector<EndStub>& end_stubs) {
   using namespace x86;
-  std::vector<size_t> end = emit_chain_stops(a, c, quantum_ends, true, insns);
+  std::vector<size_t> end = emit_chain_stops(a, c, end_stubs, true, insns);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
   emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body, false, false, counted);
   a.load(R11, RCX, c.code_in_block);  // as emit_chain_links leaves it for emit_enter_next

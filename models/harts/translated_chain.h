@@ -2,7 +2,8 @@
 // the checks of Hart::chain_goes_on (HartHotState::chain_ends and the gate)
 // and next_block's links, then entering the next block. Emitted after a
 // block retired, with rax holding the next pc, r8 the hart, and the retired
-// minstret and time in kRetiredMinstret and kRetiredTime.
+// minstret and time in kRetiredMinstret and kRetiredTime (but in a
+// functional run, which counts down BlockChain::insns_left instead).
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -17,15 +18,18 @@ namespace avp {
 // (functional `mixed`: about 1 % of its time).
 constexpr x86::Reg kRetiredMinstret = x86::R9, kRetiredTime = x86::R10;
 
-// A quantum's end met by the checks (with BlockChain::quantum_end): the
-// jump to the code that asks quantum_end (emit_quantum_end, out of the hot
-// path), and where the checks go on when it says so. `bound`: the jump is
-// taken where BlockChain::insns_left has none left, at the quantum's end,
-// the instruction stop or neither (the code there tells which); the checks
-// go on after it.
-struct QuantumEnd {
+// A check's jump to code out of the hot path (emit_end_stub): at a
+// quantum's end met by the checks (with BlockChain::quantum_end), to the
+// code that asks quantum_end, and where the checks go on when it says so.
+// `bound`: the jump is taken where BlockChain::insns_left has none left, at
+// the quantum's end, the instruction stop or neither (bound_reached tells
+// which); the checks go on after it. `uncounted` (not 0): the gate ended a
+// functional run's chain before the count took the block's instructions
+// (BlockChain::insns_left), which it takes there before the chain ends.
+struct EndStub {
   size_t jump, resume;
   bool bound = false;
+  uint32_t uncounted = 0;
 };
 
 // After emit_chain_stops passed: the linked block at the next pc in rcx, or
@@ -39,15 +43,14 @@ std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c);
 // The pc is compared with the kernel's return address only `at_self` (a
 // block's branch to its own start): a link or the slot cache never lead
 // there (BlockCache::set_return_pc).
-std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<QuantumEnd>& quantum_ends,
+std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<EndStub>& end_stubs,
                                      bool at_self, uint32_t insns);
 
-// The code a QuantumEnd jumps to (rax: the next pc, r8: the hart): calls
-// quantum_end, then goes on with the checks, or to `retired` (the chain ends;
-// rax: the next pc). For the one of BlockChain::insns_left: the time
-// against the quantum's end first (its end as above; without quantum_end,
-// the chain ends), then minstret against the stop, then back.
-void emit_quantum_end(x86::Asm& a, const BlockChain& c, const QuantumEnd& q, size_t retired);
+// The code an EndStub jumps to (rax: the next pc, r8: the hart): calls
+// quantum_end, or for the one of BlockChain::insns_left bound_reached, then
+// goes on with the checks, or to `retired` (the chain ends; rax: the next
+// pc); for an uncounted one, counts and goes to `retired`.
+void emit_end_stub(x86::Asm& a, const BlockChain& c, const EndStub& q, size_t retired);
 
 // A cache hit of the time in `time`, done by the code: the hart's (at
 // `hart`) hit count plus one, its time and a stall time plus `time`. Also
@@ -102,7 +105,7 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart);
 // jumps taken when the chain ends here.
 std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns,
                                    const CountedLoop* counted, std::vector<size_t>& to_enter,
-                                   std::vector<QuantumEnd>& quantum_ends);
+                                   std::vector<EndStub>& end_stubs);
 
 // Enters the block in rcx, its code in r11 (the block's registers are written
 // back) and jumps to its code, through a routine every block shares unless fetches are

@@ -45,25 +45,40 @@ struct FakeHart : HartHotState {
     }
   };
   std::vector<Seen> loads_seen;  // at each call of the load helper
+  bool has_quantum_end = false;  // the chain's BlockChain::quantum_end is fake_quantum_end
   uint64_t fetch_stall_ps() const { return stall_ps[StallFetch]; }
 };
 
 FakeHart& fake(void* hot) { return *static_cast<FakeHart*>(static_cast<HartHotState*>(hot)); }
 
+// The fake helpers, as the hart's (Hart::translated_*), retire what a
+// functional run's code counted first and refresh its bound as they return
+// (HartHotState::HelperCall).
+
 // The run loop at a quantum's end: the next quantum, while goes_on lasts.
 uint64_t fake_quantum_end(void* hart) {
   FakeHart& h = fake(hart);
+  const HartHotState::HelperCall call{h};
   h.quantum_end_pcs.push_back(h.s.pc);
   h.quantum_end_counts.emplace_back(h.s.minstret, h.time.ps());
   if (++h.quantum_ends > h.quantum_goes_on) return 0;
   h.time.start_quantum(h.time.ps(), 0);  // the next quantum from here
-  h.refresh_insn_bound();                // as Hart::translated_quantum_end
   return 1;
+}
+
+// A functional run's chain with no instructions left (Hart::translated_bound_reached):
+// fake_quantum_end at the quantum's end, if the chain has it (else it ends there), then the stop.
+uint64_t fake_bound_reached(void* hart) {
+  FakeHart& h = fake(hart);
+  const HartHotState::HelperCall call{h};
+  if (h.time.quantum_used() && !(h.has_quantum_end && fake_quantum_end(hart))) return 0;
+  return !h.insn_stop_reached();
 }
 
 // exec_other: the instruction's rs1 from the registers in memory, then on to the next instruction.
 JitStep fake_other(void* hart, uint64_t pc, const Insn* d) {
   FakeHart& h = fake(hart);
+  const HartHotState::HelperCall call{h};
   h.other_rs1.push_back(h.s.x[d->rs1]);  // the registers in memory, as exec_other reads them
   return {pc + d->len, kExitDone};
 }
@@ -71,12 +86,14 @@ JitStep fake_other(void* hart, uint64_t pc, const Insn* d) {
 // A load outside the hart's load region: what the hart had counted when it was called, and 7.
 JitStep fake_load(void* hart, uint64_t, uint64_t, const Insn*) {
   FakeHart& h = fake(hart);
+  const HartHotState::HelperCall call{h};
   h.loads_seen.push_back({h.s.minstret, h.time.ps(), h.history.pos});
   return {7, kExitDone};
 }
 
 const uint8_t* fake_enter(void* hart, const void* block, uint64_t pc) {
   FakeHart& h = fake(hart);
+  const HartHotState::HelperCall call{h};
   const auto& b = *static_cast<const DecodedBlock*>(block);
   h.entered.emplace_back(&b, pc);
   if (h.enter_fails) return nullptr;
@@ -140,7 +157,11 @@ class TranslatedChain : public ::testing::Test {
     BlockChain chain = hot_offsets::block_chain(b, &fake_enter, inline_enter ? &enter : nullptr,
                                                 quantum_end ? &fake_quantum_end : nullptr);
     chain.self = loop_back ? &b : nullptr;
-    if (lockstep_) chain.insns_left = hot_offsets::at(offsetof(HartHotState, chain_insns_left));
+    if (lockstep_) {
+      chain.insns_left = hot_offsets::at(offsetof(HartHotState, chain_insns_left));
+      chain.bound_reached = &fake_bound_reached;
+    }
+    quantum_end_ = quantum_end;
     TranslationHelpers helpers{};
     helpers.other = &fake_other;
     for (auto& load : helpers.load) load = &fake_load;
@@ -169,11 +190,15 @@ class TranslatedChain : public ::testing::Test {
     }
     hart_.time.set_quantum(from_ps(5 * kBlockPs));
     if (lockstep_) hart_.lockstep_period_ps = kBlockPs / 2;  // the block's two instructions
+    hart_.has_quantum_end = quantum_end_;
   }
-  // As the run loop enters the code (refreshing the bound of a functional run's chain, unless `stale`).
+  // As the run loop runs the code (refreshing the bound of a functional run's
+  // chain first, unless `stale`, and retiring what it counted after).
   JitStep run(bool stale = false) {
     if (!stale) hart_.refresh_insn_bound();
-    return block_.code(x_);
+    const JitStep s = block_.code(x_);
+    hart_.catch_up();
+    return s;
   }
   // The chain ended after the first block: retired, nothing entered.
   void expect_one_block() {
@@ -196,6 +221,7 @@ class TranslatedChain : public ::testing::Test {
   bool indirect_ = false;           // for the next translate(): the jump back is jalr x0, 0(x2)
   bool two_blocks_ = false;         // for the next translate(): block_ and other_ jump to each other
   bool lockstep_ = false;           // for the next translate() and fresh(): a functional run's one bound
+  bool quantum_end_ = false;        // the last translate()'s: the chain calls fake_quantum_end
   CodeArena arena_;
   DecodedBlock block_, other_;
   FakeHart hart_;
@@ -281,9 +307,13 @@ TEST_F(TranslatedChain, AFunctionalChainEndsWhereItsBoundSays) {
     }
   }
   // Negative control: the code trusts the count; one past the quantum's end
-  // (14 instructions: seven blocks) is where it ends.
+  // (14 instructions: seven blocks) is where it ends. (Its line hits in the
+  // code: `enter`, a helper, would count the bound again.)
   fresh();
-  hart_.chain_insns_left = 14;
+  const DecodedBlock* ring[8] = {};
+  hart_.history.ring = ring;
+  hart_.icache.last_line = 0x40;
+  hart_.chain_insns_left = hart_.chain_insns_counted = 14;
   run(true);
   EXPECT_EQ(x_[1], 7u);
 }
@@ -299,11 +329,17 @@ TEST_F(TranslatedChain, EachCheckEndsTheChain) {
       {"interrupt pending (the flag's last byte)", [](FakeHart& h) { h.irq_gate = 1u << 24; }},
       {"other fetch regime", [](FakeHart& h) { h.fetch_key = 1; }},
   };
-  for (const auto& [what, set] : checks) {
-    SCOPED_TRACE(what);
-    fresh();
-    set(hart_);
-    expect_one_block();
+  // A functional run's too, whose block the chain counts (insns_left) even where the gate ends it.
+  for (const bool lockstep : {false, true}) {
+    lockstep_ = lockstep;
+    translate(0);
+    for (const auto& [what, set] : checks) {
+      SCOPED_TRACE(std::string(what) + (lockstep ? ", functional" : ""));
+      fresh();
+      set(hart_);
+      expect_one_block();
+      EXPECT_EQ(hart_.time.ps(), (std::string(what) == "quantum used" ? 6 : 1) * kBlockPs);
+    }
   }
   // Negative controls: a kernel return elsewhere, a limit ahead.
   fresh();

@@ -187,7 +187,8 @@ struct BlockChain {
   int32_t time_ps, quantum_ps;  // ... or once time_ps >= quantum_ps
   int32_t limit, minstret;      // ... or minstret > limit (limit ~0: none)
   // The hart's pc: chained code leaves it to the helpers, which set it (a
-  // store per block the hart's C++ never reads), but for quantum_end.
+  // store per block the hart's C++ never reads), but for quantum_end and
+  // bound_reached.
   int32_t pc;
   const uint64_t* link_pc;    // the block's two link slots: link_pc[i] -> link[i], which is set whenever link_pc[i] matches a pc
   const void* const* link;
@@ -215,10 +216,13 @@ struct BlockChain {
     int32_t size = 0, pc = 0, block = 0, key = 0;
   } lookup;
   // Functional runs (HartHotState::lockstep_period_ps): the code counts the
-  // instructions left here down instead of comparing the time with
-  // quantum_ps and minstret with limit, and makes those two checks only
-  // when none are left; -1: none (a timed run).
+  // instructions left here down instead of adding to minstret and the time
+  // and comparing them with limit and quantum_ps (HartHotState::catch_up
+  // adds them), and where none are left calls bound_reached (hart), which
+  // makes those checks and says whether the chain goes on; -1: none (a
+  // timed run).
   int32_t insns_left = -1;
+  uint64_t (*bound_reached)(void* hart) = nullptr;
 };
 
 // Where chained code enters a block: after its prologue, which every block shares.

@@ -322,6 +322,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   static const uint8_t* translated_enter(void* hart, const void* block, uint64_t pc) noexcept;
   const uint8_t* enter_translated(const Block& b, uint32_t quick) noexcept;  // translated_enter's general case
   static uint64_t translated_quantum_end(void* hart) noexcept;  // BlockChain::quantum_end
+  static uint64_t translated_bound_reached(void* hart) noexcept;  // BlockChain::bound_reached
   JitStep failed() noexcept;  // keeps the exception being handled for run_insns
   // Keeps a helper's trap for run_chain, which takes it without a throw
   // (an unwind costs microseconds; a 4-hart Linux boot traps some 8 k times).

@@ -61,9 +61,14 @@ struct alignas(kHostLine) HartHotState {
   // time reaches the quantum's end or minstret passes the instruction
   // stop, whichever comes first (0 or less: there). Set again whenever C++
   // hands back to the code (refresh_insn_bound): the time, the quantum and
-  // the stop change there.
+  // the stop change there. The count is all the code adds for its
+  // instructions: C++ adds those it counted down since (chain_insns_counted
+  // less chain_insns_left) to minstret and the time as it takes over from
+  // the code (catch_up), so each block end and counted loop updates one
+  // field, not three.
   uint64_t lockstep_period_ps = 0;
   int64_t chain_insns_left = 0;
+  int64_t chain_insns_counted = 0;  // chain_insns_left when catch_up or refresh_insn_bound last ran
 
   // Per-block retiring (Hart::settle): the block running and how many of its instructions are counted.
   const DecodedBlock* lazy = nullptr;
@@ -167,18 +172,33 @@ struct alignas(kHostLine) HartHotState {
     return stop || block_abort || time.quantum_used() || insn_stop_reached() || s.pc == end_pc;
   }
   bool insn_stop_reached() const { return s.minstret > insn_stop_less_one; }
+  // The instructions a functional run's code counted down since C++ last
+  // looked, retired: minstret and the time (one cycle each: the blocks'
+  // own time there, HartCluster's costs) as the code would have added them.
+  void catch_up() {
+    const auto n = static_cast<uint64_t>(chain_insns_counted - chain_insns_left);  // the code only subtracts
+    if (n == 0) return;
+    chain_insns_counted = chain_insns_left;
+    s.minstret += n;
+    time.add_ps(n * lockstep_period_ps);
+  }
   void refresh_insn_bound() {
     if (!lockstep_period_ps) return;
+    catch_up();
     const uint64_t ps = time.ps(), end = time.quantum_end_ps();
     const uint64_t to_end = end > ps ? (end - ps + lockstep_period_ps - 1) / lockstep_period_ps : 0;
     const uint64_t at_stop = insn_stop_less_one == ~0ull ? ~0ull : insn_stop_less_one + 1;
     const uint64_t left = std::min(to_end, at_stop > s.minstret ? at_stop - s.minstret : 0);
-    chain_insns_left = static_cast<int64_t>(std::min<uint64_t>(left, INT64_MAX));
+    chain_insns_counted = chain_insns_left = static_cast<int64_t>(std::min<uint64_t>(left, INT64_MAX));
   }
-  // Refreshes the bound as a helper that translated code called returns to it.
-  struct InsnBoundRefresh {
+  // A helper translated code calls: the instructions the code counted are
+  // retired first, and the bound is refreshed as it returns to the code.
+  struct HelperCall {
     HartHotState& hot;
-    ~InsnBoundRefresh() { hot.refresh_insn_bound(); }
+    explicit HelperCall(HartHotState& h) : hot(h) { hot.catch_up(); }
+    ~HelperCall() { hot.refresh_insn_bound(); }
+    HelperCall(const HelperCall&) = delete;
+    HelperCall& operator=(const HelperCall&) = delete;
   };
   uint64_t insn_stop() const { return insn_stop_less_one + 1; }  // minstret at which the chain stops (0: none)
   void set_insn_stop(uint64_t minstret) { insn_stop_less_one = minstret - 1; }
