@@ -78,7 +78,9 @@ class Translator {
     if (shared_tail && a_.drop_last_jmp(to_tail_.back())) to_tail_.pop_back();  // the tail follows
     for (size_t f : to_tail_) a_.bind(f);
     tail(shared_tail);
-    for (const EndStub& q : end_stubs_) emit_end_stub(a_, *chain_, q, retired_);
+    std::vector<size_t> settled;
+    for (const EndStub& q : end_stubs_) emit_end_stub(a_, *chain_, q, retired_, settled);
+    if (!settled.empty()) unretire(settled);
     if (chain_ && chain_->self) {
       jumps_.entry = static_cast<uint32_t>(a_.size());
       to_frame_exit_.push_back(emit_direct_entry(a_, *chain_));
@@ -182,7 +184,7 @@ class Translator {
     if (i == std::size(jumps_.pc)) return false;
     own_tails_[i] = a_.size();
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_chain_stops(a_, *chain_, end_stubs_, false, n_)) to_retired_.push_back(f);
+    for (size_t f : emit_chain_stops(a_, *chain_, end_stubs_, false, n_, calls_helpers_)) to_retired_.push_back(f);
     write_back();
     unaimed_.push_back(a_.jmp());
     jumps_.pc[i] = pc;
@@ -222,26 +224,21 @@ class Translator {
   // What run_insns adds when the block ran to its end (HartHotState::retire),
   // into the hart in r8, unless a helper has counted part of the block:
   // returns the jump taken then. A block that calls no helper needs no
-  // test: settled is 0 whenever code is entered at a block's start. The
-  // passes of a counted loop are retired first (none when settled: a helper
-  // was called, after they were).
+  // test: settled is 0 whenever code is entered at a block's start. A
+  // chained block's checks find it in the gate instead (part_settled), out
+  // of the hot path, and take the retire back (unretire). The passes of a
+  // counted loop are retired first (none when settled: a helper was called,
+  // after they were).
   std::optional<size_t> retire_unless_settled() {
     const BlockRetire& r = *retire_;
     hart_into(x86::R8);
     std::optional<size_t> settled;
-    if (calls_helpers_) {
+    if (calls_helpers_ && !chain_) {
       a_.alu_mem_imm(x86::CMP, x86::R8, r.settled, 0, false);
       settled = a_.jcc(x86::NE);
     }
     if (counted_) emit_counted_passes(a_, loop_, x86::R8);
-    const auto add = [this](int32_t field, uint64_t v) {
-      if (v <= INT32_MAX) {  // the usual case: one instruction
-        a_.alu_mem_imm(x86::ADD, x86::R8, field, static_cast<int32_t>(v));
-        return;
-      }
-      a_.mov_imm(x86::RCX, v);
-      a_.alu_to_mem(x86::ADD, x86::R8, field, x86::RCX);
-    };
+    const auto add = [this](int32_t field, uint64_t v) { add_to_hart(x86::ADD, field, v); };
     // minstret and the time in registers as well, for the chain's checks (translated_chain.h).
     const auto add_kept = [this](x86::Reg kept, int32_t field, uint64_t v) {
       a_.load(kept, x86::R8, field);
@@ -258,6 +255,30 @@ class Translator {
     for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
     return settled;
   }
+  // The hart's (r8) field `op` (ADD or SUB) v.
+  void add_to_hart(x86::Alu op, int32_t field, uint64_t v) {
+    if (v <= INT32_MAX) {  // the usual case: one instruction
+      a_.alu_mem_imm(op, x86::R8, field, static_cast<int32_t>(v));
+      return;
+    }
+    a_.mov_imm(x86::RCX, v);
+    a_.alu_to_mem(op, x86::R8, field, x86::RCX);
+  }
+  // Where the gate found that a helper counted part of the block (the
+  // jumps `settled`; r8 the hart, rax the next pc): the retire's additions
+  // taken back (a counted loop's passes had been retired before the
+  // helper), then the exit as settled, the run loop counting the rest.
+  void unretire(const std::vector<size_t>& settled) {
+    const BlockRetire& r = *retire_;
+    for (size_t f : settled) a_.bind(f);
+    const bool counted_down = chain_->insns_left >= 0;
+    if (!counted_down) add_to_hart(x86::SUB, r.minstret, n_);
+    if (r.extra) add_to_hart(x86::SUB, r.extra_cycles, r.extra);
+    if (!counted_down) add_to_hart(x86::SUB, r.time_ps, r.ps);
+    for (unsigned k = 0; k < r.kinds; ++k) add_to_hart(x86::SUB, r.events + 8 * r.ids[k], r.counts[k]);
+    a_.mov_imm(x86::RDX, n_);
+    to_epilogue_.push_back(a_.jmp());
+  }
   // A branch to the block's own start: the tail's steps at the branch, with
   // nothing to look up (emit_self_loop), so each such branch has its own
   // host branches to predict. A block a helper settled leaves as settled.
@@ -272,7 +293,8 @@ class Translator {
     }
     a_.mov_imm(x86::RAX, pc_);
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_self_loop(a_, *chain_, body_, n_, counted_ ? &loop_ : nullptr, to_enter_, end_stubs_))
+    for (size_t f : emit_self_loop(a_, *chain_, body_, n_, calls_helpers_, counted_ ? &loop_ : nullptr, to_enter_,
+                                   end_stubs_))
       to_retired_.push_back(f);
   }
   // The hart into host register r (TranslationHelpers::hart_from_regs).
@@ -329,7 +351,7 @@ class Translator {
     std::vector<size_t> end;
     if (entered) {
       if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-      if (chain_) end = emit_chain_stops(a_, *chain_, end_stubs_, false, n_);
+      if (chain_) end = emit_chain_stops(a_, *chain_, end_stubs_, false, n_, calls_helpers_);
     }
     if (chain_) chain(end);
     a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);

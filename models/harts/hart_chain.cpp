@@ -87,6 +87,7 @@ void Hart::settle_to(uint32_t n) {
     hot_.time.add_ps(cost_ps[d.cls]);
   }
   if (n > hot_.settled) hot_.settled = n;
+  if (hot_.settled && !hot_.part_settled) hot_.part_settled = true;  // for the block's code (the gate)
 }
 
 void Hart::note_block_costs(Block& b) const {
@@ -152,6 +153,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
     uint64_t pc = hot_.s.pc;
     hot_.lazy = blk;
     hot_.settled = from;
+    if (hot_.part_settled) hot_.part_settled = false;  // stored only when set: the code loads the whole gate
     try {
       if (from == 0 && !blk->code) translated_again(*blk);  // entered through a link: counted here
       if (from == 0 && blk->code) {  // translated (hart_translate.cpp): the same steps in host code

@@ -391,7 +391,7 @@ void emit_quantum_and_limit(x86::Asm& a, const BlockChain& c, std::vector<EndStu
   a.alu_from_mem(CMP, kRetiredTime, R8, c.quantum_ps);
   if (c.quantum_end) {
     const size_t jump = a.jcc(AE);
-    end_stubs.push_back({jump, a.size()});
+    end_stubs.push_back({EndStub::Quantum, jump, a.size()});
   } else {
     end.push_back(a.jcc(AE));
   }
@@ -420,16 +420,17 @@ void emit_end_call(x86::Asm& a, const BlockChain& c, bool bound, size_t resume, 
 }  // namespace
 
 std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<EndStub>& end_stubs,
-                                     bool at_self, uint32_t insns) {
+                                     bool at_self, uint32_t insns, bool settles) {
   using namespace x86;
   std::vector<size_t> end;
+  const bool counted_down = c.insns_left >= 0;
   a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24));  // little-endian: the key is byte 3
-  if (c.insns_left >= 0) end_stubs.push_back({a.jcc(NE), 0, false, insns});  // counted there
+  if (settles || counted_down) end_stubs.push_back({EndStub::Gate, a.jcc(NE), 0, counted_down ? insns : 0, settles});
   else end.push_back(a.jcc(NE));
-  if (c.insns_left >= 0) {
+  if (counted_down) {
     a.alu_mem_imm(SUB, R8, c.insns_left, static_cast<int32_t>(insns));
     const size_t jump = a.jcc(LE);
-    end_stubs.push_back({jump, a.size(), true});
+    end_stubs.push_back({EndStub::Bound, jump, a.size()});
   } else {
     emit_quantum_and_limit(a, c, end_stubs, end);
   }
@@ -440,10 +441,16 @@ std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vect
   return end;
 }
 
-void emit_end_stub(x86::Asm& a, const BlockChain& c, const EndStub& q, size_t retired) {
+void emit_end_stub(x86::Asm& a, const BlockChain& c, const EndStub& q, size_t retired, std::vector<size_t>& settled) {
+  using namespace x86;
   a.bind(q.jump);
-  if (!q.uncounted) return emit_end_call(a, c, q.bound, q.resume, retired);
-  a.alu_mem_imm(x86::SUB, x86::R8, c.insns_left, static_cast<int32_t>(q.uncounted));
+  if (q.kind != EndStub::Gate) return emit_end_call(a, c, q.kind == EndStub::Bound, q.resume, retired);
+  if (q.settles) {
+    a.load_extended(RDX, R8, c.part_settled, 1, false);
+    a.test(RDX, RDX, false);
+    settled.push_back(a.jcc(NE));
+  }
+  if (q.uncounted) a.alu_mem_imm(SUB, R8, c.insns_left, static_cast<int32_t>(q.uncounted));
   a.bind(a.jmp(), retired);
 }
 
@@ -482,11 +489,11 @@ std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c) {
   return end;
 }
 
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns,
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns, bool settles,
                                    const CountedLoop* counted, std::vector<size_t>& to_enter,
                                    std::vector<EndStub>& end_stubs) {
   using namespace x86;
-  std::vector<size_t> end = emit_chain_stops(a, c, end_stubs, true, insns);
+  std::vector<size_t> end = emit_chain_stops(a, c, end_stubs, true, insns, settles);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
   emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body, false, false, counted);
   a.load(R11, RCX, c.code_in_block);  // as emit_chain_links leaves it for emit_enter_next

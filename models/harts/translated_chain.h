@@ -18,18 +18,21 @@ namespace avp {
 // (functional `mixed`: about 1 % of its time).
 constexpr x86::Reg kRetiredMinstret = x86::R9, kRetiredTime = x86::R10;
 
-// A check's jump to code out of the hot path (emit_end_stub): at a
-// quantum's end met by the checks (with BlockChain::quantum_end), to the
+// A check's jump to code out of the hot path (emit_end_stub). Quantum: at
+// a quantum's end met by the checks (with BlockChain::quantum_end), to the
 // code that asks quantum_end, and where the checks go on when it says so.
-// `bound`: the jump is taken where BlockChain::insns_left has none left, at
-// the quantum's end, the instruction stop or neither (bound_reached tells
-// which); the checks go on after it. `uncounted` (not 0): the gate ended a
-// functional run's chain before the count took the block's instructions
-// (BlockChain::insns_left), which it takes there before the chain ends.
+// Bound: where BlockChain::insns_left has none left, at the quantum's end,
+// the instruction stop or neither (bound_reached tells which); the checks
+// go on after it. Gate: the gate ended the chain, where `settles` (the
+// block calls helpers) it may be for part_settled, and a functional run's
+// count (BlockChain::insns_left) takes the block's `uncounted`
+// instructions there, which the checks had not counted yet.
 struct EndStub {
-  size_t jump, resume;
-  bool bound = false;
+  enum Kind : uint8_t { Quantum, Bound, Gate };
+  Kind kind;
+  size_t jump, resume = 0;
   uint32_t uncounted = 0;
+  bool settles = false;
 };
 
 // After emit_chain_stops passed: the linked block at the next pc in rcx, or
@@ -39,18 +42,21 @@ struct EndStub {
 std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c);
 
 // The checks of Hart::chain_goes_on but the link's, after a retire of
-// `insns` instructions; returns the jumps taken when the chain ends here.
+// `insns` instructions (`settles`: a helper of the block may have counted
+// part of it, HartHotState::part_settled); returns the jumps taken when the
+// chain ends here.
 // The pc is compared with the kernel's return address only `at_self` (a
 // block's branch to its own start): a link or the slot cache never lead
 // there (BlockCache::set_return_pc).
 std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<EndStub>& end_stubs,
-                                     bool at_self, uint32_t insns);
+                                     bool at_self, uint32_t insns, bool settles);
 
 // The code an EndStub jumps to (rax: the next pc, r8: the hart): calls
-// quantum_end, or for the one of BlockChain::insns_left bound_reached, then
-// goes on with the checks, or to `retired` (the chain ends; rax: the next
-// pc); for an uncounted one, counts and goes to `retired`.
-void emit_end_stub(x86::Asm& a, const BlockChain& c, const EndStub& q, size_t retired);
+// quantum_end or bound_reached, then goes on with the checks, or to
+// `retired` (the chain ends; rax: the next pc); for the gate, adds a jump
+// to `settled` taken where part_settled closed it (the block is not to
+// retire), else counts and goes to `retired`.
+void emit_end_stub(x86::Asm& a, const BlockChain& c, const EndStub& q, size_t retired, std::vector<size_t>& settled);
 
 // A cache hit of the time in `time`, done by the code: the hart's (at
 // `hart`) hit count plus one, its time and a stall time plus `time`. Also
@@ -103,7 +109,7 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart);
 // else jumps, with rcx = the block and r11 its code, to the jumps added to `to_enter` (where
 // the block end writes the registers back and calls `enter`). Returns the
 // jumps taken when the chain ends here.
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns,
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns, bool settles,
                                    const CountedLoop* counted, std::vector<size_t>& to_enter,
                                    std::vector<EndStub>& end_stubs);
 

@@ -176,10 +176,13 @@ struct BlockChain {
   // block_abort and closed (chaining not allowed; set whenever the hart is
   // observed by a debugger, a tracer or armed triggers, Hart::observed, so
   // the code need not ask about those), any set ends the chain; then the
-  // fetch regime, which must equal `key`; then a 32-bit flag, set while an
-  // interrupt is pending and enabled (mip & mie), which ends the chain too.
+  // fetch regime, which must equal `key`; then two more bools, set while an
+  // interrupt is pending and enabled (mip & mie) and while a helper has
+  // counted part of the block (at part_settled, whose block end must not
+  // retire it), either of which ends the chain too; then two zero bytes.
   int32_t gate;
   uint8_t key;
+  int32_t part_settled;
   // The chain ends at pc == end_pc (odd, so no pc, when nothing ends it
   // there); compared only where a block loops to its own start, as no link
   // leads there (BlockCache::set_return_pc).

@@ -279,7 +279,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   // Fetches are timed: an I-cache is modelled and the run is timed.
   bool fetch_timed() const { return icache_.enabled() && !hot_.functional; }
   void update_irq_gate() {
-    if (const uint32_t v = (hot_.s.mip & hot_.s.mie) != 0; v != hot_.irq_gate) hot_.irq_gate = v;
+    if (const bool v = (hot_.s.mip & hot_.s.mie) != 0; v != hot_.irq_gate) hot_.irq_gate = v;
   }
   uint32_t index_of_pc(const Block& b) const;  // the instruction of b at hot_.s.pc (its last one if none)
   // Retiring (minstret, mcycle, the events, the instructions' own time) is

@@ -36,12 +36,17 @@ struct alignas(kHostLine) HartHotState {
   Hart* hart = nullptr;  // the owner: translated code passes this struct to the hart's helpers
 
   // The chain gate (BlockChain::gate): eight bytes one compare tests. Any of
-  // the first three set ends the chain; the fetch regime must be the block's.
+  // the bools set ends the chain; the fetch regime must be the block's.
   bool stop = false;
   bool block_abort = false;
   bool chain_closed = true;  // no chaining: a debugger, tracer or armed trigger observes (Hart::observed)
   uint8_t fetch_key = 0;     // the fetch regime (BlockCache::kFetchKeys)
-  uint32_t irq_gate = 0;     // (mip & mie) != 0, written when either changes and as a chain starts
+  bool irq_gate = false;     // (mip & mie) != 0, written when either changes and as a chain starts
+  // A helper has counted part of the block running (settled, Hart::settle_to):
+  // the block's end finds the gate closed there and leaves the rest to the
+  // run loop, which clears it as it starts a block.
+  bool part_settled = false;
+  uint16_t gate_end = 0;  // the gate's last bytes, always 0
   // harts.timing=functional: nothing is timed (timing_mode.h); code is translated for it.
   bool functional = false;
 
@@ -225,7 +230,9 @@ static_assert(offsetof(HartHotState, stop) % 8 == 0, "the gate is one aligned 8-
 static_assert(offsetof(HartHotState, block_abort) == offsetof(HartHotState, stop) + 1 &&
                   offsetof(HartHotState, chain_closed) == offsetof(HartHotState, stop) + 2 &&
                   offsetof(HartHotState, fetch_key) == offsetof(HartHotState, stop) + 3 &&
-                  offsetof(HartHotState, irq_gate) == offsetof(HartHotState, stop) + 4 && sizeof(uint32_t) == 4,
+                  offsetof(HartHotState, irq_gate) == offsetof(HartHotState, stop) + 4 &&
+                  offsetof(HartHotState, part_settled) == offsetof(HartHotState, stop) + 5 &&
+                  offsetof(HartHotState, gate_end) == offsetof(HartHotState, stop) + 6 && sizeof(uint16_t) == 2,
               "the gate's fields are side by side");
 static_assert(sizeof(HartHotState) < (size_t{1} << 31), "offsets are 32-bit displacements");
 
@@ -328,6 +335,7 @@ inline BlockChain block_chain(const DecodedBlock& b, const uint8_t* (*enter)(voi
                               const InlineEnter* inline_enter, uint64_t (*quantum_end)(void*)) {
   return {at(offsetof(HartHotState, stop)),
           b.key,
+          at(offsetof(HartHotState, part_settled)),
           at(offsetof(HartHotState, end_pc)),
           kTimePs,
           kQuantumEndPs,
