@@ -154,22 +154,18 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
       a.mov_imm(RSI, passes * loop.insns);
       a.alu_from_mem(CMP, RSI, R8, c.insns_left);
       fewer.push_back(a.jcc(GE));
-      a.mov_imm(loop.left, passes);
-      a.store(RSP, kLoopGranted, loop.left);
-      granted.push_back(a.jmp());
-      for (size_t f : fewer) a.bind(f);
-      continue;
+    } else {
+      a.mov_imm(RSI, r.ps + loop.hit_ps);
+      if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
+      a.shift_imm(SHL, RSI, log2_passes);
+      a.alu_from_mem(ADD, RSI, R8, c.time_ps);
+      a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);
+      fewer.push_back(a.jcc(AE));
+      a.mov_imm(RSI, passes * loop.insns);
+      a.alu_from_mem(ADD, RSI, R8, c.minstret);
+      a.alu_from_mem(CMP, RSI, R8, c.limit);
+      fewer.push_back(a.jcc(A));
     }
-    a.mov_imm(RSI, r.ps + loop.hit_ps);
-    if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
-    a.shift_imm(SHL, RSI, log2_passes);
-    a.alu_from_mem(ADD, RSI, R8, c.time_ps);
-    a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);
-    fewer.push_back(a.jcc(AE));
-    a.mov_imm(RSI, passes * loop.insns);
-    a.alu_from_mem(ADD, RSI, R8, c.minstret);
-    a.alu_from_mem(CMP, RSI, R8, c.limit);
-    fewer.push_back(a.jcc(A));
     a.mov_imm(loop.left, passes);
     a.store(RSP, kLoopGranted, loop.left);
     granted.push_back(a.jmp());
@@ -382,7 +378,7 @@ void emit_cache_hit(x86::Asm& a, x86::Reg hart, int32_t hits, int32_t time_ps, i
 
 namespace {
 
-// The time in kRetiredTime against the quantum's end (a EndStub with
+// The time in kRetiredTime against the quantum's end (an EndStub with
 // c.quantum_end, else a jump added to `end`), then minstret in
 // kRetiredMinstret against the stop (a jump added to `end`).
 void emit_quantum_and_limit(x86::Asm& a, const BlockChain& c, std::vector<EndStub>& end_stubs,
