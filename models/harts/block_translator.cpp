@@ -238,22 +238,28 @@ class Translator {
       settled = a_.jcc(x86::NE);
     }
     if (counted_) emit_counted_passes(a_, loop_, x86::R8);
-    const auto add = [this](int32_t field, uint64_t v) { add_to_hart(x86::ADD, field, v); };
-    // minstret and the time in registers as well, for the chain's checks (translated_chain.h).
-    const auto add_kept = [this](x86::Reg kept, int32_t field, uint64_t v) {
+    for_each_retired([this](int32_t field, uint64_t v, x86::Reg kept) {
+      if (kept == x86::RSP) return add_to_hart(x86::ADD, field, v);
+      // minstret and the time in registers as well, for the chain's checks (translated_chain.h).
       a_.load(kept, x86::R8, field);
       if (v <= INT32_MAX) a_.alu_imm(x86::ADD, kept, static_cast<int32_t>(v));
       else a_.mov_imm(x86::RCX, v), a_.alu(x86::ADD, kept, x86::RCX);
       a_.store(x86::R8, field, kept);
-    };
-    // A functional run's chain counts its instructions in the checks' count
-    // only (BlockChain::insns_left), minstret and the time not at all.
-    const bool counted_down = chain_ && chain_->insns_left >= 0;
-    if (!counted_down) add_kept(kRetiredMinstret, r.minstret, n_);
-    if (r.extra) add(r.extra_cycles, r.extra);
-    if (!counted_down) add_kept(kRetiredTime, r.time_ps, r.ps);
-    for (unsigned k = 0; k < r.kinds; ++k) add(r.events + 8 * r.ids[k], r.counts[k]);
+    });
     return settled;
+  }
+  // What the retire adds to, for each field: f(field, what, the register
+  // that keeps the sum for the chain's checks, else rsp). A functional
+  // run's chain counts its instructions in the checks' count only
+  // (BlockChain::insns_left), minstret and the time not at all.
+  template <typename F>
+  void for_each_retired(F f) const {
+    const BlockRetire& r = *retire_;
+    const bool counted_down = chain_ && chain_->insns_left >= 0;
+    if (!counted_down) f(r.minstret, uint64_t{n_}, kRetiredMinstret);
+    if (r.extra) f(r.extra_cycles, r.extra, x86::RSP);
+    if (!counted_down) f(r.time_ps, r.ps, kRetiredTime);
+    for (unsigned k = 0; k < r.kinds; ++k) f(r.events + 8 * r.ids[k], uint64_t{r.counts[k]}, x86::RSP);
   }
   // The hart's (r8) field `op` (ADD or SUB) v.
   void add_to_hart(x86::Alu op, int32_t field, uint64_t v) {
@@ -269,13 +275,8 @@ class Translator {
   // taken back (a counted loop's passes had been retired before the
   // helper), then the exit as settled, the run loop counting the rest.
   void unretire(const std::vector<size_t>& settled) {
-    const BlockRetire& r = *retire_;
     for (size_t f : settled) a_.bind(f);
-    const bool counted_down = chain_->insns_left >= 0;
-    if (!counted_down) add_to_hart(x86::SUB, r.minstret, n_);
-    if (r.extra) add_to_hart(x86::SUB, r.extra_cycles, r.extra);
-    if (!counted_down) add_to_hart(x86::SUB, r.time_ps, r.ps);
-    for (unsigned k = 0; k < r.kinds; ++k) add_to_hart(x86::SUB, r.events + 8 * r.ids[k], r.counts[k]);
+    for_each_retired([this](int32_t field, uint64_t v, x86::Reg) { add_to_hart(x86::SUB, field, v); });
     a_.mov_imm(x86::RDX, n_);
     to_epilogue_.push_back(a_.jmp());
   }
