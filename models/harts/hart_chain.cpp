@@ -159,9 +159,12 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
       if (from == 0 && blk->code) {  // translated (hart_translate.cpp): the same steps in host code
         hot_.refresh_insn_bound();
         const JitStep r = blk->code(x);
-        hot_.catch_up();  // a functional run's code counted its instructions only down
+        hot_.from_code();  // what a functional run's code counted down; the block it ended in
         pc = r.value;
-        if (r.status >> 32 == kExitEnterFailed) goto enter_failed;
+        if (r.status >> 32 == kExitEnterFailed) {
+          hot_.lazy = nullptr;  // the block that ended is counted, the next one not entered
+          goto enter_failed;
+        }
         if (hot_.lazy != blk) {  // the code went on to the blocks after it and ended in this one
           blk = hot_.lazy;
           first = blk->insns.data();

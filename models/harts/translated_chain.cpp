@@ -193,6 +193,10 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     no.push_back(a.jcc(BE));  // tlb_until <= inserts
   }
   if (!e.untimed) emit_fetch_hit(a, e, no);
+  // The block running, recorded in the history (HartHotState::from_code)
+  // or else stored as such, but not by a loop to its own start (`body`),
+  // which it is already. Its `settled` stays 0: the code retired the block
+  // that ended only while it was.
   if (e.records_history && e.history_in_held) {  // held[pos++ % 256] = block
     a.load_extended(RDX, R8, e.h_history_pos, 1, false);
     a.alu_mem_imm(ADD, R8, e.h_history_pos, 1);
@@ -203,10 +207,9 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     a.alu_from_mem(AND, RDX, R8, e.h_history_mask, false);
     a.load(RSI, R8, e.h_history_ring);
     a.store_indexed8(RSI, RDX, RCX);
+  } else if (!body || direct) {
+    a.store(R8, e.h_lazy, RCX);
   }
-  // The block running: the block itself in a loop to its start (`body`).
-  // settled stays 0: the code retired the block that ended only while it was.
-  if (!body || direct) a.store(R8, e.h_lazy, RCX);
   if (body) {
     if (counted) emit_loop_grant(a, *counted);
     a.bind(a.jmp(), *body);

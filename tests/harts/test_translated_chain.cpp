@@ -190,6 +190,8 @@ class TranslatedChain : public ::testing::Test {
     hart_ = FakeHart{};
     hart_.chain_closed = false;
     hart_.dmi_gen = 5;
+    hart_.history.kept = records_history_;
+    hart_.history.ring = hart_.history.held;  // the first eight entries, unless a test gives its own
     hart_.history.mask = 7;
     if (history_held_) {
       hart_.history.ring = hart_.history.held;
@@ -200,11 +202,11 @@ class TranslatedChain : public ::testing::Test {
     hart_.has_quantum_end = quantum_end_;
   }
   // As the run loop runs the code (refreshing the bound of a functional run's
-  // chain first, unless `stale`, and retiring what it counted after).
+  // chain first, unless `stale`, and taking over from it after).
   JitStep run(bool stale = false) {
     if (!stale) hart_.refresh_insn_bound();
     const JitStep s = block_.code(x_);
-    hart_.catch_up();
+    hart_.from_code();
     return s;
   }
   // The chain ended after the first block: retired, nothing entered.
@@ -219,7 +221,7 @@ class TranslatedChain : public ::testing::Test {
 
   std::vector<std::vector<Insn>> insns_;
   bool hits_take_no_time_ = false;  // InlineEnter's, for the next translate()
-  bool records_history_ = true;
+  bool records_history_ = true;     // for the next translate() and fresh()
   bool history_held_ = false;       // for the next translate() and fresh(): the ring the hart holds
   uint64_t history_length_ = 16;    // for the next translate(): the history's instructions
   bool out_of_line_first_ = false;  // for the next translate()
@@ -443,7 +445,7 @@ TEST_F(TranslatedChain, EntersABlockWhoseLineHitsAgainInItsCode) {
 }
 
 // Without a history (harts.history_length=0) the entries in the code leave
-// the ring alone and do the rest as before.
+// the ring alone, store the block running as such and do the rest as before.
 TEST_F(TranslatedChain, EntersWithoutRecordingWhenNoHistoryIsKept) {
   records_history_ = false;
   translate(0, true);
@@ -459,6 +461,28 @@ TEST_F(TranslatedChain, EntersWithoutRecordingWhenNoHistoryIsKept) {
   EXPECT_EQ(hart_.history.pos, 0u);
   EXPECT_EQ(ring[0], nullptr);
   EXPECT_EQ(hart_.lazy, &block_);
+}
+
+// With a history, the code records the blocks it enters there only: the
+// hart reads the block running as the ring's last entry as it takes over
+// (HartHotState::from_code).
+TEST_F(TranslatedChain, TheBlockRunningIsTheHistorysLastEntry) {
+  translate(0, true);
+  DecodedBlock other;
+  const DecodedBlock* ring[8] = {&other, &other, &other, &other, &other, &other, &other, &other};
+  fresh();
+  hart_.icache.last_line = 0x40;
+  hart_.history.ring = ring;
+  hart_.history.pos = 8;
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(hart_.history.pos, 12u);
+  EXPECT_EQ(ring[3], &block_);
+  EXPECT_EQ(hart_.lazy, &block_);
+  // Negative control: the ring's last entry, not a field the code stored.
+  hart_.history.pos = 13;
+  hart_.from_code();
+  EXPECT_EQ(hart_.lazy, &other);
 }
 
 // In the ring the hart holds (a history of up to HistoryRing::kHeld

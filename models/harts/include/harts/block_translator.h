@@ -151,10 +151,11 @@ struct TranslationHelpers {
 struct InlineEnter {
   int32_t h_dmi_gen, h_time_ps, h_stall_ps;  // the DMI generation; the hart's time and fetch stall time
   CacheFields icache;
-  // The history ring (InsnHistory, HistoryRing): a block pointer per entry.
+  // The history ring (InsnHistory, HistoryRing): a block pointer per entry,
+  // one per block entered, the last the block running (HartHotState::from_code).
   int32_t h_history_pos, h_history_mask, h_history_ring, h_history_held;
   uint32_t history_length;  // HistoryRing::length, fixed before any code is translated
-  int32_t h_lazy;  // the block entered (its `settled` stays 0: the block that ended retired in the code)
+  int32_t h_lazy;  // without a history, the block entered is stored here (its `settled` stays 0)
   int32_t b_fetch_gen, b_lines, b_first_line, b_fetch_hit_ps;  // where its fetch was located (DecodedBlock)
   int32_t b_fetch_way;                                          // where its first line was last found
   int32_t h_tlb_inserts, b_tlb_until;  // its translation is held while tlb_inserts < tlb_until

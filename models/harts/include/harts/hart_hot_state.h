@@ -75,7 +75,11 @@ struct alignas(kHostLine) HartHotState {
   int64_t chain_insns_left = 0;
   int64_t chain_insns_counted = 0;  // chain_insns_left when catch_up or refresh_insn_bound last ran
 
-  // Per-block retiring (Hart::settle): the block running and how many of its instructions are counted.
+  // Per-block retiring (Hart::settle): the block running and how many of
+  // its instructions are counted. Translated code that records the blocks
+  // it enters in the history does not store them here too (a store less
+  // per block entered): C++ reads the history's last as it takes over
+  // (from_code).
   const DecodedBlock* lazy = nullptr;
   uint32_t settled = 0;
 
@@ -196,11 +200,19 @@ struct alignas(kHostLine) HartHotState {
     const uint64_t left = std::min(to_end, at_stop > s.minstret ? at_stop - s.minstret : 0);
     chain_insns_counted = chain_insns_left = static_cast<int64_t>(std::min<uint64_t>(left, INT64_MAX));
   }
-  // A helper translated code calls: the instructions the code counted are
-  // retired first, and the bound is refreshed as it returns to the code.
+  // C++ takes over from translated code (as the code returns, and in each
+  // helper it calls): the instructions the code counted are retired, and
+  // the block running is the one the code (or C++ before it) entered and
+  // recorded last, where a history is kept.
+  void from_code() {
+    catch_up();
+    if (history.kept) lazy = history.last();
+  }
+  // A helper translated code calls: taken over from the code first, and the
+  // bound is refreshed as it returns to the code.
   struct HelperCall {
     HartHotState& hot;
-    explicit HelperCall(HartHotState& h) : hot(h) { hot.catch_up(); }
+    explicit HelperCall(HartHotState& h) : hot(h) { hot.from_code(); }
     ~HelperCall() { hot.refresh_insn_bound(); }
     HelperCall(const HelperCall&) = delete;
     HelperCall& operator=(const HelperCall&) = delete;

@@ -29,7 +29,9 @@ class HartTracer {
 // owner puts it (a hart's HartHotState: translated code records blocks too).
 // A history of up to kHeld instructions uses the ring held here, which
 // translated code indexes by the position's low byte (a load, an add and a
-// store per block entered; docs/performance.md).
+// store per block entered; docs/performance.md). The last entry is the
+// block running, which the hart reads there as it takes over from
+// translated code (HartHotState::from_code).
 struct HistoryRing {
   static constexpr unsigned kHeld = 256;
   const DecodedBlock** ring = nullptr;  // mask + 1 entries: `held`, or the history's own for a longer one
@@ -39,11 +41,12 @@ struct HistoryRing {
   // translated for it records a counted loop's passes as only the last
   // entries that hold so many.
   uint64_t length = 0;
-  bool kept = true;  // false: a history of no instructions, nothing recorded (translated code has no such step)
+  bool kept = true;  // false: a history of no instructions, nothing recorded (the code stores the block running)
   alignas(kHostLine) const DecodedBlock* held[kHeld] = {};
   void record(const DecodedBlock* b) {
     if (kept) ring[pos++ & mask] = b;
   }
+  const DecodedBlock* last() const { return ring[(pos - 1) & mask]; }  // the block recorded last (kept, pos > 0)
   bool in_held() const { return ring == held; }
 };
 
