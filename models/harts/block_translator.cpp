@@ -184,7 +184,7 @@ class Translator {
     if (i == std::size(jumps_.pc)) return false;
     own_tails_[i] = a_.size();
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_chain_stops(a_, *chain_, end_stubs_, false, n_, calls_helpers_)) to_retired_.push_back(f);
+    for (size_t f : emit_chain_stops(a_, *chain_, end_stubs_, false, count_step(), calls_helpers_)) to_retired_.push_back(f);
     write_back();
     unaimed_.push_back(a_.jmp());
     jumps_.pc[i] = pc;
@@ -250,16 +250,22 @@ class Translator {
   }
   // What the retire adds to, for each field: f(field, what, the register
   // that keeps the sum for the chain's checks, else rsp). A functional
-  // run's chain counts its instructions in the checks' count only
-  // (BlockChain::insns_left), minstret and the time not at all.
+  // run's chain counts its instructions and branches in the checks' count
+  // only (BlockChain::count), minstret, the time and those events not at all.
   template <typename F>
   void for_each_retired(F f) const {
     const BlockRetire& r = *retire_;
-    const bool counted_down = chain_ && chain_->insns_left >= 0;
+    const bool counted_down = chain_ && chain_->count >= 0;
     if (!counted_down) f(r.minstret, uint64_t{n_}, kRetiredMinstret);
     if (r.extra) f(r.extra_cycles, r.extra, x86::RSP);
     if (!counted_down) f(r.time_ps, r.ps, kRetiredTime);
-    for (unsigned k = 0; k < r.kinds; ++k) f(r.events + 8 * r.ids[k], uint64_t{r.counts[k]}, x86::RSP);
+    for (unsigned k = 0; k < r.kinds; ++k)
+      if (!counted_down || r.ids[k] != chain_->count_event)
+        f(r.events + 8 * r.ids[k], uint64_t{r.counts[k]}, x86::RSP);
+  }
+  // What the retire takes from a functional run's count (chain_count_step; 0 in a timed run).
+  int32_t count_step() const {
+    return chain_ && chain_->count >= 0 ? static_cast<int32_t>(chain_count_step(*chain_, *retire_, n_)) : 0;
   }
   // The hart's (r8) field `op` (ADD or SUB) v.
   void add_to_hart(x86::Alu op, int32_t field, uint64_t v) {
@@ -294,7 +300,7 @@ class Translator {
     }
     a_.mov_imm(x86::RAX, pc_);
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_self_loop(a_, *chain_, body_, n_, calls_helpers_, counted_ ? &loop_ : nullptr, to_enter_,
+    for (size_t f : emit_self_loop(a_, *chain_, body_, count_step(), calls_helpers_, counted_ ? &loop_ : nullptr, to_enter_,
                                    end_stubs_))
       to_retired_.push_back(f);
   }
@@ -352,7 +358,7 @@ class Translator {
     std::vector<size_t> end;
     if (entered) {
       if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-      if (chain_) end = emit_chain_stops(a_, *chain_, end_stubs_, false, n_, calls_helpers_);
+      if (chain_) end = emit_chain_stops(a_, *chain_, end_stubs_, false, count_step(), calls_helpers_);
     }
     if (chain_) chain(end);
     a_.mov_imm(x86::RDX, n_ | uint64_t{kExitRetired} << 32);

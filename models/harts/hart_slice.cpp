@@ -122,7 +122,7 @@ uint64_t Hart::translated_quantum_end(void* hart) noexcept {
 }
 
 // Where a functional run's chain has no instructions left before its bound
-// (BlockChain::insns_left), with those it counted retired: at the quantum's
+// (BlockChain::count), with those it counted retired: at the quantum's
 // end what translated_quantum_end does, then the instruction stop ends the
 // chain; 0 when it ends.
 uint64_t Hart::translated_bound_reached(void* hart) noexcept {

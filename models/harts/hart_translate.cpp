@@ -137,7 +137,9 @@ void Hart::translate(const Block& b) {
   BlockChain chain =
       block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
   if (hot_.lockstep_period_ps) {
-    chain.insns_left = hot_offsets::at(offsetof(HartHotState, chain_insns_left));
+    static_assert((int64_t{kMaxBlockInsns} << kChainLeftShift) <= INT32_MAX, "a block's count step is an imm32");
+    chain.count = hot_offsets::at(offsetof(HartHotState, chain_count));
+    chain.count_event = kEvBranch;
     chain.bound_reached = &translated_bound_reached;
   }
   b.code = translate_block(b.insns.data(), b.insns.size(), b.pc, helpers, &retire, &chain, arena, &b.jumps);

@@ -150,10 +150,10 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
   for (const uint8_t log2_passes : {6, 3}) {
     const uint64_t passes = uint64_t{1} << log2_passes;
     std::vector<size_t> fewer;
-    if (c.insns_left >= 0) {  // a functional run: fewer instructions than those left (the same bounds, counted)
-      a.mov_imm(RSI, passes * loop.insns);
-      a.alu_from_mem(CMP, RSI, R8, c.insns_left);
-      fewer.push_back(a.jcc(GE));
+    if (c.count >= 0) {  // a functional run: fewer instructions than those left (the same bounds, counted)
+      a.mov_imm(RSI, passes * loop.insns << kChainLeftShift);  // at most the count's instructions left less one
+      a.alu_from_mem(CMP, RSI, R8, c.count);
+      fewer.push_back(a.jcc(G));
     } else {
       a.mov_imm(RSI, r.ps + loop.hit_ps);
       if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
@@ -324,14 +324,17 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart) {
     a.imul(R9, RCX);
     a.alu_to_mem(op, hart, field, R9);
   };
-  if (c.insns_left >= 0) {
-    add_passes(c.insns_left, loop.insns, SUB);  // a functional run: minstret and the time counted there only
+  const bool counted_down = c.count >= 0;
+  if (counted_down) {
+    // a functional run: minstret, the time and the branches counted there only
+    add_passes(c.count, static_cast<uint64_t>(chain_count_step(c, r, static_cast<uint32_t>(loop.insns))), SUB);
   } else {
     add_passes(r.minstret, loop.insns);
     add_passes(r.time_ps, r.ps);
   }
   add_passes(r.extra_cycles, r.extra);
-  for (unsigned k = 0; k < r.kinds; ++k) add_passes(r.events + 8 * r.ids[k], r.counts[k]);
+  for (unsigned k = 0; k < r.kinds; ++k)
+    if (!counted_down || r.ids[k] != c.count_event) add_passes(r.events + 8 * r.ids[k], r.counts[k]);
   if (!e.untimed) {  // each entry's hit again of its one line or two (emit_fetch_hit), timed as one hit
     a.mov_imm(R11, reinterpret_cast<uint64_t>(c.self));
     a.load32(R10, R11, e.b_lines);
@@ -419,16 +422,17 @@ void emit_end_call(x86::Asm& a, const BlockChain& c, bool bound, size_t resume, 
 }  // namespace
 
 std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<EndStub>& end_stubs,
-                                     bool at_self, uint32_t insns, bool settles) {
+                                     bool at_self, int32_t count_step, bool settles) {
   using namespace x86;
   std::vector<size_t> end;
-  const bool counted_down = c.insns_left >= 0;
+  const bool counted_down = c.count >= 0;
   a.alu_mem_imm(CMP, R8, c.gate, static_cast<int32_t>(uint32_t{c.key} << 24));  // little-endian: the key is byte 3
-  if (settles || counted_down) end_stubs.push_back({EndStub::Gate, a.jcc(NE), 0, counted_down ? insns : 0, settles});
+  if (settles || counted_down)
+    end_stubs.push_back({EndStub::Gate, a.jcc(NE), 0, counted_down ? count_step : 0, settles});
   else end.push_back(a.jcc(NE));
   if (counted_down) {
-    a.alu_mem_imm(SUB, R8, c.insns_left, static_cast<int32_t>(insns));
-    const size_t jump = a.jcc(LE);
+    a.alu_mem_imm(SUB, R8, c.count, count_step);
+    const size_t jump = a.jcc(L);  // no instruction left
     end_stubs.push_back({EndStub::Bound, jump, a.size()});
   } else {
     emit_quantum_and_limit(a, c, end_stubs, end);
@@ -449,7 +453,7 @@ void emit_end_stub(x86::Asm& a, const BlockChain& c, const EndStub& q, size_t re
     a.test(RDX, RDX, false);
     settled.push_back(a.jcc(NE));
   }
-  if (q.uncounted) a.alu_mem_imm(SUB, R8, c.insns_left, static_cast<int32_t>(q.uncounted));
+  if (q.uncounted) a.alu_mem_imm(SUB, R8, c.count, q.uncounted);
   a.bind(a.jmp(), retired);
 }
 
@@ -488,11 +492,11 @@ std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c) {
   return end;
 }
 
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns, bool settles,
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, int32_t count_step, bool settles,
                                    const CountedLoop* counted, std::vector<size_t>& to_enter,
                                    std::vector<EndStub>& end_stubs) {
   using namespace x86;
-  std::vector<size_t> end = emit_chain_stops(a, c, end_stubs, true, insns, settles);
+  std::vector<size_t> end = emit_chain_stops(a, c, end_stubs, true, count_step, settles);
   a.mov_imm(RCX, reinterpret_cast<uint64_t>(c.self));
   emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, &body, false, false, counted);
   a.load(R11, RCX, c.code_in_block);  // as emit_chain_links leaves it for emit_enter_next

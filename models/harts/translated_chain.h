@@ -3,7 +3,7 @@
 // and next_block's links, then entering the next block. Emitted after a
 // block retired, with rax holding the next pc, r8 the hart, and the retired
 // minstret and time in kRetiredMinstret and kRetiredTime (but in a
-// functional run, which counts down BlockChain::insns_left instead).
+// functional run, which counts down BlockChain::count instead).
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -21,17 +21,17 @@ constexpr x86::Reg kRetiredMinstret = x86::R9, kRetiredTime = x86::R10;
 // A check's jump to code out of the hot path (emit_end_stub). Quantum: at
 // a quantum's end met by the checks (with BlockChain::quantum_end), to the
 // code that asks quantum_end, and where the checks go on when it says so.
-// Bound: where BlockChain::insns_left has none left, at the quantum's end,
-// the instruction stop or neither (bound_reached tells which); the checks
-// go on after it. Gate: the gate ended the chain, where `settles` (the
-// block calls helpers) it may be for part_settled, and a functional run's
-// count (BlockChain::insns_left) takes the block's `uncounted`
-// instructions there, which the checks had not counted yet.
+// Bound: where BlockChain::count has no instruction left, at the quantum's
+// end, the instruction stop or neither (bound_reached tells which); the
+// checks go on after it. Gate: the gate ended the chain, where `settles`
+// (the block calls helpers) it may be for part_settled, and a functional
+// run's count (BlockChain::count) takes the block's count step
+// (`uncounted`) there, which the checks had not counted yet.
 struct EndStub {
   enum Kind : uint8_t { Quantum, Bound, Gate };
   Kind kind;
   size_t jump, resume = 0;
-  uint32_t uncounted = 0;
+  int32_t uncounted = 0;
   bool settles = false;
 };
 
@@ -41,15 +41,16 @@ struct EndStub {
 // the jumps taken when there is none (the chain ends here).
 std::vector<size_t> emit_chain_links(x86::Asm& a, const BlockChain& c);
 
-// The checks of Hart::chain_goes_on but the link's, after a retire of
-// `insns` instructions (`settles`: a helper of the block may have counted
-// part of it, HartHotState::part_settled); returns the jumps taken when the
+// The checks of Hart::chain_goes_on but the link's, after a retire
+// (`count_step`: what it takes from a functional run's count,
+// chain_count_step; `settles`: a helper of the block may have counted part
+// of it, HartHotState::part_settled); returns the jumps taken when the
 // chain ends here.
 // The pc is compared with the kernel's return address only `at_self` (a
 // block's branch to its own start): a link or the slot cache never lead
 // there (BlockCache::set_return_pc).
 std::vector<size_t> emit_chain_stops(x86::Asm& a, const BlockChain& c, std::vector<EndStub>& end_stubs,
-                                     bool at_self, uint32_t insns, bool settles);
+                                     bool at_self, int32_t count_step, bool settles);
 
 // The code an EndStub jumps to (rax: the next pc, r8: the hart): calls
 // quantum_end or bound_reached, then goes on with the checks, or to
@@ -100,7 +101,7 @@ struct CountedLoop {
 void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart);
 
 // A branch of the block to its own start (rax: its pc, r8: the hart; the
-// block of `insns` instructions retired): the block is its own next block without a look at the
+// block retired, `count_step` as emit_chain_stops'): the block is its own next block without a look at the
 // links (it is alive and translated while it runs, and a change of its code
 // or fetch regime sets the gate or the DMI generation). Checks as
 // emit_chain_stops, then loops to `body` (its code after the registers are
@@ -109,7 +110,7 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart);
 // else jumps, with rcx = the block and r11 its code, to the jumps added to `to_enter` (where
 // the block end writes the registers back and calls `enter`). Returns the
 // jumps taken when the chain ends here.
-std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, uint32_t insns, bool settles,
+std::vector<size_t> emit_self_loop(x86::Asm& a, const BlockChain& c, size_t body, int32_t count_step, bool settles,
                                    const CountedLoop* counted, std::vector<size_t>& to_enter,
                                    std::vector<EndStub>& end_stubs);
 

@@ -13,7 +13,7 @@ enum Reg : uint8_t { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R
 // Group-1 ALU operations: the /digit of 81 /d and the opcode base of the r/m, r form (base + 1).
 enum Alu : uint8_t { ADD = 0, OR = 1, AND = 4, SUB = 5, XOR = 6, CMP = 7 };
 enum Shift : uint8_t { SHL = 4, SHR = 5, SAR = 7 };
-enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, A = 7, L = 0xC, GE = 0xD, LE = 0xE };
+enum Cond : uint8_t { B = 2, AE = 3, E = 4, NE = 5, BE = 6, A = 7, L = 0xC, GE = 0xD, LE = 0xE, G = 0xF };
 enum Xmm : uint8_t { XMM0, XMM1, XMM2, XMM3, XMM4, XMM5 };
 // Scalar operations (sd: F2 0F op, ss: F3 0F op).
 enum SseOp : uint8_t {

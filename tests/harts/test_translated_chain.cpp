@@ -165,7 +165,8 @@ class TranslatedChain : public ::testing::Test {
                                                 quantum_end ? &fake_quantum_end : nullptr);
     chain.self = loop_back ? &b : nullptr;
     if (lockstep_) {
-      chain.insns_left = hot_offsets::at(offsetof(HartHotState, chain_insns_left));
+      chain.count = hot_offsets::at(offsetof(HartHotState, chain_count));
+      chain.count_event = kEvBranch;
       chain.bound_reached = &fake_bound_reached;
     }
     quantum_end_ = quantum_end;
@@ -216,6 +217,7 @@ class TranslatedChain : public ::testing::Test {
     EXPECT_EQ(s.status, 2 | uint64_t{kExitRetired} << 32);
     EXPECT_EQ(x_[1], 1u);
     EXPECT_EQ(hart_.s.minstret, 2u);
+    EXPECT_EQ(hart_.s.events[kEvBranch], 1u);  // a functional run's too, counted with its instructions
     EXPECT_TRUE(hart_.entered.empty());
   }
 
@@ -279,11 +281,13 @@ TEST_F(TranslatedChain, StopsAtTheInstructionLimit) {
 }
 
 // A functional run's chain counts down the instructions left before one
-// bound (BlockChain::insns_left) and makes the quantum's and the stop's
-// checks where none are left: the same ends as the two checks (a quantum of
-// five blocks, three quanta while quantum_end says so, the stop at 6, each
-// at the first block), looping in its own code or entering itself; a count
-// not refreshed (0) only makes every block end check both.
+// bound (BlockChain::count) and makes the quantum's and the stop's checks
+// where none are left: the same ends as the two checks (a quantum of five
+// blocks, three quanta while quantum_end says so, the stop at 6, each at
+// the first block), looping in its own code or entering itself; a count not
+// refreshed (none left) only makes every block end check both. The count
+// carries the blocks' branches (their jump's event), which the hart adds
+// to its events as it takes over.
 TEST_F(TranslatedChain, AFunctionalChainEndsWhereItsBoundSays) {
   lockstep_ = true;
   for (const bool stale : {false, true}) {
@@ -294,12 +298,15 @@ TEST_F(TranslatedChain, AFunctionalChainEndsWhereItsBoundSays) {
       EXPECT_EQ(x_[1], 5u);
       EXPECT_EQ(hart_.s.minstret, 10u);
       EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs);
+      EXPECT_EQ(hart_.s.events[kEvBranch], 5u);
+      EXPECT_EQ(hart_.chain_count & kChainEventMask, 0);  // taken over
       translate(0, loop_back, loop_back, 1, true);
       hart_.quantum_goes_on = 2;
       run(stale);
       EXPECT_EQ(x_[1], 15u);
       EXPECT_EQ(hart_.quantum_ends, 3u);
       EXPECT_EQ(hart_.time.ps(), 15 * kBlockPs);
+      EXPECT_EQ(hart_.s.events[kEvBranch], 15u);
       fresh();
       hart_.set_insn_stop(6);
       run(stale);
@@ -322,9 +329,10 @@ TEST_F(TranslatedChain, AFunctionalChainEndsWhereItsBoundSays) {
   const DecodedBlock* ring[8] = {};
   hart_.history.ring = ring;
   hart_.icache.last_line = 0x40;
-  hart_.chain_insns_left = hart_.chain_insns_counted = 14;
+  hart_.set_chain_left(14);
   run(true);
   EXPECT_EQ(x_[1], 7u);
+  EXPECT_EQ(hart_.s.events[kEvBranch], 7u);
 }
 
 TEST_F(TranslatedChain, EachCheckEndsTheChain) {
@@ -337,7 +345,7 @@ TEST_F(TranslatedChain, EachCheckEndsTheChain) {
       {"interrupt pending", [](FakeHart& h) { h.irq_gate = true; }},
       {"other fetch regime", [](FakeHart& h) { h.fetch_key = 1; }},
   };
-  // A functional run's too, whose block the chain counts (insns_left) even where the gate ends it.
+  // A functional run's too, whose block the chain counts (BlockChain::count) even where the gate ends it.
   for (const bool lockstep : {false, true}) {
     lockstep_ = lockstep;
     translate(0);

@@ -220,14 +220,36 @@ struct BlockChain {
     int32_t size = 0, pc = 0, block = 0, key = 0;
   } lookup;
   // Functional runs (HartHotState::lockstep_period_ps): the code counts the
-  // instructions left here down instead of adding to minstret and the time
-  // and comparing them with limit and quantum_ps (HartHotState::catch_up
-  // adds them), and where none are left calls bound_reached (hart), which
-  // makes those checks and says whether the chain goes on; -1: none (a
-  // timed run).
-  int32_t insns_left = -1;
+  // instructions left in the count word here down (kChainLeftShift) instead
+  // of adding to minstret and the time and comparing them with limit and
+  // quantum_ps (HartHotState::catch_up adds them), and where none are left
+  // calls bound_reached (hart), which makes those checks and says whether
+  // the chain goes on; -1: none (a timed run). The word's low bits count the
+  // block's events of `count_event` too (for the hart's event counters),
+  // which the retire then leaves out.
+  int32_t count = -1;
+  unsigned count_event = ~0u;
   uint64_t (*bound_reached)(void* hart) = nullptr;
 };
+
+// A functional chain's count (BlockChain::count, HartHotState::chain_count):
+// a signed 64-bit word of the instructions left less one, from bit
+// kChainLeftShift up, and below them the events of BlockChain::count_event
+// retired since C++ last looked. A block's retire subtracts its
+// chain_count_step, one read-modify-write for both counts, and the chain
+// has no instructions left where the word is negative. C++ keeps the
+// instructions left at most kChainMaxLeft, so the events (at most one per
+// instruction) of those and of the last block, which may run past them,
+// never reach the bits above.
+constexpr unsigned kChainLeftShift = 24;
+constexpr int64_t kChainEventMask = (int64_t{1} << kChainLeftShift) - 1;
+constexpr int64_t kChainMaxLeft = int64_t{1} << (kChainLeftShift - 1);
+inline int64_t chain_count_step(const BlockChain& c, const BlockRetire& r, uint32_t insns) {
+  int64_t step = int64_t{insns} << kChainLeftShift;
+  for (unsigned k = 0; k < r.kinds; ++k)
+    if (r.ids[k] == c.count_event) step -= r.counts[k];
+  return step;
+}
 
 // Where chained code enters a block: after its prologue, which every block shares.
 constexpr size_t kTranslatedInnerEntry = 28;

@@ -17,6 +17,7 @@
 #include "harts/block_cache.h"
 #include "harts/block_translator.h"
 #include "harts/cache_model.h"
+#include "harts/perf_events.h"
 #include "harts/decoded_block.h"
 #include "harts/dmi_region.h"
 #include "harts/hart_state.h"
@@ -62,18 +63,19 @@ struct alignas(kHostLine) HartHotState {
   // harts.timing=functional: every instruction takes one cycle of this
   // (0: timed), and nothing else in translated code takes time, so time and
   // minstret move in lockstep there; its chain then counts down the
-  // instructions left before one bound (BlockChain::insns_left): where the
-  // time reaches the quantum's end or minstret passes the instruction
-  // stop, whichever comes first (0 or less: there). Set again whenever C++
-  // hands back to the code (refresh_insn_bound): the time, the quantum and
-  // the stop change there. The count is all the code adds for its
-  // instructions: C++ adds those it counted down since (chain_insns_counted
-  // less chain_insns_left) to minstret and the time as it takes over from
-  // the code (catch_up), so each block end and counted loop updates one
-  // field, not three.
+  // instructions left before one bound (BlockChain::count, a word that
+  // counts the branches retired too: kChainLeftShift): where the time
+  // reaches the quantum's end or minstret passes the instruction stop,
+  // whichever comes first (0 or less: there), or kChainMaxLeft. Set again
+  // whenever C++ hands back to the code (refresh_insn_bound): the time, the
+  // quantum and the stop change there. The count is all the code adds for
+  // its instructions and branches: C++ adds those it counted since (the
+  // word's change from chain_count_set) to minstret, the time and the
+  // branch events as it takes over from the code (catch_up), so each block
+  // end and counted loop updates one field, not four.
   uint64_t lockstep_period_ps = 0;
-  int64_t chain_insns_left = 0;
-  int64_t chain_insns_counted = 0;  // chain_insns_left when catch_up or refresh_insn_bound last ran
+  int64_t chain_count = -(int64_t{1} << kChainLeftShift);  // none left (set_chain_left(0))
+  int64_t chain_count_set = chain_count;  // the word as catch_up or refresh_insn_bound last set it
 
   // Per-block retiring (Hart::settle): the block running and how many of
   // its instructions are counted. Translated code that records the blocks
@@ -183,13 +185,20 @@ struct alignas(kHostLine) HartHotState {
   bool insn_stop_reached() const { return s.minstret > insn_stop_less_one; }
   // The instructions a functional run's code counted down since C++ last
   // looked, retired: minstret and the time (one cycle each: the blocks'
-  // own time there, HartCluster's costs) as the code would have added them.
+  // own time there, HartCluster's costs) as the code would have added them,
+  // and the branches it counted.
   void catch_up() {
-    const auto n = static_cast<uint64_t>(chain_insns_counted - chain_insns_left);  // the code only subtracts
-    if (n == 0) return;
-    chain_insns_counted = chain_insns_left;
+    if (chain_count == chain_count_set) return;  // the code counted nothing
+    // Arithmetic shifts: the words may be negative (no instruction left).
+    const int64_t left = (chain_count >> kChainLeftShift) + 1;
+    const auto n = static_cast<uint64_t>((chain_count_set >> kChainLeftShift) + 1 - left);
+    s.events[rv::kEvBranch] += static_cast<uint64_t>(chain_count & kChainEventMask);
+    set_chain_left(left);
     s.minstret += n;
     time.add_ps(n * lockstep_period_ps);
+  }
+  void set_chain_left(int64_t left) {
+    chain_count_set = chain_count = static_cast<int64_t>(static_cast<uint64_t>(left - 1) << kChainLeftShift);
   }
   void refresh_insn_bound() {
     if (!lockstep_period_ps) return;
@@ -198,7 +207,7 @@ struct alignas(kHostLine) HartHotState {
     const uint64_t to_end = end > ps ? (end - ps + lockstep_period_ps - 1) / lockstep_period_ps : 0;
     const uint64_t at_stop = insn_stop_less_one == ~0ull ? ~0ull : insn_stop_less_one + 1;
     const uint64_t left = std::min(to_end, at_stop > s.minstret ? at_stop - s.minstret : 0);
-    chain_insns_counted = chain_insns_left = static_cast<int64_t>(std::min<uint64_t>(left, INT64_MAX));
+    set_chain_left(static_cast<int64_t>(std::min<uint64_t>(left, kChainMaxLeft)));
   }
   // C++ takes over from translated code (as the code returns, and in each
   // helper it calls): the instructions the code counted are retired, and
