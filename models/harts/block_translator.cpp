@@ -184,7 +184,8 @@ class Translator {
     if (i == std::size(jumps_.pc)) return false;
     own_tails_[i] = a_.size();
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_chain_stops(a_, *chain_, end_stubs_, false, count_step(), calls_helpers_)) to_retired_.push_back(f);
+    for (size_t f : emit_chain_stops(a_, *chain_, end_stubs_, false, count_step(), calls_helpers_))
+      to_retired_.push_back(f);
     write_back();
     unaimed_.push_back(a_.jmp());
     jumps_.pc[i] = pc;
@@ -300,8 +301,8 @@ class Translator {
     }
     a_.mov_imm(x86::RAX, pc_);
     if (const std::optional<size_t> settled = retire_unless_settled()) to_plain_.push_back(*settled);
-    for (size_t f : emit_self_loop(a_, *chain_, body_, count_step(), calls_helpers_, counted_ ? &loop_ : nullptr, to_enter_,
-                                   end_stubs_))
+    for (size_t f : emit_self_loop(a_, *chain_, body_, count_step(), calls_helpers_, counted_ ? &loop_ : nullptr,
+                                   to_enter_, end_stubs_))
       to_retired_.push_back(f);
   }
   // The hart into host register r (TranslationHelpers::hart_from_regs).

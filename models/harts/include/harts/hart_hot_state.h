@@ -17,12 +17,12 @@
 #include "harts/block_cache.h"
 #include "harts/block_translator.h"
 #include "harts/cache_model.h"
-#include "harts/perf_events.h"
 #include "harts/decoded_block.h"
 #include "harts/dmi_region.h"
 #include "harts/hart_state.h"
 #include "harts/hart_tracer.h"
 #include "harts/page_region_cache.h"
+#include "harts/perf_events.h"
 
 namespace avp {
 
