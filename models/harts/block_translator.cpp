@@ -239,7 +239,7 @@ class Translator {
       settled = a_.jcc(x86::NE);
     }
     if (counted_) emit_counted_passes(a_, loop_, x86::R8);
-    for_each_retired([this](int32_t field, uint64_t v, x86::Reg kept) {
+    for_each_retired(chain_, r, n_, [this](int32_t field, uint64_t v, x86::Reg kept) {
       if (kept == x86::RSP) return add_to_hart(x86::ADD, field, v);
       // minstret and the time in registers as well, for the chain's checks (translated_chain.h).
       a_.load(kept, x86::R8, field);
@@ -248,21 +248,6 @@ class Translator {
       a_.store(x86::R8, field, kept);
     });
     return settled;
-  }
-  // What the retire adds to, for each field: f(field, what, the register
-  // that keeps the sum for the chain's checks, else rsp). A functional
-  // run's chain counts its instructions and branches in the checks' count
-  // only (BlockChain::count), minstret, the time and those events not at all.
-  template <typename F>
-  void for_each_retired(F f) const {
-    const BlockRetire& r = *retire_;
-    const bool counted_down = chain_ && chain_->count >= 0;
-    if (!counted_down) f(r.minstret, uint64_t{n_}, kRetiredMinstret);
-    if (r.extra) f(r.extra_cycles, r.extra, x86::RSP);
-    if (!counted_down) f(r.time_ps, r.ps, kRetiredTime);
-    for (unsigned k = 0; k < r.kinds; ++k)
-      if (!counted_down || r.ids[k] != chain_->count_event)
-        f(r.events + 8 * r.ids[k], uint64_t{r.counts[k]}, x86::RSP);
   }
   // What the retire takes from a functional run's count (chain_count_step; 0 in a timed run).
   int32_t count_step() const {
@@ -283,7 +268,8 @@ class Translator {
   // helper), then the exit as settled, the run loop counting the rest.
   void unretire(const std::vector<size_t>& settled) {
     for (size_t f : settled) a_.bind(f);
-    for_each_retired([this](int32_t field, uint64_t v, x86::Reg) { add_to_hart(x86::SUB, field, v); });
+    for_each_retired(chain_, *retire_, n_,
+                     [this](int32_t field, uint64_t v, x86::Reg) { add_to_hart(x86::SUB, field, v); });
     a_.mov_imm(x86::RDX, n_);
     to_epilogue_.push_back(a_.jmp());
   }

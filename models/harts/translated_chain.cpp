@@ -324,17 +324,10 @@ void emit_counted_passes(x86::Asm& a, const CountedLoop& loop, x86::Reg hart) {
     a.imul(R9, RCX);
     a.alu_to_mem(op, hart, field, R9);
   };
-  const bool counted_down = c.count >= 0;
-  if (counted_down) {
-    // a functional run: minstret, the time and the branches counted there only
+  // As many retires (a functional run counts minstret, the time and the branches in its count)
+  if (c.count >= 0)
     add_passes(c.count, static_cast<uint64_t>(chain_count_step(c, r, static_cast<uint32_t>(loop.insns))), SUB);
-  } else {
-    add_passes(r.minstret, loop.insns);
-    add_passes(r.time_ps, r.ps);
-  }
-  add_passes(r.extra_cycles, r.extra);
-  for (unsigned k = 0; k < r.kinds; ++k)
-    if (!counted_down || r.ids[k] != c.count_event) add_passes(r.events + 8 * r.ids[k], r.counts[k]);
+  for_each_retired(&c, r, loop.insns, [&](int32_t field, uint64_t v, Reg) { add_passes(field, v); });
   if (!e.untimed) {  // each entry's hit again of its one line or two (emit_fetch_hit), timed as one hit
     a.mov_imm(R11, reinterpret_cast<uint64_t>(c.self));
     a.load32(R10, R11, e.b_lines);

@@ -18,6 +18,22 @@ namespace avp {
 // (functional `mixed`: about 1 % of its time).
 constexpr x86::Reg kRetiredMinstret = x86::R9, kRetiredTime = x86::R10;
 
+// What retiring a block of `insns` instructions (`r`) adds to, for each
+// field: f(field, what, the register that keeps the sum for the chain's
+// checks, else rsp). A functional run's chain (`c`, if any, counting down)
+// counts the instructions and the events of BlockChain::count_event in its
+// count only (chain_count_step), minstret, the time and those events not at
+// all. The retire, its undo and a counted loop's passes all walk this list.
+template <typename F>
+void for_each_retired(const BlockChain* c, const BlockRetire& r, uint64_t insns, F f) {
+  const bool counted_down = c && c->count >= 0;
+  if (!counted_down) f(r.minstret, insns, kRetiredMinstret);
+  if (r.extra) f(r.extra_cycles, r.extra, x86::RSP);
+  if (!counted_down) f(r.time_ps, r.ps, kRetiredTime);
+  for (unsigned k = 0; k < r.kinds; ++k)
+    if (!counted_down || r.ids[k] != c->count_event) f(r.events + 8 * r.ids[k], uint64_t{r.counts[k]}, x86::RSP);
+}
+
 // A check's jump to code out of the hot path (emit_end_stub). Quantum: at
 // a quantum's end met by the checks (with BlockChain::quantum_end), to the
 // code that asks quantum_end, and where the checks go on when it says so.
