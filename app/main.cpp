@@ -143,6 +143,14 @@ int sc_main(int argc, char* argv[]) {
   app.add_option_function<std::string>(
          "--timed-from",
          [&ctx](const std::string& at) {
+           // A --set of either key must agree, wherever it stands: CLI11 stores --set's values first (its option
+           // is defined before), and the sets pushed here, coming last, would otherwise override it unseen.
+           for (const std::string& s : ctx.session.sets)
+             if ((s.rfind("harts.timing=", 0) == 0 && s != "harts.timing=functional") ||
+                 (s.rfind("harts.timed_from=", 0) == 0 && s != "harts.timed_from=" + at))
+               throw CLI::ValidationError("--timed-from " + at, "conflicts with --set " + s + " (it sets " +
+                                                                    "harts.timing=functional and harts.timed_from=" +
+                                                                    at + ")");
            ctx.session.sets.push_back("harts.timing=functional");
            ctx.session.sets.push_back("harts.timed_from=" + at);
          },

@@ -16,7 +16,8 @@
   or after T; at stats-reset it is the program's reset: the region after it
   is timed exactly like a timed run's (same instructions and instruction
   cycles in the dump); the manifest records it.
-- Bad values of harts.timing and harts.timed_from are configuration errors.
+- Bad values of harts.timing and harts.timed_from are configuration errors; a --set of either that
+  disagrees with --timed-from is a usage error.
 
   functional_mode.py ACCEL_VP WORKDIR MIXED_ELF MIXED_SV39_ELF XINTF_ELF ROI_ELF"""
 import json
@@ -158,6 +159,17 @@ def main():
                           (["harts.timed_from=insns:100"], "'insns:100' needs harts.timing=functional")]:
         code, out = run(accel_vp, workdir, "bad", sets, mixed, expect_ok=False)
         check(code == 2 and message in out, "%s: exit %d, %s" % (sets, code, out[-300:]))
+
+    # --timed-from sets both keys: a --set of either that disagrees, before or after it, is a usage error.
+    for args, conflicting in ((["--timed-from", "insns:100", "--set", "harts.timing=timed"], "harts.timing=timed"),
+                              (["--set", "harts.timing=timed", "--timed-from", "insns:100"], "harts.timing=timed"),
+                              (["--timed-from", "insns:100", "--set", "harts.timed_from=stats-reset"],
+                               "harts.timed_from=stats-reset")):
+        p = subprocess.run([accel_vp, "--no-progress", "-o", os.path.join(workdir, "functional_conflict")] + args +
+                           ["run", "--elf", mixed], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=600)
+        message = "--timed-from insns:100: conflicts with --set " + conflicting
+        check(p.returncode == 2 and message in p.stdout, "%s: exit %d, %s" % (args, p.returncode, p.stdout[-300:]))
 
     for f in failures:
         print("FAIL:", f)
