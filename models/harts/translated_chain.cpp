@@ -21,10 +21,10 @@ struct FetchHitLayout {  // what it depends on: offsets only (int32_t: no paddin
 };
 static_assert(std::has_unique_object_representations_v<FetchHitLayout>, "compared byte by byte");
 
-std::vector<uint8_t> make_fetch_way_or_previous(const void* layout) {
+// The routine's work where it is emitted: falls through on a hit (counted
+// and, if `timed`, timed), else takes one of the jumps returned.
+std::vector<size_t> emit_fetch_way_or_previous(x86::Asm& a, const FetchHitLayout& l) {
   using namespace x86;
-  const auto& l = *static_cast<const FetchHitLayout*>(layout);
-  Asm a;
   const std::vector<size_t> neither =
       emit_way_or_previous_hit(a, l.icache, R8, RDX, RSI, R9, R10, [&] { a.load32(RSI, RCX, l.fetch_way); });
   if (l.timed) {
@@ -33,13 +33,21 @@ std::vector<uint8_t> make_fetch_way_or_previous(const void* layout) {
   } else {
     a.alu_mem_imm(ADD, R8, l.icache.hits, 1);
   }
+  return neither;
+}
+
+std::vector<uint8_t> make_fetch_way_or_previous(const void* layout) {
+  x86::Asm a;
+  const std::vector<size_t> neither = emit_fetch_way_or_previous(a, *static_cast<const FetchHitLayout*>(layout));
   return finish_zf_routine(a, neither);
 }
 
 // With rcx the next block and r8 the hart: its lines hit the I-cache as
 // InlineEnter says, timed and counted; else one of the jumps added to `no`
-// is taken (nothing done).
-void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) {
+// is taken (nothing done). `in_routine`: emitted into a shared routine
+// (enter_next), which does the lines' other hits itself rather than call
+// the routines a block's own code calls (sort phase of `mixed`: 6.4 M calls).
+void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, bool in_routine) {
   using namespace x86;
   a.load(RDX, RCX, e.b_fetch_gen);
   a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
@@ -55,13 +63,19 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   // Hits that take no time are only counted (the time added would be 0).
   const int32_t timed = e.hits_take_no_time ? 0 : 1;
   const FetchHitLayout layout{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, timed};
-  if (const void* routine =
-          shared_routine("fetch_way_or_previous", make_fetch_way_or_previous, &layout, sizeof layout)) {
-    a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
-    a.call_reg(R11);
-    done.push_back(a.jcc(E));
+  if (in_routine) {
+    const std::vector<size_t> neither = emit_fetch_way_or_previous(a, layout);
+    no.insert(no.end(), neither.begin(), neither.end());
+    done.push_back(a.jmp());
+  } else {
+    if (const void* routine =
+            shared_routine("fetch_way_or_previous", make_fetch_way_or_previous, &layout, sizeof layout)) {
+      a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+      a.call_reg(R11);
+      done.push_back(a.jcc(E));
+    }
+    no.push_back(a.jmp());
   }
-  no.push_back(a.jmp());
   a.bind(two_lines);
   a.alu_mem_imm(CMP, RCX, e.b_lines, 2, false);
   no.push_back(a.jcc(NE));
@@ -85,16 +99,31 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
   const FetchHitLayout second{c, e.b_fetch_way + static_cast<int32_t>(sizeof(uint32_t)), e.b_fetch_hit_ps, e.h_time_ps,
                               e.h_stall_ps, timed};
   const void* first_routine =
-      shared_routine("fetch_way_or_previous (first line)", make_fetch_way_or_previous, &first, sizeof first);
+      in_routine ? nullptr
+                 : shared_routine("fetch_way_or_previous (first line)", make_fetch_way_or_previous, &first, sizeof first);
   const void* second_routine =
-      shared_routine("fetch_way_or_previous (second line)", make_fetch_way_or_previous, &second, sizeof second);
-  if (first_routine && second_routine) {
+      in_routine
+          ? nullptr
+          : shared_routine("fetch_way_or_previous (second line)", make_fetch_way_or_previous, &second, sizeof second);
+  // A line's way-or-previous hit, the routine called or its work here: falls
+  // through on a hit, else takes a jump added to `neither` (none: the line
+  // is known to hit, and the code goes on either way).
+  const auto way_or_previous = [&](const FetchHitLayout& l, const void* routine, std::vector<size_t>* neither) {
+    if (in_routine) {
+      const std::vector<size_t> n = emit_fetch_way_or_previous(a, l);
+      std::vector<size_t>& to = neither ? *neither : done;
+      to.insert(to.end(), n.begin(), n.end());
+      return;
+    }
+    a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+    a.call_reg(R11);
+    if (neither) neither->push_back(a.jcc(NE));
+  };
+  if (in_routine || (first_routine && second_routine)) {
     a.alu_from_mem(CMP, RDX, R8, c.last_line);
     const size_t first_not_last = a.jcc(NE);
     a.alu_imm(ADD, RDX, 1);
-    a.mov_imm(R11, reinterpret_cast<uint64_t>(second_routine));
-    a.call_reg(R11);
-    no.push_back(a.jcc(NE));
+    way_or_previous(second, second_routine, &no);
     a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first's hit_again
     done.push_back(a.jmp());
     a.bind(first_not_last);
@@ -107,13 +136,10 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no) 
     for (size_t f : not_hinted) a.bind(f);
     emit_previous_holds(a, c, R8, RSI, R9, no, true);  // or it will be the previous line, still in its way
     a.bind(sure);
-    a.mov_imm(R11, reinterpret_cast<uint64_t>(first_routine));
-    a.call_reg(R11);
-    no.push_back(a.jcc(NE));
+    way_or_previous(first, first_routine, &no);
     a.load(RDX, RCX, e.b_first_line);
     a.alu_imm(ADD, RDX, 1);
-    a.mov_imm(R11, reinterpret_cast<uint64_t>(second_routine));
-    a.call_reg(R11);  // hits, as checked above
+    way_or_previous(second, second_routine, nullptr);  // hits, as checked above
     done.push_back(a.jmp());
   } else {
     no.push_back(a.jmp());
@@ -192,7 +218,7 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     a.alu_from_mem(CMP, RDX, R8, e.h_tlb_inserts);
     no.push_back(a.jcc(BE));  // tlb_until <= inserts
   }
-  if (!e.untimed) emit_fetch_hit(a, e, no);
+  if (!e.untimed) emit_fetch_hit(a, e, no, called);
   // The block running, recorded in the history (HartHotState::from_code)
   // or else stored as such, but not by a loop to its own start (`body`),
   // which it is already. Its `settled` stays 0: the code retired the block
