@@ -73,6 +73,19 @@ void suggest_options(CLI::App& app) {
   }
 }
 
+// A shorthand option's setting of parameter `key` (--rtl-vcd, --timed-from).
+// CLI11 stores the --set values before these options' callbacks run (its
+// option is defined first), so a setting pushed here would override a --set
+// of the same key unseen, wherever that stands on the command line: one that
+// disagrees is a usage error naming both.
+void set_by_shorthand(CliContext& ctx, const std::string& option, const std::string& key, const std::string& value) {
+  const std::string set = key + "=" + value;
+  for (const std::string& s : ctx.session.sets)
+    if (s.rfind(key + "=", 0) == 0 && s != set)
+      throw CLI::ValidationError(option, "conflicts with --set " + s + " (it sets " + set + ")");
+  ctx.session.sets.push_back(set);
+}
+
 }  // namespace avp
 
 int sc_main(int argc, char* argv[]) {
@@ -133,26 +146,19 @@ int sc_main(int argc, char* argv[]) {
                  "record the device's interrupt lines (INTR bits, request, INTx, MSI) as a VCD into this file")
       ->check(kNonEmpty);
   app.add_option_function<std::string>(
-      "--rtl-vcd", [&ctx](const std::string& f) { ctx.session.sets.push_back("cmp.rtl_vcd=" + f); },
+      "--rtl-vcd", [&ctx](const std::string& f) { set_by_shorthand(ctx, "--rtl-vcd " + f, "cmp.rtl_vcd", f); },
       "record the RTL command decoder's pins as a VCD into this file (with --set cmp.decoder=rtl or lockstep)");
   app.add_option_function<std::string>(
-      "--rtl-coverage", [&ctx](const std::string& f) { ctx.session.sets.push_back("cmp.rtl_coverage=" + f); },
+      "--rtl-coverage",
+      [&ctx](const std::string& f) { set_by_shorthand(ctx, "--rtl-coverage " + f, "cmp.rtl_coverage", f); },
       "write Verilator line/toggle coverage of the RTL command decoder into this .dat, and beside it (FILE.txt) the "
       "opcodes and error paths never exercised (with --set cmp.decoder=rtl or lockstep; a sweep merges its points)")
       ->check(kNonEmpty);
   app.add_option_function<std::string>(
          "--timed-from",
          [&ctx](const std::string& at) {
-           // A --set of either key must agree, wherever it stands: CLI11 stores --set's values first (its option
-           // is defined before), and the sets pushed here, coming last, would otherwise override it unseen.
-           for (const std::string& s : ctx.session.sets)
-             if ((s.rfind("harts.timing=", 0) == 0 && s != "harts.timing=functional") ||
-                 (s.rfind("harts.timed_from=", 0) == 0 && s != "harts.timed_from=" + at))
-               throw CLI::ValidationError("--timed-from " + at, "conflicts with --set " + s + " (it sets " +
-                                                                    "harts.timing=functional and harts.timed_from=" +
-                                                                    at + ")");
-           ctx.session.sets.push_back("harts.timing=functional");
-           ctx.session.sets.push_back("harts.timed_from=" + at);
+           set_by_shorthand(ctx, "--timed-from " + at, "harts.timing", "functional");
+           set_by_shorthand(ctx, "--timed-from " + at, "harts.timed_from", at);
          },
          "run functional (no cache or memory timing) up to AT, then timed, as gem5's fast-forward: stats-reset "
          "(the program's statistics reset), insns:N (a hart's N-th instruction) or time:T (docs/timing.md)")

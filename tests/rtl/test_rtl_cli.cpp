@@ -119,6 +119,19 @@ TEST(RtlCli, RtlVcdWithTheTlmDecoderIsAConfigurationError) {
   EXPECT_NE(r.out.find("cmp.rtl_vcd"), std::string::npos) << r.out;
 }
 
+// The shorthand sets cmp.rtl_vcd after every --set: a --set of it that
+// disagrees, before or after, is a usage error naming both (not overridden unseen).
+TEST(RtlCli, RtlVcdAndADisagreeingSetOfItsParameterIsAUsageError) {
+  write_buffer("rtl_cli_both.bin");
+  for (const std::string order : {"--rtl-vcd a.vcd --set cmp.rtl_vcd=b.vcd", "--set cmp.rtl_vcd=b.vcd --rtl-vcd a.vcd"}) {
+    const auto r = run_accel_vp("-o rtl_cli_both --set cmp.decoder=rtl " + order + " cmdbuf rtl_cli_both.bin");
+    EXPECT_EQ(r.code, 2) << order << ": " << r.out;
+    EXPECT_NE(r.out.find("--rtl-vcd a.vcd: conflicts with --set cmp.rtl_vcd=b.vcd (it sets cmp.rtl_vcd=a.vcd)"),
+              std::string::npos)
+        << order << ": " << r.out;
+  }
+}
+
 namespace {
 
 std::string read_text(const std::string& path) {
