@@ -56,16 +56,29 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, 
   const CacheFields& c = e.icache;
   a.alu_mem_imm(CMP, RCX, e.b_lines, 1, false);
   const size_t two_lines = a.jcc(NE);
-  // One line: hit_again here, hit_way or hit_previous in the shared routine.
+  // One line: hit_again here, hit_way or hit_previous by way_or_previous.
   a.alu_from_mem(CMP, RDX, R8, c.last_line);
   const size_t again = a.jcc(E);
   std::vector<size_t> done;
+  // A line's way-or-previous hit, the routine called or its work here: falls
+  // through on a hit, else takes a jump added to `neither` (none: the line
+  // is known to hit, and the code goes on either way).
+  const auto way_or_previous = [&](const FetchHitLayout& l, const void* routine, std::vector<size_t>* neither) {
+    if (in_routine) {
+      const std::vector<size_t> n = emit_fetch_way_or_previous(a, l);
+      std::vector<size_t>& to = neither ? *neither : done;
+      to.insert(to.end(), n.begin(), n.end());
+      return;
+    }
+    a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+    a.call_reg(R11);
+    if (neither) neither->push_back(a.jcc(NE));
+  };
   // Hits that take no time are only counted (the time added would be 0).
   const int32_t timed = e.hits_take_no_time ? 0 : 1;
   const FetchHitLayout layout{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, timed};
   if (in_routine) {
-    const std::vector<size_t> neither = emit_fetch_way_or_previous(a, layout);
-    no.insert(no.end(), neither.begin(), neither.end());
+    way_or_previous(layout, nullptr, &no);
     done.push_back(a.jmp());
   } else {
     if (const void* routine =
@@ -105,20 +118,6 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, 
       in_routine
           ? nullptr
           : shared_routine("fetch_way_or_previous (second line)", make_fetch_way_or_previous, &second, sizeof second);
-  // A line's way-or-previous hit, the routine called or its work here: falls
-  // through on a hit, else takes a jump added to `neither` (none: the line
-  // is known to hit, and the code goes on either way).
-  const auto way_or_previous = [&](const FetchHitLayout& l, const void* routine, std::vector<size_t>* neither) {
-    if (in_routine) {
-      const std::vector<size_t> n = emit_fetch_way_or_previous(a, l);
-      std::vector<size_t>& to = neither ? *neither : done;
-      to.insert(to.end(), n.begin(), n.end());
-      return;
-    }
-    a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
-    a.call_reg(R11);
-    if (neither) neither->push_back(a.jcc(NE));
-  };
   if (in_routine || (first_routine && second_routine)) {
     a.alu_from_mem(CMP, RDX, R8, c.last_line);
     const size_t first_not_last = a.jcc(NE);
