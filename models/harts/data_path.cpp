@@ -312,13 +312,20 @@ uint64_t DataPath::dcache_miss(uint64_t pa) {
   const HartTraffic t[] = {{victim << bits, line, true, false, false}, {pa >> bits << bits, line, false, false, true}};
   const unsigned sent = victim != ~0ull ? 2 : 1;  // the write-back, if any, and the fill
   if (!prefetcher_.enabled()) return bus_.traffic(t + 2 - sent, sent);
-  // With stream buffers: a buffered line costs what is left of its
-  // prefetch; the fill (or write-back) goes to the bus before the prefetches
-  // the miss starts, as the hart issues them in that order.
+  return dcache_miss_prefetching(pa, t, sent);
+}
+
+// With stream buffers: a buffered line costs what is left of its prefetch;
+// the fill (or write-back) goes to the bus before the prefetches the miss
+// starts, as the hart issues them in that order. Apart from dcache_miss,
+// whose frame it would widen (a miss without them: 2.09 M in `mixed`'s table phase).
+uint64_t DataPath::dcache_miss_prefetching(uint64_t pa, const HartTraffic (&t)[2], unsigned sent) {
+  const unsigned bits = dcache_.line_bits();
+  const unsigned line = 1u << bits;
   const uint64_t now = to_ps(sc_core::sc_time_stamp()) + time_.settled_time_ps();
   uint64_t ready = 0, fill = 0;
   if (prefetcher_.take(pa >> bits, ready)) {
-    if (victim != ~0ull) bus_.traffic(t, 1);
+    if (sent == 2) bus_.traffic(t, 1);  // the write-back
     fill = ready > now ? ready - now : 0;
   } else {
     fill = bus_.traffic(t + 2 - sent, sent);

@@ -169,6 +169,8 @@ class DataPath final : public TlbUsers {
   // `region` becomes the fast region in use and is kept.
   void use_region(bool write, const DmiRegion& region);
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
+  // The same with stream buffers, given the miss's write-back (if any) and fill (`sent` of t, from its end).
+  [[gnu::noinline]] uint64_t dcache_miss_prefetching(uint64_t pa, const HartTraffic (&t)[2], unsigned sent);
 
   HartHotState& hot_;
   Mmu& mmu_;
