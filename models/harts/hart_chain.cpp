@@ -186,9 +186,7 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
           goto threaded;
         }
         if (std::exchange(trap_pending_, false)) {  // a helper's trap: as the handler below, without its unwinds
-          trap_left(*blk, static_cast<uint32_t>(it - first));
-          if (slice_.in_slice()) throw pending_trap_;  // the slice keeps it
-          take_trap(pending_trap_.cause, pending_trap_.tval);  // as the run loop would
+          take_trap_left(*blk, static_cast<uint32_t>(it - first), pending_trap_);
           return;
         }
         std::rethrow_exception(std::exchange(translated_error_, nullptr));
@@ -273,12 +271,10 @@ void Hart::run_insns(const Block* blk, uint32_t from, bool chain) {
       }
       // An ECALL's trap without a throw, as translated code's (translated_other)
       // and the handler below: the block a slice left for the kernel at a
-      // system call is resumed here (4-hart Linux boot: 4.3 k throws). Never
-      // in a slice, which stops before an ECALL (other_needs_kernel).
+      // system call is resumed here (4-hart Linux boot: 4.3 k throws).
       if (it->op == ECALL) {
         if (const std::optional<TrapException> t = ecall()) {
-          trap_left(*blk, static_cast<uint32_t>(it - first));
-          take_trap(t->cause, t->tval);  // as the run loop would
+          take_trap_left(*blk, static_cast<uint32_t>(it - first), *t);
           return;
         }
         pc += it->len;
@@ -388,6 +384,12 @@ void Hart::trap_left(const Block& b, uint32_t at) {
   settle_to(at);  // the instruction at `at` has not retired
   hot_.lazy = nullptr;
   trapped_in(b);
+}
+
+void Hart::take_trap_left(const Block& b, uint32_t at, const TrapException& t) {
+  trap_left(b, at);
+  if (slice_.in_slice()) throw t;  // the slice keeps it
+  take_trap(t.cause, t.tval);
 }
 
 void Hart::trapped_in(const Block& b) {

@@ -263,6 +263,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   const Block& enter_block(const Block& b, uint32_t quick = kQuickUntried);
   void trapped_in(const Block& b);    // a trap at hot_.s.pc ended b early: the history keeps what ran
   void trap_left(const Block& b, uint32_t at);  // run_insns leaves b at its instruction `at`, which trapped
+  // ... with trap t, taken without a throw as the run loop would take it (in a slice: thrown to the slice).
+  void take_trap_left(const Block& b, uint32_t at, const TrapException& t);
   // ... or which needs the kernel: the slice ends, its hart's thread resumes b there (SliceState::resume_at).
   void left_for_kernel(const Block& b, uint32_t at);
   const Block* next_block(const Block& b);  // the block at hot_.s.pc after b, by b's links
