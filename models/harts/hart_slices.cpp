@@ -128,7 +128,7 @@ bool HartSlices::run_ahead() {
   // would have left it, and its threads then resume in hart order as they
   // would have.
   const uint64_t now = to_ps(sc_core::sc_time_stamp()), boundary = next_boundary();
-  if (!RunAhead::allows(from_ps(boundary - now))) return false;
+  if (!RunAhead::allows(boundary - now)) return false;
   for (const Slice& p : parked_)
     if (p.park_at == boundary && p.hart->observed()) return false;  // its thread runs the observed loop
   batch_.clear();
@@ -149,7 +149,7 @@ bool HartSlices::pass_boundary(Hart& h) {
   // Such a batch runs on the simulation thread (run_batch), SystemC time now_ps_.
   if (batch_.size() != 1 || !ready_.empty() || h.observed() || h.parallel_spin_until()) return false;
   const uint64_t boundary = h.grid_boundary_ahead(now_ps_);
-  if (!boundary || next_boundary() <= boundary || !RunAhead::allows(from_ps(boundary - now_ps_))) return false;
+  if (!boundary || next_boundary() <= boundary || !RunAhead::allows(boundary - now_ps_)) return false;
   h.pass_boundary(boundary, now_ps_);
   passed_ps_ = boundary;
   return true;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "base/local_time.h"
+
 namespace avp {
 namespace {
 
@@ -58,16 +60,16 @@ bool timed_notifications_distinct() {
 
 void RunAhead::bound(const sc_core::sc_time& chunk) { stop_ps = (sc_core::sc_time_stamp() + chunk).value(); }
 
-bool RunAhead::allows(const sc_core::sc_time& offset) {
-  const sc_core::sc_time to = sc_core::sc_time_stamp() + offset;
-  if (to.value() >= stop_ps || sc_core::sc_pending_activity_at_current_time()) return false;
+bool RunAhead::allows(uint64_t offset_ps) {
+  const uint64_t to = systemc_ps() + offset_ps;
+  if (to >= stop_ps || sc_core::sc_pending_activity_at_current_time()) return false;
   sc_core::sc_time next;  // the earliest timed notification that is not cancelled
   if (!sc_core::sc_get_curr_simcontext()->next_time(next)) return true;  // nothing pending at all
-  return to < next && timed_notifications_distinct();
+  return to < next.value() && timed_notifications_distinct();
 }
 
 void RunAhead::running_alone_from(uint64_t from_ps) {
-  alone_ = {sc_core::sc_get_current_process_b(), sc_core::sc_delta_count(), sc_core::sc_time_stamp().value(), from_ps};
+  alone_ = {sc_core::sc_get_current_process_b(), sc_core::sc_delta_count(), systemc_ps(), from_ps};
 }
 
 uint64_t RunAhead::run_on_limit(const Passable* passable, unsigned n) {

@@ -38,8 +38,10 @@ class RunAhead {
   static constexpr int kMostTimed = 64;
   // Before each sc_start(chunk) of the simulation loop.
   static void bound(const sc_core::sc_time& chunk);
-  // Whether an initiator `offset` ahead of SystemC time may go on instead of syncing.
-  static bool allows(const sc_core::sc_time& offset);
+  // Whether an initiator `offset_ps` ahead of SystemC time may go on instead
+  // of syncing. In ps, as initiators keep their offsets (local_time.h): at
+  // every quantum's end, where an sc_time's making was a library call.
+  static bool allows(uint64_t offset_ps);
   // A timed notification due at due_ps that an initiator running on to a
   // time before before_ps may pass over.
   struct Passable {
