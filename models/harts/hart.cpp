@@ -85,14 +85,14 @@ void Hart::thread() {
 void Hart::sync() {
   settle();
   if (hot_.time.ps()) hot_.time.sync();  // the hart syncs often: no delta cycle when it is not ahead
-  check_deadline(sc_core::sc_time_stamp());
+  check_deadline(systemc_ps());
 }
 
-void Hart::check_deadline(const sc_core::sc_time& now) {
+void Hart::check_deadline(uint64_t now_ps) {
   // The kernel watchdog's deadline, checked whenever the hart meets SystemC
   // time or runs on past a quantum's end (every quantum at least): the run
   // loop ends the instance.
-  if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && now >= deadline_)
+  if (deadline_ > sc_core::SC_ZERO_TIME && !timed_out_ && now_ps >= to_ps(deadline_))
     timed_out_ = hot_.block_abort = true;
 }
 

@@ -100,7 +100,7 @@ void Hart::quantum_sync() {
   }
   settle();
   if (run_on()) {
-    check_deadline(hot_.time.now());  // nothing else pending that could matter (run_ahead.h)
+    check_deadline(systemc_ps() + hot_.time.ps());  // nothing else pending that could matter (run_ahead.h)
     return;
   }
   sync_spinning();
@@ -117,7 +117,7 @@ uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   if (h.switch_ps_ && to_ps(h.hot_.time.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
   if (h.slice_.parallel) return h.slice_.in_slice() && !h.blocks_.code_full() && h.cluster_.slices().pass_boundary(h);
   if (h.blocks_.code_full() || !h.run_on()) return 0;
-  h.check_deadline(h.hot_.time.now());
+  h.check_deadline(systemc_ps() + h.hot_.time.ps());
   return !h.timed_out_;
 }
 
@@ -137,7 +137,7 @@ void Hart::sync_to_grid() {
     hot_.time.sync();
     hot_.time.add_ps(slice_.grid_ahead());
   }
-  check_deadline(sc_core::sc_time_stamp());
+  check_deadline(systemc_ps());
 }
 
 uint64_t Hart::grid_boundary(uint64_t now) {
@@ -173,7 +173,7 @@ void Hart::pass_boundary(uint64_t boundary, uint64_t now) {
 
 void Hart::unpark(uint64_t boundary, uint64_t now) {
   hot_.time.start_quantum(boundary - now, slice_.unpark_ahead());
-  check_deadline(from_ps(boundary));
+  check_deadline(boundary);
 }
 
 // The slice's deferred Timing transactions as Replay transactions, in order.

@@ -212,7 +212,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   void quantum_sync();    // sync() or run on (run_ahead.h); in the parallel schedule sync_to_grid()
   void sync_to_grid();    // waits to the last quantum boundary not after the local time
   uint64_t grid_boundary(uint64_t now);  // sync_to_grid before its wait: the boundary (0: none ahead)
-  void check_deadline(const sc_core::sc_time& now);  // the kernel watchdog, at the hart's time now
+  void check_deadline(uint64_t now_ps);  // the kernel watchdog, at the hart's time now (ps)
   // The cluster's lock on what harts share, taken only in a slice (the serial schedule needs none).
   std::unique_lock<std::mutex> shared_lock();
   using Block = DecodedBlock;
