@@ -159,6 +159,19 @@ void DataPath::withdraw(const uint8_t* from, uint64_t bytes, bool writes_only) {
   hot_.rd_pages.forget_host(from, bytes);
 }
 
+void DataPath::code_marked(uint64_t pa, uint64_t bytes) {
+  const auto over = [pa, bytes](const DmiRegion& r) {
+    return r.size && r.base + r.pa_delta < pa + bytes && pa < r.base + r.pa_delta + r.size;
+  };
+  const bool remade = !checked_ && !slice_.parallel;  // unchecked_region makes it again, around the mark
+  for (DmiRegion* r : {&hot_.wr, &hot_.wr_before}) {
+    if (!over(*r)) continue;
+    if (remade) *r = DmiRegion{};
+    else r->code_free = false;
+  }
+  hot_.wr_pages.code_marked(pa, bytes);
+}
+
 bool DataPath::claimed_region(bool write, uint64_t va, uint64_t pa, unsigned len, const DmiRegion& r) {
   const uint64_t off = pa & (kPage - 1), ppage = pa - off;
   if (off + len > kPage || !r.holds(ppage, kPage)) return false;
@@ -189,10 +202,26 @@ bool DataPath::unchecked_region(bool write, uint64_t pa, unsigned len) {
   DmiRegion& in_use = write ? hot_.wr : hot_.rd;
   (write ? hot_.wr_before : hot_.rd_before) = in_use;
   in_use = *r;
+  if (write) {  // the granules around pa's without code, if pa's has none; else all of it, looking in the code map
+    uint64_t from = r->base, to = r->base + r->size;
+    host_.code_free_span(pa, from, to);
+    if (from < to) {
+      in_use.ptr += from - r->base;
+      in_use.base = from;
+      in_use.size = to - from;
+      in_use.code_free = true;
+    }
+  }
   return true;
 }
 
-void DataPath::use_region(bool write, const DmiRegion& region) {
+void DataPath::use_region(bool write, DmiRegion region) {
+  if (write) {
+    const uint64_t pa = region.base + region.pa_delta;
+    uint64_t from = pa, to = pa + region.size;
+    host_.code_free_span(pa, from, to);
+    region.code_free = from == pa && to == pa + region.size;
+  }
   (write ? hot_.wr_pages : hot_.rd_pages).insert(region);
   DmiRegion& in_use = write ? hot_.wr : hot_.rd;
   (write ? hot_.wr_before : hot_.rd_before) = in_use;

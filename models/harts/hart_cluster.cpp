@@ -1,7 +1,9 @@
 #include "harts/hart_cluster.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
+#include <iterator>
 #include <new>
 #include <sstream>
 #include <thread>
@@ -498,6 +500,28 @@ void HartCluster::break_reservations(uint64_t addr) {
   unsigned active = 0;
   for (auto& h : harts_) active += h->break_reservation(addr);
   reservations_.store(active, std::memory_order_relaxed);
+}
+
+void HartCluster::mark_granule(uint64_t g, bool set) {
+  if (set == (code_map_[g] != 0)) return;
+  code_map_[g] = set;
+  if (!set) {
+    marked_.erase(g);
+    return;
+  }
+  marked_.insert(g);
+  for (auto& h : harts_) h->code_marked(g << kGranuleBits, uint64_t{1} << kGranuleBits);
+}
+
+void HartCluster::code_free_span(uint64_t pa, uint64_t& from, uint64_t& to) const {
+  const uint64_t g = pa >> kGranuleBits;
+  const auto next = marked_.lower_bound(g);  // the first marked granule at or after pa's
+  if (next != marked_.end() && *next == g) {
+    from = to = pa;
+    return;
+  }
+  if (next != marked_.end()) to = std::min(to, *next << kGranuleBits);
+  if (next != marked_.begin()) from = std::max(from, (*std::prev(next) + 1) << kGranuleBits);
 }
 
 void HartCluster::mark_code(uint64_t addr, uint64_t len) {

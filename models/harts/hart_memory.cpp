@@ -71,6 +71,10 @@ void Hart::stored(uint64_t addr, unsigned len) {
   }
 }
 
+void Hart::code_free_span(uint64_t pa, uint64_t& from, uint64_t& to) const {
+  cluster_.code_free_span(pa, from, to);
+}
+
 bool Hart::debug_read(uint64_t addr, void* dst, unsigned len) {
   for (const DmiRegion& r : dmi_.all()) {
     if (r.holds(addr, len) && r.rd) {

@@ -216,12 +216,22 @@ InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) 
   a.alu_mem_imm(CMP, R8, 0, 0, false);
   to_helper.push_back(a.jcc(NE));
   // No code in the physical address's granule, which holds all of the store
-  // (aligned, no wider than a granule): code_map[granule] 0, or the granule
-  // beyond the map. The D-cache takes the address in r9.
+  // (aligned, no wider than a granule): a code-free region, or
+  // code_map[granule] 0, or the granule beyond the map. The D-cache takes
+  // the address in r9.
   const Reg granule = l.timed ? R10 : R9;
-  a.mov(R9, RSI);
-  a.alu_from_mem(ADD, R9, RDI, l.pa_delta);
-  if (l.timed) a.mov(granule, R9);
+  if (l.timed) {
+    a.mov(R9, RSI);
+    a.alu_from_mem(ADD, R9, RDI, l.pa_delta);
+  }
+  a.cmp_byte_imm(RDI, l.code_free, 0);
+  const size_t code_free = a.jcc(NE);
+  if (l.timed) {
+    a.mov(granule, R9);
+  } else {
+    a.mov(R9, RSI);
+    a.alu_from_mem(ADD, R9, RDI, l.pa_delta);
+  }
   a.shift_imm(SHR, granule, static_cast<uint8_t>(s.granule_bits));
   a.alu_imm(CMP, granule, static_cast<int32_t>(s.code_map_bytes));
   const size_t beyond = a.jcc(AE);
@@ -229,6 +239,7 @@ InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) 
   a.cmp_byte_indexed(R8, granule, 0);
   to_helper.push_back(a.jcc(NE));
   a.bind(beyond);
+  a.bind(code_free);
   if (l.timed)
     for (size_t f : emit_data_hit(a, l, R9, R10, R11, R8, true)) to_helper.push_back(f);
   a.alu_from_mem(ADD, RAX, RDI, l.ptr);

@@ -62,6 +62,10 @@ class Asm {
     put(v);
   }
   // cmp byte [base + index], v (base not rbp or r13)
+  void cmp_byte_imm(Reg base, int32_t disp, uint8_t v) {  // cmp byte [base + disp], v
+    mem(0x80, 7, base, disp, false);
+    put(v);
+  }
   void cmp_byte_indexed(Reg base, Reg index, uint8_t v) {
     indexed(0x80, 7, base, index, 0, 0, false);
     put(v);

@@ -161,6 +161,7 @@ struct FakeHart : sc_core::sc_module, TrafficTime, PageTableMemory, DataPathHost
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) throw TrapException{fault_cause, tval};
   }
   void stored(uint64_t pa, unsigned len) override { stores.emplace_back(pa, len); }
+  void code_free_span(uint64_t, uint64_t&, uint64_t&) const override {}  // no code map: nothing marked
 };
 
 struct DataPathTest : testing::Test {

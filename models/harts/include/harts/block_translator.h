@@ -77,6 +77,7 @@ struct RegionAgain {
 // and the D-cache's line size and hit time as values.
 struct InlineLoads {
   int32_t base, size, ptr, pa_delta;  // the last region loads used: [base, base + size) at ptr, physical - virtual
+  int32_t code_free;                  // its DmiRegion::code_free (a byte; stores: the code map need not be read)
   RegionAgain again;                  // before a helper call: the region before, or a kept page
   // The D-cache's line size (log2) and hit time (ps): values, not offsets,
   // fixed once the caches are configured, before any code is translated.
@@ -92,7 +93,8 @@ struct InlineLoads {
 // A store's fast path in the code itself, as the store helper's: a region
 // the hart writes directly (`region`'s base .. pa_delta are the store
 // region's; the rest as the loads'), no LR reservation held by any hart, no
-// decoded code in the store's granule (HartCluster's code map), and the
+// decoded code in the store's granule (HartCluster's code map, unless the
+// region is code-free), and the
 // D-cache line found as a load's is, then marked dirty.
 struct InlineStores {
   InlineLoads region;

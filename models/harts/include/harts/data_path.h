@@ -53,6 +53,9 @@ class DataPathHost {
   virtual void storing(uint64_t pa, unsigned len) = 0;
   // After every store, at its physical address (LR/SC reservations, decoded code).
   virtual void stored(uint64_t pa, unsigned len) = 0;
+  // Narrows [from, to), which holds pa, to the granules around pa's that the
+  // code map does not mark (HartCluster::code_free_span); from = to: pa's is marked.
+  virtual void code_free_span(uint64_t pa, uint64_t& from, uint64_t& to) const = 0;
 
  protected:
   ~DataPathHost() = default;
@@ -129,6 +132,11 @@ class DataPath final : public TlbUsers {
   }
   // The hart's claims on the host bytes [from, from + bytes) were withdrawn (PageClaims::Withdraw).
   void withdraw(const uint8_t* from, uint64_t bytes, bool writes_only);
+  // The code map marked the physical bytes [pa, pa + bytes): the store
+  // regions over them are code-free no more (an unchecked one of the serial
+  // schedule goes, to be made again around the mark; a region that stands
+  // for a translation or claims stays, its stores looking in the map).
+  void code_marked(uint64_t pa, uint64_t bytes);
 
  private:
   template <typename T>
@@ -166,8 +174,9 @@ class DataPath final : public TlbUsers {
   // does, or an access across pages there, or in a slice none is known yet
   // or its claims are not held.
   bool unchecked_region(bool write, uint64_t pa, unsigned len);
-  // `region` becomes the fast region in use and is kept.
-  void use_region(bool write, const DmiRegion& region);
+  // `region` becomes the fast region in use and is kept (a store region
+  // code-free when no granule of it is marked).
+  void use_region(bool write, DmiRegion region);
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
   // The same with stream buffers, given the miss's write-back (if any) and fill (`sent` of t, from its end).
   [[gnu::noinline]] uint64_t dcache_miss_prefetching(uint64_t pa, const HartTraffic (&t)[2], unsigned sent);
@@ -202,8 +211,9 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline void DataPath::store_in_region(uint64_t va, T v) {
   const uint64_t pa = va + hot_.wr.pa_delta;
+  uint8_t* const at = hot_.wr.ptr + (va - hot_.wr.base);  // storing may mark the granule, dropping the region
   if (spin_waits_) host_.storing(pa, sizeof(T));
-  std::memcpy(hot_.wr.ptr + (va - hot_.wr.base), &v, sizeof(T));
+  std::memcpy(at, &v, sizeof(T));
   hot_.add_memory_time(data_time(pa, true, sizeof(T)));
   host_.stored(pa, sizeof(T));
 }

@@ -13,6 +13,10 @@ struct DmiRegion {
   bool holds(uint64_t addr, uint64_t len) const { return addr - base < size && size - (addr - base) >= len; }
   uint8_t* ptr = nullptr;
   bool rd = false, wr = false, exec = false;  // exec: granted to an instruction fetch
+  // A store region none of whose 256-byte granules is marked in the code map
+  // (decoded code, a spinning loop's load; HartCluster): its stores need not
+  // look there. Cleared or the region dropped when a granule in it is marked.
+  bool code_free = false;
   // Physical minus virtual address: the fast paths keep regions by the address
   // the program uses; with translation on, a region is one 4 KiB page.
   uint64_t pa_delta = 0;

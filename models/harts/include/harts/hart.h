@@ -92,6 +92,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   void withdraw_claims(const uint8_t* from, uint64_t bytes, bool writes_only) {
     data_.withdraw(from, bytes, writes_only);
   }
+  // The code map marked the physical bytes [pa, pa + bytes) (DataPath::code_marked).
+  void code_marked(uint64_t pa, uint64_t bytes) { data_.code_marked(pa, bytes); }
   void set_interrupt(unsigned irq, bool level);
   // The write generations (base/page_writes.h) of the memory `loop` loads
   // and stores, summed (~0: some of it is not in a region whose writes are
@@ -397,6 +399,7 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
                   bool functional) override;
   void storing(uint64_t pa, unsigned len) override;
   void stored(uint64_t pa, unsigned len) override;
+  void code_free_span(uint64_t pa, uint64_t& from, uint64_t& to) const override;
   template <typename T>
   T load(uint64_t addr) {
     return data_.load<T>(addr);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -185,6 +186,11 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     return granule_has_code(g) || (((addr + len - 1) >> kGranuleBits) != g && is_code(addr + len - 1, 1));
   }
   void code_written(uint64_t addr, uint64_t len);
+  // Narrows [from, to), which holds pa, to the granules around pa's that the
+  // code map does not mark (whole granules, or the range's ends); empty
+  // (from = to = pa) when pa's granule is marked. A store region so made is
+  // code-free (DmiRegion::code_free) until a granule in it is marked.
+  void code_free_span(uint64_t pa, uint64_t& from, uint64_t& to) const;
   // Whether the code map covers [addr, addr + len): a store there by a hart finds the code it holds.
   bool tracks_code(uint64_t addr, uint64_t len) const {
     return ((addr + len - 1) >> kGranuleBits) < kCodeMapBytes;
@@ -232,7 +238,9 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   static constexpr uint32_t kCodeMapBytes = uint32_t{1} << (32 - kGranuleBits);
   // The code map's byte: decoded code in the granule, or a spinning loop loads there.
   bool granule_marked(uint64_t g) const { return g < kCodeMapBytes && code_map_[g]; }
-  void mark_granule(uint64_t g, bool set) { code_map_[g] = set; }
+  // Sets or clears the byte of granule g (< kCodeMapBytes): a granule newly
+  // marked makes the harts' store regions over it not code-free.
+  void mark_granule(uint64_t g, bool set);
   bool granule_has_code(uint64_t g) const;
   // A granule a spinning loop loads or stores: its byte in the code map stays set
   // while any does; `code` says whether it also holds decoded code.
@@ -268,6 +276,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
     void operator()(uint8_t* p) const noexcept { std::free(p); }
   };
   std::unique_ptr<uint8_t[], FreeBytes> code_map_;
+  std::set<uint64_t> marked_;  // the granules the code map marks, for code_free_span
   std::atomic<unsigned> reservations_{0};
   ConsoleLog console_;
   struct BarrierGroup {

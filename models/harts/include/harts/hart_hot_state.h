@@ -291,6 +291,7 @@ constexpr InlineLoads inline_accesses(bool stores, const CacheQuickState* timed)
           at(region + offsetof(DmiRegion, size)),
           at(region + offsetof(DmiRegion, ptr)),
           at(region + offsetof(DmiRegion, pa_delta)),
+          at(region + offsetof(DmiRegion, code_free)),
           {at(region),
            at(stores ? offsetof(HartHotState, wr_before) : offsetof(HartHotState, rd_before)),
            at(pages + PageRegionCache::slots_offset()),

@@ -60,6 +60,12 @@ class PageRegionCache {
       if (r.size && r.ptr < from + bytes && from < r.ptr + r.size) r = DmiRegion{};
   }
 
+  // The physical bytes [pa, pa + bytes) hold a granule the code map marks: the pages over them are not code-free.
+  void code_marked(uint64_t pa, uint64_t bytes) {
+    if (empty_) return;
+    for (DmiRegion& r : slots_)
+      if (r.size && r.base + r.pa_delta < pa + bytes && pa < r.base + r.pa_delta + r.size) r.code_free = false;
+  }
   static unsigned slot_of(uint64_t va) { return (va >> kPageBits) % kSlots; }
   // Where translated code finds the slots (an array of DmiRegion, by slot_of).
   static constexpr size_t slots_offset() { return offsetof(PageRegionCache, slots_); }
