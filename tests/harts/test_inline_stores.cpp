@@ -157,4 +157,32 @@ TEST_F(InlineStoresTest, UntimedStoresSkipTheDCacheAndPassGranulesBeyondTheMap) 
   EXPECT_FALSE(ways_[0].dirty);
 }
 
+// A code-free store region (DmiRegion::code_free) is not looked up in the
+// code map, timed or not: the region's maker and the cluster keep the flag
+// true only where no granule is marked (test_code_free_regions.cpp).
+TEST_F(InlineStoresTest, StoresInACodeFreeRegionDoNotReadTheCodeMap) {
+  const CacheQuickState* const modes[] = {&hart_.dcache, nullptr};  // timed, functional
+  for (const CacheQuickState* timed : modes) {
+    stores_.region = hot_offsets::inline_accesses(/*stores=*/true, timed);
+    mark_code(pa_at(0x40));
+    hart_.wr.code_free = true;
+    run({store(SD, 0x40)}, 9);
+    EXPECT_TRUE(hart_.helper_calls.empty());
+    EXPECT_EQ(bytes_at(0x40, 8), 9u);
+    hart_.wr.code_free = false;  // the control: the same store, the map read
+    run({store(SD, 0x40)}, 10);
+    EXPECT_EQ(hart_.helper_calls.size(), 1u);
+    EXPECT_EQ(bytes_at(0x40, 8), 9u);
+    hart_.helper_calls.clear();
+    reservations_ = 1;  // a reservation still sends it to the helper
+    hart_.wr.code_free = true;
+    run({store(SD, 0x40)}, 11);
+    EXPECT_EQ(hart_.helper_calls.size(), 1u);
+    EXPECT_EQ(bytes_at(0x40, 8), 9u);
+    hart_.helper_calls.clear();
+    reservations_ = 0;
+    hart_.wr.code_free = false;
+  }
+}
+
 }  // namespace
