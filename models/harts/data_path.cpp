@@ -160,12 +160,9 @@ void DataPath::withdraw(const uint8_t* from, uint64_t bytes, bool writes_only) {
 }
 
 void DataPath::code_marked(uint64_t pa, uint64_t bytes) {
-  const auto over = [pa, bytes](const DmiRegion& r) {
-    return r.size && r.base + r.pa_delta < pa + bytes && pa < r.base + r.pa_delta + r.size;
-  };
   const bool remade = !checked_ && !slice_.parallel;  // unchecked_region makes it again, around the mark
   for (DmiRegion* r : {&hot_.wr, &hot_.wr_before}) {
-    if (!over(*r)) continue;
+    if (!r->overlaps_physical(pa, bytes)) continue;
     if (remade) *r = DmiRegion{};
     else r->code_free = false;
   }

@@ -358,7 +358,7 @@ void Hart::become_timed() {
 void Hart::check_timed_switch() {
   if (switch_insns_ && hot_.s.minstret >= switch_insns_)
     cluster_.switch_to_timed(*this, "insns:" + std::to_string(switch_insns_));
-  else if (switch_ps_ && hot_.time.quantum_used() && to_ps(hot_.time.now()) >= switch_ps_)  // at a quantum's end
+  else if (switch_ps_ && hot_.time.quantum_used() && hot_.time.now_ps() >= switch_ps_)  // at a quantum's end
     cluster_.switch_to_timed(*this, "time:" + format_time(from_ps(switch_ps_)));
 }
 

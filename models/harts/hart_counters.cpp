@@ -21,7 +21,7 @@ static_assert(AVP_HPM_LOADS_1B == kFirstEventCounter && AVP_HPM_BRANCHES == kLas
 uint64_t Hart::clock_cycles() const {
   // A stopped hart's clock does not run (a RefSi hart reads 0 before it starts).
   if (!running_) return cycles_at_stop_;
-  return (to_ps(hot_.time.now()) - to_ps(started_)) / to_ps(cluster_.clock_period.get());
+  return (hot_.time.now_ps() - to_ps(started_)) / to_ps(cluster_.clock_period.get());
 }
 
 uint64_t Hart::event_count(unsigned event) const {

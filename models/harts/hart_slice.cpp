@@ -100,7 +100,7 @@ void Hart::quantum_sync() {
   }
   settle();
   if (run_on()) {
-    check_deadline(systemc_ps() + hot_.time.ps());  // nothing else pending that could matter (run_ahead.h)
+    check_deadline(hot_.time.now_ps());  // nothing else pending that could matter (run_ahead.h)
     return;
   }
   sync_spinning();
@@ -114,10 +114,10 @@ void Hart::quantum_sync() {
 uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   Hart& h = *static_cast<HartHotState*>(hart)->hart;
   const HartHotState::HelperCall call{h.hot_};
-  if (h.switch_ps_ && to_ps(h.hot_.time.now()) >= h.switch_ps_) return 0;  // the run loop switches to timed
+  if (h.switch_ps_ && h.hot_.time.now_ps() >= h.switch_ps_) return 0;  // the run loop switches to timed
   if (h.slice_.parallel) return h.slice_.in_slice() && !h.blocks_.code_full() && h.cluster_.slices().pass_boundary(h);
   if (h.blocks_.code_full() || !h.run_on()) return 0;
-  h.check_deadline(systemc_ps() + h.hot_.time.ps());
+  h.check_deadline(h.hot_.time.now_ps());
   return !h.timed_out_;
 }
 

@@ -444,7 +444,7 @@ uint64_t Hart::spin_horizon_ps() const {
       !wait_loops_skippable())
     return 0;
   const uint64_t until = loop_until_ps();
-  return until > systemc_ps() + hot_.time.ps() ? until : 0;
+  return until > hot_.time.now_ps() ? until : 0;
 }
 
 // A quantum's end the hart reached spinning (at run_on or its sync): its
@@ -454,7 +454,7 @@ uint64_t Hart::spin_horizon_ps() const {
 // many quantum ends later, as many ps later.
 void Hart::note_quantum_end() {
   WaitLoopWatch& w = wait_loop_;
-  const uint64_t at = systemc_ps() + hot_.time.ps(), period = w.per_iteration[kLoopTimePs];
+  const uint64_t at = hot_.time.now_ps(), period = w.per_iteration[kLoopTimePs];
   const uint64_t quantum = to_ps(cluster_.quantum());
   if (w.ends_sequence == w.sequence && w.ends_seen) {
     const uint64_t last = w.ends[(w.ends_seen - 1) % w.ends.size()].at;
@@ -528,7 +528,7 @@ bool Hart::run_on() {
 // one of theirs passed over; none due at its own time, whose order
 // SystemC's queue would decide.
 bool Hart::run_on_beside_spinning() {
-  const uint64_t now = systemc_ps() + hot_.time.ps();
+  const uint64_t now = hot_.time.now_ps();
   const RunOnLimit& l = run_on_limit(to_ps(cluster_.quantum()), false);
   if (!l.beside || cluster_.spin_wait_due_at(now) || !hot_.time.run_on_before(l.limit_ps)) return false;
   cluster_.ran_on_beside_spinning();
@@ -571,7 +571,7 @@ void Hart::sync_spinning() {
   const uint64_t until = spin_horizon_ps();
   if (!until) return sync();
   note_quantum_end();
-  HartCluster::SpinningWait w{systemc_ps() + hot_.time.ps(), until, wait_loop_.per_iteration[kLoopTimePs],
+  HartCluster::SpinningWait w{hot_.time.now_ps(), until, wait_loop_.per_iteration[kLoopTimePs],
                               &wait_loop_.iteration};
   w.generation = footprint_generation(wait_loop_.iteration);
   cluster_.spin_wait_begin(*this, w);

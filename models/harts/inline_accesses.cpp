@@ -220,18 +220,15 @@ InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op) 
   // code_map[granule] 0, or the granule beyond the map. The D-cache takes
   // the address in r9.
   const Reg granule = l.timed ? R10 : R9;
-  if (l.timed) {
+  const auto pa_to_r9 = [&] {
     a.mov(R9, RSI);
     a.alu_from_mem(ADD, R9, RDI, l.pa_delta);
-  }
+  };
+  if (l.timed) pa_to_r9();  // the D-cache's, whatever the region
   a.cmp_byte_imm(RDI, l.code_free, 0);
   const size_t code_free = a.jcc(NE);
-  if (l.timed) {
-    a.mov(granule, R9);
-  } else {
-    a.mov(R9, RSI);
-    a.alu_from_mem(ADD, R9, RDI, l.pa_delta);
-  }
+  if (l.timed) a.mov(granule, R9);
+  else pa_to_r9();
   a.shift_imm(SHR, granule, static_cast<uint8_t>(s.granule_bits));
   a.alu_imm(CMP, granule, static_cast<int32_t>(s.code_map_bytes));
   const size_t beyond = a.jcc(AE);

@@ -11,6 +11,10 @@ struct DmiRegion {
   uint64_t base = 0, size = 0;  // size 0: empty
   // Whether all of [addr, addr + len) lies in the region (an empty one holds nothing).
   bool holds(uint64_t addr, uint64_t len) const { return addr - base < size && size - (addr - base) >= len; }
+  // Whether any of the physical bytes [pa, pa + len) lies in the region (an empty one holds none).
+  bool overlaps_physical(uint64_t pa, uint64_t len) const {
+    return size && base + pa_delta < pa + len && pa < base + pa_delta + size;
+  }
   uint8_t* ptr = nullptr;
   bool rd = false, wr = false, exec = false;  // exec: granted to an instruction fetch
   // A store region none of whose 256-byte granules is marked in the code map

@@ -64,7 +64,7 @@ class PageRegionCache {
   void code_marked(uint64_t pa, uint64_t bytes) {
     if (empty_) return;
     for (DmiRegion& r : slots_)
-      if (r.size && r.base + r.pa_delta < pa + bytes && pa < r.base + r.pa_delta + r.size) r.code_free = false;
+      if (r.overlaps_physical(pa, bytes)) r.code_free = false;
   }
   static unsigned slot_of(uint64_t va) { return (va >> kPageBits) % kSlots; }
   // Where translated code finds the slots (an array of DmiRegion, by slot_of).

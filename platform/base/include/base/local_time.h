@@ -71,6 +71,7 @@ class LocalTime {
   }
   // The initiator's own notion of now: SystemC time plus its offset.
   sc_core::sc_time now() const { return sc_core::sc_time_stamp() + offset(); }
+  uint64_t now_ps() const { return systemc_ps() + ps_; }  // now() in ps, without library calls
 
   void set_quantum(const sc_core::sc_time& q) {
     quantum_ps_ = quantum_end_ps_ = to_ps(q);
