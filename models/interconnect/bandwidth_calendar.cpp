@@ -20,13 +20,6 @@ size_t BandwidthCalendar::occupy(uint64_t from, uint64_t to) {
 }
 
 uint64_t BandwidthCalendar::reserve_elsewhere(uint64_t arrive, uint64_t length) {
-  // Most transfers arrive at or after the start of the last reservation
-  // (initiators run ahead in order): reserve() extended it when they arrive
-  // inside it or touching it; else a reservation after it.
-  if (length > 0 && (busy_.size() == 0 || busy_[busy_.end() - 1].start <= arrive)) {
-    busy_.insert(busy_.end(), Interval{arrive, arrive + length});
-    return arrive + length;
-  }
   uint64_t t = arrive, left = length;
   size_t it = busy_.upper_bound(arrive);  // the first reservation starting after arrive
   if (it > busy_.first() && busy_[it - 1].end > t) t = busy_[it - 1].end;  // arrive falls inside one

@@ -18,12 +18,17 @@ class BandwidthCalendar {
  public:
   // Reserves `length` of port time from `arrive` on; returns when the
   // transfer ends (units: the caller's; arrive + length on an idle port).
-  // Inline, the common case of a cache miss's transfer: it arrives inside
-  // or at the end of the last reservation and is queued behind it.
+  // Inline, the common cases of a cache miss's transfer (initiators run
+  // ahead in order): it arrives inside or at the end of the last
+  // reservation and is queued behind it, or after it on an idle port.
   uint64_t reserve(uint64_t arrive, uint64_t length) {
-    if (length > 0 && busy_.size() > 0) {
-      Interval& last = busy_[busy_.end() - 1];
-      if (last.start <= arrive && last.end >= arrive) return last.end += length;
+    if (length > 0 && (busy_.size() == 0 || busy_[busy_.end() - 1].start <= arrive)) {
+      if (busy_.size() > 0) {
+        Interval& last = busy_[busy_.end() - 1];
+        if (last.end >= arrive) return last.end += length;
+      }
+      busy_.insert(busy_.end(), Interval{arrive, arrive + length});
+      return arrive + length;
     }
     return reserve_elsewhere(arrive, length);
   }
@@ -38,7 +43,7 @@ class BandwidthCalendar {
   struct Interval {
     uint64_t start, end;
   };
-  uint64_t reserve_elsewhere(uint64_t arrive, uint64_t length);  // reserve() past its common case
+  uint64_t reserve_elsewhere(uint64_t arrive, uint64_t length);  // reserve() past its common cases
   void forget_ended(uint64_t now);                                // forget_before() when the first has ended
   size_t occupy(uint64_t from, uint64_t to);  // [from, to) was free; the position of the reservation holding it
   SortedWindow<Interval, &Interval::start> busy_;  // disjoint, touching ones merged

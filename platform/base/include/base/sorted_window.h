@@ -43,7 +43,11 @@ class SortedWindow {
            items_.begin();
   }
   // `at` must keep the order (upper_bound(key) puts it after entries of an equal key).
-  void insert(size_t at, const T& item) { items_.insert(items_.begin() + at, item); }
+  // An insert at the end, the usual one, is push_back's inlined path rather than insert's call.
+  void insert(size_t at, const T& item) {
+    if (at == items_.size()) items_.push_back(item);
+    else items_.insert(items_.begin() + at, item);
+  }
   void erase(size_t at) { items_.erase(items_.begin() + at); }
   // Drops the live entries before position `at`.
   void drop_before(size_t at) {
