@@ -80,10 +80,13 @@ void suggest_options(CLI::App& app) {
 // disagrees is a usage error naming both.
 void set_by_shorthand(CliContext& ctx, const std::string& option, const std::string& key, const std::string& value) {
   const std::string set = key + "=" + value;
-  for (const std::string& s : ctx.session.sets)
-    if (s.rfind(key + "=", 0) == 0 && s != set)
+  for (const std::string& s : ctx.session.sets) {
+    if (s == set) return;  // a --set of the same: errors name that
+    if (s.rfind(key + "=", 0) == 0)
       throw CLI::ValidationError(option, "conflicts with --set " + s + " (it sets " + set + ")");
+  }
   ctx.session.sets.push_back(set);
+  ctx.session.set_origins[set] = option;  // what a parameter's error names
 }
 
 }  // namespace avp

@@ -47,7 +47,10 @@ void load_presets(const SessionOptions& opt) {
   for (const auto& s : opt.sets) {
     size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0) throw ParamError("--set " + (s.size() > 80 ? quoted(s) : s) + ": expected name=value");
-    reg.add_preset(s.substr(0, eq), s.substr(eq + 1), "--set " + (s.size() > 80 ? quoted(s) : s));  // a huge one cut
+    const auto shorthand = opt.set_origins.find(s);
+    reg.add_preset(s.substr(0, eq), s.substr(eq + 1),
+                   shorthand != opt.set_origins.end() ? shorthand->second
+                                                     : "--set " + (s.size() > 80 ? quoted(s) : s));  // a huge one cut
   }
 }
 

@@ -16,8 +16,8 @@
   or after T; at stats-reset it is the program's reset: the region after it
   is timed exactly like a timed run's (same instructions and instruction
   cycles in the dump); the manifest records it.
-- Bad values of harts.timing and harts.timed_from are configuration errors; a --set of either that
-  disagrees with --timed-from is a usage error.
+- Bad values of harts.timing and harts.timed_from are configuration errors, named as the user gave
+  them (--set or --timed-from); a --set of either that disagrees with --timed-from is a usage error.
 
   functional_mode.py ACCEL_VP WORKDIR MIXED_ELF MIXED_SV39_ELF XINTF_ELF ROI_ELF"""
 import json
@@ -159,6 +159,15 @@ def main():
                           (["harts.timed_from=insns:100"], "'insns:100' needs harts.timing=functional")]:
         code, out = run(accel_vp, workdir, "bad", sets, mixed, expect_ok=False)
         check(code == 2 and message in out, "%s: exit %d, %s" % (sets, code, out[-300:]))
+
+    # A bad --timed-from is named as the user wrote it; a --set that agrees with it is no conflict.
+    for args, message in ((["--timed-from", "soon"], "(harts.timed_from = soon was set at --timed-from soon)"),
+                          (["--set", "harts.timed_from=soon", "--timed-from", "soon"],
+                           "(harts.timed_from = soon was set at --set harts.timed_from=soon)")):
+        p = subprocess.run([accel_vp, "--no-progress", "-o", os.path.join(workdir, "functional_bad_shorthand")] + args +
+                           ["run", "--elf", mixed], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=600)
+        check(p.returncode == 2 and message in p.stdout, "%s: exit %d, %s" % (args, p.returncode, p.stdout[-300:]))
 
     # --timed-from sets both keys: a --set of either that disagrees, before or after it, is a usage error.
     for args, conflicting in ((["--timed-from", "insns:100", "--set", "harts.timing=timed"], "harts.timing=timed"),

@@ -1,6 +1,7 @@
 // One run of the platform: presets -> elaboration -> host workload -> manifest.
 #pragma once
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@ class Platform;
 struct SessionOptions {
   std::string config_file;             // empty: configs/default.yaml is not implied; defaults apply
   std::vector<std::string> sets;       // "name=value"
+  std::map<std::string, std::string> set_origins;  // a "name=value" of sets -> the shorthand option that set it (--timed-from)
   std::string out_dir = "accel-vp-out";
   std::string command_line;
   bool progress = true;                // progress line on stderr when it is a terminal
