@@ -51,6 +51,7 @@ class Translator {
 
   const DirectJumps& jumps() const { return jumps_; }
   std::vector<uint8_t>& translate() {
+    loops_to_start_ = branches_to_start();
     counted_ = counted_loop();
     choose_cached();
     if (counted_) loop_.left = free_cached();
@@ -192,6 +193,14 @@ class Translator {
     jumps_.at[i] = static_cast<uint32_t>(unaimed_.back());
     return true;
   }
+  // Whether the block's last instruction is a branch or jump to its start.
+  bool branches_to_start() const {
+    if (n_ == 0) return false;
+    const Insn& last = insns_[n_ - 1];
+    uint64_t pc = pc_;
+    for (size_t i = 0; i + 1 < n_; ++i) pc += insns_[i].len;
+    return (is_branch(last.op) || last.op == rv::JAL) && pc + last.imm == pc_;
+  }
   // Whether the block is a counted loop (translated_chain.h, CountedLoop):
   // it branches to its own start and enters itself in the code, and every
   // instruction before the branch is done inline (an access by its fast
@@ -199,11 +208,7 @@ class Translator {
   // Translator::cold); if so, loop_ describes it. It keeps one guest
   // register fewer in a host register: the count of its passes takes that one.
   bool counted_loop() {
-    if (!chain_ || !chain_->inline_enter || !chain_->self || n_ == 0) return false;
-    const Insn& last = insns_[n_ - 1];
-    uint64_t pc = pc_;
-    for (size_t i = 0; i + 1 < n_; ++i) pc += insns_[i].len;
-    if (!(is_branch(last.op) || last.op == rv::JAL) || pc + last.imm != pc_) return false;
+    if (!chain_ || !chain_->inline_enter || !chain_->self || !loops_to_start_) return false;
     loop_ = {chain_, retire_, n_, x86::RSP, 0};
     for (size_t i = 0; i + 1 < n_; ++i) {
       const unsigned op = insns_[i].op;
@@ -492,6 +497,7 @@ class Translator {
   static constexpr uint32_t kNone = ~0u;
   uint32_t fused_ = kNone;  // the division whose result is in r9 (Translator::divide)
   bool calls_helpers_ = false;  // the hart's load, store or other helper, which may settle the block
+  bool loops_to_start_ = false;  // branches_to_start
   bool counted_ = false;        // a counted loop (counted_loop)
   bool hart_in_rdi_ = false;    // rdi holds the hart (the accesses' fast paths need it there)
   CountedLoop loop_{};                  // with counted_
@@ -513,8 +519,8 @@ bool Translator::instruction(uint32_t i, uint64_t pc) {
     // The fast path in the code, if any, falls through when done; its other
     // ways and the helper call are out of the way (Translator::cold).
     if (load ? helpers_.inline_loads != nullptr : helpers_.inline_stores != nullptr) {
-      InlineAccess fast = load ? emit_inline_load(a_, *helpers_.inline_loads, d.op)
-                               : emit_inline_store(a_, *helpers_.inline_stores, d.op);
+      InlineAccess fast = load ? emit_inline_load(a_, *helpers_.inline_loads, d.op, loops_to_start_)
+                               : emit_inline_store(a_, *helpers_.inline_stores, d.op, loops_to_start_);
       colds_.push_back({std::move(fast), i, pc, a_.size()});
     } else {
       call_access_helper(i, pc);
@@ -618,8 +624,9 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       if (kind == Store) a_.load(RDX, kGuestRegs, f_reg(d.rs2));
       hart_into(RDI);
       const bool wide = d.op == rv::FLD || d.op == rv::FSD;
-      const InlineAccess fast = kind == Load ? emit_inline_load(a_, *helpers_.inline_loads, wide ? rv::LD : rv::LWU)
-                                             : emit_inline_store(a_, *helpers_.inline_stores, wide ? rv::SD : rv::SW);
+      const InlineAccess fast =
+          kind == Load ? emit_inline_load(a_, *helpers_.inline_loads, wide ? rv::LD : rv::LWU, loops_to_start_)
+                       : emit_inline_store(a_, *helpers_.inline_stores, wide ? rv::SD : rv::SW, loops_to_start_);
       const size_t hit = a_.jmp();
       emit_access_again(a_, fast);
       to_other.insert(to_other.end(), fast.to_helper.begin(), fast.to_helper.end());

@@ -39,8 +39,10 @@ template <typename Side>
 class AccessBlocks {
  public:
   // The fast paths with the D-cache whose quick state is `timed` (its line
-  // size and hit time); none: a functional run's (no D-cache).
-  explicit AccessBlocks(const CacheQuickState* timed)
+  // size and hit time); none: a functional run's (no D-cache). `in_loop`:
+  // each block is the access and a branch back to it (a loop's accesses,
+  // emit_inline_load's `in_loop`), which leaves the block when taken.
+  explicit AccessBlocks(const CacheQuickState* timed, bool in_loop = false)
       : loads_(hot_offsets::inline_accesses(/*stores=*/false, timed)),
         stores_{hot_offsets::inline_accesses(/*stores=*/true, timed), &reservations_, nullptr, 0, 30} {
     const auto load = &counting_load<Side>;
@@ -61,8 +63,15 @@ class AccessBlocks {
       d.len = 4;
       insns_.push_back(d);
     }
-    for (size_t i = 0; i < insns_.size(); ++i)
-      code_.push_back(translate_block(&insns_[i], 1, 0x1000, helpers_, nullptr, nullptr, arena_));
+    rv::Insn back;  // beq x0, x0, the access
+    back.op = rv::BEQ;
+    back.imm = -4;
+    back.len = 4;
+    for (const rv::Insn& d : std::vector<rv::Insn>(insns_)) {
+      const rv::Insn block[2] = {d, back};
+      code_.push_back(translate_block(block, in_loop ? 2 : 1, 0x1000, helpers_, nullptr, nullptr, arena_));
+    }
+    insns_per_block_ = in_loop ? 2 : 1;
   }
   AccessBlocks(const AccessBlocks&) = delete;
   AccessBlocks& operator=(const AccessBlocks&) = delete;
@@ -74,7 +83,7 @@ class AccessBlocks {
   }
   // What running block i on `side` with x2 = va and x3 = value did.
   struct Ran {
-    uint64_t status;  // 1: its one instruction done
+    uint64_t status;  // the block's instructions: all of them done
     bool helped;      // it called its helper
     uint64_t x3;
   };
@@ -87,6 +96,7 @@ class AccessBlocks {
     const uint64_t status = code_[i](x).status;
     return {status, side.helper_calls != calls, x[3]};
   }
+  unsigned insns_per_block() const { return insns_per_block_; }
 
  private:
   unsigned reservations_ = 0;  // no hart holds one
@@ -95,6 +105,7 @@ class AccessBlocks {
   TranslationHelpers helpers_{};
   std::vector<rv::Insn> insns_;
   std::vector<TranslatedBlock> code_;
+  unsigned insns_per_block_ = 1;
   CodeArena arena_;
 };
 

@@ -8,7 +8,9 @@
 // goes to the set search (CacheModel::access_line) on both sides. After each
 // access the two states (the caches' fields and ways, the way hints, the time,
 // the stalls) and the two memories must be equal, and the emitted code must
-// have called its helper exactly when the C++ path missed.
+// have called its helper exactly when the C++ path missed. Half the accesses
+// run in loop blocks (the access and a branch back to it), whose code tests
+// the line before the last itself (inline_accesses.cpp, `in_loop`).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -91,10 +93,12 @@ class DataHitsDifferential : public ::testing::TestWithParam<CacheGeometry> {
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
     ASSERT_TRUE(blocks_.translated());
+    ASSERT_TRUE(loop_blocks_.translated());
   }
   // The code is translated for the geometry's line size and hit time.
   const std::unique_ptr<Side> shape_ = std::make_unique<Side>(GetParam());
   test::AccessBlocks<Side> blocks_{&shape_->dcache};
+  test::AccessBlocks<Side> loop_blocks_{&shape_->dcache, true};
 };
 
 TEST_P(DataHitsDifferential, CppAndEmittedHitsLeaveTheSameStateAndTime) {
@@ -141,9 +145,10 @@ TEST_P(DataHitsDifferential, CppAndEmittedHitsLeaveTheSameStateAndTime) {
     // The emitted path: its helper, when called, does what the hart's would (the set search, the access).
     // A misaligned access always calls it (inline_accesses.cpp); the helper
     // then takes the C++ path, quick hit included.
-    const auto ran = blocks_.run(*emitted, i, va, value);
+    const test::AccessBlocks<Side>& code = rng() % 2 ? loop_blocks_ : blocks_;
+    const auto ran = code.run(*emitted, i, va, value);
     const bool misaligned = offset % bytes != 0;
-    ASSERT_EQ(ran.status, 1u);
+    ASSERT_EQ(ran.status, code.insns_per_block());
     ASSERT_EQ(ran.helped, !hit || misaligned);
     if (ran.helped) {
       if (emitted->data_quick_hit(pa, store)) emitted->add_memory_time(emitted->dcache.hit_ps);
