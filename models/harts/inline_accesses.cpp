@@ -148,25 +148,19 @@ std::vector<uint8_t> make_data_way_or_previous(const void* layout) {
 // the line, hit_previous), the hit counted and its time added, a write's
 // line marked dirty; falls through on a hit, else takes one of the jumps
 // returned (nothing changed). `line` becomes the line; uses rcx, `hint`,
-// `way` and `tmp`. `previous_here`: hit_previous is tested here first
-// (emit_inline_load's `in_loop`).
+// `way` and `tmp`. `here`: the way-or-previous hits in this code, not by
+// the shared routine's call (emit_inline_load's `in_loop`).
 std::vector<size_t> emit_data_hit(x86::Asm& a, const InlineLoads& l, x86::Reg line, x86::Reg hint, x86::Reg way,
-                                  x86::Reg tmp, bool write, bool previous_here) {
+                                  x86::Reg tmp, bool write, bool here) {
   using namespace x86;
   a.shift_imm(SHR, line, static_cast<uint8_t>(l.line_bits));
   a.alu_from_mem(CMP, line, RDI, l.dcache.last_line);  // hit_again
   const size_t again = a.jcc(E);
-  std::vector<size_t> previous;
-  if (previous_here) {
-    std::vector<size_t> not_previous;
-    emit_previous_holds(a, l.dcache, RDI, line, way, not_previous);
-    emit_way_used(a, l.dcache, RDI, line, way, tmp);
-    previous.push_back(a.jmp());
-    for (size_t f : not_previous) a.bind(f);
-  }
   const DataWayLayout layout{l.dcache, l.way_hints, static_cast<int32_t>(l.hint_count), line, hint, way, tmp};
   std::vector<size_t> none;
-  if (const void* routine = shared_routine("data_way_or_previous", make_data_way_or_previous, &layout, sizeof layout)) {
+  const void* routine =
+      here ? nullptr : shared_routine("data_way_or_previous", make_data_way_or_previous, &layout, sizeof layout);
+  if (routine) {
     a.mov_imm(hint, reinterpret_cast<uint64_t>(routine));
     a.call_reg(hint);
     none.push_back(a.jcc(NE));
@@ -174,7 +168,6 @@ std::vector<size_t> emit_data_hit(x86::Asm& a, const InlineLoads& l, x86::Reg li
     none = emit_data_way_or_previous(a, layout);
   }
   a.bind(again);
-  for (size_t f : previous) a.bind(f);
   if (write) {  // the line's way is the last one now
     a.load(way, RDI, l.dcache.last_way);
     a.store_byte_imm(way, l.dcache.way_dirty, 1);
@@ -271,18 +264,6 @@ std::vector<size_t> emit_way_or_previous_hit(x86::Asm& a, const CacheFields& c, 
   std::vector<size_t> neither, not_previous;
   emit_previous_holds(a, c, hart, line, way, not_previous);  // hit_previous: as a hit in that way (the two swap)
   const size_t hit = a.size();
-  emit_way_used(a, c, hart, line, way, tmp);
-  const size_t done = a.jmp();
-  for (size_t f : not_previous) a.bind(f);
-  load_hint();
-  emit_hinted_holds(a, c, hart, line, hint, way, neither);  // hit_way
-  a.bind(a.jmp(), hit);
-  a.bind(done);
-  return neither;
-}
-
-void emit_way_used(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg way, x86::Reg tmp) {
-  using namespace x86;
   a.alu_from_mem(CMP, way, hart, c.last_way);  // remembered: another way makes the last one the previous
   const size_t same_way = a.jcc(E);
   a.load(tmp, hart, c.last_line);
@@ -296,6 +277,13 @@ void emit_way_used(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg li
   a.alu_imm(ADD, tmp, 1);
   a.store(hart, c.clock, tmp);
   a.store(way, c.way_used, tmp);
+  const size_t done = a.jmp();
+  for (size_t f : not_previous) a.bind(f);
+  load_hint();
+  emit_hinted_holds(a, c, hart, line, hint, way, neither);  // hit_way
+  a.bind(a.jmp(), hit);
+  a.bind(done);
+  return neither;
 }
 
 #endif

@@ -33,10 +33,11 @@ void emit_access_again(x86::Asm& a, const InlineAccess& fast);
 // for one that holds it (HartHotState::region_again) and tries again. The
 // helper checks again: the checks change nothing when they fail. rsi and
 // rdi are kept. `in_loop`: the block loops to its start, where the
-// D-cache's line before the last is tested here rather than in the shared
-// routine (two lines accessed in turn: a copy's source and destination, a
-// row and a column), the code about 70 bytes longer (kept out of other
-// blocks: a Linux boot's many accesses run a few times each).
+// D-cache's way-or-previous hits are done here rather than by a call of
+// the shared routine (a loop's accesses to two lines in turn -- a copy's
+// source and destination, a matrix row and column -- or a new line each
+// pass), the code about 100 bytes longer (kept out of other blocks: a
+// Linux boot's many accesses run a few times each).
 InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op, bool in_loop);
 
 // With the address in rsi, the value in rdx and the hart in rdi: the store
@@ -58,11 +59,6 @@ void emit_previous_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::
 // `no` is taken. Nothing is updated.
 void emit_hinted_holds(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg hint, x86::Reg way,
                        std::vector<size_t>& no);
-
-// The bookkeeping of a hit found in `way` for `line` (hit_previous's and
-// hit_way's): the cache's last two lines and ways, its clock and the way's
-// last use, not the hit count. Uses `tmp`.
-void emit_way_used(x86::Asm& a, const CacheFields& c, x86::Reg hart, x86::Reg line, x86::Reg way, x86::Reg tmp);
 
 // The end of a shared routine that answers in ZF (shared_routines.h):
 // returns with ZF set from here, and with ZF clear from the jumps in `no`;
