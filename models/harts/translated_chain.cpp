@@ -159,7 +159,7 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, 
 // still pass them (its time before the quantum's end, counting each pass
 // as long as one whose accesses all hit, its minstret within the limit);
 // else none; the first time in a row it is reached for the block, it only
-// primes it (kLoopPrimed). Uses rsi.
+// primes it (kLoopPrimed). Uses rsi (rax and rdx kept).
 void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
   using namespace x86;
   const BlockChain& c = *loop.chain;
@@ -171,7 +171,17 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
   a.store(RSP, kLoopPrimed, RCX);
   granted.push_back(a.jmp());
   a.bind(primed);
-  // 64 passes, or 8 near the quantum's end (a power of two: the time a pass takes is shifted)
+  const auto grant = [&] {  // loop.left's passes
+    a.store(RSP, kLoopGranted, loop.left);
+    granted.push_back(a.jmp());
+  };
+  // rsi = a pass's time (a power of two of them: shifted)
+  const auto pass_ps = [&] {
+    a.mov_imm(RSI, r.ps + loop.hit_ps);
+    if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
+  };
+  // 64 passes; then, timed, as many as end before the quantum's end;
+  // functional, 8 (the same bounds, counted: a power of two of passes)
   for (const uint8_t log2_passes : {6, 3}) {
     const uint64_t passes = uint64_t{1} << log2_passes;
     std::vector<size_t> fewer;
@@ -179,9 +189,8 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
       a.mov_imm(RSI, passes * loop.insns << kChainLeftShift);  // at most the count's instructions left less one
       a.alu_from_mem(CMP, RSI, R8, c.count);
       fewer.push_back(a.jcc(G));
-    } else {
-      a.mov_imm(RSI, r.ps + loop.hit_ps);
-      if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
+    } else if (log2_passes == 6) {
+      pass_ps();
       a.shift_imm(SHL, RSI, log2_passes);
       a.alu_from_mem(ADD, RSI, R8, c.time_ps);
       a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);
@@ -190,10 +199,38 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
       a.alu_from_mem(ADD, RSI, R8, c.minstret);
       a.alu_from_mem(CMP, RSI, R8, c.limit);
       fewer.push_back(a.jcc(A));
+    } else {
+      // (quantum_ps - time_ps - 1) / pass: every pass granted ends before
+      // the quantum's end (the checks passed: time_ps is before it), each
+      // quantum's last passes granted at once rather than checked one by one.
+      a.push(RAX);
+      a.push(RDX);
+      std::vector<size_t> none;
+      a.load(RAX, R8, c.quantum_ps);
+      a.alu_from_mem(SUB, RAX, R8, c.time_ps);
+      none.push_back(a.jcc(BE));
+      a.alu_imm(SUB, RAX, 1);
+      a.zero(RDX);
+      pass_ps();
+      a.div_wide(RSI, false, true);
+      a.test(RAX, RAX);
+      none.push_back(a.jcc(E));
+      a.mov_imm(RSI, loop.insns);  // within the instruction limit
+      a.imul(RSI, RAX);
+      a.alu_from_mem(ADD, RSI, R8, c.minstret);
+      a.alu_from_mem(CMP, RSI, R8, c.limit);
+      none.push_back(a.jcc(A));
+      a.mov(loop.left, RAX);
+      a.pop(RDX);
+      a.pop(RAX);
+      grant();
+      for (size_t f : none) a.bind(f);
+      a.pop(RDX);
+      a.pop(RAX);
+      break;
     }
     a.mov_imm(loop.left, passes);
-    a.store(RSP, kLoopGranted, loop.left);
-    granted.push_back(a.jmp());
+    grant();
     for (size_t f : fewer) a.bind(f);
   }
   for (size_t f : granted) a.bind(f);

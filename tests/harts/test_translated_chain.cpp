@@ -602,9 +602,16 @@ TEST_F(TranslatedChain, CountedPassesEndWhereEachPassesChecksWould) {
     uint64_t quantum_ps, insn_stop;
     bool lockstep = false;  // a functional run's count of instructions left (hits take no time there)
   };
-  for (const Case c : {Case{false, 3'100'000, 0}, Case{true, 3'000'000, 0}, Case{false, 10'000'000, 2 * 777},
-                       Case{false, 3'000 * 70 + 50, 0}, Case{true, 3'000'000, 0, true},
-                       Case{true, 10'000'000, 2 * 777, true}, Case{true, 3'000 * 70 + 50, 0, true}}) {
+  std::vector<Case> cases{Case{false, 3'100'000, 0}, Case{true, 3'000'000, 0}, Case{false, 10'000'000, 2 * 777},
+                          Case{false, 3'000 * 70 + 50, 0}, Case{true, 3'000'000, 0, true},
+                          Case{true, 10'000'000, 2 * 777, true}, Case{true, 3'000 * 70 + 50, 0, true},
+                          Case{false, 3'100 * 50, 2 * 45}};  // the limit before the quantum's end
+  // The quantum's end around a pass's end, where the last grant (as many
+  // passes as end before it) is computed: one ps before, at, one after.
+  for (const uint64_t end : {3'100 * 40 - 100, 3'100 * 40, 3'100 * 40 + 3'000})
+    for (const uint64_t off : {uint64_t{0}, uint64_t{1}, uint64_t{2}})
+      cases.push_back(Case{false, end + off - 1, 0});
+  for (const Case c : cases) {
     SCOPED_TRACE(testing::Message() << c.hits_take_no_time << " " << c.quantum_ps << " " << c.insn_stop << " "
                                     << c.lockstep);
     hits_take_no_time_ = c.hits_take_no_time;
