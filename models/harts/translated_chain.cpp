@@ -175,64 +175,71 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
     a.store(RSP, kLoopGranted, loop.left);
     granted.push_back(a.jmp());
   };
-  // rsi = a pass's time (a power of two of them: shifted)
+  const bool counted_down = c.count >= 0;  // a functional run: its count of instructions left bounds it
+  const uint64_t count_per_pass = loop.insns << kChainLeftShift;
+  // rsi = a pass's time
   const auto pass_ps = [&] {
     a.mov_imm(RSI, r.ps + loop.hit_ps);
     if (!e.untimed && !e.hits_take_no_time) a.alu_from_mem(ADD, RSI, RCX, e.b_fetch_hit_ps);
   };
-  // 64 passes; then, timed, as many as end before the quantum's end;
-  // functional, 8 (the same bounds, counted: a power of two of passes)
-  for (const uint8_t log2_passes : {6, 3}) {
-    const uint64_t passes = uint64_t{1} << log2_passes;
-    std::vector<size_t> fewer;
-    if (c.count >= 0) {  // a functional run: fewer instructions than those left (the same bounds, counted)
-      a.mov_imm(RSI, passes * loop.insns << kChainLeftShift);  // at most the count's instructions left less one
-      a.alu_from_mem(CMP, RSI, R8, c.count);
-      fewer.push_back(a.jcc(G));
-    } else if (log2_passes == 6) {
-      pass_ps();
-      a.shift_imm(SHL, RSI, log2_passes);
-      a.alu_from_mem(ADD, RSI, R8, c.time_ps);
-      a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);
-      fewer.push_back(a.jcc(AE));
-      a.mov_imm(RSI, passes * loop.insns);
-      a.alu_from_mem(ADD, RSI, R8, c.minstret);
-      a.alu_from_mem(CMP, RSI, R8, c.limit);
-      fewer.push_back(a.jcc(A));
-    } else {
-      // (quantum_ps - time_ps - 1) / pass: every pass granted ends before
-      // the quantum's end (the checks passed: time_ps is before it), each
-      // quantum's last passes granted at once rather than checked one by one.
-      a.push(RAX);
-      a.push(RDX);
-      std::vector<size_t> none;
-      a.load(RAX, R8, c.quantum_ps);
-      a.alu_from_mem(SUB, RAX, R8, c.time_ps);
-      none.push_back(a.jcc(BE));
-      a.alu_imm(SUB, RAX, 1);
-      a.zero(RDX);
-      pass_ps();
-      a.div_wide(RSI, false, true);
-      a.test(RAX, RAX);
-      none.push_back(a.jcc(E));
-      a.mov_imm(RSI, loop.insns);  // within the instruction limit
-      a.imul(RSI, RAX);
-      a.alu_from_mem(ADD, RSI, R8, c.minstret);
-      a.alu_from_mem(CMP, RSI, R8, c.limit);
-      none.push_back(a.jcc(A));
-      a.mov(loop.left, RAX);
-      a.pop(RDX);
-      a.pop(RAX);
-      grant();
-      for (size_t f : none) a.bind(f);
-      a.pop(RDX);
-      a.pop(RAX);
-      break;
-    }
-    a.mov_imm(loop.left, passes);
-    grant();
-    for (size_t f : fewer) a.bind(f);
+  // 64 passes
+  std::vector<size_t> fewer;
+  if (counted_down) {  // at most the count's instructions left less one
+    a.mov_imm(RSI, 64 * count_per_pass);
+    a.alu_from_mem(CMP, RSI, R8, c.count);
+    fewer.push_back(a.jcc(G));
+  } else {
+    pass_ps();
+    a.shift_imm(SHL, RSI, 6);
+    a.alu_from_mem(ADD, RSI, R8, c.time_ps);
+    a.alu_from_mem(CMP, RSI, R8, c.quantum_ps);
+    fewer.push_back(a.jcc(AE));
+    a.mov_imm(RSI, 64 * loop.insns);
+    a.alu_from_mem(ADD, RSI, R8, c.minstret);
+    a.alu_from_mem(CMP, RSI, R8, c.limit);
+    fewer.push_back(a.jcc(A));
   }
+  a.mov_imm(loop.left, 64);
+  grant();
+  for (size_t f : fewer) a.bind(f);
+  // Fewer: as many as the bound allows, each quantum's (or count's) last
+  // passes granted at once rather than checked one by one. Timed:
+  // (quantum_ps - time_ps - 1) / pass, every pass ending before the
+  // quantum's end (the checks passed: time_ps is before it), within the
+  // instruction limit; functional: count / count_per_pass.
+  a.push(RAX);
+  a.push(RDX);
+  std::vector<size_t> none;
+  if (counted_down) {
+    a.load(RAX, R8, c.count);
+    a.test(RAX, RAX);
+    none.push_back(a.jcc(LE));
+    a.mov_imm(RSI, count_per_pass);
+  } else {
+    a.load(RAX, R8, c.quantum_ps);
+    a.alu_from_mem(SUB, RAX, R8, c.time_ps);
+    none.push_back(a.jcc(BE));
+    a.alu_imm(SUB, RAX, 1);
+    pass_ps();
+  }
+  a.zero(RDX);
+  a.div_wide(RSI, false, true);
+  a.test(RAX, RAX);
+  none.push_back(a.jcc(E));
+  if (!counted_down) {
+    a.mov_imm(RSI, loop.insns);
+    a.imul(RSI, RAX);
+    a.alu_from_mem(ADD, RSI, R8, c.minstret);
+    a.alu_from_mem(CMP, RSI, R8, c.limit);
+    none.push_back(a.jcc(A));
+  }
+  a.mov(loop.left, RAX);
+  a.pop(RDX);
+  a.pop(RAX);
+  grant();
+  for (size_t f : none) a.bind(f);
+  a.pop(RDX);
+  a.pop(RAX);
   for (size_t f : granted) a.bind(f);
 }
 

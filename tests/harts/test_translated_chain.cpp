@@ -611,6 +611,8 @@ TEST_F(TranslatedChain, CountedPassesEndWhereEachPassesChecksWould) {
   for (const uint64_t end : {3'100 * 40 - 100, 3'100 * 40, 3'100 * 40 + 3'000})
     for (const uint64_t off : {uint64_t{0}, uint64_t{1}, uint64_t{2}})
       cases.push_back(Case{false, end + off - 1, 0});
+  for (const uint64_t end : {3'000 * 40, 3'000 * 41})  // the same for a functional run's count
+    for (const uint64_t off : {uint64_t{0}, uint64_t{1}, uint64_t{2}}) cases.push_back(Case{true, end + off - 1, 0, true});
   for (const Case c : cases) {
     SCOPED_TRACE(testing::Message() << c.hits_take_no_time << " " << c.quantum_ps << " " << c.insn_stop << " "
                                     << c.lockstep);
