@@ -42,12 +42,26 @@ std::vector<uint8_t> make_fetch_way_or_previous(const void* layout) {
   return finish_zf_routine(a, neither);
 }
 
+// The block's hit again (hit_again, or the pair's second line): counted,
+// and timed as the block's hit unless hits take no time.
+void emit_fetch_again(x86::Asm& a, const InlineEnter& e) {
+  using namespace x86;
+  if (e.hits_take_no_time) {
+    a.alu_mem_imm(ADD, R8, e.icache.hits, 1);
+  } else {
+    a.load(RDX, RCX, e.b_fetch_hit_ps);
+    emit_cache_hit(a, R8, e.icache.hits, e.h_time_ps, e.h_stall_ps, RDX);
+  }
+}
+
 // With rcx the next block and r8 the hart: its lines hit the I-cache as
 // InlineEnter says, timed and counted; else one of the jumps added to `no`
 // is taken (nothing done). `in_routine`: emitted into a shared routine
 // (enter_next), which does the lines' other hits itself rather than call
 // the routines a block's own code calls (sort phase of `mixed`: 6.4 M calls).
-void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, bool in_routine) {
+// `again_only`: only a block of one line fetched last (hit_again) hits here.
+void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, bool in_routine,
+                    bool again_only = false) {
   using namespace x86;
   a.load(RDX, RCX, e.b_fetch_gen);
   a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
@@ -58,6 +72,12 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, 
   const size_t two_lines = a.jcc(NE);
   // One line: hit_again here, hit_way or hit_previous by way_or_previous.
   a.alu_from_mem(CMP, RDX, R8, c.last_line);
+  if (again_only) {
+    no.push_back(two_lines);
+    no.push_back(a.jcc(NE));
+    emit_fetch_again(a, e);
+    return;
+  }
   const size_t again = a.jcc(E);
   std::vector<size_t> done;
   // A line's way-or-previous hit, the routine called or its work here: falls
@@ -145,12 +165,7 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, 
   }
   a.bind(pair);
   a.bind(again);
-  if (e.hits_take_no_time) {
-    a.alu_mem_imm(ADD, R8, c.hits, 1);
-  } else {
-    a.load(RDX, RCX, e.b_fetch_hit_ps);
-    emit_cache_hit(a, R8, c.hits, e.h_time_ps, e.h_stall_ps, RDX);
-  }
+  emit_fetch_again(a, e);
   for (size_t f : done) a.bind(f);
 }
 
@@ -253,7 +268,7 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
 // wait for a load. `counted`: the loop's grant, before it goes on at `body`.
 void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body,
                        bool called = false, bool code_in_r11 = false, const CountedLoop* counted = nullptr,
-                       bool direct = false) {
+                       bool direct = false, bool again_only = false) {
   using namespace x86;
   std::vector<size_t> no;
   if (key) {  // translated fetches: the TLB still holds the block's translation
@@ -261,7 +276,7 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     a.alu_from_mem(CMP, RDX, R8, e.h_tlb_inserts);
     no.push_back(a.jcc(BE));  // tlb_until <= inserts
   }
-  if (!e.untimed) emit_fetch_hit(a, e, no, called);
+  if (!e.untimed) emit_fetch_hit(a, e, no, called, again_only);
   // The block running, recorded in the history (HartHotState::from_code)
   // or else stored as such, but not by a loop to its own start (`body`),
   // which it is already. Its `settled` stays 0: the code retired the block
@@ -575,6 +590,13 @@ size_t emit_enter(x86::Asm& a, const BlockChain& c, const size_t* direct) {
   // (functional `mixed`: 5 % slower through the routine).
   const bool inline_only = c.inline_enter && c.inline_enter->untimed;
   if (const void* routine = inline_only ? nullptr : enter_next_routine(c)) {
+    // At a direct entry (another block's direct jump: a loop's branch back,
+    // a branch's fixed target) a block of one line fetched last is entered
+    // here, the rest by the call (timed `mixed` 0.97 of the time; also at
+    // every block's lookup tail the kernel's code grew: Linux boot 1.035x).
+    if (c.inline_enter && direct)
+      emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, direct, false, !direct, nullptr, direct != nullptr,
+                        true);
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
     a.call_reg(R11);
   } else {
