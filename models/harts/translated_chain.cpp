@@ -235,7 +235,7 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
     a.alu_from_mem(SUB, RAX, R8, c.time_ps);
     none.push_back(a.jcc(BE));
     a.alu_imm(SUB, RAX, 1);
-    pass_ps();
+    pass_ps();  // positive: each instruction takes a cycle (harts.clock_period > 0)
   }
   a.zero(RDX);
   a.div_wide(RSI, false, true);
@@ -595,8 +595,7 @@ size_t emit_enter(x86::Asm& a, const BlockChain& c, const size_t* direct) {
     // here, the rest by the call (timed `mixed` 0.97 of the time; also at
     // every block's lookup tail the kernel's code grew: Linux boot 1.035x).
     if (c.inline_enter && direct)
-      emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, direct, false, !direct, nullptr, direct != nullptr,
-                        true);
+      emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, direct, false, false, nullptr, true, true);
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
     a.call_reg(R11);
   } else {
