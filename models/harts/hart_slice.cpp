@@ -5,6 +5,8 @@
 // hart; the hart's thread then does that step exactly as the serial loop
 // would, so the same slices in one host thread or several give the same
 // results.
+#include <utility>
+
 #include "harts/hart.h"
 #include "harts/hart_cluster.h"
 
@@ -99,7 +101,7 @@ void Hart::quantum_sync() {
     return;
   }
   settle();
-  if (run_on()) {
+  if (!std::exchange(run_on_refused_, false) && run_on()) {
     check_deadline(hot_.time.now_ps());  // nothing else pending that could matter (run_ahead.h)
     return;
   }
@@ -116,7 +118,11 @@ uint64_t Hart::translated_quantum_end(void* hart) noexcept {
   const HartHotState::HelperCall call{h.hot_};
   if (h.switch_ps_ && h.hot_.time.now_ps() >= h.switch_ps_) return 0;  // the run loop switches to timed
   if (h.slice_.parallel) return h.slice_.in_slice() && !h.blocks_.code_full() && h.cluster_.slices().pass_boundary(h);
-  if (h.blocks_.code_full() || !h.run_on()) return 0;
+  if (h.blocks_.code_full()) return 0;
+  if (!h.run_on()) {
+    h.run_on_refused_ = true;
+    return 0;
+  }
   h.check_deadline(h.hot_.time.now_ps());
   return !h.timed_out_;
 }

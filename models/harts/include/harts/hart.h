@@ -467,6 +467,9 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   bool untracked_code_ = true;
   CountedWrites checked_writes_;
   bool timed_out_ = false;               // HartLaunch::deadline passed: ends at the next block
+  // translated_quantum_end found that the hart may not run on: the run
+  // loop's quantum_sync, next with nothing run between, syncs without asking again.
+  bool run_on_refused_ = false;
   sc_core::sc_time deadline_;            // HartLaunch::deadline (zero: none)
   bool host_calls_ = true;   // ECALL a7 = 0/1/2 in M-mode are host calls (not in the boot flow)
   bool seip_line_ = false;   // the PLIC's S-mode line; mip.SEIP reads as this OR the software-written bit
