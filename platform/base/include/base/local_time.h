@@ -100,7 +100,7 @@ class LocalTime {
   // The same where RunAhead::run_on_limit gave `limit_ps` (SystemC's time
   // and delta cycle unchanged since). Not alone: the waits it passes over
   // resume earlier, so earliest_arrival_ps stays SystemC time.
-  bool run_on_before(uint64_t limit_ps) { return systemc_ps() + ps_ < limit_ps && ran_on(); }
+  bool run_on_before(uint64_t limit_ps) { return now_ps() < limit_ps && ran_on(); }
 
   // A hart whose skip passed whole quanta it would have run on past
   // (models/harts/hart_wait_loop.cpp): it is in the quantum that started
@@ -161,7 +161,7 @@ class LocalTime {
  private:
   // Runs on from the local time: the next quantum counts from there, as after a sync.
   bool ran_on() {
-    run_from_ps_ = systemc_ps() + ps_;
+    run_from_ps_ = now_ps();
     quantum_end_ps_ = ps_ + quantum_ps_;
     return true;
   }
