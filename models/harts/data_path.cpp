@@ -279,7 +279,12 @@ bool DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) 
     } else if (bus_.cacheable(ppage, 8, false)) {  // memory without DMI: the page, for the translation only
       DmiRegion* pair = write ? pages_wr_ : pages_rd_;
       pair[1] = pair[0];
-      pair[0] = DmiRegion{va & ~(kPage - 1), kPage, nullptr, !write, write, false, ppage - (va & ~(kPage - 1))};
+      DmiRegion& page = pair[0] = DmiRegion{};
+      page.base = va & ~(kPage - 1);
+      page.size = kPage;
+      page.rd = !write;
+      page.wr = write;
+      page.pa_delta = ppage - page.base;
     }
   }
   phys_access(write, pa, buf, len, fault, va, uncached);

@@ -48,4 +48,15 @@ TEST(PbmtTiming, UncachedPagesBypassTheDataCacheAndReachDramOnEveryRead) {
   EXPECT_LT(counter(nc, "harts.hart0", "icache_hits") + counter(nc, "harts.hart0", "icache_misses"), 16);
 }
 
+// Memory without DMI: the translated pages the hart keeps for it map the
+// program's virtual addresses (TEST_VA, not identity-mapped) to the physical
+// page, as a DMI region's do (a kept page once read its virtual address as
+// the physical one: 192 reads of unmapped addresses).
+TEST(PbmtTiming, PagesKeptWithoutDmiMapToTheirPhysicalPage) {
+  const auto r = run_accel_vp(std::string("-o pbmt_nodmi_out --set dram.dmi=false run --elf ") + PBMT_ELF);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("pbmt_timing: 0 traps, sum 43008"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("unmapped address"), std::string::npos) << r.out;
+}
+
 }  // namespace
