@@ -422,8 +422,10 @@ class Translator {
   // that the fast path falls through: another region, else the helper; then
   // back to after the fast path.
   void cold(const Cold& c) {
-    emit_access_again(a_, c.fast);
+    const AccessAgain again = emit_access_again(a_, c.fast);
+    for (size_t f : again.done) a_.bind(f, c.resume);
     for (size_t f : c.fast.to_helper) a_.bind(f);
+    for (size_t f : again.to_helper) a_.bind(f);
     if (counted_) emit_counted_passes(a_, loop_, x86::RDI);  // the helper sees the hart as it is
     call_access_helper(c.index, c.pc);
     hart_into(x86::RDI);  // as the fast path leaves it
@@ -627,15 +629,17 @@ void Translator::fp(const Insn& d, std::vector<size_t>& to_other, std::vector<si
       const InlineAccess fast =
           kind == Load ? emit_inline_load(a_, *helpers_.inline_loads, wide ? rv::LD : rv::LWU, loops_to_start_)
                        : emit_inline_store(a_, *helpers_.inline_stores, wide ? rv::SD : rv::SW, loops_to_start_);
-      const size_t hit = a_.jmp();
-      emit_access_again(a_, fast);
-      to_other.insert(to_other.end(), fast.to_helper.begin(), fast.to_helper.end());
+      std::vector<size_t> hit{a_.jmp()};
+      const AccessAgain again = emit_access_again(a_, fast);
+      hit.insert(hit.end(), again.done.begin(), again.done.end());
+      for (const std::vector<size_t>* helper : {&fast.to_helper, &again.to_helper})
+        to_other.insert(to_other.end(), helper->begin(), helper->end());
       to_other.push_back(a_.jmp());  // what falls through to the helper call
       if (kind == Store) {
-        done.push_back(hit);
+        done.insert(done.end(), hit.begin(), hit.end());
         return;
       }
-      a_.bind(hit);
+      for (size_t f : hit) a_.bind(f);
       if (!wide) box(RAX);
       a_.store(kGuestRegs, f_reg(d.rd), RAX);
       break;

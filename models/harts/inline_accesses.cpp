@@ -179,20 +179,7 @@ std::vector<size_t> emit_data_hit(x86::Asm& a, const InlineLoads& l, x86::Reg li
 
 constexpr unsigned kLoadBytes[] = {1, 2, 4, 8, 1, 2, 4};  // LB LH LW LD LBU LHU LWU
 
-}  // namespace
-
-void emit_access_again(x86::Asm& a, const InlineAccess& fast) {
-  using namespace x86;
-  for (size_t f : fast.elsewhere) a.bind(f);
-  const void* routine = shared_routine("region_again", make_region_again, fast.again, sizeof *fast.again);
-  if (!routine) return;
-  a.mov_imm(RCX, fast.bytes);
-  a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
-  a.call_reg(R11);
-  a.bind(a.jcc(E), fast.check);
-}
-
-InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op, bool in_loop) {
+InlineAccess emit_load(x86::Asm& a, const InlineLoads& l, unsigned op, bool in_loop) {
   using namespace x86;
   const unsigned bytes = kLoadBytes[op - rv::LB];
   InlineAccess out{{}, {}, a.size(), bytes, &l.again};
@@ -208,7 +195,7 @@ InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op, bo
   return out;
 }
 
-InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op, bool in_loop) {
+InlineAccess emit_store(x86::Asm& a, const InlineStores& s, unsigned op, bool in_loop) {
   using namespace x86;
   const unsigned bytes = 1u << (op - rv::SB);
   const InlineLoads& l = s.region;
@@ -244,6 +231,58 @@ InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op, 
     for (size_t f : emit_data_hit(a, l, R9, R10, R11, R8, true, in_loop)) to_helper.push_back(f);
   a.alu_from_mem(ADD, RAX, RDI, l.ptr);
   a.store_sized(RAX, 0, RDX, bytes);
+  return out;
+}
+
+// `l` with the region before's fields for the region in use's.
+InlineLoads on_region_before(InlineLoads l) {
+  const int32_t shift = l.again.before - l.again.in_use;
+  for (int32_t* field : {&l.base, &l.size, &l.ptr, &l.pa_delta, &l.code_free}) *field += shift;
+  return l;
+}
+
+}  // namespace
+
+AccessAgain emit_access_again(x86::Asm& a, const InlineAccess& fast) {
+  using namespace x86;
+  AccessAgain out;
+  for (size_t f : fast.elsewhere) a.bind(f);
+  if (fast.loads || fast.stores) {
+    const RegionAgain& r = *fast.again;
+    a.lea(R8, RDI, r.not_counted);
+    a.alu_from_mem(CMP, R8, RDI, r.page_hits);
+    const size_t counted = a.jcc(NE);
+    InlineAccess before;
+    if (fast.loads) {
+      before = emit_load(a, on_region_before(*fast.loads), fast.op, true);
+    } else {
+      InlineStores s = *fast.stores;
+      s.region = on_region_before(s.region);
+      before = emit_store(a, s, fast.op, true);
+    }
+    out.done.push_back(a.jmp());
+    out.to_helper = std::move(before.to_helper);
+    for (size_t f : before.elsewhere) a.bind(f);
+    a.bind(counted);
+  }
+  const void* routine = shared_routine("region_again", make_region_again, fast.again, sizeof *fast.again);
+  if (!routine) return out;
+  a.mov_imm(RCX, fast.bytes);
+  a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));
+  a.call_reg(R11);
+  a.bind(a.jcc(E), fast.check);
+  return out;
+}
+
+InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op, bool in_loop) {
+  InlineAccess out = emit_load(a, l, op, in_loop);
+  if (in_loop) out.op = op, out.loads = &l;
+  return out;
+}
+
+InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op, bool in_loop) {
+  InlineAccess out = emit_store(a, s, op, in_loop);
+  if (in_loop) out.op = op, out.stores = &s;
   return out;
 }
 

@@ -21,12 +21,29 @@ struct InlineAccess {
   size_t check = 0;  // where it starts, to try again in another region
   unsigned bytes = 0;
   const RegionAgain* again = nullptr;
+  // A loop's access: what its code was made from, to be made again on the
+  // region before (emit_access_again); else both null.
+  unsigned op = 0;
+  const InlineLoads* loads = nullptr;
+  const InlineStores* stores = nullptr;
 };
 
-// An access's code for `elsewhere`, placed where the caller likes: the
-// region-again routine, then the access's code again when it found a
-// region that holds it; else falls through (to the helper).
-void emit_access_again(x86::Asm& a, const InlineAccess& fast);
+// emit_access_again's ways out besides falling through: the access done
+// (on to the code after its fast path) or the helper's call.
+struct AccessAgain {
+  std::vector<size_t> done, to_helper;
+};
+
+// An access's code for `elsewhere`, placed where the caller likes: for a
+// loop's access, while translation is off, the access's code on the region
+// before, which it leaves where it is (a loop's two regions in turn -- a
+// matrix's rows and another's columns, claimed in the parallel schedule --
+// swapped at each access took 11.5 % of a run); then the region-again
+// routine, and the access's code again when it found a region that holds
+// it; else falls through (to the helper). With translation on, which region
+// stays in use is seen (the kept page an access finds is a TLB hit): the
+// routine swaps them.
+AccessAgain emit_access_again(x86::Asm& a, const InlineAccess& fast);
 
 // With the address in rsi and the hart in rdi: the load (rv::LB .. rv::LWU)
 // leaves its value in rax; an access outside the region in use first looks

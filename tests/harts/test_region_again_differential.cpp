@@ -9,7 +9,10 @@
 // functional run: no D-cache); after each access the regions in use and
 // before, the kept pages, the counts and the memories must be equal, and
 // the code must have called its helper exactly when region_again found
-// nothing.
+// nothing. A loop's access (a block that branches back to its start) while
+// kept pages count no TLB hit uses the region before where it is instead,
+// without the swap (a matrix's rows and another's columns in turn): the
+// C++ side then does the same.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -77,17 +80,33 @@ class RegionAgainDifferential : public ::testing::Test {
   void SetUp() override {
     if (!block_translation_available()) GTEST_SKIP() << "no translator for this host";
     ASSERT_TRUE(blocks_.translated());
+    ASSERT_TRUE(loop_blocks_.translated());
   }
+  // The random stream on loop blocks (`in_loop`) or others, with kept
+  // pages' hits counted as TLB hits (`counted`) or not.
+  void compare(bool in_loop, bool counted);
   test::AccessBlocks<Side> blocks_{/*timed=*/nullptr};
+  test::AccessBlocks<Side> loop_blocks_{/*timed=*/nullptr, /*in_loop=*/true};
 };
 
-TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHits) {
+TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHits) { compare(false, true); }
+
+TEST_F(RegionAgainDifferential, ALoopsAccessSwapsRegionsWhileKeptPagesCount) { compare(true, true); }
+
+TEST_F(RegionAgainDifferential, ALoopsAccessUsesTheRegionBeforeInPlaceWhileNothingCounts) { compare(true, false); }
+
+TEST_F(RegionAgainDifferential, OtherAccessesSwapRegionsWhileNothingCounts) { compare(false, false); }
+
+void RegionAgainDifferential::compare(bool in_loop, bool counted) {
+  const test::AccessBlocks<Side>& blocks = in_loop ? loop_blocks_ : blocks_;
+  const bool in_place = in_loop && !counted;  // the region before used where it is
   auto cpp = std::make_unique<Side>(), emitted = std::make_unique<Side>();
+  if (!counted) cpp->page_hits = &cpp->not_counted, emitted->page_hits = &emitted->not_counted;
   std::mt19937_64 rng(20261201);
   for (Side* s : {cpp.get(), emitted.get()})
     for (size_t i = 0; i < s->mem.size(); ++i) s->mem[i] = static_cast<uint8_t>(rng());
   emitted->mem = cpp->mem;
-  uint64_t swaps = 0, kept = 0, helped = 0;
+  uint64_t swaps = 0, kept = 0, helped = 0, before_in_place = 0;
   for (int n = 0; n < 100000; ++n) {
     SCOPED_TRACE("access " + std::to_string(n));
     // Now and then a page is kept (as checked_access keeps one) or all are forgotten (a TLB flush).
@@ -113,25 +132,27 @@ TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHi
     // The C++ path: the region in use, else region_again, else the helper (which here does nothing).
     const DmiRegion& in_use = store ? cpp->wr : cpp->rd;
     const bool held = va - in_use.base < in_use.size && in_use.size - (va - in_use.base) >= bytes;
-    const uint64_t hits_before = cpp->tlb_hits;
+    const uint64_t hits_before = *cpp->page_hits;
     const DmiRegion before = store ? cpp->wr_before : cpp->rd_before;
-    const bool found = held || cpp->region_again(store, va, bytes);
+    const bool before_here = !held && in_place && before.holds(va, bytes) && va % bytes == 0;
+    const bool found = held || before_here || cpp->region_again(store, va, bytes);
     uint64_t expected = 0;
     if (found) {
-      const DmiRegion& r = store ? cpp->wr : cpp->rd;
+      const DmiRegion& r = before_here ? before : store ? cpp->wr : cpp->rd;
       if (store) std::memcpy(r.ptr + (va - r.base), &value, bytes);
       else std::memcpy(&expected, r.ptr + (va - r.base), bytes);
       expected = test::access_extended(i, expected);
-      if (!held) (cpp->tlb_hits != hits_before ? kept : swaps) += 1;
-      if (!held && cpp->tlb_hits == hits_before) {  // a swap
+      if (before_here) ++before_in_place;
+      else if (!held) (*cpp->page_hits != hits_before ? kept : swaps) += 1;
+      if (!held && !before_here && *cpp->page_hits == hits_before) {  // a swap
         EXPECT_EQ((store ? cpp->wr : cpp->rd).base, before.base);
       }
     }
     // A misaligned access always calls the helper (inline_accesses.cpp),
     // which then takes the C++ path: here, the same steps as above.
-    const auto ran = blocks_.run(*emitted, i, va, value);
+    const auto ran = blocks.run(*emitted, i, va, value);
     const bool misaligned = va % bytes != 0;
-    ASSERT_EQ(ran.status, 1u);
+    ASSERT_EQ(ran.status, blocks.insns_per_block());
     ASSERT_EQ(ran.helped, !found || misaligned);
     if (ran.helped && misaligned) {
       const DmiRegion& r = store ? emitted->wr : emitted->rd;  // the field: region_again changes it
@@ -146,7 +167,12 @@ TEST_F(RegionAgainDifferential, CppAndEmittedFindTheSameRegionsAndCountTheSameHi
     ASSERT_EQ(difference(*cpp, *emitted), "");
   }
   // The streams exercised every outcome.
-  EXPECT_GT(swaps, 1000u);
+  if (in_place) {
+    EXPECT_GT(before_in_place, 1000u);
+  } else {
+    EXPECT_EQ(before_in_place, 0u);
+    EXPECT_GT(swaps, 1000u);
+  }
   EXPECT_GT(kept, 1000u);
   EXPECT_GT(helped, 1000u);
 }

@@ -63,10 +63,12 @@ struct CacheFields {
 
 // Where a region that does not hold an access looks for one that does
 // (HartHotState::region_again): offsets of the region in use, the one before,
-// the kept pages' slots (DmiRegion each, PageRegionCache::slot_of) and the
-// pointer to the count of their TLB hits.
+// the kept pages' slots (DmiRegion each, PageRegionCache::slot_of), the
+// pointer to the count of their TLB hits and the count it points to when
+// nothing counts them (translation off: which region is in use then changes
+// nothing simulated).
 struct RegionAgain {
-  int32_t in_use, before, pages, page_hits;
+  int32_t in_use, before, pages, page_hits, not_counted;
 };
 
 // A load's fast path in the code itself, as the load helper's: a region the
