@@ -59,9 +59,11 @@ void emit_fetch_again(x86::Asm& a, const InlineEnter& e) {
 // is taken (nothing done). `in_routine`: emitted into a shared routine
 // (enter_next), which does the lines' other hits itself rather than call
 // the routines a block's own code calls (sort phase of `mixed`: 6.4 M calls).
-// `again_only`: only a block of one line fetched last (hit_again) hits here.
+// `one_line_only`: only a block of one line hits here, its hits other than
+// hit_again by the shared routine (a direct entry: blocks of two lines enter
+// by enter_next).
 void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, bool in_routine,
-                    bool again_only = false) {
+                    bool one_line_only = false) {
   using namespace x86;
   a.load(RDX, RCX, e.b_fetch_gen);
   a.alu_from_mem(CMP, RDX, R8, e.h_dmi_gen);
@@ -72,12 +74,6 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, 
   const size_t two_lines = a.jcc(NE);
   // One line: hit_again here, hit_way or hit_previous by way_or_previous.
   a.alu_from_mem(CMP, RDX, R8, c.last_line);
-  if (again_only) {
-    no.push_back(two_lines);
-    no.push_back(a.jcc(NE));
-    emit_fetch_again(a, e);
-    return;
-  }
   const size_t again = a.jcc(E);
   std::vector<size_t> done;
   // A line's way-or-previous hit, the routine called or its work here: falls
@@ -109,61 +105,66 @@ void emit_fetch_hit(x86::Asm& a, const InlineEnter& e, std::vector<size_t>& no, 
     }
     no.push_back(a.jmp());
   }
-  a.bind(two_lines);
-  a.alu_mem_imm(CMP, RCX, e.b_lines, 2, false);
-  no.push_back(a.jcc(NE));
-  std::vector<size_t> separately;
-  a.mov(RSI, RDX);
-  a.alu_imm(ADD, RSI, 1);
-  a.alu_from_mem(CMP, RSI, R8, c.last_line);  // hit_again(first, second): nothing but the count changes
-  separately.push_back(a.jcc(NE));
-  emit_previous_holds(a, c, R8, RDX, RSI, separately);  // the first line is the one before, still in its way
-  a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first line's; the second's below
-  const size_t pair = a.jmp();
-  // Each line by itself (HartHotState::fetch_quick_hit after the pair):
-  // the second's hit_way (its own hint) or hit_previous in the shared
-  // routine, which times the block's hit. When the first is the line fetched
-  // last, its hit_again only counts; else the first goes through the routine
-  // too (counted only), and only when the second will hit after it, as the
-  // code cannot stop between the two: after the first's hit the line
-  // fetched before is the last one before it. Else nothing is done here.
-  for (size_t f : separately) a.bind(f);
-  const FetchHitLayout first{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, 0};
-  const FetchHitLayout second{c, e.b_fetch_way + static_cast<int32_t>(sizeof(uint32_t)), e.b_fetch_hit_ps, e.h_time_ps,
-                              e.h_stall_ps, timed};
-  const void* first_routine =
-      in_routine ? nullptr
-                 : shared_routine("fetch_way_or_previous (first line)", make_fetch_way_or_previous, &first, sizeof first);
-  const void* second_routine =
-      in_routine
-          ? nullptr
-          : shared_routine("fetch_way_or_previous (second line)", make_fetch_way_or_previous, &second, sizeof second);
-  if (in_routine || (first_routine && second_routine)) {
-    a.alu_from_mem(CMP, RDX, R8, c.last_line);
-    const size_t first_not_last = a.jcc(NE);
-    a.alu_imm(ADD, RDX, 1);
-    way_or_previous(second, second_routine, &no);
-    a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first's hit_again
-    done.push_back(a.jmp());
-    a.bind(first_not_last);
+  if (one_line_only) {  // a block of two lines enters by enter_next
+    no.push_back(two_lines);
+  } else {
+    a.bind(two_lines);
+    a.alu_mem_imm(CMP, RCX, e.b_lines, 2, false);
+    no.push_back(a.jcc(NE));
+    std::vector<size_t> separately;
     a.mov(RSI, RDX);
     a.alu_imm(ADD, RSI, 1);
-    a.load32(R10, RCX, second.fetch_way);
-    std::vector<size_t> not_hinted;
-    emit_hinted_holds(a, c, R8, RSI, R10, R9, not_hinted);  // the second's hinted way holds it
-    const size_t sure = a.jmp();
-    for (size_t f : not_hinted) a.bind(f);
-    emit_previous_holds(a, c, R8, RSI, R9, no, true);  // or it will be the previous line, still in its way
-    a.bind(sure);
-    way_or_previous(first, first_routine, &no);
-    a.load(RDX, RCX, e.b_first_line);
-    a.alu_imm(ADD, RDX, 1);
-    way_or_previous(second, second_routine, nullptr);  // hits, as checked above
-    done.push_back(a.jmp());
-  } else {
-    no.push_back(a.jmp());
+    a.alu_from_mem(CMP, RSI, R8, c.last_line);  // hit_again(first, second): nothing but the count changes
+    separately.push_back(a.jcc(NE));
+    emit_previous_holds(a, c, R8, RDX, RSI, separately);  // the first line is the one before, still in its way
+    a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first line's; the second's below
+    const size_t pair = a.jmp();
+    // Each line by itself (HartHotState::fetch_quick_hit after the pair):
+    // the second's hit_way (its own hint) or hit_previous in the shared
+    // routine, which times the block's hit. When the first is the line fetched
+    // last, its hit_again only counts; else the first goes through the routine
+    // too (counted only), and only when the second will hit after it, as the
+    // code cannot stop between the two: after the first's hit the line
+    // fetched before is the last one before it. Else nothing is done here.
+    for (size_t f : separately) a.bind(f);
+    const FetchHitLayout first{c, e.b_fetch_way, e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, 0};
+    const FetchHitLayout second{c, e.b_fetch_way + static_cast<int32_t>(sizeof(uint32_t)),
+                                e.b_fetch_hit_ps, e.h_time_ps, e.h_stall_ps, timed};
+    const void* first_routine =
+        in_routine
+            ? nullptr
+            : shared_routine("fetch_way_or_previous (first line)", make_fetch_way_or_previous, &first, sizeof first);
+    const void* second_routine =
+        in_routine
+            ? nullptr
+            : shared_routine("fetch_way_or_previous (second line)", make_fetch_way_or_previous, &second, sizeof second);
+    if (in_routine || (first_routine && second_routine)) {
+      a.alu_from_mem(CMP, RDX, R8, c.last_line);
+      const size_t first_not_last = a.jcc(NE);
+      a.alu_imm(ADD, RDX, 1);
+      way_or_previous(second, second_routine, &no);
+      a.alu_mem_imm(ADD, R8, c.hits, 1);  // the first's hit_again
+      done.push_back(a.jmp());
+      a.bind(first_not_last);
+      a.mov(RSI, RDX);
+      a.alu_imm(ADD, RSI, 1);
+      a.load32(R10, RCX, second.fetch_way);
+      std::vector<size_t> not_hinted;
+      emit_hinted_holds(a, c, R8, RSI, R10, R9, not_hinted);  // the second's hinted way holds it
+      const size_t sure = a.jmp();
+      for (size_t f : not_hinted) a.bind(f);
+      emit_previous_holds(a, c, R8, RSI, R9, no, true);  // or it will be the previous line, still in its way
+      a.bind(sure);
+      way_or_previous(first, first_routine, &no);
+      a.load(RDX, RCX, e.b_first_line);
+      a.alu_imm(ADD, RDX, 1);
+      way_or_previous(second, second_routine, nullptr);  // hits, as checked above
+      done.push_back(a.jmp());
+    } else {
+      no.push_back(a.jmp());
+    }
+    a.bind(pair);
   }
-  a.bind(pair);
   a.bind(again);
   emit_fetch_again(a, e);
   for (size_t f : done) a.bind(f);
@@ -268,7 +269,7 @@ void emit_loop_grant(x86::Asm& a, const CountedLoop& loop) {
 // wait for a load. `counted`: the loop's grant, before it goes on at `body`.
 void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t code_in_block, const size_t* body,
                        bool called = false, bool code_in_r11 = false, const CountedLoop* counted = nullptr,
-                       bool direct = false, bool again_only = false) {
+                       bool direct = false, bool one_line_only = false) {
   using namespace x86;
   std::vector<size_t> no;
   if (key) {  // translated fetches: the TLB still holds the block's translation
@@ -276,7 +277,7 @@ void emit_inline_enter(x86::Asm& a, const InlineEnter& e, uint8_t key, int32_t c
     a.alu_from_mem(CMP, RDX, R8, e.h_tlb_inserts);
     no.push_back(a.jcc(BE));  // tlb_until <= inserts
   }
-  if (!e.untimed) emit_fetch_hit(a, e, no, called, again_only);
+  if (!e.untimed) emit_fetch_hit(a, e, no, called, one_line_only);
   // The block running, recorded in the history (HartHotState::from_code)
   // or else stored as such, but not by a loop to its own start (`body`),
   // which it is already. Its `settled` stays 0: the code retired the block
@@ -591,9 +592,10 @@ size_t emit_enter(x86::Asm& a, const BlockChain& c, const size_t* direct) {
   const bool inline_only = c.inline_enter && c.inline_enter->untimed;
   if (const void* routine = inline_only ? nullptr : enter_next_routine(c)) {
     // At a direct entry (another block's direct jump: a loop's branch back,
-    // a branch's fixed target) a block of one line fetched last is entered
-    // here, the rest by the call (timed `mixed` 0.97 of the time; also at
-    // every block's lookup tail the kernel's code grew: Linux boot 1.035x).
+    // a branch's fixed target) a block of one line is entered here, one of
+    // two lines by the call (timed `mixed` 0.96 of the time; the same at
+    // every block's lookup tail, or two lines here too, made the kernel's
+    // code longer: Linux boot 1.035x, 1.14x).
     if (c.inline_enter && direct)
       emit_inline_enter(a, *c.inline_enter, c.key, c.code_in_block, direct, false, false, nullptr, true, true);
     a.mov_imm(R11, reinterpret_cast<uint64_t>(routine));

@@ -946,6 +946,60 @@ TEST_F(TranslatedChain, TwoBlocksEnterEachOtherThroughTheirDirectJumps) {
   EXPECT_EQ(x_[1], 1u);
 }
 
+// Two blocks of one line each, in lines 0x40 and 0x41, entering each other
+// through their direct jumps: the first entry's line was fetched last (hit
+// again), every later one's the line before (hit_previous: the two swap, the
+// line's way used, the clock on), each timed as the block's hit, all in the
+// code (a direct entry does the one line's hits by the shared routine, not
+// by enter_next). Negative control: the line before's way reused, enter is
+// called for the entries after the first.
+TEST_F(TranslatedChain, OneLineBlocksEnterEachOtherThroughTheLineBefore) {
+  two_blocks_ = true;
+  translate(0, true, true);
+  const DecodedBlock* ring[8] = {};
+  CacheWay line_40, line_41;
+  const auto prepare = [&](uint64_t tag_40) {
+    fresh();
+    for (DecodedBlock* b : {&block_, &other_}) {
+      b->link_pc[0] = b->link_pc[1] = ~0ull;
+      b->link[0] = b->link[1] = nullptr;
+      b->linked_from.clear();
+      b->next_link = 0;
+      b->fetch_gen = 5;
+      b->fetch_hit_ps = 100;
+      b->lines = 1;
+    }
+    block_.first_line = 0x40;
+    other_.first_line = 0x41;
+    line_40 = {tag_40, 1};
+    line_41 = {0x41, 2};
+    hart_.icache.last_line = 0x41;
+    hart_.icache.prev_line = 0x40;
+    hart_.icache.last_way = &line_41;
+    hart_.icache.prev_way = &line_40;
+    hart_.icache.clock = 2;
+    hart_.history.ring = ring;
+    BlockCache::link(block_, other_);
+    BlockCache::link(other_, block_);
+    for (DecodedBlock* b : {&block_, &other_}) b->link_pc[0] = ~0ull;
+  };
+  prepare(0x40);
+  run();
+  EXPECT_TRUE(hart_.entered.empty());
+  EXPECT_EQ(x_[1], 5u);
+  EXPECT_EQ(hart_.icache.hits, 4u);
+  EXPECT_EQ(hart_.time.ps(), 5 * kBlockPs + 4 * 100);
+  EXPECT_EQ(hart_.icache.last_line, 0x40u);  // other_, block_, other_, block_
+  EXPECT_EQ(hart_.icache.prev_line, 0x41u);
+  EXPECT_EQ(hart_.icache.clock, 5u);
+  EXPECT_EQ(line_40.used, 5u);
+  EXPECT_EQ(line_41.used, 4u);
+  EXPECT_EQ(hart_.history.pos, 4u);
+  prepare(0x99);
+  run();
+  EXPECT_FALSE(hart_.entered.empty());
+}
+
 TEST_F(TranslatedChain, ReportsAFailedEnter) {
   hart_.enter_fails = true;
   const JitStep s = run();
