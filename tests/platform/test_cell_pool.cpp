@@ -12,6 +12,7 @@
 
 #include "base/cell_pool.h"
 #include "base/host_lines.h"
+#include "vm_flags.h"
 
 namespace avp {
 namespace {
@@ -71,21 +72,6 @@ TEST(CellPool, TakesItsChunksFromItsSourceAndGivesThemBack) {
   EXPECT_EQ(source.given, source.taken);
 }
 
-// The VmFlags of the mapping holding p (/proc/self/smaps), empty when none is found.
-std::string vm_flags_of(const void* p) {
-  std::ifstream smaps("/proc/self/smaps");
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  bool inside = false;
-  for (std::string line; std::getline(smaps, line);) {
-    std::uintptr_t lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2)  // a mapping's first line (fields are "Name: ...")
-      inside = lo <= a && a < hi;
-    else if (inside && line.rfind("VmFlags:", 0) == 0)
-      return line;
-  }
-  return {};
-}
-
 TEST(HugePageChunks, CarvesChunksFromAlignedRegionsThatAskForHugePages) {
   HugePageChunks chunks;
   constexpr std::size_t kChunk = 256 * 1024;
@@ -102,7 +88,7 @@ TEST(HugePageChunks, CarvesChunksFromAlignedRegionsThatAskForHugePages) {
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(chunks.take_chunk(100)) % kHostLine, 0u);
   EXPECT_THROW(chunks.take_chunk(HugePageChunks::kRegionBytes + 1), std::logic_error);
   if (std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) {  // a kernel with transparent huge pages
-    EXPECT_NE(vm_flags_of(got[0]).find(" hg"), std::string::npos) << vm_flags_of(got[0]);
+    EXPECT_NE(test::vm_flags_of(got[0]).find(" hg"), std::string::npos) << test::vm_flags_of(got[0]);
   }
 }
 

@@ -29,6 +29,11 @@ class Memory : public sc_core::sc_module, public TimingPath {
   Param<sc_core::sc_time> read_latency;
   Param<sc_core::sc_time> write_latency;
   Param<bool> dmi_enabled;
+  // Backs the storage with transparent huge host pages (2 MiB, madvise) or
+  // not (4 KiB). Huge pages take fewer faults where a run touches its memory
+  // densely, but the host clears all 2 MiB at the first touch of any byte;
+  // a booting kernel touches little of each (docs/performance.md).
+  Param<bool> huge_pages;
 
   // The size is the parameter "<name>.size".
   Memory(sc_core::sc_module_name name, uint64_t default_size, sc_core::sc_time default_latency);
