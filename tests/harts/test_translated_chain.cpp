@@ -178,6 +178,20 @@ class TranslatedChain : public ::testing::Test {
     b.code = translate_block(insns_.back().data(), insns_.back().size(), pc, helpers, &retire, &chain, arena_, &b.jumps);
     ASSERT_NE(b.code, nullptr);
   }
+  // With two_blocks_ (after fresh()): neither block linked to any, each of
+  // one I-cache line 0x40 with hits of 100 ps, DMI generation 5 (the hart's).
+  void unlink_both() {
+    for (DecodedBlock* b : {&block_, &other_}) {
+      b->link_pc[0] = b->link_pc[1] = ~0ull;
+      b->link[0] = b->link[1] = nullptr;
+      b->linked_from.clear();
+      b->next_link = 0;
+      b->fetch_gen = 5;
+      b->first_line = 0x40;
+      b->fetch_hit_ps = 100;
+      b->lines = 1;
+    }
+  }
   // Before a run: the block linked to itself, counters and registers zero, a quantum of five blocks.
   // The block: its one I-cache line 0x40, hits of 100 ps, DMI generation 5 (the hart's).
   void fresh() {
@@ -898,16 +912,7 @@ TEST_F(TranslatedChain, TwoBlocksEnterEachOtherThroughTheirDirectJumps) {
   const DecodedBlock* ring[8] = {};
   const auto prepare = [&] {
     fresh();
-    for (DecodedBlock* b : {&block_, &other_}) {
-      b->link_pc[0] = b->link_pc[1] = ~0ull;
-      b->link[0] = b->link[1] = nullptr;
-      b->linked_from.clear();
-      b->next_link = 0;
-      b->fetch_gen = 5;
-      b->first_line = 0x40;
-      b->fetch_hit_ps = 100;
-      b->lines = 1;
-    }
+    unlink_both();
     hart_.icache.last_line = 0x40;
     hart_.history.ring = ring;
   };
@@ -960,16 +965,7 @@ TEST_F(TranslatedChain, OneLineBlocksEnterEachOtherThroughTheLineBefore) {
   CacheWay line_40, line_41;
   const auto prepare = [&](uint64_t tag_40) {
     fresh();
-    for (DecodedBlock* b : {&block_, &other_}) {
-      b->link_pc[0] = b->link_pc[1] = ~0ull;
-      b->link[0] = b->link[1] = nullptr;
-      b->linked_from.clear();
-      b->next_link = 0;
-      b->fetch_gen = 5;
-      b->fetch_hit_ps = 100;
-      b->lines = 1;
-    }
-    block_.first_line = 0x40;
+    unlink_both();
     other_.first_line = 0x41;
     line_40 = {tag_40, 1};
     line_41 = {0x41, 2};
