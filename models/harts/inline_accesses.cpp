@@ -276,13 +276,15 @@ AccessAgain emit_access_again(x86::Asm& a, const InlineAccess& fast) {
 
 InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op, bool in_loop) {
   InlineAccess out = emit_load(a, l, op, in_loop);
-  if (in_loop) out.op = op, out.loads = &l;
+  out.op = op;
+  out.loads = in_loop ? &l : nullptr;  // its code again on the region before (emit_access_again)
   return out;
 }
 
 InlineAccess emit_inline_store(x86::Asm& a, const InlineStores& s, unsigned op, bool in_loop) {
   InlineAccess out = emit_store(a, s, op, in_loop);
-  if (in_loop) out.op = op, out.stores = &s;
+  out.op = op;
+  out.stores = in_loop ? &s : nullptr;  // its code again on the region before (emit_access_again)
   return out;
 }
 

@@ -54,7 +54,8 @@ AccessAgain emit_access_again(x86::Asm& a, const InlineAccess& fast);
 // the shared routine (a loop's accesses to two lines in turn -- a copy's
 // source and destination, a matrix row and column -- or a new line each
 // pass), the code about 100 bytes longer (kept out of other blocks: a
-// Linux boot's many accesses run a few times each).
+// Linux boot's many accesses run a few times each); its way out of the
+// region in use also tries the region before (emit_access_again).
 InlineAccess emit_inline_load(x86::Asm& a, const InlineLoads& l, unsigned op, bool in_loop);
 
 // With the address in rsi, the value in rdx and the hart in rdi: the store

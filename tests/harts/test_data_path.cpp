@@ -262,7 +262,11 @@ TEST_F(DataPathTest, WithSpinningWaitsTheHostIsToldOfAStoreBeforeItWrites) {
 TEST_F(DataPathTest, TwoRegionsTakeTurnsWithoutAskingTheBusAgain) {
   uint8_t other[256] = {};  // a region the bus does not know (the stack, say)
   constexpr uint64_t kOther = 0x90000000;
-  hot.rd = DmiRegion{kOther, sizeof other, other, true, false, false, 0};
+  hot.rd = DmiRegion{};
+  hot.rd.base = kOther;
+  hot.rd.size = sizeof other;
+  hot.rd.ptr = other;
+  hot.rd.rd = true;
   data.load<uint8_t>(kBase);  // the bus's region becomes the one in use, the other the one before
   const unsigned requests = mem.dmi_requests;
   for (int i = 0; i < 4; ++i) {
