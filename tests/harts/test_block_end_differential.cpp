@@ -577,6 +577,7 @@ TEST_P(FetchHitsDifferential, CppAndEmittedEntriesLeaveTheSameCacheAndTime) {
 
 INSTANTIATE_TEST_SUITE_P(Geometries, FetchHitsDifferential,
                          ::testing::Values(CacheGeometry{2048, 4, 64, 700, 9000}, CacheGeometry{1024, 1, 64, 500, 3000},
-                                           CacheGeometry{4096, 8, 32, 0, 5000}));
+                                           CacheGeometry{4096, 8, 32, 0, 5000},
+                                           CacheGeometry{512, 8, 64, 600, 4000}));  // one set
 
 }  // namespace

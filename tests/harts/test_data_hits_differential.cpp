@@ -169,6 +169,7 @@ TEST_P(DataHitsDifferential, CppAndEmittedHitsLeaveTheSameStateAndTime) {
 
 INSTANTIATE_TEST_SUITE_P(Geometries, DataHitsDifferential,
                          ::testing::Values(CacheGeometry{2048, 4, 64, 700, 9000}, CacheGeometry{1024, 1, 64, 500, 3000},
-                                           CacheGeometry{4096, 8, 32, 1000, 5000}));
+                                           CacheGeometry{4096, 8, 32, 1000, 5000},
+                                           CacheGeometry{512, 8, 64, 600, 4000}));  // one set
 
 }  // namespace
