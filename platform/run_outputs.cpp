@@ -126,7 +126,10 @@ nlohmann::json output_files(const SessionOptions& opt, const nlohmann::json& par
 // A run that started functional: where it became timed (docs/timing.md).
 nlohmann::json timing_json(const HartCluster& harts) {
   const TimingSwitch& sw = harts.timing_switch();
-  nlohmann::json t = {{"mode", harts.timing.get()}, {"timed_from", harts.timed_from.get()}, {"switched", sw.done}};
+  nlohmann::json t = {{"mode", harts.timing.get()},
+                      {"timed_from", harts.timed_from.get()},
+                      {"warm_caches", harts.warm_caches.get()},
+                      {"switched", sw.done}};
   if (sw.done) {
     t["switch_cause"] = sw.cause;
     t["switch_time_ns"] = sw.time_ps / 1000.0;

@@ -9,6 +9,7 @@ namespace avp {
 void CacheModel::configure(const CacheGeometry& g, const char* what) {
   g_ = g;
   q_.hit_ps = g.hit_ps;
+  miss_ps_ = g.miss_ps;
   sets_ = q_.way_count = 0;
   q_.forget();
   if (g.size == 0) return;
@@ -34,18 +35,18 @@ uint64_t CacheModel::access_set(uint64_t block, bool write, bool& miss) {
       ++q_.hits;
       q_.remember(block, &set[w]);
       miss = false;
-      return g_.hit_ps;
+      return q_.hit_ps;
     }
     if (set[w].used < victim->used) victim = &set[w];
   }
   ++misses_;
   miss = true;
-  uint64_t t = g_.miss_ps;
+  uint64_t t = miss_ps_;
   written_back_ = ~0ull;
   if (victim->dirty) {
     ++writebacks_;
     written_back_ = victim->tag;
-    t += g_.miss_ps;
+    t += miss_ps_;
   }
   *victim = CacheWay{block, clock, write};
   q_.remember(block, victim);
@@ -62,7 +63,7 @@ uint64_t CacheModel::flush(const std::function<void(uint64_t line)>& on_writebac
   for (auto& w : ways_) {
     if (w.dirty) {
       ++writebacks_;
-      t += g_.miss_ps;
+      t += miss_ps_;
       if (on_writeback) on_writeback(w.tag);
     }
     w = CacheWay{};

@@ -295,7 +295,8 @@ void DataPath::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uin
                            bool uncached) {
   // An uncached access to memory is a transfer of its own bytes, as without a D-cache.
   const auto memory_time = [&] {
-    return uncached && !hot_.functional ? bus_.traffic(pa, write, len, false) : data_time(pa, write, len);
+    if (!uncached) return data_time(pa, write, len);
+    return hot_.functional ? 0 : bus_.traffic(pa, write, len, false);
   };
   const tlm::tlm_command cmd = write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
   if (write && spin_waits_) host_.storing(pa, len);
@@ -339,6 +340,7 @@ uint64_t DataPath::dcache_miss(uint64_t pa) {
   const unsigned line = 1u << bits;
   // The dirty victim goes to a write buffer: its write-back occupies the bus
   // but the hart does not wait for it (the cache model charges its transfer).
+  if (hot_.functional) return 0;  // warming the cache (harts.warm_caches): no traffic, no stream buffers
   const uint64_t victim = dcache_.written_back();
   const HartTraffic t[] = {{victim << bits, line, true, false, false}, {pa >> bits << bits, line, false, false, true}};
   const unsigned sent = victim != ~0ull ? 2 : 1;  // the write-back, if any, and the fill
@@ -372,6 +374,7 @@ uint64_t DataPath::dcache_miss_prefetching(uint64_t pa, const HartTraffic (&t)[2
 uint64_t DataPath::flush_dcache() {
   const unsigned bits = dcache_.line_bits();
   prefetcher_.clear();
+  if (hot_.functional) return dcache_.flush();  // warmed lines (harts.warm_caches) go without traffic or time
   return dcache_.flush([this, bits](uint64_t line) { bus_.traffic(line << bits, true, 1u << bits, false); });
 }
 

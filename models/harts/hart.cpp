@@ -51,6 +51,7 @@ void Hart::start(const HartLaunch& l, bool kernel, std::function<void(const Hart
   limit_ = l.instruction_limit ? l.instruction_limit : cluster_.instruction_limit.get();
   limit_name_ = l.instruction_limit ? l.limit_name : std::string();
   hot_.functional = cluster_.functional();
+  hot_.warms_caches = hot_.functional && cluster_.warm_caches.get();
   hot_.lockstep_period_ps = hot_.functional ? cluster_.cost_ps()[0] : 0;  // every instruction's in a functional run
   const TimedFrom& from = cluster_.switch_point();
   switch_insns_ = hot_.functional && from.kind == TimedFrom::Instructions ? from.instructions : 0;
@@ -348,7 +349,7 @@ Hart::CountedWrites Hart::counted_writes() const {
 }
 
 void Hart::become_timed() {
-  hot_.functional = false;
+  hot_.functional = hot_.warms_caches = false;
   hot_.lockstep_period_ps = 0;
   switch_insns_ = switch_ps_ = 0;
   update_insn_stop();

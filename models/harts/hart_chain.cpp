@@ -29,10 +29,10 @@ using namespace rv;
     bool miss = false;
     t += i < 2 ? icache_.access_line(b.first_line + i, false, miss, b.fetch_way[i])
                : icache_.access_line(b.first_line + i, false, miss);
-    if (miss && b.fetch_cached)
+    if (miss && b.fetch_cached && !hot_.functional)  // warming (harts.warm_caches): no traffic
       t += bus_timing_.traffic((b.first_line + i) << b.fetch_line_bits, false, 1u << b.fetch_line_bits, true);
   }
-  if (b.fetch_uncached) t += uncached_fetch_time(b);
+  if (b.fetch_uncached && !hot_.functional) t += uncached_fetch_time(b);
   hot_.time.add_ps(t);
   hot_.stall_ps[StallFetch] += t;
 }

@@ -94,6 +94,10 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
       timed_from(this, "timed_from", "",
                  "where a functional run (timing=functional) becomes timed: stats-reset (the program's statistics "
                  "reset), insns:N (a hart's N-th instruction) or time:T (simulated time T); empty: never"),
+      warm_caches(this, "warm_caches", false,
+                  "in a functional run (timing=functional), keep the L1 caches' contents as its accesses leave them "
+                  "(lines, LRU order, dirty bits; counted, untimed, no memory traffic), so that the switch to timed "
+                  "(timed_from) finds them warm: slower than plain functional (docs/timing.md)"),
       cycles_alu(this, "cycles.alu", 1, "cycles of an integer ALU instruction"),
       cycles_branch(this, "cycles.branch", 1, "cycles of a conditional branch"),
       cycles_jump(this, "cycles.jump", 2, "cycles of jal/jalr"),
@@ -170,6 +174,8 @@ HartCluster::HartCluster(sc_core::sc_module_name name, unsigned cores, unsigned 
   if (timed_from_.kind != TimedFrom::Never && mode_ == TimingMode::Timed)
     throw ParamError(timed_from.name() + ": '" + timed_from.get() + "' needs " + timing.name() +
                      "=functional (--timed-from sets both)");
+  if (warm_caches.get() && mode_ == TimingMode::Timed)
+    throw ParamError(warm_caches.name() + ": true needs " + timing.name() + "=functional (a timed run's caches are warm)");
   if (parallel()) slices_ = std::make_unique<HartSlices>(slice_threads());
   for (auto& h : harts_) h->history().set_length(history_length.get());
   for (auto& h : harts_) h->configure_triggers(triggers);  // a debugger may program them before any start
@@ -226,15 +232,20 @@ void HartCluster::configure_costs() {
     cost_cycles_[i] = functional() ? 1 : cycles[i];
     cost_ps_[i] = cost_cycles_[i] * period;
   }
-  if (caches_configured_) return;  // caches stay warm between launches
-  caches_configured_ = true;
-  for (auto& h : harts_) {
-    h->icache().configure({icache_size, icache_ways, icache_line_size, to_ps(icache_hit), to_ps(icache_miss)}, "harts.icache");
-    h->dcache().configure({dcache_size, dcache_ways, dcache_line_size, to_ps(dcache_hit), to_ps(dcache_miss)}, "harts.dcache");
-    if (dcache_prefetch_streams && !h->dcache().enabled())
-      throw ParamError(dcache_prefetch_streams.name() + ": stream buffers need a D-cache (harts.dcache.size > 0)");
-    h->data_prefetcher().configure(dcache_prefetch_streams, dcache_prefetch_depth, h->dcache().line_bits(),
-                                   dcache_prefetch_streams.name().c_str());
+  if (!caches_configured_) {  // caches stay warm between launches
+    caches_configured_ = true;
+    for (auto& h : harts_) {
+      h->icache().configure({icache_size, icache_ways, icache_line_size, to_ps(icache_hit), to_ps(icache_miss)}, "harts.icache");
+      h->dcache().configure({dcache_size, dcache_ways, dcache_line_size, to_ps(dcache_hit), to_ps(dcache_miss)}, "harts.dcache");
+      if (dcache_prefetch_streams && !h->dcache().enabled())
+        throw ParamError(dcache_prefetch_streams.name() + ": stream buffers need a D-cache (harts.dcache.size > 0)");
+      h->data_prefetcher().configure(dcache_prefetch_streams, dcache_prefetch_depth, h->dcache().line_bits(),
+                                     dcache_prefetch_streams.name().c_str());
+    }
+  }
+  for (auto& h : harts_) {  // a functional run's caches take no time (warmed, or not used)
+    h->icache().set_timed(!functional());
+    h->dcache().set_timed(!functional());
   }
 }
 

@@ -47,11 +47,12 @@ void HartCluster::switch_to_timed(Hart& h, const std::string& cause) {
   configure_costs();  // the instruction classes' cycles from here on
   switch_ = {true, cause, to_ps(h.local_time() + sc_core::sc_time_stamp()), h.id(), h.instructions(),
              instructions_retired()};
-  // The caches were not used: they start cold (empty, nothing dirty).
+  // The caches start cold (empty, nothing dirty) unless the run warmed them (harts.warm_caches).
   for (auto& other : harts_) other->become_timed();
   AVP_LOG(log_, Info, "timed from here (" << cause << "): " << h.name() << " at " << format_time(from_ps(switch_.time_ps))
                                           << " after " << switch_.hart_instructions << " of its instructions, "
-                                          << switch_.instructions << " in all");
+                                          << switch_.instructions << " in all, caches "
+                                          << (warm_caches.get() ? "warm" : "cold"));
 }
 
 }  // namespace avp

@@ -117,8 +117,10 @@ void Hart::translate(const Block& b) {
   using namespace hot_offsets;
   static const InlineFp kInlineFp = inline_fp(__builtin_cpu_supports("fma"));
   // The loads' and the stores' fast paths: the same cache fields, each its
-  // region; in a functional run no D-cache (data_path.h, DataPath::data_time).
-  const CacheQuickState* dcache = hot_.functional ? nullptr : &hot_.dcache;
+  // region; in a functional run no D-cache unless it warms the caches
+  // (data_path.h, DataPath::data_time).
+  const bool caches_run = !hot_.functional || hot_.warms_caches;
+  const CacheQuickState* dcache = caches_run ? &hot_.dcache : nullptr;
   const InlineLoads loads = inline_accesses(/*stores=*/false, dcache);
   InlineStores stores{inline_accesses(/*stores=*/true, dcache), nullptr, nullptr, 0, 0};
   cluster_.describe_plain_stores(stores);
@@ -132,8 +134,8 @@ void Hart::translate(const Block& b) {
   arena.set_size(size_t{cluster_.translation_cache_kib.get()} << 10);
   const BlockRetire retire = block_retire(b);
   // Blocks enter the next block in their code when the I-cache hits again, or
-  // always in a functional run (and its translation is held).
-  const InlineEnter enter = inline_enter(icache_.hit_time() == 0, hot_.functional, hot_.history);
+  // always in a functional run that does not warm the caches (and its translation is held).
+  const InlineEnter enter = inline_enter(icache_.hit_time() == 0, !caches_run, hot_.history);
   BlockChain chain =
       block_chain(b, b.key ? &translated_enter<true> : &translated_enter<false>, &enter, &translated_quantum_end);
   if (hot_.lockstep_period_ps) {

@@ -16,10 +16,17 @@
   or after T; at stats-reset it is the program's reset: the region after it
   is timed exactly like a timed run's (same instructions and instruction
   cycles in the dump); the manifest records it.
-- Bad values of harts.timing and harts.timed_from are configuration errors, named as the user gave
-  them (--set or --timed-from); a --set of either that disagrees with --timed-from is a usage error.
+- Warm caches (harts.warm_caches): a functional run that keeps the caches'
+  contents has a timed run's cache hits and misses (one hart, translated
+  and interpreted) while taking no time for them and sending no traffic;
+  switched at insns:N its totals are still the timed run's; switched at
+  stats-reset, the region's counters are a timed run's, where a cold
+  switch's first reads miss (warm_caches.c).
+- Bad values of harts.timing, harts.timed_from and harts.warm_caches are configuration errors, named as
+  the user gave them (--set or --timed-from); a --set of either that disagrees with --timed-from is a
+  usage error.
 
-  functional_mode.py ACCEL_VP WORKDIR MIXED_ELF MIXED_SV39_ELF XINTF_ELF ROI_ELF"""
+  functional_mode.py ACCEL_VP WORKDIR MIXED_ELF MIXED_SV39_ELF XINTF_ELF ROI_ELF WARM_ELF"""
 import json
 import os
 import subprocess
@@ -91,18 +98,60 @@ def counters(m, name, compute_only):
               "%s: simulated %s ns for %d instructions" % (name, m["simulated_time_ns"], m["instructions"]))
 
 
+CACHE_COUNTS = ("icache_hits", "icache_misses", "dcache_hits", "dcache_misses")
+
+
+def cache_counts(m):
+    return {c: stat(m, "harts.hart0." + c) for c in CACHE_COUNTS}
+
+
+def warm_caches(accel_vp, workdir, mixed, warm_elf):
+    """A functional run warming the caches against a timed one (one hart: the same accesses)."""
+    timed, _ = run(accel_vp, workdir, "warm_timed", [], mixed)
+    warm = ["harts.timing=functional", "harts.warm_caches=true"]
+    for tag, sets in (("warm", []), ("warm_interpreted", ["harts.translate=false"])):
+        m, _ = run(accel_vp, workdir, tag, warm + sets, mixed)
+        check(cache_counts(m) == cache_counts(timed), "%s: caches %s, timed run %s" % (tag, cache_counts(m), cache_counts(timed)))
+        check(stat(m, "harts.hart0.dcache_misses") > 1000, "%s: %d D-cache misses" % (tag, stat(m, "harts.hart0.dcache_misses")))
+        for c in ("stall_fetch", "stall_memory"):
+            check(stat(m, "harts.hart0." + c) == 0, "%s: %s is %d" % (tag, c, stat(m, "harts.hart0." + c)))
+        check(stat(m, "harts.hart0.cycles") == m["instructions"] == m["simulated_time_ns"],
+              "%s: cycles %d, instructions %d, %s ns" % (tag, stat(m, "harts.hart0.cycles"), m["instructions"],
+                                                         m["simulated_time_ns"]))
+        check(stat(m, "bus.dram.accesses") == 0, "%s: %d DRAM accesses" % (tag, stat(m, "bus.dram.accesses")))
+        check(m["timing"] == {"mode": "functional", "timed_from": "", "warm_caches": True, "switched": False},
+              "%s: %s" % (tag, m["timing"]))
+    # Switched at insns:N: the totals (the functional part's and the timed part's) are still the timed run's.
+    m, _ = run(accel_vp, workdir, "warm_switch",
+               ["harts.timing=functional", "harts.timed_from=insns:3000000", "harts.warm_caches=true"], mixed)
+    check(cache_counts(m) == cache_counts(timed), "warm switch: caches %s, timed run %s" % (cache_counts(m), cache_counts(timed)))
+    check(m["timing"]["warm_caches"] and m["timing"]["switched"], "warm switch: %s" % m["timing"])
+    # Switched at stats-reset: the region (two reads of an array the program wrote) is a timed run's, counter
+    # for counter; switched cold, its first reads miss.
+    _, timed_rep = run(accel_vp, workdir, "warm_roi_timed", [], warm_elf)
+    switch = ["harts.timing=functional", "harts.timed_from=stats-reset"]
+    _, warm_rep = run(accel_vp, workdir, "warm_roi", switch + ["harts.warm_caches=true"], warm_elf)
+    _, cold_rep = run(accel_vp, workdir, "warm_roi_cold", switch, warm_elf)
+    region = lambda rep: {k: v["value"] for k, v in dump_hart0(rep, 0).items()}
+    check(region(warm_rep) == region(timed_rep), "warm region: %s\ntimed run: %s" % (region(warm_rep), region(timed_rep)))
+    check(region(timed_rep)["dcache_misses"] == 0 and region(timed_rep)["dcache_hits"] >= 4096,
+          "warm region: the timed run's %s" % region(timed_rep))
+    check(region(cold_rep)["dcache_misses"] >= 256, "cold region: %s" % region(cold_rep))
+
+
 def dump_hart0(report, i):
     return report["dumps"][i]["units"]["harts.hart0"]["counters"]
 
 
 def main():
-    accel_vp, workdir, mixed, mixed_sv39, xintf, roi = sys.argv[1:7]
+    accel_vp, workdir, mixed, mixed_sv39, xintf, roi, warm_elf = sys.argv[1:8]
 
     # Architectural results and counters.
     counters(same_results(accel_vp, workdir, "mixed_1", mixed, 1), "mixed_1", True)
     counters(same_results(accel_vp, workdir, "mixed_4", mixed, 4), "mixed_4", False)
     counters(same_results(accel_vp, workdir, "mixed_sv39", mixed_sv39, 1), "mixed_sv39", True)
     counters(same_results(accel_vp, workdir, "xintf", xintf, 1), "xintf", False)
+    warm_caches(accel_vp, workdir, mixed, warm_elf)
 
     # insns:N: at the end of the block of the N-th instruction (a block is at most 64).
     n = 1234567
@@ -148,7 +197,8 @@ def main():
           "never: no warning (%d):\n%s" % (p.returncode, p.stdout[-1000:]))
     with open(os.path.join(out, "manifest.json")) as f:
         m = json.load(f)
-    check(m["timing"] == {"mode": "functional", "timed_from": "stats-reset", "switched": False}, "never: %s" % m["timing"])
+    check(m["timing"] == {"mode": "functional", "timed_from": "stats-reset", "warm_caches": False, "switched": False},
+          "never: %s" % m["timing"])
     check(m["warnings"] >= 1, "never: the warning is not counted (%s)" % m["warnings"])
 
     # Bad values.
@@ -156,7 +206,8 @@ def main():
                           (["harts.timing=functional", "harts.timed_from=soon"], "'soon' is not a switch point"),
                           (["harts.timing=functional", "harts.timed_from=insns:0"], "insns:0 is before the first"),
                           (["harts.timing=functional", "harts.timed_from=time:5"], "'5' is not a time with a unit"),
-                          (["harts.timed_from=insns:100"], "'insns:100' needs harts.timing=functional")]:
+                          (["harts.timed_from=insns:100"], "'insns:100' needs harts.timing=functional"),
+                          (["harts.warm_caches=true"], "harts.warm_caches: true needs harts.timing=functional")]:
         code, out = run(accel_vp, workdir, "bad", sets, mixed, expect_ok=False)
         check(code == 2 and message in out, "%s: exit %d, %s" % (sets, code, out[-300:]))
 

@@ -148,6 +148,40 @@ TEST_P(CacheModelVsReference, SameResultForEveryAccess) {
   EXPECT_GT(pair_hits, 1000u);
 }
 
+// Untimed (a functional run warming the caches, harts.warm_caches): the
+// same lines, LRU order, dirty bits and counts, no time; timed again, the
+// configured latencies with the contents kept.
+TEST(CacheModelUntimed, KeepsContentsWithoutTime) {
+  avp::CacheQuickState quick;
+  avp::CacheModel model{quick};
+  model.configure({1024, 2, 64, 1000, 5000}, "test");  // 8 sets of 2 ways
+  model.set_timed(false);
+  EXPECT_EQ(model.hit_time(), 0u);
+  bool miss = false;
+  EXPECT_EQ(model.access_line(0, true, miss), 0u);  // a dirty line in set 0
+  EXPECT_TRUE(miss);
+  EXPECT_EQ(model.access_line(8, false, miss), 0u);  // set 0's other way
+  EXPECT_TRUE(miss);
+  EXPECT_EQ(model.access_line(0, false, miss), 0u);  // a hit: line 8 is now the older
+  EXPECT_FALSE(miss);
+  model.set_timed(true);
+  EXPECT_EQ(model.hit_time(), 1000u);
+  EXPECT_EQ(model.access_line(0, false, miss), 1000u);  // still there
+  EXPECT_FALSE(miss);
+  // Line 16 evicts line 8 (clean, the least recent), then line 24 evicts the dirty line 0: a write-back.
+  EXPECT_EQ(model.access_line(16, false, miss), 5000u);
+  EXPECT_EQ(model.written_back(), ~0ull);
+  EXPECT_EQ(model.access_line(24, false, miss), 10000u);
+  EXPECT_EQ(model.written_back(), 0u);
+  EXPECT_EQ(model.hits(), 2u);
+  EXPECT_EQ(model.misses(), 4u);
+  EXPECT_EQ(model.writebacks(), 1u);
+  model.set_timed(false);  // a flush while untimed writes back without time
+  EXPECT_EQ(model.access_line(16, true, miss), 0u);
+  EXPECT_EQ(model.flush(), 0u);
+  EXPECT_EQ(model.writebacks(), 2u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Geometries, CacheModelVsReference,
                          ::testing::Values(Geometry{32768, 4, 64}, Geometry{4096, 2, 32}, Geometry{1024, 16, 64},
                                            Geometry{512, 1, 64}));

@@ -109,6 +109,12 @@ class CacheModel {
   CacheModel& operator=(const CacheModel&) = delete;
   // Throws ParamError (naming `what`) for a geometry that is not a power-of-two split.
   void configure(const CacheGeometry& g, const char* what);
+  // Untimed (a functional run that warms the caches, harts.warm_caches):
+  // accesses take no time but keep their bookkeeping; timed: the configured latencies.
+  void set_timed(bool timed) {
+    q_.hit_ps = timed ? g_.hit_ps : 0;
+    miss_ps_ = timed ? g_.miss_ps : 0;
+  }
   bool enabled() const { return sets_ != 0; }
   unsigned line_bits() const { return q_.line_bits; }
   // Time of one access (without the memory latency of a fill, which the
@@ -155,6 +161,7 @@ class CacheModel {
  private:
   uint64_t access_set(uint64_t block, bool write, bool& miss);
   CacheGeometry g_;
+  uint64_t miss_ps_ = 0;  // g_.miss_ps while timed (set_timed); the hit's time is q_.hit_ps
   uint64_t sets_ = 0;
   std::vector<CacheWay, HostLineAllocator<CacheWay>> ways_;  // written by the hart's host thread (base/host_lines.h)
   uint64_t misses_ = 0, writebacks_ = 0;

@@ -48,6 +48,7 @@ class HartCluster : public sc_core::sc_module, public HartControl {
   Param<bool> perf_map;
   Param<bool> skip_wait_loops;
   Param<std::string> timing, timed_from;  // timing_mode.h
+  Param<bool> warm_caches;                // a functional run keeps the caches' contents (docs/timing.md)
   Param<uint32_t> cycles_alu, cycles_branch, cycles_jump, cycles_load, cycles_store, cycles_mul, cycles_div,
       cycles_atomic, cycles_fp, cycles_fpdiv, cycles_system;
 

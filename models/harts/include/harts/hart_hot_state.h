@@ -50,6 +50,9 @@ struct alignas(kHostLine) HartHotState {
   uint16_t gate_end = 0;  // the gate's last bytes, always 0
   // harts.timing=functional: nothing is timed (timing_mode.h); code is translated for it.
   bool functional = false;
+  // harts.warm_caches in a functional run: the caches' models run, untimed
+  // (CacheModel::set_timed), and code is translated with them.
+  bool warms_caches = false;
 
   // Time, and where a chain of blocks ends.
   LocalTime time;  // ahead of SystemC time (base/local_time.h)
