@@ -25,7 +25,8 @@ neither keeps its best of more tries than the other.
   --case NAME HARTS ACCELVP_ELF ACCELVP_EMPTY_ELF QEMU_ELF QEMU_EMPTY_ELF   (repeatable)
 
 A NAME ending in _functional runs accel-vp with harts.timing=functional (no
-cache or memory timing, docs/timing.md), one ending in _parallel in the
+cache or memory timing, docs/timing.md), one ending in _warm functional with
+its caches warmed (harts.warm_caches=true), one ending in _parallel in the
 parallel quantum schedule on one host thread (harts.parallel_quantum=true,
 docs/harts.md "Parallel harts"; its results are that schedule's), against
 the same QEMU runs.
@@ -109,6 +110,7 @@ def main():
 
     def acmd(elf, harts, name):
         mode = (["--set", "harts.timing=functional"] if name.endswith("_functional") else
+                ["--set", "harts.timing=functional", "--set", "harts.warm_caches=true"] if name.endswith("_warm") else
                 ["--set", "harts.parallel_quantum=true"] if name.endswith("_parallel") else [])
         return [args.accel_vp, "--no-progress", "-o", out_dir] + mode + ["run", "--elf", elf, "--harts", str(harts)]
 
