@@ -336,11 +336,11 @@ uint64_t DataPath::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault
 }
 
 uint64_t DataPath::dcache_miss(uint64_t pa) {
+  if (hot_.functional) return 0;  // warming the cache (harts.warm_caches): no traffic, no stream buffers
   const unsigned bits = dcache_.line_bits();
   const unsigned line = 1u << bits;
   // The dirty victim goes to a write buffer: its write-back occupies the bus
   // but the hart does not wait for it (the cache model charges its transfer).
-  if (hot_.functional) return 0;  // warming the cache (harts.warm_caches): no traffic, no stream buffers
   const uint64_t victim = dcache_.written_back();
   const HartTraffic t[] = {{victim << bits, line, true, false, false}, {pa >> bits << bits, line, false, false, true}};
   const unsigned sent = victim != ~0ull ? 2 : 1;  // the write-back, if any, and the fill
