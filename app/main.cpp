@@ -164,7 +164,8 @@ int sc_main(int argc, char* argv[]) {
            set_by_shorthand(ctx, "--timed-from " + at, "harts.timed_from", at);
          },
          "run functional (no cache or memory timing) up to AT, then timed, as gem5's fast-forward: stats-reset "
-         "(the program's statistics reset), insns:N (a hart's N-th instruction) or time:T (docs/timing.md)")
+         "(the program's statistics reset), insns:N (a hart's N-th instruction) or time:T; the caches start cold "
+         "unless --set harts.warm_caches=true (docs/timing.md)")
       ->check(kNonEmpty);
   add_run_command(app, ctx);
   add_info_command(app, ctx);
