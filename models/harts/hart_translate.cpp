@@ -119,7 +119,7 @@ void Hart::translate(const Block& b) {
   // The loads' and the stores' fast paths: the same cache fields, each its
   // region; in a functional run no D-cache unless it warms the caches
   // (data_path.h, DataPath::data_time).
-  const bool caches_run = !hot_.functional || hot_.warms_caches;
+  const bool caches_run = hot_.caches_run();
   const CacheQuickState* dcache = caches_run ? &hot_.dcache : nullptr;
   const InlineLoads loads = inline_accesses(/*stores=*/false, dcache);
   InlineStores stores{inline_accesses(/*stores=*/true, dcache), nullptr, nullptr, 0, 0};

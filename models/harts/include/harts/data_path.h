@@ -244,7 +244,7 @@ template <typename T>
 }
 
 [[gnu::always_inline]] inline uint64_t DataPath::data_time(uint64_t pa, bool write, unsigned len) {
-  if (hot_.functional && !hot_.warms_caches) return 0;
+  if (!hot_.caches_run()) return 0;
   if (hot_.data_quick_hit(pa, write)) return hot_.dcache.hit_ps;
   if (!dcache_.enabled()) return hot_.functional ? 0 : bus_.traffic(pa, write, len, false);
   bool miss = false;

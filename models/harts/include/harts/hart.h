@@ -280,8 +280,8 @@ class alignas(kHostLine) Hart : public sc_core::sc_module,
   }
   void check_timed_switch();  // at a block boundary of a functional run: asks the cluster to switch at its point
   bool switch_due(uint64_t now) const;  // a functional run's switch to timed is due at SystemC time now + local
-  // Fetches are timed: an I-cache is modelled and the run is timed.
-  bool fetch_timed() const { return icache_.enabled() && (!hot_.functional || hot_.warms_caches); }
+  // Fetches go through the I-cache model: one is modelled and the caches run (timed or warmed).
+  bool fetch_timed() const { return icache_.enabled() && hot_.caches_run(); }
   void update_irq_gate() {
     if (const bool v = (hot_.s.mip & hot_.s.mie) != 0; v != hot_.irq_gate) hot_.irq_gate = v;
   }

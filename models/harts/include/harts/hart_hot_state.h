@@ -186,6 +186,8 @@ struct alignas(kHostLine) HartHotState {
     return stop || block_abort || time.quantum_used() || insn_stop_reached() || s.pc == end_pc;
   }
   bool insn_stop_reached() const { return s.minstret > insn_stop_less_one; }
+  // The cache models run: a timed run, or a functional one warming them.
+  bool caches_run() const { return !functional || warms_caches; }
   // The instructions a functional run's code counted down since C++ last
   // looked, retired: minstret and the time (one cycle each: the blocks'
   // own time there, HartCluster's costs) as the code would have added them,
