@@ -62,6 +62,8 @@ uint64_t parse_u64(const std::string& raw, const std::string& what) {
   unsigned long long v = 0;
   try {
     v = std::stoull(digits, &pos, base);
+  } catch (const std::out_of_range&) {
+    bad(what, raw, "a 64-bit value");
   } catch (const std::exception&) {
     bad(what, raw, "an unsigned integer");
   }

@@ -16,6 +16,22 @@ TEST(Params, ParsesIntegersWithPrefixesSeparatorsAndSuffixes) {
   EXPECT_THROW(parse_u64("99999999999999999999", "x"), ParamError);
 }
 
+TEST(Params, AnIntegerTooLargeIsNamedAsSuch) {
+  const auto message = [](const std::string& text) {
+    try {
+      parse_u64(text, "x");
+    } catch (const ParamError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("99999999999999999999"), "x: '99999999999999999999' is not a 64-bit value");
+  EXPECT_EQ(message("0x1_0000_0000_0000_0000"), "x: '0x1_0000_0000_0000_0000' is not a 64-bit value");
+  EXPECT_EQ(message("20000000000 GiB"), "x: '20000000000 GiB' is not a 64-bit value");
+  EXPECT_EQ(message("12abc"), "x: '12abc' is not an unsigned integer");
+  EXPECT_EQ(parse_u64("18446744073709551615", "x"), UINT64_MAX);
+}
+
 TEST(Params, ParsesTimesAndFormatsThemBack) {
   EXPECT_EQ(parse_time("10 ns", "x"), sc_core::sc_time(10, sc_core::SC_NS));
   EXPECT_EQ(parse_time("1us", "x"), sc_core::sc_time(1, sc_core::SC_US));
