@@ -294,10 +294,7 @@ bool DataPath::checked_access(bool write, uint64_t va, void* buf, unsigned len) 
 void DataPath::phys_access(bool write, uint64_t pa, void* buf, unsigned len, uint64_t fault_cause, uint64_t tval,
                            bool uncached) {
   // An uncached access to memory is a transfer of its own bytes, as without a D-cache.
-  const auto memory_time = [&] {
-    if (!uncached) return data_time(pa, write, len);
-    return hot_.functional ? 0 : bus_.traffic(pa, write, len, false);
-  };
+  const auto memory_time = [&] { return uncached ? uncached_time(pa, write, len) : data_time(pa, write, len); };
   const tlm::tlm_command cmd = write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
   if (write && spin_waits_) host_.storing(pa, len);
   if (DmiRegion* r = dmi_.find(pa, write); r && r->size - (pa - r->base) >= len) {
@@ -324,7 +321,7 @@ uint64_t DataPath::pte_access(uint64_t pa, const uint64_t* write, uint64_t fault
   if (DmiRegion* r = dmi_.find(pa, write != nullptr); r && r->size - (pa - r->base) >= 8) {
     if (write) std::memcpy(r->ptr + (pa - r->base), &v, 8);
     else std::memcpy(&v, r->ptr + (pa - r->base), 8);
-    if (!hot_.functional) hot_.add_memory_time(bus_.traffic(pa, write != nullptr, 8, false));
+    hot_.add_memory_time(uncached_time(pa, write != nullptr, 8));
   } else if (hot_.functional) {  // untimed, as with DMI (phys_access tells the host of a write)
     phys_access(write != nullptr, pa, &v, 8, fault_cause, tval);
     return v;

@@ -178,6 +178,10 @@ class DataPath final : public TlbUsers {
   // code-free when no granule of it is marked).
   void use_region(bool write, DmiRegion region);
   uint64_t dcache_miss(uint64_t pa);  // the fill's latency
+  // An access that bypasses the D-cache: its own bytes' transfer on the bus (none in a functional run).
+  uint64_t uncached_time(uint64_t pa, bool write, unsigned len) {
+    return hot_.functional ? 0 : bus_.traffic(pa, write, len, false);
+  }
   // The same with stream buffers, given the miss's write-back (if any) and fill (`sent` of t, from its end).
   [[gnu::noinline]] uint64_t dcache_miss_prefetching(uint64_t pa, const HartTraffic (&t)[2], unsigned sent);
 
@@ -246,7 +250,7 @@ template <typename T>
 [[gnu::always_inline]] inline uint64_t DataPath::data_time(uint64_t pa, bool write, unsigned len) {
   if (!hot_.caches_run()) return 0;
   if (hot_.data_quick_hit(pa, write)) return hot_.dcache.hit_ps;
-  if (!dcache_.enabled()) return hot_.functional ? 0 : bus_.traffic(pa, write, len, false);
+  if (!dcache_.enabled()) return uncached_time(pa, write, len);
   bool miss = false;
   const uint64_t line = pa >> dcache_.line_bits();
   const uint64_t t = dcache_.search(line, write, miss, hot_.data_way_hint(line));
